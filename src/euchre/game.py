@@ -1,0 +1,121 @@
+"""A whole game: hands in turn, the dealer rotating, until one side reaches the target.
+
+A :class:`GameState` is immutable. The deal is a chance step: when
+:attr:`GameState.needs_deal` is true, call :meth:`GameState.deal` with a shuffled deck
+(or a :class:`~euchre.hand.Deal`); otherwise apply the seat to act's actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .errors import IllegalActionError
+from .hand import Deal, HandState
+from .rules import Rules
+from .shuffle import deal_from_deck, shuffled_deck
+
+
+class GameState:
+    """A game of euchre at one moment; immutable."""
+
+    __slots__ = ("current", "first_dealer", "hands", "rules", "score")
+
+    rules: Rules
+    first_dealer: int
+    hands: tuple[HandState, ...]
+    current: HandState | None
+    score: tuple[int, int]
+
+    def __init__(self, rules: Rules, first_dealer: int = 0) -> None:
+        """A new game: no hand dealt yet, score 0-0."""
+        if first_dealer not in (0, 1, 2, 3):
+            raise ValueError("the first dealer must be a seat 0-3")
+        self.rules = rules
+        self.first_dealer = first_dealer
+        self.hands = ()
+        self.current = None
+        self.score = (0, 0)
+
+    def _with(
+        self, hands: tuple[HandState, ...], current: HandState | None, score: tuple[int, int]
+    ) -> GameState:
+        new = GameState.__new__(GameState)
+        new.rules = self.rules
+        new.first_dealer = self.first_dealer
+        new.hands = hands
+        new.current = current
+        new.score = score
+        return new
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won (0: seats 0 & 2, 1: seats 1 & 3), or None."""
+        target = self.rules.game_to
+        if self.score[0] >= target and self.score[0] > self.score[1]:
+            return 0
+        if self.score[1] >= target and self.score[1] > self.score[0]:
+            return 1
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a side has reached the target."""
+        return self.winner is not None
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the next step is dealing a new hand."""
+        return not self.is_over and (self.current is None or self.current.is_over)
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand: the deal passes left (a throw-in may keep the dealer)."""
+        last = self.current
+        if last is None:
+            return self.first_dealer
+        if last.thrown_in and self.rules.all_pass == "same-dealer":
+            return last.dealer
+        return (last.dealer + 1) % 4
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act in the current hand, or None (game over, or a deal is due)."""
+        if self.current is None or self.current.is_over:
+            return None
+        return self.current.to_act
+
+    def deal(self, cards: list[int] | Deal, pattern: str = "3-2") -> GameState:
+        """Deal the next hand from a deck order (or a ready :class:`Deal`)."""
+        if not self.needs_deal:
+            raise IllegalActionError(
+                "the game is over" if self.is_over else "the current hand is not over"
+            )
+        d = cards if isinstance(cards, Deal) else deal_from_deck(cards, self.next_dealer, pattern)
+        hand = HandState(self.rules, self.next_dealer, d, self.score)
+        finished = self.hands if self.current is None else (*self.hands, self.current)
+        return self._with(finished, hand, self.score)
+
+    def deal_random(self, rng: random.Random | None = None) -> GameState:
+        """Deal the next hand from a shuffled deck (secure shuffle when ``rng`` is None)."""
+        deck = shuffled_deck(self.rules.benny, rng)
+        pattern = (rng or random.SystemRandom()).choice(("3-2", "2-3"))
+        return self.deal(deck, pattern)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions in the current hand."""
+        return [] if self.current is None else self.current.legal_actions()
+
+    def apply(self, action: Action | str, seat: int | None = None) -> GameState:
+        """The game after the seat to act takes ``action``."""
+        if self.current is None or self.current.is_over:
+            raise IllegalActionError("no hand is in progress: deal first")
+        hand = self.current.apply(action, seat)
+        score = self.score
+        if hand.is_over:
+            score = (score[0] + hand.points[0], score[1] + hand.points[1])
+        return self._with(self.hands, hand, score)
+
+    def all_hands(self) -> list[HandState]:
+        """Every hand of the game so far, the current one last."""
+        return [*self.hands, *([self.current] if self.current is not None else [])]

@@ -1,0 +1,661 @@
+"""The state of one hand (one deal): bidding, the dealer's exchange, going alone, play, score.
+
+A :class:`HandState` is immutable: :meth:`HandState.apply` returns the next state.
+Seats are 0-3 clockwise, partners 0 & 2 and 1 & 3, left of the dealer is
+``(dealer + 1) % 4``. Sides are ``seat % 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import actions as A
+from .actions import Action, parse_action
+from .cards import (
+    JOKER,
+    NINE,
+    TEN,
+    Card,
+    card_name,
+    card_rank,
+    card_suit,
+    cards_of,
+    parse_card,
+    suit_name,
+)
+from .errors import DealError, IllegalActionError
+from .rules import Rules
+from .tables import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
+
+if TYPE_CHECKING:
+    from .view import HandView
+
+FARMER, ORDER, BENNY, CALL, DISCARD, DEFEND, PLAY, OVER = range(8)
+PHASE_NAMES = ("farmer", "order", "benny", "call", "discard", "defend", "play", "over")
+"""Phase names as used in views and JSON."""
+
+SEAT_NAMES = ("South", "West", "North", "East")
+"""Display names of seats 0-3 (clockwise)."""
+
+PATTERNS = ("3-2", "2-3")
+"""The two dealing patterns: three cards then two, or two then three."""
+
+
+def _next_table() -> tuple[tuple[int, ...], ...]:
+    table = []
+    for out in range(16):
+        row = []
+        for seat in range(4):
+            nxt = (seat + 1) % 4
+            for _ in range(4):
+                if not out >> nxt & 1:
+                    break
+                nxt = (nxt + 1) % 4
+            row.append(nxt)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_NEXT = _next_table()  # _NEXT[out_mask][seat]: next seat clockwise that is playing
+_PLAYERS = tuple(4 - bin(m).count("1") for m in range(16))  # playing seats per out mask
+_BITS = tuple(1 << c for c in range(25))
+
+
+class Deal:
+    """The cards as dealt: four hands, the kitty (upcard first) and the dealing pattern."""
+
+    __slots__ = ("hands", "kitty", "pattern")
+
+    def __init__(
+        self, hands: tuple[tuple[Card, ...], ...], kitty: tuple[Card, ...], pattern: str
+    ) -> None:
+        self.hands = hands
+        """Five cards for each seat, in the order dealt."""
+        self.kitty = kitty
+        """The undealt cards; ``kitty[0]`` is the upcard."""
+        self.pattern = pattern
+        """``"3-2"`` or ``"2-3"``."""
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Deal)
+            and (self.hands, self.kitty, self.pattern) == (other.hands, other.kitty, other.pattern)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.kitty, self.pattern))
+
+    def __repr__(self) -> str:
+        return f"Deal(hands={self.hands!r}, kitty={self.kitty!r}, pattern={self.pattern!r})"
+
+
+def _check_deal(rules: Rules, deal: Deal) -> None:
+    if len(deal.hands) != 4:
+        raise DealError(f"misdeal: {len(deal.hands)} hands dealt, not 4")
+    for seat, hand in enumerate(deal.hands):
+        if len(hand) != 5:
+            raise DealError(f"misdeal: seat {seat} was dealt {len(hand)} cards, not 5")
+    want = 5 if rules.benny else 4
+    if len(deal.kitty) != want:
+        raise DealError(f"misdeal: the kitty has {len(deal.kitty)} cards, not {want}")
+    cards = [c for h in deal.hands for c in h] + list(deal.kitty)
+    if len(set(cards)) != len(cards):
+        raise DealError("misdeal: a card was dealt twice")
+    if any(not 0 <= c < 25 for c in cards):
+        raise DealError("misdeal: an unknown card was dealt")
+    if (JOKER in cards) != rules.benny:
+        raise DealError(
+            "misdeal: the joker is dealt only when the Benny is in use"
+            if not rules.benny
+            else "misdeal: the Benny is in use but the joker was not dealt"
+        )
+    if deal.pattern not in PATTERNS:
+        raise DealError(f"misdeal: unknown dealing pattern {deal.pattern!r}")
+
+
+def is_farmers_hand(cards: Sequence[Card], rule: str) -> bool:
+    """Whether five cards are a farmer's hand under the ``farmers_hand`` rule."""
+    if rule == "off" or JOKER in cards:
+        return False
+    nines = sum(1 for c in cards if card_rank(c) == NINE)
+    tens = sum(1 for c in cards if card_rank(c) == TEN)
+    if rule == "nines-and-tens":
+        return nines + tens == len(cards)
+    return nines == 3 and tens == 2
+
+
+class HandState:
+    """One hand of euchre at one moment; immutable (``apply`` returns a new state)."""
+
+    __slots__ = (
+        "_down",
+        "_hands",
+        "_last",
+        "_leader",
+        "_passes",
+        "_prev",
+        "_trick",
+        "_tricks",
+        "_won",
+        "alone",
+        "deal",
+        "dealer",
+        "discard",
+        "lone_defender",
+        "maker",
+        "out",
+        "phase",
+        "points",
+        "reneged",
+        "rules",
+        "score",
+        "thrown_in",
+        "to_act",
+        "trump",
+    )
+
+    rules: Rules
+    deal: Deal
+    dealer: int
+    score: tuple[int, int]
+    phase: int
+    to_act: int | None
+    trump: int
+    maker: int
+    alone: bool
+    lone_defender: int
+    out: int
+    discard: int
+    points: tuple[int, int]
+    thrown_in: bool
+    reneged: tuple[int, int] | None
+    _hands: tuple[int, int, int, int]
+    _down: tuple[Card, ...]
+    _passes: int
+    _leader: int
+    _trick: tuple[Card, ...]
+    _tricks: tuple[tuple[int, tuple[Card, ...], int], ...]
+    _won: tuple[int, int]
+    _prev: HandState | None
+    _last: tuple[int, Action] | None
+
+    def __init__(
+        self, rules: Rules, dealer: int, deal: Deal, score: tuple[int, int] = (0, 0)
+    ) -> None:
+        """Start a hand from a fixed deal; prefer :func:`euchre.deal`."""
+        if dealer not in (0, 1, 2, 3):
+            raise DealError(f"the dealer must be a seat 0-3, not {dealer!r}")
+        _check_deal(rules, deal)
+        self.rules = rules
+        self.deal = deal
+        self.dealer = dealer
+        self.score = (int(score[0]), int(score[1]))
+        self.trump = -1
+        self.maker = -1
+        self.alone = False
+        self.lone_defender = -1
+        self.out = 0
+        self.discard = -1
+        self.points = (0, 0)
+        self.thrown_in = False
+        self.reneged = None
+        hands = [0, 0, 0, 0]
+        for seat, cards in enumerate(deal.hands):
+            for c in cards:
+                hands[seat] |= 1 << c
+        self._hands = (hands[0], hands[1], hands[2], hands[3])
+        self._down = deal.kitty[1:]
+        self._passes = 0
+        self._leader = -1
+        self._trick = ()
+        self._tricks = ()
+        self._won = (0, 0)
+        self._prev = None
+        self._last = None
+        self.phase = ORDER
+        self.to_act = (dealer + 1) % 4
+        if rules.farmers_hand != "off":
+            for i in range(1, 5):
+                seat = (dealer + i) % 4
+                if is_farmers_hand(deal.hands[seat], rules.farmers_hand):
+                    self.phase = FARMER
+                    self.to_act = seat
+                    return
+        self._begin_bidding()
+
+    # -- public read-only properties ------------------------------------------------
+
+    @property
+    def upcard(self) -> Card:
+        """The card turned face up."""
+        return self.deal.kitty[0]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has ended (scored, thrown in, or stopped by a renege)."""
+        return self.phase == OVER
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as a word: ``order``, ``call``, ``discard``, ``play``, ``over`` …"""
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def maker_side(self) -> int:
+        """The makers' side (0: seats 0 & 2, 1: seats 1 & 3), or -1 before trump is made."""
+        return self.maker % 2 if self.maker >= 0 else -1
+
+    @property
+    def tricks_won(self) -> tuple[int, int]:
+        """Tricks taken so far by seats 0 & 2 and by seats 1 & 3."""
+        return self._won
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[Card, ...], int]]:
+        """Completed tricks as (leader, cards in play order, winner)."""
+        return list(self._tricks)
+
+    @property
+    def trick(self) -> tuple[int, tuple[Card, ...]]:
+        """The trick in progress: (leader, cards played so far)."""
+        return (self._leader, self._trick)
+
+    @property
+    def kitty_down(self) -> tuple[Card, ...]:
+        """The face-down kitty cards (including the dealer's discard)."""
+        return self._down
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds now (this is the full state: do not show it to others)."""
+        return cards_of(self._hands[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        """The cards a seat holds now, as a bit mask."""
+        return self._hands[seat]
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action taken this hand, as (seat, action), oldest first."""
+        out = []
+        node: HandState | None = self
+        while node is not None and node._last is not None:
+            out.append(node._last)
+            node = node._prev
+        out.reverse()
+        return out
+
+    def sits_out(self, seat: int) -> bool:
+        """Whether a seat sits out this hand (a lone player's partner)."""
+        return bool(self.out >> seat & 1)
+
+    def view(self, seat: int) -> HandView:
+        """What ``seat`` may know, and nothing more."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    # -- legal actions ------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat to act may take (empty once the hand is over)."""
+        phase = self.phase
+        if phase == PLAY:
+            hand = self._hands[self.to_act]  # type: ignore[index]
+            if self._trick:
+                trump = self.trump
+                follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][self._trick[0]]]
+                if follow:
+                    hand = follow
+            plays = A.PLAYS
+            out = []
+            while hand:
+                low = hand & -hand
+                out.append(plays[low.bit_length() - 1])
+                hand ^= low
+            return out
+        if phase == OVER:
+            return []
+        seat = self.to_act
+        assert seat is not None
+        if phase == ORDER:
+            if self.rules.canadian_loner and seat == (self.dealer + 2) % 4:
+                return [A.PASS, A.ORDER_UP_ALONE]
+            return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE]
+        if phase == CALL:
+            turned = card_suit(self.upcard)
+            acts = [] if self.rules.stick_the_dealer and seat == self.dealer else [A.PASS]
+            for s in range(4):
+                if s != turned:
+                    acts.append(A.CALLS[s])
+                    acts.append(A.CALLS_ALONE[s])
+            return acts
+        if phase == DISCARD:
+            return [A.DISCARDS[c] for c in cards_of(self._hands[seat])]
+        if phase == DEFEND:
+            return [A.PASS, A.DEFEND_ALONE]
+        if phase == BENNY:
+            return [a for s in range(4) for a in (A.CALLS[s], A.CALLS_ALONE[s])]
+        # FARMER
+        mine = cards_of(self._hands[seat])
+        swaps = [
+            A.farmer_swap([mine[i], mine[j], mine[k]])
+            for i in range(5)
+            for j in range(i + 1, 5)
+            for k in range(j + 1, 5)
+        ]
+        return [A.KEEP, *swaps, A.THROW]
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether an action may be applied now."""
+        try:
+            self.apply(action)
+        except (IllegalActionError, ValueError):
+            return False
+        return True
+
+    # -- applying actions --------------------------------------------------------------
+
+    def apply(self, action: Action | str, seat: int | None = None) -> HandState:
+        """The state after the seat to act takes ``action``; this state is unchanged.
+
+        ``seat``, if given, is who is trying to act: acting out of turn is refused.
+        Raises :class:`IllegalActionError` with a reason a player understands.
+        """
+        if isinstance(action, str):
+            action = parse_action(action)
+        if action.kind == A.RENEGE:
+            return self._renege(action)
+        if self.phase == OVER:
+            raise IllegalActionError("the hand is over")
+        actor = self.to_act
+        assert actor is not None
+        if seat is not None and seat != actor:
+            raise IllegalActionError(
+                f"it is {SEAT_NAMES[actor]}'s turn (seat {actor}), not seat {seat}'s"
+            )
+        if self.phase == PLAY and action.kind == A.PLAY:
+            return self._play(actor, action.card, action)
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(actor, action))
+        new = self._copy(actor, action)
+        kind = action.kind
+        if kind == A.PASS_KIND:
+            new._pass(actor)
+        elif kind == A.ORDER:
+            new._make(actor, card_suit(self.upcard), action.alone, exchange=True)
+        elif kind == A.CALL:
+            new._make(actor, action.suit, action.alone, exchange=self.phase == BENNY)
+        elif kind == A.DISCARD:
+            hands = list(new._hands)
+            hands[actor] &= ~(1 << action.card)
+            new._hands = (hands[0], hands[1], hands[2], hands[3])
+            new.discard = action.card
+            new._down = (*new._down, action.card)
+            new._after_exchange()
+        elif kind == A.DEFEND:
+            new.lone_defender = actor
+            new.out |= 1 << ((actor + 2) % 4)
+            new._start_play()
+        elif kind == A.FARMER_SWAP:
+            hands = list(new._hands)
+            take = self._down[:3]
+            for c in action.cards:
+                hands[actor] &= ~(1 << c)
+            for c in take:
+                hands[actor] |= 1 << c
+            new._hands = (hands[0], hands[1], hands[2], hands[3])
+            new._down = (*action.cards, *self._down[3:])
+            new._begin_bidding()
+        elif kind == A.FARMER_KEEP:
+            new._begin_bidding()
+        elif kind == A.FARMER_THROW:
+            new._throw_in()
+        else:  # pragma: no cover - legal_actions lists no other kind
+            raise IllegalActionError(f"{action} cannot be applied")
+        return new
+
+    def _copy(self, actor: int, action: Action) -> HandState:
+        new = HandState.__new__(HandState)
+        new.rules = self.rules
+        new.deal = self.deal
+        new.dealer = self.dealer
+        new.score = self.score
+        new.phase = self.phase
+        new.to_act = self.to_act
+        new.trump = self.trump
+        new.maker = self.maker
+        new.alone = self.alone
+        new.lone_defender = self.lone_defender
+        new.out = self.out
+        new.discard = self.discard
+        new.points = self.points
+        new.thrown_in = self.thrown_in
+        new.reneged = self.reneged
+        new._hands = self._hands
+        new._down = self._down
+        new._passes = self._passes
+        new._leader = self._leader
+        new._trick = self._trick
+        new._tricks = self._tricks
+        new._won = self._won
+        new._prev = self
+        new._last = (actor, action)
+        return new
+
+    def _play(self, actor: int, card: Card, action: Action) -> HandState:
+        hand = self._hands[actor]
+        bit = _BITS[card] if 0 <= card < 25 else 0
+        if not hand & bit:
+            raise IllegalActionError(self._why_illegal(actor, action))
+        trick = self._trick
+        trump = self.trump
+        if trick:
+            follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
+            if follow and not follow & bit:
+                raise IllegalActionError(self._why_illegal(actor, action))
+        new = self._copy(actor, action)
+        hands = self._hands
+        if actor == 0:
+            new._hands = (hands[0] ^ bit, hands[1], hands[2], hands[3])
+        elif actor == 1:
+            new._hands = (hands[0], hands[1] ^ bit, hands[2], hands[3])
+        elif actor == 2:
+            new._hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
+        else:
+            new._hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
+        trick = (*trick, card)
+        nxt = _NEXT[self.out]
+        if len(trick) < _PLAYERS[self.out]:
+            new._trick = trick
+            new.to_act = nxt[actor]
+            return new
+        ranks = TRICK_RANK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
+        seat = winner = self._leader
+        best = -1
+        for c in trick:
+            r = ranks[c]
+            if r > best:
+                best = r
+                winner = seat
+            seat = nxt[seat]
+        won = self._won
+        new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
+        new._tricks = (*self._tricks, (self._leader, trick, winner))
+        new._trick = ()
+        if len(new._tricks) == 5:
+            new._score_hand()
+        else:
+            new._leader = winner
+            new.to_act = winner
+        return new
+
+    def _begin_bidding(self) -> None:
+        if self.rules.benny and self.upcard == JOKER:
+            self.phase = BENNY
+            self.to_act = self.dealer
+        else:
+            self.phase = ORDER
+            self.to_act = (self.dealer + 1) % 4
+        self._passes = 0
+
+    def _pass(self, actor: int) -> None:
+        self._passes += 1
+        if self.phase == DEFEND:
+            nxt = self._next_defender(actor)
+            if nxt < 0:
+                self._start_play()
+            else:
+                self.to_act = nxt
+            return
+        if self._passes < 4:
+            self.to_act = (actor + 1) % 4
+        elif self.phase == ORDER:
+            self.phase = CALL
+            self._passes = 0
+            self.to_act = (self.dealer + 1) % 4
+        else:
+            self._throw_in()
+
+    def _throw_in(self) -> None:
+        self.phase = OVER
+        self.to_act = None
+        self.thrown_in = True
+
+    def _make(self, actor: int, trump: int, alone: bool, exchange: bool) -> None:
+        self.trump = trump
+        self.maker = actor
+        self.alone = alone
+        if alone:
+            self.out |= 1 << ((actor + 2) % 4)
+        dealer_out = bool(self.out >> self.dealer & 1)
+        if exchange and (not dealer_out or self.rules.dealer_exchanges_when_partner_alone):
+            hands = list(self._hands)
+            hands[self.dealer] |= 1 << self.upcard
+            self._hands = (hands[0], hands[1], hands[2], hands[3])
+            self.phase = DISCARD
+            self.to_act = self.dealer
+        else:
+            self._after_exchange()
+
+    def _after_exchange(self) -> None:
+        if self.rules.defend_alone:
+            first = self._next_defender(self.dealer)
+            self.phase = DEFEND
+            self._passes = 0
+            self.to_act = first
+        else:
+            self._start_play()
+
+    def _next_defender(self, after: int) -> int:
+        # Defenders are asked in turn from the dealer's left.
+        order = [(self.dealer + i) % 4 for i in range(1, 5)]
+        start = order.index(after) + 1 if after != self.dealer else 0
+        for seat in order[start:]:
+            if seat % 2 != self.maker % 2:
+                return seat
+        return -1
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        lone = self.maker if self.alone else self.lone_defender
+        if self.rules.lead_when_sitting_out == "loner-left" and lone >= 0:
+            start = lone
+        else:
+            start = self.dealer
+        self._leader = _NEXT[self.out][start]
+        self.to_act = self._leader
+
+    def _score_hand(self) -> None:
+        self.phase = OVER
+        self.to_act = None
+        side = self.maker % 2
+        taken = self._won[side]
+        if taken >= 3:
+            pts = 1 if taken < 5 else (4 if self.alone else 2)
+            self.points = (pts, 0) if side == 0 else (0, pts)
+        else:
+            pts = 4 if self.lone_defender >= 0 else 2
+            self.points = (0, pts) if side == 0 else (pts, 0)
+
+    def _renege(self, action: Action) -> HandState:
+        if self.phase != PLAY and not (self.phase == OVER and not self.thrown_in):
+            raise IllegalActionError("a renege can only be claimed once play has started")
+        if self.reneged is not None:
+            raise IllegalActionError("a renege was already claimed this hand")
+        if action.seat % 2 == action.by % 2:
+            raise IllegalActionError("only an opponent of the reneging player can claim a renege")
+        new = self._copy(action.by, action)
+        new.phase = OVER
+        new.to_act = None
+        new.reneged = (action.seat, action.by)
+        lone = self.alone or self.lone_defender >= 0
+        pts = 4 if lone and self.rules.renege_penalty == "hand" else 2
+        new.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
+        return new
+
+    # -- explanations --------------------------------------------------------------------
+
+    def _why_illegal(self, actor: int, action: Action) -> str:
+        kind = action.kind
+        phase = self.phase
+        hand = self._hands[actor]
+        if kind in (A.PLAY, A.DISCARD) and not 0 <= action.card < 25:
+            return "that is not a card"
+        if kind == A.PLAY and phase == PLAY:
+            if not hand >> action.card & 1:
+                return f"you do not hold the {card_name(action.card)}"
+            trump = self.trump
+            led = EFFECTIVE_SUIT[trump][self._trick[0]]
+            follow = cards_of(hand & FOLLOW_MASK[trump][led])
+            names = " and the ".join(card_name(c) for c in follow)
+            what = "trump" if led == trump else suit_name(led)
+            extra = ""
+            if EFFECTIVE_SUIT[trump][action.card] == trump and card_suit(action.card) == led:
+                extra = f" (the {card_name(action.card)} is the left bower, a trump)"
+            return f"you must follow {what}: you hold the {names}{extra}"
+        if kind == A.DISCARD and phase == DISCARD:
+            return f"you do not hold the {card_name(action.card)}"
+        if kind == A.CALL and phase == CALL:
+            turned = card_suit(self.upcard)
+            if action.suit == turned:
+                return f"{suit_name(turned)} was turned down: name another suit or pass"
+        if kind == A.PASS_KIND and phase == CALL:
+            return "stick the dealer: the dealer must name a suit"
+        if kind == A.ORDER and phase == ORDER and not action.alone:
+            return "Canadian loner: the dealer's partner who orders up must go alone"
+        if kind == A.FARMER_SWAP and phase == FARMER:
+            return "swap three cards you hold for the kitty"
+        expected = {
+            FARMER: "decide on your farmer's hand (farmer keep, farmer swap, farmer throw)",
+            ORDER: "order up the upcard or pass",
+            BENNY: "name trump (the Benny was turned up)",
+            CALL: "name a suit or pass",
+            DISCARD: "discard a card",
+            DEFEND: "defend alone or pass",
+            PLAY: "play a card",
+        }[phase]
+        return f"{action} is not allowed now: it is time to {expected}"
+
+
+def deal(
+    rules: Rules,
+    dealer: int,
+    hands: Sequence[Sequence[str | Card]],
+    kitty: Sequence[str | Card],
+    score: tuple[int, int] = (0, 0),
+    pattern: str = "3-2",
+) -> HandState:
+    """The state of a hand from a fixed deal (cards as text like ``"JH"`` or as ints).
+
+    ``kitty[0]`` is the upcard; ``score`` is the game score before this hand.
+    """
+
+    def card(x: str | Card) -> Card:
+        return parse_card(x) if isinstance(x, str) else int(x)
+
+    d = Deal(
+        tuple(tuple(card(c) for c in h) for h in hands),
+        tuple(card(c) for c in kitty),
+        pattern,
+    )
+    return HandState(rules, dealer, d, score)

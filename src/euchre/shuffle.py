@@ -1,0 +1,112 @@
+"""Shuffling and dealing: seeded for replays and tests, secure by default, and verifiable.
+
+The verifiable shuffle: a table publishes ``commitment(seed)`` before the deal and reveals
+``seed`` after the hand; anyone can then recompute the deck with :func:`deck_from_seed`
+and check it against the record. It uses only SHA-256, so it is easy to re-implement.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+
+from .cards import DECK, JACK, JOKER, CLUBS, SPADES, Card, card_rank, card_suit
+from .hand import Deal
+
+_BLACK_JACKS = {CLUBS * 6 + JACK, SPADES * 6 + JACK}
+
+
+def new_deck(benny: bool = False) -> list[Card]:
+    """A fresh deck in card order (24 cards, or 25 with the joker)."""
+    return [*DECK, JOKER] if benny else list(DECK)
+
+
+def shuffled_deck(benny: bool = False, rng: random.Random | None = None) -> list[Card]:
+    """A shuffled deck; with no ``rng``, the operating system's secure generator."""
+    deck = new_deck(benny)
+    (rng or random.SystemRandom()).shuffle(deck)
+    return deck
+
+
+def new_seed() -> str:
+    """A fresh secret seed for :func:`deck_from_seed` (64 hex digits)."""
+    return secrets.token_hex(32)
+
+
+def commitment(seed: str) -> str:
+    """The SHA-256 hex digest of a seed, published before the deal."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
+    """The deck shuffled by Fisher-Yates driven by SHA-256(seed, counter).
+
+    Step ``i`` (from the last position down) draws ``j`` uniformly in ``0..i`` by
+    rejection sampling on successive 8-byte blocks, so there is no modulo bias.
+    """
+    deck = new_deck(benny)
+    counter = 0
+    for i in range(len(deck) - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            block = hashlib.sha256(f"{seed}:{counter}".encode()).digest()[:8]
+            counter += 1
+            x = int.from_bytes(block, "big")
+            if x < limit:
+                break
+        j = x % bound
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def deal_from_deck(deck: list[Card], dealer: int, pattern: str = "3-2") -> Deal:
+    """Deal a deck in two rounds (three then two, or two then three) from the dealer's left."""
+    first, second = (3, 2) if pattern == "3-2" else (2, 3)
+    hands: list[list[Card]] = [[], [], [], []]
+    pos = 0
+    for count in (first, second, first, second), (second, first, second, first):
+        for i in range(4):
+            seat = (dealer + 1 + i) % 4
+            hands[seat].extend(deck[pos : pos + count[i]])
+            pos += count[i]
+    return Deal(tuple(tuple(h) for h in hands), tuple(deck[pos:]), pattern)
+
+
+def deck_of_deal(deal: Deal, dealer: int) -> list[Card]:
+    """The deck order a deal came from (inverse of :func:`deal_from_deck`)."""
+    first, second = (3, 2) if deal.pattern == "3-2" else (2, 3)
+    taken = [0, 0, 0, 0]
+    deck: list[Card] = []
+    for count in (first, second, first, second), (second, first, second, first):
+        for i in range(4):
+            seat = (dealer + 1 + i) % 4
+            deck.extend(deal.hands[seat][taken[seat] : taken[seat] + count[i]])
+            taken[seat] += count[i]
+    return deck + list(deal.kitty)
+
+
+def draw_first_dealer(deck: list[Card], start: int = 0) -> tuple[int, list[tuple[int, Card]]]:
+    """Deal face up one card at a time from ``start``; the first black jack deals.
+
+    Returns the dealer and the cards shown as (seat, card).
+    """
+    shown = []
+    for i, card in enumerate(deck):
+        seat = (start + i) % 4
+        shown.append((seat, card))
+        if card in _BLACK_JACKS:
+            return seat, shown
+    raise ValueError("no black jack in the deck")
+
+
+def high_card_dealer(deck: list[Card]) -> tuple[int, list[tuple[int, Card]]]:
+    """Cut for the deal: each seat turns one card; the highest (ace high, suits C<D<H<S) deals."""
+    shown = [(seat, deck[seat]) for seat in range(4)]
+
+    def strength(item: tuple[int, Card]) -> tuple[int, int]:
+        card = item[1]
+        return (9, 0) if card == JOKER else (card_rank(card), card_suit(card))
+
+    return max(shown, key=strength)[0], shown
