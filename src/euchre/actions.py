@@ -58,7 +58,7 @@ class Action(NamedTuple):
 
     def __str__(self) -> str:
         kind = self.kind
-        if kind == PLAY or kind == DISCARD:
+        if kind in (PLAY, DISCARD):
             return f"{kind} {card_text(self.card)}"
         if kind == ORDER:
             return "order alone" if self.alone else "order"

@@ -131,7 +131,7 @@ def effective_suit(card: Card, trump: Suit) -> Suit:
 
 
 def trump_rank(card: Card, trump: Suit) -> int:
-    """Rank among trumps, higher is better (joker 7, right 6, left 5, A 4 … 9 0); -1 if not trump."""
+    """Rank among trumps, higher is better (joker 7, right 6, left 5, A 4 … 9 0); -1 if not."""
     if card == JOKER:
         return 7
     if trump < 0:

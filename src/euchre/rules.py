@@ -72,7 +72,7 @@ class Rules:
             base = PRESETS[name]
         except KeyError:
             raise RulesError(
-                f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}"
+                "unknown preset " + repr(name) + ": choose one of " + ", ".join(PRESETS)
             ) from None
         return base.replace(**changes) if changes else base
 

@@ -11,7 +11,7 @@ import hashlib
 import random
 import secrets
 
-from .cards import DECK, JACK, JOKER, CLUBS, SPADES, Card, card_rank, card_suit
+from .cards import CLUBS, DECK, JACK, JOKER, SPADES, Card, card_rank, card_suit
 from .hand import Deal
 
 _BLACK_JACKS = {CLUBS * 6 + JACK, SPADES * 6 + JACK}
