@@ -131,7 +131,8 @@ class Rules:
         if self.canadian_loner:
             out.append("Canadian loner: the dealer's partner who orders up must go alone.")
         if self.defend_alone:
-            out.append("Defending alone is allowed: a lone defender who euchres the makers scores 4.")
+            out.append("Defending alone is allowed: a lone defender who euchres the makers "
+                       "scores 4.")
         if self.farmers_hand != "off":
             which = (
                 "only nines and tens"

@@ -491,7 +491,7 @@ setup(PyObject *args, Ctx *c, Root *p)
     p->remaining = remaining;
     p->maker_tricks = maker_tricks;
     /* Trick-boundary positions per call are few: size the table to the depth. */
-    int bits = remaining >= 5 ? 14 : remaining == 4 ? 12 : 8;
+    int bits = remaining >= 5 ? 12 : remaining == 4 ? 10 : 8;
     c->tt_mask = (1u << bits) - 1u;
     c->tt = (TTEntry *)calloc((size_t)1 << bits, sizeof(TTEntry));
     if (c->tt == NULL) {
