@@ -539,18 +539,19 @@ class HandState:
 
     def _after_exchange(self) -> None:
         if self.rules.defend_alone:
-            first = self._next_defender(self.dealer)
+            first = self._next_defender(None)
             self.phase = DEFEND
             self._passes = 0
             self.to_act = first
         else:
             self._start_play()
 
-    def _next_defender(self, after: int) -> int:
-        # Defenders are asked in turn from the dealer's left.
-        order = [(self.dealer + i) % 4 for i in range(1, 5)]
-        start = order.index(after) + 1 if after != self.dealer else 0
-        for seat in order[start:]:
+    def _next_defender(self, after: int | None) -> int:
+        # Defenders are asked in turn from the dealer's left, so the dealer is asked last;
+        # ``after`` None means nobody has been asked yet.
+        pos = 0 if after is None else (after - self.dealer - 1) % 4 + 1
+        for k in range(pos + 1, 5):
+            seat = (self.dealer + k) % 4
             if seat % 2 != self.maker % 2:
                 return seat
         return -1
@@ -588,7 +589,11 @@ class HandState:
         new.phase = OVER
         new.to_act = None
         new.reneged = (action.seat, action.by)
-        lone = self.alone or self.lone_defender >= 0
+        # "As if they had won the hand": 4 only when the claiming side played the lone hand.
+        side = action.by % 2
+        lone = (self.alone and self.maker % 2 == side) or (
+            self.lone_defender >= 0 and self.lone_defender % 2 == side
+        )
         pts = 4 if lone and self.rules.renege_penalty == "hand" else 2
         new.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
         return new

@@ -47,7 +47,8 @@ class Rules:
     dealer_exchanges_when_partner_alone: bool = True
     """Whether the dealer still takes the upcard and discards when the partner goes alone."""
     renege_penalty: RenegeRule = "hand"
-    """Renege in a recorded live game: 2, or 4 if a lone hand was played ("hand"); or always 2."""
+    """Renege in a recorded live game: the claimers score as if they had won the hand, 2, or 4
+    when they played the lone hand ("hand"); or always 2 ("flat")."""
 
     def __post_init__(self) -> None:
         if self.game_to not in GAME_LENGTHS:
@@ -159,7 +160,7 @@ class Rules:
         if self.renege_penalty == "flat":
             out.append("A renege costs 2 points.")
         else:
-            out.append("A renege costs 2 points, or 4 if a lone hand was played.")
+            out.append("A renege gives the other side 2 points, or 4 if they played a lone hand.")
         return out
 
 
