@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     for hands, trump, leader, side in positions:
         solver.solve(hands, trump, leader, (), 0, side, 0, payoff)
     seconds = time.perf_counter() - start
-    kind = "C extension" if getattr(solver, "COMPILED", False) else "pure Python"
+    kind = "C extension" if solver.HAS_C_SOLVER else "pure Python"
     print(f"solver ({kind}): {args.solves / seconds:,.0f} open-hand solves/s from the opening "
           f"lead ({args.solves} random deals, {seconds:.2f} s)")
     return 0
