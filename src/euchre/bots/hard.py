@@ -1,0 +1,297 @@
+"""The ``hard`` computer player: deal the unseen cards many times, solve each deal open-handed.
+
+Card play and the dealer's discard: sample deals of the unseen cards that fit the view
+(:mod:`euchre.bots.sampling`, weighted by what the bidding says), solve each one with the
+open-hand solver (:mod:`euchre.bots.solver`) under a score-aware payoff, and take the card
+with the best weighted average. Bidding (order, call, alone) uses the hand-value tables of
+:mod:`euchre.bots.policy` instead, since open-hand sampling overvalues calling.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from .. import actions as A
+from ..actions import Action
+from ..cards import Card
+from ..view import HandView
+from . import knowledge as K
+from . import solver
+from .base import Bot
+from .policy import bid_estimates, dealer_discard, utility
+from .sampling import bid_weight, informative_bids, knowledge, sample_hands
+
+BATCH = 50
+"""Deals solved between checks of the time budget and of whether the choice is clear."""
+
+
+def payoffs(view: HandView, maker: int, alone: bool, lone_defender: int) -> tuple[
+    list[int], list[float], list[int]
+]:
+    """Per maker trick count 0-5: score-aware worth for the makers (thousandths), points
+    for the makers' side (signed), and whether they made it (0 or 1)."""
+    side = maker % 2
+    game_to = view.rules.game_to
+    euchre = 4 if lone_defender >= 0 else 2
+    worth: list[int] = []
+    points: list[float] = []
+    for t in range(6):
+        if t < 3:
+            ours, theirs = 0, euchre
+        elif t < 5:
+            ours, theirs = 1, 0
+        else:
+            ours, theirs = (4 if alone else 2), 0
+        worth.append(round(1000 * utility(view.score, side, ours, theirs, game_to)))
+        points.append(float(ours - theirs))
+    return worth, points, [0, 0, 0, 1, 1, 1]
+
+
+def out_mask(view: HandView) -> int:
+    """The seats sitting out, as a 4-bit mask."""
+    m = 0
+    for s in view.sitting_out:
+        m |= 1 << s
+    return m
+
+
+@dataclass
+class CardStats:
+    """Weighted sums over the solved deals for one card."""
+
+    worth: float = 0.0
+    """Sum of weight x score-aware worth for this seat's side."""
+    worth_sq: float = 0.0
+    """Sum of weight x worth squared (for the spread)."""
+    points: float = 0.0
+    """Sum of weight x points for this seat's side."""
+    made: float = 0.0
+    """Sum of weight x (1 if the makers make it)."""
+    weight: float = 0.0
+    """Sum of weights."""
+
+    def mean(self) -> float:
+        """Average worth (points at 0-0)."""
+        return self.worth / self.weight if self.weight else 0.0
+
+
+@dataclass(frozen=True)
+class PlayEstimate:
+    """What one legal card is worth, averaged over the sampled deals."""
+
+    card: Card
+    """The card."""
+    worth: float
+    """Score-aware worth for the player's side (points at 0-0)."""
+    expected_points: float | None
+    """Expected points for the player's side (None unless asked for)."""
+    make_chance: float | None
+    """Chance the makers make it (None unless asked for)."""
+
+
+def _clear(stats: dict[Card, CardStats], n: int) -> bool:
+    """Whether the best card is clear: every deal agreed, or it leads by four standard errors."""
+    means = sorted(((s.mean(), s) for s in stats.values()), key=lambda x: -x[0])
+    if len(means) < 2:
+        return True
+    (m1, s1), (m2, s2) = means[0], means[1]
+    spread = 0.0
+    for m, s in ((m1, s1), (m2, s2)):
+        if s.weight:
+            spread = max(spread, s.worth_sq / s.weight - m * m)
+    if spread <= 1e-12 and m1 > m2:
+        return True
+    if all(abs(m - m1) < 1e-9 for m, _ in means) and spread <= 1e-12:
+        return True
+    if n < 2 * BATCH:
+        return False
+    se = math.sqrt(max(spread, 0.0) / n)
+    return m1 - m2 > 4.0 * se
+
+
+def evaluate_plays(
+    view: HandView,
+    rng: random.Random,
+    samples: int = 200,
+    budget: float = 0.25,
+    detailed: bool = False,
+) -> list[PlayEstimate]:
+    """Every legal card's worth over sampled deals, best first.
+
+    Stops at ``samples`` deals, earlier when the choice is clear, and when ``budget``
+    seconds have passed (checked every :data:`BATCH` deals). ``detailed`` also solves for
+    expected points and the makers' chance of making it (three solves per deal).
+    """
+    start = time.perf_counter()
+    cards = [a.card for a in view.legal]
+    k = knowledge(view)
+    bids = informative_bids(view)
+    maker = view.maker
+    side = view.seat % 2
+    sign = 1.0 if maker % 2 == side else -1.0
+    worth_pay, points_pay, make_pay = payoffs(view, maker, view.alone, view.lone_defender)
+    points_int = [int(p) for p in points_pay]
+    args_common = (view.trump, view.leader, list(view.trick), out_mask(view), maker % 2,
+                   view.tricks_won[maker % 2])
+    stats = {c: CardStats() for c in cards}
+    n = 0
+    while n < samples:
+        for _ in range(min(BATCH, samples - n)):
+            hands = sample_hands(k, rng)
+            w = bid_weight(view, k, hands, bids)
+            n += 1
+            if w <= 0.0:
+                continue
+            values = solver.solve(hands, *args_common, worth_pay)
+            pts = solver.solve(hands, *args_common, points_int) if detailed else None
+            made = solver.solve(hands, *args_common, make_pay) if detailed else None
+            for c in cards:
+                v = sign * values[c] / 1000.0
+                st = stats[c]
+                st.worth += w * v
+                st.worth_sq += w * v * v
+                st.weight += w
+                if pts is not None and made is not None:
+                    st.points += w * sign * pts[c]
+                    st.made += w * made[c]
+        if _clear(stats, n) or time.perf_counter() - start > budget:
+            break
+    out = []
+    for c, st in stats.items():
+        wsum = st.weight or 1.0
+        out.append(PlayEstimate(
+            card=c,
+            worth=st.worth / wsum,
+            expected_points=st.points / wsum if detailed else None,
+            make_chance=st.made / wsum if detailed else None,
+        ))
+    out.sort(key=lambda e: (-e.worth, e.card))
+    return out
+
+
+def first_leader(view: HandView, out: int, maker: int, alone: bool, lone_defender: int) -> int:
+    """Who leads the first trick, as the engine decides it."""
+    lone = maker if alone else lone_defender
+    start = lone if view.rules.lead_when_sitting_out == "loner-left" and lone >= 0 else view.dealer
+    seat = (start + 1) % 4
+    while out >> seat & 1:
+        seat = (seat + 1) % 4
+    return seat
+
+
+def evaluate_discards(
+    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25
+) -> list[tuple[Card, float]]:
+    """Each possible discard and its average worth for the dealer's side, best first."""
+    start = time.perf_counter()
+    k = knowledge(view)
+    bids = informative_bids(view)
+    me = view.seat
+    mine = k.fixed[me]
+    maker = view.maker
+    worth_pay = payoffs(view, maker, view.alone, -1)[0]
+    out = out_mask(view)
+    leader = first_leader(view, out, maker, view.alone, -1)
+    sign = 1.0 if maker % 2 == me % 2 else -1.0
+    cards = list(view.hand)
+    totals = dict.fromkeys(cards, 0.0)
+    wsum = 0.0
+    per_deal = max(1, samples // 2)
+    for i in range(per_deal):
+        hands = sample_hands(k, rng)
+        w = bid_weight(view, k, hands, bids)
+        if w <= 0.0:
+            continue
+        wsum += w
+        for c in cards:
+            h = list(hands)
+            h[me] = mine & ~(1 << c)
+            v = solver.solve_value(h, view.trump, leader, [], out, maker % 2, 0, worth_pay)
+            totals[c] += w * sign * v / 1000.0
+        if (i + 1) % 10 == 0 and time.perf_counter() - start > budget:
+            break
+    wsum = wsum or 1.0
+    return sorted(((c, t / wsum) for c, t in totals.items()), key=lambda x: (-x[1], x[0]))
+
+
+def evaluate_defend_alone(
+    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25
+) -> tuple[float, float]:
+    """Average worth for this seat's side of defending alone and of defending as a pair."""
+    start = time.perf_counter()
+    k = knowledge(view)
+    bids = informative_bids(view)
+    maker = view.maker
+    me = view.seat
+    base_out = out_mask(view)
+    lone_out = base_out | 1 << ((me + 2) % 4)
+    pair_pay = payoffs(view, maker, view.alone, -1)[0]
+    lone_pay = payoffs(view, maker, view.alone, me)[0]
+    pair_lead = first_leader(view, base_out, maker, view.alone, -1)
+    lone_lead = first_leader(view, lone_out, maker, view.alone, me)
+    pair = lone = wsum = 0.0
+    for i in range(samples):
+        hands = sample_hands(k, rng)
+        w = bid_weight(view, k, hands, bids)
+        if w <= 0.0:
+            continue
+        wsum += w
+        pair -= w * solver.solve_value(hands, view.trump, pair_lead, [], base_out, maker % 2, 0,
+                                       pair_pay) / 1000.0
+        lone -= w * solver.solve_value(hands, view.trump, lone_lead, [], lone_out, maker % 2, 0,
+                                       lone_pay) / 1000.0
+        if (i + 1) % 20 == 0 and time.perf_counter() - start > budget:
+            break
+    wsum = wsum or 1.0
+    return lone / wsum, pair / wsum
+
+
+DEFEND_ALONE_MARGIN = 0.5
+"""How much better (points at 0-0) open-hand sampling must find defending alone: the open-hand
+view flatters the lone defender, who in play cannot see where the cards are."""
+
+
+class HardBot(Bot):
+    """Samples the unseen cards and solves each deal; bids by hand-value tables."""
+
+    level = "hard"
+
+    def __init__(self, seed: int | None = None, budget: float = 0.25, samples: int = 200) -> None:
+        """A hard bot spending up to ``budget`` seconds and ``samples`` deals per card."""
+        super().__init__(seed)
+        self.budget = budget
+        """Seconds one decision may take (a cap; decisions usually end sooner)."""
+        self.samples = samples
+        """Sampled deals per card-play decision."""
+
+    def decide(self, view: HandView, rng: random.Random) -> Action:
+        """Pick an action for the phase."""
+        phase = view.phase
+        if phase == "play":
+            best = evaluate_plays(view, rng, self.samples, self.budget)[0]
+            return A.PLAYS[best.card]
+        if phase == "discard":
+            if view.seat in view.sitting_out:
+                trump = view.trump
+                hand = K.mask(view.hand)
+                return A.DISCARDS[dealer_discard(hand, trump)]
+            return A.DISCARDS[evaluate_discards(view, rng, self.samples, self.budget)[0][0]]
+        if phase in ("order", "call", "benny"):
+            return bid_estimates(view)[0].action
+        if phase == "defend":
+            lone, pair = evaluate_defend_alone(view, rng, self.samples // 2, self.budget)
+            return A.DEFEND_ALONE if lone > pair + DEFEND_ALONE_MARGIN else A.PASS
+        if phase == "farmer":
+            return farmer_choice(view)
+        return view.legal[0]  # pragma: no cover - every phase with a choice is above
+
+
+def farmer_choice(view: HandView) -> Action:
+    """A farmer's hand is throw in: nines and tens lose more than a new deal does."""
+    return A.THROW if A.THROW in view.legal else view.legal[0]
+
+
+__all__ = ["HardBot", "PlayEstimate", "evaluate_discards", "evaluate_plays"]

@@ -1,0 +1,373 @@
+"""Bidding by hand-value tables: what ordering, calling, going alone and passing are worth.
+
+The tables (``data/policy.json``, fitted offline by ``scripts/train_policy.py``) give, for
+each bidding position (round one or two, seat relative to the dealer), linear weights over
+a few hand features (bowers, trumps, off aces, voids, where the upcard goes). They estimate
+the expected points for the bidder's side of calling, of going alone and of passing, and
+the chances of making it and of a march. :func:`bid_estimates` turns them into one
+:class:`BidEstimate` per legal bid; :func:`utility` makes the choice score-aware.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from .. import actions as A
+from ..actions import Action
+from ..cards import ACE, JACK, JOKER, KING, Card, card_rank, card_suit, effective_suit, trump_rank
+from ..rules import Rules
+from ..view import HandView
+
+FEATURES: tuple[str, ...] = (
+    "bias",
+    "joker",
+    "right",
+    "left",
+    "trump_ace",
+    "trump_king",
+    "low_trumps",
+    "three_trumps",
+    "four_trumps",
+    "off_aces",
+    "off_kings",
+    "voids",
+    "up_to_partner",
+    "up_to_opponent_bower",
+    "up_to_opponent",
+    "next_suit",
+)
+"""The names of the hand features, in the order of the table weights."""
+
+TARGETS: tuple[str, ...] = ("call", "pass", "make", "march", "alone", "make_alone",
+                            "march_alone")
+"""What the tables estimate: points for calling, passing and calling alone; chances."""
+
+DATA_FILE = "policy.json"
+"""The shipped tables, in ``euchre/bots/data``."""
+
+def _bits(mask: int) -> list[Card]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def dealer_discard(hand: int, trump: int) -> Card:
+    """A plain dealer's discard from six cards: the weakest off card, keeping aces."""
+    cards = _bits(hand)
+    off = [c for c in cards if effective_suit(c, trump) != trump]
+    if not off:
+        return min(cards, key=lambda c: trump_rank(c, trump))
+    counts = [0, 0, 0, 0]
+    for c in off:
+        counts[card_suit(c)] += 1
+
+    def key(c: Card) -> tuple[int, int, int]:
+        return (card_rank(c) == ACE, counts[card_suit(c)], card_rank(c))
+
+    return min(off, key=key)
+
+
+def bid_features(hand: int, trump: int, pos: int, round_: int, upcard: Card) -> list[float]:
+    """The feature vector of a five-card hand (the dealer's after the exchange) for ``trump``.
+
+    ``pos`` is the seat relative to the dealer (1 left of the dealer … 0 the dealer),
+    ``round_`` 1 (upcard suit) or 2 (another suit named).
+    """
+    n_trump = right = left = t_ace = t_king = low = joker = 0
+    off_aces = off_kings = 0
+    counts = [0, 0, 0, 0]
+    for c in _bits(hand):
+        r = trump_rank(c, trump)
+        if r >= 0:
+            n_trump += 1
+            if r == 7:
+                joker = 1
+            elif r == 6:
+                right = 1
+            elif r == 5:
+                left = 1
+            elif r == 4:
+                t_ace = 1
+            elif r == 3:
+                t_king = 1
+            else:
+                low += 1
+        else:
+            counts[card_suit(c)] += 1
+            rank = card_rank(c)
+            if rank == ACE:
+                off_aces += 1
+            elif rank == KING:
+                off_kings += 1
+    voids = sum(1 for s in range(4) if s != trump and counts[s] == 0)
+    up_partner = up_opp_bower = up_opp = 0.0
+    if round_ == 1 and upcard != JOKER:
+        strength = (trump_rank(upcard, trump) + 1) / 7.0
+        if pos == 2:
+            up_partner = strength
+        elif pos in (1, 3):
+            if card_rank(upcard) == JACK:
+                up_opp_bower = 1.0
+            else:
+                up_opp = strength
+    next_suit = 1.0 if round_ == 2 and upcard != JOKER and trump == 3 - card_suit(upcard) else 0.0
+    return [
+        1.0,
+        float(joker),
+        float(right),
+        float(left),
+        float(t_ace),
+        float(t_king),
+        float(low),
+        1.0 if n_trump >= 3 else 0.0,
+        1.0 if n_trump >= 4 else 0.0,
+        float(off_aces),
+        float(off_kings),
+        float(voids),
+        up_partner,
+        up_opp_bower,
+        up_opp,
+        next_suit,
+    ]
+
+
+def heuristic_strength(features: list[float]) -> float:
+    """A rough hand value in points, used when no table is shipped."""
+    (_, joker, right, left, t_ace, t_king, low, three, four, aces, kings, voids,
+     up_p, up_ob, up_o, nxt) = features
+    s = (3.2 * joker + 3.0 * right + 2.5 * left + 2.0 * t_ace + 1.6 * t_king + 1.2 * low
+         + 1.0 * three + 1.0 * four + 1.0 * aces + 0.3 * kings + 0.6 * voids
+         + 2.0 * up_p - 2.5 * up_ob - 1.0 * up_o + 0.5 * nxt)
+    return (s - 8.5) / 3.0
+
+
+Weights = dict[str, dict[str, list[float]]]
+
+
+@functools.cache
+def load_tables() -> dict[str, Weights]:
+    """The shipped tables by rules variant (``classic``, ``stick``); empty if none is shipped."""
+    try:
+        text = resources.files("euchre.bots").joinpath("data", DATA_FILE).read_text()
+    except (FileNotFoundError, OSError):
+        return {}
+    data: dict[str, Any] = json.loads(text)
+    if tuple(data.get("features", ())) != FEATURES:
+        return {}
+    variants: dict[str, Weights] = data["variants"]
+    return variants
+
+
+def variant(rules: Rules) -> str:
+    """Which table a table's rules use: ``stick`` when the dealer is stuck, else ``classic``."""
+    return "stick" if rules.stick_the_dealer else "classic"
+
+
+@dataclass(frozen=True)
+class CallValue:
+    """What calling one suit is worth, from the tables, for the bidder's side."""
+
+    points: float
+    """Expected points for the bidder's side if the bidder calls (not alone)."""
+    make: float
+    """Chance that the makers take three tricks or more."""
+    march: float
+    """Chance that the makers take all five."""
+    alone_points: float
+    """Expected points for the bidder's side if the bidder goes alone."""
+    make_alone: float
+    """Chance of making it alone."""
+    march_alone: float
+    """Chance of taking all five alone."""
+    pass_points: float
+    """Expected points for the bidder's side if the bidder passes instead."""
+
+
+def _dot(w: list[float], x: list[float]) -> float:
+    return sum(a * b for a, b in zip(w, x, strict=False))
+
+
+def _clamp(p: float) -> float:
+    return 0.0 if p < 0.0 else 1.0 if p > 1.0 else p
+
+
+def call_value(rules: Rules, features: list[float], pos: int, round_: int) -> CallValue:
+    """The table's estimates for one hand and suit (``features`` from :func:`bid_features`)."""
+    tables = load_tables().get(variant(rules))
+    group = tables.get(f"{round_}-{pos}") if tables else None
+    if group is None:
+        s = heuristic_strength(features)
+        make = _clamp(0.6 + 0.25 * s)
+        march = _clamp(0.15 + 0.15 * s)
+        pts = 3.0 * make - 2.0 + march
+        return CallValue(pts, make, march, pts - 1.0, make, _clamp(march - 0.1), 0.0)
+    make = _clamp(_dot(group["make"], features))
+    march = min(make, _clamp(_dot(group["march"], features)))
+    make_alone = _clamp(_dot(group["make_alone"], features))
+    march_alone = min(make_alone, _clamp(_dot(group["march_alone"], features)))
+    return CallValue(
+        points=_dot(group["call"], features),
+        make=make,
+        march=march,
+        alone_points=_dot(group["alone"], features),
+        make_alone=make_alone,
+        march_alone=march_alone,
+        pass_points=_dot(group["pass"], features),
+    )
+
+
+# -- score awareness ---------------------------------------------------------------------
+
+_HAND_POINTS = ((1, 0.33), (2, 0.15), (4, 0.02))
+"""A side's chance of scoring 1, 2 or 4 in a hand (the same for both sides)."""
+
+
+@functools.cache
+def win_chance(ours: int, theirs: int, game_to: int) -> float:
+    """Rough chance of winning the game from a score, if every hand were a coin toss."""
+    if ours >= game_to:
+        return 1.0
+    if theirs >= game_to:
+        return 0.0
+    total = 0.0
+    for pts, p in _HAND_POINTS:
+        total += p * win_chance(min(ours + pts, game_to), theirs, game_to)
+        total += p * (1.0 - win_chance(min(theirs + pts, game_to), ours, game_to))
+    return total
+
+
+def utility(score: tuple[int, int], side: int, ours: int, theirs: int, game_to: int) -> float:
+    """The worth for ``side`` of a hand scoring ``ours`` and ``theirs``, in points at 0-0.
+
+    The change in the chance of winning the game, scaled so that one point at 0-0 is
+    worth about one; at 9-x a euchre against you costs the game, and it shows.
+    """
+    a, b = score[side], score[1 - side]
+    base = win_chance(a, b, game_to)
+    scale = _slope(game_to)
+    return (win_chance(a + ours, b + theirs, game_to) - base) / scale
+
+
+@functools.cache
+def _slope(game_to: int) -> float:
+    return (win_chance(1, 0, game_to) - win_chance(0, 1, game_to)) / 2.0
+
+
+def call_utility(
+    score: tuple[int, int], side: int, game_to: int, make: float, march: float, alone: bool,
+    defended_alone: bool = False,
+) -> float:
+    """Score-aware worth of making trump with these chances of making it and of a march."""
+    top = 4 if alone else 2
+    euchre = 4 if defended_alone else 2
+    return (
+        (1.0 - make) * utility(score, side, 0, euchre, game_to)
+        + (make - march) * utility(score, side, 1, 0, game_to)
+        + march * utility(score, side, top, 0, game_to)
+    )
+
+
+def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
+    """Score-aware worth of passing, from its expected points (linear around the score)."""
+    up = utility(score, side, 1, 0, game_to)
+    down = utility(score, side, 0, 1, game_to)
+    return points * (up - down) / 2.0
+
+
+# -- estimates for a view ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BidEstimate:
+    """One bidding action and what the tables say it is worth."""
+
+    action: Action
+    """The bid."""
+    expected_points: float
+    """Expected points for the bidder's side."""
+    make_chance: float | None
+    """Chance the bidder's side makes it (None for a pass)."""
+    utility: float
+    """Score-aware worth used to choose (points at 0-0)."""
+
+
+def position(view: HandView) -> int:
+    """The seat relative to the dealer: 1 left of the dealer, 2 partner, 3 right, 0 dealer."""
+    return (view.seat - view.dealer) % 4
+
+
+def hand_for(view: HandView, trump: int, round_: int) -> int:
+    """The five cards the bidder would hold with ``trump`` (the dealer after the exchange)."""
+    hand = 0
+    for c in view.hand:
+        hand |= 1 << c
+    if view.seat == view.dealer and (round_ == 1 or view.upcard == JOKER):
+        if view.upcard != JOKER or not hand >> JOKER & 1:
+            hand |= 1 << view.upcard
+        if bin(hand).count("1") > 5:
+            hand &= ~(1 << dealer_discard(hand, trump))
+    return hand
+
+
+def _round(view: HandView) -> int:
+    return 1 if view.phase in ("order", "benny") else 2
+
+
+def bid_estimates(view: HandView) -> list[BidEstimate]:
+    """One estimate per legal bid (order, call, alone, pass), best (highest utility) first."""
+    rules = view.rules
+    side = view.seat % 2
+    round_ = _round(view)
+    pos = position(view)
+    score = view.score
+    game_to = rules.game_to
+    values: dict[int, CallValue] = {}
+    out: list[BidEstimate] = []
+    pass_pts: list[float] = []
+    for action in view.legal:
+        if action.kind == A.ORDER:
+            suit = card_suit(view.upcard)
+        elif action.kind == A.CALL:
+            suit = action.suit
+        else:
+            continue
+        if suit not in values:
+            hand = hand_for(view, suit, round_)
+            values[suit] = call_value(rules, bid_features(hand, suit, pos, round_, view.upcard),
+                                      pos, round_)
+            pass_pts.append(values[suit].pass_points)
+        v = values[suit]
+        alone = action.alone
+        # going alone when a plain march already wins the game throws points away
+        if alone and score[side] + 2 >= game_to:
+            u = -100.0
+        else:
+            u = call_utility(score, side, game_to, v.make_alone if alone else v.make,
+                             v.march_alone if alone else v.march, alone)
+        pts = v.alone_points if alone else v.points
+        out.append(BidEstimate(action, pts, v.make_alone if alone else v.make, u))
+    if A.PASS in view.legal:
+        pts = sum(pass_pts) / len(pass_pts) if pass_pts else 0.0
+        out.append(BidEstimate(A.PASS, pts, None, pass_utility(score, side, game_to, pts)))
+    out.sort(key=lambda e: -e.utility)
+    return out
+
+
+def call_probability(
+    rules: Rules, hand: int, trump: int, pos: int, round_: int, upcard: Card,
+    temperature: float = 0.35,
+) -> float:
+    """How likely a player with ``hand`` is to call ``trump`` here (for reading the bidding)."""
+    v = call_value(rules, bid_features(hand, trump, pos, round_, upcard), pos, round_)
+    gain = max(v.points, v.alone_points) - v.pass_points
+    x = max(-30.0, min(30.0, gain / temperature))
+    p = 1.0 / (1.0 + math.exp(-x))
+    return 0.03 + 0.94 * p
