@@ -1,0 +1,163 @@
+"""The ASGI application: ``create_app(settings)`` wires storage, tables, API, socket and pages.
+
+Other modules add to the app without editing this file: each module named in
+:data:`EXTENSIONS` that can be imported contributes ``routes()`` (a list of Starlette
+routes) and, optionally, ``async def startup(app)`` run after the table manager exists
+(to register table kinds, turn policies and finish hooks) before tables are resumed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from ..shuffle import new_seed
+from ..storage import GameStore, open_store
+from ..table.actor import BotFactory
+from ..table.manager import TableManager
+from ..table.pacing import LoopScheduler, Pacing, Scheduler
+from . import api
+from .openapi import openapi_schema
+from .ws import table_socket
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: list[str] = ["euchre.server.accounts_api"]
+"""Modules that add routes and startup hooks when they exist."""
+
+
+def default_database_url() -> str:
+    """``$EUCHRE_DATABASE_URL``, else an SQLite file ``./var/euchre.db``."""
+    return os.environ.get("EUCHRE_DATABASE_URL") or "sqlite+aiosqlite:///./var/euchre.db"
+
+
+@dataclass
+class Settings:
+    """Everything a server is configured with."""
+
+    database_url: str | None = "memory:"
+    """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
+    ``memory:`` to keep games in memory only."""
+    bot_delay: float = 0.67
+    """Seconds before each computer move."""
+    hand_pause: float = 2.0
+    """Seconds between the end of a hand and the next deal."""
+    hint_budget: float = 3.0
+    """Seconds an analysis for a hint may take."""
+    resume: bool = True
+    """Resume unfinished tables from storage at startup."""
+    static_dir: Path | None = None
+    """The web client's files (default: the ``euchre.web`` package's ``static`` folder)."""
+    store: GameStore | None = None
+    """A ready store to use instead of opening ``database_url``."""
+    scheduler: Scheduler | None = None
+    """The clock tables use (default: the event loop's)."""
+    bot_factory: BotFactory | None = None
+    """Makes computer players (default: :func:`euchre.bots.make`)."""
+    seed_source: Callable[[], str] = new_seed
+    """Makes each hand's shuffle seed (default: a secure random seed)."""
+    extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
+    """Extension modules to load."""
+
+
+def _static_dir(settings: Settings) -> Path:
+    if settings.static_dir is not None:
+        return settings.static_dir
+    try:
+        from ..web import STATIC_DIR
+
+        return STATIC_DIR
+    except ImportError:  # pragma: no cover - the web package is part of the project
+        return Path(__file__).resolve().parent.parent / "web" / "static"
+
+
+def _extensions(names: list[str]) -> list[ModuleType]:
+    mods = []
+    for name in names:
+        try:
+            mods.append(importlib.import_module(name))
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+    return mods
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The platform's ASGI app."""
+    settings = settings or Settings()
+    static = _static_dir(settings)
+    extensions = _extensions(settings.extensions)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = settings.store or await open_store(settings.database_url)
+        manager = TableManager(
+            store,
+            settings.scheduler or LoopScheduler(),
+            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause),
+            bot_factory=settings.bot_factory,
+            seed_source=settings.seed_source,
+        )
+        app.state.store = store
+        app.state.manager = manager
+        for mod in extensions:
+            startup = getattr(mod, "startup", None)
+            if startup is not None:
+                await startup(app)
+        if settings.resume:
+            resumed = await manager.resume_unfinished()
+            if resumed:
+                log.info("resumed %d unfinished tables", len(resumed))
+        try:
+            yield
+        finally:
+            await manager.close()
+            if settings.store is None:
+                await store.close()
+
+    async def index(request: Request) -> Response:
+        page = static / "index.html"
+        if not page.is_file():
+            return PlainTextResponse("the web client is not installed", status_code=503)
+        return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_schema())
+
+    async def health(request: Request) -> Response:
+        manager: TableManager = request.app.state.manager
+        return JSONResponse({"ok": True, "tables": len(manager)})
+
+    routes: list[BaseRoute] = [
+        *api.routes(),
+        Route("/api/health", health, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+    ]
+    for mod in extensions:
+        make_routes = getattr(mod, "routes", None)
+        if make_routes is not None:
+            routes.extend(make_routes())
+    routes += [
+        Route("/", index, methods=["GET"]),
+        Route("/table/{table_id}", index, methods=["GET"]),
+        Route("/replay/{game_id}", index, methods=["GET"]),
+        Route("/rules", index, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings
+    return app
+

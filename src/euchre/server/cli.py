@@ -1,0 +1,40 @@
+"""``euchre serve``: start the web platform with uvicorn (one process, one worker)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+
+from .app import Settings, create_app, default_database_url
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``euchre serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--bot-delay", type=float, default=0.67, metavar="SECONDS",
+                        help="pause before each computer move (default 0.67)")
+    parser.add_argument("--hand-pause", type=float, default=2.0, metavar="SECONDS",
+                        help="pause between hands (default 2)")
+    parser.add_argument("--database-url", default=None,
+                        help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
+                             "or sqlite+aiosqlite:///./var/euchre.db)")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    url = args.database_url or default_database_url()
+    if url.startswith("sqlite") and ":///" in url and ":memory:" not in url:
+        path = url.split(":///", 1)[1]
+        if path:
+            Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(level=args.log_level.upper())
+    settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port,
+                log_level=args.log_level, ws_max_size=65536)
+    return 0

@@ -1,0 +1,142 @@
+"""The table socket ``/ws/tables/{id}``: parse each message, route it to the table actor.
+
+Each connection has an outbox drained by its own writer task, so a slow browser never
+holds up a table; a connection whose outbox overflows is closed (it can rejoin with
+``since``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ..table.actor import TableActor, TableError
+from ..table.manager import TableManager
+from .hints import HintUnavailable, hints_for
+from .messages import Act, Hint, Join, MessageError, Ping, error_message, parse_client_message
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 2000
+"""Messages queued for one connection before it is dropped as too slow."""
+
+
+class Connection:
+    """One socket's side of a table: a subscriber with an outbox."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        """A connection not yet seated."""
+        self.websocket = websocket
+        """The socket."""
+        self.seat: int | None = None
+        """The seat joined, once joined."""
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        """Encoded messages waiting to be written."""
+        self.overflowed = False
+        """Set when the outbox filled up."""
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message (never blocks)."""
+        if self.overflowed:
+            return
+        try:
+            self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        except asyncio.QueueFull:
+            self.overflowed = True
+            self.send_close()
+
+    def send_close(self) -> None:
+        """Tell the writer to finish (after what is queued, or at once on overflow)."""
+        if self.overflowed:
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
+    async def write_all(self) -> None:
+        """Write queued messages until told to stop (None), then close."""
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                break
+            await self.websocket.send_text(text)
+        if self.overflowed and self.websocket.application_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code=1013, reason="too slow: reconnect with since")
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """Serve one connection to a table."""
+    await websocket.accept()
+    manager: TableManager = websocket.app.state.manager
+    budget: float = websocket.app.state.settings.hint_budget
+    table_id = websocket.path_params["table_id"]
+    conn = Connection(websocket)
+    writer = asyncio.create_task(conn.write_all())
+    actor: TableActor | None = None
+    try:
+        actor = await manager.get(table_id)
+        if actor is None:
+            conn.send(error_message(f"no table {table_id!r}", code="no_table"))
+            return
+        while not conn.overflowed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            await _handle(conn, actor, raw, budget)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if actor is not None:
+            actor.leave(conn)
+        conn.send_close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+        if not writer.done():
+            writer.cancel()
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget: float) -> None:
+    try:
+        msg = parse_client_message(raw)
+    except MessageError as e:
+        conn.send(error_message(str(e), code="bad_message"))
+        return
+    if isinstance(msg, Ping):
+        conn.send({"type": "pong"})
+    elif isinstance(msg, Join):
+        if conn.seat is not None:
+            conn.send(error_message("already joined: open a new connection to rejoin",
+                                    code="bad_message"))
+            return
+        seat = actor.seat_of(msg.token)
+        if seat is None:
+            conn.send(error_message("that token has no seat at this table", code="bad_token"))
+            return
+        conn.seat = seat
+        await actor.join(conn, msg.since)
+    elif conn.seat is None:
+        conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
+    elif isinstance(msg, Act):
+        try:
+            await actor.act(conn.seat, msg.action)
+        except TableError as e:
+            conn.send(error_message(str(e), code="illegal"))
+    elif isinstance(msg, Hint):
+        version = actor.version
+        try:
+            hints = await hints_for(actor.view(conn.seat), budget)
+        except HintUnavailable as e:
+            conn.send(error_message(str(e), code="hint_unavailable"))
+            return
+        conn.send({"type": "hint", "version": version, "hints": hints})

@@ -1,0 +1,64 @@
+"""The storage interface for games: a table's settings and its record, saved after every move.
+
+A game is stored as its record (rules, deals, actions, seeds) plus the table's settings;
+the state is derived by replaying the record. ``status`` is ``playing`` until the game
+ends, so a restarted server can find the tables to resume.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+PLAYING = "playing"
+"""Status of a game in progress."""
+FINISHED = "finished"
+"""Status of a game that has ended."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One game as stored."""
+
+    id: str
+    """The game id (the table id)."""
+    kind: str
+    """The table kind (``practice``, ``coin`` ...)."""
+    status: str
+    """``playing`` or ``finished``."""
+    version: int
+    """The table's event version when saved."""
+    meta: dict[str, Any]
+    """The table settings and actor state (JSON): seats, token hashes, pending seeds."""
+    record: dict[str, Any]
+    """The full record so far (:meth:`GameRecord.to_json`), including the hand in progress:
+    private; serve it only through :func:`euchre.table.records.public_record`."""
+    created_at: float
+    """When the table was made (seconds since the epoch)."""
+    updated_at: float
+    """When this was saved (seconds since the epoch)."""
+
+
+class GameStore(ABC):
+    """Keeps games; every method is safe to call from the event loop."""
+
+    @abstractmethod
+    async def save(self, game: StoredGame) -> None:
+        """Insert or replace the game with this id."""
+
+    @abstractmethod
+    async def get(self, game_id: str) -> StoredGame | None:
+        """The game with this id, or None."""
+
+    @abstractmethod
+    async def unfinished(self) -> list[StoredGame]:
+        """Every game still in progress (to resume after a restart), oldest first."""
+
+    @abstractmethod
+    async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
+        """The most recently updated games, newest first (optionally of one status)."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release connections."""

@@ -1,0 +1,32 @@
+"""Tables: one actor per table, its events, its pacing, and the kinds of table.
+
+The table layer stands between the server (sockets, HTTP) and the engine and bots: it
+knows the rules only through :class:`~euchre.game.GameState` and knows nothing of sockets.
+"""
+
+from __future__ import annotations
+
+from .actor import Subscriber, TableActor, TableError, restore
+from .events import Event, Frame
+from .manager import TableManager
+from .pacing import LoopScheduler, ManualScheduler, Pacing, Scheduler
+from .policy import PRACTICE, TurnPolicy
+from .seats import Seat, TableConfig
+
+__all__ = [
+    "PRACTICE",
+    "Event",
+    "Frame",
+    "LoopScheduler",
+    "ManualScheduler",
+    "Pacing",
+    "Scheduler",
+    "Seat",
+    "Subscriber",
+    "TableActor",
+    "TableConfig",
+    "TableError",
+    "TableManager",
+    "TurnPolicy",
+    "restore",
+]

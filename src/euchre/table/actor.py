@@ -1,0 +1,547 @@
+"""One actor per table: every input goes through the table's own queue, one at a time.
+
+Inputs are a person's move, a computer's move when its delay has passed, a turn
+deadline, the next deal after the pause between hands, and people connecting or
+leaving. Each handler calls the pure engine and produces versioned :class:`Event`s; each
+subscriber gets every event with its own seat's snapshot. Time comes from an injected
+:class:`~euchre.table.pacing.Scheduler`, so tests move time without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .. import actions as A
+from ..actions import Action, ActionError, parse_action
+from ..bots import make as make_bot
+from ..cards import card_text
+from ..errors import IllegalActionError
+from ..game import GameState
+from ..record import GameRecord
+from ..shuffle import commitment, deck_from_seed, new_seed
+from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
+from ..view import HandView
+from .events import (
+    ACTION,
+    DEAL,
+    GAME_OVER,
+    HAND_OVER,
+    PRESENCE,
+    TRICK,
+    Event,
+    Frame,
+    hand_summary,
+    snapshot_json,
+)
+from .pacing import Pacing, Scheduler, TimerHandle
+from .policy import FinishHook, TurnPolicy
+from .records import game_record, public_record
+from .seats import TableConfig
+
+log = logging.getLogger(__name__)
+
+BotFactory = Callable[[str, int | None], Any]
+"""``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
+
+SLOW_LEVELS = frozenset({"hard"})
+"""Computer levels whose thinking runs in a thread, so the event loop stays free."""
+
+
+class TableError(Exception):
+    """A request the table refuses; the message is for the person who made it."""
+
+
+class Subscriber(Protocol):
+    """A connection that receives one seat's messages (must not block)."""
+
+    seat: int | None
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for delivery."""
+        ...
+
+
+@dataclass
+class _Act:
+    seat: int
+    text: str
+    done: asyncio.Future[None]
+
+
+@dataclass
+class _BotTurn:
+    step: int
+
+
+@dataclass
+class _Deadline:
+    seat: int
+    step: int
+
+
+@dataclass
+class _DealNext:
+    step: int
+
+
+@dataclass
+class _Join:
+    subscriber: Subscriber
+    since: int | None
+    done: asyncio.Future[None]
+
+
+@dataclass
+class _Leave:
+    subscriber: Subscriber
+
+
+@dataclass
+class _Stop:
+    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
+                                       .create_future())
+
+
+_Command = _Act | _BotTurn | _Deadline | _DealNext | _Join | _Leave | _Stop
+
+
+class TableActor:
+    """A table: its game, its seats, its event history and its subscribers."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        *,
+        scheduler: Scheduler,
+        pacing: Pacing | None = None,
+        store: GameStore | None = None,
+        policy: TurnPolicy | None = None,
+        bot_factory: BotFactory | None = None,
+        seed_source: Callable[[], str] = new_seed,
+        on_finish: Sequence[FinishHook] = (),
+        history_limit: int = 512,
+        game: GameState | None = None,
+        seeds: Sequence[str] = (),
+        version: int = 0,
+    ) -> None:
+        """A table from its settings, optionally resuming ``game`` at ``version``."""
+        self.config = config
+        """The table's fixed settings."""
+        self.scheduler = scheduler
+        """Where time comes from."""
+        self.pacing = pacing or Pacing()
+        """Bot delay and pauses."""
+        self.store = store
+        """Where the game is saved after every change (None: nowhere)."""
+        self.policy = policy or TurnPolicy()
+        """Turn deadlines (none at practice tables)."""
+        self.game = game or GameState(config.rules, config.first_dealer)
+        """The game now."""
+        self.seeds: list[str] = list(seeds)
+        """The shuffle seed of each hand dealt (the current one is secret)."""
+        self.version = version
+        """The version of the last event."""
+        self.on_finish = list(on_finish)
+        """Hooks called once when the game ends."""
+        self._factory: BotFactory = bot_factory or make_bot
+        self._seed_source = seed_source
+        self._bots = {
+            i: self._factory(s.level or "medium", s.bot_seed)
+            for i, s in enumerate(config.seats)
+            if s.is_bot()
+        }
+        self._history: deque[Event] = deque(maxlen=history_limit)
+        self._subscribers: list[Subscriber] = []
+        self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: TimerHandle | None = None
+        self._deadline: tuple[int, float] | None = None
+        self._step = 0
+        self._summary: dict[str, Any] | None = None
+        self._frame = self._make_frame()
+        if self.game.hands or self.game.current is not None:
+            self._summary = self._last_summary()
+            self._frame = self._make_frame()
+
+    # -- life cycle -------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        return self.config.id
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.game.is_over
+
+    @property
+    def running(self) -> bool:
+        """Whether the actor's task is alive."""
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Start the actor's task and whatever is due (the first deal, a bot's move)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
+            self._schedule()
+
+    async def stop(self) -> None:
+        """Stop the task (pending timers are cancelled; the table can be resumed later)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.running:
+            stop = _Stop()
+            self._queue.put_nowait(stop)
+            await stop.done
+        self._task = None
+
+    async def settle(self) -> None:
+        """Wait until every queued input has been handled (for tests)."""
+        await self._queue.join()
+
+    # -- inputs ---------------------------------------------------------------------------
+
+    async def act(self, seat: int, text: str) -> None:
+        """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Act(seat, text, done))
+        await done
+
+    async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
+        """Subscribe; the subscriber gets a ``joined`` message, then the events after
+        ``since`` if they are all still in the history, else a snapshot."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Join(subscriber, since, done))
+        await done
+
+    def leave(self, subscriber: Subscriber) -> None:
+        """Unsubscribe (the connection closed)."""
+        if self.running:
+            self._queue.put_nowait(_Leave(subscriber))
+        elif subscriber in self._subscribers:
+            self._subscribers.remove(subscriber)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to, or None."""
+        return self.config.seat_of(token)
+
+    def view(self, seat: int) -> HandView | None:
+        """The seat's view of the current hand, or None before the first deal."""
+        current = self.game.current
+        return current.view(seat) if current is not None else None
+
+    def snapshot(self, seat: int | None) -> dict[str, Any]:
+        """The seat's TABLE object now."""
+        return snapshot_json(self.config, self._frame, seat, self.policy, self.scheduler.now())
+
+    def record(self) -> GameRecord:
+        """The full record so far (private: includes the hand in progress and its seed)."""
+        return game_record(self.game, self.seeds)
+
+    def public_record(self) -> GameRecord:
+        """The record without the hand in progress."""
+        return public_record(self.record())
+
+    def stored(self) -> StoredGame:
+        """The table as storage keeps it."""
+        now = time.time()
+        return StoredGame(
+            id=self.id,
+            kind=self.config.kind,
+            status=FINISHED if self.game.is_over else PLAYING,
+            version=self.version,
+            meta={"config": self.config.to_json(), "policy": self.policy.to_json()},
+            record=self.record().to_json(),
+            created_at=self.config.created_at or now,
+            updated_at=now,
+        )
+
+    # -- the loop -----------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        while True:
+            cmd = await self._queue.get()
+            try:
+                if isinstance(cmd, _Stop):
+                    cmd.done.set_result(None)
+                    return
+                await self._handle(cmd)
+            except Exception:  # a bug must not kill the table
+                log.exception("table %s: error handling %r", self.id, cmd)
+            finally:
+                self._queue.task_done()
+
+    async def _handle(self, cmd: _Command) -> None:
+        if isinstance(cmd, _Act):
+            try:
+                await self._on_act(cmd.seat, cmd.text)
+            except TableError as e:
+                if not cmd.done.done():
+                    cmd.done.set_exception(e)
+                return
+            if not cmd.done.done():
+                cmd.done.set_result(None)
+        elif isinstance(cmd, _BotTurn):
+            if cmd.step == self._step:
+                await self._on_bot_turn()
+        elif isinstance(cmd, _Deadline):
+            if cmd.step == self._step:
+                await self._on_deadline(cmd.seat)
+        elif isinstance(cmd, _DealNext):
+            if cmd.step == self._step and self.game.needs_deal:
+                await self._deal()
+        elif isinstance(cmd, _Join):
+            self._on_join(cmd.subscriber, cmd.since)
+            if not cmd.done.done():
+                cmd.done.set_result(None)
+        elif isinstance(cmd, _Leave):
+            self._on_leave(cmd.subscriber)
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    async def _on_act(self, seat: int, text: str) -> None:
+        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
+            raise TableError("you have no seat at this table")
+        game = self.game
+        if game.is_over:
+            raise TableError("the game is over")
+        if game.to_act is None:
+            raise TableError("the hand is over: the next hand is being dealt")
+        try:
+            action = parse_action(text)
+        except ActionError as e:
+            raise TableError(str(e)) from None
+        if action.kind == A.RENEGE:
+            raise TableError("renege claims are not made at online tables: every card is "
+                             "checked as it is played")
+        try:
+            new = game.apply(action, seat=seat)
+        except IllegalActionError as e:
+            raise TableError(str(e)) from None
+        self.policy.moved(seat, self.scheduler.now(), timed_out=False)
+        await self._advance(new, seat, action)
+
+    async def _on_bot_turn(self) -> None:
+        seat = self.game.to_act
+        if seat is None or seat not in self._bots:
+            return
+        level = self.config.seats[seat].level or "medium"
+        action = await self._choose(self._bots[seat], level, seat)
+        await self._advance(self.game.apply(action, seat=seat), seat, action)
+
+    async def _on_deadline(self, seat: int) -> None:
+        if self.game.to_act != seat:
+            return
+        now = self.scheduler.now()
+        level = self.policy.on_timeout(seat, now)
+        bot = self._factory(level, self.config.seats[seat].bot_seed)
+        action = await self._choose(bot, level, seat)
+        self.policy.moved(seat, self.scheduler.now(), timed_out=True)
+        await self._advance(self.game.apply(action, seat=seat), seat, action,
+                            {"timed_out": True})
+
+    async def _choose(self, bot: Any, level: str, seat: int) -> Action:
+        view = self.game.current.view(seat)  # type: ignore[union-attr]
+        if level in SLOW_LEVELS and len(view.legal) > 1:
+            action: Action = await asyncio.to_thread(bot.choose, view)
+        else:
+            action = bot.choose(view)
+        return action
+
+    async def _deal(self) -> None:
+        seed = self._seed_source()
+        deck = deck_from_seed(seed, self.config.rules.benny)
+        new = self.game.deal(deck)
+        self.seeds.append(seed)
+        assert new.current is not None
+        data = {"dealer": new.current.dealer, "hand_number": len(new.all_hands()),
+                "commitment": commitment(seed)}
+        await self._commit(new, [(DEAL, data, None)])
+
+    async def _advance(self, new: GameState, seat: int, action: Action,
+                       extra: dict[str, Any] | None = None) -> None:
+        old = self.game.current
+        hand = new.current
+        assert old is not None and hand is not None
+        events: list[tuple[str, dict[str, Any], Action | None]] = [
+            (ACTION, {"seat": seat, **(extra or {})}, action)
+        ]
+        if len(hand.tricks) > len(old.tricks):
+            leader, cards, winner = hand.tricks[-1]
+            events.append((TRICK, {"leader": leader, "cards": [card_text(c) for c in cards],
+                                   "winner": winner}, None))
+        if hand.is_over and not old.is_over:
+            number = len(new.all_hands())
+            seed = self.seeds[number - 1] if len(self.seeds) >= number else None
+            self._summary = hand_summary(hand, number, new.score, seed)
+            self.policy.hand_over(self.scheduler.now())
+            events.append((HAND_OVER, {"points": list(hand.points), "score": list(new.score),
+                                       "summary": self._summary}, None))
+        if new.is_over and not self.game.is_over:
+            events.append((GAME_OVER, {"winner": new.winner, "score": list(new.score)}, None))
+        await self._commit(new, events)
+
+    async def _commit(self, new: GameState,
+                      events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
+        finished_now = new.is_over and not self.game.is_over
+        self.game = new
+        self._step += 1
+        self._schedule()
+        self._publish(events)
+        await self._save()
+        if finished_now:
+            for hook in self.on_finish:
+                try:
+                    await hook(self)
+                except Exception:
+                    log.exception("table %s: finish hook failed", self.id)
+
+    def _publish(self, events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
+        self.version += len(events)
+        self._frame = self._make_frame()
+        first = self.version - len(events) + 1
+        for i, (kind, data, action) in enumerate(events):
+            event = Event(first + i, kind, data, action, self._frame)
+            self._history.append(event)
+            for sub in list(self._subscribers):
+                self._deliver(sub, event)
+
+    def _deliver(self, sub: Subscriber, event: Event) -> None:
+        assert event.frame is not None
+        try:
+            sub.send({
+                "type": "event",
+                "version": event.version,
+                "event": event.to_json(sub.seat),
+                "table": snapshot_json(self.config, event.frame, sub.seat, self.policy,
+                                       self.scheduler.now()),
+            })
+        except Exception:
+            log.exception("table %s: dropping a subscriber", self.id)
+            self._subscribers.remove(sub)
+
+    async def _save(self) -> None:
+        if self.store is None:
+            return
+        try:
+            await self.store.save(self.stored())
+        except Exception:
+            log.exception("table %s: could not save", self.id)
+
+    def _on_join(self, sub: Subscriber, since: int | None) -> None:
+        was = self._connected()
+        self._subscribers.append(sub)
+        sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
+                  "version": self.version})
+        missing = [e for e in self._history if since is not None and e.version > since]
+        complete = since is not None and 0 <= since <= self.version and (
+            since == self.version or (bool(missing) and missing[0].version == since + 1)
+        )
+        if complete:
+            for event in missing:
+                self._deliver(sub, event)
+        else:
+            sub.send({"type": "snapshot", "version": self.version,
+                      "table": self.snapshot(sub.seat)})
+        self._presence(was)
+
+    def _on_leave(self, sub: Subscriber) -> None:
+        if sub in self._subscribers:
+            was = self._connected()
+            self._subscribers.remove(sub)
+            self._presence(was)
+
+    def _presence(self, was: tuple[bool, bool, bool, bool]) -> None:
+        now = self._connected()
+        events: list[tuple[str, dict[str, Any], Action | None]] = [
+            (PRESENCE, {"seat": i, "connected": now[i]}, None)
+            for i in range(4) if now[i] != was[i]
+        ]
+        if events:
+            self._publish(events)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _connected(self) -> tuple[bool, bool, bool, bool]:
+        seats = {s.seat for s in self._subscribers}
+        c = [s.is_bot() or i in seats for i, s in enumerate(self.config.seats)]
+        return (c[0], c[1], c[2], c[3])
+
+    def _make_frame(self) -> Frame:
+        current = self.game.current
+        return Frame(
+            version=self.version,
+            game=self.game,
+            summary=self._summary,
+            commitment=(
+                commitment(self.seeds[-1])
+                if current is not None and not current.is_over and self.seeds else None
+            ),
+            connected=self._connected(),
+            deadline=self._deadline,
+        )
+
+    def _last_summary(self) -> dict[str, Any] | None:
+        hands = self.game.all_hands()
+        done = [h for h in hands if h.is_over]
+        if not done:
+            return None
+        number = len(done)
+        score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
+        seed = self.seeds[number - 1] if len(self.seeds) >= number else None
+        return hand_summary(done[-1], number, score, seed)
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._deadline = None
+        if self._task is None:
+            return
+        game = self.game
+        step = self._step
+        if game.is_over:
+            return
+        if game.needs_deal:
+            delay = 0.0 if game.current is None else self.pacing.hand_pause
+            self._timer = self.scheduler.call_later(delay, lambda: self._post(_DealNext(step)))
+            return
+        seat = game.to_act
+        assert seat is not None
+        if seat in self._bots:
+            self._timer = self.scheduler.call_later(
+                self.pacing.bot_delay, lambda: self._post(_BotTurn(step))
+            )
+            return
+        now = self.scheduler.now()
+        deadline = self.policy.deadline(seat, now)
+        if deadline is not None:
+            self._deadline = (seat, deadline)
+            self._timer = self.scheduler.call_later(
+                deadline - now, lambda: self._post(_Deadline(seat, step))
+            )
+
+    def _post(self, cmd: _Command) -> None:
+        if self.running:
+            self._queue.put_nowait(cmd)
+
+
+def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
+    """A table rebuilt from storage (its game replayed from the record), not yet started."""
+    config = TableConfig.from_json(stored.meta["config"])
+    record = GameRecord.from_json(stored.record)
+    game = record.replay() if record.hands else GameState(config.rules, config.first_dealer)
+    seeds = [h.seed or "" for h in record.hands]
+    actor = TableActor(config, game=game, seeds=seeds, version=stored.version, **kwargs)
+    actor.policy.load_json(stored.meta.get("policy") or {})
+    return actor

@@ -1,0 +1,126 @@
+"""The tables a server is running: open, find (loading from storage), resume, close."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ..shuffle import new_seed
+from ..storage.base import GameStore
+from .actor import BotFactory, TableActor, restore
+from .pacing import Pacing, Scheduler
+from .policy import FinishHook, TurnPolicy
+from .seats import TableConfig
+
+log = logging.getLogger(__name__)
+
+PolicyFactory = Callable[[TableConfig], TurnPolicy]
+"""Makes the turn policy of a table of one kind."""
+
+
+class TableManager:
+    """Every live table actor, by id; tables not in memory are loaded from storage."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        scheduler: Scheduler,
+        pacing: Pacing | None = None,
+        *,
+        bot_factory: BotFactory | None = None,
+        seed_source: Callable[[], str] = new_seed,
+        history_limit: int = 512,
+    ) -> None:
+        """A manager with no tables yet."""
+        self.store = store
+        """Where games are saved."""
+        self.scheduler = scheduler
+        """The clock every table uses."""
+        self.pacing = pacing or Pacing()
+        """Bot delay and pauses for every table."""
+        self.policies: dict[str, PolicyFactory] = {}
+        """Turn policy per table kind (kinds not listed: no deadlines)."""
+        self.finish_hooks: dict[str, list[FinishHook]] = {}
+        """Hooks per table kind, called when a game ends (e.g. pay out a coin table)."""
+        self._bot_factory = bot_factory
+        self._seed_source = seed_source
+        self._history_limit = history_limit
+        self._tables: dict[str, TableActor] = {}
+        self._load_lock = asyncio.Lock()
+
+    def __len__(self) -> int:
+        """How many tables are in memory."""
+        return len(self._tables)
+
+    def _actor_kwargs(self, kind: str, config: TableConfig) -> dict[str, Any]:
+        factory = self.policies.get(kind)
+        return {
+            "scheduler": self.scheduler,
+            "pacing": self.pacing,
+            "store": self.store,
+            "policy": factory(config) if factory else TurnPolicy(),
+            "bot_factory": self._bot_factory,
+            "seed_source": self._seed_source,
+            "on_finish": self.finish_hooks.get(kind, ()),
+            "history_limit": self._history_limit,
+        }
+
+    async def open(self, config: TableConfig) -> TableActor:
+        """Start a new table (saved at once; the first hand is dealt straight away)."""
+        actor = TableActor(config, **self._actor_kwargs(config.kind, config))
+        self._tables[config.id] = actor
+        await self.store.save(actor.stored())
+        actor.start()
+        return actor
+
+    def peek(self, table_id: str) -> TableActor | None:
+        """The table if it is in memory (no loading), or None."""
+        return self._tables.get(table_id)
+
+    async def get(self, table_id: str) -> TableActor | None:
+        """The table with this id (loaded from storage if needed), or None."""
+        actor = self._tables.get(table_id)
+        if actor is not None:
+            return actor
+        async with self._load_lock:
+            actor = self._tables.get(table_id)
+            if actor is not None:
+                return actor
+            stored = await self.store.get(table_id)
+            if stored is None or "config" not in stored.meta:
+                return None
+            config = TableConfig.from_json(stored.meta["config"])
+            actor = restore(stored, **self._actor_kwargs(config.kind, config))
+            self._tables[table_id] = actor
+            actor.start()
+            return actor
+
+    async def resume_unfinished(self) -> list[str]:
+        """Load and start every unfinished game in storage; returns their ids."""
+        ids = []
+        for stored in await self.store.unfinished():
+            if stored.id in self._tables:
+                continue
+            try:
+                config = TableConfig.from_json(stored.meta["config"])
+                actor = restore(stored, **self._actor_kwargs(config.kind, config))
+            except Exception:
+                log.exception("cannot resume table %s", stored.id)
+                continue
+            self._tables[stored.id] = actor
+            actor.start()
+            ids.append(stored.id)
+        return ids
+
+    async def forget(self, table_id: str) -> None:
+        """Stop a table and drop it from memory (it stays in storage)."""
+        actor = self._tables.pop(table_id, None)
+        if actor is not None:
+            await actor.stop()
+
+    async def close(self) -> None:
+        """Stop every table."""
+        for table_id in list(self._tables):
+            await self.forget(table_id)

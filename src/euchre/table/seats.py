@@ -1,0 +1,151 @@
+"""Who sits where at a table, the table's fixed settings, and the secret tokens of seats."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..hand import SEAT_NAMES
+from ..rules import Rules
+
+HUMAN = "human"
+"""A seat played by a person (through a token)."""
+BOT = "bot"
+"""A seat played by a computer player."""
+
+
+def new_token() -> str:
+    """A fresh secret token for a person's seat."""
+    return secrets.token_urlsafe(24)
+
+
+def new_table_id() -> str:
+    """A fresh table id (also the id of its game): short, URL-safe, unguessable."""
+    return secrets.token_urlsafe(9)
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 of a token: only this is kept, in memory and in storage."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's occupant."""
+
+    kind: str
+    """``human`` or ``bot``."""
+    name: str
+    """A display name."""
+    level: str | None = None
+    """The computer level of a bot seat."""
+    bot_seed: int | None = None
+    """The bot's seed (so a resumed table's bot makes the same decisions)."""
+    token_hash: str | None = None
+    """The hash of the token that lets a person take this seat."""
+    account: str | None = None
+    """The account sitting here, if any (coin tables)."""
+
+    def is_bot(self) -> bool:
+        """Whether a computer plays this seat."""
+        return self.kind == BOT
+
+    def accepts(self, token: str) -> bool:
+        """Whether ``token`` is this seat's token."""
+        return self.token_hash is not None and hmac.compare_digest(
+            self.token_hash, hash_token(token)
+        )
+
+    def public_json(self, seat: int) -> dict[str, Any]:
+        """What everyone may see about the seat."""
+        return {"seat": seat, "name": self.name, "kind": self.kind, "level": self.level}
+
+    def to_json(self) -> dict[str, Any]:
+        """The seat for storage (the token only as its hash)."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "level": self.level,
+            "bot_seed": self.bot_seed,
+            "token_hash": self.token_hash,
+            "account": self.account,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        """Read :meth:`to_json` output."""
+        return cls(
+            kind=str(data["kind"]),
+            name=str(data["name"]),
+            level=data.get("level"),
+            bot_seed=data.get("bot_seed"),
+            token_hash=data.get("token_hash"),
+            account=data.get("account"),
+        )
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A table's fixed settings: id, kind, rules and seats."""
+
+    id: str
+    """The table id, also its game's id."""
+    kind: str
+    """``practice``, or a kind added elsewhere (``coin``)."""
+    rules: Rules
+    """The rules in force."""
+    seats: tuple[Seat, Seat, Seat, Seat]
+    """Seats 0-3 (South, West, North, East)."""
+    preset: str = "classic"
+    """The preset the rules started from (for display)."""
+    created_at: float = 0.0
+    """When the table was made (seconds since the epoch)."""
+    first_dealer: int = 0
+    """The first hand's dealer."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Settings of other table kinds (a coin table's stake ...), kept as JSON."""
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token belongs to, or None."""
+        for i, seat in enumerate(self.seats):
+            if seat.accepts(token):
+                return i
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings for storage."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "rules": self.rules.to_dict(),
+            "preset": self.preset,
+            "seats": [s.to_json() for s in self.seats],
+            "created_at": self.created_at,
+            "first_dealer": self.first_dealer,
+            "extra": self.extra,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableConfig:
+        """Read :meth:`to_json` output."""
+        seats = tuple(Seat.from_json(s) for s in data["seats"])
+        if len(seats) != 4:
+            raise ValueError("a table has four seats")
+        return cls(
+            id=str(data["id"]),
+            kind=str(data["kind"]),
+            rules=Rules.from_dict(data["rules"]),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            preset=str(data.get("preset", "classic")),
+            created_at=float(data.get("created_at", 0.0)),
+            first_dealer=int(data.get("first_dealer", 0)),
+            extra=dict(data.get("extra") or {}),
+        )
+
+
+def seat_name(seat: int) -> str:
+    """The display name of a seat position (South, West, North, East)."""
+    return SEAT_NAMES[seat]
