@@ -1,0 +1,35 @@
+"""Accounts: argon2 passwords, server-side sessions, CSRF tokens, sign-in rate limiting."""
+
+from .errors import (
+    AccountError,
+    BadPasswordError,
+    BadUsernameError,
+    CsrfError,
+    NotSignedInError,
+    RateLimitedError,
+    UsernameTakenError,
+    WrongCredentialsError,
+)
+from .passwords import Passwords
+from .ratelimit import SignInLimiter
+from .service import Account, AccountService
+from .sessions import COOKIE_NAME, CSRF_HEADER, Session, SessionStore
+
+__all__ = [
+    "COOKIE_NAME",
+    "CSRF_HEADER",
+    "Account",
+    "AccountError",
+    "AccountService",
+    "BadPasswordError",
+    "BadUsernameError",
+    "CsrfError",
+    "NotSignedInError",
+    "Passwords",
+    "RateLimitedError",
+    "Session",
+    "SessionStore",
+    "SignInLimiter",
+    "UsernameTakenError",
+    "WrongCredentialsError",
+]

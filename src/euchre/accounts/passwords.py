@@ -1,0 +1,60 @@
+"""Password hashing with argon2id, run in a worker thread so the event loop never waits.
+
+The default profile costs about a quarter of a second here (RFC 9106 low-memory);
+tests use the cheapest profile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from argon2 import PasswordHasher, profiles
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+
+MIN_PASSWORD = 8
+"""The shortest password allowed."""
+MAX_PASSWORD = 200
+"""The longest password allowed (hashing very long inputs wastes time)."""
+
+PROFILES = {
+    "default": profiles.RFC_9106_LOW_MEMORY,
+    "cheapest": profiles.CHEAPEST,
+}
+"""The argon2 parameter sets by name."""
+
+
+class Passwords:
+    """Hash and check passwords with one argon2 profile."""
+
+    def __init__(self, profile: str = "default") -> None:
+        """A hasher using the named profile (``default`` or ``cheapest``)."""
+        self.hasher = PasswordHasher.from_parameters(PROFILES[profile])
+        """The argon2-cffi hasher."""
+        self._dummy: str | None = None
+
+    async def hash(self, password: str) -> str:
+        """The argon2id hash of ``password`` (encoded with its parameters and salt)."""
+        return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def verify(self, encoded: str, password: str) -> bool:
+        """Whether ``password`` matches ``encoded``; never raises for a mismatch."""
+        return await asyncio.to_thread(self._verify, encoded, password)
+
+    async def verify_nobody(self, password: str) -> None:
+        """Spend the time of one check, so an unknown username answers as slowly as a known."""
+        if self._dummy is None:
+            self._dummy = await self.hash("not the password of anybody")
+        await self.verify(self._dummy, password)
+
+    def needs_rehash(self, encoded: str) -> bool:
+        """Whether a stored hash was made with other parameters."""
+        try:
+            return self.hasher.check_needs_rehash(encoded)
+        except InvalidHashError:
+            return True
+
+    def _verify(self, encoded: str, password: str) -> bool:
+        try:
+            return self.hasher.verify(encoded, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False

@@ -1,0 +1,38 @@
+"""Play coins: the ledger, the coin rules, and coin games against the computer.
+
+Play coins have no cash value and cannot be cashed out.
+"""
+
+from .errors import (
+    AlreadyPlayingError,
+    BadStakeError,
+    CoinsError,
+    IdempotencyConflictError,
+    InsufficientCoinsError,
+    NotActiveError,
+    TopUpRefusedError,
+    UnknownAccountError,
+)
+from .ledger import Entry, Ledger
+from .rules import NO_CASH_VALUE, STAKES, STARTING_BALANCE, leaving_fee, payout
+from .service import CoinGame, CoinService
+
+__all__ = [
+    "NO_CASH_VALUE",
+    "STAKES",
+    "STARTING_BALANCE",
+    "AlreadyPlayingError",
+    "BadStakeError",
+    "CoinGame",
+    "CoinService",
+    "CoinsError",
+    "Entry",
+    "IdempotencyConflictError",
+    "InsufficientCoinsError",
+    "Ledger",
+    "NotActiveError",
+    "TopUpRefusedError",
+    "UnknownAccountError",
+    "leaving_fee",
+    "payout",
+]
