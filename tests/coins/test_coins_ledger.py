@@ -109,7 +109,7 @@ async def test_the_database_refuses_a_negative_balance(engine: AsyncEngine) -> N
             await conn.execute(
                 text(
                     "INSERT INTO ledger_entries (account_id, amount, reason, key, "
-                    "balance_after, created_at) VALUES (:a, 1, 'x', 'welcome:%d', 6, :t)" % a
+                    "balance_after, created_at) VALUES (:a, -6, 'x', 'neg', -1, :t)"
                 ),
                 {"a": a, "t": T0},
             )
