@@ -1,0 +1,53 @@
+"""Alembic environment (async template, batch mode so SQLite can alter tables)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from euchre.storage.models import Base
+from euchre.storage.sql import make_engine
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run_migrations_offline() -> None:
+    """Emit SQL without a database."""
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def do_run_migrations(connection: Connection) -> None:
+    """Run the migrations on one connection."""
+    context.configure(connection=connection, target_metadata=target_metadata,
+                      render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_async_migrations() -> None:
+    """Connect with the async engine and migrate."""
+    engine = make_engine(str(config.get_main_option("sqlalchemy.url")))
+    async with engine.connect() as connection:
+        await connection.run_sync(do_run_migrations)
+    await engine.dispose()
+
+
+def run_migrations_online() -> None:
+    """Migrate a live database."""
+    asyncio.run(run_async_migrations())
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    run_migrations_online()

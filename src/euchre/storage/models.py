@@ -1,0 +1,33 @@
+"""The SQL tables (SQLAlchemy 2 declarative models); other modules add theirs to :class:`Base`."""
+
+from __future__ import annotations
+
+from sqlalchemy import Float, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every euchre table (one metadata for migrations)."""
+
+
+class GameRow(Base):
+    """A game: its table settings and record as JSON text, saved after every move."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The game id (the table id)."""
+    kind: Mapped[str] = mapped_column(String(32))
+    """The table kind."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``playing`` or ``finished``."""
+    version: Mapped[int] = mapped_column(Integer)
+    """The table's event version when saved."""
+    meta: Mapped[str] = mapped_column(Text)
+    """Table settings and actor state, JSON."""
+    record: Mapped[str] = mapped_column(Text)
+    """The full record, JSON (private: includes the hand in progress)."""
+    created_at: Mapped[float] = mapped_column(Float)
+    """Seconds since the epoch."""
+    updated_at: Mapped[float] = mapped_column(Float, index=True)
+    """Seconds since the epoch."""
