@@ -1,0 +1,56 @@
+// HTTP calls to the server (JSON in, JSON out; errors carry {"error": "..."}).
+
+export class ApiError extends Error {}
+
+async function request(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
+    throw new ApiError(message);
+  }
+  return data;
+}
+
+/** Presets, rule fields and bot levels for the start page. */
+export function getPresets() {
+  return request("GET", "/api/presets");
+}
+
+/** Start a practice table: resolves to {id, seat, token}. */
+export function createPractice(options) {
+  return request("POST", "/api/tables", { kind: "practice", ...options });
+}
+
+/** The seat's snapshot of a table (the same table object the socket sends). */
+export function getTable(id, token) {
+  return request("GET", `/api/tables/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`);
+}
+
+/** The frames of a finished game for the replay viewer. */
+export function getReplay(gameId) {
+  return request("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
+}
+
+/** The URL of a game's record (the hand history) as text. */
+export function recordUrl(gameId) {
+  return `/api/games/${encodeURIComponent(gameId)}/record`;
+}
+
+/** The record text, for downloading. */
+export async function getRecordText(gameId) {
+  const response = await fetch(recordUrl(gameId));
+  if (!response.ok) throw new ApiError(`could not fetch the record (${response.status})`);
+  return response.text();
+}

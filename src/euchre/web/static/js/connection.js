@@ -1,0 +1,87 @@
+// The table's WebSocket: join with our token (and last version), then receive snapshots and events.
+// Reconnects by itself; a rejoin sends the last version seen so only missing events come back.
+
+export class TableConnection {
+  /**
+   * @param {string} tableId
+   * @param {string} token
+   * @param {{onTable: Function, onError: Function, onHint: Function, onState: Function}} handlers
+   */
+  constructor(tableId, token, handlers) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = handlers;
+    this.version = null;
+    this.socket = null;
+    this.closed = false;
+    this.retries = 0;
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}`);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.retries = 0;
+      socket.send(JSON.stringify({ type: "join", token: this.token, since: this.version }));
+      this.handlers.onState?.("open");
+    });
+    socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data)));
+    socket.addEventListener("close", (close) => {
+      if (this.socket !== socket) return;
+      this.handlers.onState?.("closed");
+      if (this.closed) return;
+      const wait = Math.min(5000, 300 * 2 ** this.retries++);
+      setTimeout(() => !this.closed && this.open(), wait);
+    });
+  }
+
+  receive(message) {
+    switch (message.type) {
+      case "snapshot":
+        this.version = message.version;
+        this.handlers.onTable(message.table, null, true);
+        break;
+      case "event":
+        // A move can make several events that all carry the settled table of the batch;
+        // the last of the batch has message.version == table.version.
+        this.version = message.version;
+        this.handlers.onTable(message.table, message.event, message.version === message.table.version);
+        break;
+      case "hint":
+        this.handlers.onHint?.(message.hints, message.version);
+        break;
+      case "error": {
+        const fatal = message.code === "no_table" || message.code === "bad_token";
+        if (fatal) this.closed = true;
+        this.handlers.onError?.(message.message, fatal, message.code);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  /** Send an action in the notation ("play JH"). */
+  act(action) {
+    return this.send({ type: "action", action });
+  }
+
+  /** Ask for the hard player's estimates of every legal action. */
+  askHint() {
+    return this.send({ type: "hint" });
+  }
+
+  close() {
+    this.closed = true;
+    this.socket?.close();
+  }
+}

@@ -1,0 +1,73 @@
+// Bidding and other non-card controls: one button per legal action the server sent.
+// The only thing decided here is the order and look of the buttons.
+
+import { SUIT_SYMBOLS, isRed } from "./cards.js";
+import { h } from "./dom.js";
+import { actionLabel } from "./words.js";
+
+const SUIT_ORDER = "SHCD";
+
+function sortKey(action) {
+  const w = action.split(" ");
+  if (w[0] === "order") return w[1] === "alone" ? 1 : 0;
+  if (w[0] === "call") return 10 + SUIT_ORDER.indexOf(w[1]) * 2 + (w[2] === "alone" ? 1 : 0);
+  if (w[0] === "farmer") return w[1] === "keep" ? 20 : 22;
+  if (w[0] === "defend") return 30;
+  if (w[0] === "pass") return 40;
+  return 50;
+}
+
+/** The actions that are not about a single card (bids, farmer's choices). */
+export function isControlAction(action) {
+  return !action.startsWith("play ") && !action.startsWith("discard ") && !action.startsWith("farmer swap ");
+}
+
+function suitMark(action) {
+  const w = action.split(" ");
+  if (w[0] !== "call") return null;
+  return h("span", { class: `suit-mark ${isRed(`9${w[1]}`) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[w[1]]);
+}
+
+/**
+ * Buttons for the control actions, in a steady order.
+ * @param {string[]} actions control actions from the view's `legal`
+ * @param {(action: string) => void} onAction
+ */
+export function controlButtons(actions, onAction) {
+  return [...actions]
+    .sort((a, b) => sortKey(a) - sortKey(b))
+    .map((action) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: `bid-button bid-${action.split(" ")[0]}${action.endsWith("alone") ? " bid-alone" : ""}`,
+          dataset: { key: `action:${action}`, action },
+          onclick: () => onAction(action),
+        },
+        suitMark(action),
+        actionLabel(action),
+      ),
+    );
+}
+
+/**
+ * The farmer's swap: when the chosen cards match one of the server's swap actions,
+ * that action is offered; otherwise the button says how many cards to choose.
+ */
+export function farmerSwapButton(swaps, picked, onAction) {
+  const chosen = [...picked].sort().join(" ");
+  const match = swaps.find((action) => action.slice("farmer swap ".length).split(" ").sort().join(" ") === chosen);
+  const left = 3 - picked.size;
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "bid-button bid-farmer-swap",
+      disabled: !match,
+      dataset: { key: "action:farmer swap" },
+      onclick: () => match && onAction(match),
+    },
+    match ? actionLabel(match) : left > 0 ? `Choose ${left} more card${left === 1 ? "" : "s"} to swap` : "Swap three cards for the kitty",
+  );
+}

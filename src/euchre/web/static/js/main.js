@@ -1,0 +1,51 @@
+// The client's entry point: a small router over the paths the server serves index.html for
+// (/, /table/{id}, /replay/{id}, /rules) that mounts one page at a time.
+
+import { navigate } from "./nav.js";
+import { mountReplay } from "./replay.js";
+import { mountRules } from "./rules-page.js";
+import { mountStart } from "./start.js";
+import { mountTable } from "./table.js";
+
+const ROUTES = [
+  [/^\/$/, (main) => mountStart(main), "Euchre", "/"],
+  [/^\/table\/([\w.~-]+)$/, (main, id) => mountTable(main, id), "Euchre: your table", null],
+  [/^\/rules$/, (main) => mountRules(main, new URLSearchParams(location.search).get("table")), "Euchre: rules", "/rules"],
+  [/^\/replay\/([\w.~-]+)$/, (main, id) => mountReplay(main, id), "Euchre: replay", null],
+];
+
+const main = document.getElementById("main");
+let unmount = null;
+
+function route() {
+  unmount?.();
+  unmount = null;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  for (const [pattern, mount, title, nav] of ROUTES) {
+    const match = path.match(pattern);
+    if (!match) continue;
+    document.title = title;
+    document.body.dataset.page = path.split("/")[1] || "start";
+    for (const link of document.querySelectorAll(".site-nav a")) {
+      if (link.getAttribute("href") === nav) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    unmount = mount(main, ...match.slice(1).map(decodeURIComponent)) || null;
+    return;
+  }
+  navigate("/", { replace: true });
+}
+
+// Links inside the client change pages without a reload.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[href]");
+  if (!link || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target || link.hasAttribute("download")) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+});
+
+window.addEventListener("popstate", route);
+route();

@@ -1,0 +1,199 @@
+// The replay viewer: steps through a finished game, one frame per deal and per action,
+// with every hand face up (the server's replay frames). Also the list of games played here.
+
+import { getRecordText, getReplay } from "./api.js";
+import { cardFace, cardName, suitName, SUIT_SYMBOLS, isRed } from "./cards.js";
+import { downloadText, fill, h } from "./dom.js";
+import { displayOrder } from "./hand.js";
+import { scoreBox } from "./score.js";
+import { renderTrick } from "./trick.js";
+import { POSITIONS, compassName, describeAction, position, sideName, sideOf } from "./words.js";
+
+const ME = null; // replays are watched as an onlooker, seat 0 in the South chair
+
+/** Which seat played each card of a trick: clockwise from the leader, past seats sitting out. */
+function trickSeats(leader, cards, sittingOut) {
+  const seats = [];
+  let seat = leader;
+  for (let i = 0; i < cards.length; i += 1) {
+    while (sittingOut.includes(seat)) seat = (seat + 1) % 4;
+    seats.push(seat);
+    seat = (seat + 1) % 4;
+  }
+  return cards.map((card, i) => ({ seat: seats[i], card }));
+}
+
+export function mountReplay(main, gameId) {
+  const viewer = new ReplayViewer(main, gameId);
+  viewer.load();
+  return () => viewer.stop();
+}
+
+class ReplayViewer {
+  constructor(main, gameId) {
+    this.main = main;
+    this.gameId = gameId;
+    this.frames = [];
+    this.index = 0;
+    this.onKey = (event) => this.key(event);
+    fill(main, h("section", { class: "page" }, h("h1", {}, "Replay"), h("p", { role: "status" }, "Loading the game…")));
+  }
+
+  async load() {
+    try {
+      const data = await getReplay(this.gameId);
+      this.frames = data.frames ?? [];
+      this.gameTo = data.rules?.game_to ?? 10;
+    } catch (error) {
+      fill(this.main, h("section", { class: "page" }, h("h1", {}, "Replay"), h("p", { class: "error", role: "alert" }, `Could not load the replay: ${error.message}`)));
+      return;
+    }
+    if (!this.frames.length) {
+      fill(this.main, h("section", { class: "page" }, h("h1", {}, "Replay"), h("p", {}, "This game has no hands to show yet.")));
+      return;
+    }
+    this.build();
+    this.show(0);
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  key(event) {
+    if (event.target.closest?.("input, select, textarea")) return;
+    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
+    if (event.key in moves) {
+      event.preventDefault();
+      this.show(this.index + moves[event.key]);
+    }
+  }
+
+  build() {
+    this.status = h("p", { class: "status", role: "status", "aria-live": "polite" });
+    this.seats = {};
+    for (const where of POSITIONS) {
+      const name = h("div", { class: "seat-name" });
+      const tags = h("div", { class: "seat-tags" });
+      const cards = h("div", { class: "seat-cards open", role: "list" });
+      this.seats[where] = { box: h("div", { class: `seat seat-${where}` }, h("div", { class: "seat-label" }, name, tags), cards), name, tags, cards };
+    }
+    this.trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
+    this.pile = h("div", { class: "pile" });
+    this.felt = h(
+      "section",
+      { class: "felt replay-felt", "aria-label": "The table" },
+      this.seats.north.box, this.seats.west.box,
+      h("div", { class: "centre" }, this.pile, this.trick),
+      this.seats.east.box, this.seats.south.box,
+    );
+    const button = (label, step, key) => h("button", { type: "button", dataset: { key }, onclick: () => this.show(step()) }, label);
+    this.position = h("span", { class: "replay-position" });
+    this.controls = h(
+      "div",
+      { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+      button("First", () => 0, "first"),
+      button("Previous hand", () => this.handStart(this.index - 1, -1), "prev-hand"),
+      button("Back", () => this.index - 1, "back"),
+      button("Next", () => this.index + 1, "next"),
+      button("Next hand", () => this.handStart(this.index, 1), "next-hand"),
+      button("Last", () => this.frames.length - 1, "last"),
+      this.position,
+    );
+    this.scoreSlot = h("div", { class: "score-slot" });
+    this.facts = h("dl", { class: "facts" });
+    fill(
+      this.main,
+      h(
+        "div",
+        { class: "table-page replay-page" },
+        h("div", { class: "play-area" }, h("h1", { class: "replay-title" }, "Replay"), this.status, this.felt, this.controls),
+        h(
+          "aside",
+          { class: "side" },
+          this.scoreSlot,
+          this.facts,
+          h("div", { class: "tools" },
+            h("button", { type: "button", class: "tool", onclick: () => this.download() }, "Download record"),
+            h("a", { class: "tool", href: "/" }, "Play a game")),
+          h("p", { class: "hero-note" }, "Keys: ← and → step, Home and End jump."),
+        ),
+      ),
+    );
+  }
+
+  /** The first frame of the hand after (dir 1) or of/before (dir -1) frame i. */
+  handStart(i, dir) {
+    const frames = this.frames;
+    i = Math.max(0, Math.min(frames.length - 1, i));
+    const number = frames[i].hand_number;
+    if (dir > 0) {
+      let j = i;
+      while (j < frames.length && frames[j].hand_number === number) j += 1;
+      return Math.min(j, frames.length - 1);
+    }
+    let j = i;
+    while (j > 0 && frames[j - 1].hand_number === number) j -= 1;
+    if (j === this.index && j > 0) return this.handStart(j - 1, -1);
+    return j;
+  }
+
+  show(index) {
+    this.index = Math.max(0, Math.min(this.frames.length - 1, index));
+    const frame = this.frames[this.index];
+    for (let seat = 0; seat < 4; seat += 1) {
+      const box = this.seats[position(seat, ME)];
+      fill(box.name, h("span", { class: "seat-title" }, compassName(seat, ME)));
+      const tags = [];
+      if (seat === frame.dealer) tags.push(h("span", { class: "tag tag-dealer" }, "Dealer"));
+      if (seat === frame.maker) tags.push(h("span", { class: "tag tag-maker" }, frame.alone ? "Maker, alone" : "Maker"));
+      if (frame.sitting_out.includes(seat)) tags.push(h("span", { class: "tag tag-out" }, "Sits out"));
+      fill(box.tags, tags);
+      box.box.classList.toggle("to-act", frame.to_act === seat);
+      fill(box.cards, displayOrder(frame.hands[seat]).map((card) => h("div", { class: "open-card", role: "listitem", "aria-label": cardName(card), html: cardFace(card) })));
+    }
+    const bidding = ["farmer", "order", "benny", "call"].includes(frame.phase);
+    this.pile.hidden = !bidding;
+    if (bidding) {
+      fill(this.pile, h("div", { class: "upcard", role: "img", "aria-label": `Upcard: ${cardName(frame.upcard)}`, html: cardFace(frame.upcard) }), h("p", { class: "pile-caption" }, frame.phase === "call" ? "Turned down" : "Upcard"));
+    }
+    const done = frame.tricks.at(-1);
+    if (frame.trick.length) {
+      renderTrick(this.trick, trickSeats(frame.leader, frame.trick, frame.sitting_out), null, ME, { animate: false });
+    } else if (done && frame.last && frame.last.action.startsWith("play ")) {
+      renderTrick(this.trick, trickSeats(done.leader, done.cards, frame.sitting_out), done.winner, ME, { animate: false });
+    } else {
+      renderTrick(this.trick, [], null, ME);
+    }
+    this.scoreSlot.replaceChildren(scoreBox(frame.score, ME, this.gameTo));
+    const rows = [];
+    const row = (term, ...value) => rows.push(h("div", { class: "fact" }, h("dt", {}, term), h("dd", {}, ...value)));
+    row("Hand", String(frame.hand_number));
+    row("Dealer", compassName(frame.dealer, ME));
+    row("Trump", frame.trump
+      ? h("span", {}, h("span", { class: `suit-mark ${isRed(`9${frame.trump}`) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[frame.trump]), ` ${suitName(frame.trump)}`)
+      : "not named yet");
+    if (frame.maker !== null) row("Makers", `${sideName(sideOf(frame.maker), ME)}${frame.alone ? " (alone)" : ""}`);
+    row("Tricks", `North–South ${frame.tricks_won[0]}, East–West ${frame.tricks_won[1]}`);
+    fill(this.facts, rows);
+    const what = frame.last
+      ? describeAction(frame.last.seat, frame.last.action, ME, { upcard: frame.upcard, dealer: frame.dealer })
+      : `Hand ${frame.hand_number}: ${compassName(frame.dealer, ME)} deals; the upcard is the ${cardName(frame.upcard)}.`;
+    const over = frame.phase === "over" ? ` Hand over: North–South ${frame.points[0]}, East–West ${frame.points[1]}.` : "";
+    this.status.textContent = `${what}${over}`;
+    this.position.textContent = `Step ${this.index + 1} of ${this.frames.length}`;
+    for (const b of this.controls.querySelectorAll("button")) {
+      const back = ["first", "back", "prev-hand"].includes(b.dataset.key);
+      b.disabled = back ? this.index === 0 : this.index === this.frames.length - 1;
+    }
+  }
+
+  async download() {
+    try {
+      downloadText(`euchre-${this.gameId}.txt`, await getRecordText(this.gameId));
+    } catch (error) {
+      this.status.textContent = error.message;
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// The trick in the middle of the table: each card lies in front of the player who played it.
+// Cards already on the table are kept, so only a newly played card slides in.
+
+import { cardFace, cardName } from "./cards.js";
+import { h } from "./dom.js";
+import { position, seatName } from "./words.js";
+
+/**
+ * Show `plays` ([{seat, card}], in play order) in `container`.
+ * When `winner` is a seat the trick is complete: the winning card is marked, and
+ * with `gather` the cards then slide towards the winner.
+ */
+export function renderTrick(container, plays, winner, me, { gather = false, animate = true } = {}) {
+  const key = plays.map((p) => `${p.seat}:${p.card}`).join(" ");
+  const oldKey = container.dataset.key || "";
+  const extends_ = oldKey !== "" && key.startsWith(oldKey) && container.childElementCount > 0;
+  if (!extends_) container.replaceChildren();
+  const already = extends_ ? container.childElementCount : 0;
+  plays.slice(already).forEach((play) => {
+    const where = position(play.seat, me);
+    container.append(
+      h("div", {
+        class: `trick-card at-${where}${animate ? ` enter-${where}` : ""}`,
+        role: "img",
+        "aria-label": `${seatName(play.seat, me)}: ${cardName(play.card)}`,
+        dataset: { seat: play.seat, card: play.card },
+        html: cardFace(play.card),
+      }),
+    );
+  });
+  container.dataset.key = key;
+  container.classList.remove("gather-south", "gather-west", "gather-north", "gather-east");
+  for (const card of container.children) {
+    card.classList.toggle("winning", winner !== null && Number(card.dataset.seat) === winner);
+  }
+  if (winner !== null && gather) container.classList.add(`gather-${position(winner, me)}`);
+}
+
+/** The seat that played each card of the hand, from the view's history ("play JH" entries). */
+export function playsBySeat(history) {
+  const seats = new Map();
+  for (const [seat, action] of history) {
+    if (typeof action === "string" && action.startsWith("play ")) seats.set(action.slice(5), seat);
+  }
+  return seats;
+}
+
+/** The trick in progress as [{seat, card}]. */
+export function currentPlays(view) {
+  const seats = playsBySeat(view.history);
+  return view.trick.map((card) => ({ seat: seats.get(card), card }));
+}
+
+/** The last completed trick as [{seat, card}] with its winner, or null. */
+export function lastTrickPlays(view) {
+  if (!view.last_trick) return null;
+  const seats = playsBySeat(view.history);
+  return {
+    plays: view.last_trick.cards.map((card) => ({ seat: seats.get(card), card })),
+    winner: view.last_trick.winner,
+  };
+}

@@ -1,0 +1,182 @@
+// Words: seat names, button labels for actions, and sentences about what happened.
+// Only phrasing lives here; which actions are allowed always comes from the server.
+
+import { cardName, suitName } from "./cards.js";
+
+export const POSITIONS = ["south", "west", "north", "east"];
+const POSITION_NAMES = ["South", "West", "North", "East"];
+
+// `me` is the viewer's seat, who always sits South; null means an onlooker (seat 0 South).
+
+/** Where a seat sits on screen, seen from seat `me`. */
+export function position(seat, me) {
+  return POSITIONS[(seat - (me ?? 0) + 4) % 4];
+}
+
+/** "You", or the compass name of another seat. */
+export function seatName(seat, me) {
+  return seat === me ? "You" : POSITION_NAMES[(seat - (me ?? 0) + 4) % 4];
+}
+
+/** The compass name even for the viewer ("South"). */
+export function compassName(seat, me) {
+  return POSITION_NAMES[(seat - (me ?? 0) + 4) % 4];
+}
+
+/** The side (0: seats 0 & 2, 1: seats 1 & 3) of a seat. */
+export function sideOf(seat) {
+  return seat % 2;
+}
+
+/** "You and North" or "West and East" for a side. */
+export function sideName(side, me) {
+  if (me === null || me === undefined) return side === 0 ? "North and South" : "East and West";
+  if (side === sideOf(me)) return `You and ${seatName((me + 2) % 4, me)}`;
+  return `${seatName((me + 1) % 4, me)} and ${seatName((me + 3) % 4, me)}`;
+}
+
+/** "We" / "They" short labels for the score. */
+export function sideShort(side, me) {
+  if (me === null || me === undefined) return side === 0 ? "North–South" : "East–West";
+  return side === sideOf(me) ? "Us" : "Them";
+}
+
+function verb(seat, me, youForm, otherForm) {
+  return `${seatName(seat, me)} ${seat === me ? youForm : otherForm}`;
+}
+
+function listCards(cards) {
+  const names = cards.map(cardName);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names[0];
+}
+
+/** The text on the button for an action in the notation ("call H alone" -> "Call Hearts alone"). */
+export function actionLabel(action) {
+  const words = action.split(" ");
+  switch (words[0]) {
+    case "pass":
+      return "Pass";
+    case "order":
+      return words[1] === "alone" ? "Order up alone" : "Order up";
+    case "call":
+      return `Call ${suitName(words[1])}${words[2] === "alone" ? " alone" : ""}`;
+    case "defend":
+      return "Defend alone";
+    case "discard":
+      return `Discard the ${cardName(words[1])}`;
+    case "play":
+      return `Play the ${cardName(words[1])}`;
+    case "farmer":
+      if (words[1] === "keep") return "Keep this hand";
+      if (words[1] === "throw") return "Throw this hand in";
+      return `Swap the ${listCards(words.slice(2))} for the kitty`;
+    default:
+      return action;
+  }
+}
+
+/** A sentence about one action, from the history or an event, e.g. "West orders up the Nine of Hearts." */
+export function describeAction(seat, action, me, view) {
+  const words = action.split(" ");
+  const upcard = view ? cardName(view.upcard) : "upcard";
+  const alone = words.at(-1) === "alone";
+  const andAlone = alone ? (seat === me ? " and go alone" : " and goes alone") : "";
+  switch (words[0]) {
+    case "pass":
+      return `${verb(seat, me, "pass", "passes")}.`;
+    case "order":
+      if (view && seat === view.dealer) {
+        return `${verb(seat, me, "pick up", "picks up")} the ${upcard}${andAlone}.`;
+      }
+      return `${verb(seat, me, "order up", "orders up")} the ${upcard}${andAlone}.`;
+    case "call":
+      return `${verb(seat, me, "name", "names")} ${suitName(words[1])} trump${andAlone}.`;
+    case "defend":
+      return `${verb(seat, me, "defend", "defends")} alone.`;
+    case "discard":
+      return words[1]
+        ? `${verb(seat, me, "discard", "discards")} the ${cardName(words[1])}.`
+        : `${verb(seat, me, "discard", "discards")} a card.`;
+    case "play":
+      return `${verb(seat, me, "play", "plays")} the ${cardName(words[1])}.`;
+    case "farmer":
+      if (words[1] === "keep") return `${verb(seat, me, "keep", "keeps")} a farmer's hand.`;
+      if (words[1] === "throw") return `${verb(seat, me, "throw", "throws")} a farmer's hand in.`;
+      return `${verb(seat, me, "swap", "swaps")} three cards with the kitty.`;
+    case "renege":
+      return `${seatName(Number(words[3]), me)} claims that ${seatName(Number(words[1]), me)} reneged.`;
+    default:
+      return `${seatName(seat, me)}: ${action}.`;
+  }
+}
+
+/** What the seat to act is being asked to do, by phase. */
+export function prompt(view, me) {
+  const seat = view.to_act;
+  if (seat === null || seat === undefined) return "";
+  const yours = seat === me;
+  const who = seatName(seat, me);
+  switch (view.phase) {
+    case "farmer":
+      return yours ? "You hold a farmer's hand: keep it, swap three cards, or throw it in." : `${who} is looking at a farmer's hand.`;
+    case "order":
+      return yours ? `Your turn: order up the ${cardName(view.upcard)} or pass.` : `${who} to bid.`;
+    case "benny":
+      return yours ? "The Joker was turned up: name trump." : `${who} to name trump for the Joker.`;
+    case "call":
+      return yours ? "Your turn: name a trump suit or pass." : `${who} to name trump.`;
+    case "discard":
+      return yours ? "Choose a card to discard." : `${who} is discarding.`;
+    case "defend":
+      return yours ? "Defend alone, or pass." : `${who} may defend alone.`;
+    case "play":
+      if (yours) return view.trick.length ? "Your turn: play a card." : "Your lead: play a card.";
+      return view.trick.length ? `${who} to play.` : `${who} to lead.`;
+    default:
+      return "";
+  }
+}
+
+/** "You won the game, 10 to 7." from the viewer's side. */
+export function gameOverText(winner, score, me) {
+  const mine = sideOf(me);
+  const a = score[winner];
+  const b = score[1 - winner];
+  if (winner === mine) return `You won the game, ${a} to ${b}.`;
+  return `${sideName(winner, me)} won the game, ${a} to ${b}.`;
+}
+
+/**
+ * Sentences about a finished hand, from the server's hand summary
+ * ({maker, trump, alone, lone_defender, tricks_won, points, euchred, march, thrown_in, reneged}).
+ */
+export function handSummary(summary, me) {
+  const points = summary.points;
+  const scored = [0, 1]
+    .filter((side) => points[side] > 0)
+    .map((side) => `${sideName(side, me)} score ${points[side]} point${points[side] === 1 ? "" : "s"}.`)
+    .join(" ");
+  if (summary.thrown_in) {
+    return { headline: "Everyone passed, so the hand is thrown in.", detail: "No points.", points };
+  }
+  if (summary.reneged) {
+    const [cheat, claimer] = summary.reneged;
+    return { headline: `${seatName(cheat, me)} reneged, caught by ${seatName(claimer, me)}.`, detail: scored, points };
+  }
+  const makerSide = sideOf(summary.maker);
+  const tricks = summary.tricks_won[makerSide];
+  const lone = summary.alone;
+  const who = lone ? seatName(summary.maker, me) : sideName(makerSide, me);
+  const one = lone && summary.maker !== me;
+  let headline;
+  if (summary.march) {
+    headline = lone ? `${who} went alone and took all five tricks!` : `${who} marched: all five tricks!`;
+  } else if (summary.euchred) {
+    const defender = summary.lone_defender !== null && summary.lone_defender !== undefined
+      ? ` by ${seatName(summary.lone_defender, me)} alone` : "";
+    headline = `${who} ${one ? "was" : "were"} euchred${defender}, taking ${tricks} trick${tricks === 1 ? "" : "s"}.`;
+  } else {
+    headline = `${who} made it${lone ? " alone" : ""} with ${tricks} tricks.`;
+  }
+  return { headline, detail: scored, points };
+}
