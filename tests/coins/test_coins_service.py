@@ -195,11 +195,10 @@ async def test_no_top_up_during_a_coin_game(engine: AsyncEngine) -> None:
     assert await coins.ledger.balance(a) == 0
 
 
-async def test_the_clock_streak_is_stored(engine: AsyncEngine) -> None:
+async def test_the_game_shows_its_payout(engine: AsyncEngine) -> None:
     coins = CoinService(engine, FakeNow())
     a = await new_account(engine, 100)
-    await coins.open(a, "t18", 10)
-    await coins.save_clock("t18", 3, True)
+    await coins.open(a, "t18", 10, seat_token="tok")
     game = await coins.get("t18")
-    assert game is not None and (game.clock_misses, game.clock_fast) == (3, True)
-    assert game.to_json()["payout"] == 20
+    assert game is not None and game.seat_token == "tok"
+    assert game.to_json()["payout"] == 20 and game.to_json()["leaving_fee"] == 1

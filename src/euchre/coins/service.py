@@ -48,10 +48,8 @@ class CoinGame:
     """Coins held when the game started."""
     status: str
     """``active``, ``won``, ``lost``, ``left`` or ``refunded``."""
-    clock_misses: int
-    """The move clock's misses in a row (kept for a restart)."""
-    clock_fast: bool
-    """Whether the hand in progress runs at computer speed."""
+    seat_token: str
+    """The seat's token (shown only to the owner)."""
     created_at: dt.datetime
     """When it started."""
     finished_at: dt.datetime | None
@@ -83,8 +81,7 @@ def _game(row: Any) -> CoinGame:
         seat=row.seat,
         stake=int(row.stake),
         status=row.status,
-        clock_misses=int(row.clock_misses),
-        clock_fast=bool(row.clock_fast),
+        seat_token=row.seat_token,
         created_at=row.created_at,
         finished_at=row.finished_at,
     )
@@ -134,6 +131,7 @@ class CoinService:
         stake: object,
         request_key: str | None = None,
         seat: int = 0,
+        seat_token: str = "",
     ) -> Opened:
         """Start a coin game at ``table_id`` and hold the stake (key ``stake:{table}``).
 
@@ -181,8 +179,7 @@ class CoinService:
                     stake=amount,
                     status=ACTIVE,
                     request_key=request_key,
-                    clock_misses=0,
-                    clock_fast=0,
+                    seat_token=seat_token,
                     created_at=now,
                 )
             )
@@ -298,15 +295,6 @@ class CoinService:
                 )
             )
         return active is None and await self.ledger.balance(account_id) < rules.min_stake()
-
-    async def save_clock(self, table_id: str, misses: int, fast: bool) -> None:
-        """Store the move clock's streak so a restart resumes it."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                update(coin_games)
-                .where(coin_games.c.table_id == table_id)
-                .values(clock_misses=misses, clock_fast=int(fast))
-            )
 
     async def get(self, table_id: str) -> CoinGame | None:
         """The coin game at a table, if it is one."""

@@ -3,7 +3,7 @@
 Coins are whole numbers. ``accounts.balance`` is never negative (a CHECK constraint,
 besides the service's own check), every change of a balance is one row of
 ``ledger_entries`` with a UNIQUE idempotency key, and the sum of all balances equals the
-sum of all entries. The Alembic migration ``accounts_0001`` creates exactly these tables.
+sum of all entries. The Alembic migration ``0002_accounts`` creates exactly these tables.
 """
 
 from __future__ import annotations
@@ -16,15 +16,16 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
-    MetaData,
     String,
     Table,
     UniqueConstraint,
     text,
 )
 
-metadata = MetaData()
-"""The metadata of the account, session and ledger tables."""
+from .models import Base
+
+metadata = Base.metadata
+"""The one metadata of every euchre table (shared with :mod:`euchre.storage.models`)."""
 
 accounts = Table(
     "accounts",
@@ -87,9 +88,9 @@ coin_games = Table(
     # The client's idempotency key of the request that opened the table (a double click
     # on "join" sends the same key and gets the same table).
     Column("request_key", String(80), nullable=True),
-    # The clock's streak (misses in a row, computer speed) so a restart resumes it.
-    Column("clock_misses", Integer, nullable=False, server_default=text("0")),
-    Column("clock_fast", Integer, nullable=False, server_default=text("0")),
+    # The seat's token, so the signed-in owner can return to the table from any browser
+    # (only ever shown to the owner's session).
+    Column("seat_token", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
     CheckConstraint("stake > 0", name="ck_coin_games_stake_positive"),

@@ -7,6 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from euchre.storage import accounts_models  # noqa: F401  (adds its tables to Base)
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine
 
