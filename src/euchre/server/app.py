@@ -54,7 +54,7 @@ class Settings:
     """Seconds before each computer move."""
     hand_pause: float = 2.0
     """Seconds between the end of a hand and the next deal."""
-    hint_budget: float = 3.0
+    hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
     """Resume unfinished tables from storage at startup."""

@@ -7,12 +7,16 @@ so hints never hold up the tables.
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from ..view import HandView
 
 MAX_CONCURRENT = 2
 """Analyses running at the same time, server-wide."""
+
+GRACE = 2.0
+"""Seconds past its budget before an analysis is given up."""
 
 
 class HintUnavailable(Exception):
@@ -45,7 +49,8 @@ def _number(x: Any) -> float | None:
 
 
 async def hints_for(view: HandView | None, budget: float) -> list[dict[str, Any]]:
-    """The hints for a view, best first; raises :class:`HintUnavailable`."""
+    """The hints for a view, best first, within ``budget`` seconds of analysis; raises
+    :class:`HintUnavailable`."""
     if view is None or not view.legal:
         raise HintUnavailable("it is not your turn: hints are for your own decisions")
     try:
@@ -57,7 +62,8 @@ async def hints_for(view: HandView | None, budget: float) -> list[dict[str, Any]
         raise HintUnavailable("the hint service is busy: try again in a moment")
     async with sem:
         try:
-            hints = await asyncio.wait_for(asyncio.to_thread(analyse, view), timeout=budget)
+            work = functools.partial(analyse, view, budget=budget)
+            hints = await asyncio.wait_for(asyncio.to_thread(work), timeout=budget + GRACE)
         except TimeoutError:
             raise HintUnavailable("the analysis took too long: try again") from None
     return [hint_json(h) for h in hints]

@@ -39,6 +39,8 @@ class Connection:
         """Encoded messages waiting to be written."""
         self.overflowed = False
         """Set when the outbox filled up."""
+        self.hint_task: asyncio.Task[None] | None = None
+        """The hint being worked out, if any."""
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (never blocks)."""
@@ -101,6 +103,8 @@ async def table_socket(websocket: WebSocket) -> None:
             await asyncio.wait_for(writer, timeout=5)
         if not writer.done():
             writer.cancel()
+        if conn.hint_task is not None:
+            conn.hint_task.cancel()
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -133,10 +137,22 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
         except TableError as e:
             conn.send(error_message(str(e), code="illegal"))
     elif isinstance(msg, Hint):
-        version = actor.version
-        try:
-            hints = await hints_for(actor.view(conn.seat), budget)
-        except HintUnavailable as e:
-            conn.send(error_message(str(e), code="hint_unavailable"))
+        if conn.hint_task is not None and not conn.hint_task.done():
+            conn.send(error_message("a hint is already being worked out",
+                                    code="hint_unavailable"))
             return
-        conn.send({"type": "hint", "version": version, "hints": hints})
+        conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, budget))
+
+
+async def _hint(conn: Connection, actor: TableActor, seat: int, budget: float) -> None:
+    version = actor.version
+    try:
+        hints = await hints_for(actor.view(seat), budget)
+    except HintUnavailable as e:
+        conn.send(error_message(str(e), code="hint_unavailable"))
+        return
+    except Exception:
+        log.exception("hint failed")
+        conn.send(error_message("the hint could not be worked out", code="hint_unavailable"))
+        return
+    conn.send({"type": "hint", "version": version, "hints": hints})

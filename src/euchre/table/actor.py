@@ -514,22 +514,24 @@ class TableActor:
             return
         if game.needs_deal:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
-            self._timer = self.scheduler.call_later(delay, lambda: self._post(_DealNext(step)))
+            self._later(delay, _DealNext(step))
             return
         seat = game.to_act
         assert seat is not None
         if seat in self._bots:
-            self._timer = self.scheduler.call_later(
-                self.pacing.bot_delay, lambda: self._post(_BotTurn(step))
-            )
+            self._later(self.pacing.bot_delay, _BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
         if deadline is not None:
             self._deadline = (seat, deadline)
-            self._timer = self.scheduler.call_later(
-                deadline - now, lambda: self._post(_Deadline(seat, step))
-            )
+            self._later(deadline - now, _Deadline(seat, step))
+
+    def _later(self, delay: float, cmd: _Command) -> None:
+        if delay <= 0:
+            self._post(cmd)
+        else:
+            self._timer = self.scheduler.call_later(delay, lambda: self._post(cmd))
 
     def _post(self, cmd: _Command) -> None:
         if self.running:

@@ -1,0 +1,146 @@
+"""Helpers for the server tests: a recording subscriber, a deterministic table, a driver
+that moves fake time until a person must act, and the cards a seat may see."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+from euchre.bots import make
+from euchre.cards import card_text
+from euchre.game import GameState
+from euchre.storage import GameStore, MemoryStore
+from euchre.table.actor import TableActor
+from euchre.table.manager import TableManager
+from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.practice import PracticeOptions, practice_table
+
+CARD_TEXTS = {card_text(c): c for c in range(25)}
+"""Every card's text (the joker included)."""
+
+
+def seeds(prefix: str = "test") -> Callable[[], str]:
+    """A deterministic seed source."""
+    counter = itertools.count()
+    return lambda: f"{prefix}-{next(counter)}"
+
+
+def fixed_bots(level: str, seed: int | None) -> Any:
+    """Computer players with a fixed seed, so games repeat."""
+    return make(level, 7)
+
+
+class Recorder:
+    """A subscriber that keeps every message, with the game at the moment it was sent."""
+
+    def __init__(self, seat: int | None, actor: TableActor | None = None) -> None:
+        """A recorder for ``seat`` (set ``actor`` to remember the game at each message)."""
+        self.seat = seat
+        self.actor = actor
+        self.messages: list[dict[str, Any]] = []
+        self.games: list[GameState | None] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Keep a JSON round trip of the message (what a client would get)."""
+        self.messages.append(json.loads(json.dumps(message)))
+        self.games.append(self.actor.game if self.actor is not None else None)
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        """The messages of one type."""
+        return [m for m in self.messages if m["type"] == kind]
+
+    def events(self) -> list[dict[str, Any]]:
+        """The event messages."""
+        return self.of_type("event")
+
+    def last_table(self) -> dict[str, Any]:
+        """The latest table snapshot received."""
+        return next(m["table"] for m in reversed(self.messages) if "table" in m)
+
+
+def make_table(
+    *, preset: str = "classic", level: str = "medium", rules: dict[str, Any] | None = None,
+    store: GameStore | None = None, scheduler: ManualScheduler | None = None,
+    pacing: Pacing | None = None, first_dealer: int = 0, prefix: str = "test",
+    table_id: str = "t1",
+) -> tuple[TableActor, str, ManualScheduler]:
+    """A practice table (not started) with fake time; returns (actor, token, scheduler)."""
+    options = PracticeOptions(preset, rules or {}, level, level, level)
+    config, token = practice_table(options, table_id=table_id, token="secret",
+                                   first_dealer=first_dealer)
+    sched = scheduler or ManualScheduler()
+    actor = TableActor(config, scheduler=sched, pacing=pacing or Pacing(0.5, 2.0),
+                       store=store if store is not None else MemoryStore(),
+                       bot_factory=fixed_bots, seed_source=seeds(prefix))
+    return actor, token, sched
+
+
+def make_manager(store: GameStore, sched: ManualScheduler, prefix: str = "test") -> TableManager:
+    """A manager with fake time, fixed bots and deterministic seeds."""
+    return TableManager(store, sched, Pacing(0.5, 2.0), bot_factory=fixed_bots,
+                        seed_source=seeds(prefix))
+
+
+async def until_person(actor: TableActor, sched: ManualScheduler, seat: int = 0) -> bool:
+    """Move fake time until ``seat`` must act (True) or the game is over (False)."""
+    while True:
+        await actor.settle()
+        if actor.game.is_over:
+            return False
+        if actor.game.to_act == seat:
+            return True
+        due = sched.next_due()
+        assert due is not None, "nothing is due but nobody is to act"
+        sched.advance(due - sched.now())
+
+
+async def play_game(actor: TableActor, sched: ManualScheduler, rng: random.Random,
+                    on_turn: Callable[[], Any] | None = None) -> int:
+    """Play the person's seat with random legal moves to the end; returns the moves made."""
+    moves = 0
+    while await until_person(actor, sched):
+        view = actor.view(0)
+        assert view is not None
+        if on_turn is not None:
+            await on_turn()
+        await actor.act(0, str(rng.choice(view.legal)))
+        moves += 1
+    return moves
+
+
+def cards_in(message: Any) -> set[int]:
+    """Every card named anywhere in a message (as a whole word of any string)."""
+    found: set[int] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            for word in x.replace(",", " ").split():
+                if word in CARD_TEXTS:
+                    found.add(CARD_TEXTS[word])
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                walk(k)
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(message)
+    return found
+
+
+def visible_cards(game: GameState, seat: int) -> set[int]:
+    """Every card ``seat`` has been allowed to see so far, from the engine's full state:
+    its own cards (as dealt and as now held), each upcard, and every card played."""
+    seen: set[int] = set()
+    for hand in game.all_hands():
+        seen.update(hand.deal.hands[seat])
+        seen.update(hand.hand(seat))
+        seen.add(hand.upcard)
+        for _, cards, _ in hand.tricks:
+            seen.update(cards)
+        seen.update(hand.trick[1])
+    return seen

@@ -1,0 +1,202 @@
+"""The table actor with fake time: commands in, events out, nothing sleeps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from server_helpers import Recorder, make_table, play_game, until_person
+
+from euchre.cards import card_text
+from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
+from euchre.table.actor import TableError
+from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
+
+
+async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:
+    actor, _, _ = make_table()
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    await actor.settle()
+    assert [m["type"] for m in rec.messages[:2]] == ["joined", "snapshot"]
+    table = rec.messages[1]["table"]
+    assert table["hand_number"] == 1
+    assert table["commitment"] == commitment("test-0")
+    assert len(table["view"]["hand"]) == 5
+    await actor.stop()
+
+
+async def test_a_whole_practice_game_to_the_end() -> None:
+    actor, _, sched = make_table(pacing=None)
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    moves = await play_game(actor, sched, random.Random(1))
+    assert actor.game.is_over and moves > 0
+    kinds = [m["event"]["kind"] for m in rec.events()]
+    assert kinds.count(GAME_OVER) == 1 and kinds[-1] == GAME_OVER
+    # the first deal came before the person joined: it is in the snapshot
+    assert kinds.count(DEAL) + 1 == kinds.count(HAND_OVER) == len(actor.game.all_hands())
+    assert kinds.count(TRICK) == sum(len(h.tricks) for h in actor.game.all_hands())
+    versions = [m["version"] for m in rec.events()]
+    assert versions == list(range(versions[0], versions[0] + len(versions)))
+    last = rec.last_table()
+    assert last["game_over"] and last["winner"] == actor.game.winner
+    assert max(last["score"]) >= 10
+    # nothing more is scheduled once the game is over; the table stays viewable
+    assert sched.next_due() is None
+    assert actor.snapshot(0)["game_over"]
+    stored = await actor.store.get(actor.id)  # type: ignore[union-attr]
+    assert stored is not None and stored.status == "finished"
+    await actor.stop()
+
+
+async def test_each_bot_move_is_its_own_event_after_the_delay() -> None:
+    actor, _, sched = make_table(first_dealer=0)  # West (1) bids first
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    await actor.settle()
+    before = len(rec.events())
+    sched.advance(0.49)
+    await actor.settle()
+    assert len(rec.events()) == before  # the bot waits its delay
+    sched.advance(0.01)
+    await actor.settle()
+    new = rec.events()[before:]
+    assert [m["event"]["kind"] for m in new] == [ACTION]
+    assert new[0]["event"]["seat"] == 1
+    await actor.stop()
+
+
+async def test_an_illegal_move_is_refused_and_changes_nothing() -> None:
+    actor, _, sched = make_table()
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    assert await until_person(actor, sched)
+    game, version = actor.game, actor.version
+    view = actor.view(0)
+    assert view is not None
+    held = set(view.hand)
+    not_held = next(c for c in range(24) if c not in held)
+    for text in ("play " + card_text(not_held), "bogus move",
+                 "renege 1 by 0", "discard 9C" if view.phase != "discard" else "call XX"):
+        with pytest.raises(TableError):
+            await actor.act(0, text)
+        assert actor.game is game and actor.version == version
+    with pytest.raises(TableError, match="no seat"):
+        await actor.act(1, "pass")
+    assert actor.game is game and actor.version == version
+    await actor.stop()
+
+
+async def test_acting_out_of_turn_is_refused() -> None:
+    actor, _, _ = make_table(first_dealer=0)
+    actor.start()
+    await actor.settle()
+    assert actor.game.to_act == 1
+    with pytest.raises(TableError, match="turn"):
+        await actor.act(0, "pass")
+    await actor.stop()
+
+
+async def test_rejoin_with_since_gets_exactly_the_missing_events() -> None:
+    actor, _, sched = make_table()
+    first = Recorder(0, actor)
+    actor.start()
+    await actor.join(first)
+    assert await until_person(actor, sched)
+    seen = first.events()[-1]["version"]
+    actor.leave(first)
+    await actor.settle()
+    view = actor.view(0)
+    assert view is not None
+    await actor.act(0, str(view.legal[0]))
+    sched.advance(1.0)
+    await actor.settle()
+    again = Recorder(0, actor)
+    await actor.join(again, since=seen)
+    await actor.settle()
+    assert again.messages[0]["type"] == "joined"
+    replayed = [m["version"] for m in again.messages[1:] if m["type"] == "event"]
+    assert replayed[0] == seen + 1
+    assert replayed == list(range(seen + 1, actor.version + 1))
+    assert not again.of_type("snapshot")
+    await actor.stop()
+
+
+async def test_rejoin_with_a_version_too_old_or_unknown_gets_a_snapshot() -> None:
+    actor, _, sched = make_table()
+    actor._history = type(actor._history)(maxlen=3)
+    actor.start()
+    await actor.settle()
+    for _ in range(6):
+        sched.advance(0.5)
+        await actor.settle()
+    for since in (0, actor.version + 5, None):
+        rec = Recorder(0, actor)
+        await actor.join(rec, since=since)
+        assert [m["type"] for m in rec.messages[:2]] == ["joined", "snapshot"]
+        assert rec.messages[1]["version"] == rec.messages[0]["version"]
+    await actor.stop()
+
+
+async def test_presence_is_an_event() -> None:
+    actor, _, _ = make_table()
+    watcher = Recorder(0, actor)
+    actor.start()
+    await actor.join(watcher)
+    await actor.settle()
+    presence = [m["event"] for m in watcher.events() if m["event"]["kind"] == PRESENCE]
+    assert presence == [{"kind": PRESENCE, "seat": 0, "connected": True}]
+    assert watcher.last_table()["seats"][0]["connected"]
+    await actor.stop()
+
+
+async def test_the_seed_is_revealed_after_the_hand_and_matches_the_deal() -> None:
+    actor, _, sched = make_table()
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    while not any(m["event"]["kind"] == HAND_OVER for m in rec.events()):
+        assert await until_person(actor, sched)
+        view = actor.view(0)
+        assert view is not None
+        await actor.act(0, str(view.legal[0]))
+    published = rec.of_type("snapshot")[0]["table"]["commitment"]  # hand 1, before play
+    over = next(m for m in rec.events() if m["event"]["kind"] == HAND_OVER)
+    seed = over["event"]["summary"]["seed"]
+    assert commitment(seed) == published
+    first = actor.game.all_hands()[0]
+    assert deck_of_deal(first.deal, first.dealer) == deck_from_seed(seed)
+    record = actor.public_record()
+    assert record.hands[0].seed == seed
+    await actor.stop()
+
+
+async def test_the_next_hand_waits_for_the_pause() -> None:
+    actor, _, sched = make_table()
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    while True:
+        await actor.settle()
+        if actor.game.needs_deal:
+            break
+        if actor.game.to_act == 0:
+            view = actor.view(0)
+            assert view is not None
+            await actor.act(0, str(view.legal[0]))
+            continue
+        sched.advance(0.5)
+    hands = len(actor.game.all_hands())
+    assert rec.last_table()["to_act"] is None
+    sched.advance(1.9)
+    await actor.settle()
+    assert len(actor.game.all_hands()) == hands
+    sched.advance(0.1)
+    await actor.settle()
+    assert len(actor.game.all_hands()) == hands + 1
+    await actor.stop()
