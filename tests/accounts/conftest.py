@@ -10,7 +10,13 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from euchre.storage.accounts_models import metadata
-from euchre.storage.testdb import drop_postgres, fresh_postgres, make_engine, postgres_url, sqlite_url
+from euchre.storage.testdb import (
+    drop_postgres,
+    fresh_postgres,
+    make_engine,
+    postgres_url,
+    sqlite_url,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
