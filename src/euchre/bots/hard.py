@@ -183,21 +183,30 @@ def first_leader(view: HandView, out: int, maker: int, alone: bool, lone_defende
 
 
 def evaluate_discards(
-    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25
-) -> list[tuple[Card, float]]:
-    """Each possible discard and its average worth for the dealer's side, best first."""
+    view: HandView,
+    rng: random.Random,
+    samples: int = 200,
+    budget: float = 0.25,
+    detailed: bool = False,
+) -> list[tuple[Card, float, float | None, float | None]]:
+    """Each possible discard as (card, worth, expected points, make chance), best first.
+
+    Worth is score-aware, for the dealer's side; points and the makers' chance of making
+    it are solved for only when ``detailed``.
+    """
     start = time.perf_counter()
     k = knowledge(view)
     bids = informative_bids(view)
     me = view.seat
     mine = k.fixed[me]
     maker = view.maker
-    worth_pay = payoffs(view, maker, view.alone, -1)[0]
+    worth_pay, points_pay, make_pay = payoffs(view, maker, view.alone, -1)
+    points_int = [int(p) for p in points_pay]
     out = out_mask(view)
     leader = first_leader(view, out, maker, view.alone, -1)
     sign = 1.0 if maker % 2 == me % 2 else -1.0
     cards = list(view.hand)
-    totals = dict.fromkeys(cards, 0.0)
+    totals = {c: [0.0, 0.0, 0.0] for c in cards}
     wsum = 0.0
     per_deal = max(1, samples // 2)
     for i in range(per_deal):
@@ -209,12 +218,22 @@ def evaluate_discards(
         for c in cards:
             h = list(hands)
             h[me] = mine & ~(1 << c)
-            v = solver.solve_value(h, view.trump, leader, [], out, maker % 2, 0, worth_pay)
-            totals[c] += w * sign * v / 1000.0
+            acc = totals[c]
+            args: tuple[int, int, list[int], int, int, int] = (
+                view.trump, leader, [], out, maker % 2, 0)
+            acc[0] += w * sign * solver.solve_value(h, *args, worth_pay) / 1000.0
+            if detailed:
+                acc[1] += w * sign * solver.solve_value(h, *args, points_int)
+                acc[2] += w * solver.solve_value(h, *args, make_pay)
         if (i + 1) % 10 == 0 and time.perf_counter() - start > budget:
             break
     wsum = wsum or 1.0
-    return sorted(((c, t / wsum) for c, t in totals.items()), key=lambda x: (-x[1], x[0]))
+    ranked = [
+        (c, t[0] / wsum, t[1] / wsum if detailed else None, t[2] / wsum if detailed else None)
+        for c, t in totals.items()
+    ]
+    ranked.sort(key=lambda x: (-x[1], x[0]))
+    return ranked
 
 
 def evaluate_defend_alone(

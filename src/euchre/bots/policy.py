@@ -202,7 +202,11 @@ def _clamp(p: float) -> float:
 def call_value(rules: Rules, features: list[float], pos: int, round_: int) -> CallValue:
     """The table's estimates for one hand and suit (``features`` from :func:`bid_features`)."""
     tables = load_tables().get(variant(rules))
-    group = tables.get(f"{round_}-{pos}") if tables else None
+    return estimate(tables.get(f"{round_}-{pos}") if tables else None, features)
+
+
+def estimate(group: dict[str, list[float]] | None, features: list[float]) -> CallValue:
+    """The estimates of one table group (None: the built-in heuristic) for a feature vector."""
     if group is None:
         s = heuristic_strength(features)
         make = _clamp(0.6 + 0.25 * s)

@@ -94,18 +94,19 @@ def knowledge(view: HandView) -> Knowledge:
                     allowed[s] &= ~FOLLOW_MASK[view.trump][suit]
     dealer = view.dealer
     up = view.upcard
+    sizes = [5 - _count(played[s]) for s in range(4)]
+    if view.phase == "discard":
+        sizes[dealer] = 6
+    sizes[me] = len(view.hand)
     if (
         view.upcard_taken
         and dealer != me
+        and sizes[dealer] > 0
         and not all_played >> up & 1
         and (view.trump < 0 or not voids[dealer] >> _suit_of(up, view.trump) & 1)
     ):
         # the dealer picked it up; discarding it is possible but so rare we trust it is held
         fixed[dealer] |= 1 << up
-    sizes = [5 - _count(played[s]) for s in range(4)]
-    if view.phase == "discard":
-        sizes[dealer] = 6
-    sizes[me] = len(view.hand)
     slots = [max(0, sizes[s] - _count(fixed[s])) for s in range(4)]
     slots[me] = 0
     kitty = _count(pool) - sum(slots)
