@@ -191,6 +191,7 @@ class TableActor:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
+            self._frame = self._make_frame()  # snapshots show a deadline started here
 
     async def stop(self) -> None:
         """Stop the task (pending timers are cancelled; the table can be resumed later)."""
