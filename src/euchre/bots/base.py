@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import random
+from functools import lru_cache
 from typing import ClassVar, Protocol, runtime_checkable
 
 from ..actions import Action
+from ..rules import Rules
 from ..view import HandView
 
 
@@ -30,13 +32,18 @@ class Player(Protocol):
         ...
 
 
+@lru_cache(maxsize=64)
+def _rules_text(rules: Rules) -> str:
+    return rules.to_text()
+
+
 def view_key(view: HandView) -> bytes:
     """The public content of a view as bytes: what a seat knows, in a fixed form."""
     parts = (
         view.seat,
         view.dealer,
         view.score,
-        view.rules.to_text(),
+        _rules_text(view.rules),
         view.hand,
         view.upcard,
         view.discard,
@@ -58,11 +65,14 @@ class Bot:
 
     level: ClassVar[str] = "bot"
     """The level name given to :func:`euchre.bots.make`."""
+    uses_rng: ClassVar[bool] = True
+    """Whether :meth:`decide` draws random numbers (if not, it gets a fixed generator)."""
 
     def __init__(self, seed: int | None = None) -> None:
         """A bot; with no seed, a fresh random one (decisions still repeat per view)."""
         self.seed: int = random.SystemRandom().getrandbits(63) if seed is None else int(seed)
         """The seed behind every random choice."""
+        self._fixed = random.Random(self.seed)
 
     @property
     def name(self) -> str:
@@ -76,7 +86,8 @@ class Bot:
             raise ValueError(f"seat {view.seat} has nothing to do now")
         if len(legal) == 1:
             return legal[0]
-        action = self.decide(view, decision_rng(self.seed, view))
+        rng = decision_rng(self.seed, view) if self.uses_rng else self._fixed
+        action = self.decide(view, rng)
         if action not in legal:  # pragma: no cover - a bug in a subclass
             raise AssertionError(f"{self.name} chose an illegal action: {action}")
         return action

@@ -148,6 +148,7 @@ class MediumBot(Bot):
     """Rule-based play following the standard conventions."""
 
     level = "medium"
+    uses_rng = False
 
     def decide(self, view: HandView, rng: random.Random) -> Action:
         """Dispatch on the phase."""

@@ -49,6 +49,7 @@ class EasyBot(Bot):
     """Simple sensible rules, no counting of cards beyond the trick on the table."""
 
     level = "easy"
+    uses_rng = False
 
     def decide(self, view: HandView, rng: random.Random) -> Action:
         """Pick by the phase's plain rule."""
