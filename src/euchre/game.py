@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .actions import Action
+from .actions import RENEGE, Action, parse_action
 from .errors import IllegalActionError
 from .hand import Deal, HandState
 from .rules import Rules
@@ -108,10 +108,16 @@ class GameState:
 
     def apply(self, action: Action | str, seat: int | None = None) -> GameState:
         """The game after the seat to act takes ``action``."""
-        if self.current is None or self.current.is_over:
+        if isinstance(action, str):
+            action = parse_action(action)
+        current = self.current
+        if current is None or (current.is_over and action.kind != RENEGE):
             raise IllegalActionError("no hand is in progress: deal first")
-        hand = self.current.apply(action, seat)
+        # A renege found after the last trick still stops the hand: its points replace the score.
+        hand = current.apply(action, seat)
         score = self.score
+        if current.is_over:
+            score = (score[0] - current.points[0], score[1] - current.points[1])
         if hand.is_over:
             score = (score[0] + hand.points[0], score[1] + hand.points[1])
         return self._with(self.hands, hand, score)

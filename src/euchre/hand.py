@@ -17,6 +17,7 @@ from .cards import (
     NINE,
     TEN,
     Card,
+    CardError,
     card_name,
     card_rank,
     card_suit,
@@ -658,9 +659,12 @@ def deal(
     def card(x: str | Card) -> Card:
         return parse_card(x) if isinstance(x, str) else int(x)
 
-    d = Deal(
-        tuple(tuple(card(c) for c in h) for h in hands),
-        tuple(card(c) for c in kitty),
-        pattern,
-    )
+    try:
+        d = Deal(
+            tuple(tuple(card(c) for c in h) for h in hands),
+            tuple(card(c) for c in kitty),
+            pattern,
+        )
+    except (CardError, TypeError, ValueError) as e:
+        raise DealError(f"misdeal: {e}") from None
     return HandState(rules, dealer, d, score)

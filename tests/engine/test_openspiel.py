@@ -93,7 +93,8 @@ def replay(rules: euchre.Rules, ref: dict[str, Any], checked: list[int]) -> list
         ours = our_legal_as_theirs(state)
         checked[0] += 1
         if ours != set(move["legal"]):
-            problems.append(f"move {i} ({text}): ours {sorted(ours)} theirs {sorted(move['legal'])}")
+            theirs = sorted(move["legal"])
+            problems.append(f"move {i} ({text}): ours {sorted(ours)} theirs {theirs}")
         state = state.apply(text, seat=move["seat"])
     if not state.is_over:
         return [*problems, "our hand is not over"]
