@@ -40,8 +40,8 @@ function suitShape(suit, x, y, size, flip = false) {
 
 // Pip positions on a 60 x 84 card for the number cards.
 const PIPS = {
-  9: [[18, 20], [42, 20], [18, 36], [42, 36], [30, 42], [18, 48], [42, 48], [18, 64], [42, 64]],
-  T: [[18, 20], [42, 20], [30, 28], [18, 36], [42, 36], [18, 48], [42, 48], [30, 56], [18, 64], [42, 64]],
+  9: [[21, 19], [39, 19], [21, 35], [39, 35], [30, 42], [21, 49], [39, 49], [21, 65], [39, 65]],
+  T: [[21, 19], [39, 19], [30, 27], [21, 35], [39, 35], [21, 49], [39, 49], [30, 57], [21, 65], [39, 65]],
   A: [[30, 42]],
 };
 
@@ -59,7 +59,7 @@ function centre(card) {
   const suit = card[1];
   if (rank === "A") return suitShape(suit, 30, 42, 26);
   if (PIPS[rank]) {
-    return PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 10, y > 42)).join("");
+    return PIPS[rank].map(([x, y]) => suitShape(suit, x, y, 9.5, y > 42)).join("");
   }
   // Court cards: a framed panel with the letter and the suit.
   return (

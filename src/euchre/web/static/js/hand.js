@@ -34,7 +34,10 @@ export function renderHand(container, cards, cardActions, { picking, picked, dea
         html: cardFace(card),
         onclick: () => onCard(card),
       });
-      if (deal) button.style.setProperty("--i", String(i));
+      if (deal) {
+        button.style.setProperty("--i", String(i));
+        button.addEventListener("animationend", () => button.classList.remove("dealt"), { once: true });
+      }
     }
     const enabled = picking || Boolean(action);
     button.disabled = !enabled;
@@ -44,6 +47,13 @@ export function renderHand(container, cards, cardActions, { picking, picked, dea
     else button.removeAttribute("aria-pressed");
     return button;
   });
-  container.replaceChildren(...buttons);
+  // Touch only what changed: moving a card in the DOM would restart its animation.
+  const wanted = new Set(buttons);
+  for (const el of [...container.children]) if (!wanted.has(el)) el.remove();
+  let next = container.firstElementChild;
+  for (const button of buttons) {
+    if (button === next) next = next.nextElementSibling;
+    else container.insertBefore(button, next);
+  }
   container.style.setProperty("--count", String(buttons.length));
 }

@@ -91,12 +91,12 @@ class TablePage {
         said: h("div", { class: "seat-said", "aria-hidden": "true" }),
       };
       const seat = this.seats[where];
-      seat.box.append(h("div", { class: "seat-label" }, seat.name, seat.tags), seat.cards, seat.said);
+      seat.box.append(h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags), seat.cards, seat.said));
     }
     this.pile = h("div", { class: "pile" });
     this.trick = h("div", { class: "trick", "aria-label": "The trick", role: "group" });
     this.overlay = h("div", { class: "centre-overlay" });
-    this.centre = h("div", { class: "centre" }, this.pile, this.trick, this.overlay);
+    this.centre = h("div", { class: "centre" }, this.pile, this.trick);
     this.felt = h(
       "section",
       { class: "felt", "aria-label": "The table" },
@@ -105,6 +105,7 @@ class TablePage {
       this.centre,
       this.seats.east.box,
       this.seats.south.box,
+      this.overlay,
     );
     this.prompt = h("p", { class: "prompt" });
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your choices" });
@@ -165,7 +166,7 @@ class TablePage {
     const view = table.view;
     const me = this.me;
     if (!event && !previous) {
-      this.message = table.game_over ? "" : "Welcome back to your table.";
+      this.message = "";
       if (view) this.rebuildLog(view);
     }
     if (table.game_over && (!previous || !previous.game_over)) {
@@ -398,7 +399,9 @@ class TablePage {
       if (view.lone_defender === seat) tags.push(h("span", { class: "tag tag-maker" }, "Defends alone"));
       if (out) tags.push(h("span", { class: "tag tag-out" }, "Sits out"));
       const title = seat === me ? "You" : compassName(seat, me);
-      const detail = info && seat !== me ? (info.kind === "bot" ? `${info.level ?? ""} bot`.trim() : info.name) : null;
+      const partner = seat === (me + 2) % 4 ? "partner" : null;
+      const who = info && seat !== me ? (info.kind === "bot" ? info.level : info.name) : null;
+      const detail = [partner, who].filter(Boolean).join(" · ");
       fill(box.name, h("span", { class: "seat-title" }, title), detail ? h("span", { class: "seat-detail" }, detail) : null);
       fill(box.tags, tags);
       box.box.classList.toggle("to-act", view.to_act === seat);
@@ -408,17 +411,28 @@ class TablePage {
         let held = out ? 0 : 5 - playedCount[seat];
         if (view.phase === "discard" && seat === view.dealer) held += 1;
         if (out) held = 0;
-        const key = `${this.table.hand_number}:${held}`;
-        if (box.cards.dataset.key !== key) {
-          box.cards.dataset.key = key;
-          fill(box.cards, Array.from({ length: held }, (_, i) => h("div", { class: "back", style: `--i:${i}`, html: cardBack() })));
-        }
+        this.renderBacks(box.cards, held);
       }
       // A speech bubble with the seat's bid, during the bidding only.
       const said = lastSaid.get(seat);
       const bidding = ["farmer", "order", "benny", "call", "discard", "defend"].includes(view.phase);
       box.said.textContent = bidding && said && !said.startsWith("discard") ? actionLabel(said) : "";
       box.said.hidden = !box.said.textContent;
+    }
+  }
+
+  /** Another seat's cards, face down: dealt in with a new hand, then only added or taken away. */
+  renderBacks(container, held) {
+    const hand = String(this.table.hand_number);
+    const fresh = container.dataset.hand !== hand;
+    if (fresh) {
+      container.dataset.hand = hand;
+      container.replaceChildren();
+    }
+    while (container.childElementCount > held) container.lastElementChild.remove();
+    while (container.childElementCount < held) {
+      const i = container.childElementCount;
+      container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, style: `--i:${i}`, html: cardBack() }));
     }
   }
 
@@ -583,6 +597,7 @@ class TablePage {
       onCard: (card) => this.onCard(card),
     });
     this.hand.classList.toggle("discarding", view.phase === "discard" && mine);
+    this.hand.classList.toggle("choosing", cardActions.size > 0);
     this.hand.classList.toggle("sitting-out", view.sitting_out.includes(me));
   }
 
@@ -604,7 +619,7 @@ class TablePage {
     if (view.sitting_out.length) row("Sitting out", view.sitting_out.map((s) => seatName(s, me)).join(", "));
     const us = view.tricks_won[sideOf(me)];
     const them = view.tricks_won[1 - sideOf(me)];
-    row("Tricks", h("span", { class: "trick-count", "aria-label": `Us ${us}, them ${them}` }, h("span", { class: "pips-us" }, "●".repeat(us) || "–"), " us · them ", h("span", { class: "pips-them" }, "●".repeat(them) || "–")));
+    row("Tricks this hand", h("span", { class: "trick-count" }, `Us ${us} · Them ${them}`));
     fill(this.facts, rows);
   }
 
@@ -633,11 +648,19 @@ class TablePage {
           h(
             "li",
             { class: i === 0 ? "best" : "" },
-            h("strong", {}, actionLabel(hint.action)),
-            h("span", {}, hint.text ? ` ${hint.text}` : ` about ${Number(hint.expected_points).toFixed(2)} points`),
+            ...hintWords(hint),
           ),
         ),
       ),
     );
   }
+}
+
+/** A hint as words: the move in bold, then the estimate ("Order up the Jack of Clubs: loses …"). */
+function hintWords(hint) {
+  const text = hint.text || "";
+  const cut = text.indexOf(": ");
+  if (cut > 0) return [h("strong", {}, text.slice(0, cut)), `: ${text.slice(cut + 2)}`];
+  const points = hint.expected_points === null ? "" : `: about ${Number(hint.expected_points).toFixed(1)} points on average`;
+  return [h("strong", {}, actionLabel(hint.action)), text ? ` ${text}` : points];
 }

@@ -1,0 +1,125 @@
+"""Browser tests: the real server (bots without delay, a temporary SQLite file) in a thread,
+and Chromium driven by Playwright.
+
+Chromium is Debian's ``/usr/bin/chromium``; ``playwright install`` is never needed.
+Screenshots go to ``test-artifacts/web/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+pytest.importorskip("uvicorn")
+
+import uvicorn
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+
+from euchre.server.app import Settings, create_app
+
+CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless=new",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The platform on a free port: computer players move at once, a short pause between hands."""
+    db = tmp_path_factory.mktemp("web-db") / "euchre.db"
+    settings = Settings(
+        database_url=f"sqlite+aiosqlite:///{db}",
+        bot_delay=0.0,
+        hand_pause=1.0,
+        resume=False,
+    )
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, name="euchre-web-test-server", daemon=True)
+    thread.start()
+    for _ in range(500):  # start-up, not a timing assertion
+        if server.started or not thread.is_alive():
+            break
+        time.sleep(0.02)
+    if not server.started:
+        pytest.fail("the test server did not start")
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def playwright_instance() -> Iterator[Playwright]:
+    """One Playwright driver for the session."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_instance: Playwright) -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where screenshots are kept (emptied once per session)."""
+    if ARTIFACTS.exists():
+        shutil.rmtree(ARTIFACTS)
+    ARTIFACTS.mkdir(parents=True)
+    return ARTIFACTS
+
+
+def _page(browser: Browser, server_url: str, viewport: dict[str, int]) -> Iterator[Page]:
+    context = browser.new_context(viewport=viewport, base_url=server_url)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, server_url: str) -> Iterator[Page]:
+    """A fresh desktop-sized page (its own storage) on the test server."""
+    yield from _page(browser, server_url, DESKTOP)
+
+
+@pytest.fixture
+def phone_page(browser: Browser, server_url: str) -> Iterator[Page]:
+    """A fresh phone-sized page (390 x 844)."""
+    yield from _page(browser, server_url, PHONE)

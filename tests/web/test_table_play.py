@@ -1,0 +1,76 @@
+"""Whole games in a real browser: start a table, play by clicking to the end, watch the replay."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from web_helpers import Shots, choices, hand_names, make_a_move, play_to_the_end, start_table
+
+pytestmark = pytest.mark.browser
+
+
+def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Path) -> None:
+    shots = Shots(artifacts, "classic")
+    start_table(page, "classic", shots)
+
+    # The first move is made from the keyboard: it is focused when our turn comes.
+    first = choices(page).first
+    first.wait_for()
+    expect(first).to_be_focused()
+    page.keyboard.press("Enter")
+
+    final = play_to_the_end(page, shots, take_discard=True)
+    assert re.search(r"(You|West and East) won the game, \d+ to \d+\.", final)
+    assert {"start", "bidding", "play", "game-over"} <= shots.taken
+
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page).to_have_url(re.compile(r"/replay/[\w-]+$"))
+    position = page.locator(".replay-position")
+    expect(position).to_contain_text("Step 1 of")
+    expect(page.get_by_role("button", name="Back")).to_be_disabled()
+    page.get_by_role("button", name="Next", exact=True).click()
+    expect(position).to_contain_text("Step 2 of")
+    page.keyboard.press("End")
+    expect(page.get_by_role("button", name="Next", exact=True)).to_be_disabled()
+    expect(page.get_by_role("status")).to_contain_text("Hand over")
+    shots.take(page, "replay")
+
+
+def test_stick_the_dealer_game_played_to_the_end(page: Page, artifacts: Path) -> None:
+    shots = Shots(artifacts, "stick-the-dealer")
+    start_table(page, "stick-the-dealer", shots)
+    final = play_to_the_end(page, shots)
+    assert "won the game" in final
+
+
+def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None:
+    page = phone_page
+    shots = Shots(artifacts, "phone")
+    start_table(page, "short", shots)
+    final = play_to_the_end(page, shots)
+    assert "won the game" in final
+    # Nothing on the table is wider than the phone.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+
+
+def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> None:
+    url = start_table(page, "classic")
+    # Play until a card is to be played, with a card already on the table or won.
+    for _ in range(40):
+        choices(page).first.wait_for()
+        if page.locator(".hand .card-button:enabled").count() and hand_names(page).__len__() < 5:
+            break
+        make_a_move(page, ("Order up", "Pass"))
+    before = hand_names(page)
+    score_before = page.locator(".score").inner_text()
+    page.reload()
+    expect(page).to_have_url(url)
+    choices(page).first.wait_for()
+    assert hand_names(page) == before
+    assert page.locator(".score").inner_text() == score_before
+    page.screenshot(path=str(artifacts / "reload-resumed.png"), full_page=True)

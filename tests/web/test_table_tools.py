@@ -1,0 +1,63 @@
+"""The table's tools: hints, the last trick, the rules page, the record download."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from web_helpers import choices, make_a_move, start_table
+
+pytestmark = pytest.mark.browser
+
+
+def test_hint_lists_an_estimate_for_every_choice(page: Page, artifacts: Path) -> None:
+    start_table(page, "classic")
+    choices(page).first.wait_for()
+    offered = choices(page).count()
+    page.get_by_role("button", name="Hint").click()
+    hints = page.get_by_role("region", name="Hints").get_by_role("listitem")
+    expect(hints.first).to_be_visible()
+    expect(hints).to_have_count(offered)
+    page.screenshot(path=str(artifacts / "hint.png"), full_page=True, animations="disabled")
+
+
+def test_last_trick_can_be_viewed_until_the_next_lead(page: Page, artifacts: Path) -> None:
+    start_table(page, "classic")
+    last = page.get_by_role("button", name="Last trick")
+    for _ in range(200):
+        choices(page).first.wait_for()
+        if last.is_enabled():
+            break
+        make_a_move(page, ("Order up", "Pass"))
+    expect(last).to_be_enabled()
+    last.click()
+    expect(last).to_have_attribute("aria-expanded", "true")
+    panel = page.get_by_role("region", name="Last trick")
+    expect(panel).to_contain_text("won it")
+    assert panel.get_by_role("listitem").count() in (3, 4)  # 3 when a player sits out
+    page.screenshot(path=str(artifacts / "last-trick.png"), full_page=True, animations="disabled")
+    panel.get_by_role("button", name="Close").click()
+    expect(panel).to_have_count(0)
+
+
+def test_rules_page_shows_the_house_rules_of_the_table(page: Page) -> None:
+    table_url = start_table(page, "stick-the-dealer")
+    page.get_by_role("link", name="Rules", exact=True).last.click()
+    rules = page.get_by_role("region", name="House rules at this table")
+    expect(rules).to_contain_text("Game to 10 points.")
+    expect(rules).to_contain_text("Stick the dealer")
+    page.get_by_role("link", name="Back to your table").click()
+    expect(page).to_have_url(table_url)
+    choices(page).first.wait_for()
+
+
+def test_record_downloads_as_text(page: Page) -> None:
+    start_table(page, "classic")
+    choices(page).first.wait_for()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download record").click()
+    path = download.value.path()
+    assert download.value.suggested_filename.endswith(".txt")
+    assert Path(path).read_text().startswith("euchre-record")

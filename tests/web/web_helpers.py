@@ -1,0 +1,130 @@
+"""Driving the web table like a person: start a table, make whatever move is offered, keep
+screenshots of each phase. The driver never decides what is legal; it clicks an enabled button.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+CHOICES = ".actions button:enabled, .hand .card-button:enabled"
+"""Every control that makes a move right now (bids and playable cards)."""
+
+GAME_OVER = ".game-over-panel"
+SUMMARY = ".summary-panel"
+
+
+class Shots:
+    """Screenshots of each phase, taken the first time the phase is seen."""
+
+    def __init__(self, folder: Path, prefix: str) -> None:
+        self.folder = folder
+        self.prefix = prefix
+        self.taken: set[str] = set()
+
+    def wants(self, phase: str) -> bool:
+        return phase not in self.taken
+
+    def take(self, page: Page, phase: str) -> None:
+        if phase in self.taken:
+            return
+        self.taken.add(phase)
+        page.screenshot(
+            path=str(self.folder / f"{self.prefix}-{phase}.png"), full_page=True, animations="disabled"
+        )
+
+
+def start_table(page: Page, preset: str = "classic", shots: Shots | None = None) -> str:
+    """Open the start page, choose a preset, start the table; returns the table's URL."""
+    page.goto("/")
+    expect(page.get_by_role("heading", name="Euchre", exact=True)).to_be_visible()
+    preset_box = page.get_by_label("Preset")
+    expect(preset_box.locator(f"option[value='{preset}']")).to_have_count(1)
+    preset_box.select_option(preset)
+    if shots:
+        shots.take(page, "start")
+    page.get_by_role("button", name="Start this table").click()
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    return page.url
+
+
+def choices(page: Page) -> Locator:
+    """The enabled move controls."""
+    return page.locator(CHOICES)
+
+
+def hand_names(page: Page) -> list[str]:
+    """The accessible names of the cards in our hand, in display order."""
+    return [
+        b.get_attribute("aria-label") or ""
+        for b in page.get_by_role("group", name="Your hand").get_by_role("button").all()
+    ]
+
+
+def wait_for_turn(page: Page, *, also: str = "") -> None:
+    """Wait until we have a move to make or the game is over (or `also` shows)."""
+    selector = f"{CHOICES}, {GAME_OVER}" + (f", {also}" if also else "")
+    page.locator(selector).first.wait_for()
+
+
+def make_a_move(page: Page, prefer: tuple[str, ...] = ("Pass",)) -> str:
+    """Click one enabled move: a preferred bid if offered, else the first bid, else the first
+    playable card. Returns the accessible name clicked."""
+    bids = page.locator(".actions button:enabled")
+    if bids.count():
+        for name in prefer:
+            button = page.get_by_role("button", name=name, exact=True)
+            if button.count() and button.is_enabled():
+                button.click()
+                return name
+        first = bids.first
+        name = first.inner_text()
+        first.click()
+        return name
+    card = page.locator(".hand .card-button:enabled").first
+    name = card.get_attribute("aria-label") or ""
+    card.click()
+    return name
+
+
+def play_to_the_end(
+    page: Page, shots: Shots | None = None, *, take_discard: bool = False, max_moves: int = 800
+) -> str:
+    """Play moves until the game is over; returns the live region's final text.
+
+    With `take_discard`, order up when we deal (once), so that we discard a card.
+    """
+    status = page.get_by_role("status")
+    for _ in range(max_moves):
+        watch_summary = shots is not None and shots.wants("hand-summary")
+        wait_for_turn(page, also=SUMMARY if watch_summary else "")
+        if page.locator(GAME_OVER).is_visible():
+            expect(status).to_contain_text("won the game")
+            if shots:
+                shots.take(page, "game-over")
+            return status.inner_text()
+        if watch_summary and page.locator(SUMMARY).is_visible():
+            expect(page.locator(SUMMARY)).to_contain_text("Hand")
+            shots.take(page, "hand-summary")
+            wait_for_turn(page)
+            continue
+        if not choices(page).count():
+            continue
+        prefer: tuple[str, ...] = ("Pass",)
+        if shots is not None:
+            bidding = page.get_by_role("button", name="Pass", exact=True)
+            if shots.wants("bidding") and bidding.count():
+                shots.take(page, "bidding")
+            if page.locator(".hand.discarding").count():
+                shots.take(page, "discard")
+            if shots.wants("play") and page.locator(".trick .trick-card").count() and not page.locator(
+                ".actions button"
+            ).count():
+                shots.take(page, "play")
+        dealing = page.locator(".seat-south .tag-dealer").count() > 0
+        if take_discard and dealing and shots is not None and shots.wants("discard"):
+            prefer = ("Order up", "Pass")
+        make_a_move(page, prefer)
+    raise AssertionError("the game did not end")
