@@ -38,10 +38,10 @@ BAR = 5.5
 SEAT_BAR = {0: -0.1, 1: 0.3, 2: 0.0, 3: 0.2}
 """Bar adjustment by seat relative to the dealer (0 dealer, 1 left of dealer, ...)."""
 
-UPCARD_SHARE = 0.6
+UPCARD_SHARE = 0.9
 """The share of the upcard's value that goes to the side whose dealer picks it up."""
 
-LONE_LOSERS = 0.9
+LONE_LOSERS = 1.2
 """Go alone when :func:`lone_losers` is at most this."""
 
 NEXT_BONUS = {1: 0.8, 2: 0.2, 3: 0.4, 0: 0.0}
