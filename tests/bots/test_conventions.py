@@ -7,6 +7,7 @@ seat 1 is left of the dealer and leads first; partners are 0 & 2 and 1 & 3.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 
 import pytest
 
@@ -15,7 +16,7 @@ from euchre import HandState, Rules
 from euchre.actions import Action
 from euchre.cards import effective_suit, parse_card, parse_cards
 
-ALL_CARDS = [c for c in range(24)]
+ALL_CARDS = list(range(24))
 
 
 def _hard_available() -> bool:
@@ -45,7 +46,7 @@ def level(request: pytest.FixtureRequest) -> str:
 def position(
     hands: dict[int, str],
     upcard: str,
-    actions: list[str] = (),  # type: ignore[assignment]
+    actions: Sequence[str] = (),
     dealer: int = 0,
     score: tuple[int, int] = (0, 0),
     rules: Rules | None = None,
