@@ -121,18 +121,19 @@ def parse_action(text: str) -> Action:
     hit = _FIXED.get(norm)
     if hit is not None:
         return hit
+    raw = norm.split()
     words = norm.lower().split()
     try:
         if len(words) == 2 and words[0] in (PLAY, DISCARD):
-            card = parse_card(words[1])
+            card = parse_card(raw[1])
             return PLAYS[card] if words[0] == PLAY else DISCARDS[card]
         if words[:1] == ["call"] and len(words) in (2, 3):
             if len(words) == 3 and words[2] != "alone":
                 raise ActionError(f"not an action: {text!r}")
-            suit = parse_suit(words[1])
+            suit = parse_suit(raw[1])
             return CALLS_ALONE[suit] if len(words) == 3 else CALLS[suit]
         if words[:2] == ["farmer", "swap"] and len(words) == 5:
-            return farmer_swap([parse_card(w) for w in words[2:]])
+            return farmer_swap([parse_card(w) for w in raw[2:]])
         if words[:1] == ["renege"] and len(words) == 4 and words[2] == "by":
             return renege(_seat(words[1]), _seat(words[3]))
         if words in (["order", "up"], ["pick", "up"]):
