@@ -136,12 +136,14 @@ class TablePage {
       h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
     );
     this.errorBox = h("p", { class: "error", role: "alert", hidden: true });
+    // A one-line score for small screens, where the side panel sits below the table.
+    this.strip = h("p", { class: "score-strip", "aria-hidden": "true" });
     fill(
       this.main,
       h(
         "div",
         { class: "table-page" },
-        h("div", { class: "play-area" }, this.status, this.errorBox, this.felt, this.controls, this.hand),
+        h("div", { class: "play-area" }, this.status, this.errorBox, this.strip, this.felt, this.controls, this.hand),
         this.side,
       ),
     );
@@ -325,6 +327,7 @@ class TablePage {
       fill(this.actions);
       fill(this.hand);
     }
+    this.renderStrip(view);
     this.renderTools(view);
     this.renderHints();
     fill(this.logList, this.log.map((line) => h("li", {}, line)));
@@ -621,6 +624,19 @@ class TablePage {
     const them = view.tricks_won[1 - sideOf(me)];
     row("Tricks this hand", h("span", { class: "trick-count" }, `Us ${us} · Them ${them}`));
     fill(this.facts, rows);
+  }
+
+  renderStrip(view) {
+    const mine = sideOf(this.me);
+    const score = this.table.score;
+    const parts = [h("span", {}, h("b", {}, "Us "), String(score[mine]), h("b", {}, " · Them "), String(score[1 - mine]))];
+    if (view?.trump) {
+      parts.push(h("span", {}, h("b", {}, "Trump "), h("span", { class: `suit-mark ${isRed(`9${view.trump}`) ? "red" : "black"}` }, SUIT_SYMBOLS[view.trump])));
+    }
+    if (view && view.phase === "play") {
+      parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[mine]}–${view.tricks_won[1 - mine]}`));
+    }
+    fill(this.strip, parts);
   }
 
   renderTools(view) {
