@@ -33,7 +33,7 @@ from euchre.bots.policy import (
     TARGETS,
     CallValue,
     bid_features,
-    call_utility,
+    bid_utility,
     dealer_discard,
     estimate,
 )
@@ -85,8 +85,9 @@ def choose(values: dict[int, CallValue], can_pass: bool) -> tuple[int, bool] | N
     best: tuple[float, tuple[int, bool] | None] = (-1e9, None)
     for suit, v in values.items():
         for alone in (False, True):
-            u = call_utility((0, 0), 0, 10, v.make_alone if alone else v.make,
-                             v.march_alone if alone else v.march, alone)
+            u = bid_utility((0, 0), 0, 10, v.alone_points if alone else v.points,
+                            v.make_alone if alone else v.make,
+                            v.march_alone if alone else v.march, alone)
             if u > best[0]:
                 best = (u, (suit, alone))
     if can_pass:

@@ -75,39 +75,37 @@ def dealer_discard(hand: int, trump: int) -> Card:
     return min(off, key=key)
 
 
+def _masks(trump: int) -> tuple[int, ...]:
+    """Per trump: right, left, ace, king, low trumps, all trumps, off aces, off kings, suits."""
+    trumps = sum(1 << c for c in range(25) if effective_suit(c, trump) == trump)
+    right = 1 << (trump * 6 + JACK)
+    left = 1 << ((3 - trump) * 6 + JACK)
+    ace = 1 << (trump * 6 + ACE)
+    king = 1 << (trump * 6 + KING)
+    low = trumps & ~(right | left | ace | king | 1 << JOKER)
+    off = ((1 << 24) - 1) & ~trumps
+    off_aces = sum(1 << c for c in range(24) if off >> c & 1 and card_rank(c) == ACE)
+    off_kings = sum(1 << c for c in range(24) if off >> c & 1 and card_rank(c) == KING)
+    suits = tuple(
+        sum(1 << c for c in range(24) if off >> c & 1 and card_suit(c) == s)
+        for s in range(4) if s != trump
+    )
+    return (right, left, ace, king, low, trumps, off_aces, off_kings, *suits)
+
+
+_MASKS = tuple(_masks(t) for t in range(4))
+_JOKER_BIT = 1 << JOKER
+
+
 def bid_features(hand: int, trump: int, pos: int, round_: int, upcard: Card) -> list[float]:
     """The feature vector of a five-card hand (the dealer's after the exchange) for ``trump``.
 
     ``pos`` is the seat relative to the dealer (1 left of the dealer … 0 the dealer),
     ``round_`` 1 (upcard suit) or 2 (another suit named).
     """
-    n_trump = right = left = t_ace = t_king = low = joker = 0
-    off_aces = off_kings = 0
-    counts = [0, 0, 0, 0]
-    for c in _bits(hand):
-        r = trump_rank(c, trump)
-        if r >= 0:
-            n_trump += 1
-            if r == 7:
-                joker = 1
-            elif r == 6:
-                right = 1
-            elif r == 5:
-                left = 1
-            elif r == 4:
-                t_ace = 1
-            elif r == 3:
-                t_king = 1
-            else:
-                low += 1
-        else:
-            counts[card_suit(c)] += 1
-            rank = card_rank(c)
-            if rank == ACE:
-                off_aces += 1
-            elif rank == KING:
-                off_kings += 1
-    voids = sum(1 for s in range(4) if s != trump and counts[s] == 0)
+    right, left, ace, king, low, trumps, off_aces, off_kings, s1, s2, s3 = _MASKS[trump]
+    n_trump = (hand & trumps).bit_count()
+    voids = (not hand & s1) + (not hand & s2) + (not hand & s3)
     up_partner = up_opp_bower = up_opp = 0.0
     if round_ == 1 and upcard != JOKER:
         strength = (trump_rank(upcard, trump) + 1) / 7.0
@@ -121,16 +119,16 @@ def bid_features(hand: int, trump: int, pos: int, round_: int, upcard: Card) -> 
     next_suit = 1.0 if round_ == 2 and upcard != JOKER and trump == 3 - card_suit(upcard) else 0.0
     return [
         1.0,
-        float(joker),
-        float(right),
-        float(left),
-        float(t_ace),
-        float(t_king),
-        float(low),
+        1.0 if hand & _JOKER_BIT else 0.0,
+        1.0 if hand & right else 0.0,
+        1.0 if hand & left else 0.0,
+        1.0 if hand & ace else 0.0,
+        1.0 if hand & king else 0.0,
+        float((hand & low).bit_count()),
         1.0 if n_trump >= 3 else 0.0,
         1.0 if n_trump >= 4 else 0.0,
-        float(off_aces),
-        float(off_kings),
+        float((hand & off_aces).bit_count()),
+        float((hand & off_kings).bit_count()),
         float(voids),
         up_partner,
         up_opp_bower,
@@ -286,6 +284,24 @@ def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float)
     return points * (up - down) / 2.0
 
 
+def bid_utility(
+    score: tuple[int, int], side: int, game_to: int, points: float, make: float, march: float,
+    alone: bool,
+) -> float:
+    """Score-aware worth of a call: its expected points, corrected by the spread of outcomes.
+
+    The correction is the score-aware worth of the outcomes (euchred, made, march) less the
+    worth of their average; it is about nil at 0-0 and large when a euchre ends the game.
+    """
+    top = 4 if alone else 2
+    mean = -2.0 * (1.0 - make) + (make - march) + top * march
+    return (
+        pass_utility(score, side, game_to, points)
+        + call_utility(score, side, game_to, make, march, alone)
+        - pass_utility(score, side, game_to, mean)
+    )
+
+
 # -- estimates for a view ------------------------------------------------------------------
 
 
@@ -351,12 +367,12 @@ def bid_estimates(view: HandView) -> list[BidEstimate]:
         v = values[suit]
         alone = action.alone
         # going alone when a plain march already wins the game throws points away
+        pts = v.alone_points if alone else v.points
         if alone and score[side] + 2 >= game_to:
             u = -100.0
         else:
-            u = call_utility(score, side, game_to, v.make_alone if alone else v.make,
-                             v.march_alone if alone else v.march, alone)
-        pts = v.alone_points if alone else v.points
+            u = bid_utility(score, side, game_to, pts, v.make_alone if alone else v.make,
+                            v.march_alone if alone else v.march, alone)
         out.append(BidEstimate(action, pts, v.make_alone if alone else v.make, u))
     if A.PASS in view.legal:
         pts = sum(pass_pts) / len(pass_pts) if pass_pts else 0.0
@@ -370,8 +386,15 @@ def call_probability(
     temperature: float = 0.35,
 ) -> float:
     """How likely a player with ``hand`` is to call ``trump`` here (for reading the bidding)."""
-    v = call_value(rules, bid_features(hand, trump, pos, round_, upcard), pos, round_)
-    gain = max(v.points, v.alone_points) - v.pass_points
+    features = bid_features(hand, trump, pos, round_, upcard)
+    tables = load_tables().get(variant(rules))
+    group = tables.get(f"{round_}-{pos}") if tables else None
+    if group is None:
+        v = estimate(None, features)
+        gain = max(v.points, v.alone_points) - v.pass_points
+    else:
+        gain = max(_dot(group["call"], features), _dot(group["alone"], features)) - _dot(
+            group["pass"], features)
     x = max(-30.0, min(30.0, gain / temperature))
     p = 1.0 / (1.0 + math.exp(-x))
     return 0.03 + 0.94 * p

@@ -11,6 +11,7 @@ using the bidding tables of :mod:`euchre.bots.policy` as the model of the other 
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -135,24 +136,38 @@ def _suit_of(card: Card, trump: int) -> int:
     return card // 6
 
 
+@functools.lru_cache(maxsize=32)
+def _plan(k: Knowledge) -> tuple[tuple[tuple[Card, tuple[int, ...]], ...], tuple[Card, ...]]:
+    """The unseen cards that only some hands may hold (with those hands), and the rest."""
+    holding = tuple(s for s in range(4) if k.slots[s])
+    bound: list[tuple[Card, tuple[int, ...]]] = []
+    free: list[Card] = []
+    for c in _bits(k.pool):
+        seats = tuple(s for s in holding if k.allowed[s] >> c & 1)
+        if seats == holding:
+            free.append(c)
+        else:
+            bound.append((c, seats))
+    return tuple(bound), tuple(free)
+
+
 def sample_hands(k: Knowledge, rng: random.Random) -> Hands:
     """The four hands now, the unseen cards dealt at random within what is known.
 
-    Cards that only few seats may hold are placed first; each goes to a seat (or the
-    kitty) with chance in proportion to the places left there. A dead end, which voids
+    Cards that only some seats may hold are placed first, fewest holders first; each
+    goes to a seat (or the kitty) with chance in proportion to the places left there.
+    The other cards are then shuffled into the places left. A dead end, which voids
     make possible, starts the deal again; after a few, a matching finds a valid deal.
     """
-    cards = _bits(k.pool)
-    holders: dict[Card, list[int]] = {
-        c: [s for s in range(4) if k.slots[s] and k.allowed[s] >> c & 1] for c in cards
-    }
+    bound, free = _plan(k)
     for _ in range(12):
-        order = sorted(cards, key=lambda c: (len(holders[c]), rng.random()))
+        order = list(bound)
+        rng.shuffle(order)
+        order.sort(key=lambda x: len(x[1]))
         rem = list(k.slots)
         kitty = k.kitty_slots
         hands = list(k.fixed)
-        for c in order:
-            seats = holders[c]
+        for c, seats in order:
             total = kitty
             for s in seats:
                 total += rem[s]
@@ -170,6 +185,13 @@ def sample_hands(k: Knowledge, rng: random.Random) -> Hands:
                     break
                 r -= rem[s]
         else:
+            rest = list(free)
+            rng.shuffle(rest)
+            i = 0
+            for s in range(4):
+                for c in rest[i : i + rem[s]]:
+                    hands[s] |= 1 << c
+                i += rem[s]
             return _four(hands)
     return _matching(k, rng)
 
