@@ -1,0 +1,269 @@
+"""Property tests over random deals and random play, under every preset and random rule mixes.
+
+Farmer's hands are rare in random deals, so a third of the deals give one seat three nines
+and two tens on purpose.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine_helpers import snapshot
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import euchre
+from euchre import actions as A
+from euchre.cards import JOKER, NINE, TEN, card_rank, effective_suit, trick_rank
+from euchre.hand import Deal, HandState, is_farmers_hand
+from euchre.record import GameRecord
+from euchre.rules import GAME_LENGTHS, PRESETS, Rules
+from euchre.shuffle import new_deck
+
+SETTINGS = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+mixed_rules = st.builds(
+    Rules,
+    stick_the_dealer=st.booleans(),
+    all_pass=st.sampled_from(["next-dealer", "same-dealer"]),
+    defend_alone=st.booleans(),
+    canadian_loner=st.booleans(),
+    farmers_hand=st.sampled_from(["off", "nines-and-tens", "three-nines-two-tens"]),
+    benny=st.booleans(),
+    game_to=st.sampled_from(GAME_LENGTHS),
+    lead_when_sitting_out=st.sampled_from(["dealer-left", "loner-left"]),
+    dealer_exchanges_when_partner_alone=st.booleans(),
+    renege_penalty=st.sampled_from(["hand", "flat"]),
+)
+any_rules = st.one_of(st.sampled_from(list(PRESETS.values())), mixed_rules)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[Rules, HandState, random.Random]:
+    """Rules, a fresh hand from a random deal, and a random source for choosing actions."""
+    rules = draw(any_rules)
+    dealer = draw(st.integers(0, 3))
+    deck = draw(st.permutations(new_deck(rules.benny)))
+    rng = draw(st.randoms(use_true_random=False))
+    if draw(st.integers(0, 2)) == 0:
+        farmer = draw(st.integers(0, 3))
+        nines = [c for c in deck if card_rank(c) == NINE][:3]
+        tens = [c for c in deck if card_rank(c) == TEN][:2]
+        rest = [c for c in deck if c not in nines + tens]
+        dealt = [rest[5 * i : 5 * i + 5] for i in range(3)]
+        dealt.insert(farmer, nines + tens)
+        d = Deal(tuple(tuple(h) for h in dealt), tuple(rest[15:]), "3-2")
+    else:
+        from euchre.shuffle import deal_from_deck
+
+        d = deal_from_deck(list(deck), dealer, draw(st.sampled_from(["3-2", "2-3"])))
+    return rules, HandState(rules, dealer, d), rng
+
+
+def step(state: HandState, rng: random.Random) -> HandState:
+    """One uniformly random legal action."""
+    options = state.legal_actions()
+    return state.apply(options[rng.randrange(len(options))])
+
+
+def states(state: HandState, rng: random.Random) -> list[HandState]:
+    """Every state of one random hand, the first and the last included."""
+    out = [state]
+    while not state.is_over:
+        state = step(state, rng)
+        out.append(state)
+    return out
+
+
+def universe(state: HandState) -> list[A.Action]:
+    """A broad set of actions to try: every kind, every card, legal or not."""
+    swaps = [a for a in state.legal_actions() if a.kind == A.FARMER_SWAP][:3]
+    return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE, A.DEFEND_ALONE, A.KEEP, A.THROW,
+            *A.CALLS, *A.CALLS_ALONE, *A.PLAYS, *A.DISCARDS, *swaps,
+            A.farmer_swap([0, 1, 2])]
+
+
+@SETTINGS
+@given(hands())
+def test_property_every_card_exactly_once(case: tuple[Rules, HandState, random.Random]) -> None:
+    """Hands, kitty (with discards), played cards and the upcard hold every card once."""
+    rules, state, rng = case
+    deck = set(new_deck(rules.benny))
+    for s in states(state, rng):
+        played = [c for t in s.tricks for c in t[1]] + list(s.trick[1])
+        cards = [c for seat in range(4) for c in s.hand(seat)] + list(s.kitty_down) + played
+        if s.upcard not in cards:
+            cards.append(s.upcard)  # still on the table (or turned down)
+        assert len(cards) == len(set(cards)) and set(cards) == deck
+
+
+@settings(max_examples=60, deadline=None)
+@given(hands())
+def test_property_only_legal_actions_apply(case: tuple[Rules, HandState, random.Random]) -> None:
+    """An action applies exactly when it is listed as legal; a refusal changes nothing."""
+    _, state, rng = case
+    for s in states(state, rng):
+        legal = set(s.legal_actions())
+        before = snapshot(s)
+        for action in universe(s):
+            try:
+                s.apply(action)
+                applied = True
+            except euchre.IllegalActionError:
+                applied = False
+            assert applied == (action in legal), (str(action), s.phase_name)
+            assert snapshot(s) == before
+
+
+@SETTINGS
+@given(hands())
+def test_property_follow_suit_left_bower_is_trump(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """Legal plays are the cards of the suit led (bowers and joker counted as trump) if any."""
+    _, state, rng = case
+    for s in states(state, rng):
+        if s.phase_name != "play":
+            continue
+        hand = s.hand(s.to_act)  # type: ignore[arg-type]
+        trick = s.trick[1]
+        plays = {a.card for a in s.legal_actions()}
+        if not trick:
+            assert plays == set(hand)
+            continue
+        led = effective_suit(trick[0], s.trump)
+        follow = {c for c in hand if effective_suit(c, s.trump) == led}
+        assert plays == (follow or set(hand))
+
+
+@SETTINGS
+@given(hands())
+def test_property_trick_winner_is_highest_trick_rank(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """Each trick goes to the card of highest trick rank; the winner leads next."""
+    _, state, rng = case
+    end = states(state, rng)[-1]
+    for n, (leader, cards, winner) in enumerate(end.tricks):
+        led = effective_suit(cards[0], end.trump)
+        seats = [s for s in ((leader + i) % 4 for i in range(4)) if not end.sits_out(s)]
+        ranks = [trick_rank(c, end.trump, led) for c in cards]
+        scoring = [r for r in ranks if r > 0]  # off-suit discards all rank 0
+        assert len(set(scoring)) == len(scoring) and ranks[0] > 0
+        assert seats[ranks.index(max(ranks))] == winner
+        if n + 1 < len(end.tricks):
+            assert end.tricks[n + 1][0] == winner
+
+
+def expected_points(end: HandState) -> tuple[int, int]:
+    """The scoring table, written out independently of the engine."""
+    if end.thrown_in:
+        return (0, 0)
+    side = end.maker % 2
+    taken = end.tricks_won[side]
+    if taken == 5:
+        pts, scorer = (4 if end.alone else 2), side
+    elif taken >= 3:
+        pts, scorer = 1, side
+    else:
+        pts, scorer = (4 if end.lone_defender >= 0 else 2), 1 - side
+    return (pts, 0) if scorer == 0 else (0, pts)
+
+
+@SETTINGS
+@given(hands())
+def test_property_points_match_the_scoring_table(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """Points: 1 for 3-4 tricks, 2 for a march, 4 alone; a euchre 2, or 4 by a lone defender."""
+    _, state, rng = case
+    end = states(state, rng)[-1]
+    assert end.points == expected_points(end)
+    assert sum(end.tricks_won) == (0 if end.thrown_in else 5)
+
+
+@SETTINGS
+@given(hands())
+def test_property_records_round_trip_and_replay(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """Text and JSON records round-trip exactly; replaying gives the same final state."""
+    rules, state, rng = case
+    all_states = states(state, rng)
+    end = all_states[-1]
+    for _, action in end.history():
+        assert euchre.parse_action(str(action)) == action
+    assert Rules.from_text(rules.to_text()) == rules
+    assert Rules.from_dict(rules.to_dict()) == rules
+    record = GameRecord.from_hand(end)
+    text = record.to_text()
+    assert GameRecord.from_text(text) == record
+    assert GameRecord.from_text(text).to_text() == text
+    assert GameRecord.from_json(record.to_json()) == record
+    game = GameRecord.from_text(text).replay()
+    assert game.current is not None and snapshot(game.current) == snapshot(end)
+
+
+def rearranged(state: HandState, end: HandState, seat: int, rng: random.Random) -> Deal | None:
+    """The deal with the cards ``seat`` never sees shuffled among the other seats and the
+    kitty, keeping each holder's count per suit (under the final trump) so play stays legal.
+
+    Cards named by actions (the dealer's discard, a farmer's swap), played cards and the
+    upcard stay where they are. None if a farmer's hand would appear or disappear.
+    """
+    d = state.deal
+    fixed = set(d.hands[seat]) | {d.kitty[0]}
+    fixed |= {c for t in end.tricks for c in t[1]} | set(end.trick[1])
+    for s, a in end.history():
+        if a.kind == A.DISCARD:
+            fixed.add(a.card)
+        if a.kind == A.FARMER_SWAP:
+            fixed |= set(a.cards)
+            if s == seat:
+                fixed |= set(d.kitty[1:4])
+    slots: list[list[Any]] = [list(h) for h in d.hands] + [list(d.kitty)]
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for i, cards in enumerate(slots):
+        if i == seat:
+            continue
+        for j, c in enumerate(cards):
+            if c not in fixed:
+                groups.setdefault(effective_suit(c, end.trump) if end.trump >= 0 else 0,
+                                  []).append((i, j))
+    for places in groups.values():
+        values = [slots[i][j] for i, j in places]
+        rng.shuffle(values)
+        for (i, j), c in zip(places, values, strict=True):
+            slots[i][j] = c
+    new = Deal(tuple(tuple(h) for h in slots[:4]), tuple(slots[4]), d.pattern)
+    rule = state.rules.farmers_hand
+    for s in range(4):
+        if is_farmers_hand(new.hands[s], rule) != is_farmers_hand(d.hands[s], rule):
+            return None
+    return new
+
+
+@settings(max_examples=200, deadline=None)
+@given(hands(), st.integers(0, 3))
+def test_property_views_ignore_cards_a_seat_cannot_see(
+    case: tuple[Rules, HandState, random.Random], seat: int,
+) -> None:
+    """Two states that differ only in cards hidden from a seat give it identical views.
+
+    Whether a seat holds a farmer's hand is public (the table waits for its decision), so the
+    rearrangement keeps every seat's farmer status.
+    """
+    rules, state, rng = case
+    path = states(state, rng)
+    end = path[-1]
+    new_deal = rearranged(state, end, seat, rng)
+    if new_deal is None:
+        return
+    other = HandState(rules, state.dealer, new_deal)
+    assert other.view(seat) == path[0].view(seat)
+    for (actor, action), before in zip(end.history(), path[1:], strict=True):
+        other = other.apply(action, seat=actor)
+        assert other.view(seat) == before.view(seat)
+    assert JOKER not in other.view(seat).hand or rules.benny
