@@ -118,6 +118,15 @@ def test_next_in_round_two_left_of_the_dealer(level: str) -> None:
     assert action.kind == "call" and action.suit == 2
 
 
+def test_next_is_called_lighter(level: str) -> None:
+    # two hearts with the right bower: worth calling as "next" (diamonds turned down),
+    # not when clubs were turned down
+    hand = {1: "JH TH 9C KC 9S"}
+    action = decide(level, position(hand, "9D", ["pass"] * 4))
+    assert action.kind == "call" and action.suit == 2
+    assert text(decide(level, position(hand, "AC", ["pass"] * 4))) == "pass"
+
+
 def test_careful_when_a_euchre_loses_the_game(level: str) -> None:
     hand = {2: "AD 9C JS QH JH"}
     assert decide(level, position(hand, "QD", ["pass"])).kind == "order"
@@ -155,6 +164,14 @@ def test_dealer_discards_to_make_a_void(level: str) -> None:
 
 def test_maker_leads_trump(level: str) -> None:
     state = position({1: "JS JC AS AH 9D"}, "9S", ["order", "discard 9C"])
+    action = decide(level, state)
+    assert effective_suit(action.card, 3) == 3
+
+
+def test_lead_trump_to_partner_who_called(level: str) -> None:
+    # seat 3 (partner of seat 1) called spades in round two; seat 1 leads a trump
+    state = position({1: "QS 9S AH KH AD", 3: "JS JC AS KS 9C"}, "TD",
+                     ["pass"] * 4 + ["pass", "pass", "call S"])
     action = decide(level, state)
     assert effective_suit(action.card, 3) == 3
 
