@@ -55,12 +55,19 @@ def seat_name(seat: int) -> str:
     return "You" if seat == YOU else SEAT_NAMES[seat]
 
 
-def describe(seat: int, action: Action | None, kind: str = "", dealer: int = -1) -> str:
-    """One line telling what a seat did (``None``: an action you may not see)."""
+def describe(
+    seat: int, action: Action | None, kind: str = "", dealer: int = -1, made: bool = False
+) -> str:
+    """One line telling what a seat did (``None``: an action you may not see).
+
+    ``made``: trump is already made (a pass then declines to defend alone).
+    """
     who = seat_name(seat)
     if action is None:
         return f"{who} discards a card." if kind == A.DISCARD else f"{who} swaps three cards."
     k = action.kind
+    if k == A.PASS_KIND and made:
+        return f"{who} do{'' if seat == YOU else 'es'} not defend alone."
     if k == A.PASS_KIND:
         return f"{who} pass{'' if seat == YOU else 'es'}."
     if k == A.ORDER:
@@ -76,6 +83,12 @@ def describe(seat: int, action: Action | None, kind: str = "", dealer: int = -1)
         return f"{who} play{'' if seat == YOU else 's'} {card_text(action.card)}."
     if k == A.DEFEND:
         return f"{who} defend{'' if seat == YOU else 's'} alone."
+    if k == A.FARMER_KEEP:
+        return f"{who} keep{'' if seat == YOU else 's'} a farmer's hand."
+    if k == A.FARMER_THROW:
+        return f"{who} throw{'' if seat == YOU else 's'} in a farmer's hand."
+    if k == A.FARMER_SWAP:
+        return f"{who} swap{'' if seat == YOU else 's'} {cards_text(action.cards)} for the kitty."
     return f"{who}: {action}."
 
 
@@ -192,7 +205,7 @@ class Session:
         view = hand.view(YOU)
         seat, action = view.history[-1]
         kind = view.hidden_kinds[-1] if action is None and view.hidden_kinds else ""
-        self.write(describe(seat, action, kind, view.dealer))
+        self.write(describe(seat, action, kind, view.dealer, view.maker >= 0))
         if action is not None and action.kind == A.PLAY and not view.trick and view.tricks:
             _, cards, winner = view.tricks[-1]
             self.write(f"  {seat_name(winner)} take{'' if winner == YOU else 's'} the trick "
