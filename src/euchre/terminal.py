@@ -72,7 +72,7 @@ def describe(
         return f"{who} pass{'' if seat == YOU else 'es'}."
     if k == A.ORDER:
         verb = "pick" if dealer == seat else "order"
-        alone = " and go alone" if action.alone else ""
+        alone = (" and go alone" if seat == YOU else " and goes alone") if action.alone else ""
         return f"{who} {verb}{'' if seat == YOU else 's'} it up{alone}."
     if k == A.CALL:
         alone = " alone" if action.alone else ""

@@ -100,3 +100,27 @@ def test_end_of_input_leaves_the_game(
     feed(monkeypatch, iter([]))
     assert main(["play", "--seed", "2"]) == 0
     assert "You leave the game." in capsys.readouterr().out
+
+
+def test_kitchen_table_rules_ask_about_defending_alone(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed(monkeypatch, always("1"))
+    assert main(["play", "--seed", "5", "--preset", "kitchen-table", "--level", "easy"]) == 0
+    out = capsys.readouterr().out
+    assert "not defend alone" in out
+    assert "Game over" in out
+
+
+def test_describe_names_each_kind_of_move() -> None:
+    from euchre.actions import parse_action
+    from euchre.terminal import describe
+
+    assert describe(1, parse_action("order alone"), dealer=3) == (
+        "West orders it up and goes alone."
+    )
+    assert describe(0, parse_action("order"), dealer=0) == "You pick it up."
+    assert describe(3, parse_action("call H")) == "East calls Hearts."
+    assert describe(2, None, "discard") == "North discards a card."
+    assert describe(2, parse_action("pass"), made=True) == "North does not defend alone."
+    assert describe(0, parse_action("farmer throw")) == "You throw in a farmer's hand."
