@@ -35,6 +35,7 @@ Commands:
   score  the game score and this hand's tricks
   help   this text
   quit   leave the game"""
+"""The text of the ``help`` command."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
