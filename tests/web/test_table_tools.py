@@ -42,12 +42,13 @@ def test_last_trick_can_be_viewed_until_the_next_lead(page: Page, artifacts: Pat
     expect(panel).to_have_count(0)
 
 
-def test_rules_page_shows_the_house_rules_of_the_table(page: Page) -> None:
+def test_rules_page_shows_the_house_rules_of_the_table(page: Page, artifacts: Path) -> None:
     table_url = start_table(page, "stick-the-dealer")
     page.get_by_role("link", name="Rules", exact=True).last.click()
     rules = page.get_by_role("region", name="House rules at this table")
     expect(rules).to_contain_text("Game to 10 points.")
     expect(rules).to_contain_text("Stick the dealer")
+    page.screenshot(path=str(artifacts / "rules.png"), full_page=True)
     page.get_by_role("link", name="Back to your table").click()
     expect(page).to_have_url(table_url)
     choices(page).first.wait_for()

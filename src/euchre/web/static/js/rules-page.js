@@ -3,7 +3,7 @@
 
 import { getTable } from "./api.js";
 import { fill, h } from "./dom.js";
-import { seatToken } from "./storage.js";
+import { lastTable, seatToken } from "./storage.js";
 
 const HOW_TO_PLAY = [
   ["The cards", [
@@ -31,7 +31,9 @@ const HOW_TO_PLAY = [
   ]],
 ];
 
-export function mountRules(main, tableId) {
+/** The rules page for a table (by default the last table played in this browser). */
+export function mountRules(main, requested) {
+  const tableId = requested || lastTable();
   const houseRules = h("section", { class: "house-rules", "aria-labelledby": "house-rules-title" },
     h("h2", { id: "house-rules-title" }, "House rules at this table"));
   fill(

@@ -238,6 +238,7 @@ class TablePage {
     this.pending = false;
     this.error = message;
     if (fatal) {
+      this.fatal = true;
       forgetSeat(this.tableId);
       this.connection.close();
     }
@@ -307,6 +308,7 @@ class TablePage {
 
   render() {
     const table = this.table;
+    this.renderError();
     if (!table) return;
     const focusKey = document.activeElement?.dataset?.key;
     const focusInPlay = this.main.contains(document.activeElement) && (this.actions.contains(document.activeElement) || this.hand.contains(document.activeElement));
@@ -314,8 +316,6 @@ class TablePage {
     const me = this.me;
 
     this.renderStatus();
-    this.errorBox.hidden = !this.error;
-    this.errorBox.textContent = this.error;
     this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? view?.rules?.game_to ?? 10));
     this.renderClock();
     if (view) {
@@ -340,6 +340,11 @@ class TablePage {
       const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
       first?.focus({ preventScroll: true });
     }
+  }
+
+  renderError() {
+    this.errorBox.hidden = !this.error;
+    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: "/" }, "Start a new table")] : null);
   }
 
   renderStatus() {
@@ -461,7 +466,7 @@ class TablePage {
           this.pile,
           h("div", { class: "kitty", "aria-hidden": "true" }, h("div", { class: "back", html: cardBack() }), h("div", { class: "back", html: cardBack() })),
           top,
-          h("p", { class: "pile-caption" }, faceUp ? (view.upcard_taken ? `${seatName(view.dealer, me)} picked up the ${cardName(view.upcard)}` : "Upcard") : `Turned down: ${suitName(view.upcard[1] ?? "")}`),
+          h("p", { class: "pile-caption" }, faceUp ? (view.upcard_taken ? `${seatName(view.dealer, me)} picked up the ${cardName(view.upcard)}` : "Upcard") : `Turned down: the ${cardName(view.upcard)}`),
         );
       }
       this.pile.hidden = false;
