@@ -191,7 +191,7 @@ class MediumBot(Bot):
             return A.PASS
         if pos == 2 and A.ORDER_UP not in legal:  # Canadian loner
             return A.ORDER_UP_ALONE if value >= bar_for(view) + 1.5 else A.PASS
-        if pos != 2 and wants_alone(view, strength_hand, trump):
+        if wants_alone(view, strength_hand, trump):
             return A.ORDER_UP_ALONE
         return A.ORDER_UP
 
@@ -203,8 +203,14 @@ class MediumBot(Bot):
         suits = sorted({a.suit for a in legal if a.kind == A.CALL})
         turned = card_suit(view.upcard)
 
+        def held(suit: int) -> list[Card]:
+            if view.phase != "benny":
+                return hand
+            six = [*hand, view.upcard]  # the dealer takes the Benny, then discards
+            return [c for c in six if c != discard_for(six, suit)]
+
         def value(suit: int) -> float:
-            v = hand_value(hand, suit)
+            v = hand_value(held(suit), suit)
             if view.phase == "call" and turned >= 0 and suit == same_colour(turned):
                 v += NEXT_BONUS[pos]
             return v
@@ -213,7 +219,7 @@ class MediumBot(Bot):
         forced = A.PASS not in legal
         if not forced and (K.trump_count(hand, best) < 2 or value(best) < bar_for(view)):
             return A.PASS
-        if wants_alone(view, hand, best):
+        if wants_alone(view, held(best), best):
             return A.CALLS_ALONE[best]
         return A.CALLS[best]
 
