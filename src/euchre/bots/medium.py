@@ -229,8 +229,16 @@ def play_card(view: HandView) -> Card:
     return lead_card(view) if not view.trick else follow_card(view)
 
 
+def is_top(card: Card, view: HandView) -> bool:
+    """Whether no opponent can hold a higher card of its suit (partner's upcard is ours)."""
+    higher = K.higher_unseen(card, view)
+    if view.dealer == K.partner(view.seat) and K.dealer_may_hold_upcard(view):
+        higher &= ~(1 << view.upcard)
+    return higher == 0
+
+
 def _boss(cards: list[Card], view: HandView) -> list[Card]:
-    return [c for c in cards if K.is_boss(c, view)]
+    return [c for c in cards if is_top(c, view)]
 
 
 def lead_card(view: HandView) -> Card:
@@ -246,13 +254,13 @@ def lead_card(view: HandView) -> Card:
     if makers and my_trumps and trumps_out > 0:
         best = K.highest(my_trumps, trump)
         if view.maker == view.seat:
-            if K.is_boss(best, view) and len(my_trumps) >= 2:
+            if is_top(best, view) and len(my_trumps) >= 2:
                 return best
             if len(my_trumps) >= 3:
                 return K.lowest(my_trumps, trump)
-        elif not view.tricks or K.is_boss(best, view):
+        elif not view.tricks or is_top(best, view):
             # partner called: lead trump to partner, the boss if we hold it, else low
-            return best if K.is_boss(best, view) else K.lowest(my_trumps, trump)
+            return best if is_top(best, view) else K.lowest(my_trumps, trump)
     voids = K.voids(view)
     opponents = [s for s in ((view.seat + 1) % 4, (view.seat + 3) % 4)
                  if s not in view.sitting_out]
@@ -293,7 +301,7 @@ def throw_off(cards: list[Card], view: HandView) -> Card:
     for c in hand:
         s = effective_suit(c, trump)
         counts[s] = counts.get(s, 0) + 1
-    plain = [c for c in off if not K.is_boss(c, view)] or off
+    plain = [c for c in off if not is_top(c, view)] or off
     return min(plain, key=lambda c: (card_rank(c) >= KING, counts[effective_suit(c, trump)],
                                      card_rank(c), c))
 
@@ -321,7 +329,7 @@ def follow_card(view: HandView) -> Card:
         return K.lowest(winners, trump)  # last to play: win as cheaply as possible
     if partner in after:
         # second hand low: win only with a sure winner, or trump a high lead
-        sure = [c for c in winners if K.is_boss(c, view)
+        sure = [c for c in winners if is_top(c, view)
                 and (effective_suit(c, trump) == trump or not _shown_void(view, opp_after, led))]
         if following:
             return K.lowest(sure, trump) if sure else K.lowest(legal, trump)
@@ -329,7 +337,7 @@ def follow_card(view: HandView) -> Card:
             return K.lowest(winners, trump)
         return throw_off(legal, view)
     # third hand high: the cheapest sure winner, else the highest card that wins for now
-    sure = [c for c in winners if K.is_boss(c, view)]
+    sure = [c for c in winners if is_top(c, view)]
     if sure and (not following or led == trump or not _shown_void(view, opp_after, led)):
         return K.lowest(sure, trump)
     return K.highest(winners, trump) if following else K.lowest(winners, trump)
@@ -345,7 +353,7 @@ def _partner_safe(view: HandView, card: Card, opp_after: list[int], led: int) ->
     if not opp_after:
         return True
     trump = view.trump
-    if not K.is_boss(card, view):
+    if not is_top(card, view):
         return False
     if effective_suit(card, trump) == trump or K.trumps_out(view) == 0:
         return True
