@@ -143,7 +143,7 @@ class TablePage {
       h(
         "div",
         { class: "table-page" },
-        h("div", { class: "play-area" }, this.status, this.errorBox, this.strip, this.felt, this.controls, this.hand),
+        h("div", { class: "play-area" }, h("h1", { class: "visually-hidden" }, "Your table"), this.status, this.errorBox, this.strip, this.felt, this.controls, this.hand),
         this.side,
       ),
     );

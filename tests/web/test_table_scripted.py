@@ -1,0 +1,150 @@
+"""Rare moments at the table, from fixed deals: a farmer's hand and the Joker turned up.
+
+The table socket is answered inside the browser by a small stand-in that keeps a real
+engine hand: it sends the seat's real view (with `legal`), applies the client's moves with
+the engine (so a move the engine refuses fails the test), and moves the other seats by
+taking their first legal action.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, WebSocketRoute, expect
+
+from euchre.hand import HandState, deal
+from euchre.rules import Rules
+
+pytestmark = pytest.mark.browser
+
+TABLE_ID = "scripted"
+ME = 0
+
+
+class ScriptedTable:
+    """One hand of a table, played through a routed WebSocket."""
+
+    def __init__(self, state: HandState, preset: str) -> None:
+        self.state = state
+        self.preset = preset
+        self.version = 1
+        self.received: list[str] = []
+        self.errors: list[str] = []
+
+    def table(self) -> dict[str, Any]:
+        state = self.state
+        rules = state.rules
+        return {
+            "id": TABLE_ID, "kind": "practice", "version": self.version, "seat": ME,
+            "seats": [
+                {"seat": s, "name": n, "kind": k, "level": lv, "connected": True}
+                for s, n, k, lv in [(0, "You", "human", None), (1, "West", "bot", "easy"),
+                                    (2, "North", "bot", "easy"), (3, "East", "bot", "easy")]
+            ],
+            "preset": self.preset, "rules": rules.to_dict(), "rules_text": rules.describe(),
+            "score": [0, 0], "hand_number": 1, "dealer": state.dealer, "to_act": state.to_act,
+            "commitment": None, "game_over": False, "winner": None,
+            "view": state.view(ME).to_json(), "clock": None, "summary": None,
+        }
+
+    def on_message(self, ws: WebSocketRoute, raw: str | bytes) -> None:
+        message = json.loads(raw)
+        if message["type"] == "join":
+            ws.send(json.dumps({"type": "joined", "table_id": TABLE_ID, "seat": ME,
+                                "version": self.version}))
+            ws.send(json.dumps({"type": "snapshot", "version": self.version,
+                                "table": self.table()}))
+        elif message["type"] == "action":
+            self.received.append(message["action"])
+            if not self.state.is_legal(message["action"]) or self.state.to_act != ME:
+                self.errors.append(message["action"])
+                ws.send(json.dumps({"type": "error", "code": "illegal", "message": "not legal"}))
+                return
+            self.act(ws, ME, message["action"])
+            while not self.state.is_over and self.state.to_act not in (ME, None):
+                seat = self.state.to_act
+                self.act(ws, seat, str(self.state.legal_actions()[0]))
+
+    def act(self, ws: WebSocketRoute, seat: int, action: str) -> None:
+        self.state = self.state.apply(action)
+        self.version += 1
+        hidden = seat != ME and action.split()[0] in ("discard", "farmer") and "swap" in action
+        shown = action.split()[0] if seat != ME and action.startswith("discard") else action
+        shown = "farmer swap" if hidden else shown
+        ws.send(json.dumps({"type": "event", "version": self.version,
+                            "event": {"kind": "action", "seat": seat, "action": shown},
+                            "table": self.table()}))
+
+
+@pytest.fixture
+def scripted(page: Page) -> Iterator[Any]:
+    """Open the table page for a scripted hand: returns a function taking the hand."""
+
+    def open_table(state: HandState, preset: str) -> ScriptedTable:
+        table = ScriptedTable(state, preset)
+        page.add_init_script(
+            "localStorage.setItem('euchre.seats', JSON.stringify({%s: {token: 't', at: 0}}))"
+            % json.dumps(TABLE_ID)
+        )
+        page.route_web_socket(
+            f"**/ws/tables/{TABLE_ID}",
+            lambda ws: ws.on_message(lambda raw: table.on_message(ws, raw)),
+        )
+        page.goto(f"/table/{TABLE_ID}")
+        return table
+
+    yield open_table
+
+
+HANDS = [
+    ["9C", "9D", "9H", "TC", "TD"],
+    ["JC", "QC", "KC", "AC", "TS"],
+    ["JD", "QD", "KD", "AD", "TH"],
+    ["JH", "QH", "KH", "AH", "9S"],
+]
+
+
+def test_farmers_hand_swaps_three_chosen_cards(page: Page, scripted: Any, artifacts: Path) -> None:
+    state = deal(Rules.preset("kitchen-table"), 3, HANDS, ["JS", "QS", "KS", "AS"])
+    table = scripted(state, "kitchen-table")
+    expect(page.get_by_role("status")).to_contain_text("farmer's hand")
+    expect(page.get_by_role("button", name="Keep this hand")).to_be_enabled()
+    expect(page.get_by_role("button", name="Throw this hand in")).to_be_enabled()
+    swap = page.locator(".bid-farmer-swap")
+    expect(swap).to_have_text("Choose 3 more cards to swap")
+    expect(swap).to_be_disabled()
+    for name in ("Nine of Clubs", "Ten of Clubs", "Nine of Diamonds"):
+        card = page.get_by_role("button", name=name, exact=True)
+        card.click()
+        expect(card).to_have_attribute("aria-pressed", "true")
+    expect(swap).to_be_enabled()
+    expect(swap).to_contain_text("Swap the Nine of Clubs")
+    page.screenshot(path=str(artifacts / "farmer.png"), full_page=True, animations="disabled")
+    swap.click()
+    expect(page.get_by_role("button", name="Nine of Clubs", exact=True)).to_have_count(0)
+    assert table.received[0].startswith("farmer swap ")
+    assert not table.errors
+
+
+def test_joker_turned_up_lets_the_dealer_name_trump(page: Page, scripted: Any, artifacts: Path) -> None:
+    state = deal(Rules.preset("benny"), ME, HANDS, ["JK", "QS", "KS", "AS", "JS"])
+    table = scripted(state, "benny")
+    expect(page.get_by_role("img", name="Upcard: Joker")).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Joker was turned up")
+    for suit in ("Clubs", "Diamonds", "Hearts", "Spades"):
+        expect(page.get_by_role("button", name=f"Call {suit}", exact=True)).to_be_enabled()
+        expect(page.get_by_role("button", name=f"Call {suit} alone", exact=True)).to_be_enabled()
+    expect(page.get_by_role("button", name="Pass", exact=True)).to_have_count(0)
+    page.get_by_role("button", name="Call Spades", exact=True).click()
+    joker = page.get_by_role("button", name="Joker", exact=True)
+    expect(joker).to_be_enabled()
+    expect(page.get_by_role("status")).to_contain_text("Choose a card to discard")
+    page.screenshot(path=str(artifacts / "benny-discard.png"), full_page=True, animations="disabled")
+    page.get_by_role("button", name="Nine of Hearts", exact=True).click()
+    expect(page.get_by_role("button", name="Nine of Hearts", exact=True)).to_have_count(0)
+    assert table.received[:2] == ["call S", "discard 9H"]
+    assert not table.errors
