@@ -364,6 +364,8 @@ class HandState:
         """
         if isinstance(action, str):
             action = parse_action(action)
+        elif not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
         if action.kind == A.RENEGE:
             return self._renege(action)
         if self.phase == OVER:
@@ -586,6 +588,8 @@ class HandState:
             raise IllegalActionError("a renege was already claimed this hand")
         if action.seat % 2 == action.by % 2:
             raise IllegalActionError("only an opponent of the reneging player can claim a renege")
+        if self.sits_out(action.seat):
+            raise IllegalActionError(f"seat {action.seat} sits out this hand and cannot renege")
         new = self._copy(action.by, action)
         new.phase = OVER
         new.to_act = None

@@ -142,6 +142,17 @@ def test_house_rule_defend_alone_against_a_lone_maker_scores_4() -> None:
     assert {e.points for e in ends if e.tricks_won[0] >= 3} == {(4, 0)}
 
 
+def test_going_alone_when_the_dealer_is_maker() -> None:
+    """The dealer may pick up alone: the dealer exchanges, the partner sits out, left leads."""
+    state = act(deal(CLASSIC, 0, PLAIN, PLAIN_KITTY), *["pass"] * 3, "order alone")
+    assert state.maker == 0 and state.alone and state.sits_out(2)
+    assert state.phase_name == "discard" and parse_card("KH") in state.hand(0)
+    state = state.apply("discard 9S")
+    assert state.to_act == 1
+    state = act(state, "play JD", "play 9D")
+    assert state.to_act == 0, "North sits out: the dealer plays third"
+
+
 # -- Canadian loner -------------------------------------------------------------------------
 
 

@@ -15,14 +15,14 @@ HANDS = "AD 9C TC 9S TS | JD QD 9H AC KC | KD TD AH QC JC | 9D AS KS QS JS"
 KITTY = "KH JH QH TH"
 
 
-def refused(state: HandState, action: str, message: str, seat: int | None = None) -> None:
+def refused(state: HandState, action: object, message: str, seat: int | None = None) -> None:
     """``action`` is refused with exactly ``message`` and the state is unchanged."""
     before = snapshot(state)
     with pytest.raises(euchre.IllegalActionError) as err:
-        state.apply(action, seat=seat)
+        state.apply(action, seat=seat)  # type: ignore[arg-type]
     assert str(err.value) == message
     assert snapshot(state) == before
-    assert not state.is_legal(action) or seat is not None
+    assert seat is not None or not state.is_legal(action)  # type: ignore[arg-type]
 
 
 def in_play() -> HandState:
@@ -92,6 +92,13 @@ def test_message_hand_over_and_renege_claims() -> None:
     refused(over, "renege 1 by 0", "a renege can only be claimed once play has started")
     refused(in_play(), "renege 1 by 3", "only an opponent of the reneging player can claim a "
             "renege")
+    alone = act(deal(CLASSIC, 3, HANDS, KITTY), "order alone", "discard 9D", "play AD")
+    refused(alone, "renege 2 by 1", "seat 2 sits out this hand and cannot renege")
+
+
+def test_message_not_an_action() -> None:
+    """Something that is neither an action nor its text is refused, changing nothing."""
+    refused(in_play(), 42, "not an action: 42")  # type: ignore[arg-type]
 
 
 def test_message_notation_errors() -> None:
