@@ -98,7 +98,7 @@ def test_message_hand_over_and_renege_claims() -> None:
 
 def test_message_not_an_action() -> None:
     """Something that is neither an action nor its text is refused, changing nothing."""
-    refused(in_play(), 42, "not an action: 42")  # type: ignore[arg-type]
+    refused(in_play(), 42, "not an action: 42")
 
 
 def test_message_notation_errors() -> None:

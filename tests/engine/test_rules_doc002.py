@@ -139,7 +139,7 @@ def test_rule_002_4_5_deal_passes_to_the_left() -> None:
     """Section 4.5: after each hand the deal passes to the left."""
     rng = random.Random(5)
     game = GameState(STICK, 1)
-    dealers = []
+    dealers: list[int] = []
     while len(dealers) < 6:
         if game.needs_deal:
             dealers.append(game.next_dealer)
