@@ -340,7 +340,7 @@ def _report(
             "decisions": len(values),
         }
 
-    return {
+    report: dict[str, Any] = _clean({
         "a": a,
         "b": b,
         "preset": preset,
@@ -359,7 +359,19 @@ def _report(
         "thrown_in": thrown,
         "seconds": round(seconds, 2),
         "workers": workers,
-    }
+    })
+    return report
+
+
+def _clean(obj: Any) -> Any:
+    """The report with every NaN (nothing measured) replaced by None, for strict JSON."""
+    if isinstance(obj, float) and math.isnan(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_clean(v) for v in obj]
+    return obj
 
 
 def _fmt_rate(x: float | None) -> str:
@@ -373,9 +385,12 @@ def format_report(rep: dict[str, Any]) -> str:
     lines = [
         f"arena {team}: {rep['deals']} duplicate deals, {rep['games']} duplicate games, "
         f"preset {rep['preset']}, seed {rep['seed']}",
-        f"  points per deal for {a}: {rep['points_per_deal']:+.3f} "
-        f"(95% CI {rep['ci95'][0]:+.3f} .. {rep['ci95'][1]:+.3f})",
     ]
+    if rep["deals"]:
+        lines.append(
+            f"  points per deal for {a}: {rep['points_per_deal']:+.3f} "
+            f"(95% CI {rep['ci95'][0]:+.3f} .. {rep['ci95'][1]:+.3f})"
+        )
     if rep["games"]:
         lines.append(
             f"  game win rate for {a}: {rep['game_win_rate']:.1%} "
@@ -390,6 +405,8 @@ def format_report(rep: dict[str, Any]) -> str:
         )
     for key, label in (("decision_ms", a), ("b_decision_ms", b)):
         d = rep[key]
+        if not d["decisions"]:
+            continue
         lines.append(
             f"  decision time {label}: median {d['p50']:.3f} ms, p99 {d['p99']:.3f} ms "
             f"({d['decisions']} decisions)"
