@@ -7,8 +7,15 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-
-from web_helpers import Shots, choices, hand_names, make_a_move, play_to_the_end, start_table
+from web_helpers import (
+    Shots,
+    choices,
+    hand_names,
+    make_a_move,
+    play_to_the_end,
+    screenshot,
+    start_table,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +70,7 @@ def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> N
     # Play until a card is to be played, with a card already on the table or won.
     for _ in range(40):
         choices(page).first.wait_for()
-        if page.locator(".hand .card-button:enabled").count() and hand_names(page).__len__() < 5:
+        if page.locator(".hand .card-button:enabled").count() and len(hand_names(page)) < 5:
             break
         make_a_move(page, ("Order up", "Pass"))
     before = hand_names(page)
@@ -73,4 +80,4 @@ def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> N
     choices(page).first.wait_for()
     assert hand_names(page) == before
     assert page.locator(".score").inner_text() == score_before
-    page.screenshot(path=str(artifacts / "reload-resumed.png"), full_page=True)
+    screenshot(page, artifacts / "reload-resumed.png")

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
+from web_helpers import screenshot
 
 from euchre.hand import HandState, deal
 from euchre.rules import Rules
@@ -39,25 +40,45 @@ class ScriptedTable:
         state = self.state
         rules = state.rules
         return {
-            "id": TABLE_ID, "kind": "practice", "version": self.version, "seat": ME,
+            "id": TABLE_ID,
+            "kind": "practice",
+            "version": self.version,
+            "seat": ME,
             "seats": [
                 {"seat": s, "name": n, "kind": k, "level": lv, "connected": True}
-                for s, n, k, lv in [(0, "You", "human", None), (1, "West", "bot", "easy"),
-                                    (2, "North", "bot", "easy"), (3, "East", "bot", "easy")]
+                for s, n, k, lv in [
+                    (0, "You", "human", None),
+                    (1, "West", "bot", "easy"),
+                    (2, "North", "bot", "easy"),
+                    (3, "East", "bot", "easy"),
+                ]
             ],
-            "preset": self.preset, "rules": rules.to_dict(), "rules_text": rules.describe(),
-            "score": [0, 0], "hand_number": 1, "dealer": state.dealer, "to_act": state.to_act,
-            "commitment": None, "game_over": False, "winner": None,
-            "view": state.view(ME).to_json(), "clock": None, "summary": None,
+            "preset": self.preset,
+            "rules": rules.to_dict(),
+            "rules_text": rules.describe(),
+            "score": [0, 0],
+            "hand_number": 1,
+            "dealer": state.dealer,
+            "to_act": state.to_act,
+            "commitment": None,
+            "game_over": False,
+            "winner": None,
+            "view": state.view(ME).to_json(),
+            "clock": None,
+            "summary": None,
         }
 
     def on_message(self, ws: WebSocketRoute, raw: str | bytes) -> None:
         message = json.loads(raw)
         if message["type"] == "join":
-            ws.send(json.dumps({"type": "joined", "table_id": TABLE_ID, "seat": ME,
-                                "version": self.version}))
-            ws.send(json.dumps({"type": "snapshot", "version": self.version,
-                                "table": self.table()}))
+            ws.send(
+                json.dumps(
+                    {"type": "joined", "table_id": TABLE_ID, "seat": ME, "version": self.version}
+                )
+            )
+            ws.send(
+                json.dumps({"type": "snapshot", "version": self.version, "table": self.table()})
+            )
         elif message["type"] == "action":
             self.received.append(message["action"])
             if not self.state.is_legal(message["action"]) or self.state.to_act != ME:
@@ -72,12 +93,19 @@ class ScriptedTable:
     def act(self, ws: WebSocketRoute, seat: int, action: str) -> None:
         self.state = self.state.apply(action)
         self.version += 1
-        hidden = seat != ME and action.split()[0] in ("discard", "farmer") and "swap" in action
-        shown = action.split()[0] if seat != ME and action.startswith("discard") else action
-        shown = "farmer swap" if hidden else shown
-        ws.send(json.dumps({"type": "event", "version": self.version,
-                            "event": {"kind": "action", "seat": seat, "action": shown},
-                            "table": self.table()}))
+        shown = action
+        if seat != ME and action.startswith(("discard ", "farmer swap ")):
+            shown = "discard" if action.startswith("discard") else "farmer swap"
+        ws.send(
+            json.dumps(
+                {
+                    "type": "event",
+                    "version": self.version,
+                    "event": {"kind": "action", "seat": seat, "action": shown},
+                    "table": self.table(),
+                }
+            )
+        )
 
 
 @pytest.fixture
@@ -87,8 +115,8 @@ def scripted(page: Page) -> Iterator[Any]:
     def open_table(state: HandState, preset: str) -> ScriptedTable:
         table = ScriptedTable(state, preset)
         page.add_init_script(
-            "localStorage.setItem('euchre.seats', JSON.stringify({%s: {token: 't', at: 0}}))"
-            % json.dumps(TABLE_ID)
+            f"localStorage.setItem('euchre.seats', "
+            f"JSON.stringify({{{json.dumps(TABLE_ID)}: {{token: 't', at: 0}}}}))"
         )
         page.route_web_socket(
             f"**/ws/tables/{TABLE_ID}",
@@ -123,14 +151,16 @@ def test_farmers_hand_swaps_three_chosen_cards(page: Page, scripted: Any, artifa
         expect(card).to_have_attribute("aria-pressed", "true")
     expect(swap).to_be_enabled()
     expect(swap).to_contain_text("Swap the Nine of Clubs")
-    page.screenshot(path=str(artifacts / "farmer.png"), full_page=True, animations="disabled")
+    screenshot(page, artifacts / "farmer.png")
     swap.click()
     expect(page.get_by_role("button", name="Nine of Clubs", exact=True)).to_have_count(0)
     assert table.received[0].startswith("farmer swap ")
     assert not table.errors
 
 
-def test_joker_turned_up_lets_the_dealer_name_trump(page: Page, scripted: Any, artifacts: Path) -> None:
+def test_joker_turned_up_lets_the_dealer_name_trump(
+    page: Page, scripted: Any, artifacts: Path
+) -> None:
     state = deal(Rules.preset("benny"), ME, HANDS, ["JK", "QS", "KS", "AS", "JS"])
     table = scripted(state, "benny")
     expect(page.get_by_role("img", name="Upcard: Joker")).to_be_visible()
@@ -143,7 +173,7 @@ def test_joker_turned_up_lets_the_dealer_name_trump(page: Page, scripted: Any, a
     joker = page.get_by_role("button", name="Joker", exact=True)
     expect(joker).to_be_enabled()
     expect(page.get_by_role("status")).to_contain_text("Choose a card to discard")
-    page.screenshot(path=str(artifacts / "benny-discard.png"), full_page=True, animations="disabled")
+    screenshot(page, artifacts / "benny-discard.png")
     page.get_by_role("button", name="Nine of Hearts", exact=True).click()
     expect(page.get_by_role("button", name="Nine of Hearts", exact=True)).to_have_count(0)
     assert table.received[:2] == ["call S", "discard 9H"]

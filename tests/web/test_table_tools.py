@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-
-from web_helpers import choices, make_a_move, start_table
+from web_helpers import choices, make_a_move, screenshot, start_table
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +19,7 @@ def test_hint_lists_an_estimate_for_every_choice(page: Page, artifacts: Path) ->
     hints = page.get_by_role("region", name="Hints").get_by_role("listitem")
     expect(hints.first).to_be_visible()
     expect(hints).to_have_count(offered)
-    page.screenshot(path=str(artifacts / "hint.png"), full_page=True, animations="disabled")
+    screenshot(page, artifacts / "hint.png")
 
 
 def test_last_trick_can_be_viewed_until_the_next_lead(page: Page, artifacts: Path) -> None:
@@ -37,7 +36,7 @@ def test_last_trick_can_be_viewed_until_the_next_lead(page: Page, artifacts: Pat
     panel = page.get_by_role("region", name="Last trick")
     expect(panel).to_contain_text("won it")
     assert panel.get_by_role("listitem").count() in (3, 4)  # 3 when a player sits out
-    page.screenshot(path=str(artifacts / "last-trick.png"), full_page=True, animations="disabled")
+    screenshot(page, artifacts / "last-trick.png")
     panel.get_by_role("button", name="Close").click()
     expect(panel).to_have_count(0)
 
@@ -48,7 +47,7 @@ def test_rules_page_shows_the_house_rules_of_the_table(page: Page, artifacts: Pa
     rules = page.get_by_role("region", name="House rules at this table")
     expect(rules).to_contain_text("Game to 10 points.")
     expect(rules).to_contain_text("Stick the dealer")
-    page.screenshot(path=str(artifacts / "rules.png"), full_page=True)
+    screenshot(page, artifacts / "rules.png")
     page.get_by_role("link", name="Back to your table").click()
     expect(page).to_have_url(table_url)
     choices(page).first.wait_for()

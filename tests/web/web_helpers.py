@@ -16,6 +16,11 @@ GAME_OVER = ".game-over-panel"
 SUMMARY = ".summary-panel"
 
 
+def screenshot(page: Page, path: Path) -> None:
+    """A whole-page screenshot with animations finished."""
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
+
+
 class Shots:
     """Screenshots of each phase, taken the first time the phase is seen."""
 
@@ -31,9 +36,7 @@ class Shots:
         if phase in self.taken:
             return
         self.taken.add(phase)
-        page.screenshot(
-            path=str(self.folder / f"{self.prefix}-{phase}.png"), full_page=True, animations="disabled"
-        )
+        screenshot(page, self.folder / f"{self.prefix}-{phase}.png")
 
 
 def start_table(page: Page, preset: str = "classic", shots: Shots | None = None) -> str:
@@ -119,9 +122,8 @@ def play_to_the_end(
                 shots.take(page, "bidding")
             if page.locator(".hand.discarding").count():
                 shots.take(page, "discard")
-            if shots.wants("play") and page.locator(".trick .trick-card").count() and not page.locator(
-                ".actions button"
-            ).count():
+            playing = not page.locator(".actions button").count()
+            if shots.wants("play") and playing and page.locator(".trick .trick-card").count():
                 shots.take(page, "play")
         dealing = page.locator(".seat-south .tag-dealer").count() > 0
         if take_discard and dealing and shots is not None and shots.wants("discard"):

@@ -50,7 +50,7 @@ class TablePage {
     this.table = null;
     this.pending = false;
     this.showLastTrick = false;
-    this.hints = null;
+    this.hints = null; // null, "thinking", or the list of hints for the decision in hintFor
     this.hintFor = null;
     this.picked = new Set();
     this.log = [];
@@ -122,7 +122,7 @@ class TablePage {
     );
     this.recordButton = h("button", { type: "button", class: "tool", dataset: { key: "tool:record" }, onclick: () => this.downloadRecord() }, "Download record");
     this.rulesLink = h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules");
-    this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", hidden: true });
+    this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
     this.logList = h("ol", { class: "log" });
     this.clock = h("p", { class: "clock", hidden: true });
     this.side = h(
@@ -174,8 +174,7 @@ class TablePage {
     if (table.game_over && (!previous || !previous.game_over)) {
       rememberFinished(this.gameId, table.score, table.winner, me);
     }
-    const decision = view ? `${table.hand_number}:${view.history.length}` : "";
-    if (this.hintFor !== decision) {
+    if (this.hintFor !== this.decision) {
       this.hints = null;
       this.hintFor = null;
     }
@@ -219,23 +218,28 @@ class TablePage {
   }
 
   rebuildLog(view) {
-    this.log = [];
+    this.log = [`${seatName(view.dealer, this.me)} ${view.dealer === this.me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
     for (const [seat, action] of view.history.slice(-LOG_LENGTH)) {
       this.addLog(describeAction(seat, action, this.me, view));
     }
   }
 
+  /** Which decision of the game we are at (hints belong to one decision). */
+  get decision() {
+    const view = this.table?.view;
+    return view ? `${this.table.hand_number}:${view.history.length}` : null;
+  }
+
   showHints(hints, version) {
     if (version !== undefined && this.table && version !== this.table.version) return;
     this.hints = hints;
-    const view = this.table?.view;
-    this.hintFor = view ? `${this.table.hand_number}:${view.history.length}` : null;
+    this.hintFor = this.decision;
     this.renderHints();
-    this.hintPanel.focus?.();
   }
 
   showError(message, fatal) {
     this.pending = false;
+    if (this.hints === "thinking") this.hints = null;
     this.error = message;
     if (fatal) {
       this.fatal = true;
@@ -247,6 +251,9 @@ class TablePage {
 
   setConnected(open) {
     this.main.querySelector(".table-page")?.classList.toggle("offline", !open);
+    if (!open && !this.connection.closed) {
+      this.status.textContent = "The connection dropped: reconnecting…";
+    }
   }
 
   // ---- outgoing ------------------------------------------------------------------------------
@@ -265,8 +272,9 @@ class TablePage {
 
   askHint() {
     if (!this.connection.askHint()) return;
-    fill(this.hintPanel, h("p", {}, "Thinking…"));
-    this.hintPanel.hidden = false;
+    this.hints = "thinking";
+    this.hintFor = this.decision;
+    this.renderHints();
   }
 
   toggleLastTrick() {
@@ -654,8 +662,13 @@ class TablePage {
 
   renderHints() {
     if (!this.hints) {
-      this.hintPanel.hidden = this.hintPanel.textContent !== "Thinking…";
-      if (this.hintPanel.hidden) fill(this.hintPanel);
+      this.hintPanel.hidden = true;
+      fill(this.hintPanel);
+      return;
+    }
+    if (this.hints === "thinking") {
+      this.hintPanel.hidden = false;
+      fill(this.hintPanel, h("p", {}, "Thinking…"));
       return;
     }
     this.hintPanel.hidden = false;
