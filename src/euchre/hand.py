@@ -362,10 +362,10 @@ class HandState:
         ``seat``, if given, is who is trying to act: acting out of turn is refused.
         Raises :class:`IllegalActionError` with a reason a player understands.
         """
-        if isinstance(action, str):
+        if type(action) is not Action:  # one cheap test on the hot path
+            if not isinstance(action, str):
+                raise IllegalActionError(f"not an action: {action!r}")
             action = parse_action(action)
-        elif not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {action!r}")
         if action.kind == A.RENEGE:
             return self._renege(action)
         if self.phase == OVER:
