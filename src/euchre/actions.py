@@ -72,6 +72,9 @@ class Action(NamedTuple):
             return f"renege {self.seat} by {self.by}"
         return kind
 
+    def __repr__(self) -> str:
+        return f"<Action {self}>"
+
     def uci(self) -> str:
         """Alias of ``str(action)``, for readers who know python-chess."""
         return str(self)
