@@ -72,7 +72,7 @@ async def test_no_seat_is_sent_a_card_it_may_not_see(preset: str, level: str,
 
 
 async def test_the_scan_catches_a_leak() -> None:
-    actor, _, sched = make_table()
+    actor, _, _ = make_table()
     rec = Recorder(0, actor)
     actor.start()
     await actor.join(rec)

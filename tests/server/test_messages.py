@@ -1,0 +1,48 @@
+"""Client messages: each is parsed into a typed value, or refused with a clear reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from euchre.server.messages import (
+    MAX_MESSAGE_BYTES,
+    Act,
+    Hint,
+    Join,
+    MessageError,
+    Ping,
+    parse_client_message,
+)
+
+
+def test_each_message_type_parses() -> None:
+    assert parse_client_message('{"type": "join", "token": "T"}') == Join("T", None)
+    assert parse_client_message('{"type": "join", "token": "T", "since": 4}') == Join("T", 4)
+    assert parse_client_message('{"type": "action", "action": "play JH"}') == Act("play JH")
+    assert parse_client_message('{"type": "hint"}') == Hint()
+    assert parse_client_message(b'{"type": "ping"}') == Ping()
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"kind": "join"}', "unknown message type None"),
+        ('{"type": "shout"}', "unknown message type 'shout'"),
+        ('{"type": "join"}', "token"),
+        ('{"type": "join", "token": 5}', "token"),
+        ('{"type": "join", "token": "T", "since": -1}', "since"),
+        ('{"type": "join", "token": "T", "since": true}', "since"),
+        ('{"type": "join", "token": "T", "since": "3"}', "since"),
+        ('{"type": "action"}', "action"),
+        ('{"type": "action", "action": "  "}', "action"),
+        ('{"type": "action", "action": "pass", "seat": 2}', "unexpected field 'seat'"),
+        ('{"type": "hint", "x": 1}', "unexpected field 'x'"),
+        ("{" + " " * MAX_MESSAGE_BYTES + "}", "too long"),
+        (b"\xff\xfe", "not JSON"),
+    ],
+)
+def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason: str) -> None:
+    with pytest.raises(MessageError, match=reason.replace("(", r"\(")):
+        parse_client_message(raw)
