@@ -57,12 +57,18 @@ def test_stick_the_dealer_game_played_to_the_end(page: Page, artifacts: Path) ->
 def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None:
     page = phone_page
     shots = Shots(artifacts, "phone")
-    start_table(page, "short", shots)
+    first_table = start_table(page, "short", shots)
     final = play_to_the_end(page, shots)
     assert "won the game" in final
     # Nothing on the table is wider than the phone.
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390
+    # "Play again" opens a new table with the same rules.
+    page.get_by_role("button", name="Play again").click()
+    expect(page).not_to_have_url(first_table)
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    choices(page).first.wait_for()
+    expect(page.locator(".score-target")).to_have_text("Game to 5")
 
 
 def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> None:

@@ -5,7 +5,7 @@ import { createPractice, getPresets } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
-import { finishedGames, lastTable, rememberSeat } from "./storage.js";
+import { finishedGames, rememberSeat, unfinishedTable } from "./storage.js";
 
 const CHOICES_KEY = "euchre.choices";
 const DEFAULT_LEVELS = ["easy", "medium", "hard"];
@@ -66,7 +66,7 @@ function loadChoices() {
 export function mountStart(main) {
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const practice = h("button", { type: "button", class: "big-button", onclick: () => start({}) }, "Practice");
-  const resumeId = lastTable();
+  const resumeId = unfinishedTable();
   const form = h("form", { class: "choose", "aria-label": "Choose your table" }, h("p", {}, "Loading the house rules…"));
   const hero = h("div", { class: "hero-cards", "aria-hidden": "true" },
     ["JH", "JD", "AS", "KC", "QH"].map((card, i) => h("div", { class: "hero-card", style: `--i:${i}`, html: cardFace(card) })));

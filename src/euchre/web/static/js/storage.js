@@ -30,6 +30,12 @@ export function lastTable() {
   return id && seatToken(id) ? id : null;
 }
 
+/** The table to offer to resume: the last one, unless its game is over. */
+export function unfinishedTable() {
+  const id = lastTable();
+  return id && !finishedGames().some((g) => g.id === id) ? id : null;
+}
+
 /** Forget a table (after the game, or when the server no longer knows it). */
 export function forgetSeat(tableId) {
   const seats = load();

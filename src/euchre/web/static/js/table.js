@@ -1,14 +1,15 @@
 // The table page: connects to the table, keeps the latest table object, and redraws.
 // Everything shown comes from the server's table object; every move is sent as notation.
 
-import { getRecordText } from "./api.js";
+import { createPractice, getRecordText } from "./api.js";
 import { cardBack, cardFace, cardName, suitName, SUIT_SYMBOLS, isRed } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
 import { downloadText, fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { scoreBox } from "./score.js";
-import { forgetSeat, rememberFinished, seatToken } from "./storage.js";
+import { navigate } from "./nav.js";
+import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { currentPlays, lastTrickPlays, playsBySeat, renderTrick } from "./trick.js";
 import {
   POSITIONS,
@@ -291,6 +292,26 @@ class TablePage {
     }
   }
 
+  /** A new practice table with this table's rules and computer players. */
+  async playAgain() {
+    const seats = this.table.seats || [];
+    const level = (seat) => seats.find((s) => s.seat === seat)?.level ?? undefined;
+    const me = this.me;
+    try {
+      const seat = await createPractice({
+        preset: this.table.preset ?? "classic",
+        rules: this.table.rules ?? {},
+        partner: level((me + 2) % 4),
+        left: level((me + 1) % 4),
+        right: level((me + 3) % 4),
+      });
+      rememberSeat(seat.id, seat.token);
+      navigate(`/table/${encodeURIComponent(seat.id)}`);
+    } catch (error) {
+      this.showError(`Could not start a new table: ${error.message}`, false);
+    }
+  }
+
   get gameId() {
     return this.table?.game_id ?? this.tableId;
   }
@@ -558,6 +579,7 @@ class TablePage {
         { class: "panel-actions" },
         h("a", { class: "button-link", href: `/replay/${encodeURIComponent(this.gameId)}`, dataset: { key: "panel:replay" } }, "Watch the replay"),
         h("button", { type: "button", dataset: { key: "panel:record" }, onclick: () => this.downloadRecord() }, "Download the record"),
+        h("button", { type: "button", dataset: { key: "panel:again" }, onclick: () => this.playAgain() }, "Play again"),
         h("a", { class: "button-link", href: "/" }, "New game"),
       ),
     );
@@ -632,6 +654,7 @@ class TablePage {
       row("Makers", `${sideName(sideOf(view.maker), me)}${view.alone ? ` (${seatName(view.maker, me)} alone)` : ""}`);
     }
     if (view.lone_defender !== null) row("Defending alone", seatName(view.lone_defender, me));
+    if (view.discard) row("Your discard", cardName(view.discard));
     if (view.sitting_out.length) row("Sitting out", view.sitting_out.map((s) => seatName(s, me)).join(", "));
     const us = view.tricks_won[sideOf(me)];
     const them = view.tricks_won[1 - sideOf(me)];
