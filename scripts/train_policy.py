@@ -12,7 +12,7 @@ weights over :func:`euchre.bots.policy.bid_features` for each target; the fitted
 tables drive the next pass over new deals (``--iterations``).
 
 Usage: python scripts/train_policy.py [--deals N] [--iterations K] [--seed S] [--workers W]
-The shipped tables came from ``--deals 40000 --iterations 2 --seed 7``.
+The shipped tables came from ``--deals 50000 --iterations 2 --seed 7``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,11 @@ from euchre.bots import solver
 from euchre.bots.policy import (
     FEATURES,
     TARGETS,
+    Buckets,
     CallValue,
     bid_features,
     bid_utility,
+    bucket_key,
     dealer_discard,
     estimate,
 )
@@ -45,6 +47,7 @@ ORDER = [(1, 1), (2, 1), (3, 1), (0, 1), (1, 2), (2, 2), (3, 2), (0, 2)]
 """The bidding positions (seat, round) with the dealer in seat 0."""
 
 Group = dict[str, list[float]]
+Model = tuple[dict[str, Group], dict[str, Buckets]]
 Rows = dict[str, dict[tuple[float, ...], list[float]]]
 """Per group, per feature vector: [count, sum of each target ..., count of each target]."""
 
@@ -110,7 +113,7 @@ def add_row(rows: Rows, group: str, feats: list[float], labels: dict[str, float]
             acc[1 + len(TARGETS) + i] += 1
 
 
-def simulate(deck: list[int], stick: bool, tables: dict[str, Group], rows: Rows) -> None:
+def simulate(deck: list[int], stick: bool, model: Model, rows: Rows) -> None:
     """Label every bidding position of one deal."""
     hands = [sum(1 << c for c in deck[5 * s : 5 * s + 5]) for s in range(4)]
     upcard = deck[20]
@@ -135,7 +138,8 @@ def simulate(deck: list[int], stick: bool, tables: dict[str, Group], rows: Rows)
             f = bid_features(bidder_hand(hands[seat], seat, upcard, trump, round_), trump, seat,
                              round_, upcard)
             feats[trump] = f
-            values[trump] = estimate(tables.get(f"{round_}-{seat}"), f)
+            group = f"{round_}-{seat}"
+            values[trump] = estimate(model[0].get(group), f, model[1].get(group))
             for alone in (False, True):
                 t = makers_tricks(hands, upcard, seat, trump, alone, round_ == 1)
                 res[(trump, alone)] = (points(t, alone), t)
@@ -222,15 +226,39 @@ def fit(rows: Rows, ridge: float = 1.0) -> dict[str, Group]:
     return out
 
 
-def _work(job: tuple[int, int, bool, dict[str, Group]]) -> Rows:
-    seed, deals, stick, tables = job
+def fit_buckets(rows: Rows, least: int = 3) -> dict[str, Buckets]:
+    """Per group, each bucket's deal count and average of each target (None: no label)."""
+    nt = len(TARGETS)
+    out: dict[str, Buckets] = {}
+    for group, table in rows.items():
+        acc: dict[str, list[float]] = {}
+        for key, row in table.items():
+            b = bucket_key(list(key))
+            cell = acc.setdefault(b, [0.0] * (1 + 2 * nt))
+            for i, x in enumerate(row):
+                cell[i] += x
+        cells: Buckets = {}
+        for b, cell in sorted(acc.items()):
+            if cell[0] < least:
+                continue
+            means: list[float | None] = [
+                round(cell[1 + i] / cell[1 + nt + i], 4) if cell[1 + nt + i] else None
+                for i in range(nt)
+            ]
+            cells[b] = [cell[0], *means]
+        out[group] = cells
+    return out
+
+
+def _work(job: tuple[int, int, bool, Model]) -> Rows:
+    seed, deals, stick, model = job
     rng = random.Random(seed)
     rows: Rows = defaultdict(dict)
     for _ in range(deals):
         benny = rng.random() < 0.25
         deck = list(range(25 if benny else 24))
         rng.shuffle(deck)
-        simulate(deck, stick, tables, rows)
+        simulate(deck, stick, model, rows)
     return dict(rows)
 
 
@@ -257,7 +285,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
-    variants: dict[str, dict[str, Group]] = {"classic": {}, "stick": {}}
+    variants: dict[str, Model] = {"classic": ({}, {}), "stick": ({}, {})}
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         for it in range(args.iterations):
@@ -269,17 +297,18 @@ def main() -> None:
                     for w in range(args.workers)
                 ]
                 rows = merge(pool.map(_work, jobs))
-                variants[name] = fit(rows)
+                variants[name] = (fit(rows), fit_buckets(rows))
                 print(f"iteration {it + 1} {name}: {sum(len(t) for t in rows.values())} distinct "
                       f"rows, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     data: dict[str, Any] = {
         "features": list(FEATURES),
         "targets": list(TARGETS),
         "trained": {"deals": args.deals, "iterations": args.iterations, "seed": args.seed},
-        "variants": variants,
+        "variants": {name: m[0] for name, m in variants.items()},
+        "buckets": {name: m[1] for name, m in variants.items()},
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n")
     print(f"wrote {args.out}", file=sys.stderr)
 
 

@@ -14,6 +14,9 @@ from euchre.bots.policy import (
     FEATURES,
     TARGETS,
     bid_estimates,
+    bucket_key,
+    estimate,
+    load_buckets,
     load_tables,
     utility,
     win_chance,
@@ -160,8 +163,8 @@ def test_a_monster_hand_orders_up() -> None:
 
 def test_no_lone_hand_when_a_plain_march_wins_the_game() -> None:
     view = bidding_view((0, 8))  # seat 1 is on side 1, which has 8
-    choice = HardBot(seed=1).choose(view)
-    assert choice == A.ORDER_UP
+    assert HardBot(seed=1).choose(view) != A.ORDER_UP_ALONE
+    assert HardBot(seed=1).choose(bidding_view((0, 0))) == A.ORDER_UP_ALONE
     alone = [e for e in bid_estimates(view) if e.action == A.ORDER_UP_ALONE]
     assert alone and alone[0].utility < 0
 
@@ -174,3 +177,20 @@ def test_shipped_tables_match_the_features() -> None:
         for weights in groups.values():
             assert set(weights) == set(TARGETS)
             assert all(len(w) == len(FEATURES) for w in weights.values())
+    buckets = load_buckets()
+    assert set(buckets) == {"classic", "stick"}
+    for groups in buckets.values():
+        for cells in groups.values():
+            for key, cell in cells.items():
+                assert len(key.split(",")) == 6
+                assert len(cell) == 1 + len(TARGETS)
+
+
+def test_bucket_averages_pull_the_estimate_their_way() -> None:
+    features = [1.0] + [0.0] * (len(FEATURES) - 1)
+    group = {t: [0.0] * len(FEATURES) for t in TARGETS}
+    cell: list[float | None] = [1000.0, 1.5, 0.5, 0.9, 0.3, 2.0, 0.8, 0.2]
+    v = estimate(group, features, {bucket_key(features): cell})
+    assert 1.4 < v.points < 1.5
+    assert 0.85 < v.make <= 0.9
+    assert estimate(group, features, {}).points == 0.0

@@ -148,20 +148,31 @@ def heuristic_strength(features: list[float]) -> float:
 
 
 Weights = dict[str, dict[str, list[float]]]
+Buckets = dict[str, list[float | None]]
 
 
 @functools.cache
-def load_tables() -> dict[str, Weights]:
-    """The shipped tables by rules variant (``classic``, ``stick``); empty if none is shipped."""
+def _load() -> dict[str, Any]:
     try:
         text = resources.files("euchre.bots").joinpath("data", DATA_FILE).read_text()
     except (FileNotFoundError, OSError):
         return {}
     data: dict[str, Any] = json.loads(text)
-    if tuple(data.get("features", ())) != FEATURES:
+    if tuple(data.get("features", ())) != FEATURES or tuple(data.get("targets", ())) != TARGETS:
         return {}
-    variants: dict[str, Weights] = data["variants"]
+    return data
+
+
+def load_tables() -> dict[str, Weights]:
+    """The shipped linear weights by rules variant (``classic``, ``stick``); empty if none."""
+    variants: dict[str, Weights] = _load().get("variants", {})
     return variants
+
+
+def load_buckets() -> dict[str, dict[str, Buckets]]:
+    """The shipped bucket averages by rules variant and group; empty if none."""
+    buckets: dict[str, dict[str, Buckets]] = _load().get("buckets", {})
+    return buckets
 
 
 def variant(rules: Rules) -> str:
@@ -199,30 +210,62 @@ def _clamp(p: float) -> float:
 
 def call_value(rules: Rules, features: list[float], pos: int, round_: int) -> CallValue:
     """The table's estimates for one hand and suit (``features`` from :func:`bid_features`)."""
-    tables = load_tables().get(variant(rules))
-    return estimate(tables.get(f"{round_}-{pos}") if tables else None, features)
+    name = variant(rules)
+    key = f"{round_}-{pos}"
+    tables = load_tables().get(name)
+    buckets = load_buckets().get(name, {}).get(key)
+    return estimate(tables.get(key) if tables else None, features, buckets)
 
 
-def estimate(group: dict[str, list[float]] | None, features: list[float]) -> CallValue:
-    """The estimates of one table group (None: the built-in heuristic) for a feature vector."""
+SHRINK = 8.0
+"""How many deals' weight the linear fit gets against a bucket's own average."""
+
+
+def bucket_key(features: list[float]) -> str:
+    """The hand's bucket: top trumps held, trump count, off aces, voids, where the upcard goes."""
+    (_, joker, right, left, t_ace, t_king, low, _, _, aces, _, voids, up_p, up_ob, up_o,
+     nxt) = features
+    top = int(joker) * 8 + int(right) * 4 + int(left) * 2 + int(t_ace)
+    n = int(joker + right + left + t_ace + t_king + low)
+    up = up_p or up_o
+    upb = 3 if up_ob else (2 if up >= 0.99 else 1 if up >= 4 / 7 - 1e-9 else 0)
+    return f"{top},{n},{int(aces)},{int(voids)},{upb},{int(nxt)}"
+
+
+
+def estimate(
+    group: dict[str, list[float]] | None, features: list[float], buckets: Buckets | None = None
+) -> CallValue:
+    """The estimates of one table group (None: the built-in heuristic) for a feature vector.
+
+    The linear fit is blended with the average of the hand's bucket, weighted by how many
+    deals the bucket saw (:data:`SHRINK`).
+    """
     if group is None:
         s = heuristic_strength(features)
         make = _clamp(0.6 + 0.25 * s)
         march = _clamp(0.15 + 0.15 * s)
         pts = 3.0 * make - 2.0 + march
         return CallValue(pts, make, march, pts - 1.0, make, _clamp(march - 0.1), 0.0)
-    make = _clamp(_dot(group["make"], features))
-    march = min(make, _clamp(_dot(group["march"], features)))
-    make_alone = _clamp(_dot(group["make_alone"], features))
-    march_alone = min(make_alone, _clamp(_dot(group["march_alone"], features)))
+    values = [_dot(group[t], features) for t in TARGETS]
+    cell = buckets.get(bucket_key(features)) if buckets else None
+    if cell is not None:
+        n = float(cell[0] or 0.0)
+        for i in range(len(TARGETS)):
+            mean = cell[1 + i]
+            if mean is not None:
+                values[i] = (n * mean + SHRINK * values[i]) / (n + SHRINK)
+    call, pass_, make, march, alone, make_alone, march_alone = values
+    make = _clamp(make)
+    make_alone = _clamp(make_alone)
     return CallValue(
-        points=_dot(group["call"], features),
+        points=call,
         make=make,
-        march=march,
-        alone_points=_dot(group["alone"], features),
+        march=min(make, _clamp(march)),
+        alone_points=alone,
         make_alone=make_alone,
-        march_alone=march_alone,
-        pass_points=_dot(group["pass"], features),
+        march_alone=min(make_alone, _clamp(march_alone)),
+        pass_points=pass_,
     )
 
 
@@ -386,15 +429,8 @@ def call_probability(
     temperature: float = 0.35,
 ) -> float:
     """How likely a player with ``hand`` is to call ``trump`` here (for reading the bidding)."""
-    features = bid_features(hand, trump, pos, round_, upcard)
-    tables = load_tables().get(variant(rules))
-    group = tables.get(f"{round_}-{pos}") if tables else None
-    if group is None:
-        v = estimate(None, features)
-        gain = max(v.points, v.alone_points) - v.pass_points
-    else:
-        gain = max(_dot(group["call"], features), _dot(group["alone"], features)) - _dot(
-            group["pass"], features)
+    v = call_value(rules, bid_features(hand, trump, pos, round_, upcard), pos, round_)
+    gain = max(v.points, v.alone_points) - v.pass_points
     x = max(-30.0, min(30.0, gain / temperature))
     p = 1.0 / (1.0 + math.exp(-x))
     return 0.03 + 0.94 * p

@@ -1,0 +1,74 @@
+"""Print the hard player's decision times on one core: median and 99th percentile.
+
+Two hard players partner against two medium players for ``--hands`` random deals in one
+process; every hard decision with a real choice is timed, and card-play decisions at the
+first trick are also reported on their own (they have the most unseen cards to place).
+Usage: python scripts/bench_hard.py [--hands N] [--samples S] [--budget B] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from euchre.bots import make
+from euchre.bots.hard import HardBot
+from euchre.bots.solver import HAS_C_SOLVER
+from euchre.hand import HandState
+from euchre.rules import Rules
+from euchre.shuffle import deal_from_deck, shuffled_deck
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    """Play, time and print."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--hands", type=int, default=200)
+    ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--budget", type=float, default=0.25)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--preset", default="classic")
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rules = Rules.preset(args.preset)
+    hard = HardBot(seed=args.seed, budget=args.budget, samples=args.samples)
+    medium = make("medium", seed=args.seed)
+    seats = [hard, medium, hard, medium]
+    times: dict[str, list[float]] = {"all": [], "play": [], "first trick": [], "bid": []}
+    for i in range(args.hands):
+        dealer = i % 4
+        state = HandState(rules, dealer, deal_from_deck(shuffled_deck(rules.benny, rng), dealer))
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            start = time.perf_counter()
+            action = seats[seat].choose(view)
+            elapsed = time.perf_counter() - start
+            if seats[seat] is hard and len(view.legal) > 1:
+                times["all"].append(elapsed)
+                if view.phase == "play":
+                    times["play"].append(elapsed)
+                    if not view.tricks:
+                        times["first trick"].append(elapsed)
+                elif view.phase in ("order", "call", "benny"):
+                    times["bid"].append(elapsed)
+            state = state.apply(action)
+    print(f"hard: {args.samples} samples, budget {args.budget} s, "
+          f"{'C' if HAS_C_SOLVER else 'pure-Python'} solver, {args.hands} hands, one process")
+    for name, values in times.items():
+        if values:
+            p50 = 1000 * percentile(values, 0.5)
+            p99 = 1000 * percentile(values, 0.99)
+            print(f"  {name:12s} {len(values):6d} decisions   median {p50:7.1f} ms"
+                  f"   p99 {p99:7.1f} ms   max {1000 * max(values):7.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
