@@ -87,7 +87,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """Every rule as a plain dict (JSON-ready)."""
-        return dataclasses.asdict(self)
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
@@ -162,6 +162,9 @@ class Rules:
         else:
             out.append("A renege gives the other side 2 points, or 4 if they played a lone hand.")
         return out
+
+
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 
 
 def _format_value(value: object) -> str:
