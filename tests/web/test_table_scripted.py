@@ -29,9 +29,10 @@ ME = 0
 class ScriptedTable:
     """One hand of a table, played through a routed WebSocket."""
 
-    def __init__(self, state: HandState, preset: str) -> None:
+    def __init__(self, state: HandState, preset: str, bots_order: bool = False) -> None:
         self.state = state
         self.preset = preset
+        self.bots_order = bots_order
         self.version = 1
         self.received: list[str] = []
         self.errors: list[str] = []
@@ -86,9 +87,17 @@ class ScriptedTable:
                 ws.send(json.dumps({"type": "error", "code": "illegal", "message": "not legal"}))
                 return
             self.act(ws, ME, message["action"])
-            while not self.state.is_over and self.state.to_act not in (ME, None):
-                seat = self.state.to_act
-                self.act(ws, seat, str(self.state.legal_actions()[0]))
+        self.run_bots(ws)
+
+    def run_bots(self, ws: WebSocketRoute) -> None:
+        """Let the other seats move until it is our turn."""
+        while not self.state.is_over and self.state.to_act not in (ME, None):
+            self.act(ws, self.state.to_act, self.bot_move())
+
+    def bot_move(self) -> str:
+        """The other seats' move: the first legal one (or ordering up, if asked to)."""
+        legal = [str(a) for a in self.state.legal_actions()]
+        return "order" if self.bots_order and "order" in legal else legal[0]
 
     def act(self, ws: WebSocketRoute, seat: int, action: str) -> None:
         self.state = self.state.apply(action)
@@ -112,8 +121,8 @@ class ScriptedTable:
 def scripted(page: Page) -> Iterator[Any]:
     """Open the table page for a scripted hand: returns a function taking the hand."""
 
-    def open_table(state: HandState, preset: str) -> ScriptedTable:
-        table = ScriptedTable(state, preset)
+    def open_table(state: HandState, preset: str, bots_order: bool = False) -> ScriptedTable:
+        table = ScriptedTable(state, preset, bots_order)
         page.add_init_script(
             f"localStorage.setItem('euchre.seats', "
             f"JSON.stringify({{{json.dumps(TABLE_ID)}: {{token: 't', at: 0}}}}))"
@@ -177,4 +186,31 @@ def test_joker_turned_up_lets_the_dealer_name_trump(
     page.get_by_role("button", name="Nine of Hearts", exact=True).click()
     expect(page.get_by_role("button", name="Nine of Hearts", exact=True)).to_have_count(0)
     assert table.received[:2] == ["call S", "discard 9H"]
+    assert not table.errors
+
+
+def test_a_defender_may_defend_alone_after_the_dealer_discards(
+    page: Page, scripted: Any, artifacts: Path
+) -> None:
+    hands = [
+        ["JS", "AS", "AD", "KD", "QD"],
+        ["JC", "QC", "KC", "AC", "TS"],
+        ["JD", "9D", "TH", "9H", "TD"],
+        ["JH", "QH", "KH", "AH", "9S"],
+    ]
+    state = deal(Rules.preset("kitchen-table"), ME, hands, ["9C", "QS", "KS", "TC"])
+    table = scripted(state, "kitchen-table", bots_order=True)
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("West orders up the Nine of Clubs.")
+    expect(status).to_contain_text("Choose a card to discard.")
+    page.get_by_role("button", name="Nine of Clubs", exact=True).click()
+    defend = page.get_by_role("button", name="Defend alone", exact=True)
+    expect(defend).to_be_enabled()
+    expect(page.get_by_role("button", name="Pass", exact=True)).to_be_enabled()
+    screenshot(page, artifacts / "defend-alone.png")
+    defend.click()
+    expect(page.locator(".seat-south .tag")).to_contain_text(["Dealer", "Defends alone"])
+    expect(page.locator(".seat-north .tag-out")).to_have_text("Sits out")
+    expect(page.get_by_role("button", name="Ace of Spades", exact=True)).to_be_visible()
+    assert table.received == ["discard 9C", "defend alone"]
     assert not table.errors

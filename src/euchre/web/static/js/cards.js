@@ -1,5 +1,7 @@
 // Cards: names from the two-letter notation ("JH", "TD", "JK") and faces drawn as inline SVG.
 
+import { h } from "./dom.js";
+
 const RANK_NAMES = { 9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
 const RANK_INDEX = { 9: "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 export const SUIT_NAMES = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
@@ -105,4 +107,9 @@ export function cardBack() {
     `<circle cx="30" cy="42" r="9" class="card-back-medal"/>` +
     `</svg>`
   );
+}
+
+/** A suit symbol in its colour, as an element (decorative: write the suit's name beside it). */
+export function suitMark(suit) {
+  return h("span", { class: `suit-mark ${suit === "H" || suit === "D" ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[suit]);
 }

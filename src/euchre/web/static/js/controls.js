@@ -1,7 +1,7 @@
 // Bidding and other non-card controls: one button per legal action the server sent.
 // The only thing decided here is the order and look of the buttons.
 
-import { SUIT_SYMBOLS, isRed } from "./cards.js";
+import { suitMark } from "./cards.js";
 import { h } from "./dom.js";
 import { actionLabel } from "./words.js";
 
@@ -22,10 +22,9 @@ export function isControlAction(action) {
   return !action.startsWith("play ") && !action.startsWith("discard ") && !action.startsWith("farmer swap ");
 }
 
-function suitMark(action) {
+function callSuitMark(action) {
   const w = action.split(" ");
-  if (w[0] !== "call") return null;
-  return h("span", { class: `suit-mark ${isRed(`9${w[1]}`) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[w[1]]);
+  return w[0] === "call" ? suitMark(w[1]) : null;
 }
 
 /**
@@ -45,7 +44,7 @@ export function controlButtons(actions, onAction) {
           dataset: { key: `action:${action}`, action },
           onclick: () => onAction(action),
         },
-        suitMark(action),
+        callSuitMark(action),
         actionLabel(action),
       ),
     );

@@ -2,7 +2,7 @@
 // with every hand face up (the server's replay frames). Also the list of games played here.
 
 import { getRecordText, getReplay } from "./api.js";
-import { cardFace, cardName, suitName, SUIT_SYMBOLS, isRed } from "./cards.js";
+import { cardFace, cardName, suitMark, suitName } from "./cards.js";
 import { downloadText, fill, h } from "./dom.js";
 import { displayOrder } from "./hand.js";
 import { scoreBox } from "./score.js";
@@ -172,7 +172,7 @@ class ReplayViewer {
     row("Hand", String(frame.hand_number));
     row("Dealer", compassName(frame.dealer, ME));
     row("Trump", frame.trump
-      ? h("span", {}, h("span", { class: `suit-mark ${isRed(`9${frame.trump}`) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[frame.trump]), ` ${suitName(frame.trump)}`)
+      ? h("span", {}, suitMark(frame.trump), ` ${suitName(frame.trump)}`)
       : "not named yet");
     if (frame.maker !== null) row("Makers", `${sideName(sideOf(frame.maker), ME)}${frame.alone ? " (alone)" : ""}`);
     row("Tricks", `North–South ${frame.tricks_won[0]}, East–West ${frame.tricks_won[1]}`);

@@ -2,7 +2,7 @@
 // Everything shown comes from the server's table object; every move is sent as notation.
 
 import { createPractice, getRecordText } from "./api.js";
-import { cardBack, cardFace, cardName, suitName, SUIT_SYMBOLS, isRed } from "./cards.js";
+import { cardBack, cardFace, cardName, suitMark, suitName } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
 import { downloadText, fill, h } from "./dom.js";
@@ -538,17 +538,23 @@ class TablePage {
   summaryPanel(summary) {
     const me = this.me;
     const words = handSummary(summary, me);
-    const trump = summary.trump ? `${SUIT_SYMBOLS[summary.trump]} ${suitName(summary.trump)}` : null;
     const mine = sideOf(me);
     return h(
       "section",
       { class: "panel summary-panel", "aria-label": "End of the hand" },
       h("h2", {}, `Hand ${summary.hand_number}`),
       h("p", { class: "summary-headline" }, words.headline),
-      trump && summary.maker !== null
-        ? h("p", {}, `${seatName(summary.maker, me)} made ${trump} trump${summary.alone ? ", alone" : ""}. Tricks: us ${summary.tricks_won[mine]}, them ${summary.tricks_won[1 - mine]}.`)
+      summary.trump && summary.maker !== null
+        ? h(
+            "p",
+            {},
+            `${seatName(summary.maker, me)} made `,
+            suitMark(summary.trump),
+            ` ${suitName(summary.trump)} trump${summary.alone ? ", alone" : ""}. Tricks: us ${summary.tricks_won[mine]}, them ${summary.tricks_won[1 - mine]}.`,
+          )
         : null,
       words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
+      summary.score ? h("p", { class: "summary-score" }, `Score: us ${summary.score[mine]}, them ${summary.score[1 - mine]}.`) : null,
       h(
         "button",
         {
@@ -646,7 +652,7 @@ class TablePage {
     row("Hand", String(this.table.hand_number ?? ""));
     row("Dealer", seatName(view.dealer, me));
     if (view.trump) {
-      row("Trump", h("span", { class: `suit-mark ${isRed(`9${view.trump}`) ? "red" : "black"}`, "aria-hidden": "true" }, SUIT_SYMBOLS[view.trump]), ` ${suitName(view.trump)}`);
+      row("Trump", suitMark(view.trump), ` ${suitName(view.trump)}`);
     } else {
       row("Trump", "not named yet");
     }
@@ -667,7 +673,7 @@ class TablePage {
     const score = this.table.score;
     const parts = [h("span", {}, h("b", {}, "Us "), String(score[mine]), h("b", {}, " · Them "), String(score[1 - mine]))];
     if (view?.trump) {
-      parts.push(h("span", {}, h("b", {}, "Trump "), h("span", { class: `suit-mark ${isRed(`9${view.trump}`) ? "red" : "black"}` }, SUIT_SYMBOLS[view.trump])));
+      parts.push(h("span", {}, h("b", {}, "Trump "), suitMark(view.trump)));
     }
     if (view && view.phase === "play") {
       parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[mine]}–${view.tricks_won[1 - mine]}`));
