@@ -28,7 +28,7 @@ export function renderHand(container, cards, cardActions, { picking, picked, dea
     if (!button) {
       button = h("button", {
         type: "button",
-        class: `card-button${deal ? " dealt" : ""}${fresh && fresh.has(card) ? " picked-up" : ""}`,
+        class: `card-button${deal ? " dealt" : ""}`,
         "aria-label": cardName(card),
         dataset: { card, key: `card:${card}` },
         html: cardFace(card),
@@ -42,6 +42,7 @@ export function renderHand(container, cards, cardActions, { picking, picked, dea
     const enabled = picking || Boolean(action);
     button.disabled = !enabled;
     button.classList.toggle("playable", enabled && !picking);
+    button.classList.toggle("picked-up", Boolean(fresh && fresh.has(card)));
     button.classList.toggle("selected", picking && picked.has(card));
     if (picking) button.setAttribute("aria-pressed", String(picked.has(card)));
     else button.removeAttribute("aria-pressed");

@@ -180,6 +180,12 @@ class TablePage {
       this.hintFor = null;
     }
     if (!view || view.phase !== "farmer") this.picked.clear();
+    // The last hand's summary stays up until our first turn, or the first card, of the next hand.
+    const summary = table.summary;
+    if (summary && view && summary.hand_number !== table.hand_number) {
+      const played = view.history.some(([, a]) => a.startsWith("play "));
+      if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
+    }
     if (view && !view.last_trick) this.showLastTrick = false;
     this.render();
   }
@@ -208,6 +214,9 @@ class TablePage {
       }
       case "game_over":
         return gameOverText(event.winner ?? table.winner, table.score, me);
+      case "closed":
+        this.closedReason = event.reason ?? "closed";
+        return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
       default:
         return "";
     }
@@ -517,6 +526,13 @@ class TablePage {
     // Overlays: game over, the hand summary, or the last trick on request.
     if (table.game_over) {
       fill(this.overlay, this.gameOverPanel());
+    } else if (this.closedReason || table.closed) {
+      fill(
+        this.overlay,
+        h("section", { class: "panel", "aria-label": "Table closed" },
+          h("h2", {}, "This table is closed"),
+          h("div", { class: "panel-actions" }, h("a", { class: "button-link", href: "/" }, "New game"))),
+      );
     } else if (this.summaryToShow(view)) {
       fill(this.overlay, this.summaryPanel(table.summary));
     } else if (this.showLastTrick && view.last_trick) {
@@ -530,9 +546,7 @@ class TablePage {
   summaryToShow(view) {
     const summary = this.table.summary;
     if (!summary || summary.hand_number === this.dismissedSummary) return false;
-    if (view.phase === "over") return true;
-    const next = summary.hand_number === this.table.hand_number - 1;
-    return next && view.to_act !== this.me && !view.history.some(([, a]) => a.startsWith("play "));
+    return view.phase === "over" || summary.hand_number === this.table.hand_number - 1;
   }
 
   summaryPanel(summary) {

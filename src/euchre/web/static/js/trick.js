@@ -5,6 +5,9 @@ import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { position, seatName } from "./words.js";
 
+const GATHER_AFTER_MS = 900;
+const gatherTimers = new WeakMap();
+
 /**
  * Show `plays` ([{seat, card}], in play order) in `container`.
  * When `winner` is a seat the trick is complete: the winning card is marked, and
@@ -29,11 +32,18 @@ export function renderTrick(container, plays, winner, me, { gather = false, anim
     );
   });
   container.dataset.key = key;
+  clearTimeout(gatherTimers.get(container));
   container.classList.remove("gather-south", "gather-west", "gather-north", "gather-east");
   for (const card of container.children) {
     card.classList.toggle("winning", winner !== null && Number(card.dataset.seat) === winner);
   }
-  if (winner !== null && gather) container.classList.add(`gather-${position(winner, me)}`);
+  if (winner !== null && gather) {
+    // Leave the finished trick in view a moment, then sweep it to the winner's side.
+    const sweep = () => {
+      if (container.dataset.key === key) container.classList.add(`gather-${position(winner, me)}`);
+    };
+    gatherTimers.set(container, setTimeout(sweep, GATHER_AFTER_MS));
+  }
 }
 
 /** The seat that played each card of the hand, from the view's history ("play JH" entries). */
