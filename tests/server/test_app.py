@@ -218,7 +218,7 @@ def test_a_restarted_server_resumes_the_table(tmp_path: Path) -> None:
     with TestClient(create_app(settings(database_url=url))) as c:
         after = c.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
         assert after["view"] == before["view"]  # the person's turn, exactly as it was
-        assert after["version"] == before["version"]
+        assert after["version"] >= before["version"]  # (+1 if the leaving was seen later)
         with join(c, table) as ws:
             player = Player(ws, 7)
             player.play()

@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
+    parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
+                        help="per-message deflate on sockets (default off: messages are "
+                             "small and compressing them costs more CPU than it saves)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -37,5 +40,6 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause)
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
-                log_level=args.log_level, ws_max_size=65536)
+                log_level=args.log_level, ws_max_size=65536,
+                ws_per_message_deflate=args.ws_compression)
     return 0

@@ -2,37 +2,48 @@
 
 from __future__ import annotations
 
-import copy
+import json
+from dataclasses import replace
 
 from .base import PLAYING, GameStore, StoredGame
 
 
+def _freeze(game: StoredGame) -> tuple[StoredGame, str, str]:
+    return game, json.dumps(game.meta), json.dumps(game.record)
+
+
+def _thaw(item: tuple[StoredGame, str, str]) -> StoredGame:
+    game, meta, record = item
+    return replace(game, meta=json.loads(meta), record=json.loads(record))
+
+
 class MemoryStore(GameStore):
-    """Games kept in memory (deep-copied in and out, like a real database)."""
+    """Games kept in memory; the JSON parts are kept encoded, so what is read back is a
+    fresh copy, as from a real database."""
 
     def __init__(self) -> None:
         """An empty store."""
-        self._games: dict[str, StoredGame] = {}
+        self._games: dict[str, tuple[StoredGame, str, str]] = {}
 
     async def save(self, game: StoredGame) -> None:
         """Insert or replace."""
-        self._games[game.id] = copy.deepcopy(game)
+        self._games[game.id] = _freeze(game)
 
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None."""
-        game = self._games.get(game_id)
-        return copy.deepcopy(game) if game is not None else None
+        item = self._games.get(game_id)
+        return _thaw(item) if item is not None else None
 
     async def unfinished(self) -> list[StoredGame]:
         """Games in progress, oldest first."""
-        games = [g for g in self._games.values() if g.status == PLAYING]
-        return copy.deepcopy(sorted(games, key=lambda g: g.created_at))
+        items = [i for i in self._games.values() if i[0].status == PLAYING]
+        return [_thaw(i) for i in sorted(items, key=lambda i: i[0].created_at)]
 
     async def close(self) -> None:
         """Nothing to release."""
 
     async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
         """Newest first."""
-        games = [g for g in self._games.values() if status is None or g.status == status]
-        games.sort(key=lambda g: g.updated_at, reverse=True)
-        return copy.deepcopy(games[:limit])
+        items = [i for i in self._games.values() if status is None or i[0].status == status]
+        items.sort(key=lambda i: i[0].updated_at, reverse=True)
+        return [_thaw(i) for i in items[:limit]]

@@ -29,6 +29,7 @@ from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
 from ..view import HandView
 from .events import (
     ACTION,
+    CLOSED,
     DEAL,
     GAME_OVER,
     HAND_OVER,
@@ -41,7 +42,7 @@ from .events import (
 )
 from .pacing import Pacing, Scheduler, TimerHandle
 from .policy import FinishHook, TurnPolicy
-from .records import game_record, public_record
+from .records import game_record, hand_json, public_record
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
@@ -103,12 +104,18 @@ class _Leave:
 
 
 @dataclass
+class _Close:
+    reason: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class _Stop:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
 
 
-_Command = _Act | _BotTurn | _Deadline | _DealNext | _Join | _Leave | _Stop
+_Command = _Act | _BotTurn | _Deadline | _DealNext | _Join | _Leave | _Close | _Stop
 
 
 class TableActor:
@@ -149,6 +156,8 @@ class TableActor:
         """The version of the last event."""
         self.on_finish = list(on_finish)
         """Hooks called once when the game ends."""
+        self.closed: str | None = None
+        """Why the table was closed before its game ended (a person left a coin game)."""
         self._factory: BotFactory = bot_factory or make_bot
         self._seed_source = seed_source
         self._bots = {
@@ -165,6 +174,8 @@ class TableActor:
         self._step = 0
         self._summary: dict[str, Any] | None = None
         self._frame = self._make_frame()
+        self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
+        self._hands_json: list[dict[str, Any]] = []
         if self.game.hands or self.game.current is not None:
             self._summary = self._last_summary()
             self._frame = self._make_frame()
@@ -178,8 +189,8 @@ class TableActor:
 
     @property
     def finished(self) -> bool:
-        """Whether the game is over."""
-        return self.game.is_over
+        """Whether the game is over (or the table was closed)."""
+        return self.game.is_over or self.closed is not None
 
     @property
     def running(self) -> bool:
@@ -223,6 +234,16 @@ class TableActor:
         self._queue.put_nowait(_Join(subscriber, since, done))
         await done
 
+    async def close(self, reason: str) -> None:
+        """End the table before its game is over: nothing more is played; saved as finished."""
+        if not self.running:
+            self.closed = reason
+            await self._save()
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Close(reason, done))
+        await done
+
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
         if self.running:
@@ -259,13 +280,33 @@ class TableActor:
         return StoredGame(
             id=self.id,
             kind=self.config.kind,
-            status=FINISHED if self.game.is_over else PLAYING,
+            status=FINISHED if self.finished else PLAYING,
             version=self.version,
-            meta={"config": self.config.to_json(), "policy": self.policy.to_json()},
-            record=self.record().to_json(),
+            meta={"config": self.config.to_json(), "policy": self.policy.to_json(),
+                  **({"closed": self.closed} if self.closed else {})},
+            record=self._record_json(),
             created_at=self.config.created_at or now,
             updated_at=now,
         )
+
+    def _record_json(self) -> dict[str, Any]:
+        """``self.record().to_json()``, rebuilding only the hands not yet finished."""
+        hands = self.game.all_hands()
+        while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
+            i = len(self._hands_json)
+            self._hands_json.append(hand_json(hands[i], self._seed(i)))
+        rest = [hand_json(h, self._seed(i))
+                for i, h in enumerate(hands) if i >= len(self._hands_json)]
+        return {
+            "format": "euchre-record",
+            "version": 1,
+            "rules": self.config.rules.to_dict(),
+            "hands": [*self._hands_json, *rest],
+            "final": list(self.game.score) if self.game.is_over else None,
+        }
+
+    def _seed(self, index: int) -> str | None:
+        return self.seeds[index] if index < len(self.seeds) else None
 
     # -- the loop -----------------------------------------------------------------------
 
@@ -302,11 +343,21 @@ class TableActor:
             if cmd.step == self._step and self.game.needs_deal:
                 await self._deal()
         elif isinstance(cmd, _Join):
-            self._on_join(cmd.subscriber, cmd.since)
+            changed = self._on_join(cmd.subscriber, cmd.since)
             if not cmd.done.done():
                 cmd.done.set_result(None)
+            if changed:
+                await self._save()
         elif isinstance(cmd, _Leave):
-            self._on_leave(cmd.subscriber)
+            if self._on_leave(cmd.subscriber):
+                await self._save()
+        elif isinstance(cmd, _Close):
+            if self.closed is None and not self.game.is_over:
+                self.closed = cmd.reason
+                self._schedule()
+                self._publish([(CLOSED, {"reason": cmd.reason}, None)])
+                await self._save()
+            cmd.done.set_result(None)
 
     # -- handlers ---------------------------------------------------------------------------
 
@@ -314,6 +365,8 @@ class TableActor:
         if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
             raise TableError("you have no seat at this table")
         game = self.game
+        if self.closed is not None:
+            raise TableError("the table is closed")
         if game.is_over:
             raise TableError("the game is over")
         if game.to_act is None:
@@ -417,6 +470,17 @@ class TableActor:
             for sub in list(self._subscribers):
                 self._deliver(sub, event)
 
+    def _table_json(self, frame: Frame, seat: int | None) -> dict[str, Any]:
+        """A seat's snapshot of a frame, built once per frame and seat."""
+        if self._snapshots[0] is not frame:
+            self._snapshots = (frame, {})
+        cache = self._snapshots[1]
+        table = cache.get(seat)
+        if table is None:
+            table = cache[seat] = snapshot_json(self.config, frame, seat, self.policy,
+                                                self.scheduler.now())
+        return table
+
     def _deliver(self, sub: Subscriber, event: Event) -> None:
         assert event.frame is not None
         try:
@@ -424,8 +488,7 @@ class TableActor:
                 "type": "event",
                 "version": event.version,
                 "event": event.to_json(sub.seat),
-                "table": snapshot_json(self.config, event.frame, sub.seat, self.policy,
-                                       self.scheduler.now()),
+                "table": self._table_json(event.frame, sub.seat),
             })
         except Exception:
             log.exception("table %s: dropping a subscriber", self.id)
@@ -439,7 +502,7 @@ class TableActor:
         except Exception:
             log.exception("table %s: could not save", self.id)
 
-    def _on_join(self, sub: Subscriber, since: int | None) -> None:
+    def _on_join(self, sub: Subscriber, since: int | None) -> bool:
         was = self._connected()
         self._subscribers.append(sub)
         sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
@@ -454,15 +517,17 @@ class TableActor:
         else:
             sub.send({"type": "snapshot", "version": self.version,
                       "table": self.snapshot(sub.seat)})
-        self._presence(was)
+        return self._presence(was)
 
-    def _on_leave(self, sub: Subscriber) -> None:
-        if sub in self._subscribers:
-            was = self._connected()
-            self._subscribers.remove(sub)
-            self._presence(was)
+    def _on_leave(self, sub: Subscriber) -> bool:
+        if sub not in self._subscribers:
+            return False
+        was = self._connected()
+        self._subscribers.remove(sub)
+        return self._presence(was)
 
-    def _presence(self, was: tuple[bool, bool, bool, bool]) -> None:
+    def _presence(self, was: tuple[bool, bool, bool, bool]) -> bool:
+        """Publish presence changes; True if there were any."""
         now = self._connected()
         events: list[tuple[str, dict[str, Any], Action | None]] = [
             (PRESENCE, {"seat": i, "connected": now[i]}, None)
@@ -470,6 +535,7 @@ class TableActor:
         ]
         if events:
             self._publish(events)
+        return bool(events)
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -511,7 +577,7 @@ class TableActor:
             return
         game = self.game
         step = self._step
-        if game.is_over:
+        if game.is_over or self.closed is not None:
             return
         if game.needs_deal:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
@@ -547,4 +613,5 @@ def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
     seeds = [h.seed or "" for h in record.hands]
     actor = TableActor(config, game=game, seeds=seeds, version=stored.version, **kwargs)
     actor.policy.load_json(stored.meta.get("policy") or {})
+    actor.closed = stored.meta.get("closed")
     return actor

@@ -8,6 +8,7 @@ seat: another seat's discard shows as ``"discard"`` without the card, and the sn
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..actions import Action
 from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
+from ..rules import Rules
 from .policy import TurnPolicy
 from .seats import TableConfig
 
@@ -29,6 +31,8 @@ HAND_OVER = "hand_over"
 """A hand ended: ``points``, ``summary`` (with the revealed ``seed``)."""
 GAME_OVER = "game_over"
 """The game ended: ``winner`` (side 0: seats 0 & 2; side 1: seats 1 & 3), ``score``."""
+CLOSED = "closed"
+"""The table was closed before its game ended: ``reason`` (``left``: the person left)."""
 PRESENCE = "presence"
 """A person connected or left: ``seat``, ``connected``."""
 
@@ -105,9 +109,15 @@ def hand_summary(hand: HandState, number: int, score: tuple[int, int],
     }
 
 
+@functools.lru_cache(maxsize=64)
+def _rules(rules: Rules) -> tuple[dict[str, Any], list[str]]:
+    return rules.to_dict(), rules.describe()
+
+
 def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
                   now: float) -> dict[str, Any]:
     """The TABLE object of the protocol, for ``seat`` (None: a spectator sees no hand)."""
+    rules_json, rules_text = _rules(config.rules)
     game = frame.game
     current = game.current
     view: dict[str, Any] | None = None
@@ -124,8 +134,8 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
             for i, s in enumerate(config.seats)
         ],
         "preset": config.preset,
-        "rules": config.rules.to_dict(),
-        "rules_text": config.rules.describe(),
+        "rules": rules_json,
+        "rules_text": rules_text,
         "score": list(game.score),
         "hand_number": len(game.all_hands()),
         "dealer": current.dealer if current is not None else None,

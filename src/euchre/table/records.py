@@ -30,6 +30,15 @@ def game_record(game: GameState, seeds: list[str]) -> GameRecord:
     return GameRecord.from_game(game, list(seeds))
 
 
+def hand_json(hand: HandState, seed: str | None) -> dict[str, Any]:
+    """One hand as it appears in :meth:`GameRecord.to_json` (with its seed, if any)."""
+    result = hand.points if hand.is_over else None
+    record = GameRecord(hand.rules, [HandRecord(hand.dealer, hand.deal, hand.history(),
+                                                result, seed)])
+    out: dict[str, Any] = record.to_json()["hands"][0]
+    return out
+
+
 def _frame(hand: HandState, number: int, score: tuple[int, int],
            last: tuple[int, str] | None) -> dict[str, Any]:
     leader, trick = hand.trick
