@@ -2,28 +2,18 @@
 // Everything shown comes from the server's table object; every move is sent as notation.
 
 import { createPractice, getRecordText } from "./api.js";
-import { cardBack, cardFace, cardName, suitMark, suitName } from "./cards.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
 import { downloadText, fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
-import { scoreBox } from "./score.js";
 import { navigate } from "./nav.js";
+import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
+import { scoreBox } from "./score.js";
+import { renderPile, renderSeats, seatBoxes } from "./seats.js";
+import { factRows, hintContent, stripParts } from "./side.js";
 import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
-import { currentPlays, lastTrickPlays, playsBySeat, renderTrick } from "./trick.js";
-import {
-  POSITIONS,
-  actionLabel,
-  compassName,
-  describeAction,
-  gameOverText,
-  handSummary,
-  position,
-  prompt,
-  seatName,
-  sideName,
-  sideOf,
-} from "./words.js";
+import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
+import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
 
 const LOG_LENGTH = 8;
 
@@ -32,10 +22,13 @@ export function mountTable(main, tableId) {
   if (!token) {
     fill(
       main,
-      h("section", { class: "page notice" },
+      h(
+        "section",
+        { class: "page notice" },
         h("h1", {}, "This table is not yours"),
         h("p", {}, "This browser holds no seat at that table. Start a new practice table instead."),
-        h("p", {}, h("a", { href: "/", class: "button-link" }, "Back to the start page"))),
+        h("p", {}, h("a", { href: "/", class: "button-link" }, "Back to the start page")),
+      ),
     );
     return () => {};
   }
@@ -48,17 +41,19 @@ class TablePage {
   constructor(main, tableId, token) {
     this.main = main;
     this.tableId = tableId;
-    this.table = null;
-    this.pending = false;
+    this.table = null; // the latest settled TABLE object
+    this.pending = false; // a move was sent and not yet answered
     this.showLastTrick = false;
     this.hints = null; // null, "thinking", or the list of hints for the decision in hintFor
     this.hintFor = null;
-    this.picked = new Set();
+    this.picked = new Set(); // cards chosen for a farmer's swap
     this.log = [];
     this.handKey = null;
     this.dismissedSummary = null;
+    this.closedReason = null;
     this.message = "";
     this.error = "";
+    this.fatal = false;
     this.clockTimer = null;
     this.connection = new TableConnection(tableId, token, {
       onTable: (table, event, settled) => this.update(table, event, settled),
@@ -78,32 +73,38 @@ class TablePage {
     clearInterval(this.clockTimer);
   }
 
+  get me() {
+    return this.table ? (this.table.seat ?? this.table.view?.seat ?? 0) : 0;
+  }
+
+  get gameId() {
+    return this.tableId; // the game id is the table id
+  }
+
+  /** Which decision of the game we are at (hints belong to one decision). */
+  get decision() {
+    const view = this.table?.view;
+    return view ? `${this.table.hand_number}:${view.history.length}` : null;
+  }
+
   // ---- layout, built once -------------------------------------------------------------------
 
   build() {
     this.status = h("p", { class: "status", role: "status", "aria-live": "polite", "aria-atomic": "true" }, "Joining the table…");
-    this.seats = {};
-    for (const where of POSITIONS) {
-      this.seats[where] = {
-        box: h("div", { class: `seat seat-${where}` }),
-        name: h("div", { class: "seat-name" }),
-        tags: h("div", { class: "seat-tags" }),
-        cards: h("div", { class: "seat-cards", "aria-hidden": "true" }),
-        said: h("div", { class: "seat-said", "aria-hidden": "true" }),
-      };
-      const seat = this.seats[where];
-      seat.box.append(h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags), seat.cards, seat.said));
-    }
+    this.errorBox = h("p", { class: "error", role: "alert", hidden: true });
+    // A one-line score for small screens, where the side panel sits below the table.
+    this.strip = h("p", { class: "score-strip", "aria-hidden": "true" });
+
+    this.seats = seatBoxes();
     this.pile = h("div", { class: "pile" });
-    this.trick = h("div", { class: "trick", "aria-label": "The trick", role: "group" });
+    this.trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
     this.overlay = h("div", { class: "centre-overlay" });
-    this.centre = h("div", { class: "centre" }, this.pile, this.trick);
-    this.felt = h(
+    const felt = h(
       "section",
       { class: "felt", "aria-label": "The table" },
       this.seats.north.box,
       this.seats.west.box,
-      this.centre,
+      h("div", { class: "centre" }, this.pile, this.trick),
       this.seats.east.box,
       this.seats.south.box,
       this.overlay,
@@ -113,41 +114,49 @@ class TablePage {
     this.controls = h("section", { class: "controls", "aria-label": "Your move" }, this.prompt, this.actions);
     this.hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
 
+    const tool = (label, key, onclick) => h("button", { type: "button", class: "tool", dataset: { key }, onclick }, label);
+    this.hintButton = tool("Hint", "tool:hint", () => this.askHint());
+    this.lastTrickButton = tool("Last trick", "tool:last", () => this.toggleLastTrick());
+    this.lastTrickButton.setAttribute("aria-expanded", "false");
+    this.clock = h("p", { class: "clock", hidden: true });
     this.scoreSlot = h("div", { class: "score-slot" });
     this.facts = h("dl", { class: "facts" });
-    this.hintButton = h("button", { type: "button", class: "tool", dataset: { key: "tool:hint" }, onclick: () => this.askHint() }, "Hint");
-    this.lastTrickButton = h(
-      "button",
-      { type: "button", class: "tool", "aria-expanded": "false", dataset: { key: "tool:last" }, onclick: () => this.toggleLastTrick() },
-      "Last trick",
-    );
-    this.recordButton = h("button", { type: "button", class: "tool", dataset: { key: "tool:record" }, onclick: () => this.downloadRecord() }, "Download record");
-    this.rulesLink = h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules");
     this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
     this.logList = h("ol", { class: "log" });
-    this.clock = h("p", { class: "clock", hidden: true });
-    this.side = h(
+    const side = h(
       "aside",
       { class: "side" },
       this.clock,
       this.scoreSlot,
       this.facts,
-      h("div", { class: "tools" }, this.hintButton, this.lastTrickButton, this.rulesLink, this.recordButton),
+      h(
+        "div",
+        { class: "tools" },
+        this.hintButton,
+        this.lastTrickButton,
+        h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules"),
+        tool("Download record", "tool:record", () => this.downloadRecord()),
+      ),
       this.hintPanel,
       h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
     );
-    this.errorBox = h("p", { class: "error", role: "alert", hidden: true });
-    // A one-line score for small screens, where the side panel sits below the table.
-    this.strip = h("p", { class: "score-strip", "aria-hidden": "true" });
-    fill(
-      this.main,
+    this.page = h(
+      "div",
+      { class: "table-page" },
       h(
         "div",
-        { class: "table-page" },
-        h("div", { class: "play-area" }, h("h1", { class: "visually-hidden" }, "Your table"), this.status, this.errorBox, this.strip, this.felt, this.controls, this.hand),
-        this.side,
+        { class: "play-area" },
+        h("h1", { class: "visually-hidden" }, "Your table"),
+        this.status,
+        this.errorBox,
+        this.strip,
+        felt,
+        this.controls,
+        this.hand,
       ),
+      side,
     );
+    fill(this.main, this.page);
   }
 
   // ---- incoming ------------------------------------------------------------------------------
@@ -172,7 +181,7 @@ class TablePage {
       this.message = "";
       if (view) this.rebuildLog(view);
     }
-    if (table.game_over && (!previous || !previous.game_over)) {
+    if (table.game_over && !previous?.game_over) {
       rememberFinished(this.gameId, table.score, table.winner, me);
     }
     if (this.hintFor !== this.decision) {
@@ -180,18 +189,14 @@ class TablePage {
       this.hintFor = null;
     }
     if (!view || view.phase !== "farmer") this.picked.clear();
+    if (view && !view.last_trick) this.showLastTrick = false;
     // The last hand's summary stays up until our first turn, or the first card, of the next hand.
     const summary = table.summary;
     if (summary && view && summary.hand_number !== table.hand_number) {
       const played = view.history.some(([, a]) => a.startsWith("play "));
       if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
     }
-    if (view && !view.last_trick) this.showLastTrick = false;
     this.render();
-  }
-
-  get me() {
-    return this.table ? (this.table.seat ?? this.table.view?.seat ?? 0) : 0;
   }
 
   describeEvent(event, table) {
@@ -200,10 +205,8 @@ class TablePage {
       case "deal":
         this.log = [];
         return `${seatName(event.dealer, me)} ${event.dealer === me ? "deal" : "deals"} hand ${event.hand_number}.`;
-      case "action": {
-        const view = table.view;
-        return describeAction(event.seat, event.action, me, view);
-      }
+      case "action":
+        return describeAction(event.seat, event.action, me, table.view);
       case "trick":
         return `${seatName(event.winner, me)} ${event.winner === me ? "win" : "wins"} the trick.`;
       case "hand_over": {
@@ -228,16 +231,11 @@ class TablePage {
   }
 
   rebuildLog(view) {
-    this.log = [`${seatName(view.dealer, this.me)} ${view.dealer === this.me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
+    const me = this.me;
+    this.log = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
     for (const [seat, action] of view.history.slice(-LOG_LENGTH)) {
-      this.addLog(describeAction(seat, action, this.me, view));
+      this.addLog(describeAction(seat, action, me, view));
     }
-  }
-
-  /** Which decision of the game we are at (hints belong to one decision). */
-  get decision() {
-    const view = this.table?.view;
-    return view ? `${this.table.hand_number}:${view.history.length}` : null;
   }
 
   showHints(hints, version) {
@@ -260,7 +258,7 @@ class TablePage {
   }
 
   setConnected(open) {
-    this.main.querySelector(".table-page")?.classList.toggle("offline", !open);
+    this.page.classList.toggle("offline", !open);
     if (!open && !this.connection.closed) {
       this.status.textContent = "The connection dropped: reconnecting…";
     }
@@ -280,6 +278,19 @@ class TablePage {
     }
   }
 
+  onCard(card) {
+    const view = this.table?.view;
+    if (!view || this.pending) return;
+    if (view.legal.some((a) => a.startsWith("farmer swap "))) {
+      if (this.picked.has(card)) this.picked.delete(card);
+      else if (this.picked.size < 3) this.picked.add(card);
+      this.render();
+      return;
+    }
+    const action = view.legal.find((a) => a === `play ${card}` || a === `discard ${card}`);
+    if (action) this.act(action);
+  }
+
   askHint() {
     if (!this.connection.askHint()) return;
     this.hints = "thinking";
@@ -294,8 +305,7 @@ class TablePage {
 
   async downloadRecord() {
     try {
-      const text = await getRecordText(this.gameId);
-      downloadText(`euchre-${this.gameId}.txt`, text);
+      downloadText(`euchre-${this.gameId}.txt`, await getRecordText(this.gameId));
     } catch (error) {
       this.showError(error.message, false);
     }
@@ -321,60 +331,43 @@ class TablePage {
     }
   }
 
-  get gameId() {
-    return this.table?.game_id ?? this.tableId;
-  }
-
-  onCard(card) {
-    const view = this.table?.view;
-    if (!view || this.pending) return;
-    if (view.phase === "farmer" && this.swapActions(view).length) {
-      if (this.picked.has(card)) this.picked.delete(card);
-      else if (this.picked.size < 3) this.picked.add(card);
-      this.render();
-      return;
-    }
-    const action = view.legal.find((a) => a === `play ${card}` || a === `discard ${card}`);
-    if (action) this.act(action);
-  }
-
-  swapActions(view) {
-    return view.legal.filter((a) => a.startsWith("farmer swap "));
-  }
-
   // ---- drawing -------------------------------------------------------------------------------
 
   render() {
-    const table = this.table;
     this.renderError();
+    const table = this.table;
     if (!table) return;
-    const focusKey = document.activeElement?.dataset?.key;
-    const focusInPlay = this.main.contains(document.activeElement) && (this.actions.contains(document.activeElement) || this.hand.contains(document.activeElement));
+    const active = document.activeElement;
+    const focusKey = active?.dataset?.key;
+    const focusInPlay = this.actions.contains(active) || this.hand.contains(active);
     const view = table.view;
     const me = this.me;
 
     this.renderStatus();
-    this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? view?.rules?.game_to ?? 10));
     this.renderClock();
+    this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
+    fill(this.strip, stripParts(table.score, view, me));
     if (view) {
-      this.renderSeats(view);
-      this.renderCentre(view);
+      renderSeats(this.seats, view, table, me);
+      renderPile(this.pile, view, table.hand_number, me);
+      this.renderTrick(view);
       this.renderControls(view);
-      this.renderFacts(view);
+      fill(this.facts, factRows(view, table.hand_number, me));
     } else {
       fill(this.actions);
       fill(this.hand);
     }
-    this.renderStrip(view);
+    this.renderOverlay(view);
     this.renderTools(view);
     this.renderHints();
     fill(this.logList, this.log.map((line) => h("li", {}, line)));
 
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
+    const unplaced = focusInPlay || active === document.body || active === this.main;
     if (again) {
       again.focus();
-    } else if ((focusInPlay || document.activeElement === document.body || document.activeElement === this.main) && view && view.to_act === me && !this.pending) {
+    } else if (unplaced && view && view.to_act === me && !this.pending) {
       const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
       first?.focus({ preventScroll: true });
     }
@@ -395,8 +388,7 @@ class TablePage {
     } else if (!view) {
       text = "Waiting for the deal…";
     } else {
-      const ask = this.pending ? "" : prompt(view, me);
-      text = [this.message, ask].filter(Boolean).join(" ");
+      text = [this.message, this.pending ? "" : prompt(view, me)].filter(Boolean).join(" ");
     }
     if (this.status.textContent !== text) this.status.textContent = text;
     this.status.classList.toggle("your-turn", Boolean(view && view.to_act === me && !table.game_over));
@@ -405,115 +397,22 @@ class TablePage {
   renderClock() {
     const clock = this.table.clock;
     clearInterval(this.clockTimer);
-    if (!clock) {
-      this.clock.hidden = true;
-      return;
-    }
+    this.clock.hidden = !clock;
+    if (!clock) return;
     const ends = Date.now() + clock.deadline_ms_left;
-    const who = seatName(clock.seat, this.me);
+    const who = clock.seat === this.me ? "Your" : `${seatName(clock.seat, this.me)}'s`;
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      this.clock.textContent = `${who === "You" ? "Your" : `${who}'s`} clock: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      this.clock.textContent = `${who} clock: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
       this.clock.classList.toggle("low", left <= 10);
     };
-    this.clock.hidden = false;
     tick();
     this.clockTimer = setInterval(tick, 250);
   }
 
-  seatInfo(seat) {
-    return (this.table.seats || []).find((s) => s.seat === seat) || null;
-  }
-
-  renderSeats(view) {
+  /** The trick in progress, or the one just completed (it sweeps to its winner). */
+  renderTrick(view) {
     const me = this.me;
-    const played = playsBySeat(view.history);
-    const playedCount = [0, 0, 0, 0];
-    for (const seat of played.values()) playedCount[seat] += 1;
-    const lastSaid = new Map();
-    for (const [seat, action] of view.history) {
-      if (!action.startsWith("play ")) lastSaid.set(seat, action);
-    }
-    for (let seat = 0; seat < 4; seat += 1) {
-      const where = position(seat, me);
-      const box = this.seats[where];
-      const info = this.seatInfo(seat);
-      const out = view.sitting_out.includes(seat);
-      const tags = [];
-      if (seat === view.dealer) tags.push(h("span", { class: "tag tag-dealer", title: "Dealer" }, "Dealer"));
-      if (view.maker === seat) tags.push(h("span", { class: "tag tag-maker" }, view.alone ? "Maker, alone" : "Maker"));
-      if (view.lone_defender === seat) tags.push(h("span", { class: "tag tag-maker" }, "Defends alone"));
-      if (out) tags.push(h("span", { class: "tag tag-out" }, "Sits out"));
-      const title = seat === me ? "You" : compassName(seat, me);
-      const partner = seat === (me + 2) % 4 ? "partner" : null;
-      const who = info && seat !== me ? (info.kind === "bot" ? info.level : info.name) : null;
-      const detail = [partner, who].filter(Boolean).join(" · ");
-      fill(box.name, h("span", { class: "seat-title" }, title), detail ? h("span", { class: "seat-detail" }, detail) : null);
-      fill(box.tags, tags);
-      box.box.classList.toggle("to-act", view.to_act === seat);
-      box.box.classList.toggle("sitting-out", out);
-      box.box.classList.toggle("partner", seat === (me + 2) % 4);
-      if (seat !== me) {
-        let held = out ? 0 : 5 - playedCount[seat];
-        if (view.phase === "discard" && seat === view.dealer) held += 1;
-        if (out) held = 0;
-        this.renderBacks(box.cards, held);
-      }
-      // A speech bubble with the seat's bid, during the bidding only.
-      const said = lastSaid.get(seat);
-      const bidding = ["farmer", "order", "benny", "call", "discard", "defend"].includes(view.phase);
-      box.said.textContent = bidding && said && !said.startsWith("discard") ? actionLabel(said) : "";
-      box.said.hidden = !box.said.textContent;
-    }
-  }
-
-  /** Another seat's cards, face down: dealt in with a new hand, then only added or taken away. */
-  renderBacks(container, held) {
-    const hand = String(this.table.hand_number);
-    const fresh = container.dataset.hand !== hand;
-    if (fresh) {
-      container.dataset.hand = hand;
-      container.replaceChildren();
-    }
-    while (container.childElementCount > held) container.lastElementChild.remove();
-    while (container.childElementCount < held) {
-      const i = container.childElementCount;
-      container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, style: `--i:${i}`, html: cardBack() }));
-    }
-  }
-
-  renderCentre(view) {
-    const me = this.me;
-    const table = this.table;
-    const bidding = ["farmer", "order", "benny", "call", "discard"].includes(view.phase);
-    // The upcard on the kitty while bidding; turned face down in the second round.
-    if (bidding) {
-      const faceUp = view.phase !== "call";
-      const key = `${table.hand_number}:${faceUp}:${view.upcard_taken}`;
-      if (this.pile.dataset.key !== key) {
-        this.pile.dataset.key = key;
-        const top = view.upcard_taken
-          ? null
-          : h("div", {
-              class: `upcard${faceUp ? "" : " turned-down"}`,
-              role: "img",
-              "aria-label": faceUp ? `Upcard: ${cardName(view.upcard)}` : `Turned down: ${cardName(view.upcard)}`,
-              html: faceUp ? cardFace(view.upcard) : cardBack(),
-            });
-        fill(
-          this.pile,
-          h("div", { class: "kitty", "aria-hidden": "true" }, h("div", { class: "back", html: cardBack() }), h("div", { class: "back", html: cardBack() })),
-          top,
-          h("p", { class: "pile-caption" }, faceUp ? (view.upcard_taken ? `${seatName(view.dealer, me)} picked up the ${cardName(view.upcard)}` : "Upcard") : `Turned down: the ${cardName(view.upcard)}`),
-        );
-      }
-      this.pile.hidden = false;
-    } else {
-      this.pile.hidden = true;
-      this.pile.dataset.key = "";
-    }
-
-    // The trick: cards in progress, or the trick just completed (gathered to its winner).
     if (view.trick.length) {
       renderTrick(this.trick, currentPlays(view), null, me);
     } else if (view.last_trick) {
@@ -522,177 +421,71 @@ class TablePage {
     } else {
       renderTrick(this.trick, [], null, me);
     }
-
-    // Overlays: game over, the hand summary, or the last trick on request.
-    if (table.game_over) {
-      fill(this.overlay, this.gameOverPanel());
-    } else if (this.closedReason || table.closed) {
-      fill(
-        this.overlay,
-        h("section", { class: "panel", "aria-label": "Table closed" },
-          h("h2", {}, "This table is closed"),
-          h("div", { class: "panel-actions" }, h("a", { class: "button-link", href: "/" }, "New game"))),
-      );
-    } else if (this.summaryToShow(view)) {
-      fill(this.overlay, this.summaryPanel(table.summary));
-    } else if (this.showLastTrick && view.last_trick) {
-      fill(this.overlay, this.lastTrickPanel(view));
-    } else {
-      fill(this.overlay);
-    }
   }
 
-  /** The last hand's summary stays up through the pause and the next deal, until our turn. */
+  /** At most one panel over the felt: game over, table closed, hand summary, or last trick. */
+  renderOverlay(view) {
+    const table = this.table;
+    const me = this.me;
+    let panel = null;
+    if (table.game_over) {
+      panel = gameOverPanel(table, me, {
+        replayUrl: `/replay/${encodeURIComponent(this.gameId)}`,
+        onRecord: () => this.downloadRecord(),
+        onAgain: () => this.playAgain(),
+      });
+    } else if (this.closedReason || table.closed) {
+      panel = closedPanel();
+    } else if (view && this.summaryToShow(view)) {
+      panel = summaryPanel(table.summary, me, () => {
+        this.dismissedSummary = table.summary.hand_number;
+        this.render();
+      });
+    } else if (view && this.showLastTrick && view.last_trick) {
+      panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
+    }
+    fill(this.overlay, panel);
+  }
+
+  /** The last hand's summary shows through the pause and the next deal, until dismissed. */
   summaryToShow(view) {
     const summary = this.table.summary;
     if (!summary || summary.hand_number === this.dismissedSummary) return false;
     return view.phase === "over" || summary.hand_number === this.table.hand_number - 1;
   }
 
-  summaryPanel(summary) {
-    const me = this.me;
-    const words = handSummary(summary, me);
-    const mine = sideOf(me);
-    return h(
-      "section",
-      { class: "panel summary-panel", "aria-label": "End of the hand" },
-      h("h2", {}, `Hand ${summary.hand_number}`),
-      h("p", { class: "summary-headline" }, words.headline),
-      summary.trump && summary.maker !== null
-        ? h(
-            "p",
-            {},
-            `${seatName(summary.maker, me)} made `,
-            suitMark(summary.trump),
-            ` ${suitName(summary.trump)} trump${summary.alone ? ", alone" : ""}. Tricks: us ${summary.tricks_won[mine]}, them ${summary.tricks_won[1 - mine]}.`,
-          )
-        : null,
-      words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
-      summary.score ? h("p", { class: "summary-score" }, `Score: us ${summary.score[mine]}, them ${summary.score[1 - mine]}.`) : null,
-      h(
-        "button",
-        {
-          type: "button",
-          class: "panel-close",
-          dataset: { key: "panel:summary" },
-          onclick: () => {
-            this.dismissedSummary = summary.hand_number;
-            this.render();
-          },
-        },
-        "Continue",
-      ),
-    );
-  }
-
-  gameOverPanel() {
-    const table = this.table;
-    const me = this.me;
-    const won = table.winner === sideOf(me);
-    return h(
-      "section",
-      { class: `panel game-over-panel ${won ? "won" : "lost"}`, "aria-label": "Game over" },
-      h("h2", {}, won ? "You won the game!" : `${sideName(table.winner, me)} won the game`),
-      h("p", { class: "final-score" }, `${table.score[sideOf(me)]} – ${table.score[1 - sideOf(me)]}`),
-      h(
-        "div",
-        { class: "panel-actions" },
-        h("a", { class: "button-link", href: `/replay/${encodeURIComponent(this.gameId)}`, dataset: { key: "panel:replay" } }, "Watch the replay"),
-        h("button", { type: "button", dataset: { key: "panel:record" }, onclick: () => this.downloadRecord() }, "Download the record"),
-        h("button", { type: "button", dataset: { key: "panel:again" }, onclick: () => this.playAgain() }, "Play again"),
-        h("a", { class: "button-link", href: "/" }, "New game"),
-      ),
-    );
-  }
-
-  lastTrickPanel(view) {
-    const me = this.me;
-    const last = lastTrickPlays(view);
-    return h(
-      "section",
-      { class: "panel last-trick-panel", "aria-label": "Last trick" },
-      h("h2", {}, "Last trick"),
-      h(
-        "ul",
-        { class: "last-trick-cards" },
-        last.plays.map((p) =>
-          h("li", { class: p.seat === last.winner ? "winner" : "" }, h("div", { class: "mini-card", html: cardFace(p.card), "aria-hidden": "true" }), h("span", {}, `${seatName(p.seat, me)}: ${cardName(p.card)}`)),
-        ),
-      ),
-      h("p", {}, `${seatName(last.winner, me)} ${last.winner === me ? "won" : "won"} it.`),
-      h("button", { type: "button", class: "panel-close", dataset: { key: "panel:last" }, onclick: () => this.toggleLastTrick() }, "Close"),
-    );
-  }
-
   renderControls(view) {
     const me = this.me;
     const mine = view.to_act === me && !this.table.game_over;
     const legal = mine ? view.legal : [];
-    const controlActions = legal.filter(isControlAction);
     const swaps = legal.filter((a) => a.startsWith("farmer swap "));
-    const buttons = controlButtons(controlActions, (a) => this.act(a));
+    const buttons = controlButtons(legal.filter(isControlAction), (a) => this.act(a));
     if (swaps.length) buttons.splice(1, 0, farmerSwapButton(swaps, this.picked, (a) => this.act(a)));
-    for (const b of buttons) if (this.pending) b.disabled = true;
+    if (this.pending) for (const b of buttons) b.disabled = true;
     fill(this.actions, buttons);
     this.prompt.textContent = mine && !this.pending ? prompt(view, me) : "";
-    this.controls.classList.toggle("active", mine);
 
     const cardActions = new Map();
-    for (const action of legal) {
-      const [kind, card] = action.split(" ");
-      if ((kind === "play" || kind === "discard") && card) cardActions.set(card, action);
+    if (!this.pending) {
+      for (const action of legal) {
+        const [kind, card] = action.split(" ");
+        if (kind === "play" || kind === "discard") cardActions.set(card, action);
+      }
     }
-    if (this.pending) cardActions.clear();
     const handKey = `${this.table.hand_number}:${view.dealer}`;
     const deal = this.handKey !== handKey;
-    const fresh = view.phase === "discard" && mine ? new Set([view.upcard]) : null;
     this.handKey = handKey;
+    const discarding = view.phase === "discard" && mine;
     renderHand(this.hand, view.hand, cardActions, {
       picking: swaps.length > 0 && !this.pending,
       picked: this.picked,
       deal,
-      fresh,
+      fresh: discarding ? new Set([view.upcard]) : null,
       onCard: (card) => this.onCard(card),
     });
-    this.hand.classList.toggle("discarding", view.phase === "discard" && mine);
+    this.hand.classList.toggle("discarding", discarding);
     this.hand.classList.toggle("choosing", cardActions.size > 0);
     this.hand.classList.toggle("sitting-out", view.sitting_out.includes(me));
-  }
-
-  renderFacts(view) {
-    const me = this.me;
-    const rows = [];
-    const row = (term, ...value) => rows.push(h("div", { class: "fact" }, h("dt", {}, term), h("dd", {}, ...value)));
-    row("Hand", String(this.table.hand_number ?? ""));
-    row("Dealer", seatName(view.dealer, me));
-    if (view.trump) {
-      row("Trump", suitMark(view.trump), ` ${suitName(view.trump)}`);
-    } else {
-      row("Trump", "not named yet");
-    }
-    if (view.maker !== null) {
-      row("Makers", `${sideName(sideOf(view.maker), me)}${view.alone ? ` (${seatName(view.maker, me)} alone)` : ""}`);
-    }
-    if (view.lone_defender !== null) row("Defending alone", seatName(view.lone_defender, me));
-    if (view.discard) row("Your discard", cardName(view.discard));
-    if (view.sitting_out.length) row("Sitting out", view.sitting_out.map((s) => seatName(s, me)).join(", "));
-    const us = view.tricks_won[sideOf(me)];
-    const them = view.tricks_won[1 - sideOf(me)];
-    row("Tricks this hand", h("span", { class: "trick-count" }, `Us ${us} · Them ${them}`));
-    fill(this.facts, rows);
-  }
-
-  renderStrip(view) {
-    const mine = sideOf(this.me);
-    const score = this.table.score;
-    const parts = [h("span", {}, h("b", {}, "Us "), String(score[mine]), h("b", {}, " · Them "), String(score[1 - mine]))];
-    if (view?.trump) {
-      parts.push(h("span", {}, h("b", {}, "Trump "), suitMark(view.trump)));
-    }
-    if (view && view.phase === "play") {
-      parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[mine]}–${view.tricks_won[1 - mine]}`));
-    }
-    fill(this.strip, parts);
   }
 
   renderTools(view) {
@@ -704,40 +497,7 @@ class TablePage {
   }
 
   renderHints() {
-    if (!this.hints) {
-      this.hintPanel.hidden = true;
-      fill(this.hintPanel);
-      return;
-    }
-    if (this.hints === "thinking") {
-      this.hintPanel.hidden = false;
-      fill(this.hintPanel, h("p", {}, "Thinking…"));
-      return;
-    }
-    this.hintPanel.hidden = false;
-    fill(
-      this.hintPanel,
-      h("h2", {}, "Hint"),
-      h(
-        "ol",
-        { class: "hint-list" },
-        this.hints.map((hint, i) =>
-          h(
-            "li",
-            { class: i === 0 ? "best" : "" },
-            ...hintWords(hint),
-          ),
-        ),
-      ),
-    );
+    this.hintPanel.hidden = !this.hints;
+    fill(this.hintPanel, this.hints ? hintContent(this.hints) : null);
   }
-}
-
-/** A hint as words: the move in bold, then the estimate ("Order up the Jack of Clubs: loses …"). */
-function hintWords(hint) {
-  const text = hint.text || "";
-  const cut = text.indexOf(": ");
-  if (cut > 0) return [h("strong", {}, text.slice(0, cut)), `: ${text.slice(cut + 2)}`];
-  const points = hint.expected_points === null ? "" : `: about ${Number(hint.expected_points).toFixed(1)} points on average`;
-  return [h("strong", {}, actionLabel(hint.action)), text ? ` ${text}` : points];
 }

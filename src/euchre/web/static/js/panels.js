@@ -1,0 +1,89 @@
+// Panels over the felt: the end of a hand, the end of the game, the last trick, a closed table.
+
+import { cardFace, cardName, suitMark, suitName } from "./cards.js";
+import { h } from "./dom.js";
+import { lastTrickPlays } from "./trick.js";
+import { handSummary, seatName, sideName, sideOf } from "./words.js";
+
+/** What a finished hand came to (the server's SUMMARY), with a Continue button. */
+export function summaryPanel(summary, me, onContinue) {
+  const words = handSummary(summary, me);
+  const mine = sideOf(me);
+  const made =
+    summary.trump && summary.maker !== null
+      ? h(
+          "p",
+          {},
+          `${seatName(summary.maker, me)} made `,
+          suitMark(summary.trump),
+          ` ${suitName(summary.trump)} trump${summary.alone ? ", alone" : ""}. `,
+          `Tricks: us ${summary.tricks_won[mine]}, them ${summary.tricks_won[1 - mine]}.`,
+        )
+      : null;
+  return h(
+    "section",
+    { class: "panel summary-panel", "aria-label": "End of the hand" },
+    h("h2", {}, `Hand ${summary.hand_number}`),
+    h("p", { class: "summary-headline" }, words.headline),
+    made,
+    words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
+    summary.score
+      ? h("p", { class: "summary-score" }, `Score: us ${summary.score[mine]}, them ${summary.score[1 - mine]}.`)
+      : null,
+    h("button", { type: "button", class: "panel-close", dataset: { key: "panel:summary" }, onclick: onContinue }, "Continue"),
+  );
+}
+
+/** Who won the game, the final score, and where to go next. */
+export function gameOverPanel(table, me, { replayUrl, onRecord, onAgain }) {
+  const mine = sideOf(me);
+  const won = table.winner === mine;
+  return h(
+    "section",
+    { class: `panel game-over-panel ${won ? "won" : "lost"}`, "aria-label": "Game over" },
+    h("h2", {}, won ? "You won the game!" : `${sideName(table.winner, me)} won the game`),
+    h("p", { class: "final-score" }, `${table.score[mine]} – ${table.score[1 - mine]}`),
+    h(
+      "div",
+      { class: "panel-actions" },
+      h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
+      h("button", { type: "button", dataset: { key: "panel:record" }, onclick: onRecord }, "Download the record"),
+      h("button", { type: "button", dataset: { key: "panel:again" }, onclick: onAgain }, "Play again"),
+      h("a", { class: "button-link", href: "/" }, "New game"),
+    ),
+  );
+}
+
+/** The last completed trick, card by card, and who won it (table law 11). */
+export function lastTrickPanel(view, me, onClose) {
+  const last = lastTrickPlays(view);
+  return h(
+    "section",
+    { class: "panel last-trick-panel", "aria-label": "Last trick" },
+    h("h2", {}, "Last trick"),
+    h(
+      "ul",
+      { class: "last-trick-cards" },
+      last.plays.map((p) =>
+        h(
+          "li",
+          { class: p.seat === last.winner ? "winner" : "" },
+          h("div", { class: "mini-card", html: cardFace(p.card), "aria-hidden": "true" }),
+          h("span", {}, `${seatName(p.seat, me)}: ${cardName(p.card)}`),
+        ),
+      ),
+    ),
+    h("p", {}, `${seatName(last.winner, me)} won it.`),
+    h("button", { type: "button", class: "panel-close", dataset: { key: "panel:last" }, onclick: onClose }, "Close"),
+  );
+}
+
+/** The table was closed before its game ended. */
+export function closedPanel() {
+  return h(
+    "section",
+    { class: "panel", "aria-label": "Table closed" },
+    h("h2", {}, "This table is closed"),
+    h("div", { class: "panel-actions" }, h("a", { class: "button-link", href: "/" }, "New game")),
+  );
+}

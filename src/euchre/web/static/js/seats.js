@@ -1,0 +1,119 @@
+// The four seats around the felt, and the upcard on the kitty in the middle while bidding.
+
+import { cardBack, cardFace, cardName } from "./cards.js";
+import { fill, h } from "./dom.js";
+import { playsBySeat } from "./trick.js";
+import { POSITIONS, actionLabel, compassName, position, seatName } from "./words.js";
+
+const BIDDING = ["farmer", "order", "benny", "call", "discard", "defend"];
+
+/** Build the seat boxes once: {south: {box, name, tags, cards, said}, west: …}. */
+export function seatBoxes() {
+  const seats = {};
+  for (const where of POSITIONS) {
+    const seat = {
+      box: h("div", { class: `seat seat-${where}` }),
+      name: h("div", { class: "seat-name" }),
+      tags: h("div", { class: "seat-tags" }),
+      cards: h("div", { class: "seat-cards", "aria-hidden": "true" }),
+      said: h("div", { class: "seat-said", "aria-hidden": "true" }),
+    };
+    seat.box.append(
+      h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags), seat.cards, seat.said),
+    );
+    seats[where] = seat;
+  }
+  return seats;
+}
+
+function tagsFor(seat, view) {
+  const tags = [];
+  if (seat === view.dealer) tags.push(h("span", { class: "tag tag-dealer" }, "Dealer"));
+  if (view.maker === seat) tags.push(h("span", { class: "tag tag-maker" }, view.alone ? "Maker, alone" : "Maker"));
+  if (view.lone_defender === seat) tags.push(h("span", { class: "tag tag-maker" }, "Defends alone"));
+  if (view.sitting_out.includes(seat)) tags.push(h("span", { class: "tag tag-out" }, "Sits out"));
+  return tags;
+}
+
+/** Names, tags, the cards still held (face down) and each seat's last bid. */
+export function renderSeats(seats, view, table, me) {
+  const playedCount = [0, 0, 0, 0];
+  for (const seat of playsBySeat(view.history).values()) playedCount[seat] += 1;
+  const lastSaid = new Map();
+  for (const [seat, action] of view.history) {
+    if (!action.startsWith("play ")) lastSaid.set(seat, action);
+  }
+  for (let seat = 0; seat < 4; seat += 1) {
+    const box = seats[position(seat, me)];
+    const info = (table.seats || []).find((s) => s.seat === seat);
+    const out = view.sitting_out.includes(seat);
+    const partner = seat === (me + 2) % 4;
+    const who = info && seat !== me ? (info.kind === "bot" ? info.level : info.name) : null;
+    const detail = [partner ? "partner" : null, who].filter(Boolean).join(" · ");
+    fill(
+      box.name,
+      h("span", { class: "seat-title" }, seat === me ? "You" : compassName(seat, me)),
+      detail ? h("span", { class: "seat-detail" }, detail) : null,
+    );
+    fill(box.tags, tagsFor(seat, view));
+    box.box.classList.toggle("to-act", view.to_act === seat);
+    box.box.classList.toggle("sitting-out", out);
+    if (seat !== me) {
+      let held = out ? 0 : 5 - playedCount[seat];
+      if (view.phase === "discard" && seat === view.dealer) held += 1;
+      renderBacks(box.cards, held, table.hand_number);
+    }
+    // A speech bubble with the seat's bid, during the bidding only.
+    const said = lastSaid.get(seat);
+    const bubble = BIDDING.includes(view.phase) && said && !said.startsWith("discard") ? actionLabel(said) : "";
+    box.said.textContent = bubble;
+    box.said.hidden = !bubble;
+  }
+}
+
+/** Another seat's cards, face down: dealt in with a new hand, then only added or taken away. */
+function renderBacks(container, held, handNumber) {
+  const hand = String(handNumber);
+  const fresh = container.dataset.hand !== hand;
+  if (fresh) {
+    container.dataset.hand = hand;
+    container.replaceChildren();
+  }
+  while (container.childElementCount > held) container.lastElementChild.remove();
+  while (container.childElementCount < held) {
+    const i = container.childElementCount;
+    container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, style: `--i:${i}`, html: cardBack() }));
+  }
+}
+
+/** The upcard on the kitty while bidding (face down in round two); hidden once play starts. */
+export function renderPile(pile, view, handNumber, me) {
+  if (!["farmer", "order", "benny", "call", "discard"].includes(view.phase)) {
+    pile.hidden = true;
+    pile.dataset.key = "";
+    return;
+  }
+  pile.hidden = false;
+  const faceUp = view.phase !== "call";
+  const key = `${handNumber}:${faceUp}:${view.upcard_taken}`;
+  if (pile.dataset.key === key) return;
+  pile.dataset.key = key;
+  const upcard = cardName(view.upcard);
+  const top = view.upcard_taken
+    ? null
+    : h("div", {
+        class: `upcard${faceUp ? "" : " turned-down"}`,
+        role: "img",
+        "aria-label": faceUp ? `Upcard: ${upcard}` : `Turned down: ${upcard}`,
+        html: faceUp ? cardFace(view.upcard) : cardBack(),
+      });
+  let caption = "Upcard";
+  if (!faceUp) caption = `Turned down: the ${upcard}`;
+  else if (view.upcard_taken) caption = `${seatName(view.dealer, me)} picked up the ${upcard}`;
+  fill(
+    pile,
+    h("div", { class: "kitty", "aria-hidden": "true" }, h("div", { class: "back", html: cardBack() }), h("div", { class: "back", html: cardBack() })),
+    top,
+    h("p", { class: "pile-caption" }, caption),
+  );
+}

@@ -1,0 +1,54 @@
+// The side panel's contents: facts about the hand, the phone's score strip, and hints.
+
+import { cardName, suitMark, suitName } from "./cards.js";
+import { h } from "./dom.js";
+import { actionLabel, seatName, sideName, sideOf } from "./words.js";
+
+/** The hand at a glance, as <dl> rows: hand, dealer, trump, makers, loners, tricks. */
+export function factRows(view, handNumber, me) {
+  const rows = [];
+  const row = (term, ...value) => rows.push(h("div", { class: "fact" }, h("dt", {}, term), h("dd", {}, ...value)));
+  row("Hand", String(handNumber ?? ""));
+  row("Dealer", seatName(view.dealer, me));
+  if (view.trump) row("Trump", suitMark(view.trump), ` ${suitName(view.trump)}`);
+  else row("Trump", "not named yet");
+  if (view.maker !== null) {
+    row("Makers", `${sideName(sideOf(view.maker), me)}${view.alone ? ` (${seatName(view.maker, me)} alone)` : ""}`);
+  }
+  if (view.lone_defender !== null) row("Defending alone", seatName(view.lone_defender, me));
+  if (view.discard) row("Your discard", cardName(view.discard));
+  if (view.sitting_out.length) row("Sitting out", view.sitting_out.map((s) => seatName(s, me)).join(", "));
+  const mine = sideOf(me);
+  row("Tricks this hand", h("span", { class: "trick-count" }, `Us ${view.tricks_won[mine]} · Them ${view.tricks_won[1 - mine]}`));
+  return rows;
+}
+
+/** One line of score, trump and tricks, for small screens. */
+export function stripParts(score, view, me) {
+  const mine = sideOf(me);
+  const parts = [h("span", {}, h("b", {}, "Us "), String(score[mine]), h("b", {}, " · Them "), String(score[1 - mine]))];
+  if (view?.trump) parts.push(h("span", {}, h("b", {}, "Trump "), suitMark(view.trump)));
+  if (view && view.phase === "play") {
+    parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[mine]}–${view.tricks_won[1 - mine]}`));
+  }
+  return parts;
+}
+
+/** The hint panel's contents: "Thinking…", or every choice with its estimate, best first. */
+export function hintContent(hints) {
+  if (hints === "thinking") return [h("p", {}, "Thinking…")];
+  return [
+    h("h2", {}, "Hint"),
+    h("ol", { class: "hint-list" }, hints.map((hint, i) => h("li", { class: i === 0 ? "best" : "" }, ...hintWords(hint)))),
+  ];
+}
+
+/** A hint as words: the move in bold, then the estimate ("Order up the Jack of Clubs: loses …"). */
+function hintWords(hint) {
+  const text = hint.text || "";
+  const cut = text.indexOf(": ");
+  if (cut > 0) return [h("strong", {}, text.slice(0, cut)), `: ${text.slice(cut + 2)}`];
+  const points =
+    hint.expected_points === null ? "" : `: about ${Number(hint.expected_points).toFixed(1)} points on average`;
+  return [h("strong", {}, actionLabel(hint.action)), text ? ` ${text}` : points];
+}
