@@ -243,6 +243,7 @@ class TablePage {
     this.hints = hints;
     this.hintFor = this.decision;
     this.renderHints();
+    this.hintPanel.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   showError(message, fatal) {
@@ -391,7 +392,9 @@ class TablePage {
       text = [this.message, this.pending ? "" : prompt(view, me)].filter(Boolean).join(" ");
     }
     if (this.status.textContent !== text) this.status.textContent = text;
-    this.status.classList.toggle("your-turn", Boolean(view && view.to_act === me && !table.game_over));
+    const yourTurn = Boolean(view && view.to_act === me && !table.game_over);
+    this.status.classList.toggle("your-turn", yourTurn);
+    document.title = yourTurn ? "Your turn · Euchre" : "Euchre: your table";
   }
 
   renderClock() {

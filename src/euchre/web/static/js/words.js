@@ -35,7 +35,7 @@ export function sideName(side, me) {
   return `${seatName((me + 1) % 4, me)} and ${seatName((me + 3) % 4, me)}`;
 }
 
-/** "We" / "They" short labels for the score. */
+/** "Us" / "Them" short labels for the score ("North–South" / "East–West" for an onlooker). */
 export function sideShort(side, me) {
   if (me === null || me === undefined) return side === 0 ? "North–South" : "East–West";
   return side === sideOf(me) ? "Us" : "Them";
@@ -157,7 +157,7 @@ export function handSummary(summary, me) {
     .map((side) => `${sideName(side, me)} score ${points[side]} point${points[side] === 1 ? "" : "s"}.`)
     .join(" ");
   if (summary.thrown_in) {
-    return { headline: "Everyone passed, so the hand is thrown in.", detail: "No points.", points };
+    return { headline: "The hand was thrown in.", detail: "No points.", points };
   }
   if (summary.reneged) {
     const [cheat, claimer] = summary.reneged;
