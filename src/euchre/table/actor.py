@@ -176,6 +176,7 @@ class TableActor:
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
+        self._saves: set[asyncio.Future[None]] = set()
         if self.game.hands or self.game.current is not None:
             self._summary = self._last_summary()
             self._frame = self._make_frame()
@@ -214,10 +215,12 @@ class TableActor:
             self._queue.put_nowait(stop)
             await stop.done
         self._task = None
+        await self.flush()
 
     async def settle(self) -> None:
-        """Wait until every queued input has been handled (for tests)."""
+        """Wait until every queued input has been handled and saved (for tests)."""
         await self._queue.join()
+        await self.flush()
 
     # -- inputs ---------------------------------------------------------------------------
 
@@ -347,10 +350,10 @@ class TableActor:
             if not cmd.done.done():
                 cmd.done.set_result(None)
             if changed:
-                await self._save()
+                self._save_soon()
         elif isinstance(cmd, _Leave):
             if self._on_leave(cmd.subscriber):
-                await self._save()
+                self._save_soon()
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
@@ -452,8 +455,9 @@ class TableActor:
         self._step += 1
         self._schedule()
         self._publish(events)
-        await self._save()
+        self._save_soon()
         if finished_now:
+            await self.flush()  # the finished record is stored before any payout
             for hook in self.on_finish:
                 try:
                     await hook(self)
@@ -494,13 +498,27 @@ class TableActor:
             log.exception("table %s: dropping a subscriber", self.id)
             self._subscribers.remove(sub)
 
-    async def _save(self) -> None:
+    def _save_soon(self) -> None:
+        """Start saving the table as it is now; the actor does not wait for the write."""
         if self.store is None:
             return
-        try:
-            await self.store.save(self.stored())
-        except Exception:
-            log.exception("table %s: could not save", self.id)
+        task = asyncio.ensure_future(self.store.save(self.stored()))
+        self._saves.add(task)
+        task.add_done_callback(self._saved)
+
+    def _saved(self, task: asyncio.Future[None]) -> None:
+        self._saves.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: could not save", self.id, exc_info=task.exception())
+
+    async def flush(self) -> None:
+        """Wait until every save started so far has been written."""
+        while self._saves:
+            await asyncio.gather(*list(self._saves), return_exceptions=True)
+
+    async def _save(self) -> None:
+        self._save_soon()
+        await self.flush()
 
     def _on_join(self, sub: Subscriber, since: int | None) -> bool:
         was = self._connected()
