@@ -72,7 +72,10 @@ def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None
 
 
 def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> None:
-    url = start_table(page, "classic")
+    page.goto("/")
+    page.get_by_role("button", name="Practice", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    url = page.url
     # Play until a card is to be played, with a card already on the table or won.
     for _ in range(40):
         choices(page).first.wait_for()

@@ -61,3 +61,24 @@ def test_record_downloads_as_text(page: Page) -> None:
     path = download.value.path()
     assert download.value.suggested_filename.endswith(".txt")
     assert Path(path).read_text().startswith("euchre-record")
+
+
+def test_start_page_choices_reach_the_table(page: Page) -> None:
+    page.goto("/")
+    page.get_by_label("Preset").select_option("classic")
+    page.get_by_label("Stick the dealer").check()
+    page.get_by_label("Game to").select_option("7")
+    page.get_by_label("Partner (North)").select_option("hard")
+    page.get_by_label("Left opponent (West)").select_option("easy")
+    page.get_by_role("button", name="Start this table").click()
+    expect(page.locator(".seat-north .seat-detail")).to_have_text("partner · hard")
+    expect(page.locator(".seat-west .seat-detail")).to_have_text("easy")
+    expect(page.locator(".score-target")).to_have_text("Game to 7")
+    page.get_by_role("link", name="Rules", exact=True).last.click()
+    rules = page.get_by_role("region", name="House rules at this table")
+    expect(rules).to_contain_text("Game to 7 points.")
+    expect(rules).to_contain_text("Stick the dealer")
+    # The start page remembers the choices for next time.
+    page.goto("/")
+    expect(page.get_by_label("Stick the dealer")).to_be_checked()
+    expect(page.get_by_label("Partner (North)")).to_have_value("hard")
