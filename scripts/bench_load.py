@@ -48,6 +48,12 @@ class Stats:
     """Unexpected errors (illegal moves, dropped sockets)."""
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     """A free TCP port on loopback."""
     with socket.socket() as s:
@@ -69,7 +75,7 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
 
 
 async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: float,
-                     rng: random.Random) -> None:
+                     rng: random.Random, think: float) -> None:
     """Open practice tables one after another and play the person's seat until time is up."""
     ws_base = base.replace("http://", "ws://")
     while time.monotonic() < stop_at:
@@ -105,17 +111,19 @@ async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: 
                     break
                 legal = t["view"]["legal"] if t["view"] else []
                 if legal and m["type"] == "event":
+                    if think > 0:
+                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
-async def drive(base: str, tables: int, duration: float, seed: int) -> Stats:
+async def drive(base: str, tables: int, duration: float, seed: int, think: float) -> Stats:
     """Run ``tables`` players for ``duration`` seconds."""
     stats = Stats()
     stop_at = time.monotonic() + duration
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
-        players = [play_table(base, http, stats, stop_at, random.Random(seed + i))
+        players = [play_table(base, http, stats, stop_at, random.Random(seed + i), think)
                    for i in range(tables)]
         results = await asyncio.gather(*players, return_exceptions=True)
     for res in results:
@@ -142,9 +150,12 @@ def main() -> int:
                         help="default: a fresh SQLite file in a temporary folder")
     parser.add_argument("--url", default=None, help="use a server already running here")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds the simulated person waits before each move")
     args = parser.parse_args()
 
-    server = None
+    server: subprocess.Popen[bytes] | None = None
+    cpu: float | None = None
     tmp = tempfile.TemporaryDirectory()
     base = args.url
     if base is None:
@@ -158,9 +169,11 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
     try:
         asyncio.run(wait_healthy(base))
+        cpu_before = cpu_seconds(server.pid) if server is not None else None
         started = time.perf_counter()
-        stats = asyncio.run(drive(base, args.tables, args.duration, args.seed))
+        stats = asyncio.run(drive(base, args.tables, args.duration, args.seed, args.think))
         elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(server.pid) - cpu_before if server and cpu_before is not None else None
     finally:
         if server is not None:
             server.terminate()
@@ -171,7 +184,7 @@ def main() -> int:
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
     print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.games} games "
-          f"finished), bot delay {args.bot_delay} s, {elapsed:.1f} s")
+          f"finished), bot delay {args.bot_delay} s, think {args.think} s, {elapsed:.1f} s")
     if lat:
         print(f"moves: {len(lat)} ({len(lat) / elapsed:.0f} person moves/s); "
               f"messages received: {stats.messages} ({stats.messages / elapsed:.0f}/s, "
@@ -179,6 +192,11 @@ def main() -> int:
         print(f"move -> update latency ms: p50 {percentile(lat, 50):.1f}  "
               f"p90 {percentile(lat, 90):.1f}  p99 {percentile(lat, 99):.1f}  "
               f"max {max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
+    if cpu is not None and lat:
+        print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core), "
+              f"{cpu / stats.messages * 1000:.2f} ms per message sent")
+    load = os.getloadavg()[0]
+    print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors
                                             else ""))
     return 0 if lat and not stats.errors else 1

@@ -62,6 +62,15 @@ def migrate(url: str) -> None:
 _COLUMNS = ("id", "kind", "status", "version", "meta", "record", "created_at", "updated_at")
 
 
+def _values(game: StoredGame) -> dict[str, Any]:
+    return {
+        "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
+        "meta": json.dumps(game.meta, separators=(",", ":")),
+        "record": json.dumps(game.record, separators=(",", ":")),
+        "created_at": game.created_at, "updated_at": game.updated_at,
+    }
+
+
 def _game(row: GameRow) -> StoredGame:
     return StoredGame(
         id=row.id, kind=row.kind, status=row.status, version=row.version,
@@ -91,7 +100,7 @@ class SqlStore(GameStore):
             index_elements=["id"],
             set_={c: stmt.excluded[c] for c in _COLUMNS if c not in ("id", "created_at")},
         )
-        self._pending: dict[str, dict[str, Any]] = {}
+        self._pending: dict[str, StoredGame] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -105,12 +114,7 @@ class SqlStore(GameStore):
 
     async def save(self, game: StoredGame) -> None:
         """Insert or replace; returns once committed."""
-        self._pending[game.id] = {
-            "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
-            "meta": json.dumps(game.meta, separators=(",", ":")),
-            "record": json.dumps(game.record, separators=(",", ":")),
-            "created_at": game.created_at, "updated_at": game.updated_at,
-        }
+        self._pending[game.id] = game  # encoded by the writer: only the latest per game
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(done)
         if self._writer is None or self._writer.done():
@@ -123,7 +127,7 @@ class SqlStore(GameStore):
             await self._wake.wait()
             self._wake.clear()
             while self._pending:
-                batch, waiters = list(self._pending.values()), self._waiters
+                batch, waiters = [_values(g) for g in self._pending.values()], self._waiters
                 self._pending, self._waiters = {}, []
                 try:
                     async with self.engine.begin() as conn:
@@ -141,7 +145,7 @@ class SqlStore(GameStore):
         """The game, or None (a save still being written counts)."""
         pending = self._pending.get(game_id)
         if pending is not None:
-            return _game(GameRow(**pending))
+            return _game(GameRow(**_values(pending)))
         async with self.sessions() as session:
             row = await session.get(GameRow, game_id)
             return _game(row) if row is not None else None
