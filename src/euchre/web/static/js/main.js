@@ -41,6 +41,7 @@ document.addEventListener("click", (event) => {
   const link = event.target.closest?.("a[href]");
   if (!link || event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target || link.hasAttribute("download")) return;
+  if (link.getAttribute("href").startsWith("#")) return; // an anchor on this page (the skip link)
   const url = new URL(link.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
   event.preventDefault();
