@@ -96,3 +96,25 @@ async def test_every_change_is_saved_at_once() -> None:
         assert stored is not None and stored.version == actor.version
         assert stored.record == actor.record().to_json()
     await manager.close()
+
+
+async def test_idle_tables_leave_memory_and_come_back() -> None:
+    store = MemoryStore()
+    sched = ManualScheduler()
+    manager = make_manager(store, sched)
+    config, token = practice_table(PracticeOptions(), table_id="t3", first_dealer=0)
+    actor = await manager.open(config)
+    watcher = Recorder(0, actor)
+    await actor.join(watcher)
+    assert await until_person(actor, sched)
+    sched.advance(1000)
+    assert await manager.sweep(600) == []  # someone is watching
+    actor.leave(watcher)
+    await actor.settle()
+    assert await manager.sweep(600) == []  # idle only for a moment
+    sched.advance(600)
+    assert await manager.sweep(600) == ["t3"]
+    back = await manager.get("t3")
+    assert back is not None and back is not actor
+    assert back.view(0) == actor.view(0) and back.seat_of(token) == 0
+    await manager.close()

@@ -8,6 +8,7 @@ routes) and, optionally, ``async def startup(app)`` run after the table manager 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import logging
@@ -68,6 +69,10 @@ class Settings:
     """Makes computer players (default: :func:`euchre.bots.make`)."""
     seed_source: Callable[[], str] = new_seed
     """Makes each hand's shuffle seed (default: a secure random seed)."""
+    idle_after: float = 600.0
+    """Seconds after which a table nobody watches, waiting for a person, leaves memory."""
+    sweep_every: float = 60.0
+    """Seconds between sweeps for idle tables."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
 
@@ -92,6 +97,18 @@ def _extensions(names: list[str]) -> list[ModuleType]:
             if e.name != name:
                 raise
     return mods
+
+
+async def _sweep_forever(manager: TableManager, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.sweep_every)
+        try:
+            dropped = await manager.sweep(settings.idle_after)
+        except Exception:
+            log.exception("sweeping idle tables failed")
+            continue
+        if dropped:
+            log.info("dropped %d idle tables from memory", len(dropped))
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -120,9 +137,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
             resumed = await manager.resume_unfinished()
             if resumed:
                 log.info("resumed %d unfinished tables", len(resumed))
+        sweeper = asyncio.create_task(_sweep_forever(manager, settings))
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             await manager.close()
             if settings.store is None:
                 await store.close()

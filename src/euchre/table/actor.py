@@ -177,6 +177,8 @@ class TableActor:
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
         self._saves: set[asyncio.Future[None]] = set()
+        self.last_active = scheduler.now()
+        """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
             self._summary = self._last_summary()
             self._frame = self._make_frame()
@@ -192,6 +194,17 @@ class TableActor:
     def finished(self) -> bool:
         """Whether the game is over (or the table was closed)."""
         return self.game.is_over or self.closed is not None
+
+    def is_idle(self, now: float, idle_after: float) -> bool:
+        """Whether nobody is connected and nothing will happen by itself: the game is over,
+        or a person has not moved for ``idle_after`` seconds and no clock runs."""
+        if self._subscribers or not self._queue.empty():
+            return False
+        if self.finished:
+            return True
+        waiting_for_person = self._deadline is None and self.game.to_act is not None \
+            and not self.config.seats[self.game.to_act].is_bot()
+        return waiting_for_person and now - self.last_active >= idle_after
 
     @property
     def running(self) -> bool:
@@ -320,6 +333,7 @@ class TableActor:
                 if isinstance(cmd, _Stop):
                     cmd.done.set_result(None)
                     return
+                self.last_active = self.scheduler.now()
                 await self._handle(cmd)
             except Exception:  # a bug must not kill the table
                 log.exception("table %s: error handling %r", self.id, cmd)

@@ -114,6 +114,14 @@ class TableManager:
             ids.append(stored.id)
         return ids
 
+    async def sweep(self, idle_after: float = 600.0) -> list[str]:
+        """Drop idle tables from memory (they stay in storage and reload on demand)."""
+        now = self.scheduler.now()
+        idle = [i for i, a in self._tables.items() if a.is_idle(now, idle_after)]
+        for table_id in idle:
+            await self.forget(table_id)
+        return idle
+
     async def forget(self, table_id: str) -> None:
         """Stop a table and drop it from memory (it stays in storage)."""
         actor = self._tables.pop(table_id, None)
