@@ -176,7 +176,9 @@ class TableActor:
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
-        self._saves: set[asyncio.Future[None]] = set()
+        self._saver: asyncio.Future[None] | None = None
+        self._dirty = False
+        self._config_json = config.to_json()
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -298,7 +300,7 @@ class TableActor:
             kind=self.config.kind,
             status=FINISHED if self.finished else PLAYING,
             version=self.version,
-            meta={"config": self.config.to_json(), "policy": self.policy.to_json(),
+            meta={"config": self._config_json, "policy": self.policy.to_json(),
                   **({"closed": self.closed} if self.closed else {})},
             record=self._record_json(),
             created_at=self.config.created_at or now,
@@ -468,15 +470,17 @@ class TableActor:
         self.game = new
         self._step += 1
         self._schedule()
-        self._publish(events)
-        self._save_soon()
         if finished_now:
-            await self.flush()  # the finished record is stored before any payout
+            # The finished record is stored and the hooks (a coin payout) run before anyone
+            # is told the game is over, so the balance they look at is already settled.
+            await self._save()
             for hook in self.on_finish:
                 try:
                     await hook(self)
                 except Exception:
                     log.exception("table %s: finish hook failed", self.id)
+        self._publish(events)
+        self._save_soon()
 
     def _publish(self, events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
         self.version += len(events)
@@ -513,22 +517,27 @@ class TableActor:
             self._subscribers.remove(sub)
 
     def _save_soon(self) -> None:
-        """Start saving the table as it is now; the actor does not wait for the write."""
+        """Save the table soon; the actor does not wait. While a write is in flight, later
+        changes are gathered into the next one (the latest state is always what is saved)."""
         if self.store is None:
             return
-        task = asyncio.ensure_future(self.store.save(self.stored()))
-        self._saves.add(task)
-        task.add_done_callback(self._saved)
+        self._dirty = True
+        if self._saver is None or self._saver.done():
+            self._saver = asyncio.ensure_future(self._save_loop())
 
-    def _saved(self, task: asyncio.Future[None]) -> None:
-        self._saves.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table %s: could not save", self.id, exc_info=task.exception())
+    async def _save_loop(self) -> None:
+        assert self.store is not None
+        while self._dirty:
+            self._dirty = False
+            try:
+                await self.store.save(self.stored())
+            except Exception:
+                log.exception("table %s: could not save", self.id)
 
     async def flush(self) -> None:
-        """Wait until every save started so far has been written."""
-        while self._saves:
-            await asyncio.gather(*list(self._saves), return_exceptions=True)
+        """Wait until the latest state has been saved."""
+        while self._saver is not None and not self._saver.done():
+            await asyncio.wait([self._saver])
 
     async def _save(self) -> None:
         self._save_soon()
