@@ -1,0 +1,496 @@
+"""The accounts and coins API: sign up and in, the balance and its history, coin tables.
+
+An extension of :func:`euchre.server.app.create_app`: :func:`routes` adds the routes and
+:func:`startup` wires the services, registers the ``coin`` table kind (its move clock and
+its finish hook that pays a win) and settles what a crash left half done.
+
+Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
+every state-changing request made with it must echo the session's CSRF token in the
+``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
+site's own origin and are rate limited. Errors are ``{"error": message}`` with a 4xx.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..accounts import (
+    COOKIE_NAME,
+    CSRF_HEADER,
+    AccountError,
+    AccountService,
+    CsrfError,
+    NotSignedInError,
+    Passwords,
+    RateLimitedError,
+    Session,
+    SessionStore,
+    SignInLimiter,
+)
+from ..accounts.sessions import SESSION_DAYS
+from ..coins import CoinsError, CoinService
+from ..coins import rules as coin_rules
+from ..record import GameRecord
+from ..storage.base import FINISHED, GameStore
+from ..table.actor import TableActor
+from ..table.clock import ClockPolicy
+from ..table.coin import COIN, CoinTurnPolicy, coin_table
+from ..table.manager import TableManager
+from ..table.seats import new_table_id, new_token
+from . import api
+from .account_stats import account_stats
+from .accounts_openapi import add_to_openapi
+
+log = logging.getLogger(__name__)
+
+MOVE_SECONDS_ENV = "EUCHRE_MOVE_SECONDS"
+"""Environment variable: seconds per move at coin tables (tests only; default 90)."""
+ARGON2_PROFILE_ENV = "EUCHRE_ARGON2_PROFILE"
+"""Environment variable: ``cheapest`` for fast tests (default: argon2's RFC 9106 profile)."""
+
+
+@dataclass
+class AccountsOptions:
+    """Settings of the accounts extension (set ``app.state.accounts_options`` before start)."""
+
+    password_profile: str = "default"
+    """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
+    move_seconds: float = 90.0
+    """The full move clock at coin tables."""
+    max_failures: int = 5
+    """Failed sign-ins allowed per username in the window."""
+    window: float = 300.0
+    """The sign-in rate limit's window, seconds."""
+
+    @classmethod
+    def from_env(cls) -> AccountsOptions:
+        """Options from the environment (see :data:`MOVE_SECONDS_ENV`)."""
+        options = cls()
+        if os.environ.get(ARGON2_PROFILE_ENV):
+            options.password_profile = os.environ[ARGON2_PROFILE_ENV]
+        if os.environ.get(MOVE_SECONDS_ENV):
+            options.move_seconds = float(os.environ[MOVE_SECONDS_ENV])
+        return options
+
+
+@dataclass
+class AccountsState:
+    """The services behind the accounts API."""
+
+    engine: AsyncEngine
+    """The database (shared with the game store when it is SQL)."""
+    accounts: AccountService
+    """Sign up, sign in."""
+    sessions: SessionStore
+    """Sessions."""
+    coins: CoinService
+    """Coin games and the ledger."""
+    limiter: SignInLimiter
+    """Sign-in rate limit."""
+    clock: ClockPolicy
+    """The move clock at coin tables."""
+
+
+class ApiRefused(Exception):
+    """A refusal with its status (for checks that are not account or coin errors)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        """The refusal."""
+        super().__init__(message)
+        self.status = status
+        """HTTP status."""
+        self.message = message
+        """For the caller."""
+
+
+def state_of(request: Request) -> AccountsState:
+    """The accounts services of the app (404 if the extension did not start)."""
+    state: AccountsState | None = getattr(request.app.state, "accounts", None)
+    if state is None:
+        raise ApiRefused(404, "accounts and coin tables are not available on this server")
+    return state
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(handler: Handler) -> Handler:
+    """Turn the refusals a handler raises into JSON errors."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RateLimitedError as e:
+            response = _error(e.status, e.message)
+            response.headers["Retry-After"] = str(e.retry_after)
+            return response
+        except (AccountError, CoinsError) as e:
+            extra = {"table": e.table_id} if hasattr(e, "table_id") else {}
+            return _error(e.status, e.message, **extra)
+        except ApiRefused as e:
+            return _error(e.status, e.message)
+        except api.ApiError as e:
+            return _error(e.status, str(e))
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+# -- request checks ----------------------------------------------------------------------
+
+
+async def signed_in(request: Request, *, csrf: bool) -> Session:
+    """The request's session; with ``csrf`` the X-CSRF-Token header must match it."""
+    state = state_of(request)
+    session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
+    if session is None:
+        raise NotSignedInError("sign in first (your session is missing or has expired)")
+    if csrf and not session.csrf_ok(request.headers.get(CSRF_HEADER)):
+        raise CsrfError("the X-CSRF-Token header is missing or wrong: reload the page")
+    return session
+
+
+def same_origin_json(request: Request) -> None:
+    """Refuse a sign-in or sign-up that is not JSON from this site (a forged form post)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiRefused(415, "send JSON (Content-Type: application/json)")
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if urlsplit(origin).netloc != host:
+            raise ApiRefused(403, "requests from other sites are refused")
+    elif origin == "null":
+        raise ApiRefused(403, "requests from other sites are refused")
+
+
+async def json_object(request: Request) -> dict[str, Any]:
+    """The body as a JSON object."""
+    body = await api.read_json(request)
+    if not isinstance(body, dict):
+        raise ApiRefused(400, "the request body must be a JSON object")
+    return body
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _set_cookie(request: Request, response: Response, session_id: str) -> None:
+    response.set_cookie(
+        COOKIE_NAME, session_id, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
+        samesite="strict", secure=request.url.scheme == "https",
+    )
+
+
+# -- accounts ------------------------------------------------------------------------------
+
+
+async def _signed_in_body(state: AccountsState, account_id: int, csrf: str) -> dict[str, Any]:
+    account = await state.accounts.get(account_id)
+    active = await state.coins.active(account_id)
+    return {
+        "username": account.username,
+        "balance": account.balance,
+        "csrf": csrf,
+        "active_table": _active_json(active[0]) if active else None,
+        "can_top_up": await state.coins.can_top_up(account_id),
+        "top_up_to": coin_rules.TOP_UP_TO,
+        "notice": coin_rules.NO_CASH_VALUE,
+    }
+
+
+def _active_json(game: Any) -> dict[str, Any]:
+    return {**game.to_json(), "id": game.table_id, "seat": game.seat, "token": game.seat_token,
+            "url": f"/table/{game.table_id}", "ws": f"/ws/tables/{game.table_id}"}
+
+
+@guarded
+async def post_accounts(request: Request) -> Response:
+    """``POST /api/accounts``: create an account and sign in."""
+    state = state_of(request)
+    same_origin_json(request)
+    body = await json_object(request)
+    account = await state.accounts.create(body.get("username"), body.get("password"))
+    session_id, session = await state.sessions.create(account.id)
+    response = JSONResponse(await _signed_in_body(state, account.id, session.csrf),
+                            status_code=201)
+    _set_cookie(request, response, session_id)
+    return response
+
+
+@guarded
+async def post_session(request: Request) -> Response:
+    """``POST /api/session``: sign in."""
+    state = state_of(request)
+    same_origin_json(request)
+    body = await json_object(request)
+    username = body.get("username")
+    key = username.lower() if isinstance(username, str) else ""
+    address = _address(request)
+    state.limiter.check(key, address, time.monotonic())
+    try:
+        account = await state.accounts.authenticate(username, body.get("password"))
+    except AccountError:
+        state.limiter.failed(key, address, time.monotonic())
+        raise
+    state.limiter.succeeded(key)
+    await state.sessions.end(request.cookies.get(COOKIE_NAME))
+    session_id, session = await state.sessions.create(account.id)
+    response = JSONResponse(await _signed_in_body(state, account.id, session.csrf))
+    _set_cookie(request, response, session_id)
+    return response
+
+
+@guarded
+async def delete_session(request: Request) -> Response:
+    """``DELETE /api/session``: sign out."""
+    state = state_of(request)
+    await signed_in(request, csrf=True)
+    await state.sessions.end(request.cookies.get(COOKIE_NAME))
+    response = JSONResponse({"signed_out": True})
+    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict")
+    return response
+
+
+@guarded
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: who is signed in, the balance, the active coin table."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    return JSONResponse(await _signed_in_body(state, session.account_id, session.csrf))
+
+
+def _int_param(request: Request, name: str, default: int | None, low: int, high: int
+               ) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiRefused(400, f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise ApiRefused(400, f"{name} must be between {low} and {high}")
+    return value
+
+
+@guarded
+async def get_ledger(request: Request) -> Response:
+    """``GET /api/me/ledger``: the coin history, newest first."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    limit = _int_param(request, "limit", 100, 1, 500) or 100
+    before = _int_param(request, "before", None, 1, 2**62)
+    entries = await state.coins.ledger.entries(session.account_id, limit, before)
+    balance = await state.coins.ledger.balance(session.account_id)
+    return JSONResponse({"balance": balance, "entries": [e.to_json() for e in entries],
+                         "notice": coin_rules.NO_CASH_VALUE})
+
+
+@guarded
+async def get_games(request: Request) -> Response:
+    """``GET /api/me/games``: coin games with results, replay links and statistics."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    store: GameStore = request.app.state.store
+    games = await state.coins.games(session.account_id, limit=100)
+    stats, per_game = await account_stats(store, games)
+    return JSONResponse({"games": per_game, "stats": stats,
+                         "notice": coin_rules.NO_CASH_VALUE})
+
+
+@guarded
+async def post_top_up(request: Request) -> Response:
+    """``POST /api/me/topup``: the free daily top-up."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    entry = await state.coins.top_up(session.account_id)
+    return JSONResponse({"entry": entry.to_json(), "balance": entry.balance_after,
+                         "notice": coin_rules.NO_CASH_VALUE})
+
+
+async def get_stakes(request: Request) -> Response:
+    """``GET /api/stakes``: the stakes offered, what a win pays and what leaving costs."""
+    return JSONResponse(coin_rules.stakes_json())
+
+
+# -- coin tables ---------------------------------------------------------------------------
+
+
+async def create_coin_table(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    """``POST /api/tables {"kind": "coin", "stake": N}``: hold the stake, open the table.
+
+    ``request_id`` (or the ``Idempotency-Key`` header) makes a repeat of the same request
+    (a double click, a retry) return the same table with nothing charged again.
+    """
+    try:
+        return await _create_coin_table(request, body)
+    except (AccountError, CoinsError) as e:
+        raise api.ApiError(e.status, e.message) from None
+    except ApiRefused as e:
+        raise api.ApiError(e.status, e.message) from None
+
+
+async def _create_coin_table(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    unknown = set(body) - {"kind", "stake", "request_id"}
+    if unknown:
+        raise ApiRefused(400, f"unknown field {sorted(unknown)[0]!r}: a coin table takes "
+                              "kind, stake and request_id")
+    request_key = body.get("request_id", request.headers.get("idempotency-key"))
+    if request_key is not None and (not isinstance(request_key, str)
+                                    or not 1 <= len(request_key) <= 80):
+        raise ApiRefused(400, "request_id must be a string of 1 to 80 characters")
+    account = await state.accounts.get(session.account_id)
+    manager: TableManager = request.app.state.manager
+    table_id, token = new_table_id(), new_token()
+    opened = await state.coins.open(session.account_id, table_id, body.get("stake"),
+                                    request_key=request_key, seat=0, seat_token=token)
+    game = opened.game
+    if opened.created:
+        config, _ = coin_table(table_id, account.username, game.stake, token=token)
+        try:
+            await manager.open(config)
+        except Exception:
+            log.exception("could not open coin table %s: refunding the stake", table_id)
+            await state.coins.refund(table_id)
+            raise ApiRefused(503, "the table could not be opened: your stake was refunded"
+                             ) from None
+    balance = await state.coins.ledger.balance(session.account_id)
+    return {**_active_json(game), "balance": balance, "notice": coin_rules.NO_CASH_VALUE}
+
+
+@guarded
+async def post_leave(request: Request) -> Response:
+    """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a fee)."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    table_id = request.path_params["table_id"]
+    game = await state.coins.get(table_id)
+    if game is None or game.account_id != session.account_id:
+        raise ApiRefused(404, "you have no coin table with that id")
+    settled = await state.coins.leave(table_id, session.account_id)
+    manager: TableManager = request.app.state.manager
+    if settled.game.status == "left":
+        actor = await manager.get(table_id)
+        if actor is not None:
+            await actor.close("left")
+            await manager.forget(table_id)
+    left = settled.game.status == "left"
+    fee = -settled.entry.amount if settled.entry is not None else 0
+    return JSONResponse({
+        "left": left,
+        "status": settled.game.status,
+        "stake": settled.game.stake,
+        "stake_forfeit": settled.game.stake if left else 0,
+        "fee": fee,
+        "fee_rule": coin_rules.leaving_fee(settled.game.stake),
+        "balance": await state.coins.ledger.balance(session.account_id),
+        "notice": coin_rules.NO_CASH_VALUE,
+    })
+
+
+# -- start-up ------------------------------------------------------------------------------
+
+
+async def _engine_for(store: GameStore) -> AsyncEngine:
+    engine: AsyncEngine | None = getattr(store, "engine", None)
+    if engine is not None:
+        return engine
+    # Games in memory: keep accounts in a throwaway SQLite file for this process's life.
+    from ..storage.sql import make_engine, migrate
+
+    folder = tempfile.mkdtemp(prefix="euchre-accounts-")
+    url = f"sqlite+aiosqlite:///{folder}/accounts.db"
+    await asyncio.to_thread(migrate, url)
+    log.warning("games are kept in memory: accounts and coins last only while this runs")
+    return make_engine(url)
+
+
+async def reconcile(state: AccountsState, store: GameStore) -> None:
+    """Settle coin games a crash left half done: refund a stake whose table was never
+    stored, pay (or close) a game that ended before its finish hook ran."""
+    for game in await state.coins.active():
+        stored = await store.get(game.table_id)
+        if stored is None:
+            await state.coins.refund(game.table_id)
+            log.info("refunded the stake of coin table %s (never opened)", game.table_id)
+        elif stored.status == FINISHED and not stored.meta.get("closed"):
+            winner = GameRecord.from_json(stored.record).replay().winner
+            if winner is not None:
+                await state.coins.finish(game.table_id, winner)
+                log.info("settled coin table %s after a restart", game.table_id)
+    for stored in await store.unfinished():
+        if stored.kind != COIN:
+            continue
+        left = await state.coins.get(stored.id)
+        if left is not None and left.status == "left":
+            # The person left, then the server stopped before the table was closed.
+            meta = {**stored.meta, "closed": "left"}
+            await store.save(dataclasses.replace(stored, status=FINISHED, meta=meta))
+
+
+async def startup(app: Starlette) -> None:
+    """Wire the services and register the coin table kind with the table manager."""
+    options: AccountsOptions = getattr(app.state, "accounts_options", None) \
+        or AccountsOptions.from_env()
+    store: GameStore = app.state.store
+    manager: TableManager = app.state.manager
+    engine = await _engine_for(store)
+    state = AccountsState(
+        engine=engine,
+        accounts=AccountService(engine, Passwords(options.password_profile)),
+        sessions=SessionStore(engine),
+        coins=CoinService(engine),
+        limiter=SignInLimiter(options.max_failures, options.window),
+        clock=ClockPolicy(seconds_per_move=options.move_seconds),
+    )
+    app.state.accounts = state
+
+    async def settle(actor: TableActor) -> None:
+        winner = actor.game.winner
+        if winner is not None:
+            await state.coins.finish(actor.id, winner)
+
+    manager.policies[COIN] = lambda config: CoinTurnPolicy(config, state.clock)
+    manager.finish_hooks.setdefault(COIN, []).append(settle)
+    api.TABLE_KINDS[COIN] = create_coin_table
+    await reconcile(state, store)
+
+
+def routes() -> list[BaseRoute]:
+    """The accounts and coins routes (and their OpenAPI entries)."""
+    add_to_openapi()
+    return [
+        Route("/api/accounts", post_accounts, methods=["POST"]),
+        Route("/api/session", post_session, methods=["POST"]),
+        Route("/api/session", delete_session, methods=["DELETE"]),
+        Route("/api/me", get_me, methods=["GET"]),
+        Route("/api/me/ledger", get_ledger, methods=["GET"]),
+        Route("/api/me/games", get_games, methods=["GET"]),
+        Route("/api/me/topup", post_top_up, methods=["POST"]),
+        Route("/api/stakes", get_stakes, methods=["GET"]),
+        Route("/api/tables/{table_id}/leave", post_leave, methods=["POST"]),
+    ]

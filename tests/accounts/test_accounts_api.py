@@ -1,0 +1,241 @@
+"""The accounts and coins API in process: every refusal is a JSON 4xx that changes no coin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
+from starlette.testclient import TestClient
+
+NOTICE = "Play coins have no cash value and cannot be cashed out."
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    """A client of a fresh app on a SQLite file."""
+    with TestClient(app_for(f"sqlite+aiosqlite:///{tmp_path}/api.db")) as c:
+        yield c
+
+
+def _ledger(client: TestClient) -> list[tuple[str, int]]:
+    entries = client.get("/api/me/ledger").json()["entries"]
+    return [(e["reason"], e["amount"]) for e in entries]
+
+
+def test_sign_up_sets_a_strict_http_only_cookie(client: TestClient) -> None:
+    r = client.post("/api/accounts", json={"username": "alice", "password": "correct horse"})
+    assert r.status_code == 201
+    body = r.json()
+    assert (body["username"], body["balance"], body["notice"]) == ("alice", 1000, NOTICE)
+    assert body["csrf"] and body["active_table"] is None
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "path=/" in cookie
+    assert client.cookies.get("euchre_session") not in (None, body["csrf"])
+    me = client.get("/api/me").json()
+    assert me["username"] == "alice" and me["balance"] == 1000
+    assert _ledger(client) == [("welcome", 1000)]
+
+
+def test_refusals_are_json_errors(client: TestClient) -> None:
+    assert client.get("/api/me").status_code == 401
+    assert client.get("/api/me").json()["error"]
+    sign_up(client, "bob")
+    cases: list[tuple[str, str, Any, dict[str, str], int]] = [
+        ("post", "/api/accounts", {"username": "bob", "password": "another one"}, {}, 409),
+        ("post", "/api/accounts", {"username": "x", "password": "correct horse"}, {}, 400),
+        ("post", "/api/accounts", {"username": "carl", "password": "short"}, {}, 400),
+        ("post", "/api/accounts", ["not", "an", "object"], {}, 400),
+        ("post", "/api/session", {"username": "bob", "password": "wrong horse"}, {}, 401),
+        ("post", "/api/session", {"username": "nobody", "password": "correct horse"}, {}, 401),
+        ("post", "/api/session", {"username": 5, "password": None}, {}, 401),
+    ]
+    for method, path, body, headers, status in cases:
+        r = client.request(method, path, json=body, headers=headers)
+        assert r.status_code == status, (path, body, r.text)
+        assert isinstance(r.json()["error"], str) and r.json()["error"]
+    assert balance(client) == 1000
+
+
+def test_forms_and_other_sites_cannot_sign_in(client: TestClient) -> None:
+    sign_up(client, "carol")
+    form = client.post("/api/session", data={"username": "carol", "password": "correct horse"})
+    assert form.status_code == 415
+    evil = client.post("/api/session", json={"username": "carol", "password": "correct horse"},
+                       headers={"Origin": "https://evil.example"})
+    assert evil.status_code == 403 and "other sites" in evil.json()["error"]
+    ok = client.post("/api/session", json={"username": "carol", "password": "correct horse"},
+                     headers={"Origin": "http://testserver"})
+    assert ok.status_code == 200
+
+
+def test_state_changes_need_the_csrf_token(client: TestClient) -> None:
+    me = sign_up(client, "dave")
+    for headers in ({}, {"X-CSRF-Token": "forged"}):
+        r = client.post("/api/tables", json={"kind": "coin", "stake": 10}, headers=headers)
+        assert r.status_code == 403 and "CSRF" in r.json()["error"]
+        assert client.post("/api/me/topup", headers=headers).status_code == 403
+        assert client.delete("/api/session", headers=headers).status_code == 403
+    assert balance(client) == 1000 and client.get("/api/me").json()["active_table"] is None
+    out = client.delete("/api/session", headers={"X-CSRF-Token": me["csrf"]})
+    assert out.status_code == 200
+    assert client.get("/api/me").status_code == 401
+
+
+def test_a_forged_or_expired_cookie_is_not_signed_in(client: TestClient) -> None:
+    sign_up(client, "erin")
+    client.cookies.set("euchre_session", "forged-value")
+    assert client.get("/api/me").status_code == 401
+    r = client.post("/api/tables", json={"kind": "coin", "stake": 10},
+                    headers={"X-CSRF-Token": "x"})
+    assert r.status_code == 401 and r.json()["error"]
+
+
+def test_sign_in_is_rate_limited(client: TestClient) -> None:
+    sign_up(client, "frank")
+    client.cookies.clear()
+    for _ in range(5):
+        assert client.post("/api/session", json={"username": "frank",
+                                                 "password": "bad guess"}).status_code == 401
+    r = client.post("/api/session", json={"username": "frank", "password": "correct horse"})
+    assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
+    assert "try again" in r.json()["error"]
+
+
+def test_sign_in_again_gives_a_new_session(client: TestClient) -> None:
+    first = sign_up(client, "grace")
+    r = client.post("/api/session", json={"username": "GRACE", "password": "correct horse"})
+    assert r.status_code == 200 and r.json()["csrf"] != first["csrf"]
+    assert r.json()["balance"] == 1000
+
+
+def test_stakes_show_the_payout(client: TestClient) -> None:
+    body = client.get("/api/stakes").json()
+    assert [(s["stake"], s["payout"], s["leaving_fee"]) for s in body["stakes"]] == [
+        (10, 20, 1), (50, 100, 5), (100, 200, 10), (500, 1000, 50)]
+    assert body["notice"] == NOTICE and "twice the stake" in body["rule"]
+
+
+@pytest.mark.parametrize("stake", [-10, 0, 7, 10.5, "100", "abc", None, True, [100], 10**30])
+def test_bad_stakes_are_refused(client: TestClient, stake: Any) -> None:
+    me = sign_up(client, "heidi")
+    status, body = open_coin(client, me["csrf"], stake)
+    assert status == 400 and "10, 50, 100, 500" in body["error"]
+    assert balance(client) == 1000 and _ledger(client) == [("welcome", 1000)]
+
+
+def test_a_coin_table_holds_the_stake_and_leaving_costs_the_fee(client: TestClient) -> None:
+    me = sign_up(client, "ivan")
+    status, table = open_coin(client, me["csrf"], 500)
+    assert status == 201 and table["id"] and table["token"] and table["stake"] == 500
+    assert (table["payout"], table["leaving_fee"], table["balance"]) == (1000, 50, 500)
+    assert table["notice"] == NOTICE
+    assert client.get("/api/me").json()["active_table"]["id"] == table["id"]
+    snap = client.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
+    assert snap["kind"] == "coin" and snap["extra"]["stake"] == 500
+    headers = {"X-CSRF-Token": me["csrf"]}
+    left = client.post(f"/api/tables/{table['id']}/leave", headers=headers).json()
+    assert (left["left"], left["stake_forfeit"], left["fee"], left["balance"]) == (
+        True, 500, 50, 450)
+    again = client.post(f"/api/tables/{table['id']}/leave", headers=headers).json()
+    assert again["fee"] == 50 and again["balance"] == 450  # nothing charged twice
+    assert _ledger(client) == [("fee", -50), ("stake", -500), ("welcome", 1000)]
+    # The stake above the balance is refused now, and nothing changes.
+    status, body = open_coin(client, me["csrf"], 500)
+    assert status == 409 and "not enough coins" in body["error"]
+    assert balance(client) == 450
+    # The closed table plays no more.
+    with client.websocket_connect(table["ws"]) as ws:
+        ws.send_json({"type": "join", "token": table["token"]})
+        assert ws.receive_json()["type"] == "joined"
+        snapshot = ws.receive_json()
+        ws.send_json({"type": "action", "action": "pass"})
+        refused = ws.receive_json()
+        while refused["type"] != "error":
+            refused = ws.receive_json()
+        assert "closed" in refused["message"]
+    assert snapshot["type"] == "snapshot"
+
+
+def test_a_double_click_opens_one_table_and_charges_once(client: TestClient) -> None:
+    me = sign_up(client, "judy")
+    s1, t1 = open_coin(client, me["csrf"], 100, request_id="click-1")
+    s2, t2 = open_coin(client, me["csrf"], 100, request_id="click-1")
+    assert (s1, s2) == (201, 201) and t1["id"] == t2["id"] and t1["token"] == t2["token"]
+    s3, t3 = open_coin(client, me["csrf"], 100)
+    assert s3 == 409 and t3["error"]
+    assert balance(client) == 900 and _ledger(client) == [("stake", -100), ("welcome", 1000)]
+
+
+def test_leaving_someone_elses_table_is_refused(client: TestClient, tmp_path: Path) -> None:
+    me = sign_up(client, "ken")
+    _, table = open_coin(client, me["csrf"], 10)
+    client.cookies.clear()
+    other = sign_up(client, "liz")
+    r = client.post(f"/api/tables/{table['id']}/leave", headers={"X-CSRF-Token": other["csrf"]})
+    assert r.status_code == 404 and r.json()["error"]
+    r = client.post("/api/tables/nosuch/leave", headers={"X-CSRF-Token": other["csrf"]})
+    assert r.status_code == 404
+    assert balance(client) == 1000
+
+
+def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
+    me = sign_up(client, "mallory")
+    _, table = open_coin(client, me["csrf"], 50)
+    with client.websocket_connect(table["ws"]) as ws:
+        ws.send_json({"type": "join", "token": table["token"]})
+        player = SocketPlayer(ws, 3)
+        player.play()
+    winner = player.table["winner"]
+    assert player.table["game_over"] and winner in (0, 1)
+    expected = 1000 - 50 + (100 if winner == 0 else 0)
+    assert balance(client) == expected
+    games = client.get("/api/me/games").json()
+    game = games["games"][0]
+    assert game["status"] == ("won" if winner == 0 else "lost")
+    assert game["replay"] == f"/replay/{table['id']}" and max(game["score"]) >= 10
+    stats = games["stats"]
+    assert stats["games"] == 1 and stats["wins"] == (1 if winner == 0 else 0)
+    assert stats["hands"] >= 3 and stats["hands_made"] <= stats["trump_called"]
+    assert client.get(game["replay"].replace("/replay/", "/api/games/") + "/replay"
+                      ).status_code == 200
+    # Leaving after the end is free.
+    left = client.post(f"/api/tables/{table['id']}/leave",
+                       headers={"X-CSRF-Token": me["csrf"]}).json()
+    assert (left["left"], left["fee"], left["balance"]) == (False, 0, expected)
+
+
+def test_the_top_up_is_refused_while_rich(client: TestClient) -> None:
+    me = sign_up(client, "nina")
+    r = client.post("/api/me/topup", headers={"X-CSRF-Token": me["csrf"]})
+    assert r.status_code == 409 and "below 10" in r.json()["error"]
+    assert balance(client) == 1000 and not client.get("/api/me").json()["can_top_up"]
+
+
+def test_ledger_paging_and_bad_parameters(client: TestClient) -> None:
+    me = sign_up(client, "oscar")
+    _, t = open_coin(client, me["csrf"], 10)
+    client.post(f"/api/tables/{t['id']}/leave", headers={"X-CSRF-Token": me["csrf"]})
+    page = client.get("/api/me/ledger?limit=2").json()["entries"]
+    assert [e["reason"] for e in page] == ["fee", "stake"]
+    rest = client.get(f"/api/me/ledger?before={page[-1]['id']}").json()["entries"]
+    assert [e["reason"] for e in rest] == ["welcome"]
+    for query in ("limit=0", "limit=abc", "before=-1"):
+        assert client.get(f"/api/me/ledger?{query}").status_code == 400
+
+
+def test_practice_stays_open_to_everyone(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"kind": "practice"})
+    assert r.status_code == 201 and r.json()["token"]
+
+
+def test_openapi_lists_the_account_routes(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/accounts", "/api/session", "/api/me", "/api/me/ledger",
+                 "/api/me/games", "/api/stakes", "/api/tables/{table_id}/leave"):
+        assert path in paths
+    assert "delete" in paths["/api/session"]
+    schema = paths["/api/tables"]["post"]["requestBody"]["content"]["application/json"]
+    assert {"$ref": "#/components/schemas/CoinTableRequest"} in schema["schema"]["oneOf"]
