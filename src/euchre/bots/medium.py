@@ -217,7 +217,7 @@ class MediumBot(Bot):
 
         best = max(suits, key=lambda s: (value(s), -s))
         forced = A.PASS not in legal
-        if not forced and (K.trump_count(hand, best) < 2 or value(best) < bar_for(view)):
+        if not forced and (K.trump_count(held(best), best) < 2 or value(best) < bar_for(view)):
             return A.PASS
         if wants_alone(view, held(best), best):
             return A.CALLS_ALONE[best]
