@@ -29,10 +29,14 @@ ME = 0
 class ScriptedTable:
     """One hand of a table, played through a routed WebSocket."""
 
-    def __init__(self, state: HandState, preset: str, bots_order: bool = False) -> None:
+    def __init__(
+        self, state: HandState, preset: str, bots_order: bool = False, drop_first: bool = False
+    ) -> None:
         self.state = state
         self.preset = preset
         self.bots_order = bots_order
+        self.drop_first = drop_first
+        self.joins: list[int | None] = []
         self.version = 1
         self.received: list[str] = []
         self.errors: list[str] = []
@@ -72,14 +76,20 @@ class ScriptedTable:
     def on_message(self, ws: WebSocketRoute, raw: str | bytes) -> None:
         message = json.loads(raw)
         if message["type"] == "join":
+            since = message.get("since")
+            self.joins.append(since)
             ws.send(
                 json.dumps(
                     {"type": "joined", "table_id": TABLE_ID, "seat": ME, "version": self.version}
                 )
             )
-            ws.send(
-                json.dumps({"type": "snapshot", "version": self.version, "table": self.table()})
-            )
+            if since != self.version:
+                ws.send(
+                    json.dumps({"type": "snapshot", "version": self.version, "table": self.table()})
+                )
+            if self.drop_first and len(self.joins) == 1:
+                ws.close()  # the connection drops before anything else happens
+                return
         elif message["type"] == "action":
             self.received.append(message["action"])
             if not self.state.is_legal(message["action"]) or self.state.to_act != ME:
@@ -121,8 +131,8 @@ class ScriptedTable:
 def scripted(page: Page) -> Iterator[Any]:
     """Open the table page for a scripted hand: returns a function taking the hand."""
 
-    def open_table(state: HandState, preset: str, bots_order: bool = False) -> ScriptedTable:
-        table = ScriptedTable(state, preset, bots_order)
+    def open_table(state: HandState, preset: str, **options: bool) -> ScriptedTable:
+        table = ScriptedTable(state, preset, **options)
         page.add_init_script(
             f"localStorage.setItem('euchre.seats', "
             f"JSON.stringify({{{json.dumps(TABLE_ID)}: {{token: 't', at: 0}}}}))"
@@ -214,3 +224,13 @@ def test_a_defender_may_defend_alone_after_the_dealer_discards(
     expect(page.get_by_role("button", name="Ace of Spades", exact=True)).to_be_visible()
     assert table.received == ["discard 9C", "defend alone"]
     assert not table.errors
+
+
+def test_a_dropped_connection_rejoins_with_the_last_version(page: Page, scripted: Any) -> None:
+    # West bids first; the socket drops right after the first snapshot.
+    state = deal(Rules.preset("classic"), ME, HANDS, ["JS", "QS", "KS", "AS"])
+    table = scripted(state, "classic", drop_first=True)
+    # Back online, the missing moves arrive and it is our turn.
+    expect(page.get_by_role("button", name="Pass", exact=True)).to_be_enabled()
+    expect(page.get_by_role("status")).to_contain_text("East passes.")
+    assert table.joins == [None, 1]
