@@ -597,6 +597,7 @@ class TableActor:
             ),
             connected=self._connected(),
             deadline=self._deadline,
+            closed=self.closed,
         )
 
     def _last_summary(self) -> dict[str, Any] | None:

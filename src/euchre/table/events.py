@@ -55,6 +55,8 @@ class Frame:
     """Whether each person seat has a connection (bots count as connected)."""
     deadline: tuple[int, float] | None = None
     """(seat, time) of the running turn deadline, if any."""
+    closed: str | None = None
+    """Why the table was closed before its game ended, if it was."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,7 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
         "to_act": game.to_act,
         "commitment": frame.commitment,
         "game_over": game.is_over,
+        "closed": frame.closed,
         "winner": game.winner,
         "view": view,
         "clock": policy.clock_json(deadline_seat, deadline, now),
