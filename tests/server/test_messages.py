@@ -46,3 +46,16 @@ def test_each_message_type_parses() -> None:
 def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason: str) -> None:
     with pytest.raises(MessageError, match=reason.replace("(", r"\(")):
         parse_client_message(raw)
+
+
+def test_a_connection_encodes_a_shared_snapshot_once_and_correctly() -> None:
+    import json
+
+    from euchre.server.ws import Connection
+
+    conn = Connection(None)  # type: ignore[arg-type]
+    table = {"id": "x", "view": {"hand": ["JH"]}}
+    first = {"type": "event", "version": 3, "event": {"kind": "action"}, "table": table}
+    second = {"type": "event", "version": 4, "event": {"kind": "trick"}, "table": table}
+    for m in (first, second, {"type": "pong"}):
+        assert json.loads(conn.encode(m)) == m

@@ -41,13 +41,27 @@ class Connection:
         """Set when the outbox filled up."""
         self.hint_task: asyncio.Task[None] | None = None
         """The hint being worked out, if any."""
+        self._last_table: object = None
+        self._last_text = ""
+
+    def encode(self, message: dict[str, Any]) -> str:
+        """JSON text of a message; a table snapshot sent again (the events of one move
+        share it) is encoded once."""
+        table = message.get("table")
+        if table is None:
+            return json.dumps(message, separators=(",", ":"))
+        if table is not self._last_table:
+            self._last_table, self._last_text = table, json.dumps(table, separators=(",", ":"))
+        head = json.dumps({k: v for k, v in message.items() if k != "table"},
+                          separators=(",", ":"))
+        return f'{head[:-1]},"table":{self._last_text}}}'
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message (never blocks)."""
         if self.overflowed:
             return
         try:
-            self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.outbox.put_nowait(self.encode(message))
         except asyncio.QueueFull:
             self.overflowed = True
             self.send_close()
