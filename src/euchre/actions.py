@@ -73,6 +73,7 @@ class Action(NamedTuple):
         return kind
 
     def __repr__(self) -> str:
+        """The notation in angle brackets: ``<Action play JH>``."""
         return f"<Action {self}>"
 
     def uci(self) -> str:

@@ -267,3 +267,34 @@ def test_property_views_ignore_cards_a_seat_cannot_see(
         other = other.apply(action, seat=actor)
         assert other.view(seat) == before.view(seat)
     assert JOKER not in other.view(seat).hand or rules.benny
+
+
+def test_property_card_and_suit_text_round_trip() -> None:
+    """Every card and suit survives its text form (and full names parse back to suits)."""
+    for card in [*range(24), JOKER]:
+        assert euchre.parse_card(euchre.card_text(card)) == card
+    for suit in range(4):
+        assert euchre.parse_suit(euchre.suit_text(suit)) == suit
+        assert euchre.parse_suit(euchre.suit_name(suit)) == suit
+
+
+@settings(max_examples=15, deadline=None)
+@given(any_rules, st.integers(0, 2**32))
+def test_property_whole_game_records_round_trip(rules: Rules, seed: int) -> None:
+    """A whole random game: text and JSON records round-trip and replay to the same score."""
+    from euchre.game import GameState
+
+    rng = random.Random(seed)
+    game = GameState(rules, rng.randrange(4))
+    while not game.is_over:
+        if game.needs_deal:
+            game = game.deal_random(rng)
+        else:
+            options = game.legal_actions()
+            game = game.apply(options[rng.randrange(len(options))])
+    record = GameRecord.from_game(game)
+    again = GameRecord.from_text(record.to_text())
+    assert again == record and GameRecord.from_json(record.to_json()) == record
+    replayed = again.replay()
+    assert replayed.score == game.score and replayed.winner == game.winner
+    assert [h.history() for h in replayed.all_hands()] == [h.history() for h in game.all_hands()]
