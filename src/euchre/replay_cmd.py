@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from . import actions as A
 from .cards import card_text, suit_name
 from .errors import RecordError
 from .hand import SEAT_NAMES, HandState
@@ -16,14 +17,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def describe_hand(number: int, hand: HandState) -> list[str]:
-    """Lines summarising one replayed hand."""
+    """Lines summarising one replayed hand: the bidding, each trick, and the outcome."""
     lines = [f"Hand {number}: {SEAT_NAMES[hand.dealer]} deals, upcard {card_text(hand.upcard)}"]
+    bids = [
+        f"{SEAT_NAMES[seat]} {action}"
+        for seat, action in hand.history()
+        if action.kind not in (A.PLAY, A.DISCARD, A.RENEGE)
+    ]
+    if bids:
+        lines.append("  bidding: " + ", ".join(bids))
     if hand.thrown_in:
         lines.append("  thrown in: no score")
         return lines
     if hand.maker >= 0:
         alone = " alone" if hand.alone else ""
         lines.append(f"  {SEAT_NAMES[hand.maker]} makes {suit_name(hand.trump)}{alone}")
+        if hand.discard >= 0:
+            lines.append(f"  {SEAT_NAMES[hand.dealer]} discards {card_text(hand.discard)}")
         if hand.lone_defender >= 0:
             lines.append(f"  {SEAT_NAMES[hand.lone_defender]} defends alone")
     for leader, cards, winner in hand.tricks:
@@ -35,10 +45,19 @@ def describe_hand(number: int, hand: HandState) -> list[str]:
         seat, by = hand.reneged
         lines.append(f"  renege by {SEAT_NAMES[seat]}, claimed by {SEAT_NAMES[by]}")
     if hand.is_over:
-        lines.append(f"  points {hand.points[0]}-{hand.points[1]}")
+        lines.append(f"  points {hand.points[0]}-{hand.points[1]}{_outcome(hand)}")
     else:
         lines.append("  (hand not finished)")
     return lines
+
+
+def _outcome(hand: HandState) -> str:
+    if hand.reneged or hand.maker < 0:
+        return ""
+    taken = hand.tricks_won[hand.maker % 2]
+    if taken < 3:
+        return " (makers euchred)"
+    return " (march)" if taken == 5 else f" (makers take {taken})"
 
 
 def run(args: argparse.Namespace) -> int:

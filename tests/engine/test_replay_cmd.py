@@ -45,6 +45,7 @@ def test_replay_sample_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.count("\nHand ") + out.startswith("Hand ") == len(record.hands)
     assert f"Final score: South/North {game.score[0]}, West/East {game.score[1]}" in out
     assert "won the game." in out and "trick led by" in out
+    assert "  bidding: " in out and " discards " in out and "(makers euchred)" in out
 
 
 def test_sample_game_is_the_seeded_game() -> None:
