@@ -156,6 +156,7 @@ def main() -> int:
 
     server: subprocess.Popen[bytes] | None = None
     cpu: float | None = None
+    client_cpu = 0.0
     tmp = tempfile.TemporaryDirectory()
     base = args.url
     if base is None:
@@ -171,8 +172,10 @@ def main() -> int:
         asyncio.run(wait_healthy(base))
         cpu_before = cpu_seconds(server.pid) if server is not None else None
         started = time.perf_counter()
+        client_cpu = time.process_time()
         stats = asyncio.run(drive(base, args.tables, args.duration, args.seed, args.think))
         elapsed = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
         cpu = cpu_seconds(server.pid) - cpu_before if server and cpu_before is not None else None
     finally:
         if server is not None:
@@ -195,6 +198,7 @@ def main() -> int:
     if cpu is not None and lat:
         print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core), "
               f"{cpu / stats.messages * 1000:.2f} ms per message sent")
+    print(f"benchmark client CPU: {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of one core)")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors

@@ -11,6 +11,7 @@ from euchre.cards import card_text
 from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
 from euchre.table.actor import TableError
 from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
+from euchre.table.policy import TurnPolicy
 
 
 async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:
@@ -199,4 +200,42 @@ async def test_the_next_hand_waits_for_the_pause() -> None:
     sched.advance(0.1)
     await actor.settle()
     assert len(actor.game.all_hands()) == hands + 1
+    await actor.stop()
+
+
+class FiveSeconds(TurnPolicy):
+    """A test policy: five seconds a move, then the easy player moves for the person."""
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[int, bool]] = []
+
+    def deadline(self, seat: int, now: float) -> float | None:
+        return now + 5.0
+
+    def on_timeout(self, seat: int, now: float) -> str:
+        return "easy"
+
+    def moved(self, seat: int, now: float, *, timed_out: bool) -> None:
+        self.moves.append((seat, timed_out))
+
+
+async def test_a_turn_policy_deadline_moves_for_the_person() -> None:
+    actor, _, sched = make_table()
+    policy = FiveSeconds()
+    actor.policy = policy
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    assert await until_person(actor, sched)
+    clock = actor.snapshot(0)["clock"]
+    assert clock == {"seat": 0, "deadline_ms_left": 5000}
+    sched.advance(4.999)
+    await actor.settle()
+    assert actor.game.to_act == 0 and policy.moves == []
+    sched.advance(0.001)
+    await actor.settle()
+    assert policy.moves == [(0, True)]
+    mine = [m["event"] for m in rec.events()
+            if m["event"]["kind"] == ACTION and m["event"]["seat"] == 0]
+    assert mine and mine[-1]["timed_out"] is True
     await actor.stop()
