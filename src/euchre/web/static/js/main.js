@@ -1,6 +1,9 @@
 // The client's entry point: a small router over the paths the server serves index.html for
 // (/, /table/{id}, /replay/{id}, /rules) that mounts one page at a time.
 
+import { mountAccount } from "../account/account.js";
+import { mountCoins } from "../account/coins.js";
+import { initAccountSlot } from "../account/session.js";
 import { navigate } from "./nav.js";
 import { mountReplay } from "./replay.js";
 import { mountRules } from "./rules-page.js";
@@ -12,6 +15,8 @@ const ROUTES = [
   [/^\/table\/([\w.~-]+)$/, (main, id) => mountTable(main, id), "Euchre: your table", null],
   [/^\/rules$/, (main) => mountRules(main, new URLSearchParams(location.search).get("table")), "Euchre: rules", "/rules"],
   [/^\/replay\/([\w.~-]+)$/, (main, id) => mountReplay(main, id), "Euchre: replay", null],
+  [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
+  [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
 ];
 
 const main = document.getElementById("main");
@@ -49,4 +54,5 @@ document.addEventListener("click", (event) => {
 });
 
 window.addEventListener("popstate", route);
+initAccountSlot();
 route();

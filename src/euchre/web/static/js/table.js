@@ -1,6 +1,7 @@
 // The table page: connects to the table, keeps the latest table object, and redraws.
 // Everything shown comes from the server's table object; every move is sent as notation.
 
+import { renderCoinPanel } from "../account/coin-table.js";
 import { createPractice, getRecordText } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
@@ -119,6 +120,7 @@ class TablePage {
     this.lastTrickButton = tool("Last trick", "tool:last", () => this.toggleLastTrick());
     this.lastTrickButton.setAttribute("aria-expanded", "false");
     this.clock = h("p", { class: "clock", hidden: true });
+    this.coinSlot = h("section", { class: "coin-slot", "aria-label": "Coins", hidden: true });
     this.scoreSlot = h("div", { class: "score-slot" });
     this.facts = h("dl", { class: "facts" });
     this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
@@ -126,7 +128,7 @@ class TablePage {
     const side = h(
       "aside",
       { class: "side" },
-      this.clock,
+      this.coinSlot,
       this.scoreSlot,
       this.facts,
       h(
@@ -148,6 +150,7 @@ class TablePage {
         { class: "play-area" },
         h("h1", { class: "visually-hidden" }, "Your table"),
         this.status,
+        this.clock,
         this.errorBox,
         this.strip,
         felt,
@@ -346,6 +349,7 @@ class TablePage {
 
     this.renderStatus();
     this.renderClock();
+    renderCoinPanel(this.coinSlot, table);
     this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
     fill(this.strip, stripParts(table.score, view, me));
     if (view) {

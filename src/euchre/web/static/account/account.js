@@ -1,0 +1,221 @@
+// The account page (/account): sign up or sign in; then the balance, the free top-up, the
+// coin history, the coin games with their replays, and the statistics.
+
+import { fill, h } from "../js/dom.js";
+import { navigate } from "../js/nav.js";
+import { rememberSeat } from "../js/storage.js";
+import { NOTICE, call, coins, me, setMe } from "./session.js";
+
+const REASONS = {
+  welcome: "Welcome coins",
+  topup: "Free daily top-up",
+  stake: "Stake held",
+  payout: "Win paid",
+  fee: "Leaving fee",
+  refund: "Stake refunded",
+};
+
+const STATS = [
+  ["games", "Games"],
+  ["wins", "Wins"],
+  ["losses", "Losses"],
+  ["left", "Left early"],
+  ["hands", "Hands played"],
+  ["trump_called", "Trump called"],
+  ["hands_made", "Hands made"],
+  ["euchred", "Times euchred"],
+  ["euchres", "Euchres"],
+  ["loners_tried", "Loners tried"],
+  ["loners_made", "Loners made"],
+  ["loner_marches", "Lone marches"],
+];
+
+/** Mount the account page. */
+export function mountAccount(main) {
+  const page = h("div", { class: "page account-page" });
+  fill(main, page);
+  let alive = true;
+  const show = async () => {
+    fill(page, h("p", { role: "status" }, "Loading your account…"));
+    let account;
+    try {
+      account = await me(true);
+    } catch (error) {
+      fill(page, h("p", { class: "error", role: "alert" }, error.message));
+      return;
+    }
+    if (!alive) return;
+    if (!account) signInForms(page, show);
+    else await accountView(page, account, show);
+  };
+  show();
+  return () => {
+    alive = false;
+  };
+}
+
+function signInForms(page, done) {
+  const form = (title, path, submitLabel, autocomplete) => {
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const username = h("input", { name: "username", required: true, autocomplete: "username", minlength: 3, maxlength: 24 });
+    const password = h("input", { name: "password", type: "password", required: true, autocomplete, minlength: 8, maxlength: 200 });
+    const button = h("button", { type: "submit", class: "start-button" }, submitLabel);
+    const element = h(
+      "form",
+      {
+        class: "choose-box account-form",
+        dataset: { form: path === "/api/accounts" ? "sign-up" : "sign-in" },
+        onsubmit: async (event) => {
+          event.preventDefault();
+          button.disabled = true;
+          error.hidden = true;
+          try {
+            setMe(await call("POST", path, { username: username.value, password: password.value }));
+            done();
+          } catch (e) {
+            error.textContent = e.message;
+            error.hidden = false;
+            button.disabled = false;
+          }
+        },
+      },
+      h("h2", {}, title),
+      h("label", { class: "field" }, h("span", {}, "Username"), username),
+      h("label", { class: "field" }, h("span", {}, "Password"), password),
+      error,
+      button,
+    );
+    return element;
+  };
+  fill(
+    page,
+    h("h1", {}, "Your account"),
+    h(
+      "p",
+      { class: "notice" },
+      "Practice tables need no account. Coin tables use play coins: a new account starts with 1,000. ",
+      NOTICE,
+    ),
+    h(
+      "div",
+      { class: "account-forms" },
+      form("Sign in", "/api/session", "Sign in", "current-password"),
+      form("Create an account", "/api/accounts", "Create account", "new-password"),
+    ),
+  );
+}
+
+async function accountView(page, account, refresh) {
+  const [ledger, games] = await Promise.all([call("GET", "/api/me/ledger?limit=100"), call("GET", "/api/me/games")]);
+  const active = account.active_table;
+  if (active) rememberSeat(active.id, active.token);
+  const topUp = account.can_top_up
+    ? h(
+        "button",
+        {
+          type: "button",
+          class: "start-button",
+          onclick: async (event) => {
+            event.target.disabled = true;
+            try {
+              await call("POST", "/api/me/topup");
+            } finally {
+              refresh();
+            }
+          },
+        },
+        `Take today's free top-up (to ${coins(account.top_up_to)})`,
+      )
+    : null;
+  fill(
+    page,
+    h("h1", {}, account.username),
+    h(
+      "section",
+      { class: "choose-box balance-box", "aria-label": "Balance" },
+      h("p", { class: "balance" }, h("span", { class: "balance-label" }, "Balance "), h("strong", { dataset: { balance: String(account.balance) } }, coins(account.balance))),
+      h("p", { class: "notice" }, NOTICE),
+      active
+        ? h("p", {}, `You are playing a coin game for ${coins(active.stake)}. `, h("a", { href: active.url }, "Back to your table"))
+        : h("p", {}, h("a", { href: "/coins" }, "Play a coin table against the computer")),
+      topUp,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "tool",
+          onclick: async () => {
+            await call("DELETE", "/api/session");
+            setMe(null);
+            navigate("/account", { replace: true });
+          },
+        },
+        "Sign out",
+      ),
+    ),
+    statsSection(games.stats),
+    gamesSection(games.games),
+    ledgerSection(ledger.entries),
+  );
+}
+
+function statsSection(stats) {
+  return h(
+    "section",
+    { "aria-label": "Statistics" },
+    h("h2", {}, "Statistics"),
+    h("dl", { class: "stats" }, STATS.flatMap(([key, label]) => [h("dt", {}, label), h("dd", { dataset: { stat: key } }, String(stats[key] ?? 0))])),
+  );
+}
+
+function gamesSection(games) {
+  const rows = games.map((g) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, new Date(g.started).toLocaleString()),
+      h("td", {}, coins(g.stake)),
+      h("td", {}, statusText(g)),
+      h("td", {}, g.score ? `${g.score[0]}–${g.score[1]}` : "–"),
+      h("td", {}, g.replay ? h("a", { href: g.replay }, "Replay") : g.status === "active" ? h("a", { href: `/table/${g.id}` }, "Play on") : "–"),
+    ),
+  );
+  return h(
+    "section",
+    { "aria-label": "Coin games" },
+    h("h2", {}, "Coin games"),
+    games.length
+      ? h("table", { class: "account-table games" }, h("thead", {}, h("tr", {}, ["Started", "Stake", "Result", "Score", ""].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows))
+      : h("p", {}, "No coin games yet."),
+  );
+}
+
+function statusText(game) {
+  return {
+    active: "Playing",
+    won: `Won ${coins(game.payout)}`,
+    lost: "Lost the stake",
+    left: `Left (stake and ${coins(game.leaving_fee)} fee)`,
+    refunded: "Refunded",
+  }[game.status] ?? game.status;
+}
+
+function ledgerSection(entries) {
+  const rows = entries.map((e) =>
+    h(
+      "tr",
+      { dataset: { reason: e.reason } },
+      h("td", {}, new Date(e.time).toLocaleString()),
+      h("td", {}, REASONS[e.reason] ?? e.reason),
+      h("td", { class: e.amount < 0 ? "amount minus" : "amount plus" }, `${e.amount > 0 ? "+" : ""}${e.amount.toLocaleString("en-US")}`),
+      h("td", { class: "amount" }, e.balance_after.toLocaleString("en-US")),
+    ),
+  );
+  return h(
+    "section",
+    { "aria-label": "Coin history" },
+    h("h2", {}, "Coin history"),
+    h("p", { class: "notice" }, NOTICE),
+    h("table", { class: "account-table ledger" }, h("thead", {}, h("tr", {}, ["When", "What", "Coins", "Balance"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)),
+  );
+}

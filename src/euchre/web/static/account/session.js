@@ -1,0 +1,96 @@
+// The signed-in account as the client knows it: GET /api/me, calls that carry the CSRF
+// token, and the header slot with the name and the coin balance.
+
+import { fill, h } from "../js/dom.js";
+
+export const NOTICE = "Play coins have no cash value and cannot be cashed out.";
+
+export class AccountError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+let current = null; // the last /api/me answer, or null when signed out
+const listeners = new Set();
+
+/** Call the API; state-changing calls carry the session's CSRF token. */
+export async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (method !== "GET" && current?.csrf) init.headers["X-CSRF-Token"] = current.csrf;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new AccountError(data?.error || `${response.status} ${response.statusText}`, response.status);
+  }
+  return data;
+}
+
+/** Who is signed in (fetched again when `fresh`); null when nobody is. */
+export async function me(fresh = false) {
+  if (current && !fresh) return current;
+  try {
+    setMe(await call("GET", "/api/me"));
+  } catch (error) {
+    if (error.status !== 401 && error.status !== 404) throw error;
+    setMe(null);
+  }
+  return current;
+}
+
+/** Remember a new /api/me answer (sign-in, sign-up, a balance change) and redraw. */
+export function setMe(value) {
+  current = value;
+  for (const listener of listeners) listener(current);
+}
+
+/** Be told whenever the account changes. Returns a function that stops it. */
+export function onMe(listener) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Update the balance shown everywhere after a coin operation. */
+export function setBalance(balance) {
+  if (current) setMe({ ...current, balance });
+}
+
+export function coins(n) {
+  return `${n.toLocaleString("en-US")} coin${n === 1 ? "" : "s"}`;
+}
+
+/** Fill the header's account slot: "Sign in", or the name and the balance. */
+export function initAccountSlot() {
+  const slot = document.getElementById("account");
+  if (!slot) return;
+  const draw = (account) => {
+    if (!account) {
+      fill(slot, h("a", { href: "/account", class: "account-link" }, "Sign in"));
+      return;
+    }
+    fill(
+      slot,
+      h(
+        "a",
+        { href: "/account", class: "account-link", title: NOTICE },
+        h("span", { class: "account-name" }, account.username),
+        " · ",
+        h("span", { class: "account-balance", dataset: { balance: String(account.balance) } }, coins(account.balance)),
+      ),
+    );
+  };
+  onMe(draw);
+  draw(current);
+  me().catch(() => draw(null));
+}

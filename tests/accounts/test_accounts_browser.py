@@ -1,0 +1,112 @@
+"""A real browser (Chromium through Playwright): sign up, sit at a coin table, let a move
+time out on a short clock, leave the game and see the fee.
+
+The server runs in a thread with a 3-second move clock (tests only) and the cheapest
+argon2 profile. Chromium is Debian's /usr/bin/chromium; ``playwright install`` is never used.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+import uvicorn
+from playwright.sync_api import Page, expect, sync_playwright
+
+from euchre.server import Settings, create_app
+from euchre.server.accounts_api import AccountsOptions
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-quic", "--no-first-run"]
+NOTICE = "Play coins have no cash value and cannot be cashed out."
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The platform with a 3-second clock at coin tables."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    db = tmp_path_factory.mktemp("coins-web") / "euchre.db"
+    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              hand_pause=0.3, resume=False))
+    app.state.accounts_options = AccountsOptions(password_profile="cheapest", move_seconds=3.0)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(500):  # start-up, not a timing assertion
+        if server.started or not thread.is_alive():
+            break
+        time.sleep(0.02)
+    assert server.started, "the test server did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(base_url: str) -> Iterator[Page]:
+    """A fresh browser page."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
+        yield context.new_page()
+        context.close()
+        browser.close()
+
+
+def test_sign_up_play_a_coin_table_time_out_and_leave(page: Page) -> None:
+    page.goto("/account")
+    form = page.locator('form[data-form="sign-up"]')
+    form.get_by_label("Username").fill("browser1")
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    expect(page.locator(".balance-box [data-balance]")).to_have_text("1,000 coins")
+    expect(page.locator(".balance-box")).to_contain_text(NOTICE)
+    expect(page.locator("#account")).to_contain_text("browser1")
+
+    page.locator(".site-nav").get_by_role("link", name="Coins").click()
+    expect(page.locator(".coins-page")).to_contain_text("a win pays 20 coins")
+    expect(page.locator(".coins-page")).to_contain_text(NOTICE)
+    page.locator('button[data-stake="10"]').click()
+    page.wait_for_url("**/table/*")
+    expect(page.locator("#account [data-balance]")).to_have_text("990 coins")
+    expect(page.locator(".coin-slot")).to_contain_text("stake 10 coins")
+
+    # Our turn comes; we do nothing; the table plays the move for us after 3 seconds.
+    expect(page.locator(".clock")).to_contain_text("Your clock", timeout=30000)
+    expect(page.locator('.coin-misses[data-misses="1"]')).to_have_count(1, timeout=30000)
+    expect(page.locator(".coin-misses")).to_contain_text("the table played for you")
+    expect(page.locator("#account [data-balance]")).to_have_text("990 coins")  # no charge
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".leave-button").click()
+    result = page.locator(".coin-result")
+    expect(result).to_contain_text("1 coin leaving fee")
+    expect(result).to_contain_text("Balance: 989 coins")
+    expect(page.locator("#account [data-balance]")).to_have_text("989 coins")
+
+    page.goto("/account")
+    ledger = page.locator(".ledger")
+    expect(ledger).to_contain_text("Leaving fee")
+    expect(ledger).to_contain_text("Stake held")
+    expect(page.locator('[data-stat="left"]')).to_have_text("1")
