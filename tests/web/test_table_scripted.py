@@ -9,6 +9,7 @@ taking their first legal action.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,12 +31,18 @@ class ScriptedTable:
     """One hand of a table, played through a routed WebSocket."""
 
     def __init__(
-        self, state: HandState, preset: str, bots_order: bool = False, drop_first: bool = False
+        self,
+        state: HandState,
+        preset: str,
+        bots_order: bool = False,
+        drop_first: bool = False,
+        clock: bool = False,
     ) -> None:
         self.state = state
         self.preset = preset
         self.bots_order = bots_order
         self.drop_first = drop_first
+        self.clock = clock
         self.joins: list[int | None] = []
         self.version = 1
         self.received: list[str] = []
@@ -69,7 +76,7 @@ class ScriptedTable:
             "game_over": False,
             "winner": None,
             "view": state.view(ME).to_json(),
-            "clock": None,
+            "clock": {"seat": state.to_act, "deadline_ms_left": 90_000} if self.clock else None,
             "summary": None,
         }
 
@@ -234,3 +241,11 @@ def test_a_dropped_connection_rejoins_with_the_last_version(page: Page, scripted
     expect(page.get_by_role("button", name="Pass", exact=True)).to_be_enabled()
     expect(page.get_by_role("status")).to_contain_text("East passes.")
     assert table.joins == [None, 1]
+
+
+def test_the_move_clock_counts_down_for_the_seat_to_act(page: Page, scripted: Any) -> None:
+    state = deal(Rules.preset("classic"), 3, HANDS, ["JS", "QS", "KS", "AS"])
+    scripted(state, "classic", clock=True)
+    clock = page.locator(".clock")
+    expect(clock).to_be_visible()
+    expect(clock).to_have_text(re.compile(r"^Your clock: 1:[0-3]\d$"))
