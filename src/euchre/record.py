@@ -309,8 +309,11 @@ def _seat(text: str) -> int:
 
 def load(path: str) -> GameRecord:
     """Read a record file, text or JSON (by its first character)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise RecordError("not a euchre record: the file is not UTF-8 text") from None
     if text.lstrip().startswith("{"):
         return GameRecord.from_json(text)
     return GameRecord.from_text(text)

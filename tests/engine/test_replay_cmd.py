@@ -109,6 +109,10 @@ def test_replay_unreadable_files(tmp_path: Path, capsys: pytest.CaptureFixture[s
     junk.write_text("hello\n", encoding="utf-8")
     assert main(["replay", str(junk)]) == 1
     assert "not a euchre record" in capsys.readouterr().out
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(bytes([0x88, 0xFF, 0x00, 0x9C]))
+    assert main(["replay", str(binary)]) == 1
+    assert "not UTF-8 text" in capsys.readouterr().out
     broken = tmp_path / "broken.json"
     broken.write_text('{"format": "euchre-record", "hands": [{}]}', encoding="utf-8")
     assert main(["replay", str(broken)]) == 1
