@@ -4,19 +4,14 @@
 import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { rememberSeat } from "../js/storage.js";
+import { CLOCK_PARAGRAPHS } from "./rules-text.js";
 import { NOTICE, call, coins, me, setBalance } from "./session.js";
-
-const CLOCK_RULE =
-  "You get up to 90 seconds for each move, counted down beside the table. If it runs out, " +
-  "the table plays that move for you on the merits: nothing extra is charged and your stake " +
-  "and payout are unchanged. Three missed moves in a row and the rest of that hand runs at " +
-  "computer speed; the next hand starts with the full clock again, but the misses keep " +
-  "counting until you make a move yourself, so one more miss brings computer speed back.";
 
 /** Mount the coin tables page. */
 export function mountCoins(main) {
   const page = h("div", { class: "page coins-page" });
-  fill(main, page, h("p", { role: "status" }, "Loading the stakes…"));
+  fill(main, page);
+  fill(page, h("p", { role: "status" }, "Loading the stakes…"));
   let alive = true;
   Promise.all([call("GET", "/api/stakes"), me(true)])
     .then(([stakes, account]) => alive && draw(page, stakes, account))
@@ -77,6 +72,6 @@ function draw(page, stakes, account) {
     who,
     error,
     h("ul", { class: "stake-list" }, choices),
-    h("section", { class: "house-rules" }, h("h2", {}, "Your clock"), h("p", {}, CLOCK_RULE)),
+    h("section", { class: "house-rules" }, h("h2", {}, "Your clock"), CLOCK_PARAGRAPHS.map((p) => h("p", {}, p))),
   );
 }

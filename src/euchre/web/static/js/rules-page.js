@@ -1,6 +1,7 @@
 // The rules page: how the game goes, in the project's own words, and the house rules in
 // force at one table (the server's `rules_text`, so the page never guesses them).
 
+import { COIN_SECTION } from "../account/rules-text.js";
 import { getTable } from "./api.js";
 import { fill, h } from "./dom.js";
 import { lastTable, seatToken } from "./storage.js";
@@ -44,7 +45,7 @@ export function mountRules(main, requested) {
       h("h1", {}, "How to play Euchre"),
       tableId ? h("p", {}, h("a", { href: `/table/${encodeURIComponent(tableId)}` }, "Back to your table")) : null,
       houseRules,
-      HOW_TO_PLAY.map(([title, paragraphs]) => h("section", {}, h("h2", {}, title), paragraphs.map((p) => h("p", {}, p)))),
+      [...HOW_TO_PLAY, COIN_SECTION].map(([title, paragraphs]) => h("section", {}, h("h2", {}, title), paragraphs.map((p) => h("p", {}, p)))),
     ),
   );
   const token = tableId ? seatToken(tableId) : null;

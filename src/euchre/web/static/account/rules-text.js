@@ -1,0 +1,17 @@
+// The rules of coin tables and of the move clock, shown on the rules page and the coin page.
+
+export const CLOCK_PARAGRAPHS = [
+  "At a coin table against the computer you get up to 90 seconds for each move, and the clock above the table counts down the exact time left. If it runs out, the table plays that move for you on the merits, as the strongest computer player would. You are not forfeited, nothing extra is charged, and your stake and payout are unchanged.",
+  "Each of your first three missed moves keeps the full clock; miss a third in a row and the rest of that hand runs at computer speed, about two thirds of a second a turn. Making one move yourself puts the full clock back.",
+  "Computer speed ends with the hand: the next hand starts with the full 90 seconds. The count of misses in a row carries on into it, though, so if you are still away, one more missed move brings computer speed back at once. A move that reaches the table before it has played for you counts as yours.",
+  "A dropped connection is not leaving: the clock runs on and plays for you, and when you reconnect you carry on from where the game is. If the server restarts, your table comes back as it was and the move in progress gets its clock again from the top.",
+];
+
+export const COIN_PARAGRAPHS = [
+  "Coin tables use play coins and need an account; a new account starts with 1,000. Choose a stake (10, 50, 100 or 500 coins) before joining: it is held when the game starts. Win and you get twice the stake back, your stake plus equal winnings; lose and the stake is gone.",
+  "Leaving an active coin game forfeits the stake and adds a leaving fee of 10% of the stake, rounded up to a whole coin (never more than your balance). Once a day, if your balance is below the smallest stake, you may take a free top-up to 200 coins.",
+  "Play coins have no cash value and cannot be cashed out.",
+];
+
+/** The rules page's section: [title, paragraphs]. */
+export const COIN_SECTION = ["Coin tables and your clock", [...COIN_PARAGRAPHS, ...CLOCK_PARAGRAPHS]];
