@@ -17,7 +17,7 @@ import euchre
 from euchre import actions as A
 from euchre.cards import JOKER, NINE, TEN, card_rank, effective_suit, trick_rank
 from euchre.hand import Deal, HandState, is_farmers_hand
-from euchre.record import GameRecord
+from euchre.record import GameRecord, ReplayError
 from euchre.rules import GAME_LENGTHS, PRESETS, Rules
 from euchre.shuffle import new_deck
 
@@ -298,3 +298,53 @@ def test_property_whole_game_records_round_trip(rules: Rules, seed: int) -> None
     replayed = again.replay()
     assert replayed.score == game.score and replayed.winner == game.winner
     assert [h.history() for h in replayed.all_hands()] == [h.history() for h in game.all_hands()]
+
+
+WORDS = ["play", "call", "order", "alone", "pass", "discard", "farmer", "swap", "keep", "throw",
+         "renege", "by", "defend", "JH", "9C", "TD", "JK", "10s", "H", "X", "0", "3", "7", "|",
+         "up", "pick", "hand", "1", "dealer", "hands", "kitty", "result", "end", "rules",
+         "classic", "benny=yes", "game_to=7", "game_to=8", "#", "", "euchre-record"]
+texts = st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_fuzz_action_notation_raises_only_action_error(text: str) -> None:
+    """Any text either parses to an action that formats back to itself, or is an ActionError."""
+    try:
+        action = euchre.parse_action(text)
+    except euchre.ActionError:
+        return
+    assert euchre.parse_action(str(action)) == action
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_fuzz_rules_text_raises_only_rules_error(text: str) -> None:
+    """Any text either parses to rules that format back to themselves, or is a RulesError."""
+    try:
+        rules = Rules.from_text(text)
+    except euchre.RulesError:
+        return
+    assert Rules.from_text(rules.to_text()) == rules
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(texts, max_size=12))
+def test_fuzz_records_raise_only_record_errors(lines: list[str]) -> None:
+    """A damaged record is refused with a RecordError (ReplayError), never another error."""
+    base = ["euchre-record 1", "rules classic", "hand 1", "dealer 3",
+            "hands AD 9C TC 9S TS | JD QD 9H AC KC | KD TD AH QC JC | 9D AS KS QS JS",
+            "kitty KH JH QH TH"]
+    try:
+        record = GameRecord.from_text("\n".join(base + lines))
+    except euchre.RecordError as e:
+        assert str(e)
+        return
+    assert GameRecord.from_text(record.to_text()) == record
+    try:
+        game = record.replay()
+    except ReplayError as e:
+        assert e.reason and e.hand >= 1
+        return
+    assert game.current is not None
