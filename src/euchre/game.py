@@ -122,6 +122,11 @@ class GameState:
             score = (score[0] + hand.points[0], score[1] + hand.points[1])
         return self._with(self.hands, hand, score)
 
+    def __repr__(self) -> str:
+        """A short summary for debugging: hands dealt and the score."""
+        return (f"<GameState hands={len(self.all_hands())} score={self.score[0]}-{self.score[1]}"
+                f" to {self.rules.game_to}>")
+
     def all_hands(self) -> list[HandState]:
         """Every hand of the game so far, the current one last."""
         return [*self.hands, *([self.current] if self.current is not None else [])]

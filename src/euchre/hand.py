@@ -285,6 +285,12 @@ class HandState:
         out.reverse()
         return out
 
+    def __repr__(self) -> str:
+        """A short summary for debugging: phase, seat to act, trump and tricks."""
+        trump = suit_name(self.trump) if self.trump >= 0 else "none"
+        return (f"<HandState {self.phase_name} dealer={self.dealer} to_act={self.to_act} "
+                f"trump={trump} tricks={self._won[0]}-{self._won[1]}>")
+
     def sits_out(self, seat: int) -> bool:
         """Whether a seat sits out this hand (a lone player's partner)."""
         return bool(self.out >> seat & 1)
