@@ -150,7 +150,7 @@ def _kinds(view: HandView) -> list[str]:
 
 def make_view(state: HandState, seat: int) -> HandView:
     """Build ``seat``'s view of ``state``."""
-    from .hand import PHASE_NAMES
+    from .hand import DISCARD, PHASE_NAMES
 
     history: list[tuple[int, Action | None]] = []
     hidden: list[str] = []
@@ -166,7 +166,7 @@ def make_view(state: HandState, seat: int) -> HandView:
         if a.kind == A.FARMER_SWAP:
             gave = a.cards
         history.append((s, a))
-    if state.phase == 4:  # DISCARD: the dealer holds the upcard already
+    if state.phase == DISCARD:  # the dealer holds the upcard already
         upcard_taken = True
     leader, trick = state.trick
     return HandView(
