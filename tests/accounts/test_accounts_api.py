@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,14 +11,36 @@ import pytest
 from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
 from starlette.testclient import TestClient
 
+from euchre.storage.testdb import drop_postgres, fresh_postgres, postgres_url
+
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a fresh app on a SQLite file."""
-    with TestClient(app_for(f"sqlite+aiosqlite:///{tmp_path}/api.db")) as c:
-        yield c
+@pytest.fixture(params=["sqlite", "postgres"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """A client of a fresh app on a SQLite file, or on a new PostgreSQL database."""
+    if request.param == "sqlite":
+        with TestClient(app_for(f"sqlite+aiosqlite:///{tmp_path}/api.db")) as c:
+            yield c
+            _check_ledger(c)
+        return
+    server = postgres_url()
+    if server is None:
+        pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
+    url = asyncio.run(fresh_postgres(server))
+    try:
+        with TestClient(app_for(url)) as c:
+            yield c
+            _check_ledger(c)
+    finally:
+        asyncio.run(drop_postgres(url))
+
+
+def _check_ledger(client: TestClient) -> None:
+    """After every scenario: the sum of balances equals the sum of the ledger."""
+    ledger = client.app.state.accounts.coins.ledger  # type: ignore[attr-defined]
+    balances, entries = client.portal.call(ledger.totals)  # type: ignore[union-attr]
+    assert balances == entries
 
 
 def _ledger(client: TestClient) -> list[tuple[str, int]]:
