@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("euchre.replay_cmd", "replay a game record hand by hand"),
     "bench": ("euchre.bench", "measure engine and solver speed"),
     "arena": ("euchre.arena", "play duplicate matches between computer players"),
+    "engine": ("euchre.driver_cmd", "drive the engine and bots with JSON lines on stdin"),
+    "verify": ("euchre.verify_cmd", "check that a record's deals came from its shuffle seeds"),
 }
 """Subcommand name -> (module, one-line help)."""
 
