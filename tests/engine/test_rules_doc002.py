@@ -247,6 +247,17 @@ def test_rule_002_6_opening_lead_skips_a_seat_sitting_out() -> None:
     assert state.sits_out(0) and state.to_act == 1
 
 
+def test_rule_002_6_a_defender_may_announce_alone_in_some_games() -> None:
+    """Section 6: in some games a defender may also go alone (house rule defend_alone)."""
+    rules = CLASSIC.replace(defend_alone=True)
+    state = act(deal(rules, 3, LEFT_BOWER, LEFT_BOWER_KITTY), "order", "discard 9D")
+    assert state.phase_name == "defend" and legal(state) == ["pass", "defend alone"]
+    state = state.apply("defend alone")
+    assert state.lone_defender == 1 and state.sits_out(3)
+    plain = act(deal(CLASSIC, 3, LEFT_BOWER, LEFT_BOWER_KITTY), "order", "discard 9D")
+    assert "defend alone" not in legal(plain)
+
+
 def test_rule_002_7_1_dealers_left_leads_first() -> None:
     """Section 7.1: the player on the dealer's left leads to the first trick."""
     for dealer in range(4):
