@@ -118,3 +118,18 @@ async def test_idle_tables_leave_memory_and_come_back() -> None:
     assert back is not None and back is not actor
     assert back.view(0) == actor.view(0) and back.seat_of(token) == 0
     await manager.close()
+
+
+async def test_the_saved_record_text_is_the_record() -> None:
+    import json
+
+    store = MemoryStore()
+    sched = ManualScheduler()
+    manager = make_manager(store, sched)
+    config, _ = practice_table(PracticeOptions(), table_id="t4", first_dealer=1)
+    actor = await manager.open(config)
+    await play_game(actor, sched, random.Random(3))
+    stored = actor.stored()
+    assert stored.record_text is not None
+    assert json.loads(stored.record_text) == stored.record == actor.record().to_json()
+    await manager.close()

@@ -8,7 +8,7 @@ ends, so a restarted server can find the tables to resume.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 PLAYING = "playing"
@@ -38,6 +38,9 @@ class StoredGame:
     """When the table was made (seconds since the epoch)."""
     updated_at: float
     """When this was saved (seconds since the epoch)."""
+    record_text: str | None = field(default=None, compare=False, repr=False)
+    """``record`` already encoded as compact JSON, if the caller has it (saves encoding it
+    again); stores read it back into ``record``."""
 
 
 class GameStore(ABC):

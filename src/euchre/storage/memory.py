@@ -9,7 +9,8 @@ from .base import PLAYING, GameStore, StoredGame
 
 
 def _freeze(game: StoredGame) -> tuple[StoredGame, str, str]:
-    return game, json.dumps(game.meta), json.dumps(game.record)
+    record = game.record_text or json.dumps(game.record)
+    return replace(game, record_text=None), json.dumps(game.meta), record
 
 
 def _thaw(item: tuple[StoredGame, str, str]) -> StoredGame:

@@ -66,7 +66,7 @@ def _values(game: StoredGame) -> dict[str, Any]:
     return {
         "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
         "meta": json.dumps(game.meta, separators=(",", ":")),
-        "record": json.dumps(game.record, separators=(",", ":")),
+        "record": game.record_text or json.dumps(game.record, separators=(",", ":")),
         "created_at": game.created_at, "updated_at": game.updated_at,
     }
 

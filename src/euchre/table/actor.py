@@ -10,6 +10,7 @@ subscriber gets every event with its own seat's snapshot. Time comes from an inj
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections import deque
@@ -176,6 +177,7 @@ class TableActor:
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
+        self._hands_text: list[str] = []
         self._saver: asyncio.Future[None] | None = None
         self._dirty = False
         self._config_json = config.to_json()
@@ -295,6 +297,7 @@ class TableActor:
     def stored(self) -> StoredGame:
         """The table as storage keeps it."""
         now = time.time()
+        record, record_text = self._record_parts()
         return StoredGame(
             id=self.id,
             kind=self.config.kind,
@@ -302,26 +305,41 @@ class TableActor:
             version=self.version,
             meta={"config": self._config_json, "policy": self.policy.to_json(),
                   **({"closed": self.closed} if self.closed else {})},
-            record=self._record_json(),
+            record=record,
+            record_text=record_text,
             created_at=self.config.created_at or now,
             updated_at=now,
         )
 
     def _record_json(self) -> dict[str, Any]:
         """``self.record().to_json()``, rebuilding only the hands not yet finished."""
+        return self._record_parts()[0]
+
+    def _record_parts(self) -> tuple[dict[str, Any], str]:
+        """The record as JSON data and as compact JSON text; finished hands are built and
+        encoded once, so a save costs the hand in progress, not the whole game."""
         hands = self.game.all_hands()
         while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
             i = len(self._hands_json)
             self._hands_json.append(hand_json(hands[i], self._seed(i)))
+            self._hands_text.append(_compact(self._hands_json[-1]))
         rest = [hand_json(h, self._seed(i))
                 for i, h in enumerate(hands) if i >= len(self._hands_json)]
-        return {
+        rules = self.config.rules.to_dict()
+        final = list(self.game.score) if self.game.is_over else None
+        data = {
             "format": "euchre-record",
             "version": 1,
-            "rules": self.config.rules.to_dict(),
+            "rules": rules,
             "hands": [*self._hands_json, *rest],
-            "final": list(self.game.score) if self.game.is_over else None,
+            "final": final,
         }
+        text = (
+            f'{{"format":"euchre-record","version":1,"rules":{_compact(rules)},"hands":['
+            + ",".join([*self._hands_text, *(_compact(h) for h in rest)])
+            + f'],"final":{_compact(final)}}}'
+        )
+        return data, text
 
     def _seed(self, index: int) -> str | None:
         return self.seeds[index] if index < len(self.seeds) else None
@@ -645,6 +663,10 @@ class TableActor:
     def _post(self, cmd: _Command) -> None:
         if self.running:
             self._queue.put_nowait(cmd)
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
 
 
 def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
