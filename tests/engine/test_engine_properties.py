@@ -7,6 +7,7 @@ and two tens on purpose.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from typing import Any
 
 from engine_helpers import snapshot
@@ -281,7 +282,8 @@ def test_property_card_and_suit_text_round_trip() -> None:
 @settings(max_examples=15, deadline=None)
 @given(any_rules, st.integers(0, 2**32))
 def test_property_whole_game_records_round_trip(rules: Rules, seed: int) -> None:
-    """A whole random game: text and JSON records round-trip and replay to the same score."""
+    """A whole random game: the score adds up, the deal rotates per all_pass, and text and JSON
+    records round-trip and replay to the same score."""
     from euchre.game import GameState
 
     rng = random.Random(seed)
@@ -292,6 +294,14 @@ def test_property_whole_game_records_round_trip(rules: Rules, seed: int) -> None
         else:
             options = game.legal_actions()
             game = game.apply(options[rng.randrange(len(options))])
+    hands_played = game.all_hands()
+    assert game.score == tuple(sum(h.points[i] for h in hands_played) for i in (0, 1))
+    for before, after in pairwise(hands_played):
+        stays = before.thrown_in and rules.all_pass == "same-dealer"
+        assert after.dealer == (before.dealer if stays else (before.dealer + 1) % 4)
+        assert after.score == (before.score[0] + before.points[0],
+                               before.score[1] + before.points[1])
+    assert max(hands_played[-1].score) < rules.game_to <= max(game.score)
     record = GameRecord.from_game(game)
     again = GameRecord.from_text(record.to_text())
     assert again == record and GameRecord.from_json(record.to_json()) == record
