@@ -22,7 +22,14 @@ from . import knowledge as K
 from . import solver
 from .base import Bot
 from .policy import bid_estimates, dealer_discard, utility
-from .sampling import bid_weight, informative_bids, knowledge, sample_hands
+from .sampling import (
+    bid_weight,
+    clue_weight,
+    informative_bids,
+    knowledge,
+    play_clues,
+    sample_hands,
+)
 
 BATCH = 50
 """Deals solved between checks of the time budget and of whether the choice is clear."""
@@ -118,6 +125,7 @@ def evaluate_plays(
     samples: int = 200,
     budget: float = 0.25,
     detailed: bool = False,
+    use_clues: bool = True,
 ) -> list[PlayEstimate]:
     """Every legal card's worth over sampled deals, best first.
 
@@ -129,6 +137,7 @@ def evaluate_plays(
     cards = [a.card for a in view.legal]
     k = knowledge(view)
     bids = informative_bids(view)
+    clues = play_clues(view) if use_clues else []
     maker = view.maker
     side = view.seat % 2
     sign = 1.0 if maker % 2 == side else -1.0
@@ -141,7 +150,7 @@ def evaluate_plays(
     while n < samples:
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
-            w = bid_weight(view, k, hands, bids)
+            w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
             n += 1
             if w <= 0.0:
                 continue

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .. import actions as A
 from ..cards import JOKER, Card, card_suit
-from ..tables import FOLLOW_MASK
+from ..tables import FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 from . import knowledge as K
 from .policy import call_probability, dealer_discard
@@ -320,14 +320,105 @@ def bid_weight(view: HandView, k: Knowledge, hands: Hands, bids: list[Bid]) -> f
     return weight
 
 
+# -- reading the play ----------------------------------------------------------------------
+
+THIRD_HAND_FACTOR = 0.3
+"""Weight of a deal in which a seat third or later to a trick the other side was winning
+held a card of the led suit that would have won it, yet played one that did not."""
+NO_RUFF_FACTOR = 0.4
+"""Weight of a deal in which a seat out of the led suit held a trump that would have won a
+trick the other side was winning, yet threw off another card."""
+
+
+@dataclass(frozen=True)
+class Clue:
+    """A play that makes some holdings unlikely: ``seat`` seldom held ``winners`` then."""
+
+    seat: int
+    """The seat that played."""
+    winners: int
+    """Cards that would have won the trick for that seat's side."""
+    later: int
+    """Cards the seat played after that trick (it held them then too)."""
+    factor: float
+    """The weight of a deal in which the seat held one of ``winners``."""
+
+
+def play_clues(view: HandView) -> list[Clue]:
+    """What the other seats' plays say: winners they did not play when the other side led.
+
+    Third and fourth hands win a trick they can when the other side is winning it; a
+    seat out of the suit trumps an opponent's winner when it can. (Second hand often
+    plays low on purpose, so its plays say nothing here.)
+    """
+    trump = view.trump
+    if trump < 0:
+        return []
+    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+    if view.trick:
+        tricks.append((view.leader, view.trick))
+    trump_cards = FOLLOW_MASK[trump][trump]
+    per_trick: list[list[tuple[int, Card]]] = []
+    for leader, cards in tricks:
+        seat = leader
+        plays = []
+        for card in cards:
+            while seat in view.sitting_out:
+                seat = (seat + 1) % 4
+            plays.append((seat, card))
+            seat = (seat + 1) % 4
+        per_trick.append(plays)
+    clues: list[Clue] = []
+    for i, plays in enumerate(per_trick):
+        led = _suit_of(plays[0][1], trump)
+        led_cards = FOLLOW_MASK[trump][led]
+        best_seat, best = plays[0]
+        for p in range(1, len(plays)):
+            seat, card = plays[p]
+            best_rank = _rank(best, trump, led)
+            if seat != view.seat and (best_seat - seat) % 2 == 1:
+                mine = _rank(card, trump, led)
+                if mine <= best_rank:
+                    later = 0
+                    for later_plays in per_trick[i + 1 :]:
+                        for s2, c2 in later_plays:
+                            if s2 == seat:
+                                later |= 1 << c2
+                    if _suit_of(card, trump) == led and p >= 2:
+                        winners = sum(1 << c for c in _bits(led_cards)
+                                      if _rank(c, trump, led) > best_rank)
+                        clues.append(Clue(seat, winners, later, THIRD_HAND_FACTOR))
+                    elif _suit_of(card, trump) != led and _suit_of(card, trump) != trump:
+                        winners = sum(1 << c for c in _bits(trump_cards)
+                                      if _rank(c, trump, led) > best_rank)
+                        clues.append(Clue(seat, winners, later, NO_RUFF_FACTOR))
+            if _rank(card, trump, led) > _rank(best, trump, led):
+                best_seat, best = seat, card
+    return clues
+
+
+def _rank(card: Card, trump: int, led: int) -> int:
+    return TRICK_RANK[trump][led][card]
+
+
+def clue_weight(hands: Hands, clues: list[Clue]) -> float:
+    """How well a deal fits the play so far: the product of the factors of the clues it breaks."""
+    w = 1.0
+    for c in clues:
+        if (hands[c.seat] | c.later) & c.winners:
+            w *= c.factor
+    return w
+
+
 def sample_deals(
     view: HandView, n: int, rng: random.Random, weighted: bool = True
 ) -> list[tuple[Hands, float]]:
-    """``n`` deals of the unseen cards, each with its weight from the bidding."""
+    """``n`` deals of the unseen cards, each with its weight from the bidding and the play."""
     k = knowledge(view)
     bids = informative_bids(view) if weighted else []
+    clues = play_clues(view) if weighted else []
     out = []
     for _ in range(n):
         hands = sample_hands(k, rng)
-        out.append((hands, bid_weight(view, k, hands, bids)))
+        out.append((hands, bid_weight(view, k, hands, bids) * clue_weight(hands, clues)))
     return out
