@@ -62,6 +62,8 @@ class SocketPlayer:
         self.rng = random.Random(seed)
         self.table: dict[str, Any] = {}
         self.waiting = False
+        self.clocks: list[dict[str, Any] | None] = []
+        """The table's clock at each of our turns."""
 
     def receive(self) -> dict[str, Any]:
         """One message (keeps the latest table)."""
@@ -86,6 +88,7 @@ class SocketPlayer:
             if self.table.get("game_over") and m.get("version") == self.table["version"]:
                 return
             if self._my_turn(m):
+                self.clocks.append(m["table"]["clock"])
                 self.ws.send_json({"type": "action",
                                    "action": self.rng.choice(self.table["view"]["legal"])})
                 self.waiting = True

@@ -213,6 +213,10 @@ def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
         player.play()
     winner = player.table["winner"]
     assert player.table["game_over"] and winner in (0, 1)
+    # Every turn of ours was on the 90-second clock, counting down in the snapshot.
+    assert player.clocks and all(
+        c is not None and c["seat"] == 0 and c["move_ms"] == 90000
+        and 0 < c["deadline_ms_left"] <= 90000 and c["misses"] == 0 for c in player.clocks)
     expected = 1000 - 50 + (100 if winner == 0 else 0)
     assert balance(client) == expected
     games = client.get("/api/me/games").json()
