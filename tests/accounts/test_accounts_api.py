@@ -11,6 +11,7 @@ import pytest
 from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
 from starlette.testclient import TestClient
 
+from euchre.server.accounts_api import AccountsOptions
 from euchre.storage.testdb import drop_postgres, fresh_postgres, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
@@ -266,3 +267,13 @@ def test_openapi_lists_the_account_routes(client: TestClient) -> None:
     assert "delete" in paths["/api/session"]
     schema = paths["/api/tables"]["post"]["requestBody"]["content"]["application/json"]
     assert {"$ref": "#/components/schemas/CoinTableRequest"} in schema["schema"]["oneOf"]
+
+
+def test_options_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EUCHRE_MOVE_SECONDS", "2.5")
+    monkeypatch.setenv("EUCHRE_ARGON2_PROFILE", "cheapest")
+    options = AccountsOptions.from_env()
+    assert (options.move_seconds, options.password_profile) == (2.5, "cheapest")
+    monkeypatch.delenv("EUCHRE_MOVE_SECONDS")
+    monkeypatch.delenv("EUCHRE_ARGON2_PROFILE")
+    assert AccountsOptions.from_env() == AccountsOptions()

@@ -478,6 +478,7 @@ async def startup(app: Starlette) -> None:
     manager.finish_hooks.setdefault(COIN, []).append(settle)
     api.TABLE_KINDS[COIN] = create_coin_table
     await reconcile(state, store)
+    await state.sessions.purge()
 
 
 async def page(request: Request) -> Response:
