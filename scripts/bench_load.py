@@ -46,6 +46,12 @@ class Stats:
     """Tables opened."""
     errors: list[str] = field(default_factory=list)
     """Unexpected errors (illegal moves, dropped sockets)."""
+    measuring: bool = False
+    """False during the warm-up: nothing is counted."""
+    elapsed: float = 0.0
+    """Seconds measured."""
+    server_cpu: float | None = None
+    """Server CPU seconds used while measuring."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -92,8 +98,9 @@ async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: 
                                                                         time.monotonic()))
                 except TimeoutError:
                     return
-                stats.messages += 1
-                stats.bytes += len(raw)
+                if stats.measuring:
+                    stats.messages += 1
+                    stats.bytes += len(raw)
                 m = json.loads(raw)
                 if m["type"] == "error":
                     stats.errors.append(m["message"])
@@ -101,31 +108,46 @@ async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: 
                     continue
                 if m["type"] == "event" and m["event"]["kind"] == "action" \
                         and m["event"]["seat"] == 0 and sent_at is not None:
-                    stats.latencies.append(time.perf_counter() - sent_at)
+                    if stats.measuring:
+                        stats.latencies.append(time.perf_counter() - sent_at)
                     sent_at = None
                 t = m.get("table")
                 if t is None or m["version"] != t["version"] or sent_at is not None:
                     continue
                 if t["game_over"]:
-                    stats.games += 1
+                    stats.games += stats.measuring
                     break
                 legal = t["view"]["legal"] if t["view"] else []
                 if legal and m["type"] == "event":
                     if think > 0:
-                        await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                        pause = think * rng.uniform(0.5, 1.5)
+                        await asyncio.sleep(min(pause, max(0.0, stop_at - time.monotonic())))
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
-async def drive(base: str, tables: int, duration: float, seed: int, think: float) -> Stats:
-    """Run ``tables`` players for ``duration`` seconds."""
+async def drive(base: str, tables: int, duration: float, warmup: float, seed: int,
+                think: float, server_pid: int | None) -> Stats:
+    """Run ``tables`` players; count only the ``duration`` seconds after ``warmup``."""
     stats = Stats()
-    stop_at = time.monotonic() + duration
+    stop_at = time.monotonic() + warmup + duration
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
-        players = [play_table(base, http, stats, stop_at, random.Random(seed + i), think)
-                   for i in range(tables)]
-        results = await asyncio.gather(*players, return_exceptions=True)
+        players = asyncio.gather(
+            *(play_table(base, http, stats, stop_at, random.Random(seed + i), think)
+              for i in range(tables)),
+            return_exceptions=True,
+        )
+        await asyncio.sleep(warmup)
+        cpu_before = cpu_seconds(server_pid) if server_pid is not None else 0.0
+        started = time.perf_counter()
+        stats.measuring = True
+        await asyncio.sleep(duration)
+        stats.measuring = False
+        stats.elapsed = time.perf_counter() - started
+        if server_pid is not None:
+            stats.server_cpu = cpu_seconds(server_pid) - cpu_before
+        results = await players
     for res in results:
         if isinstance(res, BaseException):
             stats.errors.append(repr(res))
@@ -143,7 +165,9 @@ def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--duration", type=float, default=30.0, help="seconds of play")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of play before measuring (tables opening)")
     parser.add_argument("--bot-delay", type=float, default=0.05)
     parser.add_argument("--hand-pause", type=float, default=0.2)
     parser.add_argument("--database-url", default=None,
@@ -170,13 +194,12 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
     try:
         asyncio.run(wait_healthy(base))
-        cpu_before = cpu_seconds(server.pid) if server is not None else None
-        started = time.perf_counter()
         client_cpu = time.process_time()
-        stats = asyncio.run(drive(base, args.tables, args.duration, args.seed, args.think))
-        elapsed = time.perf_counter() - started
+        stats = asyncio.run(drive(base, args.tables, args.duration, args.warmup, args.seed,
+                                  args.think, server.pid if server is not None else None))
         client_cpu = time.process_time() - client_cpu
-        cpu = cpu_seconds(server.pid) - cpu_before if server and cpu_before is not None else None
+        elapsed = stats.elapsed
+        cpu = stats.server_cpu
     finally:
         if server is not None:
             server.terminate()
@@ -187,7 +210,8 @@ def main() -> int:
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
     print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.games} games "
-          f"finished), bot delay {args.bot_delay} s, think {args.think} s, {elapsed:.1f} s")
+          f"finished), bot delay {args.bot_delay} s, think {args.think} s, "
+          f"{elapsed:.1f} s measured after {args.warmup} s warm-up")
     if lat:
         print(f"moves: {len(lat)} ({len(lat) / elapsed:.0f} person moves/s); "
               f"messages received: {stats.messages} ({stats.messages / elapsed:.0f}/s, "
@@ -195,10 +219,10 @@ def main() -> int:
         print(f"move -> update latency ms: p50 {percentile(lat, 50):.1f}  "
               f"p90 {percentile(lat, 90):.1f}  p99 {percentile(lat, 99):.1f}  "
               f"max {max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
-    if cpu is not None and lat:
-        print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core), "
-              f"{cpu / stats.messages * 1000:.2f} ms per message sent")
-    print(f"benchmark client CPU: {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of one core)")
+    if cpu is not None:
+        per = f", {cpu / stats.messages * 1000:.2f} ms per message sent" if stats.messages else ""
+        print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core){per}")
+    print(f"benchmark client CPU: {client_cpu:.1f} s over the whole run")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors

@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
             Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=args.log_level.upper())
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause)
+    settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
+                        tune_gc=True)
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
                 ws_per_message_deflate=args.ws_compression)

@@ -51,6 +51,9 @@ log = logging.getLogger(__name__)
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
 
+HISTORY_LIMIT = 160
+"""Events kept per table for rejoining clients (about two hands); older means a snapshot."""
+
 SLOW_LEVELS = frozenset({"hard"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
@@ -133,7 +136,7 @@ class TableActor:
         bot_factory: BotFactory | None = None,
         seed_source: Callable[[], str] = new_seed,
         on_finish: Sequence[FinishHook] = (),
-        history_limit: int = 512,
+        history_limit: int = HISTORY_LIMIT,
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
@@ -488,7 +491,7 @@ class TableActor:
         self.game = new
         self._step += 1
         self._schedule()
-        if finished_now:
+        if finished_now and self.on_finish:
             # The finished record is stored and the hooks (a coin payout) run before anyone
             # is told the game is over, so the balance they look at is already settled.
             await self._save()

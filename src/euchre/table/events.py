@@ -39,7 +39,7 @@ PRESENCE = "presence"
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Frame:
     """The table at one version: enough to render any seat's snapshot."""
 
@@ -59,7 +59,7 @@ class Frame:
     """Why the table was closed before its game ended, if it was."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One versioned change at a table."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..shuffle import new_seed
 from ..storage.base import GameStore
-from .actor import BotFactory, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
 from .pacing import Pacing, Scheduler
 from .policy import FinishHook, TurnPolicy
 from .seats import TableConfig
@@ -31,7 +31,7 @@ class TableManager:
         *,
         bot_factory: BotFactory | None = None,
         seed_source: Callable[[], str] = new_seed,
-        history_limit: int = 512,
+        history_limit: int = HISTORY_LIMIT,
     ) -> None:
         """A manager with no tables yet."""
         self.store = store
