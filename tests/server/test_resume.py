@@ -61,7 +61,7 @@ async def test_restart_resumes_an_unfinished_table_from_memory_store() -> None:
 
 
 async def test_restart_resumes_an_unfinished_table_from_sqlite(tmp_path: Path) -> None:
-    store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp_path}/games.db")
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp_path}/games.db", commit_window=0)
     try:
         await crash_and_resume(store)
     finally:

@@ -23,6 +23,9 @@ from .base import PLAYING, GameStore, StoredGame
 from .models import GameRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+
+COMMIT_WINDOW = 0.02
+"""Default seconds a save waits for others to share its transaction (group commit)."""
 """The Alembic script folder."""
 
 
@@ -82,14 +85,17 @@ def _game(row: GameRow) -> StoredGame:
 class SqlStore(GameStore):
     """Games in an SQL database.
 
-    Saves are group-committed: every save waiting when the writer is free goes into one
-    transaction (one upsert per game, the latest version of each), and each ``save``
-    returns once its transaction has committed. One writer means no lock contention on
-    SQLite and one fsync for many tables' moves.
+    Saves are group-committed: the writer waits ``commit_window`` after the first save,
+    then writes every waiting save in one transaction (one upsert per game, the latest
+    version of each); each ``save`` returns once its transaction has committed. One writer
+    means no lock contention on SQLite, and one commit for many tables' moves.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        """A store on a ready (migrated) engine."""
+    def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW) -> None:
+        """A store on a ready (migrated) engine; saves wait up to ``commit_window`` seconds
+        to share a transaction with others."""
+        self.commit_window = commit_window
+        """Seconds the writer waits after the first save for others to join its commit."""
         self.engine = engine
         """The SQLAlchemy engine (other stores may share it)."""
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
@@ -106,11 +112,12 @@ class SqlStore(GameStore):
         self._writer: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, url: str, *, run_migrations: bool = True) -> SqlStore:
+    async def open(cls, url: str, *, run_migrations: bool = True,
+                   commit_window: float = COMMIT_WINDOW) -> SqlStore:
         """Migrate the database (in a worker thread) and open a store on it."""
         if run_migrations:
             await asyncio.to_thread(migrate, url)
-        return cls(make_engine(url))
+        return cls(make_engine(url), commit_window)
 
     async def save(self, game: StoredGame) -> None:
         """Insert or replace; returns once committed."""
@@ -125,6 +132,8 @@ class SqlStore(GameStore):
     async def _write_loop(self) -> None:
         while True:
             await self._wake.wait()
+            if self.commit_window > 0:
+                await asyncio.sleep(self.commit_window)
             self._wake.clear()
             while self._pending:
                 batch, waiters = [_values(g) for g in self._pending.values()], self._waiters
