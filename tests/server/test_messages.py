@@ -59,3 +59,40 @@ def test_a_connection_encodes_a_shared_snapshot_once_and_correctly() -> None:
     second = {"type": "event", "version": 4, "event": {"kind": "trick"}, "table": table}
     for m in (first, second, {"type": "pong"}):
         assert json.loads(conn.encode(m)) == m
+
+
+class FakeSocket:
+    """A socket whose sends wait while ``open`` is clear (a slow peer)."""
+
+    def __init__(self) -> None:
+        import asyncio
+
+        self.open = asyncio.Event()
+        self.open.set()
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        await self.open.wait()
+        self.sent.append(text)
+
+
+async def test_messages_reach_a_slow_peer_in_order() -> None:
+    import asyncio
+    import json
+
+    from euchre.server.ws import Connection
+
+    sock = FakeSocket()
+    conn = Connection(sock)  # type: ignore[arg-type]
+    writer = asyncio.create_task(conn.write_all())
+    conn.send({"n": 1})
+    assert [json.loads(t)["n"] for t in sock.sent] == [1]  # written at once, no task switch
+    sock.open.clear()
+    for n in (2, 3, 4):
+        conn.send({"n": n})
+    await asyncio.sleep(0)
+    assert len(sock.sent) == 1  # the peer is not reading
+    sock.open.set()
+    conn.send_close()
+    await writer
+    assert [json.loads(t)["n"] for t in sock.sent] == [1, 2, 3, 4]

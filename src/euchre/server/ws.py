@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -26,6 +27,31 @@ OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
 
 
+class _Unfinished:
+    """A socket send that had to wait part-way through, to be finished by the writer."""
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+        self.coro = coro
+        self.waiting_on = waiting_on
+
+    async def finish(self) -> None:
+        """Drive the send to its end, waiting on what it waits on."""
+        waiting_on = self.waiting_on
+        try:
+            while True:
+                if waiting_on is None:
+                    await asyncio.sleep(0)
+                else:  # wait without raising: the coroutine sees the outcome when resumed
+                    await asyncio.wait([waiting_on])
+                try:
+                    waiting_on = self.coro.send(None)
+                except StopIteration:
+                    return
+        except asyncio.CancelledError:
+            self.coro.close()
+            raise
+
+
 class Connection:
     """One socket's side of a table: a subscriber with an outbox."""
 
@@ -35,8 +61,12 @@ class Connection:
         """The socket."""
         self.seat: int | None = None
         """The seat joined, once joined."""
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.outbox: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue(OUTBOX_LIMIT)
         """Encoded messages waiting to be written."""
+        self.writing = False
+        """Whether the writer task is in the middle of a write."""
+        self.broken = False
+        """Set when a write failed (the peer went away)."""
         self.overflowed = False
         """Set when the outbox filled up."""
         self.hint_task: asyncio.Task[None] | None = None
@@ -57,14 +87,32 @@ class Connection:
         return f'{head[:-1]},"table":{self._last_text}}}'
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message (never blocks)."""
-        if self.overflowed:
+        """Write a message now if the socket takes it at once, else queue it (never blocks)."""
+        if self.overflowed or self.broken:
+            return
+        text = self.encode(message)
+        if self.outbox.empty() and not self.writing:
+            self._write_now(text)
             return
         try:
-            self.outbox.put_nowait(self.encode(message))
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.overflowed = True
             self.send_close()
+
+    def _write_now(self, text: str) -> None:
+        """Run the socket's send without a task switch; if it has to wait (the peer is slow),
+        the writer task finishes it before anything queued after it."""
+        coro = self.websocket.send_text(text)
+        try:
+            waiting_on = coro.send(None)
+        except StopIteration:
+            return
+        except Exception:
+            self.broken = True
+            coro.close()
+            return
+        self.outbox.put_nowait(_Unfinished(coro, waiting_on))
 
     def send_close(self) -> None:
         """Tell the writer to finish (after what is queued, or at once on overflow)."""
@@ -77,10 +125,20 @@ class Connection:
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""
         while True:
-            text = await self.outbox.get()
-            if text is None:
+            item = await self.outbox.get()
+            if item is None:
                 break
-            await self.websocket.send_text(text)
+            self.writing = True
+            try:
+                if isinstance(item, _Unfinished):
+                    await item.finish()
+                else:
+                    await self.websocket.send_text(item)
+            except Exception:
+                self.broken = True
+                raise
+            finally:
+                self.writing = False
         if self.overflowed and self.websocket.application_state == WebSocketState.CONNECTED:
             await self.websocket.close(code=1013, reason="too slow: reconnect with since")
 
