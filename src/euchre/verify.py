@@ -208,7 +208,8 @@ def parse_commitments(text: str) -> dict[int, tuple[str, ...]]:
     ``HEX`` is the hand after the previous line's); a JSON list of hex strings (hand 1
     first); a JSON object ``{"1": HEX, ...}``; or the server's messages as saved by a
     client, one JSON document or one per line, where every object holding both
-    ``hand_number`` and a ``commitment`` string counts (``deal`` events, table snapshots).
+    ``hand_number`` and a ``commitment`` string counts (``deal`` events, table snapshots),
+    also inside strings of JSON (a browser's HAR file keeps socket messages as text).
     """
     found: dict[int, list[str]] = {}
     stripped = text.lstrip()
@@ -288,3 +289,9 @@ def _walk(obj: Any, found: dict[int, list[str]]) -> None:
     elif isinstance(obj, list):
         for child in obj:
             _walk(child, found)
+    elif isinstance(obj, str) and obj.startswith("{") and "commitment" in obj:
+        try:  # a message saved as text inside another document (a browser's HAR file)
+            inner = json.loads(obj)
+        except ValueError:
+            return
+        _walk(inner, found)

@@ -235,6 +235,17 @@ def test_commitments_from_saved_server_messages() -> None:
     assert parse_commitments(json.dumps(messages)) == {1: (A,), 2: (B,)}
 
 
+def test_commitments_from_a_browsers_har_file() -> None:
+    """Developer tools save socket messages as strings of JSON inside the HAR document."""
+    event = {"type": "event", "event": {"kind": "deal", "hand_number": 1, "commitment": A}}
+    har = {"log": {"entries": [{"_webSocketMessages": [
+        {"type": "receive", "data": json.dumps(event)},
+        {"type": "send", "data": '{"type": "ping"}'},
+        {"type": "receive", "data": "{not json, commitment"},
+    ]}]}}
+    assert parse_commitments(json.dumps(har)) == {1: (A,)}
+
+
 def test_a_second_commitment_for_a_hand_is_kept_as_evidence() -> None:
     assert parse_commitments(f"1 {A}\n1 {B}\n1 {A}\n") == {1: (A, B)}
 
