@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from . import __version__
 from .actions import ActionError
@@ -25,6 +25,9 @@ from .hand import PATTERNS, Deal
 from .record import GameRecord
 from .rules import PRESETS, Rules, RulesError
 from .shuffle import commitment, deck_from_seed, new_seed
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 PROTOCOL = 1
 """The protocol version ``info`` reports."""
@@ -42,7 +45,8 @@ class DriverError(Exception):
         super().__init__(message)
         self.code = code
         """One of ``bad_json``, ``bad_request``, ``unknown_command``, ``no_game``,
-        ``bad_action``, ``illegal``, ``bad_deal``, ``bad_record``, ``unavailable``."""
+        ``bad_action``, ``illegal``, ``bad_deal``, ``bad_record``, ``unavailable``,
+        ``internal`` (a bug in the engine: please report it)."""
 
 
 class Session:
@@ -52,7 +56,7 @@ class Session:
         """A session with no game yet (send ``new_game`` or ``load``)."""
         self._stack: list[Entry] = []
         self._seed: str | None = None
-        self._bots: dict[tuple[str, int | None], Any] = {}
+        self._bots: dict[tuple[str, int | None], Bot] = {}
         self.closed = False
         """True once ``quit`` was received."""
 
@@ -70,6 +74,9 @@ class Session:
             request = json.loads(line)
         except ValueError as e:
             return error_response(None, DriverError(f"malformed JSON: {e}", "bad_json"))
+        except RecursionError:
+            return error_response(None, DriverError("malformed JSON: nested too deeply",
+                                                    "bad_json"))
         return self.handle(request)
 
     def handle(self, request: Any) -> Response:
@@ -94,6 +101,9 @@ class Session:
             body = method(self, request)
         except DriverError as e:
             return error_response(request, e, cmd if isinstance(cmd, str) else None)
+        except Exception as e:  # a bug must not end the session; the state is not yet changed
+            failure = DriverError(f"internal error ({type(e).__name__}: {e})", "internal")
+            return error_response(request, failure, cmd if isinstance(cmd, str) else None)
         response: Response = {"id": request["id"]} if "id" in request else {}
         response.update({"ok": True, "cmd": cmd})
         response.update(body)
@@ -179,8 +189,9 @@ class Session:
             new = game.deal(cards, pattern)
         except ValueError as e:  # DealError, IllegalActionError
             raise DriverError(str(e), "bad_deal") from None
+        result = deal_result(new, commitment(seed) if seed is not None else None)
         self._stack.append((new, (*seeds, seed)))
-        return deal_result(new, commitment(seed) if seed is not None else None)
+        return result
 
     def cmd_legal(self, request: Request) -> Response:
         """``legal``: the seat to act and its legal actions."""
@@ -206,8 +217,9 @@ class Session:
             raise DriverError(str(e), "bad_action") from None
         except IllegalActionError as e:
             raise DriverError(str(e), "illegal") from None
-        self._stack.append((new, seeds))
-        return action_result(game, new, actor)
+        result = action_result(game, new, actor)
+        self._stack.append((new, seeds))  # changes are made last, once nothing can fail
+        return result
 
     def cmd_view(self, request: Request) -> Response:
         """``view``: one seat's view of the hand (what that seat may know, nothing more)."""
@@ -242,10 +254,13 @@ class Session:
             return self._apply(game, self._entry()[1], str(action), seat)
         return {"seat": seat, "action": str(action)}
 
-    def _bot(self, level: str, seed: int | None) -> Any:
+    def _bot(self, level: str, seed: int | None) -> Bot:
+        from .bots import LEVELS, make
+
         key = (level.strip().lower(), seed)
+        if key[0] not in LEVELS:
+            raise DriverError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
         if key not in self._bots:
-            from .bots import make
 
             try:
                 self._bots[key] = make(level, seed)
@@ -297,12 +312,14 @@ class Session:
             record.replay()
         except RecordError as e:
             raise DriverError(f"cannot load the record: {e}", "bad_record") from None
-        self._stack = _replayed(record)
+        stack = _replayed(record)
+        game = stack[-1][0]
+        result = {"hands": len(record.hands), "score": list(game.score), "to_act": game.to_act,
+                  "needs_deal": game.needs_deal, "game_over": game.is_over}
+        self._stack = stack
         self._seed = None if seed is None else str(seed)
         self._bots = {}
-        game = self._stack[-1][0]
-        return {"hands": len(record.hands), "score": list(game.score), "to_act": game.to_act,
-                "needs_deal": game.needs_deal, "game_over": game.is_over}
+        return result
 
     def cmd_undo(self, request: Request) -> Response:
         """``undo``: take back the last actions or deals (``steps``, default 1)."""

@@ -281,7 +281,7 @@ def test_the_bot_can_apply_its_choice() -> None:
 @pytest.mark.parametrize(
     ("fields", "code"),
     [
-        ({"level": "genius"}, "unavailable"),
+        ({"level": "genius"}, "bad_request"),
         ({"level": 3}, "bad_request"),
         ({"seat": 1}, "illegal"),
         ({"apply": "yes"}, "bad_request"),
@@ -424,3 +424,23 @@ def test_random_requests_never_crash() -> None:
         response = ask(session, request)
         assert isinstance(response["ok"], bool)
         assert response["ok"] or response["error"]
+
+
+def test_json_nested_too_deeply_is_refused() -> None:
+    response = ask(Session(), "[" * 100_000)
+    assert response["code"] == "bad_json" and "nested too deeply" in response["error"]
+
+
+def test_a_bug_in_a_command_is_an_error_response_not_a_crash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    session = fixed_session()
+    before = state_of(session)
+
+    def broken(*args: Any) -> Any:
+        raise KeyError("oops")
+
+    monkeypatch.setattr("euchre.driver.action_result", broken)
+    response = ask(session, {"id": 4, "cmd": "apply", "action": "order"})
+    assert response["id"] == 4 and response["code"] == "internal"
+    assert "KeyError" in response["error"]
+    assert state_of(session) == before
