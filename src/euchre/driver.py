@@ -286,12 +286,16 @@ class Session:
         return {"seat": seat, "hints": [h.to_json() for h in hints]}
 
     def cmd_record(self, request: Request) -> Response:
-        """``record``: the game so far as a record, ``text`` (default) or ``json``."""
+        """``record``: the game so far as a record, ``text`` (default) or ``json``; ``public``
+        leaves out the hand in progress."""
         game, seeds = self._entry()
         fmt = request.get("format", "text")
         if fmt not in ("text", "json"):
             raise DriverError('format must be "text" or "json"')
-        record = record_of(game, seeds)
+        public = request.get("public", False)
+        if not isinstance(public, bool):
+            raise DriverError("public must be true or false")
+        record = record_of(game, seeds, public)
         return {"format": fmt, "record": record.to_text() if fmt == "text" else record.to_json()}
 
     def cmd_load(self, request: Request) -> Response:
@@ -363,7 +367,7 @@ _COMMANDS: dict[str, tuple[Callable[[Session, Request], Response], tuple[str, ..
     "state": (Session.cmd_state, ()),
     "bot": (Session.cmd_bot, ("level", "seat", "bot_seed", "apply")),
     "hint": (Session.cmd_hint, ("seat", "budget")),
-    "record": (Session.cmd_record, ("format",)),
+    "record": (Session.cmd_record, ("format", "public")),
     "load": (Session.cmd_load, ("record", "seed")),
     "undo": (Session.cmd_undo, ("steps",)),
     "quit": (Session.cmd_quit, ()),

@@ -105,6 +105,13 @@ def game_json(game: GameState, seeds: tuple[str | None, ...]) -> dict[str, Any]:
     }
 
 
-def record_of(game: GameState, seeds: tuple[str | None, ...]) -> GameRecord:
-    """The game's record, with the shuffle seed of each hand dealt from one."""
-    return GameRecord.from_game(game, list(seeds))
+def record_of(game: GameState, seeds: tuple[str | None, ...], public: bool = False) -> GameRecord:
+    """The game's record, with the shuffle seed of each hand dealt from one.
+
+    ``public`` leaves out a hand in progress (its cards and its still secret seed), as the
+    site does while a game runs.
+    """
+    record = GameRecord.from_game(game, list(seeds))
+    if public:
+        record.hands = [h for h in record.hands if h.result is not None]
+    return record

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from .errors import RecordError
-from .record import load
+from .record import GameRecord, load
 from .verify import CommitmentsError, parse_commitments, verify_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``euchre verify``."""
     parser.add_argument("record", help="a game record (text or JSON), e.g. from "
-                        "/api/games/ID/record")
+                        "/api/games/ID/record; - reads it from stdin")
     parser.add_argument("--commitments", metavar="FILE",
                         help="the commitments kept during play (see docs/verify.md)")
     parser.add_argument("--strict", action="store_true",
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Verify the record and print a verdict per hand."""
     try:
-        record = load(args.record)
+        record = _read_stdin() if args.record == "-" else load(args.record)
     except (OSError, UnicodeDecodeError, RecordError) as e:
         print(f"cannot read {args.record}: {e}")
         return 2
@@ -47,3 +48,10 @@ def run(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line)
     return 0 if report.ok else 1
+
+
+def _read_stdin() -> GameRecord:
+    text = sys.stdin.read()
+    if text.lstrip().startswith("{"):
+        return GameRecord.from_json(text)
+    return GameRecord.from_text(text)

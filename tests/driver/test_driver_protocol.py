@@ -444,3 +444,18 @@ def test_a_bug_in_a_command_is_an_error_response_not_a_crash(
     assert response["id"] == 4 and response["code"] == "internal"
     assert "KeyError" in response["error"]
     assert state_of(session) == before
+
+
+def test_the_public_record_leaves_out_the_hand_in_progress() -> None:
+    session = Session()
+    ok(session, cmd="new_game", seed="pub")
+    ok(session, cmd="deal")
+    while not ok(session, cmd="bot", level="random", apply=True)["hand_over"]:
+        pass
+    ok(session, cmd="deal")  # hand 2 is in progress
+    full = GameRecord.from_text(ok(session, cmd="record")["record"])
+    public = GameRecord.from_text(ok(session, cmd="record", public=True)["record"])
+    assert len(full.hands) == 2 and full.hands[1].seed == "pub:2"
+    assert len(public.hands) == 1 and public.hands[0].seed == "pub:1"
+    assert "pub:2" not in json.dumps(ok(session, cmd="record", format="json", public=True))
+    assert ask(session, {"cmd": "record", "public": 1})["code"] == "bad_request"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -110,3 +111,11 @@ def test_strict_fails_without_commitments(tmp_path: Path,
     path = write(tmp_path, "game.txt", seeded_game().to_text())
     assert main(["verify", path, "--strict"]) == 1
     assert "strict: no commitment was kept" in capsys.readouterr().out
+
+
+def test_the_record_can_come_from_stdin(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    record = seeded_game()
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record.to_json())))
+    assert main(["verify", "-"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("OK: ")
