@@ -13,17 +13,24 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .actions import ActionError
-from .cards import CardError, parse_card
+from .driver_fields import (
+    DriverError,
+    Request,
+    fixed_deal,
+    optional_int,
+    rules_field,
+    seat_field,
+)
 from .driver_state import action_result, deal_result, game_json, record_of
 from .errors import IllegalActionError, RecordError
 from .game import GameState
 from .hand import PATTERNS, Deal
 from .record import GameRecord
-from .rules import PRESETS, Rules, RulesError
+from .rules import PRESETS
 from .shuffle import commitment, deck_from_seed, new_seed
 
 if TYPE_CHECKING:
@@ -32,21 +39,12 @@ if TYPE_CHECKING:
 PROTOCOL = 1
 """The protocol version ``info`` reports."""
 
-Request = dict[str, Any]
+__all__ = ["PROTOCOL", "DriverError", "Response", "Session", "command_names", "error_response"]
+
 Response = dict[str, Any]
+"""One response object."""
 Entry = tuple[GameState, tuple[str | None, ...]]
 """A game and the verifiable shuffle seed of each of its hands (None: a fixed deal)."""
-
-
-class DriverError(Exception):
-    """A refused request: ``code`` is a short word for programs, the message is for people."""
-
-    def __init__(self, message: str, code: str = "bad_request") -> None:
-        super().__init__(message)
-        self.code = code
-        """One of ``bad_json``, ``bad_request``, ``unknown_command``, ``no_game``,
-        ``bad_action``, ``illegal``, ``bad_deal``, ``bad_record``, ``unavailable``,
-        ``internal`` (a bug in the engine: please report it)."""
 
 
 class Session:
@@ -133,7 +131,7 @@ class Session:
         if to_act is None:
             why = "the game is over" if game.is_over else 'the hand is over: send {"cmd": "deal"}'
             raise DriverError(f"no seat is to act: {why}", "illegal")
-        seat = _seat(request, "seat", to_act)
+        seat = seat_field(request, "seat", to_act)
         if seat != to_act:
             raise DriverError(f"seat {seat} is not to act: seat {to_act} is", "illegal")
         return game, seat
@@ -149,8 +147,8 @@ class Session:
 
     def cmd_new_game(self, request: Request) -> Response:
         """``new_game``: rules (a preset and/or rule fields), the first dealer, a seed."""
-        rules = _rules(request)
-        first = _seat(request, "first_dealer", 0)
+        rules = rules_field(request)
+        first = seat_field(request, "first_dealer", 0)
         seed = request.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
             raise DriverError("seed must be an integer or a string")
@@ -169,7 +167,7 @@ class Session:
         pattern = request.get("pattern", "3-2")
         if pattern not in PATTERNS:
             raise DriverError(f"pattern must be one of {', '.join(PATTERNS)}")
-        dealer = _seat(request, "dealer", game.next_dealer)
+        dealer = seat_field(request, "dealer", game.next_dealer)
         if dealer != game.next_dealer:
             raise DriverError(f"seat {dealer} may not deal: seat {game.next_dealer} deals",
                               "illegal")
@@ -177,7 +175,7 @@ class Session:
         if "hands" in request or "kitty" in request:
             if "seed" in request:
                 raise DriverError("give either hands and kitty or a seed, not both")
-            cards: list[int] | Deal = _fixed_deal(request, pattern)
+            cards: list[int] | Deal = fixed_deal(request, pattern)
         else:
             given = request.get("seed")
             if given is not None and not isinstance(given, str):
@@ -205,7 +203,7 @@ class Session:
         text = request.get("action")
         if not isinstance(text, str):
             raise DriverError('apply needs "action", a string such as "play JH"')
-        seat = _seat(request, "seat", None)
+        seat = seat_field(request, "seat", None)
         return self._apply(game, seeds, text, seat)
 
     def _apply(self, game: GameState, seeds: tuple[str | None, ...], text: str,
@@ -224,7 +222,7 @@ class Session:
     def cmd_view(self, request: Request) -> Response:
         """``view``: one seat's view of the hand (what that seat may know, nothing more)."""
         game = self._hand_game()
-        seat = _seat(request, "seat", None)
+        seat = seat_field(request, "seat", None)
         if seat is None:
             raise DriverError('view needs "seat" (0-3)')
         assert game.current is not None
@@ -241,7 +239,7 @@ class Session:
         level = request.get("level", "medium")
         if not isinstance(level, str):
             raise DriverError("level must be a string such as \"hard\"")
-        bot_seed = _optional_int(request, "bot_seed")
+        bot_seed = optional_int(request, "bot_seed")
         do_apply = request.get("apply", False)
         if not isinstance(do_apply, bool):
             raise DriverError("apply must be true or false")
@@ -328,7 +326,7 @@ class Session:
     def cmd_undo(self, request: Request) -> Response:
         """``undo``: take back the last actions or deals (``steps``, default 1)."""
         self._entry()
-        steps = _optional_int(request, "steps")
+        steps = optional_int(request, "steps")
         steps = 1 if steps is None else steps
         if steps < 1:
             raise DriverError("steps must be at least 1")
@@ -377,64 +375,6 @@ _COMMANDS: dict[str, tuple[Callable[[Session, Request], Response], tuple[str, ..
 def command_names() -> list[str]:
     """The protocol's commands, in documentation order."""
     return list(_COMMANDS)
-
-
-# -- request fields ---------------------------------------------------------------------------
-
-
-def _optional_int(request: Request, name: str) -> int | None:
-    value = request.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DriverError(f"{name} must be an integer")
-    return value
-
-
-@overload
-def _seat(request: Request, name: str, default: int) -> int: ...
-@overload
-def _seat(request: Request, name: str, default: None) -> int | None: ...
-def _seat(request: Request, name: str, default: int | None) -> int | None:
-    value = _optional_int(request, name)
-    if value is None:
-        return default
-    if not 0 <= value <= 3:
-        raise DriverError(f"{name} must be a seat 0-3, not {value}")
-    return value
-
-
-def _rules(request: Request) -> Rules:
-    preset = request.get("preset", "classic")
-    changes = request.get("rules", {})
-    if not isinstance(preset, str):
-        raise DriverError("preset must be a string such as \"classic\"")
-    if not isinstance(changes, dict):
-        raise DriverError("rules must be an object of rule fields, such as "
-                          '{"stick_the_dealer": true}')
-    try:
-        return Rules.preset(preset, **changes)
-    except (RulesError, TypeError) as e:
-        raise DriverError(f"bad rules: {e}") from None
-
-
-def _fixed_deal(request: Request, pattern: str) -> Deal:
-    hands, kitty = request.get("hands"), request.get("kitty")
-    if not (isinstance(hands, list) and all(isinstance(h, list) for h in hands)):
-        raise DriverError("hands must be four lists of cards, seats 0-3", "bad_deal")
-    if not isinstance(kitty, list):
-        raise DriverError("kitty must be a list of cards, the upcard first", "bad_deal")
-    try:
-        return Deal(tuple(tuple(_card(c) for c in h) for h in hands),
-                    tuple(_card(c) for c in kitty), pattern)
-    except CardError as e:
-        raise DriverError(f"misdeal: {e}", "bad_deal") from None
-
-
-def _card(value: Any) -> int:
-    if not isinstance(value, str):
-        raise CardError(f"a card is a string such as \"JH\", not {value!r}")
-    return parse_card(value)
 
 
 def _derived_int(text: str) -> int:

@@ -11,7 +11,8 @@ import json
 import sys
 from typing import BinaryIO, TextIO
 
-from .driver import DriverError, Session, error_response
+from .driver import Session, error_response
+from .driver_fields import DriverError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
