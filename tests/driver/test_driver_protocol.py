@@ -459,3 +459,18 @@ def test_the_public_record_leaves_out_the_hand_in_progress() -> None:
     assert len(public.hands) == 1 and public.hands[0].seed == "pub:1"
     assert "pub:2" not in json.dumps(ok(session, cmd="record", format="json", public=True))
     assert ask(session, {"cmd": "record", "public": 1})["code"] == "bad_request"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium"])
+def test_bot_and_view_ignore_cards_the_seat_cannot_see(level: str) -> None:
+    """Swap cards between the other hands and the kitty: seat 0's view and bot do not change."""
+    other_hands = [README_HANDS[0], README_HANDS[2], README_HANDS[1], README_HANDS[3]]
+    other_kitty = [README_KITTY[0], README_KITTY[2], README_KITTY[3], README_KITTY[1]]
+    answers = []
+    for hands, kitty in ((README_HANDS, README_KITTY), (other_hands, other_kitty)):
+        session = Session()
+        ok(session, cmd="new_game", first_dealer=3)
+        ok(session, cmd="deal", hands=hands, kitty=kitty)
+        answers.append((ok(session, cmd="view", seat=0),
+                        ok(session, cmd="bot", level=level, bot_seed=1)))
+    assert answers[0] == answers[1]
