@@ -239,3 +239,19 @@ async def test_a_turn_policy_deadline_moves_for_the_person() -> None:
             if m["event"]["kind"] == ACTION and m["event"]["seat"] == 0]
     assert mine and mine[-1]["timed_out"] is True
     await actor.stop()
+
+
+async def test_a_bug_while_handling_a_move_is_reported_not_hung() -> None:
+    actor, _, sched = make_table()
+    actor.start()
+    assert await until_person(actor, sched)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    actor._publish = broken  # type: ignore[method-assign]
+    view = actor.view(0)
+    assert view is not None
+    with pytest.raises(TableError, match="server error"):
+        await actor.act(0, str(view.legal[0]))
+    await actor.stop()

@@ -375,8 +375,11 @@ class TableActor:
         try:
             self.last_active = self.scheduler.now()
             await self._handle(cmd)
-        except Exception:  # a bug must not kill the table
+        except Exception:  # a bug must not kill the table, nor leave a caller waiting
             log.exception("table %s: error handling %r", self.id, cmd)
+            done = getattr(cmd, "done", None)
+            if done is not None and not done.done():
+                done.set_exception(TableError("the table could not do that (a server error)"))
 
     async def _handle(self, cmd: _Command) -> None:
         if isinstance(cmd, _Act):
