@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
+import pytest
 from server_helpers import Recorder, make_manager, play_game, until_person
 
 from euchre.shuffle import commitment
@@ -133,3 +135,19 @@ async def test_the_saved_record_text_is_the_record() -> None:
     assert stored.record_text is not None
     assert json.loads(stored.record_text) == stored.record == actor.record().to_json()
     await manager.close()
+
+
+@pytest.mark.postgres
+async def test_restart_resumes_an_unfinished_table_from_postgresql() -> None:
+    server = os.environ.get("EUCHRE_TEST_DATABASE_URL")
+    if not server:
+        pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
+    from euchre.storage.testdb import drop_postgres, fresh_postgres
+
+    url = await fresh_postgres(server)
+    store = await SqlStore.open(url, commit_window=0)
+    try:
+        await crash_and_resume(store)
+    finally:
+        await store.close()
+        await drop_postgres(url)
