@@ -10,13 +10,15 @@ from hypothesis import strategies as st
 from euchre import Rules, deal
 from euchre.bots.sampling import (
     bid_weight,
+    clue_weight,
     informative_bids,
     is_consistent,
     knowledge,
+    play_clues,
     played_by_seat,
     sample_hands,
 )
-from euchre.cards import effective_suit
+from euchre.cards import effective_suit, parse_card
 from euchre.hand import HandState
 from euchre.shuffle import deal_from_deck, shuffled_deck
 
@@ -162,3 +164,25 @@ def test_a_pass_makes_a_strong_hand_in_the_upcard_suit_less_likely() -> None:
     strong = (state.hand_mask(0), state.hand_mask(1), state.hand_mask(2), state.hand_mask(3))
     weak = (strong[0], state.hand_mask(3), strong[2], strong[1])
     assert bid_weight(view, k, strong, bids) < bid_weight(view, k, weak, bids)
+
+
+def test_a_third_hand_that_did_not_win_probably_could_not() -> None:
+    # Hearts trump. Seat 1 leads the 9C, seat 2 wins it so far with the QC, and seat 3
+    # (third hand, the other side winning) plays the TC although it holds the KC.
+    state = deal(
+        Rules(), 0,
+        [["9H", "TH", "KS", "AS", "AC"], ["9C", "JH", "AH", "QH", "9D"],
+         ["QC", "9S", "TS", "QD", "KD"], ["TC", "KC", "AD", "JD", "TD"]],
+        ["KH", "JC", "JS", "QS"],
+    )
+    state = state.apply("order").apply("discard AC")
+    state = state.apply("play 9C").apply("play QC").apply("play TC")
+    view = state.view(0)
+    clues = play_clues(view)
+    kc, ac = parse_card("KC"), parse_card("AC")
+    assert [(c.seat, c.winners) for c in clues] == [(3, 1 << kc | 1 << ac)]
+    real = (state.hand_mask(0), state.hand_mask(1), state.hand_mask(2), state.hand_mask(3))
+    swapped = list(real)
+    swapped[3] = real[3] & ~(1 << kc) | 1 << parse_card("JC")
+    assert clue_weight(real, clues) < clue_weight((swapped[0], swapped[1], swapped[2],
+                                                   swapped[3]), clues) == 1.0

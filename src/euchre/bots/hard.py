@@ -13,6 +13,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .. import actions as A
 from ..actions import Action
@@ -21,7 +22,8 @@ from ..view import HandView
 from . import knowledge as K
 from . import solver
 from .base import Bot
-from .policy import bid_estimates, dealer_discard, utility
+from .medium import MediumBot
+from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for, utility
 from .sampling import (
     bid_weight,
     clue_weight,
@@ -30,6 +32,8 @@ from .sampling import (
     play_clues,
     sample_hands,
 )
+
+_T = TypeVar("_T")
 
 BATCH = 50
 """Deals solved between checks of the time budget and of whether the choice is clear."""
@@ -282,6 +286,89 @@ DEFEND_ALONE_MARGIN = 0.5
 view flatters the lone defender, who in play cannot see where the cards are."""
 
 
+PLAY_MARGIN = 0.05
+"""A card (or discard) the conventions prefer is played when within this many points of the
+best: where the sampled deals cannot tell cards apart, the conventions of good players
+carry what open-handed solving leaves out (what partner will read from the card)."""
+LEAD_MARGIN = 0.15
+"""The margin for a lead, where open-handed solving is weakest: it leads as if it knew
+where every card is, and the conventions say what partner will make of the lead."""
+SECOND_HAND_MARGIN = 0.3
+"""The margin for the second hand: open-handed, a high card second looks safe because the
+solver knows who holds the cards above it; at the table, second hand plays low."""
+BID_MARGIN = 0.15
+"""The same for bids: the conventional bid wins when within this many points (utility) of
+the tables' best, as the tables are fitted open-handed and are least sure near the bar."""
+LIGHT_CALL_TRUMPS = 2
+"""A call with at most this many trumps is made only when the conventions make it too:
+open-handed labels flatter light calls, as partner plays as if seeing the caller's hand."""
+
+_CONVENTIONS = MediumBot(seed=0)
+
+
+def convention(view: HandView) -> Action:
+    """What the conventions (the ``medium`` player) would do."""
+    return _CONVENTIONS.choose(view)
+
+
+def _prefer(items: list[_T], values: list[float], index: int | None, margin: float) -> list[_T]:
+    """Move ``items[index]`` to the front when its value is within ``margin`` of the first."""
+    if index is None or index == 0 or values[index] < values[0] - margin:
+        return items
+    return [items[index], *items[:index], *items[index + 1 :]]
+
+
+def ranked_plays(
+    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25,
+    detailed: bool = False,
+) -> list[PlayEstimate]:
+    """:func:`evaluate_plays`, with the conventional card first when it is about as good."""
+    est = evaluate_plays(view, rng, samples, budget, detailed)
+    card = convention(view).card
+    index = next((i for i, e in enumerate(est) if e.card == card), None)
+    margin = {0: LEAD_MARGIN, 1: SECOND_HAND_MARGIN}.get(len(view.trick), PLAY_MARGIN)
+    return _prefer(est, [e.worth for e in est], index, margin)
+
+
+def ranked_discards(
+    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25,
+    detailed: bool = False,
+) -> list[tuple[Card, float, float | None, float | None]]:
+    """:func:`evaluate_discards`, with the conventional discard first when about as good."""
+    est = evaluate_discards(view, rng, samples, budget, detailed)
+    card = convention(view).card
+    index = next((i for i, e in enumerate(est) if e[0] == card), None)
+    return _prefer(est, [e[1] for e in est], index, PLAY_MARGIN)
+
+
+def ranked_bids(view: HandView) -> list[BidEstimate]:
+    """:func:`~euchre.bots.policy.bid_estimates`, the conventional bid first when close."""
+    est = bid_estimates(view)
+    action = convention(view)
+    index = next((i for i, e in enumerate(est) if e.action == action), None)
+    if index is not None and est[index].utility < -50.0:
+        index = None  # never a bid the tables rule out (a loner when a march wins the game)
+    margin = BID_MARGIN
+    if index and action.kind == A.PASS_KIND and _trumps_for(view, est[0].action) <= (
+        LIGHT_CALL_TRUMPS
+    ):
+        margin = math.inf
+    return _prefer(est, [e.utility for e in est], index, margin)
+
+
+def _trumps_for(view: HandView, action: Action) -> int:
+    """How many trumps the bidder would hold after making ``action`` (99 for a pass)."""
+    if action.kind == A.ORDER:
+        suit, round_ = view.upcard // 6, 1
+    elif action.kind == A.CALL:
+        suit, round_ = action.suit, (1 if view.phase == "benny" else 2)
+    else:
+        return 99
+    if suit > 3:
+        return 99
+    return K.count(K.trumps(hand_for(view, suit, round_), suit))
+
+
 class HardBot(Bot):
     """Samples the unseen cards and solves each deal; bids by hand-value tables."""
 
@@ -299,16 +386,15 @@ class HardBot(Bot):
         """Pick an action for the phase."""
         phase = view.phase
         if phase == "play":
-            best = evaluate_plays(view, rng, self.samples, self.budget)[0]
-            return A.PLAYS[best.card]
+            return A.PLAYS[ranked_plays(view, rng, self.samples, self.budget)[0].card]
         if phase == "discard":
             if view.seat in view.sitting_out:
                 trump = view.trump
                 hand = K.mask(view.hand)
                 return A.DISCARDS[dealer_discard(hand, trump)]
-            return A.DISCARDS[evaluate_discards(view, rng, self.samples, self.budget)[0][0]]
+            return A.DISCARDS[ranked_discards(view, rng, self.samples, self.budget)[0][0]]
         if phase in ("order", "call", "benny"):
-            return bid_estimates(view)[0].action
+            return ranked_bids(view)[0].action
         if phase == "defend":
             lone, pair = evaluate_defend_alone(view, rng, self.samples // 2, self.budget)
             return A.DEFEND_ALONE if lone > pair + DEFEND_ALONE_MARGIN else A.PASS
@@ -322,4 +408,12 @@ def farmer_choice(view: HandView) -> Action:
     return A.THROW if A.THROW in view.legal else view.legal[0]
 
 
-__all__ = ["HardBot", "PlayEstimate", "evaluate_discards", "evaluate_plays"]
+__all__ = [
+    "HardBot",
+    "PlayEstimate",
+    "evaluate_discards",
+    "evaluate_plays",
+    "ranked_bids",
+    "ranked_discards",
+    "ranked_plays",
+]

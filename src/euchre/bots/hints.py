@@ -17,8 +17,8 @@ from ..actions import Action
 from ..cards import card_name, card_suit, suit_name
 from ..view import HandView
 from .base import decision_rng
-from .hard import evaluate_defend_alone, evaluate_discards, evaluate_plays
-from .policy import bid_estimates, bid_features, estimate, load_tables, position, variant
+from .hard import evaluate_defend_alone, ranked_bids, ranked_discards, ranked_plays
+from .policy import bid_features, estimate, load_tables, position, variant
 
 DEFAULT_BUDGET = 0.5
 """Seconds an analysis may take by default."""
@@ -116,7 +116,7 @@ def analyse(
         return _play_hints(view, rng, samples, budget)
     if phase in ("order", "call", "benny"):
         hints = []
-        for e in bid_estimates(view):
+        for e in ranked_bids(view):
             note = "" if e.action.kind != A.PASS_KIND else "leaves trump to the others"
             hints.append(_hint(view, e.action, e.expected_points, e.make_chance, True, note))
         return hints
@@ -135,10 +135,9 @@ def analyse(
 
 def _play_hints(view: HandView, rng: random.Random, samples: int, budget: float) -> list[Hint]:
     ours = view.maker % 2 == view.seat % 2
-    by_card = {e.card: e for e in evaluate_plays(view, rng, samples, budget, detailed=True)}
-    order = sorted(by_card.values(), key=lambda e: (-e.worth, e.card))
+    ranked = ranked_plays(view, rng, samples, budget, detailed=True)
     return [
-        _hint(view, A.PLAYS[e.card], e.expected_points, e.make_chance, ours) for e in order
+        _hint(view, A.PLAYS[e.card], e.expected_points, e.make_chance, ours) for e in ranked
     ]
 
 
@@ -146,7 +145,7 @@ def _discard_hints(view: HandView, rng: random.Random, samples: int, budget: flo
     if view.seat in view.sitting_out:
         return [_hint(view, a, None, None, note="you sit out this hand") for a in view.legal]
     ours = view.maker % 2 == view.seat % 2
-    ranked = evaluate_discards(view, rng, samples, budget, detailed=True)
+    ranked = ranked_discards(view, rng, samples, budget, detailed=True)
     return [_hint(view, A.DISCARDS[c], pts, make, ours) for c, _, pts, make in ranked]
 
 

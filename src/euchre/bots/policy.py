@@ -438,4 +438,4 @@ def call_probability(
     gain = max(v.points, v.alone_points) - v.pass_points
     x = max(-30.0, min(30.0, gain / temperature))
     p = 1.0 / (1.0 + math.exp(-x))
-    return 0.03 + 0.94 * p
+    return 0.1 + 0.8 * p
