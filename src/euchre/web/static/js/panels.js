@@ -34,8 +34,8 @@ export function summaryPanel(summary, me, onContinue) {
   );
 }
 
-/** Who won the game, the final score, and where to go next. */
-export function gameOverPanel(table, me, { replayUrl, onRecord, onAgain }) {
+/** Who won the game, the final score, where to go next, and how to verify the shuffle. */
+export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
   const mine = sideOf(me);
   const won = table.winner === mine;
   return h(
@@ -47,10 +47,10 @@ export function gameOverPanel(table, me, { replayUrl, onRecord, onAgain }) {
       "div",
       { class: "panel-actions" },
       h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
-      h("button", { type: "button", dataset: { key: "panel:record" }, onclick: onRecord }, "Download the record"),
       h("button", { type: "button", dataset: { key: "panel:again" }, onclick: onAgain }, "Play again"),
       h("a", { class: "button-link", href: "/" }, "New game"),
     ),
+    verify,
   );
 }
 

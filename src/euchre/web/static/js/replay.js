@@ -1,11 +1,12 @@
 // The replay viewer: steps through a finished game, one frame per deal and per action,
 // with every hand face up (the server's replay frames). Also the list of games played here.
 
-import { getRecordText, getReplay } from "./api.js";
+import { getReplay } from "./api.js";
 import { cardFace, cardName, suitMark, suitName } from "./cards.js";
-import { downloadText, fill, h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { displayOrder } from "./hand.js";
 import { scoreBox } from "./score.js";
+import { downloadRecord, verifySection } from "./shuffle.js";
 import { renderTrick } from "./trick.js";
 import { POSITIONS, compassName, describeAction, position, sideName, sideOf } from "./words.js";
 
@@ -114,10 +115,9 @@ class ReplayViewer {
           { class: "side" },
           this.scoreSlot,
           this.facts,
-          h("div", { class: "tools" },
-            h("button", { type: "button", class: "tool", onclick: () => this.download() }, "Download record"),
-            h("a", { class: "tool", href: "/" }, "Play a game")),
+          h("div", { class: "tools" }, h("a", { class: "tool", href: "/" }, "Play a game")),
           h("p", { class: "hero-note" }, "Keys: ← and → step, Home and End jump."),
+          verifySection(this.gameId, { onRecord: () => this.download() }),
         ),
       ),
     );
@@ -191,7 +191,7 @@ class ReplayViewer {
 
   async download() {
     try {
-      downloadText(`euchre-${this.gameId}.txt`, await getRecordText(this.gameId));
+      await downloadRecord(this.gameId);
     } catch (error) {
       this.status.textContent = error.message;
     }

@@ -61,3 +61,45 @@ export function finishedGames() {
     return [];
   }
 }
+
+const COMMITMENTS_KEY = "euchre.commitments";
+const COMMITMENT = /^[0-9a-f]{64}$/;
+
+function loadCommitments() {
+  try {
+    const all = JSON.parse(localStorage.getItem(COMMITMENTS_KEY) || "{}");
+    return all && typeof all === "object" ? all : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Keep the shuffle commitment a table published for one of its hands (kept as it was sent:
+ * if a hand ever shows a second, different one, both are kept, and `euchre verify` fails it).
+ * Returns true when it was not kept already.
+ */
+export function keepCommitment(tableId, handNumber, hex) {
+  const value = typeof hex === "string" ? hex.toLowerCase() : "";
+  if (!COMMITMENT.test(value) || !Number.isInteger(handNumber) || handNumber < 1) return false;
+  const all = loadCommitments();
+  const entry = all[tableId] ?? { hands: {}, at: 0 };
+  const seen = entry.hands[handNumber] ?? [];
+  if (seen.includes(value)) return false;
+  entry.hands[handNumber] = [...seen, value];
+  entry.at = Date.now();
+  all[tableId] = entry;
+  // Keep the 50 most recent tables.
+  const recent = Object.entries(all).sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0)).slice(0, 50);
+  localStorage.setItem(COMMITMENTS_KEY, JSON.stringify(Object.fromEntries(recent)));
+  return true;
+}
+
+/** The commitments kept for a table, hand by hand: [[handNumber, [hex, …]], …] in hand order. */
+export function keptCommitments(tableId) {
+  const hands = loadCommitments()[tableId]?.hands ?? {};
+  return Object.entries(hands)
+    .map(([n, list]) => [Number(n), Array.isArray(list) ? list : []])
+    .filter(([n, list]) => Number.isInteger(n) && list.length)
+    .sort((a, b) => a[0] - b[0]);
+}

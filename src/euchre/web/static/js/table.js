@@ -2,15 +2,16 @@
 // Everything shown comes from the server's table object; every move is sent as notation.
 
 import { renderCoinPanel } from "../account/coin-table.js";
-import { createPractice, getRecordText } from "./api.js";
+import { createPractice } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
-import { downloadText, fill, h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
 import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
 import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, seatBoxes } from "./seats.js";
+import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
 import { factRows, hintContent, stripParts } from "./side.js";
 import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
@@ -125,6 +126,14 @@ class TablePage {
     this.facts = h("dl", { class: "facts" });
     this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
     this.logList = h("ol", { class: "log" });
+    // The hand's shuffle commitment, kept in this browser to check the deals after the game.
+    this.commitmentLine = h("p", { class: "commitment-line" });
+    this.shuffleBox = h(
+      "section",
+      { class: "shuffle-box", "aria-label": "Shuffle commitment", hidden: true },
+      this.commitmentLine,
+      tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
+    );
     const side = h(
       "aside",
       { class: "side" },
@@ -139,6 +148,7 @@ class TablePage {
         h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules"),
         tool("Download record", "tool:record", () => this.downloadRecord()),
       ),
+      this.shuffleBox,
       this.hintPanel,
       h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
     );
@@ -166,6 +176,7 @@ class TablePage {
 
   update(table, event, settled) {
     const previous = this.table;
+    keepCommitments(this.tableId, table, event);
     if (event) {
       const line = this.describeEvent(event, table);
       if (line) {
@@ -309,7 +320,7 @@ class TablePage {
 
   async downloadRecord() {
     try {
-      downloadText(`euchre-${this.gameId}.txt`, await getRecordText(this.gameId));
+      await downloadRecord(this.gameId);
     } catch (error) {
       this.showError(error.message, false);
     }
@@ -364,6 +375,7 @@ class TablePage {
     }
     this.renderOverlay(view);
     this.renderTools(view);
+    this.renderShuffle();
     this.renderHints();
     fill(this.logList, this.log.map((line) => h("li", {}, line)));
 
@@ -438,8 +450,8 @@ class TablePage {
     if (table.game_over) {
       panel = gameOverPanel(table, me, {
         replayUrl: `/replay/${encodeURIComponent(this.gameId)}`,
-        onRecord: () => this.downloadRecord(),
         onAgain: () => this.playAgain(),
+        verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
     } else if (this.closedReason || table.closed) {
       panel = closedPanel();
@@ -452,6 +464,7 @@ class TablePage {
       panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
     }
     fill(this.overlay, panel);
+    this.overlay.classList.toggle("game-over", Boolean(table.game_over));
   }
 
   /** The last hand's summary shows through the pause and the next deal, until dismissed. */
@@ -501,6 +514,17 @@ class TablePage {
     const last = Boolean(view && view.last_trick);
     this.lastTrickButton.disabled = !last;
     this.lastTrickButton.setAttribute("aria-expanded", String(this.showLastTrick && last));
+  }
+
+  /** "Shuffle commitment for hand 3: 9f86d081884c7d65…" (the whole of it in the tooltip). */
+  renderShuffle() {
+    const kept = commitmentFor(this.tableId, this.table.hand_number);
+    this.shuffleBox.hidden = !kept;
+    if (!kept) return;
+    const text = `Shuffle commitment for hand ${kept.hand}: ${kept.hex.slice(0, 16)}…`;
+    if (this.commitmentLine.textContent !== text) {
+      fill(this.commitmentLine, `Shuffle commitment for hand ${kept.hand}: `, h("code", { title: kept.hex }, `${kept.hex.slice(0, 16)}…`));
+    }
   }
 
   renderHints() {
