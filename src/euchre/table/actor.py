@@ -185,6 +185,7 @@ class TableActor:
         self._saver: asyncio.Future[None] | None = None
         self._dirty = False
         self._config_json = config.to_json()
+        self._rules_text = _compact(config.rules.to_dict())
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -348,7 +349,7 @@ class TableActor:
             "final": final,
         }
         text = (
-            f'{{"format":"euchre-record","version":1,"rules":{_compact(rules)},"hands":['
+            f'{{"format":"euchre-record","version":1,"rules":{self._rules_text},"hands":['
             + ",".join([*self._hands_text, *(_compact(h) for h in rest)])
             + f'],"final":{_compact(final)}}}'
         )
