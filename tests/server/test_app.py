@@ -15,6 +15,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
+from euchre.server.app import EXTENSIONS
 
 
 def settings(**changes: Any) -> Settings:
@@ -275,12 +276,15 @@ def test_presets_list_every_rule_with_its_values(client: TestClient) -> None:
     assert data["default_level"] == "medium"
 
 
-def test_openapi_documents_every_api_route(client: TestClient) -> None:
-    schema = client.get("/openapi.json").json()
+@pytest.mark.parametrize("extensions", [[], EXTENSIONS])
+def test_openapi_documents_every_api_route(extensions: list[str]) -> None:
+    app = create_app(settings(extensions=list(extensions)))
+    with TestClient(app) as client:
+        schema = client.get("/openapi.json").json()
     assert schema["openapi"].startswith("3.")
-    app = client.app
-    api_paths = {r.path for r in app.routes if isinstance(r, Route)  # type: ignore[attr-defined]
+    api_paths = {r.path for r in app.routes if isinstance(r, Route)
                  and r.path.startswith("/api/")}
+    assert {"/api/tables", "/api/games/{game_id}/record"} <= api_paths
     assert api_paths <= set(schema["paths"])
 
 
