@@ -7,9 +7,12 @@ full state when the message was sent, not from the views the messages were built
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from server_helpers import Recorder, cards_in, make_table, play_game, visible_cards
 
 from euchre.cards import card_text
@@ -82,3 +85,27 @@ async def test_the_scan_catches_a_leak() -> None:
     rec.send({"type": "event", "oops": f"play {card_text(current.hand(1)[0])}"})
     assert leaks(rec) == [(len(rec.messages) - 1, {card_text(current.hand(1)[0])})]
     await actor.stop()
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    preset=st.sampled_from(["classic", "stick-the-dealer", "kitchen-table", "benny", "short"]),
+    level=st.sampled_from(["random", "easy"]),
+    seed=st.integers(0, 10_000),
+    first_dealer=st.integers(0, 3),
+)
+def test_random_games_never_show_a_seat_a_hidden_card(preset: str, level: str, seed: int,
+                                                      first_dealer: int) -> None:
+    async def run() -> None:
+        actor, _, sched = make_table(preset=preset, level=level, first_dealer=first_dealer,
+                                     prefix=f"{preset}-{seed}")
+        recorders = [Recorder(s, actor) for s in range(4)]
+        actor.start()
+        for rec in recorders:
+            await actor.join(rec)
+        await play_game(actor, sched, random.Random(seed))
+        for rec in recorders:
+            assert leaks(rec) == []
+        await actor.stop()
+
+    asyncio.run(run())
