@@ -23,10 +23,10 @@ from .base import PLAYING, GameStore, StoredGame
 from .models import GameRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+"""The Alembic script folder."""
 
 COMMIT_WINDOW = 0.02
 """Default seconds a save waits for others to share its transaction (group commit)."""
-"""The Alembic script folder."""
 
 
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import os
 import secrets
-from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from .sql import make_engine as make_engine  # the server's engine, PRAGMAs and all
 
 ENV = "EUCHRE_TEST_DATABASE_URL"
 """The environment variable naming the PostgreSQL server for tests."""
@@ -27,22 +26,6 @@ def postgres_url() -> str | None:
 def sqlite_url(path: str) -> str:
     """The async SQLAlchemy URL of a SQLite file."""
     return f"sqlite+aiosqlite:///{path}"
-
-
-def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine; SQLite connections get WAL, a busy timeout and foreign keys."""
-    engine = create_async_engine(url, **kwargs)
-    if engine.dialect.name == "sqlite":
-
-        @event.listens_for(engine.sync_engine, "connect")
-        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
-            cursor = dbapi_connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.close()
-
-    return engine
 
 
 async def fresh_postgres(server_url: str) -> str:
