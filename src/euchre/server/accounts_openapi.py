@@ -5,22 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import openapi
-
-
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-
-
-def _json(ref: str, description: str) -> dict[str, Any]:
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
-
-
-def _body(ref: str) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{ref}"}}}}
-
+from .openapi import error_response, json_body, json_response
 
 _CSRF = {"name": "X-CSRF-Token", "in": "header", "required": True,
          "schema": {"type": "string"},
@@ -123,46 +108,47 @@ PATHS: dict[str, Any] = {
         "summary": "Create an account and sign in",
         "description": "Starts with 1000 play coins. Sets the session cookie (HttpOnly, "
                        "SameSite=Strict). JSON only, from this site.",
-        "requestBody": _body("Credentials"),
-        "responses": {"201": _json("Me", "Signed in."),
-                      "400": _error("Bad username or password."),
-                      "403": _error("Another site's request."),
-                      "409": _error("The username is taken."),
-                      "415": _error("Not JSON.")}}},
+        "requestBody": json_body("Credentials"),
+        "responses": {"201": json_response("Me", "Signed in."),
+                      "400": error_response("Bad username or password."),
+                      "403": error_response("Another site's request."),
+                      "409": error_response("The username is taken."),
+                      "415": error_response("Not JSON.")}}},
     "/api/session": {
-        "post": {"summary": "Sign in", "requestBody": _body("Credentials"),
-                 "responses": {"200": _json("Me", "Signed in."),
-                               "401": _error("Wrong username or password."),
-                               "429": _error("Too many failed sign-ins (Retry-After).")}},
+        "post": {"summary": "Sign in", "requestBody": json_body("Credentials"),
+                 "responses": {"200": json_response("Me", "Signed in."),
+                               "401": error_response("Wrong username or password."),
+                               "429": error_response("Too many failed sign-ins (Retry-After).")}},
         "delete": {"summary": "Sign out", "parameters": [_CSRF],
                    "responses": {"200": {"description": "Signed out."},
-                                 "401": _error("Not signed in."),
-                                 "403": _error("CSRF token missing or wrong.")}},
+                                 "401": error_response("Not signed in."),
+                                 "403": error_response("CSRF token missing or wrong.")}},
     },
     "/api/me": {"get": {"summary": "The signed-in account",
-                        "responses": {"200": _json("Me", "Username, balance, CSRF token."),
-                                      "401": _error("Not signed in.")}}},
+                        "responses": {"200": json_response("Me", "Username, balance, CSRF token."),
+                                      "401": error_response("Not signed in.")}}},
     "/api/me/ledger": {"get": {
         "summary": "Coin history, newest first",
         "parameters": [
             {"name": "limit", "in": "query", "schema": {"type": "integer", "default": 100}},
             {"name": "before", "in": "query", "schema": {"type": "integer"},
              "description": "Only entries with a smaller id (paging)."}],
-        "responses": {"200": _json("Ledger", "Entries."), "401": _error("Not signed in.")}}},
+        "responses": {"200": json_response("Ledger", "Entries."),
+                      "401": error_response("Not signed in.")}}},
     "/api/me/games": {"get": {
         "summary": "Coin games with replays and statistics",
-        "responses": {"200": _json("Games", "Games and statistics."),
-                      "401": _error("Not signed in.")}}},
+        "responses": {"200": json_response("Games", "Games and statistics."),
+                      "401": error_response("Not signed in.")}}},
     "/api/me/topup": {"post": {
         "summary": "The free daily top-up",
         "description": "Once a UTC day, when the balance is below the smallest stake and no "
                        "coin game is active: the balance goes up to 200.",
         "parameters": [_CSRF],
         "responses": {"200": {"description": "Topped up."},
-                      "401": _error("Not signed in."), "403": _error("CSRF."),
-                      "409": _error("Not available now.")}}},
+                      "401": error_response("Not signed in."), "403": error_response("CSRF."),
+                      "409": error_response("Not available now.")}}},
     "/api/stakes": {"get": {"summary": "Stakes offered, with payouts and leaving fees",
-                            "responses": {"200": _json("Stakes", "The stakes.")}}},
+                            "responses": {"200": json_response("Stakes", "The stakes.")}}},
     "/api/tables/{table_id}/leave": {"post": {
         "summary": "Leave a coin game",
         "description": "Leaving an active coin game forfeits the stake and charges a 10% "
@@ -170,9 +156,9 @@ PATHS: dict[str, Any] = {
                        "the request changes nothing.",
         "parameters": [{"name": "table_id", "in": "path", "required": True,
                         "schema": {"type": "string"}}, _CSRF],
-        "responses": {"200": _json("Left", "Left (or the game was already over)."),
-                      "401": _error("Not signed in."), "403": _error("CSRF."),
-                      "404": _error("No coin table of yours with that id.")}}},
+        "responses": {"200": json_response("Left", "Left (or the game was already over)."),
+                      "401": error_response("Not signed in."), "403": error_response("CSRF."),
+                      "404": error_response("No coin table of yours with that id.")}}},
 }
 
 
@@ -189,7 +175,7 @@ def add_to_openapi() -> None:
         "X-CSRF-Token header): the person sits South (seat 0), computer players elsewhere. "
         "A coin table holds the stake when the game starts; a win pays twice the stake.")
     post["responses"].update({
-        "401": _error("Coin table: not signed in."),
-        "403": _error("Coin table: CSRF token missing or wrong."),
-        "409": _error("Coin table: not enough coins, or a coin game is already active."),
+        "401": error_response("Coin table: not signed in."),
+        "403": error_response("Coin table: CSRF token missing or wrong."),
+        "409": error_response("Coin table: not enough coins, or a coin game is already active."),
     })

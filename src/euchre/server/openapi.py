@@ -10,14 +10,22 @@ from typing import Any
 from .. import __version__
 
 
-def _error(description: str) -> dict[str, Any]:
+def error_response(description: str) -> dict[str, Any]:
+    """An error response: ``{"error": message}`` (schema ``Error``)."""
     return {"description": description,
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
-def _json(ref: str, description: str) -> dict[str, Any]:
+def json_response(ref: str, description: str) -> dict[str, Any]:
+    """A JSON response whose body is the schema named ``ref``."""
     return {"description": description,
             "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+def json_body(ref: str) -> dict[str, Any]:
+    """A required JSON request body whose schema is the one named ``ref``."""
+    return {"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{ref}"}}}}
 
 
 _ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
@@ -128,9 +136,9 @@ _PATHS: dict[str, Any] = {
                            "accounts module.",
             "requestBody": {"required": True, "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/PracticeTableRequest"}}}},
-            "responses": {"201": _json("TableCreated", "The table is open and dealing."),
-                          "400": _error("Unknown kind, preset, rule or level."),
-                          "413": _error("Body too large.")},
+            "responses": {"201": json_response("TableCreated", "The table is open and dealing."),
+                          "400": error_response("Unknown kind, preset, rule or level."),
+                          "413": error_response("Body too large.")},
         }
     },
     "/api/tables/{table_id}": {
@@ -138,10 +146,10 @@ _PATHS: dict[str, Any] = {
             "summary": "A seat's table snapshot",
             "parameters": [_ID, {"name": "token", "in": "query", "required": True,
                                  "schema": {"type": "string"}}],
-            "responses": {"200": _json("Table", "The snapshot for the token's seat."),
-                          "401": _error("No token given."),
-                          "403": _error("The token has no seat at this table."),
-                          "404": _error("No such table.")},
+            "responses": {"200": json_response("Table", "The snapshot for the token's seat."),
+                          "401": error_response("No token given."),
+                          "403": error_response("The token has no seat at this table."),
+                          "404": error_response("No such table.")},
         }
     },
     "/api/games/{game_id}/record": {
@@ -156,22 +164,22 @@ _PATHS: dict[str, Any] = {
             "responses": {"200": {"description": "The record.", "content": {
                 "text/plain": {"schema": {"type": "string"}},
                 "application/json": {"schema": {"$ref": "#/components/schemas/Record"}}}},
-                "400": _error("Unknown format."), "404": _error("No such game.")},
+                "400": error_response("Unknown format."), "404": error_response("No such game.")},
         }
     },
     "/api/games/{game_id}/replay": {
         "get": {
             "summary": "Replay frames of a finished game",
             "parameters": [_GAME],
-            "responses": {"200": _json("Replay", "Every position, open-handed."),
-                          "404": _error("No such game."),
-                          "409": _error("The game is still being played.")},
+            "responses": {"200": json_response("Replay", "Every position, open-handed."),
+                          "404": error_response("No such game."),
+                          "409": error_response("The game is still being played.")},
         }
     },
     "/api/presets": {
         "get": {
             "summary": "Rule presets, rule fields and computer levels",
-            "responses": {"200": _json("Presets", "What a table can be opened with.")},
+            "responses": {"200": json_response("Presets", "What a table can be opened with.")},
         }
     },
     "/api/health": {
