@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..shuffle import new_seed
-from ..storage.base import GameStore
+from ..storage.base import GameStore, StoredGame
 from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
 from .pacing import Pacing, Scheduler
 from .policy import FinishHook, TurnPolicy
@@ -54,7 +54,8 @@ class TableManager:
         """How many tables are in memory."""
         return len(self._tables)
 
-    def _actor_kwargs(self, kind: str, config: TableConfig) -> dict[str, Any]:
+    def _actor_kwargs(self, config: TableConfig) -> dict[str, Any]:
+        kind = config.kind
         factory = self.policies.get(kind)
         return {
             "scheduler": self.scheduler,
@@ -69,7 +70,7 @@ class TableManager:
 
     async def open(self, config: TableConfig) -> TableActor:
         """Start a new table (saved at once; the first hand is dealt straight away)."""
-        actor = TableActor(config, **self._actor_kwargs(config.kind, config))
+        actor = TableActor(config, **self._actor_kwargs(config))
         self._tables[config.id] = actor
         await self.store.save(actor.stored())
         actor.start()
@@ -91,11 +92,7 @@ class TableManager:
             stored = await self.store.get(table_id)
             if stored is None or "config" not in stored.meta:
                 return None
-            config = TableConfig.from_json(stored.meta["config"])
-            actor = restore(stored, **self._actor_kwargs(config.kind, config))
-            self._tables[table_id] = actor
-            actor.start()
-            return actor
+            return self._resume(stored)
 
     async def resume_unfinished(self) -> list[str]:
         """Load and start every unfinished game in storage; returns their ids."""
@@ -104,15 +101,20 @@ class TableManager:
             if stored.id in self._tables:
                 continue
             try:
-                config = TableConfig.from_json(stored.meta["config"])
-                actor = restore(stored, **self._actor_kwargs(config.kind, config))
+                self._resume(stored)
             except Exception:
                 log.exception("cannot resume table %s", stored.id)
                 continue
-            self._tables[stored.id] = actor
-            actor.start()
             ids.append(stored.id)
         return ids
+
+    def _resume(self, stored: StoredGame) -> TableActor:
+        """Rebuild a stored table, keep it in memory and start it."""
+        config = TableConfig.from_json(stored.meta["config"])
+        actor = restore(stored, **self._actor_kwargs(config))
+        self._tables[stored.id] = actor
+        actor.start()
+        return actor
 
     async def sweep(self, idle_after: float = 600.0) -> list[str]:
         """Drop idle tables from memory (they stay in storage and reload on demand)."""
