@@ -325,10 +325,6 @@ class TableActor:
             updated_at=now,
         )
 
-    def _record_json(self) -> dict[str, Any]:
-        """``self.record().to_json()``, rebuilding only the hands not yet finished."""
-        return self._record_parts()[0]
-
     def _record_parts(self) -> tuple[dict[str, Any], str]:
         """The record as JSON data and as compact JSON text; finished hands are built and
         encoded once, so a save costs the hand in progress, not the whole game."""
