@@ -352,6 +352,7 @@ class TableActor:
         return data, text
 
     def _seed(self, index: int) -> str | None:
+        """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
         return self.seeds[index] if index < len(self.seeds) else None
 
     # -- the loop -----------------------------------------------------------------------
@@ -491,7 +492,7 @@ class TableActor:
                                    "winner": winner}, None))
         if hand.is_over and not old.is_over:
             number = len(new.all_hands())
-            seed = self.seeds[number - 1] if len(self.seeds) >= number else None
+            seed = self._seed(number - 1)
             self._summary = hand_summary(hand, number, new.score, seed)
             self.policy.hand_over(self.scheduler.now())
             events.append((HAND_OVER, {"points": list(hand.points), "score": list(new.score),
@@ -643,7 +644,7 @@ class TableActor:
             return None
         number = len(done)
         score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
-        seed = self.seeds[number - 1] if len(self.seeds) >= number else None
+        seed = self._seed(number - 1)
         return hand_summary(done[-1], number, score, seed)
 
     def _schedule(self) -> None:
