@@ -106,14 +106,12 @@ class AccountsState:
     """The move clock at coin tables."""
 
 
-class ApiRefused(Exception):
+class ApiRefused(api.ApiError):
     """A refusal with its status (for checks that are not account or coin errors)."""
 
     def __init__(self, status: int, message: str) -> None:
         """The refusal."""
-        super().__init__(message)
-        self.status = status
-        """HTTP status."""
+        super().__init__(status, message)
         self.message = message
         """For the caller."""
 
@@ -126,10 +124,6 @@ def state_of(request: Request) -> AccountsState:
     return state
 
 
-def _error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -140,16 +134,14 @@ def guarded(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except RateLimitedError as e:
-            response = _error(e.status, e.message)
+            response = api.error(e.status, e.message)
             response.headers["Retry-After"] = str(e.retry_after)
             return response
         except (AccountError, CoinsError) as e:
             extra = {"table": e.table_id} if hasattr(e, "table_id") else {}
-            return _error(e.status, e.message, **extra)
-        except ApiRefused as e:
-            return _error(e.status, e.message)
-        except api.ApiError as e:
-            return _error(e.status, str(e))
+            return api.error(e.status, e.message, **extra)
+        except api.ApiError as e:  # ApiRefused too
+            return api.error(e.status, str(e))
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -347,8 +339,6 @@ async def create_coin_table(request: Request, body: dict[str, Any]) -> dict[str,
     try:
         return await _create_coin_table(request, body)
     except (AccountError, CoinsError) as e:
-        raise api.ApiError(e.status, e.message) from None
-    except ApiRefused as e:
         raise api.ApiError(e.status, e.message) from None
 
 

@@ -42,9 +42,9 @@ TableCreator = Callable[[Request, dict[str, Any]], Awaitable[dict[str, Any]]]
 """Opens a table of one kind from a request body; returns the 201 response body."""
 
 
-def error(status: int, message: str) -> JSONResponse:
-    """A JSON error response."""
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, **extra: Any) -> JSONResponse:
+    """A JSON error response: ``{"error": message}`` and any ``extra`` fields."""
+    return JSONResponse({"error": message, **extra}, status_code=status)
 
 
 async def read_json(request: Request) -> Any:
