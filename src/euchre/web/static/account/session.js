@@ -1,40 +1,18 @@
 // The signed-in account as the client knows it: GET /api/me, calls that carry the CSRF
 // token, and the header slot with the name and the coin balance.
 
+import { request } from "../js/api.js";
 import { fill, h } from "../js/dom.js";
 
 export const NOTICE = "Play coins have no cash value and cannot be cashed out.";
-
-export class AccountError extends Error {
-  constructor(message, status) {
-    super(message);
-    this.status = status;
-  }
-}
 
 let current = null; // the last /api/me answer, or null when signed out
 const listeners = new Set();
 
 /** Call the API; state-changing calls carry the session's CSRF token. */
-export async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-  if (method !== "GET" && current?.csrf) init.headers["X-CSRF-Token"] = current.csrf;
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  const text = await response.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (!response.ok) {
-    throw new AccountError(data?.error || `${response.status} ${response.statusText}`, response.status);
-  }
-  return data;
+export function call(method, path, body) {
+  const csrf = method !== "GET" && current?.csrf ? { "X-CSRF-Token": current.csrf } : {};
+  return request(method, path, body, csrf);
 }
 
 /** Who is signed in (fetched again when `fresh`); null when nobody is. */

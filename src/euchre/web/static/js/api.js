@@ -1,9 +1,16 @@
 // HTTP calls to the server (JSON in, JSON out; errors carry {"error": "..."}).
 
-export class ApiError extends Error {}
+/** A refused call: the server's message, and the HTTP `status`. */
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
 
-async function request(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+/** Call the API; `headers` are added to the request (e.g. the CSRF token). */
+export async function request(method, path, body, headers = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -18,7 +25,7 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-    throw new ApiError(message);
+    throw new ApiError(message, response.status);
   }
   return data;
 }
