@@ -64,32 +64,33 @@ def describe(
     ``made``: trump is already made (a pass then declines to defend alone).
     """
     who = seat_name(seat)
+    s, es = ("", "") if seat == YOU else ("s", "es")  # you play, West plays
     if action is None:
         return f"{who} discards a card." if kind == A.DISCARD else f"{who} swaps three cards."
     k = action.kind
     if k == A.PASS_KIND and made:
-        return f"{who} do{'' if seat == YOU else 'es'} not defend alone."
+        return f"{who} do{es} not defend alone."
     if k == A.PASS_KIND:
-        return f"{who} pass{'' if seat == YOU else 'es'}."
+        return f"{who} pass{es}."
     if k == A.ORDER:
         verb = "pick" if dealer == seat else "order"
-        alone = (" and go alone" if seat == YOU else " and goes alone") if action.alone else ""
-        return f"{who} {verb}{'' if seat == YOU else 's'} it up{alone}."
+        alone = f" and go{es} alone" if action.alone else ""
+        return f"{who} {verb}{s} it up{alone}."
     if k == A.CALL:
         alone = " alone" if action.alone else ""
-        return f"{who} call{'' if seat == YOU else 's'} {suit_name(action.suit)}{alone}."
+        return f"{who} call{s} {suit_name(action.suit)}{alone}."
     if k == A.DISCARD:
-        return f"{who} discard{'' if seat == YOU else 's'} the {card_text(action.card)}."
+        return f"{who} discard{s} the {card_text(action.card)}."
     if k == A.PLAY:
-        return f"{who} play{'' if seat == YOU else 's'} {card_text(action.card)}."
+        return f"{who} play{s} {card_text(action.card)}."
     if k == A.DEFEND:
-        return f"{who} defend{'' if seat == YOU else 's'} alone."
+        return f"{who} defend{s} alone."
     if k == A.FARMER_KEEP:
-        return f"{who} keep{'' if seat == YOU else 's'} a farmer's hand."
+        return f"{who} keep{s} a farmer's hand."
     if k == A.FARMER_THROW:
-        return f"{who} throw{'' if seat == YOU else 's'} in a farmer's hand."
+        return f"{who} throw{s} in a farmer's hand."
     if k == A.FARMER_SWAP:
-        return f"{who} swap{'' if seat == YOU else 's'} {cards_text(action.cards)} for the kitty."
+        return f"{who} swap{s} {cards_text(action.cards)} for the kitty."
     return f"{who}: {action}."
 
 
