@@ -112,6 +112,20 @@ async def _get(conn: AsyncConnection, table_id: str) -> CoinGame | None:
     return None if row is None else _game(row)
 
 
+async def _active_table(conn: AsyncConnection, account_id: int) -> str | None:
+    """The table of the account's active coin game, if it has one."""
+    return await conn.scalar(
+        select(coin_games.c.table_id).where(
+            coin_games.c.account_id == account_id, coin_games.c.status == ACTIVE
+        )
+    )
+
+
+def _top_up_key(account_id: int, now: dt.datetime) -> str:
+    """The idempotency key of the account's top-up on ``now``'s UTC day."""
+    return f"topup:{account_id}:{now.astimezone(dt.UTC).date().isoformat()}"
+
+
 class CoinService:
     """Coin games over the ledger."""
 
@@ -158,11 +172,7 @@ class CoinService:
                 ).first()
                 if row is not None:
                     return Opened(_game(row), created=False)
-            active = await conn.scalar(
-                select(coin_games.c.table_id).where(
-                    coin_games.c.account_id == account_id, coin_games.c.status == ACTIVE
-                )
-            )
+            active = await _active_table(conn, account_id)
             if active is not None:
                 raise AlreadyPlayingError(
                     "you are already playing a coin game: finish it or leave it first", active
@@ -262,8 +272,7 @@ class CoinService:
 
         async def work(conn: AsyncConnection) -> Entry:
             now = self.now()
-            day = now.astimezone(dt.UTC).date().isoformat()
-            key = f"topup:{account_id}:{day}"
+            key = _top_up_key(account_id, now)
             balance = await lock_account(conn, account_id)
             earlier = await find_entry(conn, key)
             if earlier is not None:
@@ -272,11 +281,7 @@ class CoinService:
                 raise TopUpRefusedError(
                     f"the free top-up is for balances below {rules.min_stake()} coins"
                 )
-            active = await conn.scalar(
-                select(coin_games.c.table_id).where(
-                    coin_games.c.account_id == account_id, coin_games.c.status == ACTIVE
-                )
-            )
+            active = await _active_table(conn, account_id)
             if active is not None:
                 raise TopUpRefusedError("finish your coin game before taking the top-up")
             return await post(conn, account_id, rules.TOP_UP_TO - balance, "topup", key, now)
@@ -285,15 +290,10 @@ class CoinService:
 
     async def can_top_up(self, account_id: int) -> bool:
         """Whether :meth:`top_up` would succeed now."""
-        day = self.now().astimezone(dt.UTC).date().isoformat()
         async with self.engine.connect() as conn:
-            if await find_entry(conn, f"topup:{account_id}:{day}") is not None:
+            if await find_entry(conn, _top_up_key(account_id, self.now())) is not None:
                 return False
-            active = await conn.scalar(
-                select(coin_games.c.table_id).where(
-                    coin_games.c.account_id == account_id, coin_games.c.status == ACTIVE
-                )
-            )
+            active = await _active_table(conn, account_id)
         return active is None and await self.ledger.balance(account_id) < rules.min_stake()
 
     async def get(self, table_id: str) -> CoinGame | None:
