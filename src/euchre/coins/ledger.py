@@ -69,11 +69,12 @@ class Entry:
             "reason": self.reason,
             "table": self.table_id,
             "balance_after": self.balance_after,
-            "time": _iso(self.created_at),
+            "time": iso_utc(self.created_at),
         }
 
 
-def _iso(t: dt.datetime) -> str:
+def iso_utc(t: dt.datetime) -> str:
+    """A time as ISO 8601 in UTC with a ``Z`` (a naive time is taken to be UTC)."""
     if t.tzinfo is None:
         t = t.replace(tzinfo=dt.UTC)
     return t.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")

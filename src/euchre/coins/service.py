@@ -26,7 +26,16 @@ from .errors import (
     NotActiveError,
     TopUpRefusedError,
 )
-from .ledger import Entry, Ledger, find_entry, in_transaction, lock_account, post, utcnow
+from .ledger import (
+    Entry,
+    Ledger,
+    find_entry,
+    in_transaction,
+    iso_utc,
+    lock_account,
+    post,
+    utcnow,
+)
 
 ACTIVE = "active"
 """A coin game in progress (the stake is held)."""
@@ -63,15 +72,9 @@ class CoinGame:
             "payout": rules.payout(self.stake),
             "leaving_fee": rules.leaving_fee(self.stake),
             "status": self.status,
-            "started": _iso(self.created_at),
-            "finished": _iso(self.finished_at) if self.finished_at else None,
+            "started": iso_utc(self.created_at),
+            "finished": iso_utc(self.finished_at) if self.finished_at else None,
         }
-
-
-def _iso(t: dt.datetime) -> str:
-    if t.tzinfo is None:
-        t = t.replace(tzinfo=dt.UTC)
-    return t.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
 def _game(row: Any) -> CoinGame:
