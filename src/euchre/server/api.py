@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import typing
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +24,8 @@ from ..table.manager import TableManager
 from ..table.practice import PracticeRequestError, parse_practice_request, practice_table
 from ..table.records import public_record, replay_frames
 from .fields import field_docs
+
+log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 16384
 """Longer request bodies are refused."""
@@ -124,8 +127,10 @@ async def _record(request: Request) -> tuple[GameRecord, bool] | Response:
         return error(404, f"no game {game_id!r}")
     try:
         record = GameRecord.from_json(stored.record)
-    except RecordError as e:
-        return error(500, f"the stored record is unreadable: {e}")
+    except RecordError:
+        # The reason may quote the stored record, which holds the hand in progress: log it.
+        log.exception("game %s: the stored record is unreadable", game_id)
+        return error(500, "the stored record is unreadable")
     return public_record(record), stored.status == "finished"
 
 
