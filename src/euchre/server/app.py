@@ -36,7 +36,7 @@ from .ws import table_socket
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: list[str] = ["euchre.server.accounts_api"]
+EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api"]
 """Modules that add routes and startup hooks when they exist."""
 
 

@@ -5,6 +5,7 @@ import { mountAccount } from "../account/account.js";
 import { mountCoins } from "../account/coins.js";
 import { initAccountSlot } from "../account/session.js";
 import { navigate } from "./nav.js";
+import { mountOnlineLobby, mountOnlinePage } from "./online.js";
 import { mountReplay } from "./replay.js";
 import { mountRules } from "./rules-page.js";
 import { mountStart } from "./start.js";
@@ -17,6 +18,8 @@ const ROUTES = [
   [/^\/replay\/([\w.~-]+)$/, (main, id) => mountReplay(main, id), "Euchre: replay", null],
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
+  [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
+  [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
 ];
 
 const main = document.getElementById("main");

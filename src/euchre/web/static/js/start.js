@@ -5,6 +5,7 @@ import { createPractice, getPresets } from "./api.js";
 import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
+import { mountOnlineSection } from "./online.js";
 import { finishedGames, rememberSeat, unfinishedTable } from "./storage.js";
 
 const CHOICES_KEY = "euchre.choices";
@@ -67,6 +68,7 @@ export function mountStart(main) {
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const practice = h("button", { type: "button", class: "big-button", onclick: () => start({}) }, "Practice");
   const resumeId = unfinishedTable();
+  const online = h("section", { id: "online-tables", class: "choose-box online-box" });
   const form = h("form", { class: "choose", "aria-label": "Choose your table" }, h("p", {}, "Loading the house rules…"));
   const hero = h("div", { class: "hero-cards", "aria-hidden": "true" },
     ["JH", "JD", "AS", "KC", "QH"].map((card, i) => h("div", { class: "hero-card", style: `--i:${i}`, html: cardFace(card) })));
@@ -92,6 +94,7 @@ export function mountStart(main) {
         errorBox,
       ),
       h("section", { class: "choose-box" }, h("h2", {}, "Choose your table"), form),
+      online,
       finishedList(),
       // The accounts work adds coin tables here.
       h("section", { id: "coin-tables", class: "coin-slot", hidden: true }),
@@ -116,6 +119,7 @@ export function mountStart(main) {
     }
   }
 
+  mountOnlineSection(online);
   getPresets()
     .then((data) => buildForm(form, normalisePresets(data), start))
     .catch((error) => fill(form, h("p", { class: "error" }, `Could not load the presets: ${error.message}`)));

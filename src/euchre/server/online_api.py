@@ -1,0 +1,138 @@
+"""Online tables over HTTP: open one, list the open ones, claim a seat, start the game.
+
+An extension module (see :mod:`euchre.server.app`): ``startup`` registers the ``online``
+table kind, its move clock and the registry of open tables; ``routes`` adds the API and
+the ``/online`` pages. Playing is the ordinary table socket, one seat token per person.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..table.online import (
+    ONLINE,
+    OnlineError,
+    OnlineTables,
+    online_policy,
+    parse_online_request,
+    parse_seat_request,
+)
+from . import api
+from .online_openapi import add_to_openapi
+
+
+def tables_of(request: Request) -> OnlineTables:
+    """The app's registry of open online tables."""
+    tables: OnlineTables = request.app.state.online
+    return tables
+
+
+def _invite(request: Request, table_id: str) -> str:
+    return f"{str(request.base_url).rstrip('/')}/online/{table_id}"
+
+
+def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> dict[str, Any]:
+    return {"id": table_id, "seat": seat, "token": token, "url": f"/online/{table_id}",
+            "table_url": f"/table/{table_id}", "invite": _invite(request, table_id),
+            "ws": f"/ws/tables/{table_id}"}
+
+
+async def create_online(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+    """Open an online table with the creator South (``POST /api/tables``, kind online)."""
+    if getattr(request.app.state, "online", None) is None:
+        raise api.ApiError(400, "online tables are not enabled on this server")
+    try:
+        options = parse_online_request(body)
+        table, token = tables_of(request).create(options)
+    except OnlineError as e:
+        raise api.ApiError(e.status, str(e)) from None
+    return _seat_answer(request, table.id, 0, token)
+
+
+def _error(e: OnlineError) -> Response:
+    return api.error(e.status, str(e))
+
+
+async def get_online(request: Request) -> Response:
+    """``GET /api/online``: the online tables waiting for their start."""
+    return JSONResponse({"tables": [t.to_json() for t in tables_of(request).open_tables()]})
+
+
+async def get_online_table(request: Request) -> Response:
+    """``GET /api/online/{id}``: one online table's seats and status."""
+    try:
+        table = tables_of(request).get(request.path_params["table_id"])
+    except OnlineError as e:
+        return _error(e)
+    return JSONResponse({**table.to_json(), "invite": _invite(request, table.id)})
+
+
+async def post_seat(request: Request) -> Response:
+    """``POST /api/tables/{id}/seats``: claim a free seat; answers its token."""
+    table_id = request.path_params["table_id"]
+    try:
+        seat, name = parse_seat_request(await api.read_json(request))
+        token = tables_of(request).claim(table_id, seat, name)
+    except api.ApiError as e:
+        return api.error(e.status, str(e))
+    except OnlineError as e:
+        return _error(e)
+    return JSONResponse(_seat_answer(request, table_id, seat, token), status_code=201)
+
+
+async def post_start(request: Request) -> Response:
+    """``POST /api/tables/{id}/start {"token"}``: the creator starts the game."""
+    table_id = request.path_params["table_id"]
+    tables = tables_of(request)
+    try:
+        body = await api.read_json(request)
+        token = body.get("token") if isinstance(body, dict) else None
+        table = tables.start(table_id, token)
+    except api.ApiError as e:
+        return api.error(e.status, str(e))
+    except OnlineError as e:
+        return _error(e)
+    try:
+        await api.manager_of(request).open(table.config())
+    except Exception:
+        tables.unstart(table_id)
+        raise
+    return JSONResponse({**table.to_json(), "table_url": f"/table/{table_id}"})
+
+
+async def page(request: Request) -> Response:
+    """``/online`` and ``/online/{id}``: the web client's page (it routes by path)."""
+    static = request.app.state.settings.static_dir
+    if static is None:
+        from ..web import STATIC_DIR
+
+        static = STATIC_DIR
+    index = static / "index.html"
+    if not index.is_file():
+        return PlainTextResponse("the web client is not installed", status_code=503)
+    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def startup(app: Starlette) -> None:
+    """Register the online kind: its creator, its move clock, the open-table registry."""
+    app.state.online = OnlineTables()
+    app.state.manager.policies[ONLINE] = online_policy
+    api.TABLE_KINDS[ONLINE] = create_online
+
+
+def routes() -> list[BaseRoute]:
+    """The online routes (and their OpenAPI entries)."""
+    add_to_openapi()
+    return [
+        Route("/online", page, methods=["GET"]),
+        Route("/online/{table_id}", page, methods=["GET"]),
+        Route("/api/online", get_online, methods=["GET"]),
+        Route("/api/online/{table_id}", get_online_table, methods=["GET"]),
+        Route("/api/tables/{table_id}/seats", post_seat, methods=["POST"]),
+        Route("/api/tables/{table_id}/start", post_start, methods=["POST"]),
+    ]

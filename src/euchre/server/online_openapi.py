@@ -1,0 +1,111 @@
+"""The OpenAPI entries of the online-table API, added to the server's document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..table.online import DEFAULT_SECONDS, MAX_NAME, MAX_SECONDS, MIN_SECONDS
+from . import openapi
+from .openapi import error_response as _error
+from .openapi import json_body as _body
+from .openapi import json_response as _json
+
+_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
+       "description": "The online table's id."}
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+
+SCHEMAS: dict[str, Any] = {
+    "OnlineTableRequest": {
+        "type": "object", "required": ["kind"], "additionalProperties": False,
+        "properties": {
+            "kind": {"type": "string", "enum": ["online"]},
+            "preset": {"type": "string", "default": "classic"},
+            "rules": {"type": "object", "additionalProperties": True},
+            "seconds_per_move": {"type": "number", "minimum": MIN_SECONDS,
+                                 "maximum": MAX_SECONDS, "default": DEFAULT_SECONDS},
+            "level": {"$ref": "#/components/schemas/Level"},
+            "name": {**_NAME, "default": "South"},
+        },
+    },
+    "OnlineSeat": {
+        "type": "object", "required": ["id", "seat", "token"],
+        "properties": {
+            "id": {"type": "string"}, "seat": {"type": "integer"},
+            "token": {"type": "string", "description": "The seat's secret: keep it."},
+            "url": {"type": "string", "description": "The table's waiting page."},
+            "table_url": {"type": "string", "description": "The table page once started."},
+            "invite": {"type": "string", "description": "A link to share."},
+            "ws": {"type": "string"},
+        },
+    },
+    "SeatRequest": {
+        "type": "object", "required": ["seat", "name"], "additionalProperties": False,
+        "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 3},
+                       "name": _NAME},
+    },
+    "StartRequest": {
+        "type": "object", "required": ["token"],
+        "properties": {"token": {"type": "string", "description": "The creator's token."}},
+    },
+    "OnlineTable": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "status": {"type": "string", "enum": ["open", "started"]},
+            "preset": {"type": "string"}, "rules": {"type": "object"},
+            "rules_text": {"type": "array", "items": {"type": "string"}},
+            "seconds_per_move": {"type": "number"}, "level": {"type": "string"},
+            "seats": {"type": "array", "items": {"type": "object"},
+                      "description": "seat, position, name (null while free), taken."},
+            "free": {"type": "integer"}, "url": {"type": "string"},
+        },
+    },
+    "OnlineTables": {
+        "type": "object",
+        "properties": {"tables": {"type": "array",
+                                  "items": {"$ref": "#/components/schemas/OnlineTable"}}},
+    },
+}
+
+PATHS: dict[str, Any] = {
+    "/api/online": {"get": {
+        "summary": "Online tables waiting for their start",
+        "responses": {"200": _json("OnlineTables", "The open tables, newest first.")}}},
+    "/api/online/{table_id}": {"get": {
+        "summary": "One online table's seats and status",
+        "parameters": [_ID],
+        "responses": {"200": _json("OnlineTable", "The table."),
+                      "404": _error("No open online table with that id.")}}},
+    "/api/tables/{table_id}/seats": {"post": {
+        "summary": "Claim a free seat at an online table",
+        "parameters": [_ID], "requestBody": _body("SeatRequest"),
+        "responses": {"201": _json("OnlineSeat", "The seat and its token."),
+                      "400": _error("Bad seat or name."), "404": _error("No such table."),
+                      "409": _error("The seat is taken or the game has started.")}}},
+    "/api/tables/{table_id}/start": {"post": {
+        "summary": "Start an online table's game (its creator only)",
+        "description": "Free seats are filled by computer players of the table's level.",
+        "parameters": [_ID], "requestBody": _body("StartRequest"),
+        "responses": {"200": _json("OnlineTable", "Started."),
+                      "403": _error("Not the creator's token."),
+                      "404": _error("No such table."),
+                      "409": _error("Already started.")}}},
+}
+
+
+def add_to_openapi() -> None:
+    """Add the paths and schemas, and the online request to ``POST /api/tables``."""
+    openapi._SCHEMAS.update(SCHEMAS)
+    openapi._PATHS.update(PATHS)
+    post = openapi._PATHS["/api/tables"]["post"]
+    ref = {"$ref": "#/components/schemas/OnlineTableRequest"}
+    schema = (post.get("requestBody") or {}).get("content", {}) \
+        .get("application/json", {}).get("schema", {})
+    options = list(schema.get("oneOf") or [schema or
+                                           {"$ref": "#/components/schemas/PracticeTableRequest"}])
+    if ref not in options:
+        options.append(ref)
+    post["requestBody"] = {"required": True,
+                           "content": {"application/json": {"schema": {"oneOf": options}}}}
+    post.setdefault("responses", {}).setdefault(
+        "409", _error("Online table: too many tables are waiting to start."))

@@ -1,0 +1,295 @@
+"""Online tables against real people: seats to claim before the game, then an ordinary table.
+
+Anyone may open an online table with a display name (no account): the creator sits South
+(seat 0). Until the creator starts the game the table is *open*: it is listed, and anyone
+may claim a free seat with a name and get that seat's token. Starting turns it into an
+ordinary :class:`~euchre.table.seats.TableConfig` of kind ``online``: the people at their
+seats, computer players (of the level chosen at creation) in the seats still free. Each
+person's move is timed by the same move clock as coin tables
+(:class:`~euchre.table.coin.CoinTurnPolicy`), with the table's own ``seconds_per_move``.
+
+Open tables are kept in memory only (a restart forgets them); started tables are stored
+and resumed like every other table.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import LEVELS
+from ..hand import SEAT_NAMES
+from ..rules import PRESETS, Rules, RulesError
+from .clock import ClockPolicy
+from .coin import CoinTurnPolicy
+from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
+
+ONLINE = "online"
+"""The kind of an online table."""
+
+DEFAULT_SECONDS = 30.0
+"""Seconds per move when the request names none."""
+
+MIN_SECONDS = 5.0
+"""The shortest clock a table may choose."""
+
+MAX_SECONDS = 600.0
+"""The longest clock a table may choose."""
+
+DEFAULT_LEVEL = "medium"
+"""The computer players' level for seats still free at the start, when none is named."""
+
+OPEN_FOR = 3600.0
+"""Seconds an online table stays open (listed, waiting for its start) after it is made."""
+
+MAX_OPEN = 500
+"""Open online tables kept at once (more are refused until some start or expire)."""
+
+MAX_NAME = 24
+"""The longest display name."""
+
+_FIELDS = ("kind", "preset", "rules", "seconds_per_move", "level", "name")
+
+
+class OnlineError(Exception):
+    """A request about an online table that is refused; nothing changed."""
+
+    status = 400
+    """The HTTP status that fits."""
+
+
+class OnlineNotFound(OnlineError):
+    """No open online table has that id."""
+
+    status = 404
+
+
+class OnlineConflict(OnlineError):
+    """The seat is taken, the game has started, or too many tables are open."""
+
+    status = 409
+
+
+class OnlineForbidden(OnlineError):
+    """Only the table's creator may do that."""
+
+    status = 403
+
+
+@dataclass(frozen=True)
+class OnlineOptions:
+    """What the creator asked for."""
+
+    preset: str = "classic"
+    """The rules preset."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Changes to the preset, by rule name."""
+    seconds_per_move: float = DEFAULT_SECONDS
+    """Each person's clock for one move."""
+    level: str = DEFAULT_LEVEL
+    """The level of the computer players that fill free seats at the start."""
+    name: str = "South"
+    """The creator's display name."""
+
+    def make_rules(self) -> Rules:
+        """The rules: the preset with the changes applied."""
+        return Rules.preset(self.preset, **self.rules)
+
+
+def parse_name(value: Any) -> str:
+    """A display name from a request: 1 to 24 printable characters."""
+    if not isinstance(value, str) or not 1 <= len(value.strip()) <= MAX_NAME:
+        raise OnlineError(f"name must be 1 to {MAX_NAME} characters")
+    if not value.strip().isprintable():
+        raise OnlineError("name must be printable characters")
+    return value.strip()
+
+
+def parse_online_request(body: Any) -> OnlineOptions:
+    """Read a ``POST /api/tables`` body of kind ``online``; raise with a clear reason."""
+    if not isinstance(body, dict):
+        raise OnlineError("the request body must be a JSON object")
+    unknown = sorted(set(body) - set(_FIELDS))
+    if unknown:
+        raise OnlineError(f"unknown field {unknown[0]!r}: online tables take "
+                          f"{', '.join(_FIELDS[1:])}")
+    preset = body.get("preset", "classic")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise OnlineError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
+    rules = body.get("rules") or {}
+    if not isinstance(rules, dict):
+        raise OnlineError("rules must be an object of rule name to value")
+    seconds = body.get("seconds_per_move", DEFAULT_SECONDS)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
+            or not math.isfinite(seconds) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
+        raise OnlineError(f"seconds_per_move must be a number from {MIN_SECONDS:g} "
+                          f"to {MAX_SECONDS:g}")
+    level = body.get("level", DEFAULT_LEVEL)
+    if not isinstance(level, str) or level not in LEVELS:
+        raise OnlineError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    options = OnlineOptions(preset, dict(rules), float(seconds), level,
+                            parse_name(body.get("name", "South")))
+    try:
+        options.make_rules()
+    except (RulesError, TypeError) as e:
+        raise OnlineError(f"bad rules: {e}") from None
+    return options
+
+
+def parse_seat_request(body: Any) -> tuple[int, str]:
+    """Read a ``POST /api/tables/{id}/seats`` body: ``{"seat": 1-3, "name": ...}``."""
+    if not isinstance(body, dict):
+        raise OnlineError("the request body must be a JSON object")
+    unknown = sorted(set(body) - {"seat", "name"})
+    if unknown:
+        raise OnlineError(f"unknown field {unknown[0]!r}: give seat and name")
+    seat = body.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
+        raise OnlineError("seat must be 0 (South), 1 (West), 2 (North) or 3 (East)")
+    return seat, parse_name(body.get("name"))
+
+
+@dataclass
+class OpenTable:
+    """An online table before its start: who has claimed which seat."""
+
+    id: str
+    """The table id (kept when the game starts)."""
+    options: OnlineOptions
+    """The creator's choices."""
+    created_at: float
+    """When it was made (the registry's clock)."""
+    people: list[tuple[str, str] | None]
+    """Per seat: (name, token hash) of the person who claimed it, or None while free."""
+    started: bool = False
+    """Whether the game has started (no more seats can be claimed)."""
+
+    def free_seats(self) -> list[int]:
+        """The seats nobody has claimed."""
+        return [i for i, p in enumerate(self.people) if p is None]
+
+    def to_json(self) -> dict[str, Any]:
+        """What anyone may see: rules, clock, seats taken and free (never a token)."""
+        rules = self.options.make_rules()
+        return {
+            "id": self.id,
+            "status": "started" if self.started else "open",
+            "preset": self.options.preset,
+            "rules": rules.to_dict(),
+            "rules_text": rules.describe(),
+            "seconds_per_move": self.options.seconds_per_move,
+            "level": self.options.level,
+            "seats": [{"seat": i, "position": SEAT_NAMES[i],
+                       "name": p[0] if p else None, "taken": p is not None}
+                      for i, p in enumerate(self.people)],
+            "free": len(self.free_seats()),
+            "url": f"/online/{self.id}",
+        }
+
+    def config(self, first_dealer: int | None = None) -> TableConfig:
+        """The table's settings at the start: people where claimed, computers elsewhere."""
+        level = self.options.level
+
+        def seat(i: int) -> Seat:
+            person = self.people[i]
+            if person is None:
+                return Seat(BOT, f"{SEAT_NAMES[i]} ({level})", level, secrets.randbits(62))
+            return Seat(HUMAN, person[0], None, None, person[1])
+
+        return TableConfig(
+            id=self.id,
+            kind=ONLINE,
+            rules=self.options.make_rules(),
+            seats=(seat(0), seat(1), seat(2), seat(3)),
+            preset=self.options.preset,
+            created_at=time.time(),
+            first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+            extra={"seconds_per_move": self.options.seconds_per_move, "level": level},
+        )
+
+
+class OnlineTables:
+    """The open online tables of one server, in memory; ``now`` is injected."""
+
+    def __init__(self, now: Callable[[], float] = time.monotonic, open_for: float = OPEN_FOR,
+                 limit: int = MAX_OPEN) -> None:
+        """No tables yet."""
+        self.now = now
+        """The clock that ages open tables."""
+        self.open_for = open_for
+        """Seconds a table stays open."""
+        self.limit = limit
+        """Open tables kept at once."""
+        self._tables: dict[str, OpenTable] = {}
+
+    def sweep(self) -> None:
+        """Forget tables older than :attr:`open_for` (started ones too, after as long)."""
+        cutoff = self.now() - self.open_for
+        for table_id in [i for i, t in self._tables.items() if t.created_at < cutoff]:
+            del self._tables[table_id]
+
+    def create(self, options: OnlineOptions, table_id: str | None = None,
+               token: str | None = None) -> tuple[OpenTable, str]:
+        """Open a table with the creator South; returns it and the creator's token."""
+        self.sweep()
+        if sum(not t.started for t in self._tables.values()) >= self.limit:
+            raise OnlineConflict("too many online tables are waiting to start: try again later")
+        token = token or new_token()
+        people: list[tuple[str, str] | None] = [(options.name, hash_token(token)), None, None,
+                                                None]
+        table = OpenTable(table_id or new_table_id(), options, self.now(), people)
+        self._tables[table.id] = table
+        return table, token
+
+    def get(self, table_id: str) -> OpenTable:
+        """The table with that id, or :class:`OnlineNotFound`."""
+        self.sweep()
+        table = self._tables.get(table_id)
+        if table is None:
+            raise OnlineNotFound(f"no open online table {table_id!r}")
+        return table
+
+    def open_tables(self) -> list[OpenTable]:
+        """Tables waiting for their start, newest first."""
+        self.sweep()
+        waiting = [t for t in self._tables.values() if not t.started]
+        return sorted(waiting, key=lambda t: t.created_at, reverse=True)
+
+    def claim(self, table_id: str, seat: int, name: str, token: str | None = None) -> str:
+        """Take a free seat; returns its token (409 if taken or started)."""
+        table = self.get(table_id)
+        if table.started:
+            raise OnlineConflict("the game has started: no seat can be claimed now")
+        if table.people[seat] is not None:
+            raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+        token = token or new_token()
+        table.people[seat] = (name, hash_token(token))
+        return token
+
+    def start(self, table_id: str, token: Any) -> OpenTable:
+        """Mark the table started (the creator's token only); the caller opens it."""
+        table = self.get(table_id)
+        creator = table.people[0]
+        if not isinstance(token, str) or creator is None \
+                or not secrets.compare_digest(creator[1], hash_token(token)):
+            raise OnlineForbidden("only the table's creator can start the game")
+        if table.started:
+            raise OnlineConflict("the game has already started")
+        table.started = True
+        return table
+
+    def unstart(self, table_id: str) -> None:
+        """Undo :meth:`start` (the table could not be opened)."""
+        table = self._tables.get(table_id)
+        if table is not None:
+            table.started = False
+
+
+def online_policy(config: TableConfig) -> CoinTurnPolicy:
+    """The move clock of an online table: the coin clock with the table's seconds per move."""
+    seconds = float(config.extra.get("seconds_per_move", DEFAULT_SECONDS))
+    return CoinTurnPolicy(config, ClockPolicy(seconds_per_move=seconds))

@@ -1,0 +1,282 @@
+// Online tables against real people: the "Play online" section (create a table, list the open
+// ones), the /online page, and the waiting page /online/{id} (invite link, seats, start).
+// Once the game starts the ordinary table page plays it, from whichever seat we hold.
+
+import { getPresets } from "./api.js";
+import { fill, h } from "./dom.js";
+import { navigate } from "./nav.js";
+import { rememberSeat } from "./storage.js";
+
+const KEY = "euchre.online";
+const NAME_KEY = "euchre.onlineName";
+const POLL_MS = 1500;
+const POSITIONS = ["South", "West", "North", "East"];
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function held() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** Our seat at an online table before its start: {token, seat}, or null. */
+function heldSeat(id) {
+  return held()[id] ?? null;
+}
+
+function holdSeat(id, seat, token) {
+  const all = held();
+  all[id] = { seat, token, at: Date.now() };
+  const recent = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
+  localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(recent)));
+}
+
+function savedName() {
+  return localStorage.getItem(NAME_KEY) || "";
+}
+
+function humanise(name) {
+  const text = String(name).replaceAll("-", " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function describe(table) {
+  const host = table.seats[0]?.name ?? "Someone";
+  const free = table.free === 1 ? "1 seat free" : `${table.free} seats free`;
+  return `${host}'s table: ${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
+}
+
+/** The "Play online" section: a form to open a table and the list of open tables. */
+export function mountOnlineSection(section) {
+  const errorBox = h("p", { class: "error", role: "alert", hidden: true });
+  const name = h("input", { id: "online-name", name: "name", maxlength: "24", required: true, autocomplete: "nickname", value: savedName() });
+  const preset = h("select", { id: "online-preset", name: "preset" }, h("option", { value: "classic" }, "Classic"));
+  const seconds = h("input", { id: "online-seconds", name: "seconds", type: "number", min: "5", max: "600", step: "1", value: "30", required: true });
+  const level = h("select", { id: "online-level", name: "level" },
+    ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
+  const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
+  const form = h(
+    "form",
+    { class: "choose", "aria-label": "Create an online table" },
+    h("div", { class: "field" }, h("label", { for: "online-name" }, "Your name"), name),
+    h("div", { class: "field" }, h("label", { for: "online-preset" }, "Rules to play by"), preset),
+    h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
+    h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
+    create,
+  );
+  const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
+  const refresh = h("button", { type: "button", class: "tool", onclick: () => loadList() }, "Refresh the list");
+  fill(
+    section,
+    h("h2", {}, "Play online"),
+    h("p", { class: "field-help" }, "Play against real people: open a table and share its invite link, or join an open table. Each move has its own clock; when it runs out the table plays that move for you."),
+    form,
+    errorBox,
+    h("h3", {}, "Open tables"),
+    list,
+    refresh,
+  );
+
+  getPresets()
+    .then((data) => {
+      const names = (data?.presets ?? []).map((p) => p.name);
+      if (names.length) fill(preset, names.map((n) => h("option", { value: n }, humanise(n))));
+    })
+    .catch(() => {});
+
+  async function loadList() {
+    try {
+      const { tables } = await call("GET", "/api/online");
+      fill(
+        list,
+        tables.length
+          ? tables.map((t) => h("li", {}, h("a", { href: t.url, "aria-label": `Join ${describe(t)}` }, describe(t))))
+          : h("li", {}, "No table is waiting for players right now."),
+      );
+    } catch (error) {
+      fill(list, h("li", { class: "error" }, `Could not load the open tables: ${error.message}`));
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    errorBox.hidden = true;
+    create.disabled = true;
+    try {
+      localStorage.setItem(NAME_KEY, name.value.trim());
+      const made = await call("POST", "/api/tables", {
+        kind: "online", name: name.value.trim(), preset: preset.value,
+        seconds_per_move: Number(seconds.value), level: level.value,
+      });
+      holdSeat(made.id, made.seat, made.token);
+      navigate(made.url);
+    } catch (error) {
+      errorBox.textContent = `Could not open an online table: ${error.message}`;
+      errorBox.hidden = false;
+      create.disabled = false;
+    }
+  });
+  loadList();
+}
+
+/** The /online page: the same section on its own. */
+export function mountOnlinePage(main) {
+  const section = h("section", { class: "choose-box online-box" });
+  fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online tables"), section));
+  mountOnlineSection(section);
+  return () => {};
+}
+
+/** The waiting page of one online table: invite link, seats, and the start. */
+export function mountOnlineLobby(main, id) {
+  let timer = null;
+  let stopped = false;
+  const status = h("p", { role: "status", "aria-live": "polite" }, "Loading the table…");
+  const errorBox = h("p", { class: "error", role: "alert", hidden: true });
+  const body = h("div", { class: "online-lobby" });
+  const nameInput = h("input", { id: "lobby-name", maxlength: "24", autocomplete: "nickname", value: savedName() });
+  let shown = "";
+  fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, body));
+
+  function enterTable() {
+    const mine = heldSeat(id);
+    if (!mine) return false;
+    rememberSeat(id, mine.token);
+    navigate(`/table/${encodeURIComponent(id)}`, { replace: true });
+    return true;
+  }
+
+  function showError(message) {
+    errorBox.textContent = message;
+    errorBox.hidden = !message;
+  }
+
+  async function claim(seat) {
+    const name = nameInput.value.trim();
+    if (!name) {
+      showError("Write your name first.");
+      nameInput.focus();
+      return;
+    }
+    showError("");
+    try {
+      localStorage.setItem(NAME_KEY, name);
+      const got = await call("POST", `/api/tables/${encodeURIComponent(id)}/seats`, { seat, name });
+      holdSeat(id, got.seat, got.token);
+    } catch (error) {
+      showError(`Could not take that seat: ${error.message}`);
+    }
+    await load();
+  }
+
+  async function start() {
+    showError("");
+    try {
+      await call("POST", `/api/tables/${encodeURIComponent(id)}/start`, { token: heldSeat(id)?.token });
+      enterTable();
+    } catch (error) {
+      showError(`Could not start the game: ${error.message}`);
+      await load();
+    }
+  }
+
+  function render(table) {
+    const mine = heldSeat(id);
+    const key = JSON.stringify([table, mine]);
+    if (key === shown) return; // nothing changed: keep focus and typing as they are
+    shown = key;
+    const host = table.seats[0]?.name ?? "the host";
+    const copy = h("button", {
+      type: "button",
+      class: "tool",
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(table.invite);
+          copy.textContent = "Copied";
+        } catch {
+          invite.select();
+        }
+      },
+    }, "Copy the invite link");
+    const invite = h("input", { id: "invite-link", readonly: true, value: table.invite, onfocus: (e) => e.target.select() });
+    const seats = h(
+      "ul",
+      { class: "game-list", "aria-label": "Seats" },
+      table.seats.map((s) =>
+        h(
+          "li",
+          {},
+          `${s.position}: `,
+          s.taken ? h("strong", {}, s.name) : "free",
+          mine && mine.seat === s.seat ? " (you)" : null,
+          !mine && !s.taken ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
+        ),
+      ),
+    );
+    const filler = `Free seats are played by ${table.level} computer players.`;
+    fill(
+      body,
+      h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
+      h("p", {}, `${humanise(table.preset)} rules, ${table.seconds_per_move} seconds a move. ${filler}`),
+      h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
+      h("h2", {}, "Seats"),
+      seats,
+      !mine ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
+      mine && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
+    );
+    status.textContent = !mine
+      ? `Choose a free seat at ${host}'s table.`
+      : mine.seat === 0
+        ? "Share the invite link; start the game when you are ready."
+        : `You sit ${POSITIONS[mine.seat]}. Waiting for ${host} to start the game.`;
+  }
+
+  async function load() {
+    if (stopped) return;
+    clearTimeout(timer);
+    try {
+      const table = await call("GET", `/api/online/${encodeURIComponent(id)}`);
+      if (stopped) return;
+      if (table.status === "started") {
+        if (enterTable()) return;
+        status.textContent = "This game has started without you.";
+        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
+        return;
+      }
+      render(table);
+    } catch (error) {
+      if (stopped) return;
+      if (error.status === 404) {
+        if (enterTable()) return;
+        status.textContent = "There is no open online table with that link.";
+        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
+        return;
+      }
+      showError(`Could not load the table: ${error.message}`);
+    }
+    timer = setTimeout(load, POLL_MS);
+  }
+
+  load();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

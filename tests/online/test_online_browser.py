@@ -1,0 +1,171 @@
+"""A real browser (Chromium through Playwright): Ann opens an online table, Bob finds it in
+the list and sits West, Ann starts the game, and each makes a move from their own seat.
+
+The server runs in a thread (computers move at once). Chromium is Debian's
+/usr/bin/chromium; ``playwright install`` is never used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+import uvicorn
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from euchre.server import Settings, create_app
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-quic", "--no-first-run"]
+CHOICES = ".actions button:enabled, .hand .card-button:enabled"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The platform on a free port, computers without delay."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    db = tmp_path_factory.mktemp("online-web") / "euchre.db"
+    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              hand_pause=0.5, resume=False))
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(500):  # start-up, not a timing assertion
+        if server.started or not thread.is_alive():
+            break
+        time.sleep(0.02)
+    assert server.started, "the test server did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def _person(browser: Browser, base_url: str, errors: list[str]) -> Page:
+    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def _move(page: Page) -> bool:
+    """Make one offered move (Pass if offered, else the first bid or card) and see it taken;
+    False if there is none."""
+    if not page.locator(CHOICES).count():
+        return False
+    pass_button = page.get_by_role("button", name="Pass", exact=True)
+    bids = page.locator(".actions button:enabled")
+    if pass_button.count() and pass_button.is_enabled():
+        pass_button.click()
+        expect(bids).to_have_count(0)
+        return True
+    if bids.count():
+        bids.first.click()
+        expect(bids).to_have_count(0)
+        return True
+    card = page.locator(".hand .card-button:enabled").first
+    name = card.get_attribute("aria-label") or ""
+    card.click()
+    hand = page.get_by_role("group", name="Your hand")
+    expect(hand.get_by_role("button", name=name, exact=True)).to_have_count(0)
+    return True
+
+
+def test_two_people_join_one_online_table_and_each_moves(browser: Browser,
+                                                        base_url: str) -> None:
+    errors: list[str] = []
+    ann, bob = _person(browser, base_url, errors), _person(browser, base_url, errors)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    ann.goto("/")
+    ann.get_by_label("Your name").fill("Ann")
+    ann.get_by_label("Seconds per move").fill("30")
+    ann.get_by_role("button", name="Create an online table").click()
+    expect(ann).to_have_url(re.compile(r"/online/[\w-]+$"))
+    invite = ann.get_by_label("Invite link")
+    expect(invite).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/online/[\w-]+$"))
+    assert invite.input_value().endswith(ann.url.split("/")[-1])
+    expect(ann.get_by_role("status")).to_contain_text("Share the invite link")
+
+    bob.goto("/")
+    bob.get_by_role("link", name=re.compile("Join Ann's table")).click()
+    expect(bob).to_have_url(ann.url)
+    bob.get_by_label("Your name").fill("Bob")
+    bob.get_by_role("button", name="Sit West").click()
+    expect(bob.get_by_role("status")).to_contain_text("You sit West. Waiting for Ann")
+    expect(bob.get_by_role("button", name="Sit North")).to_have_count(0)
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: Bob")
+    ann.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann).to_have_url(re.compile(r"/table/[\w-]+$"))
+    expect(bob).to_have_url(re.compile(r"/table/[\w-]+$"))
+    # Each sees the other by name, from their own seat at the bottom.
+    expect(ann.locator(".seat-west")).to_contain_text("Bob")
+    expect(bob.locator(".seat-east")).to_contain_text("Ann")
+    expect(bob.locator(".seat-south")).to_contain_text("You")
+
+    moved = {"ann": 0, "bob": 0}
+    for _ in range(200):
+        for name, page in (("ann", ann), ("bob", bob)):
+            try:
+                page.locator(CHOICES).first.wait_for(timeout=500)
+            except Exception:  # not this person's turn yet: look at the other
+                continue
+            ann_cards = {b.get_attribute("aria-label") for b in ann.get_by_role(
+                "group", name="Your hand").get_by_role("button").all()}
+            bob_cards = {b.get_attribute("aria-label") for b in bob.get_by_role(
+                "group", name="Your hand").get_by_role("button").all()}
+            assert ann_cards and not (ann_cards & bob_cards), (ann_cards, bob_cards)
+            if _move(page):
+                moved[name] += 1
+        if min(moved.values()) >= 2:
+            break
+    assert min(moved.values()) >= 2, moved
+    ann.screenshot(path=str(ARTIFACTS / "ann.png"), full_page=True)
+    bob.screenshot(path=str(ARTIFACTS / "bob.png"), full_page=True)
+    assert not errors, errors
+
+
+def test_the_play_online_section_fits_a_phone(browser: Browser, base_url: str) -> None:
+    errors: list[str] = []
+    page = _person(browser, base_url, errors)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/")
+    expect(page.get_by_role("heading", name="Play online")).to_be_visible()
+    expect(page.get_by_role("list", name="Open online tables")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors, errors
+
