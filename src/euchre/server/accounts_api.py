@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..accounts import (
@@ -55,6 +55,7 @@ from ..table.seats import new_table_id, new_token
 from . import api
 from .account_stats import account_stats
 from .accounts_openapi import add_to_openapi
+from .app import client_page
 
 log = logging.getLogger(__name__)
 
@@ -471,26 +472,12 @@ async def startup(app: Starlette) -> None:
     await state.sessions.purge()
 
 
-async def page(request: Request) -> Response:
-    """``/account`` and ``/coins``: the web client's page (it routes by path)."""
-    settings = request.app.state.settings
-    static = settings.static_dir
-    if static is None:
-        from ..web import STATIC_DIR
-
-        static = STATIC_DIR
-    index = static / "index.html"
-    if not index.is_file():
-        return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-
 def routes() -> list[BaseRoute]:
     """The accounts and coins routes (and their OpenAPI entries)."""
     add_to_openapi()
     return [
-        Route("/account", page, methods=["GET"]),
-        Route("/coins", page, methods=["GET"]),
+        Route("/account", client_page, methods=["GET"]),
+        Route("/coins", client_page, methods=["GET"]),
         Route("/api/accounts", post_accounts, methods=["POST"]),
         Route("/api/session", post_session, methods=["POST"]),
         Route("/api/session", delete_session, methods=["DELETE"]),

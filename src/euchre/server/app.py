@@ -91,6 +91,14 @@ def _static_dir(settings: Settings) -> Path:
         return Path(__file__).resolve().parent.parent / "web" / "static"
 
 
+async def client_page(request: Request) -> Response:
+    """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
+    page = _static_dir(request.app.state.settings) / "index.html"
+    if not page.is_file():
+        return PlainTextResponse("the web client is not installed", status_code=503)
+    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+
+
 def _extensions(names: list[str]) -> list[ModuleType]:
     mods = []
     for name in names:
@@ -166,12 +174,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             if settings.store is None:
                 await store.close()
 
-    async def index(request: Request) -> Response:
-        page = static / "index.html"
-        if not page.is_file():
-            return PlainTextResponse("the web client is not installed", status_code=503)
-        return FileResponse(page, headers={"Cache-Control": "no-cache"})
-
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_schema())
 
@@ -190,10 +192,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if make_routes is not None:
             routes.extend(make_routes())
     routes += [
-        Route("/", index, methods=["GET"]),
-        Route("/table/{table_id}", index, methods=["GET"]),
-        Route("/replay/{game_id}", index, methods=["GET"]),
-        Route("/rules", index, methods=["GET"]),
+        Route("/", client_page, methods=["GET"]),
+        Route("/table/{table_id}", client_page, methods=["GET"]),
+        Route("/replay/{game_id}", client_page, methods=["GET"]),
+        Route("/rules", client_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
