@@ -200,3 +200,51 @@ def test_openapi_describes_online_tables(client: TestClient) -> None:
     assert "#/components/schemas/PracticeTableRequest" in refs
     assert {"/api/online", "/api/online/{table_id}", "/api/tables/{table_id}/seats",
             "/api/tables/{table_id}/start"} <= set(schema["paths"])
+
+
+async def test_a_dropped_person_is_played_for_and_rejoins_with_the_token() -> None:
+    t = Table(seconds=20)
+    bob = Recorder(1, t.actor)
+    t.actor.start()
+    await t.actor.join(bob)
+    seen = bob.messages[-1]["table"]["version"] if "table" in bob.messages[-1] else 0
+    t.actor.leave(bob)  # Bob's connection drops
+    while (seat := await t.until_person()) != 1:
+        assert seat == 0
+        view = t.actor.view(0)
+        assert view is not None
+        await t.actor.act(0, str(view.legal_actions()[0]))
+    t.scheduler.advance(20)
+    await t.actor.settle()
+    again = Recorder(1, t.actor)
+    assert t.config.seat_of(t.bob) == 1
+    await t.actor.join(again, since=seen)
+    events = again.events()
+    assert again.messages[0]["type"] == "joined" and again.messages[0]["seat"] == 1
+    assert all(m["table"]["seat"] == 1 for m in again.messages if "table" in m)
+    assert [e["seat"] for e in events if e.get("timed_out")] == [1]
+    assert events[-1]["kind"] == "presence" and events[-1]["connected"]
+    await t.actor.stop()
+
+
+def test_a_restarted_server_resumes_an_online_table_with_its_clock() -> None:
+    from euchre.storage.memory import MemoryStore
+
+    store = MemoryStore()
+    settings = Settings(bot_delay=0.0, hand_pause=0.0, store=store)
+    with TestClient(create_app(settings)) as c:
+        made = c.post("/api/tables", json={"kind": "online", "name": "Ann",
+                                           "seconds_per_move": 45}).json()
+        bob = c.post(f"/api/tables/{made['id']}/seats", json={"seat": 2, "name": "Bo"}).json()
+        assert c.post(f"/api/tables/{made['id']}/start",
+                      json={"token": made["token"]}).status_code == 200
+    with TestClient(create_app(settings)) as c:
+        for token, seat in ((made["token"], 0), (bob["token"], 2)):
+            table = c.get(f"/api/tables/{made['id']}", params={"token": token}).json()
+            assert table["kind"] == "online" and table["seat"] == seat
+            assert table["seats"][2]["name"] == "Bo"
+            clock = table["clock"]
+            assert clock is None or clock["seconds_per_move"] == 45
+        actor = c.app.state.manager.peek(made["id"])  # type: ignore[attr-defined]
+        assert actor is not None and actor.policy.clock_policy.seconds_per_move == 45
+        assert sorted(actor.policy.clocks) == [0, 2]  # a clock for each person
