@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import euchre
+from euchre.game import GameState
 from euchre.hand import HandState
 
 
@@ -74,3 +75,15 @@ def play_random(state: HandState, rng: Any) -> HandState:
         options = state.legal_actions()
         state = state.apply(options[rng.randrange(len(options))])
     return state
+
+
+def play_random_game(rules: euchre.Rules, first_dealer: int, rng: Any) -> GameState:
+    """A whole game of uniformly random legal actions, dealt from ``rng``."""
+    game = GameState(rules, first_dealer)
+    while not game.is_over:
+        if game.needs_deal:
+            game = game.deal_random(rng)
+        else:
+            options = game.legal_actions()
+            game = game.apply(options[rng.randrange(len(options))])
+    return game

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_helpers import play_random_game
 
 import euchre
 from euchre.cli import main
-from euchre.game import GameState
 from euchre.record import GameRecord
 
 SAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "sample-game.txt"
@@ -26,13 +26,7 @@ SAMPLE_RULES = "stick-the-dealer"
 def sample_record(seed: int = SAMPLE_SEED, rules: str = SAMPLE_RULES) -> GameRecord:
     """A whole game of uniformly random legal actions from a seeded generator."""
     rng = random.Random(seed)
-    game = GameState(euchre.Rules.preset(rules), first_dealer=rng.randrange(4))
-    while not game.is_over:
-        if game.needs_deal:
-            game = game.deal_random(rng)
-        else:
-            options = game.legal_actions()
-            game = game.apply(options[rng.randrange(len(options))])
+    game = play_random_game(euchre.Rules.preset(rules), rng.randrange(4), rng)
     return GameRecord.from_game(game)
 
 

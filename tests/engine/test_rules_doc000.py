@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import act, deal, first_ending, legal, play_random
+from engine_helpers import act, deal, first_ending, legal, play_random, play_random_game
 
 import euchre
 from euchre.cards import DECK, card_rank
-from euchre.game import GameState
 from euchre.shuffle import deal_from_deck, shuffled_deck
 
 CLASSIC = euchre.Rules()
@@ -126,13 +125,7 @@ def test_rule_000_7_scoring_one_two_four_and_euchre_two() -> None:
 def test_rule_000_8_first_team_to_ten_wins() -> None:
     """Rule 8: the first side to reach 10 points wins the game."""
     rng = random.Random(8)
-    game = GameState(CLASSIC, 0)
-    while not game.is_over:
-        if game.needs_deal:
-            game = game.deal_random(rng)
-        else:
-            options = game.legal_actions()
-            game = game.apply(options[rng.randrange(len(options))])
+    game = play_random_game(CLASSIC, 0, rng)
     assert game.winner is not None
     assert game.score[game.winner] >= 10 > game.score[1 - game.winner]
     before = game.all_hands()[-1].score

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import act, deal, legal
+from engine_helpers import act, deal, legal, play_random_game
 
 import euchre
 from euchre.cards import (
@@ -316,13 +316,7 @@ def test_rule_002_8_game_to_ten_or_five_seven_eleven(length: int) -> None:
     """Section 8: the game is 10 points; some play to 5, 7 or 11."""
     rules = CLASSIC.replace(game_to=length)
     rng = random.Random(length)
-    game = GameState(rules, 0)
-    while not game.is_over:
-        if game.needs_deal:
-            game = game.deal_random(rng)
-        else:
-            options = game.legal_actions()
-            game = game.apply(options[rng.randrange(len(options))])
+    game = play_random_game(rules, 0, rng)
     assert game.winner is not None and max(game.score) >= length
     assert max(game.all_hands()[-1].score) < length
     assert euchre.Rules().game_to == 10
