@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..table.online import (
@@ -23,6 +23,7 @@ from ..table.online import (
     parse_seat_request,
 )
 from . import api
+from .app import client_page
 from .online_openapi import add_to_openapi
 
 
@@ -105,19 +106,6 @@ async def post_start(request: Request) -> Response:
     return JSONResponse({**table.to_json(), "table_url": f"/table/{table_id}"})
 
 
-async def page(request: Request) -> Response:
-    """``/online`` and ``/online/{id}``: the web client's page (it routes by path)."""
-    static = request.app.state.settings.static_dir
-    if static is None:
-        from ..web import STATIC_DIR
-
-        static = STATIC_DIR
-    index = static / "index.html"
-    if not index.is_file():
-        return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(index, headers={"Cache-Control": "no-cache"})
-
-
 async def startup(app: Starlette) -> None:
     """Register the online kind: its creator, its move clock, the open-table registry."""
     app.state.online = OnlineTables()
@@ -129,8 +117,8 @@ def routes() -> list[BaseRoute]:
     """The online routes (and their OpenAPI entries)."""
     add_to_openapi()
     return [
-        Route("/online", page, methods=["GET"]),
-        Route("/online/{table_id}", page, methods=["GET"]),
+        Route("/online", client_page, methods=["GET"]),
+        Route("/online/{table_id}", client_page, methods=["GET"]),
         Route("/api/online", get_online, methods=["GET"]),
         Route("/api/online/{table_id}", get_online_table, methods=["GET"]),
         Route("/api/tables/{table_id}/seats", post_seat, methods=["POST"]),
