@@ -266,6 +266,13 @@ def test_the_table_snapshot_needs_the_seat_token(client: TestClient) -> None:
     assert client.get("/api/games/none/record").status_code == 404
 
 
+def test_the_seat_token_can_come_in_a_header(client: TestClient) -> None:
+    table = open_table(client)
+    url = f"/api/tables/{table['id']}"
+    assert client.get(url, headers={"X-Seat-Token": table["token"]}).json()["seat"] == 0
+    assert client.get(url, headers={"X-Seat-Token": "bad"}).status_code == 403
+
+
 def test_presets_list_every_rule_with_its_values(client: TestClient) -> None:
     data = client.get("/api/presets").json()
     assert {p["name"] for p in data["presets"]} >= {"classic", "stick-the-dealer"}

@@ -27,6 +27,9 @@ from .fields import field_docs
 
 log = logging.getLogger(__name__)
 
+SEAT_TOKEN_HEADER = "x-seat-token"
+"""The request header that carries a seat's token (kept out of URLs and access logs)."""
+
 MAX_BODY_BYTES = 16384
 """Longer request bodies are refused."""
 
@@ -102,14 +105,15 @@ async def post_tables(request: Request) -> Response:
 
 
 async def get_table(request: Request) -> Response:
-    """``GET /api/tables/{id}?token=T``: the seat's table snapshot."""
+    """``GET /api/tables/{id}`` with the ``X-Seat-Token`` header (or ``?token=T``): the seat's
+    table snapshot."""
     table_id = request.path_params["table_id"]
     actor = await manager_of(request).get(table_id)
     if actor is None:
         return error(404, f"no table {table_id!r}")
-    token = request.query_params.get("token")
+    token = request.headers.get(SEAT_TOKEN_HEADER) or request.query_params.get("token")
     if not token:
-        return error(401, "give the seat's token: ?token=...")
+        return error(401, "give the seat's token: the X-Seat-Token header (or ?token=...)")
     seat = actor.seat_of(token)
     if seat is None:
         return error(403, "that token has no seat at this table")

@@ -144,8 +144,15 @@ _PATHS: dict[str, Any] = {
     "/api/tables/{table_id}": {
         "get": {
             "summary": "A seat's table snapshot",
-            "parameters": [_ID, {"name": "token", "in": "query", "required": True,
-                                 "schema": {"type": "string"}}],
+            "parameters": [
+                _ID,
+                {"name": "X-Seat-Token", "in": "header", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The seat's token (preferred: headers stay out of access logs)."},
+                {"name": "token", "in": "query", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The seat's token, when the header is not sent."},
+            ],
             "responses": {"200": json_response("Table", "The snapshot for the token's seat."),
                           "401": error_response("No token given."),
                           "403": error_response("The token has no seat at this table."),

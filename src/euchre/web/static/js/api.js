@@ -42,7 +42,7 @@ export function createPractice(options) {
 
 /** The seat's snapshot of a table (the same table object the socket sends). */
 export function getTable(id, token) {
-  return request("GET", `/api/tables/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`);
+  return request("GET", `/api/tables/${encodeURIComponent(id)}`, undefined, { "X-Seat-Token": token });
 }
 
 /** The frames of a finished game for the replay viewer. */
