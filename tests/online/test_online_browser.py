@@ -148,7 +148,7 @@ def test_two_people_join_one_online_table_and_each_moves(browser: Browser,
                 "group", name="Your hand").get_by_role("button").all()}
             bob_cards = {b.get_attribute("aria-label") for b in bob.get_by_role(
                 "group", name="Your hand").get_by_role("button").all()}
-            assert ann_cards and not (ann_cards & bob_cards), (ann_cards, bob_cards)
+            assert not (ann_cards & bob_cards), (ann_cards, bob_cards)
             if _move(page):
                 moved[name] += 1
         if min(moved.values()) >= 2:

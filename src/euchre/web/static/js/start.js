@@ -92,9 +92,9 @@ export function mountStart(main) {
         ),
         h("p", { class: "hero-note" }, "No account needed. ", h("a", { href: "/rules" }, "How to play and the house rules"), "."),
         errorBox,
+        online,
       ),
       h("section", { class: "choose-box" }, h("h2", {}, "Choose your table"), form),
-      online,
       finishedList(),
       // The accounts work adds coin tables here.
       h("section", { id: "coin-tables", class: "coin-slot", hidden: true }),
