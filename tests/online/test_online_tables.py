@@ -248,3 +248,20 @@ def test_a_restarted_server_resumes_an_online_table_with_its_clock() -> None:
         actor = c.app.state.manager.peek(made["id"])  # type: ignore[attr-defined]
         assert actor is not None and actor.policy.clock_policy.seconds_per_move == 45
         assert sorted(actor.policy.clocks) == [0, 2]  # a clock for each person
+
+
+async def test_rule_9_an_online_table_runs_its_own_separate_clock() -> None:
+    """Doc 000 rule 9: each person at an online table has a clock of the table's own length."""
+    t = Table(seconds=12)
+    t.actor.start()
+    assert await t.until_person() == 0
+    clock = t.actor.snapshot(1)["clock"]  # Bob watches the same countdown
+    assert clock == t.actor.snapshot(0)["clock"]
+    assert (clock["seat"], clock["deadline_ms_left"], clock["seconds_per_move"]) == (0, 12000, 12)
+    while await t.until_person() == 0:  # Ann is away: the table plays for her
+        t.scheduler.advance(12)
+        await t.actor.settle()
+    bob = t.actor.snapshot(1)["clock"]
+    assert (bob["seat"], bob["deadline_ms_left"], bob["misses"]) == (1, 12000, 0)
+    assert t.actor.policy.clocks[0].misses >= 1  # type: ignore[attr-defined]
+    await t.actor.stop()
