@@ -235,6 +235,25 @@ def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
     assert (left["left"], left["fee"], left["balance"]) == (False, 0, expected)
 
 
+def test_no_hints_at_a_coin_table(client: TestClient) -> None:
+    me = sign_up(client, "hinty")
+    _, table = open_coin(client, me["csrf"], 10)
+    with client.websocket_connect(table["ws"]) as ws:
+        ws.send_json({"type": "join", "token": table["token"]})
+        player = SocketPlayer(ws, 5)
+        player.play(1)  # our turn came (and went): the hint is refused at any moment
+        ws.send_json({"type": "hint"})
+        ws.send_json({"type": "ping"})
+        replies = []
+        while (m := ws.receive_json())["type"] != "pong":
+            if m["type"] != "event":
+                replies.append(m)
+    assert replies == [{"type": "error", "code": "hint_unavailable",
+                        "message": "Hints are off at coin and online tables: they are for "
+                                   "practice."}]
+    assert balance(client) == 990
+
+
 def test_the_top_up_is_refused_while_rich(client: TestClient) -> None:
     me = sign_up(client, "nina")
     r = client.post("/api/me/topup", headers={"X-CSRF-Token": me["csrf"]})

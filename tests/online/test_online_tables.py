@@ -183,6 +183,26 @@ def test_the_api_opens_lists_seats_and_starts_an_online_table(client: TestClient
                 == seat_number
 
 
+def test_no_hints_at_an_online_table(client: TestClient) -> None:
+    made = client.post("/api/tables", json={"kind": "online", "name": "Ann",
+                                            "level": "easy"}).json()
+    assert client.post(f"/api/tables/{made['id']}/start",
+                       json={"token": made["token"]}).status_code == 200
+    with client.websocket_connect(made["ws"]) as ws:
+        ws.send_json({"type": "join", "token": made["token"]})
+        assert ws.receive_json()["type"] == "joined"
+        assert ws.receive_json()["type"] == "snapshot"
+        ws.send_json({"type": "hint"})
+        ws.send_json({"type": "ping"})
+        replies = []
+        while (m := ws.receive_json())["type"] != "pong":
+            if m["type"] != "event":
+                replies.append(m)
+    assert replies == [{"type": "error", "code": "hint_unavailable",
+                        "message": "Hints are off at coin and online tables: they are for "
+                                   "practice."}]
+
+
 def test_the_api_refuses_bad_online_requests(client: TestClient) -> None:
     r = client.post("/api/tables", json={"kind": "online", "seconds_per_move": 1})
     assert r.status_code == 400 and "seconds_per_move" in r.json()["error"]

@@ -17,7 +17,9 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..table.actor import TableActor, TableError
+from ..table.coin import COIN
 from ..table.manager import TableManager
+from ..table.online import ONLINE
 from .hints import HintUnavailable, hints_for
 from .messages import Act, Hint, Join, MessageError, Ping, error_message, parse_client_message
 
@@ -25,6 +27,13 @@ log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
+
+NO_HINT_KINDS = frozenset({COIN, ONLINE})
+"""Table kinds without hints: online tables (other people play there) and coin tables
+(the coin game is the player's own play). Hints are for practice."""
+
+NO_HINTS_MESSAGE = "Hints are off at coin and online tables: they are for practice."
+"""The refusal of a hint at those tables."""
 
 
 class _Unfinished:
@@ -209,6 +218,9 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
         except TableError as e:
             conn.send(error_message(str(e), code="illegal"))
     elif isinstance(msg, Hint):
+        if actor.config.kind in NO_HINT_KINDS:
+            conn.send(error_message(NO_HINTS_MESSAGE, code="hint_unavailable"))
+            return
         if conn.hint_task is not None and not conn.hint_task.done():
             conn.send(error_message("a hint is already being worked out",
                                     code="hint_unavailable"))

@@ -510,7 +510,10 @@ class TablePage {
 
   renderTools(view) {
     const mine = Boolean(view && view.to_act === this.me && !this.table.game_over && view.legal.length);
-    this.hintButton.disabled = !mine || this.pending;
+    // No hints at coin and online tables (the server refuses them there): they are for practice.
+    const noHints = ["coin", "online"].includes(this.table?.kind);
+    this.hintButton.hidden = noHints;
+    this.hintButton.disabled = noHints || !mine || this.pending;
     const last = Boolean(view && view.last_trick);
     this.lastTrickButton.disabled = !last;
     this.lastTrickButton.setAttribute("aria-expanded", String(this.showLastTrick && last));
