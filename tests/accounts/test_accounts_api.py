@@ -128,6 +128,40 @@ def test_sign_in_is_rate_limited(client: TestClient) -> None:
     assert "try again" in r.json()["error"]
 
 
+def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
+    now = [1000.0]
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db", now=lambda: now[0])
+    with TestClient(app) as client:
+        # A refused sign-up (a taken name, a bad password) does not count.
+        sign_up(client, "user0")
+        assert client.post("/api/accounts", json={"username": "user0",
+                                                  "password": "correct horse"}).status_code == 409
+        assert client.post("/api/accounts", json={"username": "user9",
+                                                  "password": "short"}).status_code == 400
+        for n in range(1, 5):
+            now[0] += 60
+            sign_up(client, f"user{n}")
+        client.cookies.clear()
+        now[0] += 60
+        r = client.post("/api/accounts", json={"username": "sixth", "password": "correct horse"})
+        assert r.status_code == 429 and r.headers["retry-after"] == "3300"
+        assert r.json() == {"error": "too many new accounts from your address: try again in "
+                                     "3300 seconds"}
+        assert "set-cookie" not in r.headers and client.get("/api/me").status_code == 401
+        # Nothing was created: the name is free, no coins were given.
+        assert client.post("/api/session", json={"username": "sixth", "password":
+                                                 "correct horse"}).status_code == 401
+        ledger = app.state.accounts.coins.ledger
+        assert client.portal.call(ledger.totals) == (5000, 5000)  # type: ignore[union-attr]
+        # Signing in is not limited by it; an hour after the first, one more sign-up is allowed.
+        r = client.post("/api/session", json={"username": "user1", "password": "correct horse"})
+        assert r.status_code == 200
+        now[0] = 1000.0 + 3600
+        assert sign_up(client, "sixth")["balance"] == 1000
+        r = client.post("/api/accounts", json={"username": "seventh", "password": "correct horse"})
+        assert r.status_code == 429
+
+
 def test_sign_in_again_gives_a_new_session(client: TestClient) -> None:
     first = sign_up(client, "grace")
     r = client.post("/api/session", json={"username": "GRACE", "password": "correct horse"})

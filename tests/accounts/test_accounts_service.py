@@ -16,6 +16,7 @@ from euchre.accounts import (
     RateLimitedError,
     SessionStore,
     SignInLimiter,
+    SignUpLimiter,
     UsernameTakenError,
     WrongCredentialsError,
 )
@@ -134,3 +135,22 @@ def test_the_sign_in_limit() -> None:
         limiter.check("frank", "5.6.7.8", 60.7)
     limiter.succeeded("frank")  # a success clears the name's count
     limiter.check("frank", "5.6.7.8", 60.7)
+
+
+def test_the_sign_up_limit() -> None:
+    limiter = SignUpLimiter(max_per_address=5, window=3600)
+    for t in range(5):
+        limiter.reserve("1.2.3.4", t * 60)
+    with pytest.raises(RateLimitedError) as info:
+        limiter.reserve("1.2.3.4", 600)
+    assert info.value.retry_after == 3000 and info.value.status == 429
+    assert "too many new accounts" in info.value.message
+    limiter.reserve("5.6.7.8", 600)  # another address is counted on its own
+    limiter.release("1.2.3.4", 240)  # the fifth was refused after all: its place is free
+    limiter.reserve("1.2.3.4", 601)
+    with pytest.raises(RateLimitedError):  # a refusal counted nothing, but the five are back
+        limiter.reserve("1.2.3.4", 602)
+    limiter.reserve("1.2.3.4", 3600)  # the first has left the window
+    with pytest.raises(RateLimitedError) as info:
+        limiter.reserve("1.2.3.4", 3601)
+    assert info.value.retry_after == 59

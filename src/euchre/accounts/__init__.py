@@ -1,4 +1,5 @@
-"""Accounts: argon2 passwords, server-side sessions, CSRF tokens, sign-in rate limiting."""
+"""Accounts: argon2 passwords, server-side sessions, CSRF tokens, sign-in and sign-up rate
+limiting."""
 
 from .errors import (
     AccountError,
@@ -11,7 +12,7 @@ from .errors import (
     WrongCredentialsError,
 )
 from .passwords import Passwords
-from .ratelimit import SignInLimiter
+from .ratelimit import SignInLimiter, SignUpLimiter
 from .service import Account, AccountService
 from .sessions import COOKIE_NAME, CSRF_HEADER, Session, SessionStore
 
@@ -30,6 +31,7 @@ __all__ = [
     "Session",
     "SessionStore",
     "SignInLimiter",
+    "SignUpLimiter",
     "UsernameTakenError",
     "WrongCredentialsError",
 ]

@@ -49,7 +49,7 @@ class CsrfError(AccountError):
 
 
 class RateLimitedError(AccountError):
-    """Too many failed sign-ins; try again later."""
+    """Too many failed sign-ins, or new accounts from one address; try again later."""
 
     status = 429
 

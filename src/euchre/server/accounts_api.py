@@ -7,7 +7,8 @@ its finish hook that pays a win) and settles what a crash left half done.
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
-site's own origin and are rate limited. Errors are ``{"error": message}`` with a 4xx.
+site's own origin and are rate limited (sign-in failures per username and address,
+new accounts per address). Errors are ``{"error": message}`` with a 4xx.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ..accounts import (
     Session,
     SessionStore,
     SignInLimiter,
+    SignUpLimiter,
 )
 from ..accounts.sessions import SESSION_DAYS
 from ..coins import CoinsError, CoinService
@@ -77,6 +79,12 @@ class AccountsOptions:
     """Failed sign-ins allowed per username in the window."""
     window: float = 300.0
     """The sign-in rate limit's window, seconds."""
+    signups_per_address: int = 5
+    """New accounts allowed per client address in the sign-up window."""
+    signup_window: float = 3600.0
+    """The sign-up rate limit's window, seconds."""
+    now: Callable[[], float] = time.monotonic
+    """The rate limits' clock, seconds (tests pass a fake one)."""
 
     @classmethod
     def from_env(cls) -> AccountsOptions:
@@ -105,6 +113,10 @@ class AccountsState:
     """Sign-in rate limit."""
     clock: ClockPolicy
     """The move clock at coin tables."""
+    signups: SignUpLimiter = dataclasses.field(default_factory=SignUpLimiter)
+    """Sign-up rate limit (per client address)."""
+    now: Callable[[], float] = time.monotonic
+    """The rate limits' clock."""
 
 
 class ApiRefused(api.ApiError):
@@ -220,11 +232,21 @@ def _active_json(game: Any) -> dict[str, Any]:
 
 @guarded
 async def post_accounts(request: Request) -> Response:
-    """``POST /api/accounts``: create an account and sign in."""
+    """``POST /api/accounts``: create an account and sign in.
+
+    At most a few new accounts per client address an hour (each gets the welcome coins):
+    then 429 with ``Retry-After``, and nothing is created.
+    """
     state = state_of(request)
     same_origin_json(request)
     body = await json_object(request)
-    account = await state.accounts.create(body.get("username"), body.get("password"))
+    address, now = _address(request), state.now()
+    state.signups.reserve(address, now)
+    try:
+        account = await state.accounts.create(body.get("username"), body.get("password"))
+    except BaseException:
+        state.signups.release(address, now)
+        raise
     session_id, session = await state.sessions.create(account.id)
     response = JSONResponse(await _signed_in_body(state, account.id, session.csrf),
                             status_code=201)
@@ -241,11 +263,11 @@ async def post_session(request: Request) -> Response:
     username = body.get("username")
     key = username.lower() if isinstance(username, str) else ""
     address = _address(request)
-    state.limiter.check(key, address, time.monotonic())
+    state.limiter.check(key, address, state.now())
     try:
         account = await state.accounts.authenticate(username, body.get("password"))
     except AccountError:
-        state.limiter.failed(key, address, time.monotonic())
+        state.limiter.failed(key, address, state.now())
         raise
     state.limiter.succeeded(key)
     await state.sessions.end(request.cookies.get(COOKIE_NAME))
@@ -457,6 +479,8 @@ async def startup(app: Starlette) -> None:
         coins=CoinService(engine),
         limiter=SignInLimiter(options.max_failures, options.window),
         clock=ClockPolicy(seconds_per_move=options.move_seconds),
+        signups=SignUpLimiter(options.signups_per_address, options.signup_window),
+        now=options.now,
     )
     app.state.accounts = state
 

@@ -107,13 +107,16 @@ PATHS: dict[str, Any] = {
     "/api/accounts": {"post": {
         "summary": "Create an account and sign in",
         "description": "Starts with 1000 play coins. Sets the session cookie (HttpOnly, "
-                       "SameSite=Strict). JSON only, from this site.",
+                       "SameSite=Strict). JSON only, from this site. At most 5 new "
+                       "accounts per client address an hour.",
         "requestBody": json_body("Credentials"),
         "responses": {"201": json_response("Me", "Signed in."),
                       "400": error_response("Bad username or password."),
                       "403": error_response("Another site's request."),
                       "409": error_response("The username is taken."),
-                      "415": error_response("Not JSON.")}}},
+                      "415": error_response("Not JSON."),
+                      "429": error_response("Too many new accounts from this address "
+                                            "(Retry-After); nothing was created.")}}},
     "/api/session": {
         "post": {"summary": "Sign in", "requestBody": json_body("Credentials"),
                  "responses": {"200": json_response("Me", "Signed in."),
