@@ -2,34 +2,28 @@
 time out on a short clock, leave the game and see the fee.
 
 The server runs in a thread with a 3-second move clock (tests only) and the cheapest
-argon2 profile. Chromium is Debian's /usr/bin/chromium; ``playwright install`` is never used.
+argon2 profile. The browser is the session's one Chromium (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import BrowserContext, Page, expect
 
 from euchre.server import Settings, create_app
 from euchre.server.accounts_api import AccountsOptions
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-quic", "--no-first-run"]
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
 
@@ -42,8 +36,6 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform with a 3-second clock at coin tables."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
     db = tmp_path_factory.mktemp("coins-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
                               hand_pause=0.3, resume=False))
@@ -64,14 +56,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def page(base_url: str) -> Iterator[Page]:
-    """A fresh browser page."""
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
-        yield context.new_page()
-        context.close()
-        browser.close()
+def page(new_context: Callable[..., BrowserContext], base_url: str) -> Page:
+    """A fresh browser page (its own context, closed after the test)."""
+    return new_context(base_url=base_url, viewport={"width": 1280, "height": 800}).new_page()
 
 
 def test_sign_up_play_a_coin_table_time_out_and_leave(page: Page) -> None:

@@ -1,18 +1,17 @@
 """A real browser (Chromium through Playwright): Ann opens an online table, Bob finds it in
 the list and sits West, Ann starts the game, and each makes a move from their own seat.
 
-The server runs in a thread (computers move at once). Chromium is Debian's
-/usr/bin/chromium; ``playwright install`` is never used.
+The server runs in a thread (computers move at once). The browser is the session's one
+Chromium (tests/conftest.py); each person gets a fresh context of it.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,12 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import BrowserContext, Page, expect
 
 from euchre.server import Settings, create_app
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-quic", "--no-first-run"]
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
 
@@ -43,8 +38,6 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port, computers without delay."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
     db = tmp_path_factory.mktemp("online-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
                               hand_pause=0.5, resume=False))
@@ -63,17 +56,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+NewContext = Callable[..., BrowserContext]
 
 
-def _person(browser: Browser, base_url: str, errors: list[str]) -> Page:
-    context = browser.new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
+def _person(new_context: NewContext, base_url: str, errors: list[str]) -> Page:
+    context = new_context(base_url=base_url, viewport={"width": 1280, "height": 800})
     context.set_default_timeout(20_000)
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -103,10 +90,10 @@ def _move(page: Page) -> bool:
     return True
 
 
-def test_two_people_join_one_online_table_and_each_moves(browser: Browser,
+def test_two_people_join_one_online_table_and_each_moves(new_context: NewContext,
                                                         base_url: str) -> None:
     errors: list[str] = []
-    ann, bob = _person(browser, base_url, errors), _person(browser, base_url, errors)
+    ann, bob = _person(new_context, base_url, errors), _person(new_context, base_url, errors)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
     ann.goto("/")
@@ -159,9 +146,9 @@ def test_two_people_join_one_online_table_and_each_moves(browser: Browser,
     assert not errors, errors
 
 
-def test_the_play_online_section_fits_a_phone(browser: Browser, base_url: str) -> None:
+def test_the_play_online_section_fits_a_phone(new_context: NewContext, base_url: str) -> None:
     errors: list[str] = []
-    page = _person(browser, base_url, errors)
+    page = _person(new_context, base_url, errors)
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto("/")
     expect(page.get_by_role("heading", name="Play online")).to_be_visible()

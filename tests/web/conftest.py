@@ -1,13 +1,11 @@
 """Browser tests: the real server (bots without delay, a temporary SQLite file) in a thread,
-and Chromium driven by Playwright.
+and Chromium driven by Playwright (the session's one browser, from tests/conftest.py).
 
-Chromium is Debian's ``/usr/bin/chromium``; ``playwright install`` is never needed.
 Screenshots go to ``test-artifacts/web/`` (ignored by git).
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import threading
@@ -21,22 +19,10 @@ pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
 import uvicorn
-from playwright.sync_api import Browser, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from euchre.server.app import Settings, create_app
 
-CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless=new",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-quic",
-    "--no-first-run",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -74,23 +60,6 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="session")
-def playwright_instance() -> Iterator[Playwright]:
-    """One Playwright driver for the session."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-    with sync_playwright() as p:
-        yield p
-
-
-@pytest.fixture(scope="session")
-def browser(playwright_instance: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless."""
-    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture(scope="session")
