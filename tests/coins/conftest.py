@@ -7,13 +7,12 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from coin_helpers import create_tables
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from euchre.storage.accounts_models import metadata
 from euchre.storage.testdb import (
     drop_postgres,
     fresh_postgres,
-    make_engine,
     postgres_url,
     sqlite_url,
 )
@@ -33,14 +32,6 @@ def db_url(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
         yield url
     finally:
         asyncio.run(drop_postgres(url))
-
-
-async def create_tables(url: str) -> AsyncEngine:
-    """An engine on ``url`` with the account and ledger tables created."""
-    engine = make_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(metadata.create_all)
-    return engine
 
 
 @pytest.fixture

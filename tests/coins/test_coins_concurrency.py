@@ -9,8 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from coin_helpers import T0, assert_balanced, new_account
-from conftest import create_tables
+from coin_helpers import T0, assert_balanced, create_tables, new_account
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
