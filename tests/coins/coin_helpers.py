@@ -8,8 +8,7 @@ import itertools
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from euchre.coins.ledger import Ledger
-from euchre.storage.accounts_models import accounts, metadata
-from euchre.storage.testdb import make_engine
+from euchre.storage.accounts_models import accounts
 
 _names = itertools.count()
 
@@ -57,11 +56,3 @@ async def assert_balanced(engine: AsyncEngine, *account_ids: int) -> None:
         balance, total = await ledger.account_totals(account_id)
         assert balance == total
         assert balance >= 0
-
-
-async def create_tables(url: str) -> AsyncEngine:
-    """An engine on ``url`` with the account and ledger tables created."""
-    engine = make_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(metadata.create_all)
-    return engine

@@ -9,13 +9,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from coin_helpers import T0, assert_balanced, create_tables, new_account
+from coin_helpers import T0, assert_balanced, new_account
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from euchre.coins import CoinsError, CoinService, Ledger
 from euchre.storage.accounts_models import ledger_entries
+from euchre.storage.testdb import create_ledger_tables
 
 # One operation: (account index, amount, key index). Keys repeat on purpose; a key is
 # tied to one (account, amount) so a repeat is a true retry.
@@ -27,7 +28,7 @@ operations = st.lists(
 
 
 async def _run(url: str, ops: list[tuple[int, int, int]]) -> None:
-    engine = await create_tables(url)
+    engine = await create_ledger_tables(url)
     try:
         ledger = Ledger(engine, lambda: T0)
         ids = [await new_account(engine, 100) for _ in range(3)]

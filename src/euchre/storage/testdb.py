@@ -11,7 +11,9 @@ import os
 import secrets
 
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from .accounts_models import metadata as accounts_metadata
 from .sql import make_engine as make_engine  # the server's engine, PRAGMAs and all
 
 ENV = "EUCHRE_TEST_DATABASE_URL"
@@ -58,3 +60,11 @@ async def drop_postgres(db_url: str) -> None:
         await conn.execute(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
     finally:
         await conn.close()
+
+
+async def create_ledger_tables(url: str) -> AsyncEngine:
+    """An engine on ``url`` with the account and ledger tables created."""
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        await conn.run_sync(accounts_metadata.create_all)
+    return engine
