@@ -332,3 +332,36 @@ def test_a_hint_answers_with_legal_actions(client: TestClient) -> None:
             assert m["type"] != "error", m
         assert m["hints"] and {h["action"] for h in m["hints"]} <= set(legal)
         assert m["version"] == player.table["version"]
+
+
+def test_practice_speed_and_example_hand(client: TestClient) -> None:
+    from euchre.table.examples import examples
+
+    r = client.post("/api/tables", json={"kind": "practice", "speed": "warp"})
+    assert r.status_code == 400 and "speed must be one of" in r.json()["error"]
+    r = client.post("/api/tables", json={"kind": "practice", "example": "no-such-hand"})
+    assert r.status_code == 400 and "no example hand" in r.json()["error"]
+
+    fast = open_table(client, speed="fast")
+    table = client.get(f"/api/tables/{fast['id']}",
+                       headers={"X-Seat-Token": fast["token"]}).json()
+    assert table["extra"] == {"speed": "fast"}
+
+    for example in examples().values():
+        created = open_table(client, example=example.id, speed="slow")
+        table = client.get(f"/api/tables/{created['id']}",
+                           headers={"X-Seat-Token": created["token"]}).json()
+        assert table["extra"] == {"speed": "slow", "example": example.id}
+        view = table["view"]
+        # The person holds the example's hand (bots may already have bid), the dealer and
+        # upcard are the example's, and a set deal has no shuffle commitment.
+        assert set(example.hands[0]) <= set(view["hand"])  # the dealer may hold the upcard
+        assert view["dealer"] == example.dealer and view["upcard"] == example.kitty[0]
+        assert table["commitment"] is None
+
+
+def test_learn_page_is_served(client: TestClient) -> None:
+    r = client.get("/learn")
+    assert r.status_code == 200 and "<main" in r.text
+    data = client.get("/static/learn/examples.json").json()
+    assert data["examples"]

@@ -21,7 +21,12 @@ from ..errors import RecordError
 from ..record import GameRecord
 from ..rules import GAME_LENGTHS, PRESETS, Rules
 from ..table.manager import TableManager
-from ..table.practice import PracticeRequestError, parse_practice_request, practice_table
+from ..table.practice import (
+    PracticeRequestError,
+    parse_practice_request,
+    practice_start,
+    practice_table,
+)
 from ..table.records import public_record, replay_frames
 from .fields import field_docs
 
@@ -79,7 +84,7 @@ async def create_practice(request: Request, body: dict[str, Any]) -> dict[str, A
     except PracticeRequestError as e:
         raise ApiError(400, str(e)) from None
     config, token = practice_table(options)
-    await manager_of(request).open(config)
+    await manager_of(request).open(config, **practice_start(config))
     return {"id": config.id, "seat": 0, "token": token, "url": f"/table/{config.id}",
             "ws": f"/ws/tables/{config.id}"}
 

@@ -56,6 +56,9 @@ class Settings:
     """Seconds before each computer move."""
     hand_pause: float = 2.0
     """Seconds between the end of a hand and the next deal."""
+    trick_pause: float | None = None
+    """Least seconds before a computer leads after a completed trick, so people read it
+    (None: 1.8 times ``bot_delay``, 1.2 s at the default delay; none when bots are instant)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
@@ -147,7 +150,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         manager = TableManager(
             store,
             settings.scheduler or LoopScheduler(),
-            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause),
+            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                   trick_pause=(settings.bot_delay * 1.8 if settings.trick_pause is None
+                                else settings.trick_pause)),
             bot_factory=settings.bot_factory,
             seed_source=settings.seed_source,
         )
@@ -196,6 +201,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/table/{table_id}", client_page, methods=["GET"]),
         Route("/replay/{game_id}", client_page, methods=["GET"]),
         Route("/rules", client_page, methods=["GET"]),
+        Route("/learn", client_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

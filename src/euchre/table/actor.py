@@ -353,7 +353,7 @@ class TableActor:
 
     def _seed(self, index: int) -> str | None:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
-        return self.seeds[index] if index < len(self.seeds) else None
+        return (self.seeds[index] or None) if index < len(self.seeds) else None
 
     # -- the loop -----------------------------------------------------------------------
 
@@ -630,7 +630,8 @@ class TableActor:
             summary=self._summary,
             commitment=(
                 commitment(self.seeds[-1])
-                if current is not None and not current.is_over and self.seeds else None
+                if current is not None and not current.is_over and self.seeds and self.seeds[-1]
+                else None
             ),
             connected=self._connected(),
             deadline=self._deadline,
@@ -665,7 +666,7 @@ class TableActor:
         seat = game.to_act
         assert seat is not None
         if seat in self._bots:
-            self._later(self.pacing.bot_delay, _BotTurn(step))
+            self._later(self.pacing.bot_wait(_leads_after_trick(game)), _BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
@@ -682,6 +683,13 @@ class TableActor:
     def _post(self, cmd: _Command) -> None:
         if self.running:
             self._queue.put_nowait(cmd)
+
+
+def _leads_after_trick(game: GameState) -> bool:
+    """Whether the next move is a lead right after a completed trick (the trick is on view)."""
+    hand = game.current
+    return (hand is not None and not hand.is_over and bool(hand.tricks)
+            and not hand.trick[1])
 
 
 def _compact(data: Any) -> str:

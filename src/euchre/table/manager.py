@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..game import GameState
 from ..shuffle import new_seed
 from ..storage.base import GameStore, StoredGame
 from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
-from .pacing import Pacing, Scheduler
+from .pacing import Pacing, Scheduler, pacing_for_speed
 from .policy import FinishHook, TurnPolicy
 from .seats import TableConfig
 
@@ -59,7 +60,7 @@ class TableManager:
         factory = self.policies.get(kind)
         return {
             "scheduler": self.scheduler,
-            "pacing": self.pacing,
+            "pacing": pacing_for_speed(self.pacing, config.extra.get("speed")),
             "store": self.store,
             "policy": factory(config) if factory else TurnPolicy(),
             "bot_factory": self._bot_factory,
@@ -68,9 +69,11 @@ class TableManager:
             "history_limit": self._history_limit,
         }
 
-    async def open(self, config: TableConfig) -> TableActor:
-        """Start a new table (saved at once; the first hand is dealt straight away)."""
-        actor = TableActor(config, **self._actor_kwargs(config))
+    async def open(self, config: TableConfig, game: GameState | None = None,
+                   seeds: Sequence[str] = ()) -> TableActor:
+        """Start a new table (saved at once; the first hand is dealt straight away, unless
+        ``game`` is given already dealt, with ``seeds`` for its hands: "" for a set deal)."""
+        actor = TableActor(config, game=game, seeds=seeds, **self._actor_kwargs(config))
         self._tables[config.id] = actor
         await self.store.save(actor.stored())
         actor.start()

@@ -23,6 +23,28 @@ class Pacing:
     """Pause before each computer move, so a person sees each move separately."""
     hand_pause: float = 2.0
     """Pause between the end of a hand and the next deal."""
+    trick_pause: float = 1.2
+    """Least pause before a computer leads after a trick is completed, so people can read
+    the finished trick and see it swept to its winner (the law-11 look at the last trick
+    lasts until the next lead)."""
+
+    def scaled(self, factor: float) -> Pacing:
+        """This pacing with every pause multiplied by ``factor`` (a practice table's speed)."""
+        return Pacing(self.bot_delay * factor, self.hand_pause * factor, self.trick_pause * factor)
+
+    def bot_wait(self, after_trick: bool) -> float:
+        """How long a computer waits before its move (longer when it leads after a trick)."""
+        return max(self.bot_delay, self.trick_pause) if after_trick else self.bot_delay
+
+
+SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 1.0, "fast": 0.35}
+"""Practice-table speeds for computer players: the factor applied to the server's pacing."""
+
+
+def pacing_for_speed(base: Pacing, speed: str | None) -> Pacing:
+    """``base`` scaled for a practice table's ``speed`` (None or unknown: unchanged)."""
+    factor = SPEEDS.get(speed or "normal", 1.0)
+    return base if factor == 1.0 else base.scaled(factor)
 
 
 class TimerHandle(Protocol):

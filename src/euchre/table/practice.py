@@ -1,7 +1,8 @@
 """Practice tables: a person in the South seat, computer players in the other three.
 
-No account, no coins, no clock. The request names a rules preset, rule changes, and
-the level of each computer player (partner North, left West, right East).
+No account, no coins, no clock. The request names a rules preset, rule changes, the
+level of each computer player (partner North, left West, right East), optionally their
+speed, and optionally an example hand of the strategy guide to deal first.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
+from .examples import ExampleError, example
+from .pacing import SPEEDS
 from .policy import PRACTICE
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"
 """The computer level used when a request names none."""
 
-_FIELDS = ("kind", "preset", "rules", "partner", "left", "right", "name")
+_FIELDS = ("kind", "preset", "rules", "partner", "left", "right", "name", "speed", "example")
 
 
 class PracticeRequestError(ValueError):
@@ -42,6 +45,10 @@ class PracticeOptions:
     """The level of the right opponent (East, seat 3)."""
     name: str = "You"
     """The person's display name."""
+    speed: str = "normal"
+    """How fast the computer players move: ``slow``, ``normal`` or ``fast``."""
+    example: str | None = None
+    """The id of a strategy-guide example hand to deal first (``/learn``), or None."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -76,7 +83,21 @@ def parse_practice_request(body: Any) -> PracticeOptions:
     name = body.get("name", "You")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
         raise PracticeRequestError("name must be 1 to 24 characters")
-    options = PracticeOptions(preset, dict(rules), name=name.strip(), **levels)
+    speed = body.get("speed", "normal")
+    if speed is None:
+        speed = "normal"
+    if not isinstance(speed, str) or speed not in SPEEDS:
+        raise PracticeRequestError(f"speed must be one of {', '.join(SPEEDS)}, not {speed!r}")
+    example_id = body.get("example")
+    if example_id is not None:
+        if not isinstance(example_id, str):
+            raise PracticeRequestError("example must be the id of an example hand")
+        try:
+            preset = example(example_id).preset
+        except ExampleError as e:
+            raise PracticeRequestError(str(e)) from None
+    options = PracticeOptions(preset, dict(rules), name=name.strip(), speed=speed,
+                              example=example_id, **levels)
     try:
         options.make_rules()
     except (RulesError, TypeError) as e:
@@ -100,6 +121,12 @@ def practice_table(
         bot(options.partner, "North"),
         bot(options.right, "East"),
     )
+    extra: dict[str, Any] = {}
+    if options.speed != "normal":
+        extra["speed"] = options.speed
+    if options.example is not None:
+        extra["example"] = options.example
+        first_dealer = example(options.example).dealer
     config = TableConfig(
         id=table_id or new_table_id(),
         kind=PRACTICE,
@@ -108,5 +135,15 @@ def practice_table(
         preset=options.preset,
         created_at=time.time(),
         first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        extra=extra,
     )
     return config, token
+
+
+def practice_start(config: TableConfig) -> dict[str, Any]:
+    """How a new practice table starts: dealt its example hand (not shuffled: no seed),
+    or nothing special (the first hand is shuffled and dealt as usual)."""
+    example_id = config.extra.get("example")
+    if not isinstance(example_id, str):
+        return {}
+    return {"game": example(example_id).first_hand(config.rules), "seeds": [""]}
