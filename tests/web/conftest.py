@@ -27,6 +27,14 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+SIZES = {
+    "1366x657": {"width": 1366, "height": 657},
+    "1280x720": {"width": 1280, "height": 720},
+    "1440x900": {"width": 1440, "height": 900},
+    "390x844": {"width": 390, "height": 844},
+    "360x740": {"width": 360, "height": 740},
+}
+"""The window sizes every screen must fit: laptops with browser bars, a desktop, two phones."""
 
 
 def _free_port() -> int:
@@ -37,12 +45,15 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="session")
 def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The platform on a free port: computer players move at once, a short pause between hands."""
+    """The platform on a free port: computer players move at once, a short pause between hands,
+    and the real trick pause (1.2 s before a computer leads after a trick; a third of it at
+    the "fast" speed the whole-game tests choose)."""
     db = tmp_path_factory.mktemp("web-db") / "euchre.db"
     settings = Settings(
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,
+        trick_pause=1.2,
         resume=False,
     )
     port = _free_port()
@@ -71,8 +82,11 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
-def _page(browser: Browser, server_url: str, viewport: dict[str, int]) -> Iterator[Page]:
+def _page(browser: Browser, server_url: str, viewport: dict[str, int],
+          speed: str | None = None) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, base_url=server_url)
+    if speed:
+        context.add_init_script(f"localStorage.setItem('euchre.speed', '{speed}')")
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []
@@ -92,3 +106,9 @@ def page(browser: Browser, server_url: str) -> Iterator[Page]:
 def phone_page(browser: Browser, server_url: str) -> Iterator[Page]:
     """A fresh phone-sized page (390 x 844)."""
     yield from _page(browser, server_url, PHONE)
+
+
+@pytest.fixture
+def sized_page(browser: Browser, server_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh page of the size named by the test's ``size`` parameter, computer players fast."""
+    yield from _page(browser, server_url, SIZES[request.param], speed="fast")

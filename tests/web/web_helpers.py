@@ -16,9 +16,9 @@ GAME_OVER = ".game-over-panel"
 SUMMARY = ".summary-panel"
 
 
-def screenshot(page: Page, path: Path) -> None:
-    """A whole-page screenshot with animations finished."""
-    page.screenshot(path=str(path), full_page=True, animations="disabled")
+def screenshot(page: Page, path: Path, *, full_page: bool = True) -> None:
+    """A screenshot (of the whole page, or of the window) with animations finished."""
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
 
 
 class Shots:
@@ -32,20 +32,24 @@ class Shots:
     def wants(self, phase: str) -> bool:
         return phase not in self.taken
 
-    def take(self, page: Page, phase: str) -> None:
+    def take(self, page: Page, phase: str, *, full_page: bool = True) -> None:
         if phase in self.taken:
             return
         self.taken.add(phase)
-        screenshot(page, self.folder / f"{self.prefix}-{phase}.png")
+        screenshot(page, self.folder / f"{self.prefix}-{phase}.png", full_page=full_page)
 
 
-def start_table(page: Page, preset: str = "classic", shots: Shots | None = None) -> str:
-    """Open the start page, choose a preset, start the table; returns the table's URL."""
+def start_table(page: Page, preset: str = "classic", shots: Shots | None = None,
+                game_to: int | None = None) -> str:
+    """Open the start page, choose a preset (and the game's length), start the table;
+    returns the table's URL."""
     page.goto("/")
     expect(page.get_by_role("heading", name="Euchre", exact=True)).to_be_visible()
     preset_box = page.get_by_label("Preset")
     expect(preset_box.locator(f"option[value='{preset}']")).to_have_count(1)
     preset_box.select_option(preset)
+    if game_to is not None:
+        page.get_by_label("Game to").select_option(str(game_to))
     if shots:
         shots.take(page, "start")
     page.get_by_role("button", name="Start this table").click()
@@ -130,3 +134,25 @@ def play_to_the_end(
             prefer = ("Order up", "Pass")
         make_a_move(page, prefer)
     raise AssertionError("the game did not end")
+
+
+OFF_SCREEN_JS = """async (selector) => {
+  // Where things come to rest: wait for any card still sliding in.
+  const moving = [...document.querySelectorAll(selector)].flatMap((el) => el.getAnimations());
+  await Promise.all(moving.map((a) => a.finished.catch(() => null)));
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const r = el.getBoundingClientRect();
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+      out.push(`${el.getAttribute('aria-label') || el.textContent.trim()} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+  }
+  if (scrollX || scrollY) out.push(`the page is scrolled to ${scrollX},${scrollY}`);
+  return out;
+}"""
+
+
+def off_screen_choices(page: Page) -> list[str]:
+    """Every enabled move control not wholly inside the window (and any scrolling)."""
+    result: list[str] = page.evaluate(OFF_SCREEN_JS, CHOICES)
+    return result

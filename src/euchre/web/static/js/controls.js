@@ -27,27 +27,42 @@ function callSuitMark(action) {
   return w[0] === "call" ? suitMark(w[1]) : null;
 }
 
+function bidButton(action, onAction, short = false) {
+  const label = actionLabel(action);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: `bid-button bid-${action.split(" ")[0]}${action.endsWith("alone") ? " bid-alone" : ""}`,
+      dataset: { key: `action:${action}`, action },
+      "aria-label": short ? label : null,
+      onclick: () => onAction(action),
+    },
+    short ? null : callSuitMark(action),
+    short ? "alone" : label,
+  );
+}
+
 /**
- * Buttons for the control actions, in a steady order.
+ * Buttons for the control actions, in a steady order. A bid and its "alone" form sit
+ * together as a pair ("♠ Call Spades" + "alone", named "Call Spades alone"), so round
+ * two's calls fit on one line.
  * @param {string[]} actions control actions from the view's `legal`
  * @param {(action: string) => void} onAction
  */
 export function controlButtons(actions, onAction) {
-  return [...actions]
-    .sort((a, b) => sortKey(a) - sortKey(b))
-    .map((action) =>
-      h(
-        "button",
-        {
-          type: "button",
-          class: `bid-button bid-${action.split(" ")[0]}${action.endsWith("alone") ? " bid-alone" : ""}`,
-          dataset: { key: `action:${action}`, action },
-          onclick: () => onAction(action),
-        },
-        callSuitMark(action),
-        actionLabel(action),
-      ),
-    );
+  const sorted = [...actions].sort((a, b) => sortKey(a) - sortKey(b));
+  const out = [];
+  for (const action of sorted) {
+    if (action.endsWith(" alone") && action !== "defend alone" && sorted.includes(action.slice(0, -6))) continue;
+    const alone = `${action} alone`;
+    if (action !== "pass" && sorted.includes(alone)) {
+      out.push(h("span", { class: "bid-pair" }, bidButton(action, onAction), bidButton(alone, onAction, true)));
+    } else {
+      out.push(bidButton(action, onAction));
+    }
+  }
+  return out;
 }
 
 /**

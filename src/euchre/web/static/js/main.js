@@ -7,6 +7,7 @@ import { initAccountSlot } from "../account/session.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
 import { mountReplay } from "./replay.js";
+import { mountLearn } from "./learn.js";
 import { mountRules } from "./rules-page.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
@@ -15,6 +16,7 @@ const ROUTES = [
   [/^\/$/, (main) => mountStart(main), "Euchre", "/"],
   [/^\/table\/([\w.~-]+)$/, (main, id) => mountTable(main, id), "Euchre: your table", null],
   [/^\/rules$/, (main) => mountRules(main, new URLSearchParams(location.search).get("table")), "Euchre: rules", "/rules"],
+  [/^\/learn$/, (main) => mountLearn(main), "Euchre: strategy guide", "/learn"],
   [/^\/replay\/([\w.~-]+)$/, (main, id) => mountReplay(main, id), "Euchre: replay", null],
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
@@ -59,3 +61,11 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 initAccountSlot();
 route();
+
+// The table fills the window under the header: keep the header's height in a CSS variable.
+const header = document.querySelector(".site-header");
+function measureHeader() {
+  document.documentElement.style.setProperty("--header-h", `${header.offsetHeight}px`);
+}
+new ResizeObserver(measureHeader).observe(header);
+measureHeader();

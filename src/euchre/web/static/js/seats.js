@@ -3,7 +3,7 @@
 import { cardBack, cardFace, cardName } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { playsBySeat } from "./trick.js";
-import { POSITIONS, actionLabel, compassName, position, seatName } from "./words.js";
+import { POSITIONS, actionLabel, bidLabel, compassName, position, seatName } from "./words.js";
 
 const BIDDING = ["farmer", "order", "benny", "call", "discard", "defend"];
 
@@ -17,19 +17,26 @@ export function seatBoxes() {
       tags: h("div", { class: "seat-tags" }),
       cards: h("div", { class: "seat-cards", "aria-hidden": "true" }),
       said: h("div", { class: "seat-said", "aria-hidden": "true" }),
+      clock: h("span", { class: "seat-clock", hidden: true }),
     };
     seat.box.append(
-      h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags), seat.cards, seat.said),
+      h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags, seat.clock), seat.cards, seat.said),
     );
     seats[where] = seat;
   }
   return seats;
 }
 
-function tagsFor(seat, view) {
+function tagsFor(seat, view, said) {
   const tags = [];
+  // Once the bidding is over, each seat keeps its bid in view for the whole hand.
+  const bid = !BIDDING.includes(view.phase) && said && !said.startsWith("discard") ? bidLabel(said, seat, view) : "";
+  if (bid && view.maker !== seat) tags.push(h("span", { class: "tag tag-bid" }, bid));
   if (seat === view.dealer) tags.push(h("span", { class: "tag tag-dealer" }, "Dealer"));
-  if (view.maker === seat) tags.push(h("span", { class: "tag tag-maker" }, view.alone ? "Maker, alone" : "Maker"));
+  if (view.maker === seat) {
+    const how = bid ? `${bid}: maker` : "Maker";
+    tags.push(h("span", { class: "tag tag-maker" }, view.alone && !bid.endsWith("alone") ? `${how}, alone` : how));
+  }
   if (view.lone_defender === seat) tags.push(h("span", { class: "tag tag-maker" }, "Defends alone"));
   if (view.sitting_out.includes(seat)) tags.push(h("span", { class: "tag tag-out" }, "Sits out"));
   return tags;
@@ -55,7 +62,7 @@ export function renderSeats(seats, view, table, me) {
       h("span", { class: "seat-title" }, seat === me ? "You" : compassName(seat, me)),
       detail ? h("span", { class: "seat-detail" }, detail) : null,
     );
-    fill(box.tags, tagsFor(seat, view));
+    fill(box.tags, tagsFor(seat, view, lastSaid.get(seat)));
     box.box.classList.toggle("to-act", view.to_act === seat);
     box.box.classList.toggle("sitting-out", out);
     if (seat !== me) {
@@ -84,6 +91,22 @@ function renderBacks(container, held, handNumber) {
     const i = container.childElementCount;
     container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, style: `--i:${i}`, html: cardBack() }));
   }
+}
+
+/** Where the upcard went, for the rest of the hand: "Upcard 9♥: East picked it up". */
+export function renderUpcardNote(note, view, me) {
+  const bidding = ["farmer", "order", "benny", "call", "discard"].includes(view.phase);
+  if (bidding || !view.upcard || view.phase === "over") {
+    note.hidden = true;
+    return;
+  }
+  note.hidden = false;
+  const upcard = cardName(view.upcard);
+  const took = view.upcard_taken ? `${seatName(view.dealer, me)} picked it up` : "turned down";
+  const text = `Upcard: ${upcard}, ${took}`;
+  if (note.dataset.text === text) return;
+  note.dataset.text = text;
+  fill(note, h("span", { class: "mini-upcard", "aria-hidden": "true", html: cardFace(view.upcard) }), h("span", {}, text));
 }
 
 /** The upcard on the kitty while bidding (face down in round two); hidden once play starts. */

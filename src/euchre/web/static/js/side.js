@@ -37,18 +37,40 @@ export function stripParts(score, view, me) {
 /** The hint panel's contents: "Thinking…", or every choice with its estimate, best first. */
 export function hintContent(hints) {
   if (hints === "thinking") return [h("p", {}, "Thinking…")];
+  const best = hints[0];
   return [
     h("h2", {}, "Hint"),
-    h("ol", { class: "hint-list" }, hints.map((hint, i) => h("li", { class: i === 0 ? "best" : "" }, ...hintWords(hint)))),
+    h("ol", { class: "hint-list" }, hints.map((hint, i) => h("li", { class: i === 0 ? "best" : "" }, ...hintWords(hint, best, hints[1])))),
   ];
 }
 
-/** A hint as words: the move in bold, then the estimate ("Order up the Jack of Clubs: loses …"). */
-function hintWords(hint) {
+function points(x) {
+  const size = Math.abs(x);
+  return `${size.toFixed(1)} point${size.toFixed(1) === "1.0" ? "" : "s"}`;
+}
+
+/**
+ * A hint as words, said against the alternatives: the best move "is the best choice: about
+ * 0.3 points better than Pass", the others "about 0.3 points worse than Order up".
+ */
+function hintWords(hint, best, second) {
   const text = hint.text || "";
   const cut = text.indexOf(": ");
-  if (cut > 0) return [h("strong", {}, text.slice(0, cut)), `: ${text.slice(cut + 2)}`];
-  const points =
-    hint.expected_points === null ? "" : `: about ${Number(hint.expected_points).toFixed(1)} points on average`;
-  return [h("strong", {}, actionLabel(hint.action)), text ? ` ${text}` : points];
+  const label = cut > 0 ? text.slice(0, cut) : actionLabel(hint.action);
+  const rest = (cut > 0 ? text.slice(cut + 2) : text).split("; ").filter((part) => !/ about .* on average$/.test(part));
+  const bestLabel = (best.text || "").split(": ")[0] || actionLabel(best.action);
+  let estimate = "";
+  if (hint === best) {
+    estimate = "the best choice";
+    if (second && hint.expected_points !== null && second.expected_points !== null) {
+      const gap = hint.expected_points - second.expected_points;
+      const secondLabel = (second.text || "").split(": ")[0] || actionLabel(second.action);
+      estimate += gap < 0.05 ? `, about as good as ${secondLabel}` : `, about ${points(gap)} better than ${secondLabel}`;
+    }
+  } else if (hint.expected_points !== null && best.expected_points !== null) {
+    const gap = best.expected_points - hint.expected_points;
+    estimate = gap < 0.05 ? `about as good as ${bestLabel}` : `about ${points(gap)} worse than ${bestLabel}`;
+  }
+  const details = [estimate, ...rest].filter(Boolean).join("; ");
+  return [h("strong", {}, label), details ? `: ${details}` : ""];
 }

@@ -6,6 +6,8 @@ import { cardFace } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
 import { mountOnlineSection } from "./online.js";
+import { speed, speedSelect } from "./prefs.js";
+import { HIDDEN_RULES, RULE_LABELS, rulesSummary } from "./rules-words.js";
 import { finishedGames, rememberSeat, unfinishedTable } from "./storage.js";
 
 const CHOICES_KEY = "euchre.choices";
@@ -34,9 +36,9 @@ export function normalisePresets(data) {
     }
     fields = [...seen].map(([name, values]) => ({ name, choices: [...values] }));
   }
-  fields = fields.map((f) => ({
+  fields = fields.filter((f) => !HIDDEN_RULES.has(f.name)).map((f) => ({
     name: f.name,
-    label: f.label ?? humanise(f.name),
+    label: RULE_LABELS[f.name] ?? f.label ?? humanise(f.name),
     description: f.description ?? f.help ?? "",
     choices: f.choices ?? f.allowed ?? f.values ?? null,
     default: f.default,
@@ -88,6 +90,7 @@ export function mountStart(main) {
           "div",
           { class: "hero-actions" },
           practice,
+          speedSelect(h, "speed"),
           resumeId ? h("a", { class: "button-link", href: `/table/${encodeURIComponent(resumeId)}` }, "Resume your game") : null,
         ),
         h("p", { class: "hero-note" }, "No account needed. ", h("a", { href: "/rules" }, "How to play and the house rules"), "."),
@@ -108,7 +111,7 @@ export function mountStart(main) {
     errorBox.hidden = true;
     for (const b of main.querySelectorAll("button")) b.disabled = true;
     try {
-      const seat = await createPractice(options);
+      const seat = await createPractice({ ...options, speed: speed() });
       rememberSeat(seat.id, seat.token);
       navigate(`/table/${encodeURIComponent(seat.id)}`);
     } catch (error) {
@@ -162,10 +165,16 @@ function buildForm(form, { presets, fields, levels, defaultLevel, defaultPreset 
     return original ?? input.value;
   }
 
+  /** The summary of the rules as they stand now: the preset with every change made here. */
+  function showSummary() {
+    const preset = byName.get(presetSelect.value);
+    const rules = { ...(preset?.rules ?? {}) };
+    for (const field of fields) rules[field.name] = ruleValue(field);
+    fill(presetNote, h("ul", {}, rulesSummary(rules).map((line) => h("li", {}, line))));
+  }
+
   function showPreset(name) {
     const preset = byName.get(name);
-    const text = preset?.description ?? "";
-    fill(presetNote, Array.isArray(text) ? h("ul", {}, text.map((line) => h("li", {}, line))) : text);
     for (const field of fields) {
       const input = inputs.get(field.name);
       const value = preset?.rules?.[field.name] ?? field.default;
@@ -174,7 +183,13 @@ function buildForm(form, { presets, fields, levels, defaultLevel, defaultPreset 
     }
   }
 
-  presetSelect.addEventListener("change", () => showPreset(presetSelect.value));
+  presetSelect.addEventListener("change", () => {
+    showPreset(presetSelect.value);
+    showSummary();
+  });
+  form.addEventListener("change", (event) => {
+    if (event.target !== presetSelect) showSummary();
+  });
   showPreset(presetSelect.value);
   if (saved.preset === presetSelect.value && saved.rules) {
     for (const [name, value] of Object.entries(saved.rules)) {
@@ -184,6 +199,8 @@ function buildForm(form, { presets, fields, levels, defaultLevel, defaultPreset 
       else input.value = String(value);
     }
   }
+
+  showSummary();
 
   const seatsWanted = [
     ["partner", "Partner (North)"],

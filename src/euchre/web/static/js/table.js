@@ -9,15 +9,18 @@ import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
 import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
+import { SPEED_FACTORS, setSound, soundOn, speed } from "./prefs.js";
 import { scoreBox } from "./score.js";
-import { renderPile, renderSeats, seatBoxes } from "./seats.js";
+import { renderPile, renderSeats, renderUpcardNote, seatBoxes } from "./seats.js";
 import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
 import { factRows, hintContent, stripParts } from "./side.js";
 import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
-import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
-import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
+import { playSound } from "./sound.js";
+import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
+import { cardName } from "./cards.js";
+import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
 
-const LOG_LENGTH = 8;
+const ANNOUNCED = 40; // lines kept in the screen reader's log region
 
 export function mountTable(main, tableId) {
   const token = seatToken(tableId);
@@ -49,8 +52,10 @@ class TablePage {
     this.hints = null; // null, "thinking", or the list of hints for the decision in hintFor
     this.hintFor = null;
     this.picked = new Set(); // cards chosen for a farmer's swap
-    this.log = [];
     this.handKey = null;
+    this.timedOut = new Map(); // "hand:history index" -> the sentence for a move the clock made
+    this.announcedTurn = null;
+    this.focusedGameOver = false;
     this.dismissedSummary = null;
     this.closedReason = null;
     this.message = "";
@@ -92,7 +97,10 @@ class TablePage {
   // ---- layout, built once -------------------------------------------------------------------
 
   build() {
-    this.status = h("p", { class: "status", role: "status", "aria-live": "polite", "aria-atomic": "true" }, "Joining the table…");
+    // The visible line says what just happened and whose turn it is; screen readers hear
+    // every event, in order, from the log region below (so the status itself is not live).
+    this.status = h("p", { class: "status", role: "status", "aria-live": "off" }, "Joining the table…");
+    this.announcer = h("div", { class: "visually-hidden", role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Table announcements" });
     this.errorBox = h("p", { class: "error", role: "alert", hidden: true });
     // A one-line score for small screens, where the side panel sits below the table.
     this.strip = h("p", { class: "score-strip", "aria-hidden": "true" });
@@ -101,6 +109,7 @@ class TablePage {
     this.pile = h("div", { class: "pile" });
     this.trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
     this.overlay = h("div", { class: "centre-overlay" });
+    this.upcardNote = h("p", { class: "upcard-note", hidden: true });
     const felt = h(
       "section",
       { class: "felt", "aria-label": "The table" },
@@ -109,6 +118,7 @@ class TablePage {
       h("div", { class: "centre" }, this.pile, this.trick),
       this.seats.east.box,
       this.seats.south.box,
+      this.upcardNote,
       this.overlay,
     );
     this.prompt = h("p", { class: "prompt" });
@@ -120,6 +130,9 @@ class TablePage {
     this.hintButton = tool("Hint", "tool:hint", () => this.askHint());
     this.lastTrickButton = tool("Last trick", "tool:last", () => this.toggleLastTrick());
     this.lastTrickButton.setAttribute("aria-expanded", "false");
+    this.soundButton = tool("Sound", "tool:sound", () => this.toggleSound());
+    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    this.bidsBox = h("ol", { class: "bids" });
     this.clock = h("p", { class: "clock", hidden: true });
     this.coinSlot = h("section", { class: "coin-slot", "aria-label": "Coins", hidden: true });
     this.scoreSlot = h("div", { class: "score-slot" });
@@ -140,18 +153,20 @@ class TablePage {
       this.coinSlot,
       this.scoreSlot,
       this.facts,
+      this.hintPanel,
+      h("section", { class: "bids-box", "aria-label": "Bidding" }, h("h2", {}, "Bidding"), this.bidsBox),
+      h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
       h(
         "div",
         { class: "tools" },
-        this.hintButton,
-        this.lastTrickButton,
         h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules"),
+        h("a", { class: "tool", href: "/learn" }, "Strategy guide"),
         tool("Download record", "tool:record", () => this.downloadRecord()),
       ),
       this.shuffleBox,
-      this.hintPanel,
-      h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
     );
+    // The tools used while playing sit above the felt, in view at every size.
+    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, this.hintButton, this.lastTrickButton, this.soundButton);
     this.page = h(
       "div",
       { class: "table-page" },
@@ -159,13 +174,13 @@ class TablePage {
         "div",
         { class: "play-area" },
         h("h1", { class: "visually-hidden" }, "Your table"),
-        this.status,
+        h("div", { class: "status-row" }, this.status, this.strip, this.toolbar),
         this.clock,
         this.errorBox,
-        this.strip,
         felt,
         this.controls,
         this.hand,
+        this.announcer,
       ),
       side,
     );
@@ -181,8 +196,9 @@ class TablePage {
       const line = this.describeEvent(event, table);
       if (line) {
         this.message = line;
-        this.addLog(line);
+        this.announce(line);
       }
+      this.soundFor(event, table);
     }
     // Events of one batch all carry the settled table: draw once, at the last of them.
     if (!settled) return;
@@ -191,9 +207,15 @@ class TablePage {
     this.error = "";
     const view = table.view;
     const me = this.me;
-    if (!event && !previous) {
-      this.message = "";
-      if (view) this.rebuildLog(view);
+    if (!event && !previous) this.message = "";
+    if (view && view.to_act === me && !table.game_over && !table.closed && !this.closedReason) {
+      const decision = this.decision;
+      if (this.announcedTurn !== decision) {
+        this.announcedTurn = decision;
+        this.announce(prompt(view, me));
+        if (event) playSound("turn");
+        if (table.extra?.example && table.kind === "practice") this.autoHint = decision;
+      }
     }
     if (table.game_over && !previous?.game_over) {
       rememberFinished(this.gameId, table.score, table.winner, me);
@@ -217,17 +239,26 @@ class TablePage {
     const me = this.me;
     switch (event.kind) {
       case "deal":
-        this.log = [];
         return `${seatName(event.dealer, me)} ${event.dealer === me ? "deal" : "deals"} hand ${event.hand_number}.`;
-      case "action":
+      case "action": {
+        if (event.timed_out) {
+          const line = timedOutText(event.seat, event.action, me, table.view);
+          const history = table.view?.history ?? [];
+          this.timedOut.set(`${table.hand_number}:${history.length - 1}`, line);
+          return line;
+        }
         return describeAction(event.seat, event.action, me, table.view);
+      }
       case "trick":
         return `${seatName(event.winner, me)} ${event.winner === me ? "win" : "wins"} the trick.`;
       case "hand_over": {
         const summary = event.summary ?? table.summary;
         if (!summary) return "The hand is over.";
         const words = handSummary(summary, me);
-        return `${words.headline} ${words.detail}`.trim();
+        const score = event.score ?? summary.score;
+        const mine = sideOf(me);
+        const line = score ? ` Score: us ${score[mine]}, them ${score[1 - mine]}.` : "";
+        return `${words.headline} ${words.detail}${line}`.trim();
       }
       case "game_over":
         return gameOverText(event.winner ?? table.winner, table.score, me);
@@ -239,17 +270,61 @@ class TablePage {
     }
   }
 
-  addLog(line) {
-    this.log.push(line);
-    if (this.log.length > LOG_LENGTH) this.log.shift();
+  /** Add a line to the screen reader's log region (every line is read, in order). */
+  announce(line) {
+    if (!line) return;
+    this.announcer.append(h("p", {}, line));
+    while (this.announcer.childElementCount > ANNOUNCED) this.announcer.firstElementChild.remove();
   }
 
-  rebuildLog(view) {
+  soundFor(event, table) {
+    if (event.kind === "deal") playSound("deal");
+    else if (event.kind === "action" && String(event.action).startsWith("play")) playSound("play");
+    else if (event.kind === "trick") setTimeout(() => playSound("trick"), 250);
+  }
+
+  /**
+   * This hand's log, rebuilt from the view: the deal, every bid, and the cards of the
+   * current and the last completed trick only (table law 11: earlier tricks' cards are
+   * not shown again, just who won them).
+   */
+  handLog(view) {
     const me = this.me;
-    this.log = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
-    for (const [seat, action] of view.history.slice(-LOG_LENGTH)) {
-      this.addLog(describeAction(seat, action, me, view));
+    const hand = this.table.hand_number;
+    const lines = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${hand}.`];
+    const tricks = [];
+    let current = [];
+    view.history.forEach(([seat, action], i) => {
+      const text = this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view);
+      if (!String(action).startsWith("play ")) {
+        lines.push(text);
+        return;
+      }
+      current.push(text);
+      if (current.length === 4 - view.sitting_out.length) {
+        tricks.push(current);
+        current = [];
+      }
+    });
+    const winners = this.trickWinners(view, tricks.length);
+    tricks.forEach((plays, i) => {
+      const won = winners[i] === undefined ? "" : ` ${seatName(winners[i], me)} ${winners[i] === me ? "win" : "wins"} it.`;
+      if (i < tricks.length - 1) lines.push(`Trick ${i + 1}:${won || " played."}`);
+      else lines.push(`Trick ${i + 1}, the last one played:`, ...plays, won.trim());
+    });
+    if (current.length) lines.push(`Trick ${tricks.length + 1}:`, ...current);
+    return lines.filter(Boolean);
+  }
+
+  /** Who won each completed trick: kept from the trick events, and the view's last trick. */
+  trickWinners(view, count) {
+    const key = `${this.table.hand_number}`;
+    if (this.winnersHand !== key) {
+      this.winnersHand = key;
+      this.winners = [];
     }
+    if (view.last_trick && count) this.winners[count - 1] = view.last_trick.winner;
+    return this.winners;
   }
 
   showHints(hints, version) {
@@ -257,7 +332,18 @@ class TablePage {
     this.hints = hints;
     this.hintFor = this.decision;
     this.renderHints();
-    this.hintPanel.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  toggleSound() {
+    setSound(!soundOn());
+    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    if (soundOn()) playSound("turn");
+  }
+
+  /** How long a finished trick stays before it sweeps: the table's speed scales it. */
+  get trickHold() {
+    const factor = this.table?.kind === "practice" ? SPEED_FACTORS[this.table?.extra?.speed ?? "normal"] ?? 1 : 1;
+    return TRICK_HOLD_MS * factor;
   }
 
   showError(message, fatal) {
@@ -338,6 +424,7 @@ class TablePage {
         partner: level((me + 2) % 4),
         left: level((me + 1) % 4),
         right: level((me + 3) % 4),
+        speed: speed(),
       });
       rememberSeat(seat.id, seat.token);
       navigate(`/table/${encodeURIComponent(seat.id)}`);
@@ -364,8 +451,11 @@ class TablePage {
     this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
     fill(this.strip, stripParts(table.score, view, me));
     if (view) {
-      renderSeats(this.seats, view, table, me);
+      const over = table.game_over || table.closed || this.closedReason;
+      renderSeats(this.seats, over ? { ...view, to_act: null } : view, table, me);
       renderPile(this.pile, view, table.hand_number, me);
+      renderUpcardNote(this.upcardNote, view, me);
+      this.renderBids(view);
       this.renderTrick(view);
       this.renderControls(view);
       fill(this.facts, factRows(view, table.hand_number, me));
@@ -377,12 +467,24 @@ class TablePage {
     this.renderTools(view);
     this.renderShuffle();
     this.renderHints();
-    fill(this.logList, this.log.map((line) => h("li", {}, line)));
+    fill(this.logList, view ? this.handLog(view).map((line) => h("li", {}, line)) : []);
+    if (this.autoHint && this.autoHint === this.decision && !this.hints && !this.pending) {
+      this.autoHint = null;
+      this.askHint(); // example hands from the guide play with hints on
+    }
 
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
     const unplaced = focusInPlay || active === document.body || active === this.main;
-    if (again) {
+    if (table.game_over && !this.focusedGameOver) {
+      // The game is over: the panel takes the focus once, so its choices come next.
+      this.focusedGameOver = true;
+      const heading = this.overlay.querySelector(".game-over-panel h2");
+      if (heading) {
+        heading.setAttribute("tabindex", "-1");
+        heading.focus({ preventScroll: true });
+      }
+    } else if (again) {
       again.focus();
     } else if (unplaced && view && view.to_act === me && !this.pending) {
       const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
@@ -402,28 +504,46 @@ class TablePage {
     let text;
     if (table.game_over) {
       text = gameOverText(table.winner, table.score, me);
+    } else if (table.closed || this.closedReason) {
+      text = this.closedReason === "left" || table.closed === "left"
+        ? "You left the table; it is closed."
+        : "The table was closed.";
     } else if (!view) {
       text = "Waiting for the deal…";
     } else {
       text = [this.message, this.pending ? "" : prompt(view, me)].filter(Boolean).join(" ");
     }
     if (this.status.textContent !== text) this.status.textContent = text;
-    const yourTurn = Boolean(view && view.to_act === me && !table.game_over);
+    const yourTurn = Boolean(view && view.to_act === me && !table.game_over && !table.closed && !this.closedReason);
     this.status.classList.toggle("your-turn", yourTurn);
     document.title = yourTurn ? "Your turn · Euchre" : "Euchre: your table";
   }
 
   renderClock() {
-    const clock = this.table.clock;
+    const clock = this.table.closed || this.closedReason ? null : this.table.clock;
     clearInterval(this.clockTimer);
     this.clock.hidden = !clock;
+    for (const seat of Object.values(this.seats)) seat.clock.hidden = true;
     if (!clock) return;
     const ends = Date.now() + clock.deadline_ms_left;
     const who = clock.seat === this.me ? "Your" : `${seatName(clock.seat, this.me)}'s`;
+    // Everyone sees the clock of whoever is to move, above the felt and at that seat.
+    const seatClock = this.seats[position(clock.seat, this.me)].clock;
+    seatClock.hidden = false;
+    let warned = false;
     const tick = () => {
       const left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
-      this.clock.textContent = `${who} clock: ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-      this.clock.classList.toggle("low", left <= 10);
+      const time = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+      this.clock.textContent = `${who} clock: ${time}`;
+      seatClock.textContent = time;
+      const low = left <= 10;
+      this.clock.classList.toggle("low", low);
+      seatClock.classList.toggle("low", low);
+      if (low && !warned && clock.seat === this.me) {
+        warned = true;
+        playSound("low");
+        this.announce(`Your clock: ${left} seconds left.`);
+      }
     };
     tick();
     this.clockTimer = setInterval(tick, 250);
@@ -436,7 +556,7 @@ class TablePage {
       renderTrick(this.trick, currentPlays(view), null, me);
     } else if (view.last_trick) {
       const last = lastTrickPlays(view);
-      renderTrick(this.trick, last.plays, last.winner, me, { gather: true });
+      renderTrick(this.trick, last.plays, last.winner, me, { gather: true, hold: this.trickHold });
     } else {
       renderTrick(this.trick, [], null, me);
     }
@@ -465,6 +585,7 @@ class TablePage {
     }
     fill(this.overlay, panel);
     this.overlay.classList.toggle("game-over", Boolean(table.game_over));
+    this.page.classList.toggle("game-over", Boolean(table.game_over));
   }
 
   /** The last hand's summary shows through the pause and the next deal, until dismissed. */
@@ -476,13 +597,13 @@ class TablePage {
 
   renderControls(view) {
     const me = this.me;
-    const mine = view.to_act === me && !this.table.game_over;
+    const mine = view.to_act === me && !this.table.game_over && !this.table.closed && !this.closedReason;
     const legal = mine ? view.legal : [];
     const swaps = legal.filter((a) => a.startsWith("farmer swap "));
     const buttons = controlButtons(legal.filter(isControlAction), (a) => this.act(a));
     if (swaps.length) buttons.splice(1, 0, farmerSwapButton(swaps, this.picked, (a) => this.act(a)));
-    if (this.pending) for (const b of buttons) b.disabled = true;
     fill(this.actions, buttons);
+    if (this.pending) for (const b of this.actions.querySelectorAll("button")) b.disabled = true;
     this.prompt.textContent = mine && !this.pending ? prompt(view, me) : "";
 
     const cardActions = new Map();
@@ -530,8 +651,28 @@ class TablePage {
     }
   }
 
+  /** Every bid of the hand, in order, kept through the play ("West: Passed"). */
+  renderBids(view) {
+    const me = this.me;
+    const hand = this.table.hand_number;
+    const items = [];
+    view.history.forEach(([seat, action], i) => {
+      if (String(action).startsWith("play ") || String(action).startsWith("discard")) return;
+      const label = bidLabel(action, seat, view);
+      if (!label) return;
+      const clock = this.timedOut.has(`${hand}:${i}`) ? " (time ran out: played by the table)" : "";
+      items.push(h("li", {}, h("b", {}, `${seatName(seat, me)}: `), `${label}${clock}`));
+    });
+    if (view.upcard) {
+      const taken = view.upcard_taken ? `, taken by ${seatName(view.dealer, me)}` : view.phase === "order" ? "" : ", turned down";
+      items.unshift(h("li", { class: "bid-upcard" }, h("b", {}, "Upcard: "), `${cardName(view.upcard)}${taken}`));
+    }
+    fill(this.bidsBox, items);
+  }
+
   renderHints() {
     this.hintPanel.hidden = !this.hints;
     fill(this.hintPanel, this.hints ? hintContent(this.hints) : null);
   }
 }
+

@@ -5,7 +5,8 @@ import { cardFace, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { position, seatName } from "./words.js";
 
-const GATHER_AFTER_MS = 900;
+/** How long a finished trick stays in view at normal speed before it sweeps (ms). */
+export const TRICK_HOLD_MS = 1000;
 const gatherTimers = new WeakMap();
 
 /**
@@ -13,11 +14,14 @@ const gatherTimers = new WeakMap();
  * When `winner` is a seat the trick is complete: the winning card is marked, and
  * with `gather` the cards then slide towards the winner.
  */
-export function renderTrick(container, plays, winner, me, { gather = false, animate = true } = {}) {
+export function renderTrick(container, plays, winner, me, { gather = false, animate = true, hold = TRICK_HOLD_MS } = {}) {
   const key = plays.map((p) => `${p.seat}:${p.card}`).join(" ");
   const oldKey = container.dataset.key || "";
   const extends_ = oldKey !== "" && key.startsWith(oldKey) && container.childElementCount > 0;
-  if (!extends_) container.replaceChildren();
+  if (!extends_) {
+    container.replaceChildren();
+    delete container.dataset.complete;
+  }
   const already = extends_ ? container.childElementCount : 0;
   plays.slice(already).forEach((play) => {
     const where = position(play.seat, me);
@@ -38,11 +42,17 @@ export function renderTrick(container, plays, winner, me, { gather = false, anim
     card.classList.toggle("winning", winner !== null && Number(card.dataset.seat) === winner);
   }
   if (winner !== null && gather) {
-    // Leave the finished trick in view a moment, then sweep it to the winner's side.
+    // Leave the finished trick in view a moment, then sweep it to the winner's side (the
+    // server holds a computer's next lead until the sweep is done).
+    if (container.dataset.complete !== key) {
+      container.dataset.complete = key;
+      container.dataset.shownAt = String(performance.now());
+    }
+    const left = Math.max(0, hold - (performance.now() - Number(container.dataset.shownAt)));
     const sweep = () => {
       if (container.dataset.key === key) container.classList.add(`gather-${position(winner, me)}`);
     };
-    gatherTimers.set(container, setTimeout(sweep, GATHER_AFTER_MS));
+    gatherTimers.set(container, setTimeout(sweep, left));
   }
 }
 

@@ -110,28 +110,85 @@ export function describeAction(seat, action, me, view) {
   }
 }
 
-/** What the seat to act is being asked to do, by phase. */
+/**
+ * What the seat to act is being asked to do, by phase, with the reason when a house rule
+ * narrows the choices (the choices themselves are the server's `legal`).
+ */
 export function prompt(view, me) {
   const seat = view.to_act;
   if (seat === null || seat === undefined) return "";
   const yours = seat === me;
   const who = seatName(seat, me);
+  const legal = yours ? view.legal || [] : [];
+  const canPass = legal.includes("pass");
+  const upcard = view.upcard ? cardName(view.upcard) : "upcard";
   switch (view.phase) {
     case "farmer":
       return yours ? "You hold a farmer's hand: keep it, swap three cards, or throw it in." : `${who} is looking at a farmer's hand.`;
-    case "order":
-      return yours ? `Your turn: order up the ${cardName(view.upcard)} or pass.` : `${who} to bid.`;
+    case "order": {
+      if (!yours) return `${who} to bid.`;
+      const dealing = view.dealer === me;
+      const plain = legal.includes("order");
+      const alone = legal.includes("order alone");
+      if (!plain && alone) {
+        return `Your partner deals, and under the Canadian loner rule you may order up only by going alone: order up the ${upcard} alone${canPass ? " or pass" : ""}.`;
+      }
+      return dealing
+        ? `Your turn: pick up the ${upcard} or pass.`
+        : `Your turn: order up the ${upcard} or pass.`;
+    }
     case "benny":
-      return yours ? "The Joker was turned up: name trump." : `${who} to name trump for the Joker.`;
-    case "call":
-      return yours ? "Your turn: name a trump suit or pass." : `${who} to name trump.`;
+      return yours ? "The Joker was turned up: as dealer you must name trump." : `${who} to name trump for the Joker.`;
+    case "call": {
+      if (!yours) return `${who} to name trump.`;
+      const turned = view.upcard && view.upcard !== "JK" ? ` (not ${suitName(view.upcard[1])}, turned down)` : "";
+      if (!canPass) return `You are stuck (stick the dealer): everyone passed, so you must name a suit${turned}.`;
+      return `Your turn: name a trump suit${turned} or pass.`;
+    }
     case "discard":
-      return yours ? "Choose a card to discard." : `${who} is discarding.`;
+      return yours ? `You took the ${upcard}: choose a card to discard.` : `${who} is discarding.`;
     case "defend":
-      return yours ? "Defend alone, or pass." : `${who} may defend alone.`;
-    case "play":
-      if (yours) return view.trick.length ? "Your turn: play a card." : "Your lead: play a card.";
-      return view.trick.length ? `${who} to play.` : `${who} to lead.`;
+      return yours ? "Defend alone against the lone hand, or pass." : `${who} may defend alone.`;
+    case "play": {
+      if (!yours) return view.trick.length ? `${who} to play.` : `${who} to lead.`;
+      if (!view.trick.length) return "Your lead: play a card.";
+      const plays = legal.filter((a) => a.startsWith("play ")).length;
+      if (plays && plays < view.hand.length) return "Your turn: you must follow suit; the cards you may play are raised.";
+      return "Your turn: play a card.";
+    }
+    default:
+      return "";
+  }
+}
+
+/** "Time ran out: the table played the Jack of Diamonds for you." for a move the clock made. */
+export function timedOutText(seat, action, me, view) {
+  const words = action.split(" ");
+  let what;
+  if (words[0] === "play") what = `played the ${cardName(words[1])}`;
+  else if (words[0] === "discard") what = words[1] ? `discarded the ${cardName(words[1])}` : "discarded a card";
+  else what = `chose "${actionLabel(action)}"`;
+  if (words[0] === "order" && view) what = `chose "${view.dealer === seat ? "Pick up" : "Order up"}${words[1] === "alone" ? " alone" : ""}"`;
+  return seat === me
+    ? `Time ran out: the table ${what} for you.`
+    : `Time ran out for ${seatName(seat, me)}: the table ${what}.`;
+}
+
+/** A bid as a short past-tense label for the seats during play ("Passed", "Called ♥ alone"). */
+export function bidLabel(action, seat, view) {
+  const words = action.split(" ");
+  const alone = words.at(-1) === "alone" ? " alone" : "";
+  switch (words[0]) {
+    case "pass":
+      return "Passed";
+    case "order":
+      return `${view && seat === view.dealer ? "Picked up" : "Ordered up"}${alone}`;
+    case "call":
+      return `Called ${suitName(words[1])}${alone}`;
+    case "defend":
+      return "Defends alone";
+    case "farmer":
+      return words[1] === "keep" ? "Kept a farmer's hand" : words[1] === "throw" ? "Threw in" : "Swapped three";
     default:
       return "";
   }
