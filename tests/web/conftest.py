@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,9 @@ pytest.importorskip("uvicorn")
 
 import uvicorn
 from playwright.sync_api import Browser, Page
+from scripted_table import ScriptedTable, open_scripted
 
+from euchre.hand import HandState
 from euchre.server.app import Settings, create_app
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
@@ -98,17 +101,27 @@ def _page(browser: Browser, server_url: str, viewport: dict[str, int],
 
 @pytest.fixture
 def page(browser: Browser, server_url: str) -> Iterator[Page]:
-    """A fresh desktop-sized page (its own storage) on the test server."""
-    yield from _page(browser, server_url, DESKTOP)
+    """A fresh desktop-sized page (its own storage) on the test server, computers fast."""
+    yield from _page(browser, server_url, DESKTOP, speed="fast")
 
 
 @pytest.fixture
 def phone_page(browser: Browser, server_url: str) -> Iterator[Page]:
-    """A fresh phone-sized page (390 x 844)."""
-    yield from _page(browser, server_url, PHONE)
+    """A fresh phone-sized page (390 x 844), computers fast."""
+    yield from _page(browser, server_url, PHONE, speed="fast")
 
 
 @pytest.fixture
 def sized_page(browser: Browser, server_url: str, request: pytest.FixtureRequest) -> Iterator[Page]:
     """A fresh page of the size named by the test's ``size`` parameter, computer players fast."""
     yield from _page(browser, server_url, SIZES[request.param], speed="fast")
+
+
+@pytest.fixture
+def scripted(page: Page) -> Iterator[Any]:
+    """Open the table page for a scripted hand: returns a function taking the hand."""
+
+    def open_table(state: HandState, preset: str, **options: bool) -> ScriptedTable:
+        return open_scripted(page, state, preset, **options)
+
+    yield open_table

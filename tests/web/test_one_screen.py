@@ -7,9 +7,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SIZES
 from playwright.sync_api import Page, expect
-from web_helpers import GAME_OVER, Shots, choices, make_a_move, off_screen_choices, start_table
+from web_helpers import (
+    CHOICES,
+    GAME_OVER,
+    Shots,
+    choices,
+    make_a_move,
+    off_screen_choices,
+    start_table,
+)
+
+from conftest import SIZES
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +44,7 @@ def test_every_choice_is_on_screen_for_a_whole_game(
     start_table(page, preset, shots, game_to=5)
     turns = 0
     for _ in range(600):
-        page.locator(f"{GAME_OVER}, .actions button:enabled, .hand .card-button:enabled").first.wait_for()
+        page.locator(f"{GAME_OVER}, {CHOICES}").first.wait_for()
         if page.locator(GAME_OVER).is_visible():
             break
         if not choices(page).count():

@@ -144,7 +144,8 @@ OFF_SCREEN_JS = """async (selector) => {
   for (const el of document.querySelectorAll(selector)) {
     const r = el.getBoundingClientRect();
     if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
-      out.push(`${el.getAttribute('aria-label') || el.textContent.trim()} at ${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}`);
+      const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+      out.push(`${el.getAttribute('aria-label') || el.textContent.trim()} at ${box}`);
     }
   }
   if (scrollX || scrollY) out.push(`the page is scrolled to ${scrollX},${scrollY}`);

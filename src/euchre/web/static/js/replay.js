@@ -8,9 +8,15 @@ import { displayOrder } from "./hand.js";
 import { scoreBox } from "./score.js";
 import { downloadRecord, verifySection } from "./shuffle.js";
 import { renderTrick } from "./trick.js";
-import { POSITIONS, compassName, describeAction, position, sideName, sideOf } from "./words.js";
+import { finishedGames } from "./storage.js";
+import { POSITIONS, describeAction, gameOverText, position, seatName, sideName, sideOf } from "./words.js";
 
-const ME = null; // replays are watched as an onlooker, seat 0 in the South chair
+/** Autoplay speeds: milliseconds per step. */
+const AUTOPLAY = [
+  ["slow", "Slow", 1600],
+  ["normal", "Normal", 900],
+  ["fast", "Fast", 350],
+];
 
 /** Which seat played each card of a trick: clockwise from the leader, past seats sitting out. */
 function trickSeats(leader, cards, sittingOut) {
@@ -36,6 +42,11 @@ class ReplayViewer {
     this.gameId = gameId;
     this.frames = [];
     this.index = 0;
+    // Whoever played the game in this browser watches from their own seat, as "You";
+    // anyone else watches as an onlooker with seat 0 in the South chair.
+    const played = finishedGames().find((g) => g.id === gameId);
+    this.me = played && Number.isInteger(played.seat) ? played.seat : null;
+    this.timer = null;
     this.onKey = (event) => this.key(event);
     fill(main, h("section", { class: "page" }, h("h1", {}, "Replay"), h("p", { role: "status" }, "Loading the game…")));
   }
@@ -60,15 +71,50 @@ class ReplayViewer {
 
   stop() {
     document.removeEventListener("keydown", this.onKey);
+    this.pause();
   }
 
-  key(event) {
-    if (event.target.closest?.("input, select, textarea")) return;
-    const moves = { ArrowRight: 1, ArrowLeft: -1, Home: -Infinity, End: Infinity };
-    if (event.key in moves) {
-      event.preventDefault();
-      this.show(this.index + moves[event.key]);
+  /** Play the replay by itself at the chosen speed until the end (or Pause). */
+  play() {
+    if (this.index >= this.frames.length - 1) this.show(0);
+    this.playing = true;
+    this.playButton.textContent = "Pause";
+    this.playButton.setAttribute("aria-pressed", "true");
+    const step = () => {
+      if (!this.playing) return;
+      if (this.index >= this.frames.length - 1) {
+        this.pause();
+        return;
+      }
+      this.show(this.index + 1, { keepPlaying: true });
+      this.timer = setTimeout(step, this.stepMs);
+    };
+    clearTimeout(this.timer);
+    this.timer = setTimeout(step, this.stepMs);
+  }
+
+  pause() {
+    this.playing = false;
+    clearTimeout(this.timer);
+    if (this.playButton) {
+      this.playButton.textContent = "Play";
+      this.playButton.setAttribute("aria-pressed", "false");
     }
+  }
+
+  get stepMs() {
+    const chosen = AUTOPLAY.find(([name]) => name === this.speedSelect?.value) ?? AUTOPLAY[1];
+    return chosen[2];
+  }
+
+  /** The next (dir 1) or previous (dir -1) frame where a trick was just completed or a
+   *  hand began: jumping by trick. */
+  trickStep(i, dir) {
+    const frames = this.frames;
+    const mark = (j) => j === 0 || frames[j].hand_number !== frames[j - 1].hand_number || frames[j].tricks.length > frames[j - 1].tricks.length;
+    let j = i + dir;
+    while (j > 0 && j < frames.length - 1 && !mark(j)) j += dir;
+    return Math.max(0, Math.min(frames.length - 1, j));
   }
 
   build() {
@@ -89,15 +135,23 @@ class ReplayViewer {
       h("div", { class: "centre" }, this.pile, this.trick),
       this.seats.east.box, this.seats.south.box,
     );
-    const button = (label, step, key) => h("button", { type: "button", dataset: { key }, onclick: () => this.show(step()) }, label);
+    const button = (label, step, key) => h("button", { type: "button", dataset: { key }, onclick: () => { this.pause(); this.show(step()); } }, label);
     this.position = h("span", { class: "replay-position" });
+    this.playButton = h("button", { type: "button", class: "bid-button", dataset: { key: "play" }, "aria-pressed": "false", onclick: () => (this.playing ? this.pause() : this.play()) }, "Play");
+    this.speedSelect = h("select", { id: "replay-speed", "aria-label": "Replay speed" }, AUTOPLAY.map(([name, label]) => h("option", { value: name }, label)));
+    this.speedSelect.value = "normal";
+    this.result = h("p", { class: "replay-result" });
     this.controls = h(
       "div",
       { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+      this.playButton,
+      this.speedSelect,
       button("First", () => 0, "first"),
       button("Previous hand", () => this.handStart(this.index - 1, -1), "prev-hand"),
+      button("Previous trick", () => this.trickStep(this.index, -1), "prev-trick"),
       button("Back", () => this.index - 1, "back"),
       button("Next", () => this.index + 1, "next"),
+      button("Next trick", () => this.trickStep(this.index, 1), "next-trick"),
       button("Next hand", () => this.handStart(this.index, 1), "next-hand"),
       button("Last", () => this.frames.length - 1, "last"),
       this.position,
@@ -109,14 +163,14 @@ class ReplayViewer {
       h(
         "div",
         { class: "table-page replay-page" },
-        h("div", { class: "play-area" }, h("h1", { class: "replay-title" }, "Replay"), this.status, this.felt, this.controls),
+        h("div", { class: "play-area" }, h("h1", { class: "replay-title" }, "Replay"), this.result, this.status, this.felt, this.controls),
         h(
           "aside",
           { class: "side" },
           this.scoreSlot,
           this.facts,
           h("div", { class: "tools" }, h("a", { class: "tool", href: "/" }, "Play a game")),
-          h("p", { class: "hero-note" }, "Keys: ← and → step, Home and End jump."),
+          h("p", { class: "hero-note" }, "Keys: ← and → step, Home and End jump, Space plays and pauses."),
           verifySection(this.gameId, { onRecord: () => this.download() }),
         ),
       ),
@@ -140,11 +194,19 @@ class ReplayViewer {
   }
 
   show(index) {
+    const ME = this.me;
     this.index = Math.max(0, Math.min(this.frames.length - 1, index));
     const frame = this.frames[this.index];
+    const final = this.frames.at(-1);
+    const winner = final.score[0] > final.score[1] ? 0 : 1;
+    const end = this.index === this.frames.length - 1;
+    const over = ME === null
+      ? `${sideName(winner, ME)} won the game, ${final.score[winner]} to ${final.score[1 - winner]}.`
+      : gameOverText(winner, final.score, ME);
+    this.result.textContent = `Result: ${over}`;
     for (let seat = 0; seat < 4; seat += 1) {
       const box = this.seats[position(seat, ME)];
-      fill(box.name, h("span", { class: "seat-title" }, compassName(seat, ME)));
+      fill(box.name, h("span", { class: "seat-title" }, seatName(seat, ME)));
       const tags = [];
       if (seat === frame.dealer) tags.push(h("span", { class: "tag tag-dealer" }, "Dealer"));
       if (seat === frame.maker) tags.push(h("span", { class: "tag tag-maker" }, frame.alone ? "Maker, alone" : "Maker"));
@@ -156,7 +218,12 @@ class ReplayViewer {
     const bidding = ["farmer", "order", "benny", "call"].includes(frame.phase);
     this.pile.hidden = !bidding;
     if (bidding) {
-      fill(this.pile, h("div", { class: "upcard", role: "img", "aria-label": `Upcard: ${cardName(frame.upcard)}`, html: cardFace(frame.upcard) }), h("p", { class: "pile-caption" }, frame.phase === "call" ? "Turned down" : "Upcard"));
+      // The upcard lies on the kitty's box, so it never covers its caption.
+      fill(
+        this.pile,
+        h("div", { class: "kitty" }, h("div", { class: `upcard${frame.phase === "call" ? " turned-down" : ""}`, role: "img", "aria-label": `Upcard: ${cardName(frame.upcard)}`, html: cardFace(frame.upcard) })),
+        h("p", { class: "pile-caption" }, frame.phase === "call" ? `Turned down: the ${cardName(frame.upcard)}` : "Upcard"),
+      );
     }
     const done = frame.tricks.at(-1);
     if (frame.trick.length) {
@@ -170,21 +237,22 @@ class ReplayViewer {
     const rows = [];
     const row = (term, ...value) => rows.push(h("div", { class: "fact" }, h("dt", {}, term), h("dd", {}, ...value)));
     row("Hand", String(frame.hand_number));
-    row("Dealer", compassName(frame.dealer, ME));
+    row("Dealer", seatName(frame.dealer, ME));
     row("Trump", frame.trump
       ? h("span", {}, suitMark(frame.trump), ` ${suitName(frame.trump)}`)
       : "not named yet");
     if (frame.maker !== null) row("Makers", `${sideName(sideOf(frame.maker), ME)}${frame.alone ? " (alone)" : ""}`);
-    row("Tricks", `North–South ${frame.tricks_won[0]}, East–West ${frame.tricks_won[1]}`);
+    row("Tricks", `${sideName(0, ME)} ${frame.tricks_won[0]}, ${sideName(1, ME)} ${frame.tricks_won[1]}`);
     fill(this.facts, rows);
     const what = frame.last
       ? describeAction(frame.last.seat, frame.last.action, ME, { upcard: frame.upcard, dealer: frame.dealer })
-      : `Hand ${frame.hand_number}: ${compassName(frame.dealer, ME)} deals; the upcard is the ${cardName(frame.upcard)}.`;
-    const over = frame.phase === "over" ? ` Hand over: North–South ${frame.points[0]}, East–West ${frame.points[1]}.` : "";
-    this.status.textContent = `${what}${over}`;
+      : `Hand ${frame.hand_number}: ${seatName(frame.dealer, ME)} ${frame.dealer === ME ? "deal" : "deals"}; the upcard is the ${cardName(frame.upcard)}.`;
+    const handOver = frame.phase === "over" ? ` Hand over: ${sideName(0, ME)} ${frame.points[0]}, ${sideName(1, ME)} ${frame.points[1]}.` : "";
+    this.status.textContent = `${what}${handOver}${end ? ` ${over}` : ""}`;
     this.position.textContent = `Step ${this.index + 1} of ${this.frames.length}`;
     for (const b of this.controls.querySelectorAll("button")) {
-      const back = ["first", "back", "prev-hand"].includes(b.dataset.key);
+      if (b === this.playButton) continue;
+      const back = ["first", "back", "prev-hand", "prev-trick"].includes(b.dataset.key);
       b.disabled = back ? this.index === 0 : this.index === this.frames.length - 1;
     }
   }

@@ -1,0 +1,151 @@
+"""A stand-in for the table socket, answered inside the browser (Playwright's
+``route_web_socket``): it keeps a real engine hand, sends the seat's real view (with
+``legal``), applies the client's moves with the engine (a move the engine refuses is kept in
+``errors``), moves the other seats by their first legal action, and sends the events the
+server sends (an action, then a trick when one is completed, in one batch).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from playwright.sync_api import Page, WebSocketRoute
+
+from euchre.cards import card_text
+from euchre.hand import HandState
+
+TABLE_ID = "scripted"
+ME = 0
+
+
+class ScriptedTable:
+    """One hand of a table, played through a routed WebSocket."""
+
+    def __init__(
+        self,
+        state: HandState,
+        preset: str,
+        bots_order: bool = False,
+        drop_first: bool = False,
+        clock: bool = False,
+        timed_out_first: bool = False,
+    ) -> None:
+        self.state = state
+        self.preset = preset
+        self.bots_order = bots_order
+        self.drop_first = drop_first
+        self.clock = clock
+        self.timed_out_first = timed_out_first
+        self.joins: list[int | None] = []
+        self.version = 1
+        self.received: list[str] = []
+        self.errors: list[str] = []
+
+    def table(self) -> dict[str, Any]:
+        state = self.state
+        rules = state.rules
+        return {
+            "id": TABLE_ID,
+            "kind": "practice",
+            "version": self.version,
+            "seat": ME,
+            "seats": [
+                {"seat": s, "name": n, "kind": k, "level": lv, "connected": True}
+                for s, n, k, lv in [
+                    (0, "You", "human", None),
+                    (1, "West", "bot", "easy"),
+                    (2, "North", "bot", "easy"),
+                    (3, "East", "bot", "easy"),
+                ]
+            ],
+            "preset": self.preset,
+            "rules": rules.to_dict(),
+            "rules_text": rules.describe(),
+            "score": [0, 0],
+            "hand_number": 1,
+            "dealer": state.dealer,
+            "to_act": state.to_act,
+            "commitment": None,
+            "game_over": False,
+            "winner": None,
+            "view": state.view(ME).to_json(),
+            "clock": {"seat": state.to_act, "deadline_ms_left": 90_000} if self.clock else None,
+            "summary": None,
+        }
+
+    def on_message(self, ws: WebSocketRoute, raw: str | bytes) -> None:
+        message = json.loads(raw)
+        if message["type"] == "join":
+            since = message.get("since")
+            self.joins.append(since)
+            ws.send(
+                json.dumps(
+                    {"type": "joined", "table_id": TABLE_ID, "seat": ME, "version": self.version}
+                )
+            )
+            if since != self.version:
+                ws.send(
+                    json.dumps({"type": "snapshot", "version": self.version, "table": self.table()})
+                )
+            if self.drop_first and len(self.joins) == 1:
+                ws.close()  # the connection drops before anything else happens
+                return
+            self.run_bots(ws)
+            if self.timed_out_first and self.state.to_act == ME:
+                # Our clock runs out at once: the table plays our first legal move for us.
+                self.timed_out_first = False
+                self.act(ws, ME, str(self.state.legal_actions()[0]), timed_out=True)
+        elif message["type"] == "action":
+            self.received.append(message["action"])
+            if not self.state.is_legal(message["action"]) or self.state.to_act != ME:
+                self.errors.append(message["action"])
+                ws.send(json.dumps({"type": "error", "code": "illegal", "message": "not legal"}))
+                return
+            self.act(ws, ME, message["action"])
+        self.run_bots(ws)
+
+    def run_bots(self, ws: WebSocketRoute) -> None:
+        """Let the other seats move until it is our turn."""
+        while not self.state.is_over and self.state.to_act not in (ME, None):
+            self.act(ws, self.state.to_act, self.bot_move())
+
+    def bot_move(self) -> str:
+        """The other seats' move: the first legal one (or ordering up, if asked to)."""
+        legal = [str(a) for a in self.state.legal_actions()]
+        return "order" if self.bots_order and "order" in legal else legal[0]
+
+    def act(self, ws: WebSocketRoute, seat: int, action: str, timed_out: bool = False) -> None:
+        tricks = len(self.state.tricks)
+        self.state = self.state.apply(action)
+        shown = action
+        if seat != ME and action.startswith(("discard ", "farmer swap ")):
+            shown = "discard" if action.startswith("discard") else "farmer swap"
+        event: dict[str, Any] = {"kind": "action", "seat": seat, "action": shown}
+        if timed_out:
+            event["timed_out"] = True
+        batch = [event]
+        if len(self.state.tricks) > tricks:
+            leader, cards, winner = self.state.tricks[-1]
+            batch.append({"kind": "trick", "leader": leader,
+                          "cards": [card_text(c) for c in cards], "winner": winner})
+        self.version += len(batch)
+        table = self.table()
+        for i, e in enumerate(batch):
+            ws.send(json.dumps({"type": "event", "version": self.version - len(batch) + 1 + i,
+                                "event": e, "table": table}))
+
+
+def open_scripted(page: Page, state: HandState, preset: str, **options: bool) -> ScriptedTable:
+    """Open the table page on a scripted hand."""
+    table = ScriptedTable(state, preset, **options)
+    page.add_init_script(
+        f"localStorage.setItem('euchre.seats', "
+        f"JSON.stringify({{{json.dumps(TABLE_ID)}: {{token: 't', at: 0}}}}))"
+    )
+    page.route_web_socket(
+        f"**/ws/tables/{TABLE_ID}",
+        lambda ws: ws.on_message(lambda raw: table.on_message(ws, raw)),
+    )
+    page.goto(f"/table/{TABLE_ID}")
+    return table
