@@ -14,6 +14,7 @@ from web_helpers import (
     make_a_move,
     play_to_the_end,
     screenshot,
+    serious_violations,
     start_table,
 )
 
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.browser
 
 def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Path) -> None:
     shots = Shots(artifacts, "classic")
-    start_table(page, "classic", shots)
+    start_table(page, "classic", shots, game_to=5)
 
     # The first move is made from the keyboard: it is focused when our turn comes.
     first = choices(page).first
@@ -33,17 +34,35 @@ def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Pat
     final = play_to_the_end(page, shots, take_discard=True)
     assert re.search(r"(You|West and East) won the game, \d+ to \d+\.", final)
     assert {"start", "bidding", "play", "game-over"} <= shots.taken
+    # The game-over panel takes the focus, so its choices come next from the keyboard.
+    expect(page.locator(".game-over-panel h2")).to_be_focused()
+    assert not serious_violations(page)
 
+    # The replay plays by itself (on Playwright's clock) to the end and names the winner.
+    page.clock.install()
     page.get_by_role("link", name="Watch the replay").click()
     expect(page).to_have_url(re.compile(r"/replay/[\w-]+$"))
     position = page.locator(".replay-position")
     expect(position).to_contain_text("Step 1 of")
     expect(page.get_by_role("button", name="Back")).to_be_disabled()
+    # We watch from our own seat, called "You".
+    expect(page.locator(".seat-south .seat-title")).to_have_text("You")
     page.get_by_role("button", name="Next", exact=True).click()
     expect(position).to_contain_text("Step 2 of")
-    page.keyboard.press("End")
-    expect(page.get_by_role("button", name="Next", exact=True)).to_be_disabled()
-    expect(page.get_by_role("status")).to_contain_text("Hand over")
+    page.get_by_role("button", name="Next trick").click()
+    expect(page.locator(".trick .trick-card.winning")).to_have_count(1)
+    steps = int(position.inner_text().split(" of ")[1])
+    page.get_by_label("Replay speed").select_option("fast")
+    page.get_by_role("button", name="Play", exact=True).click()
+    page.clock.run_for(400 * steps)
+    expect(position).to_have_text(f"Step {steps} of {steps}")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_have_attribute(
+        "aria-pressed", "false")
+    status = page.get_by_role("status")
+    expect(status).to_contain_text("Hand over")
+    expect(status).to_contain_text(re.compile(r"(You|West and East) won the game, \d+ to \d+\."))
+    expect(page.locator(".replay-result")).to_contain_text("won the game")
+    assert not serious_violations(page)
     shots.take(page, "replay")
 
 

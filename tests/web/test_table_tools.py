@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,12 @@ def test_hint_lists_an_estimate_for_every_choice(page: Page, artifacts: Path) ->
     hints = page.get_by_role("region", name="Hints").get_by_role("listitem")
     expect(hints.first).to_be_visible()
     expect(hints).to_have_count(offered)
+    # The estimates are said against each other, not as bare gains or losses.
+    expect(hints.first).to_contain_text("the best choice")
+    if offered > 1:
+        expect(hints.nth(1)).to_contain_text(re.compile(r"(worse than|as good as) "))
+    # Asking for a hint does not scroll the page (the header stays in view).
+    assert page.evaluate("scrollY") == 0
     screenshot(page, artifacts / "hint.png")
 
 
@@ -66,7 +73,15 @@ def test_record_downloads_as_text(page: Page) -> None:
 def test_start_page_choices_reach_the_table(page: Page) -> None:
     page.goto("/")
     page.get_by_label("Preset").select_option("classic")
+    summary = page.locator(".preset-help")
+    expect(summary).to_contain_text("the hand is thrown in")
     page.get_by_label("Stick the dealer").check()
+    # The summary follows the options: no contradiction with the box just ticked.
+    expect(summary).to_contain_text("Stick the dealer: if everyone passes twice")
+    expect(summary).not_to_contain_text("the hand is thrown in")
+    # The web tables check every card, so the renege penalty is not offered.
+    expect(page.get_by_label("Renege penalty")).to_have_count(0)
+    expect(page.get_by_label("Farmer's hand")).to_be_visible()
     page.get_by_label("Game to").select_option("7")
     page.get_by_label("Partner (North)").select_option("hard")
     page.get_by_label("Left opponent (West)").select_option("easy")
@@ -82,3 +97,21 @@ def test_start_page_choices_reach_the_table(page: Page) -> None:
     page.goto("/")
     expect(page.get_by_label("Stick the dealer")).to_be_checked()
     expect(page.get_by_label("Partner (North)")).to_have_value("hard")
+
+
+def test_play_this_hand_from_the_guide(page: Page, artifacts: Path) -> None:
+    page.goto("/learn")
+    example = page.get_by_role("article", name="Order up with both bowers")
+    expect(example).to_contain_text("Upcard")
+    screenshot(page, artifacts / "learn.png")
+    example.get_by_role("button", name="Play this hand").click()
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    hand = page.get_by_role("group", name="Your hand")
+    for card in ("Jack of Hearts", "Jack of Diamonds", "Ace of Hearts", "King of Clubs",
+                 "Nine of Spades"):
+        expect(hand.get_by_role("button", name=card, exact=True)).to_be_visible()
+    expect(page.get_by_role("img", name="Upcard: Nine of Hearts")).to_be_visible()
+    # Hints are on: the analysis of the first decision comes by itself.
+    hints = page.get_by_role("region", name="Hints").get_by_role("listitem")
+    expect(hints.first).to_contain_text("the best choice", timeout=30_000)
+    screenshot(page, artifacts / "learn-example-table.png", full_page=False)

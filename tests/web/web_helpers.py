@@ -157,3 +157,17 @@ def off_screen_choices(page: Page) -> list[str]:
     """Every enabled move control not wholly inside the window (and any scrolling)."""
     result: list[str] = page.evaluate(OFF_SCREEN_JS, CHOICES)
     return result
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now (animations done)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => 0)))")
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(", ".join(n["target"]) for n in v["nodes"][:4])
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]
