@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
+from scripted_table import ME, open_scripted
 from web_helpers import (
     CHOICES,
     GAME_OVER,
@@ -15,10 +16,13 @@ from web_helpers import (
     choices,
     make_a_move,
     off_screen_choices,
+    screenshot,
     start_table,
 )
 
 from conftest import SIZES
+from euchre.hand import deal
+from euchre.rules import Rules
 
 pytestmark = pytest.mark.browser
 
@@ -65,3 +69,58 @@ def test_every_choice_is_on_screen_for_a_whole_game(
     assert turns > 10
     # The page never scrolled sideways.
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+# Rare phases from fixed deals (the table socket answered in the browser): the Joker turned
+# up (all eight calls at once), a farmer's hand, the dealer's discard, and defending alone.
+FARMER = [
+    ["9C", "9D", "9H", "TC", "TD"],
+    ["JC", "QC", "KC", "AC", "TS"],
+    ["JD", "QD", "KD", "AD", "TH"],
+    ["JH", "QH", "KH", "AH", "9S"],
+]
+DEFEND = [
+    ["JS", "AS", "AD", "KD", "QD"],
+    ["JC", "QC", "KC", "AC", "TS"],
+    ["JD", "9D", "TH", "9H", "TD"],
+    ["JH", "QH", "KH", "AH", "9S"],
+]
+
+
+def _phase(page: Page, phase: str) -> None:
+    """Open a scripted hand and bring it to ``phase`` with our choices on screen."""
+    if phase == "joker":
+        joker = ["JK", "QS", "KS", "AS", "JS"]
+        open_scripted(page, deal(Rules.preset("benny"), ME, FARMER, joker), "benny")
+        expect(page.get_by_role("button", name="Call Spades alone", exact=True)).to_be_visible()
+    elif phase == "farmer":
+        open_scripted(page, deal(Rules.preset("kitchen-table"), 3, FARMER,
+                                 ["JS", "QS", "KS", "AS"]), "kitchen-table")
+        for name in ("Nine of Clubs", "Ten of Clubs", "Nine of Diamonds"):
+            page.get_by_role("button", name=name, exact=True).click()
+        expect(page.locator(".bid-farmer-swap")).to_be_enabled()
+    elif phase == "defend":
+        open_scripted(page, deal(Rules.preset("kitchen-table"), ME, DEFEND,
+                                 ["9C", "QS", "KS", "TC"]), "kitchen-table", bots_order=True)
+        page.get_by_role("button", name="Nine of Clubs", exact=True).click()
+        expect(page.get_by_role("button", name="Defend alone", exact=True)).to_be_visible()
+    else:  # the dealer's discard
+        open_scripted(page, deal(Rules.preset("kitchen-table"), ME, DEFEND,
+                                 ["9C", "QS", "KS", "TC"]), "kitchen-table", bots_order=True)
+        expect(page.locator(".hand.discarding")).to_be_visible()
+
+
+@pytest.mark.parametrize("phase", ["joker", "farmer", "discard", "defend"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_rare_phases_fit_on_screen(browser: Browser, server_url: str, artifacts: Path,
+                                   size: str, phase: str) -> None:
+    context = browser.new_context(viewport=SIZES[size], base_url=server_url)
+    page = context.new_page()
+    try:
+        _phase(page, phase)
+        assert page.locator(CHOICES).count() > 0
+        problems = off_screen_choices(page)
+        assert not problems, f"{size}, {phase}: choices outside the window: {problems}"
+        screenshot(page, artifacts / f"{size}-{phase}.png", full_page=False)
+    finally:
+        context.close()

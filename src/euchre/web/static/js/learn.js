@@ -26,7 +26,7 @@ const SECTIONS = [
     id: "next",
     title: "Round two: calling next",
     paragraphs: [
-      "When the upcard is turned down, its suit cannot be named. The suit of the same colour, called next, is a good guess: the dealer turned down a card of the other colour's partner suit, so the dealer's side is likely short in it, and the Jack of that suit is now a bower for next. First to speak in round two, call next with two trumps and an Ace outside.",
+      "When the upcard is turned down, its suit cannot be named. The other suit of the same colour, called next, is a good guess: the Jack of the turned-down suit becomes next's left bower, and the dealer's side has just shown it did not want the upcard's colour. First to speak in round two, call next with two trumps (a bower among them) and an Ace outside.",
       "Under stick the dealer, a dealer who has heard everyone pass twice must name a suit: pick the suit with the most high cards, even if it is only two.",
     ],
   },
