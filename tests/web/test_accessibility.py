@@ -67,3 +67,58 @@ def test_table_phases_have_no_serious_axe_findings(
     finally:
         context.close()
     assert not any(found.values()), found
+
+
+@pytest.mark.parametrize("path", ["/", "/account", "/coins", "/learn", "/rules", "/online"])
+def test_no_page_scrolls_sideways_on_a_small_phone(browser: Browser, server_url: str,
+                                                   path: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=server_url)
+    page = context.new_page()
+    try:
+        page.goto(path)
+        page.locator("main h1").first.wait_for()
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    finally:
+        context.close()
+
+
+def test_keyboard_tools_come_just_before_the_choices(page: Page) -> None:
+    open_scripted(page, deal(Rules.preset("classic"), 3, HANDS, KITTY), "classic")
+    order_up = page.get_by_role("button", name="Order up", exact=True)
+    expect(order_up).to_be_focused()  # our turn: the first choice has the focus
+    page.get_by_role("button", name="Hint").focus()
+    for _ in range(3):  # Hint -> Last trick (disabled, skipped) -> Sound -> Order up
+        page.keyboard.press("Tab")
+        if order_up.evaluate("(el) => el === document.activeElement"):
+            break
+    expect(order_up).to_be_focused()
+
+
+def test_sound_and_speed_are_remembered(browser: Browser, server_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, base_url=server_url)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        _sound_and_speed(page)
+    finally:
+        context.close()
+    assert not errors
+
+
+def _sound_and_speed(page: Page) -> None:
+    page.goto("/")
+    speed = page.get_by_label("Computer speed")
+    speed.select_option("slow")
+    with page.expect_request("**/api/tables") as created:
+        page.get_by_role("button", name="Practice", exact=True).click()
+    assert created.value.post_data_json["speed"] == "slow"
+    sound = page.get_by_role("button", name="Sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()  # plays a tone through Web Audio (a page error would fail the test)
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
+    page.goto("/")
+    expect(page.get_by_label("Computer speed")).to_have_value("slow")
