@@ -54,6 +54,10 @@ _SCHEMAS: dict[str, Any] = {
             "left": {"$ref": "#/components/schemas/Level"},
             "right": {"$ref": "#/components/schemas/Level"},
             "name": {"type": "string", "minLength": 1, "maxLength": 24, "default": "You"},
+            "speed": {"type": "string", "enum": ["slow", "normal", "fast"], "default": "normal",
+                      "description": "How fast the computer players move (scales the pauses)."},
+            "example": {"type": "string", "description": "The id of a strategy-guide example "
+                        "hand (/static/learn/examples.json) to deal first; sets the preset."},
         },
     },
     "Level": {"type": "string", "enum": ["random", "easy", "medium", "hard"],
