@@ -66,13 +66,6 @@ def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Pat
     shots.take(page, "replay")
 
 
-def test_stick_the_dealer_game_played_to_the_end(page: Page, artifacts: Path) -> None:
-    shots = Shots(artifacts, "stick-the-dealer")
-    start_table(page, "stick-the-dealer", shots)
-    final = play_to_the_end(page, shots)
-    assert "won the game" in final
-
-
 def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None:
     page = phone_page
     shots = Shots(artifacts, "phone")

@@ -48,7 +48,7 @@ export function renderSeats(seats, view, table, me) {
   for (const seat of playsBySeat(view.history).values()) playedCount[seat] += 1;
   const lastSaid = new Map();
   for (const [seat, action] of view.history) {
-    if (!action.startsWith("play ")) lastSaid.set(seat, action);
+    if (!action.startsWith("play ") && !action.startsWith("discard")) lastSaid.set(seat, action);
   }
   for (let seat = 0; seat < 4; seat += 1) {
     const box = seats[position(seat, me)];
