@@ -61,29 +61,34 @@ def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
     return deck
 
 
+def _rounds(pattern: str) -> tuple[int, int]:
+    """Cards per player in the first and second round of a dealing pattern."""
+    return (3, 2) if pattern == "3-2" else (2, 3)
+
+
 def deal_from_deck(deck: list[Card], dealer: int, pattern: str = "3-2") -> Deal:
-    """Deal a deck in two rounds (three then two, or two then three) from the dealer's left."""
-    first, second = (3, 2) if pattern == "3-2" else (2, 3)
+    """Deal a deck clockwise from the dealer's left in two rounds, one pattern for everyone
+    (doc 002 deal rule 3): ``"3-2"`` gives each player three cards, then each two; ``"2-3"``
+    two, then three."""
     hands: list[list[Card]] = [[], [], [], []]
     pos = 0
-    for count in (first, second, first, second), (second, first, second, first):
+    for count in _rounds(pattern):
         for i in range(4):
             seat = (dealer + 1 + i) % 4
-            hands[seat].extend(deck[pos : pos + count[i]])
-            pos += count[i]
+            hands[seat].extend(deck[pos : pos + count])
+            pos += count
     return Deal(tuple(tuple(h) for h in hands), tuple(deck[pos:]), pattern)
 
 
 def deck_of_deal(deal: Deal, dealer: int) -> list[Card]:
     """The deck order a deal came from (inverse of :func:`deal_from_deck`)."""
-    first, second = (3, 2) if deal.pattern == "3-2" else (2, 3)
     taken = [0, 0, 0, 0]
     deck: list[Card] = []
-    for count in (first, second, first, second), (second, first, second, first):
+    for count in _rounds(deal.pattern):
         for i in range(4):
             seat = (dealer + 1 + i) % 4
-            deck.extend(deal.hands[seat][taken[seat] : taken[seat] + count[i]])
-            taken[seat] += count[i]
+            deck.extend(deal.hands[seat][taken[seat] : taken[seat] + count])
+            taken[seat] += count
     return deck + list(deal.kitty)
 
 
