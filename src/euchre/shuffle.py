@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
+from collections.abc import Mapping
 
 from .cards import CLUBS, DECK, JACK, JOKER, SPADES, Card, card_rank, card_suit
 from .hand import Deal
@@ -37,6 +39,28 @@ def new_seed() -> str:
 def commitment(seed: str) -> str:
     """The SHA-256 hex digest of a seed, published before the deal."""
     return hashlib.sha256(seed.encode()).hexdigest()
+
+
+_CLIENT_SEED = re.compile(r"[0-9a-f]{16,128}")
+
+
+def is_client_seed(text: object) -> bool:
+    """Whether ``text`` is a player's shuffle seed: 16 to 128 lower-case hex digits."""
+    return isinstance(text, str) and _CLIENT_SEED.fullmatch(text) is not None
+
+
+def mixed_seed(server_seed: str, client_seeds: Mapping[int, str] | None = None) -> str:
+    """The seed a hand is dealt from: the table's committed seed mixed with each player's.
+
+    With no player seeds it is the table's seed itself. Otherwise it is the SHA-256 hex of the
+    lines ``server_seed``, then ``"seat:client_seed"`` for each player in seat order, joined by
+    newlines. A player's seed is sent after the table's commitment, so neither side can
+    choose the deal: the table cannot change its seed, and no player knows it.
+    """
+    if not client_seeds:
+        return server_seed
+    lines = [server_seed, *(f"{seat}:{client_seeds[seat]}" for seat in sorted(client_seeds))]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
 
 
 def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
