@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 from euchre.limits import Decision, Limits, MemoryLimits, open_limits, retry_seconds
+from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])

@@ -26,6 +26,7 @@ from ..hand import SEAT_NAMES
 from ..rules import PRESETS, Rules, RulesError
 from .clock import ClockPolicy
 from .coin import CoinTurnPolicy
+from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 ONLINE = "online"
@@ -92,7 +93,7 @@ class OnlineOptions:
     """Each person's clock for one move."""
     level: str = DEFAULT_LEVEL
     """The level of the computer players that fill free seats at the start."""
-    name: str = "South"
+    name: str = "Host"
     """The creator's display name."""
 
     def make_rules(self) -> Rules:
@@ -106,7 +107,10 @@ def parse_name(value: Any) -> str:
         raise OnlineError(f"name must be 1 to {MAX_NAME} characters")
     if not value.strip().isprintable():
         raise OnlineError("name must be printable characters")
-    return value.strip()
+    try:
+        return check_display_name(value.strip())
+    except NameRefused as e:
+        raise OnlineError(str(e)) from None
 
 
 def parse_online_request(body: Any) -> OnlineOptions:
@@ -132,7 +136,7 @@ def parse_online_request(body: Any) -> OnlineOptions:
     if not isinstance(level, str) or level not in LEVELS:
         raise OnlineError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     options = OnlineOptions(preset, dict(rules), float(seconds), level,
-                            parse_name(body.get("name", "South")))
+                            parse_name(body.get("name", "Host")))
     try:
         options.make_rules()
     except (RulesError, TypeError) as e:
