@@ -18,6 +18,7 @@ in memory, or in Redis when the server is given ``--redis-url`` (shared by its p
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from ..limits import Decision, Limits, MemoryLimits, retry_seconds
+from ..table.online import OnlineTables
 
 log = logging.getLogger(__name__)
 
@@ -199,13 +201,14 @@ async def table_attempt(request: Request, kind: str) -> None:
     await hit_all(limits_of(request), checks)
 
 
-def open_online_allowed(request: Request, open_since: list[float], open_for: float,
-                        now: float) -> None:
-    """Refuse a new online table while its creator has their share waiting to start;
-    ``open_since`` is when each of theirs was made and ``open_for`` how long one waits."""
+async def online_creator(request: Request, tables: OnlineTables) -> str:
+    """The creator of a new online table (account, else address), refused with
+    :class:`Limited` while they have their share of tables waiting to start."""
+    creator = await creator_of(request)
+    waiting = tables.open_by(creator)
     cap = settings_of(request).open_online_per_creator
-    if len(open_since) < cap:
-        return
-    wait = max(1, int(min(open_since) + open_for - now + 0.999))
-    raise Limited(f"you already have {len(open_since)} online tables waiting to start: "
-                  f"start or leave one, or try again in {wait} seconds", wait)
+    if len(waiting) >= cap:
+        wait = max(1, math.ceil(min(tables.expires_at(t) for t in waiting) - tables.now()))
+        raise Limited(f"you already have {len(waiting)} online tables waiting to start: "
+                      f"start one, or try again in {wait} seconds", wait)
+    return creator
