@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from euchre.limits import MemoryLimits
 from euchre.server.accounts_api import AccountsOptions
-from euchre.storage.testdb import drop_postgres, fresh_postgres, postgres_url
 from limits_helpers import FakeClock
+from testdb import drop_postgres, fresh_postgres, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 

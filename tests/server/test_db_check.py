@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from euchre.storage.check import DatabaseUnusable, check_database, unusable_reason
-from euchre.storage.testdb import postgres_url
+from testdb import postgres_url
 
 
 def _corrupt(path: Path) -> None:

@@ -13,7 +13,7 @@ from .errors import (
 )
 from .passwords import Passwords
 from .service import Account, AccountService
-from .sessions import COOKIE_NAME, CSRF_HEADER, Session, SessionStore
+from .sessions import COOKIE_NAME, CSRF_HEADER, LoginSession, LoginSessionStore
 
 __all__ = [
     "COOKIE_NAME",
@@ -24,11 +24,11 @@ __all__ = [
     "BadPasswordError",
     "BadUsernameError",
     "CsrfError",
+    "LoginSession",
+    "LoginSessionStore",
     "NotSignedInError",
     "Passwords",
     "RateLimitedError",
-    "Session",
-    "SessionStore",
     "UsernameTakenError",
     "WrongCredentialsError",
 ]

@@ -18,7 +18,7 @@ from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
 from ..rules import Rules
-from .policy import TurnPolicy
+from .kinds import TurnPolicy
 from .seats import TableConfig
 
 DEAL = "deal"

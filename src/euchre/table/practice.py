@@ -13,8 +13,8 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
+from .kinds import PRACTICE
 from .names import NameRefused, check_display_name
-from .policy import PRACTICE
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"

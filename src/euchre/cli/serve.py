@@ -7,8 +7,8 @@ import logging
 import sys
 
 from ..limits.open import default_redis_url, redis_problem
+from ..server.app import Settings, create_app, default_database_url
 from ..storage.check import unusable_reason
-from .app import Settings, create_app, default_database_url
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
