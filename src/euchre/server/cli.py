@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 from .app import Settings, create_app, default_database_url
+from .shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
                         tune_gc=True)
+    exit_zero_on_sigterm()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression,
+                timeout_graceful_shutdown=GRACE_SECONDS)
     return 0

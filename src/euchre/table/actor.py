@@ -64,6 +64,10 @@ class TableError(Exception):
     """A request the table refuses; the message is for the person who made it."""
 
 
+class TableStopped(TableError):
+    """The table has stopped in this process (it may be loaded again): nothing changed."""
+
+
 class Subscriber(Protocol):
     """A connection that receives one seat's messages (must not block)."""
 
@@ -318,7 +322,7 @@ class TableActor:
         """Refuse at once if the table is not running: a queued input would never be
         handled, and whoever waits for it would wait for ever."""
         if self._stopping or not self.running:
-            raise TableError(STOPPED)
+            raise TableStopped(STOPPED)
 
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
@@ -785,7 +789,7 @@ def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
             if isinstance(cmd, _Close):
                 done.set_result(None)
             else:
-                done.set_exception(TableError(STOPPED))
+                done.set_exception(TableStopped(STOPPED))
 
 
 def _compact(data: Any) -> str:
