@@ -9,7 +9,7 @@ it measures the server's CPU time for a bounded time and counts the events the t
 made, and prints the CPU per event: what the tables cost beyond their moves.
 
 Usage: python scripts/bench_idle_tables.py [--tables 30] [--kind online|practice]
-       [--warmup 10] [--duration 60] [--seconds-per-move 5]
+       [--warmup 10] [--duration 60] [--seconds-per-move 5] [--database-url memory:]
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ def free_port() -> int:
         return port
 
 
-def start_server(folder: str, port: int) -> subprocess.Popen[bytes]:
-    """``euchre serve`` with an SQLite file in ``folder``; returns once it answers."""
+def start_server(url: str, port: int) -> subprocess.Popen[bytes]:
+    """``euchre serve`` with the database ``url``; returns once it answers."""
     exe = Path(sys.executable).parent / "euchre"
     proc = subprocess.Popen(
         [str(exe), "serve", "--port", str(port), "--log-level", "warning",
-         "--database-url", f"sqlite+aiosqlite:///{folder}/bench.db"],
+         "--database-url", url],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -97,10 +97,14 @@ def main() -> None:
     parser.add_argument("--seconds-per-move", type=float, default=5.0,
                         help="online tables' clock (5 s: the shortest, to reach computer "
                              "speed soon)")
+    parser.add_argument("--database-url", default=None,
+                        help="default: SQLite in a temporary folder; 'memory:' leaves out "
+                             "the cost of saving")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         port = free_port()
-        proc = start_server(folder, port)
+        proc = start_server(args.database_url or f"sqlite+aiosqlite:///{folder}/bench.db",
+                            port)
         try:
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as http:
                 tables = open_tables(http, args.kind, args.tables, args.seconds_per_move)
