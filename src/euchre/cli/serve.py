@@ -8,6 +8,7 @@ import sys
 
 from ..limits.open import default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..storage.check import unusable_reason
 
 
@@ -46,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
                         tune_gc=True, redis_url=redis_url)
+    exit_zero_on_sigterm()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression,
+                timeout_graceful_shutdown=GRACE_SECONDS)
     return 0
