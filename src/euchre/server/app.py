@@ -21,17 +21,20 @@ from types import ModuleType
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..limits import open_limits
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
 from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
 from . import api
+from .guards import Limited, LimitSettings, limited_response
 from .openapi import openapi_schema
+from .pages import client_page, static_dir
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
@@ -81,25 +84,10 @@ class Settings:
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
-
-
-def _static_dir(settings: Settings) -> Path:
-    if settings.static_dir is not None:
-        return settings.static_dir
-    try:
-        from ..web import STATIC_DIR
-
-        return STATIC_DIR
-    except ImportError:  # pragma: no cover - the web package is part of the project
-        return Path(__file__).resolve().parent.parent / "web" / "static"
-
-
-async def client_page(request: Request) -> Response:
-    """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
-    page = _static_dir(request.app.state.settings) / "index.html"
-    if not page.is_file():
-        return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    redis_url: str | None = None
+    """Redis for the rate limits' counters, shared by every process (default: in memory)."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """How much each rate limit allows."""
 
 
 def _extensions(names: list[str]) -> list[ModuleType]:
@@ -141,7 +129,7 @@ async def _sweep_forever(manager: TableManager, settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> Starlette:
     """The platform's ASGI app."""
     settings = settings or Settings()
-    static = _static_dir(settings)
+    static = static_dir(settings.static_dir)
     extensions = _extensions(settings.extensions)
 
     @contextlib.asynccontextmanager
@@ -158,6 +146,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
         app.state.store = store
         app.state.manager = manager
+        if getattr(app.state, "limits", None) is None:  # tests may set their own
+            app.state.limits = open_limits(settings.redis_url)
         for mod in extensions:
             startup = getattr(mod, "startup", None)
             if startup is not None:
@@ -176,6 +166,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            await app.state.limits.close()
             if settings.store is None:
                 await store.close()
 
@@ -204,7 +195,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/learn", client_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Limited: limited_response})
     app.state.settings = settings
     return app
 

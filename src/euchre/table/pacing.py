@@ -23,6 +23,9 @@ class Pacing:
     """Pause before each computer move, so a person sees each move separately."""
     hand_pause: float = 2.0
     """Pause between the end of a hand and the next deal."""
+    jitter: float = 0.15
+    """A computer's move comes up to this fraction of its delay later, at random (the same
+    for every move, so the timing never tells whether it had a choice: ``timing.py``)."""
     trick_pause: float = 1.2
     """Least pause before a computer leads after a trick is completed, so people can read
     the finished trick and see it swept to its winner (the law-11 look at the last trick
@@ -30,7 +33,8 @@ class Pacing:
 
     def scaled(self, factor: float) -> Pacing:
         """This pacing with every pause multiplied by ``factor`` (a practice table's speed)."""
-        return Pacing(self.bot_delay * factor, self.hand_pause * factor, self.trick_pause * factor)
+        return Pacing(self.bot_delay * factor, self.hand_pause * factor, self.jitter,
+                      self.trick_pause * factor)
 
     def bot_wait(self, after_trick: bool) -> float:
         """How long a computer waits before its move (longer when it leads after a trick)."""

@@ -15,8 +15,10 @@ from typing import Any
 from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
 from .examples import ExampleError, example
+from .first_draw import choose_first_dealer
+from .kinds import PRACTICE
+from .names import NameRefused, check_display_name
 from .pacing import SPEEDS
-from .policy import PRACTICE
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"
@@ -83,6 +85,10 @@ def parse_practice_request(body: Any) -> PracticeOptions:
     name = body.get("name", "You")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
         raise PracticeRequestError("name must be 1 to 24 characters")
+    try:
+        check_display_name(name.strip())
+    except NameRefused as e:
+        raise PracticeRequestError(str(e)) from None
     speed = body.get("speed", "normal")
     if speed is None:
         speed = "normal"
@@ -127,6 +133,7 @@ def practice_table(
     if options.example is not None:
         extra["example"] = options.example
         first_dealer = example(options.example).dealer
+    dealer, draw = choose_first_dealer(first_dealer)
     config = TableConfig(
         id=table_id or new_table_id(),
         kind=PRACTICE,
@@ -134,7 +141,8 @@ def practice_table(
         seats=seats,
         preset=options.preset,
         created_at=time.time(),
-        first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        first_dealer=dealer,
+        first_draw=draw,
         extra=extra,
     )
     return config, token

@@ -19,6 +19,7 @@ import { playSound } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
+import { firstDrawText, isPlay } from "./law.js";
 
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
 
@@ -229,7 +230,7 @@ class TablePage {
     // The last hand's summary stays up until our first turn, or the first card, of the next hand.
     const summary = table.summary;
     if (summary && view && summary.hand_number !== table.hand_number) {
-      const played = view.history.some(([, a]) => a.startsWith("play "));
+      const played = view.history.some(([, a]) => isPlay(a));
       if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
     }
     this.render();
@@ -286,21 +287,24 @@ class TablePage {
   /**
    * This hand's log, rebuilt from the view: the deal, every bid, and the cards of the
    * current and the last completed trick only (table law 11: earlier tricks' cards are
-   * not shown again, just who won them).
+   * not shown again, just who won them). Entries are {text, play}; a play names a card.
    */
   handLog(view) {
     const me = this.me;
     const hand = this.table.hand_number;
-    const lines = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${hand}.`];
+    const lines = [];
+    // In hand 1 the log opens with how the first dealer was found (doc 002 deal rule 1).
+    if (hand === 1) lines.push(firstDrawText(this.table.first_draw, me));
+    lines.push(`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${hand}.`);
     const tricks = [];
     let current = [];
     view.history.forEach(([seat, action], i) => {
-      const text = this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view);
-      if (!String(action).startsWith("play ")) {
-        lines.push(text);
+      if (!isPlay(action)) {
+        lines.push(this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view));
         return;
       }
-      current.push(text);
+      // A play shown only as "play" is one table law 11 keeps from view: counted, not listed.
+      current.push(action === "play" ? null : { text: this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view), play: true });
       if (current.length === 4 - view.sitting_out.length) {
         tricks.push(current);
         current = [];
@@ -309,11 +313,12 @@ class TablePage {
     const winners = this.trickWinners(view, tricks.length);
     tricks.forEach((plays, i) => {
       const won = winners[i] === undefined ? "" : ` ${seatName(winners[i], me)} ${winners[i] === me ? "win" : "wins"} it.`;
-      if (i < tricks.length - 1) lines.push(`Trick ${i + 1}:${won || " played."}`);
-      else lines.push(`Trick ${i + 1}, the last one played:`, ...plays, won.trim());
+      const shown = plays.filter(Boolean);
+      if (i < tricks.length - 1 || !shown.length) lines.push(`Trick ${i + 1}:${won || " played."}`);
+      else lines.push(`Trick ${i + 1}, the last one played:`, ...shown, won.trim());
     });
-    if (current.length) lines.push(`Trick ${tricks.length + 1}:`, ...current);
-    return lines.filter(Boolean);
+    if (current.length) lines.push(`Trick ${tricks.length + 1}:`, ...current.filter(Boolean));
+    return lines.filter(Boolean).map((line) => (typeof line === "string" ? { text: line, play: false } : line));
   }
 
   /** Who won each completed trick: kept from the trick events, and the view's last trick. */
@@ -467,7 +472,7 @@ class TablePage {
     this.renderTools(view);
     this.renderShuffle();
     this.renderHints();
-    fill(this.logList, view ? this.handLog(view).map((line) => h("li", {}, line)) : []);
+    fill(this.logList, view ? this.handLog(view).map((entry) => h("li", { class: entry.play ? "log-play" : null }, entry.text)) : []);
     if (this.autoHint && this.autoHint === this.decision && !this.hints && !this.pending) {
       this.autoHint = null;
       this.askHint(); // example hands from the guide play with hints on
