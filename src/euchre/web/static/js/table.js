@@ -587,6 +587,14 @@ class TablePage {
       });
     } else if (view && this.showLastTrick && view.last_trick) {
       panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
+    } else if (this.hints && narrow()) {
+      // On a phone the side panel is below the table: hints open over the felt instead.
+      panel = h(
+        "section",
+        { class: "panel hints-panel", "aria-label": "Hints" },
+        hintContent(this.hints),
+        h("button", { type: "button", class: "panel-close", dataset: { key: "panel:hints" }, onclick: () => { this.hints = null; this.render(); } }, "Close"),
+      );
     }
     fill(this.overlay, panel);
     this.overlay.classList.toggle("game-over", Boolean(table.game_over));
@@ -676,8 +684,15 @@ class TablePage {
   }
 
   renderHints() {
-    this.hintPanel.hidden = !this.hints;
-    fill(this.hintPanel, this.hints ? hintContent(this.hints) : null);
+    const here = Boolean(this.hints) && !narrow();
+    this.hintPanel.hidden = !here;
+    fill(this.hintPanel, here ? hintContent(this.hints) : null);
+    if (narrow() && this.table) this.renderOverlay(this.table.view);
   }
+}
+
+/** Whether the window is phone-narrow (the side panel sits below the table). */
+function narrow() {
+  return window.matchMedia("(max-width: 760px)").matches;
 }
 
