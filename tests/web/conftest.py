@@ -22,6 +22,7 @@ pytest.importorskip("uvicorn")
 import uvicorn
 from playwright.sync_api import Browser, Page
 from scripted_table import ScriptedTable, open_scripted
+from web_helpers import SIZES
 
 from euchre.hand import HandState
 from euchre.server.app import Settings, create_app
@@ -30,14 +31,7 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-SIZES = {
-    "1366x657": {"width": 1366, "height": 657},
-    "1280x720": {"width": 1280, "height": 720},
-    "1440x900": {"width": 1440, "height": 900},
-    "390x844": {"width": 390, "height": 844},
-    "360x740": {"width": 360, "height": 740},
-}
-"""The window sizes every screen must fit: laptops with browser bars, a desktop, two phones."""
+
 
 
 def _free_port() -> int:

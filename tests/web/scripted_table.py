@@ -96,6 +96,13 @@ class ScriptedTable:
                 # Our clock runs out at once: the table plays our first legal move for us.
                 self.timed_out_first = False
                 self.act(ws, ME, str(self.state.legal_actions()[0]), timed_out=True)
+        elif message["type"] == "hint":
+            # Stand-in estimates, best first (the real analysis is tested with the server).
+            legal = [str(a) for a in self.state.legal_actions()]
+            hints = [{"action": a, "text": "", "expected_points": 1.0 - 0.25 * i,
+                      "make_chance": None} for i, a in enumerate(legal)]
+            ws.send(json.dumps({"type": "hint", "hints": hints, "version": self.version}))
+            return
         elif message["type"] == "action":
             self.received.append(message["action"])
             if not self.state.is_legal(message["action"]) or self.state.to_act != ME:

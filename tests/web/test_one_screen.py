@@ -12,6 +12,7 @@ from scripted_table import ME, open_scripted
 from web_helpers import (
     CHOICES,
     GAME_OVER,
+    SIZES,
     Shots,
     choices,
     make_a_move,
@@ -20,7 +21,6 @@ from web_helpers import (
     start_table,
 )
 
-from conftest import SIZES
 from euchre.hand import deal
 from euchre.rules import Rules
 
