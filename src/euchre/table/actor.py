@@ -15,7 +15,7 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -42,13 +42,17 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
+from .kinds import TurnPolicy
+from .law11 import replay_keeps_law11
 from .pacing import Pacing, Scheduler, TimerHandle
-from .policy import FinishHook, TurnPolicy
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
 from .timing import Thinking, jittered, start_thinking, think
 
 log = logging.getLogger(__name__)
+
+FinishHook = Callable[["TableActor"], Awaitable[None]]
+"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
 
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
@@ -662,7 +666,7 @@ class TableActor:
         missing = [e for e in self._history if since is not None and e.version > since]
         complete = since is not None and 0 <= since <= self.version and (
             since == self.version or (bool(missing) and missing[0].version == since + 1)
-        )
+        ) and replay_keeps_law11(missing, self.game)  # else a snapshot: no earlier trick
         if complete:
             for event in missing:
                 self._deliver(sub, event)

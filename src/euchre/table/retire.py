@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
-from .policy import PRACTICE
+from .kinds import PRACTICE
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ import logging
 import os
 from pathlib import Path
 
-from .app import Settings, create_app, default_database_url
-from .shutdown import GRACE_SECONDS, exit_zero_on_sigterm
+from ..server.app import Settings, create_app, default_database_url
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
