@@ -267,7 +267,8 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
 async def _hint(conn: Connection, actor: TableActor, seat: int, budget: float) -> None:
     version = actor.version
     try:
-        hints = await hints_for(actor.view(seat), budget)
+        client = conn.websocket.client.host if conn.websocket.client else ""
+        hints = await hints_for(actor.view(seat), budget, client)  # one per client at once
     except HintUnavailable as e:
         conn.send(error_message(str(e), code="hint_unavailable"))
         return
