@@ -72,10 +72,8 @@ def test_caps_per_address_seat_table_and_server() -> None:
 
 
 def capped_app(**limits: float) -> TestClient:
-    """A client of an app with these socket limits."""
-    app = create_app(settings())
-    app.state.socket_guard = SocketGuard(SocketLimits(**limits))  # type: ignore[arg-type]
-    return TestClient(app)
+    """A client of an app with these socket limits (``Settings.socket_limits``)."""
+    return TestClient(create_app(settings(socket_limits=SocketLimits(**limits))))  # type: ignore[arg-type]
 
 
 @pytest.fixture

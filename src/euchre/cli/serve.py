@@ -9,6 +9,7 @@ import sys
 from ..limits.open import default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
 from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
+from ..server.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
 
 
@@ -29,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", default=None,
                         help="Redis for the rate limits' counters, shared by every process "
                              "(default $EUCHRE_REDIS_URL; without it they are in memory)")
+    parser.add_argument("--sockets-per-address", type=int, default=SocketLimits.per_address,
+                        metavar="N", help="table sockets one client address may hold at once "
+                                          f"(default {SocketLimits.per_address}; load tests "
+                                          "from one address need more)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -46,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper())
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        tune_gc=True, redis_url=redis_url)
+                        tune_gc=True, redis_url=redis_url,
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address))
     exit_zero_on_sigterm()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
