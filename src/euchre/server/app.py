@@ -3,7 +3,8 @@
 Other modules add to the app without editing this file: each module named in
 :data:`EXTENSIONS` that can be imported contributes ``routes()`` (a list of Starlette
 routes) and, optionally, ``async def startup(app)`` run after the table manager exists
-(to register table kinds, turn policies and finish hooks) before tables are resumed.
+(to register table kinds, turn policies and finish hooks) before tables are resumed, and
+``async def shutdown(app)`` run after the tables stopped.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from .ws import table_socket
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api"]
+EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api",
+                         "euchre.server.site"]
 """Modules that add routes and startup hooks when they exist."""
 
 
@@ -53,6 +55,9 @@ class Settings:
     database_url: str | None = "memory:"
     """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
     ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``); None: one
+    process, broker and leases in memory."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0
@@ -153,6 +158,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            for mod in reversed(extensions):
+                shutdown = getattr(mod, "shutdown", None)
+                if shutdown is not None:
+                    await shutdown(app)
             if settings.store is None:
                 await store.close()
 
