@@ -4,8 +4,14 @@ a fresh key prefix, so tests (and engineers sharing the Redis) never see each ot
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -33,3 +39,31 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+@contextlib.contextmanager
+def private_redis() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Redis server of the test's own (to kill or pause), on a free port: its URL and
+    process. Skips the test if ``redis-server`` is not installed."""
+    exe = shutil.which("redis-server")
+    if exe is None:
+        pytest.skip("redis-server is not installed (scripts/test installs it)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.02)
+        else:
+            pytest.fail("the private redis-server did not start")
+        yield f"redis://127.0.0.1:{port}/0", proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()

@@ -23,6 +23,8 @@ BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
 """Environment variable: ``--bot-delay`` for worker processes."""
 HAND_PAUSE_ENV = "EUCHRE_HAND_PAUSE"
 """Environment variable: ``--hand-pause`` for worker processes."""
+LEASE_SECONDS_ENV = "EUCHRE_LEASE_SECONDS"
+"""Environment variable: ``--lease-seconds`` for worker processes."""
 DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
 
@@ -41,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis-url", default=None,
                         help="Redis shared by every process of the site, redis://host:port/db "
                              f"(default ${REDIS_URL_ENV}; none: one process, all in memory)")
+    parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
+                        help="with --redis-url: how long the site lease lives unrenewed, so "
+                             "how soon a standby process takes over from a dead one "
+                             "(default 10)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="processes serving this port (default 1; more need --redis-url "
                              "and a PostgreSQL --database-url)")
@@ -77,6 +83,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         redis_url=env.get(REDIS_URL_ENV) or None,
         bot_delay=float(env.get(BOT_DELAY_ENV, "0.67")),
         hand_pause=float(env.get(HAND_PAUSE_ENV, "2.0")),
+        lease_ttl=float(env.get(LEASE_SECONDS_ENV, "10")),
         tune_gc=True,
     )
 
@@ -93,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
     url = args.database_url or default_database_url()
     redis_url = args.redis_url or default_redis_url()
     refusal = workers_refusal(args.workers, url, redis_url)
+    if refusal is None and not args.lease_seconds > 0:
+        refusal = f"--lease-seconds must be positive, not {args.lease_seconds}"
     if refusal is not None:
         print(f"euchre serve: {refusal}", file=sys.stderr)
         return 2
@@ -109,11 +118,12 @@ def run(args: argparse.Namespace) -> int:
         # Each worker process builds its own app from the environment.
         os.environ.update({DATABASE_URL_ENV: url, REDIS_URL_ENV: redis_url or "",
                            BOT_DELAY_ENV: str(args.bot_delay),
-                           HAND_PAUSE_ENV: str(args.hand_pause)})
+                           HAND_PAUSE_ENV: str(args.hand_pause),
+                           LEASE_SECONDS_ENV: str(args.lease_seconds)})
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
-                        hand_pause=args.hand_pause, tune_gc=True)
+                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True)
     uvicorn.run(create_app(settings), **options)
     return 0

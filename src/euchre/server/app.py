@@ -38,9 +38,10 @@ from .ws import table_socket
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api",
-                         "euchre.server.site"]
-"""Modules that add routes and startup hooks when they exist."""
+EXTENSIONS: list[str] = ["euchre.server.site", "euchre.server.accounts_api",
+                         "euchre.server.online_api"]
+"""Modules that add routes and startup hooks when they exist (``site`` first: it decides
+whether this process may run tables, and fences the store, before the others use it)."""
 
 
 def default_database_url() -> str:
@@ -58,6 +59,9 @@ class Settings:
     redis_url: str | None = None
     """Redis shared by the processes of one site (``redis://host:port/db``); None: one
     process, broker and leases in memory."""
+    lease_ttl: float = 10.0
+    """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
+    process takes over this long after the active one died."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0

@@ -82,6 +82,10 @@ class GameStore(ABC):
         game; :class:`StaleFenceError` if the stored fence is higher already."""
 
     @abstractmethod
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none): a floor for the next lease's fence."""
+
+    @abstractmethod
     async def get(self, game_id: str) -> StoredGame | None:
         """The game with this id, or None."""
 

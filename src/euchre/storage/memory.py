@@ -41,6 +41,10 @@ class MemoryStore(GameStore):
         self._games[game_id] = (replace(game, fence=fence), meta, record)
         return _thaw(self._games[game_id])
 
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none)."""
+        return max((item[0].fence for item in self._games.values()), default=0)
+
     def _check_fence(self, game_id: str, fence: int) -> None:
         item = self._games.get(game_id)
         if item is not None and item[0].fence > fence:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, select, update
+from sqlalchemy import event, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
@@ -188,6 +188,11 @@ class SqlStore(GameStore):
         if row.fence != fence:
             raise StaleFenceError(game_id, fence, row.fence)
         return _game(GameRow(**row._mapping))
+
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none)."""
+        async with self.engine.connect() as conn:
+            return int(await conn.scalar(select(func.coalesce(func.max(GameRow.fence), 0))) or 0)
 
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None (a save still being written counts)."""
