@@ -21,6 +21,8 @@ import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
 
+/** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
+const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
 
 export function mountTable(main, tableId) {
@@ -265,6 +267,7 @@ class TablePage {
         return gameOverText(event.winner ?? table.winner, table.score, me);
       case "closed":
         this.closedReason = event.reason ?? "closed";
+        if (event.reason === "abandoned") return ABANDONED_TEXT;
         return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
       default:
         return "";
@@ -510,9 +513,11 @@ class TablePage {
     if (table.game_over) {
       text = gameOverText(table.winner, table.score, me);
     } else if (table.closed || this.closedReason) {
-      text = this.closedReason === "left" || table.closed === "left"
-        ? "You left the table; it is closed."
-        : "The table was closed.";
+      // A closed table asks nobody to move: the reason only, no prompt.
+      const reason = this.closedReason ?? table.closed;
+      if (reason === "left") text = "You left the table; it is closed.";
+      else if (reason === "abandoned") text = ABANDONED_TEXT;
+      else text = "The table was closed.";
     } else if (!view) {
       text = "Waiting for the deal…";
     } else {
@@ -579,7 +584,7 @@ class TablePage {
         verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
     } else if (this.closedReason || table.closed) {
-      panel = closedPanel();
+      panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
       panel = summaryPanel(table.summary, me, () => {
         this.dismissedSummary = table.summary.hand_number;
