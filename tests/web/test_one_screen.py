@@ -18,6 +18,7 @@ from web_helpers import (
     make_a_move,
     off_screen_choices,
     screenshot,
+    settle,
     start_table,
 )
 
@@ -96,12 +97,16 @@ def _phase(page: Page, phase: str) -> None:
     elif phase == "farmer":
         open_scripted(page, deal(Rules.preset("kitchen-table"), 3, FARMER,
                                  ["JS", "QS", "KS", "AS"]), "kitchen-table")
+        expect(page.get_by_role("button", name="Keep this hand")).to_be_visible()
+        settle(page)
         for name in ("Nine of Clubs", "Ten of Clubs", "Nine of Diamonds"):
             page.get_by_role("button", name=name, exact=True).click()
         expect(page.locator(".bid-farmer-swap")).to_be_enabled()
     elif phase == "defend":
         open_scripted(page, deal(Rules.preset("kitchen-table"), ME, DEFEND,
                                  ["9C", "QS", "KS", "TC"]), "kitchen-table", bots_order=True)
+        expect(page.locator(".hand.discarding")).to_be_visible()
+        settle(page)
         page.get_by_role("button", name="Nine of Clubs", exact=True).click()
         expect(page.get_by_role("button", name="Defend alone", exact=True)).to_be_visible()
     else:  # the dealer's discard

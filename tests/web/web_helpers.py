@@ -180,3 +180,9 @@ def serious_violations(page: Page) -> list[str]:
         for v in results.response["violations"]
         if v.get("impact") in ("serious", "critical")
     ]
+
+
+def settle(page: Page) -> None:
+    """Wait until every animation on the page has finished (cards dealt in, trick swept):
+    a click on a card still sliding in can make Playwright scroll to chase it."""
+    page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => 0)))")

@@ -493,7 +493,7 @@ class TablePage {
         heading.focus({ preventScroll: true });
       }
     } else if (again) {
-      again.focus();
+      again.focus({ preventScroll: true });
     } else if (unplaced && view && view.to_act === me && !this.pending) {
       const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
       first?.focus({ preventScroll: true });
