@@ -12,12 +12,13 @@ import argparse
 import logging
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
-from ..limits.open import REDIS_URL_ENV, default_redis_url
+from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
+from ..storage.check import unusable_reason
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
 """Environment variable: ``--bot-delay`` for worker processes."""
@@ -41,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
     parser.add_argument("--redis-url", default=None,
-                        help="Redis shared by every process of the site, redis://host:port/db "
-                             f"(default ${REDIS_URL_ENV}; none: one process, all in memory)")
+                        help="Redis shared by every process of the site (rate-limit counters, "
+                             "the site lease, the broker), redis://host:port/db (default "
+                             f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
                         help="with --redis-url: how long the site lease lives unrenewed, so "
                              "how soon a standby process takes over from a dead one "
@@ -105,15 +107,18 @@ def run(args: argparse.Namespace) -> int:
     if refusal is not None:
         print(f"euchre serve: {refusal}", file=sys.stderr)
         return 2
-    if url.startswith("sqlite") and ":///" in url and ":memory:" not in url:
-        path = url.split(":///", 1)[1]
-        if path:
-            Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
+    # One line naming what is wrong, no traceback; makes an SQLite file's folder.
+    problem = unusable_reason(url) or redis_problem(redis_url)
+    if problem is not None:
+        print(f"euchre serve: {problem}", file=sys.stderr)
+        return 1
     logging.basicConfig(level=args.log_level.upper())
     logging.getLogger("alembic").setLevel(logging.WARNING)
     options: dict[str, Any] = {"host": args.host, "port": args.port,
                                "log_level": args.log_level, "ws_max_size": 65536,
-                               "ws_per_message_deflate": args.ws_compression}
+                               "ws_per_message_deflate": args.ws_compression,
+                               "timeout_graceful_shutdown": GRACE_SECONDS}
+    exit_zero_on_sigterm()
     if args.workers > 1:
         # Each worker process builds its own app from the environment.
         os.environ.update({DATABASE_URL_ENV: url, REDIS_URL_ENV: redis_url or "",
