@@ -106,7 +106,9 @@ async def _become_active(app: Starlette) -> None:
             await asyncio.sleep(ttl / 3)
     keeper.start()
     fenced = FencedStore(app.state.store, keeper.fence)
-    app.state.store = manager.store = fenced
+    # Everything that writes games must write through the fence (retiring abandoned practice
+    # tables included): a plain store would save a game with the fence it was read with.
+    app.state.store = manager.store = manager.retirement.store = fenced
     manager.guard = keeper.is_held
     app.state.site_keeper = keeper
     log.info("serving the site as %s with fence %d", owner, keeper.fence)
