@@ -7,10 +7,10 @@ of a site through Redis pub/sub. :func:`open_broker` picks one from a URL. Used 
 table sockets between the process a socket reached and the process that owns the table.
 """
 
-from .base import Broker, BrokerUnavailable, SubscriptionOverflow
+from .base import Broker, BrokerUnavailable
 from .memory import MemoryBroker
 from .open import open_broker
-from .subscription import Subscription
+from .subscription import Subscription, SubscriptionOverflow
 
 __all__ = ["Broker", "BrokerUnavailable", "MemoryBroker", "Subscription", "SubscriptionOverflow",
            "open_broker"]

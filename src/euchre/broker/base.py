@@ -26,10 +26,6 @@ class BrokerUnavailable(ConnectionError):
     """The broker cannot be reached, or is not connected."""
 
 
-class SubscriptionOverflow(RuntimeError):
-    """A subscriber fell too far behind; its subscription ended (messages were dropped)."""
-
-
 class Broker(ABC):
     """Channels of messages between processes; the local fan-out is shared here."""
 

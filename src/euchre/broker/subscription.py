@@ -6,6 +6,10 @@ import asyncio
 from collections import deque
 
 
+class SubscriptionOverflow(RuntimeError):
+    """A subscriber fell too far behind; its subscription ended (messages were dropped)."""
+
+
 class Subscription:
     """The messages published on one channel since subscribing, in order.
 
@@ -37,8 +41,6 @@ class Subscription:
         if self._ended:
             return
         if len(self._buffer) >= self.limit:
-            from .base import SubscriptionOverflow
-
             self.end(SubscriptionOverflow(
                 f"channel {self.channel}: the subscriber fell {self.limit} messages behind"))
             return

@@ -58,6 +58,9 @@ class Settings:
     database_url: str | None = "memory:"
     """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
     ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
+    counters, broker and leases; None: one process, all in memory."""
     lease_ttl: float = 10.0
     """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
     process takes over this long after the active one died."""
@@ -87,9 +90,6 @@ class Settings:
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
-    redis_url: str | None = None
-    """Redis shared by the processes of one site (``redis://host:port/db``): the rate
-    limits' counters, the site lease, the broker. None: one process, all in memory."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
 
