@@ -119,3 +119,18 @@ async def _stored_record(db_url: str, table_id: str) -> GameRecord:
         await store.close()
 
 
+
+
+@needs_redis
+def test_a_standby_stops_at_once_on_sigterm_and_the_active_one_cleanly(site):
+    db_url, redis_url = site
+    with serving(2, db_url, redis_url, bot_delay=0.0) as servers:
+        active = wait_until(servers, STARTED)
+        standby = next(s for s in servers if s is not active)
+        wait_until([standby], "standby:")
+        standby.proc.send_signal(signal.SIGTERM)  # still in start-up: it was never serving
+        assert standby.proc.wait(60) == 0
+        assert standby.has("standby stopped")
+        active.proc.send_signal(signal.SIGTERM)
+        assert active.proc.wait(60) == 0
+        assert active.has("Application shutdown complete")
