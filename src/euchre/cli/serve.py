@@ -18,6 +18,7 @@ from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
 from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
+from ..server.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
@@ -28,6 +29,8 @@ LEASE_SECONDS_ENV = "EUCHRE_LEASE_SECONDS"
 """Environment variable: ``--lease-seconds`` for worker processes."""
 DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
+SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
+"""Environment variable: ``--sockets-per-address`` for worker processes."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
                         help="per-message deflate on sockets (default off: messages are "
                              "small and compressing them costs more CPU than it saves)")
+    parser.add_argument("--sockets-per-address", type=int, default=SocketLimits.per_address,
+                        metavar="N", help="table sockets one client address may hold at once "
+                                          f"(default {SocketLimits.per_address}; load tests "
+                                          "from one address need more)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -87,6 +94,8 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         hand_pause=float(env.get(HAND_PAUSE_ENV, "2.0")),
         lease_ttl=float(env.get(LEASE_SECONDS_ENV, "10")),
         tune_gc=True,
+        socket_limits=SocketLimits(per_address=int(
+            env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
     )
 
 
@@ -124,11 +133,13 @@ def run(args: argparse.Namespace) -> int:
         os.environ.update({DATABASE_URL_ENV: url, REDIS_URL_ENV: redis_url or "",
                            BOT_DELAY_ENV: str(args.bot_delay),
                            HAND_PAUSE_ENV: str(args.hand_pause),
-                           LEASE_SECONDS_ENV: str(args.lease_seconds)})
+                           LEASE_SECONDS_ENV: str(args.lease_seconds),
+                           SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address)})
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
-                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True)
+                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True,
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address))
     uvicorn.run(create_app(settings), **options)
     return 0

@@ -36,6 +36,7 @@ from . import api
 from .guards import Limited, LimitSettings, limited_response
 from .openapi import openapi_schema
 from .pages import client_page, static_dir
+from .socket_guard import SocketLimits
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,8 @@ class Settings:
     """Extension modules to load."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
 
 
 def _extensions(names: list[str]) -> list[ModuleType]:
