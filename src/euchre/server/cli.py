@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause before each computer move (default 0.67)")
     parser.add_argument("--hand-pause", type=float, default=2.0, metavar="SECONDS",
                         help="pause between hands (default 2)")
+    parser.add_argument("--seed-wait", type=float, default=3.0, metavar="SECONDS",
+                        help="longest wait before a table's first deal for the people's "
+                             "shuffle seeds (default 3)")
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
@@ -39,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper())
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        tune_gc=True)
+                        seed_wait=args.seed_wait, tune_gc=True)
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
                 ws_per_message_deflate=args.ws_compression)
