@@ -491,6 +491,8 @@ class TableActor:
                              f"published), not hand {hand_number}")
         if not is_client_seed(seed):
             raise TableError("a shuffle seed is 16 to 128 lower-case hex digits")
+        if self._pending.get(seat) == seed:
+            return  # the same seed again (a page reloaded): taken already, nothing changes
         if seat in self._pending:
             raise TableError(f"your seed for hand {hand_number} was already taken")
         self._pending[seat] = seed

@@ -21,12 +21,22 @@ export function verifyCommand(gameId) {
   return `euchre verify ${recordFilename(gameId)} --commitments ${commitmentsFilename(gameId)}`;
 }
 
-/** Keep whatever commitment a table message carries: the deal event's and the table's own. */
+/** Keep whatever commitment a table message carries: the deal event's and the table's own,
+ *  and the next hand's, published ahead so that this browser can add its seed. */
 export function keepCommitments(tableId, table, event) {
   if (event && event.kind === "deal" && event.commitment) {
     keepCommitment(tableId, event.hand_number, event.commitment);
   }
   if (table && table.commitment) keepCommitment(tableId, table.hand_number, table.commitment);
+  for (const ahead of [event?.next_commitment, table?.next_commitment]) {
+    if (ahead) keepCommitment(tableId, ahead.hand_number, ahead.commitment);
+  }
+}
+
+/** The commitment kept for exactly hand `handNumber` (the first one published), or null. */
+export function commitmentOf(tableId, handNumber) {
+  const kept = keptCommitments(tableId).find(([n]) => n === handNumber);
+  return kept ? kept[1][0] : null;
 }
 
 /** The latest kept commitment at or before hand `handNumber`: {hand, hex} or null. */
