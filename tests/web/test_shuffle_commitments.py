@@ -68,11 +68,12 @@ def test_commitments_kept_in_the_browser_verify_the_game(
     assert kept.name == f"euchre-{table_id}-commitments.txt"
     assert record.name == f"euchre-{table_id}.txt"
 
-    # One `hand N HEX` line for every hand of the game, and they all check out.
+    # One `hand N HEX` line for every hand of the game, and they all check out; the table also
+    # committed ahead to the seed of a next hand that the end of the game left undealt.
     lines = [line for line in kept.read_text().splitlines() if not line.startswith("#")]
     hands = len(load(str(record)).hands)
-    assert [line.split()[:2] for line in lines] == [["hand", str(n)] for n in range(1, hands + 1)]
-    assert sorted(parse_commitments(kept.read_text())) == list(range(1, hands + 1))
+    assert [line.split()[:2] for line in lines] == [["hand", str(n)] for n in range(1, hands + 2)]
+    assert sorted(parse_commitments(kept.read_text())) == list(range(1, hands + 2))
     capsys.readouterr()
     assert main(["verify", str(record), "--commitments", str(kept), "--strict"]) == 0
     out = capsys.readouterr().out
