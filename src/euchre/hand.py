@@ -8,7 +8,6 @@ Seats are 0-3 clockwise, partners 0 & 2 and 1 & 3, left of the dealer is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import actions as A
 from .actions import Action, parse_action
@@ -26,11 +25,9 @@ from .cards import (
     suit_name,
 )
 from .errors import DealError, IllegalActionError
+from .lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
 from .rules import Rules
-from .tables import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
-
-if TYPE_CHECKING:
-    from .view import HandView
+from .view import HandView
 
 FARMER, ORDER, BENNY, CALL, DISCARD, DEFEND, PLAY, OVER = range(8)
 PHASE_NAMES = ("farmer", "order", "benny", "call", "discard", "defend", "play", "over")
@@ -297,8 +294,6 @@ class HandState:
 
     def view(self, seat: int) -> HandView:
         """What ``seat`` may know, and nothing more."""
-        from .view import make_view
-
         return make_view(self, seat)
 
     # -- legal actions ------------------------------------------------------------------
@@ -697,3 +692,52 @@ def deal(
     except (CardError, TypeError, ValueError) as e:
         raise DealError(f"misdeal: {e}") from None
     return HandState(rules, dealer, d, score)
+
+
+def make_view(state: HandState, seat: int) -> HandView:
+    """Build ``seat``'s view of ``state``."""
+    history: list[tuple[int, Action | None]] = []
+    hidden: list[str] = []
+    gave: tuple[Card, ...] = ()
+    upcard_taken = False
+    for s, a in state.history():
+        if a.kind == A.DISCARD:
+            upcard_taken = True
+        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
+            history.append((s, None))
+            hidden.append(a.kind)
+            continue
+        if a.kind == A.FARMER_SWAP:
+            gave = a.cards
+        history.append((s, a))
+    if state.phase == DISCARD:  # the dealer holds the upcard already
+        upcard_taken = True
+    leader, trick = state.trick
+    return HandView(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        score=state.score,
+        phase=PHASE_NAMES[state.phase],
+        to_act=state.to_act,
+        hand=tuple(cards_of(state.hand_mask(seat))),
+        upcard=state.upcard,
+        upcard_taken=upcard_taken,
+        history=tuple(history),
+        hidden_kinds=tuple(hidden),
+        trump=state.trump,
+        maker=state.maker,
+        alone=state.alone,
+        lone_defender=state.lone_defender,
+        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
+        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
+        farmer_gave=gave,
+        leader=leader,
+        trick=trick,
+        tricks=tuple(state.tricks),
+        tricks_won=state.tricks_won,
+        points=state.points,
+        thrown_in=state.thrown_in,
+        reneged=state.reneged,
+        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
+    )

@@ -8,15 +8,12 @@ the dealer only), the cards played and the tricks; nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import Card, card_text, cards_of, suit_text
+from .cards import Card, card_text, suit_text
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .hand import HandState
 
 Trick = tuple[int, tuple[Card, ...], int]
 
@@ -171,54 +168,3 @@ class HandView:
 def _kinds(view: HandView) -> list[str]:
     hidden = iter(view.hidden_kinds)
     return [next(hidden) if a is None else a.kind for _, a in view.history]
-
-
-def make_view(state: HandState, seat: int) -> HandView:
-    """Build ``seat``'s view of ``state``."""
-    from .hand import DISCARD, PHASE_NAMES
-
-    history: list[tuple[int, Action | None]] = []
-    hidden: list[str] = []
-    gave: tuple[Card, ...] = ()
-    upcard_taken = False
-    for s, a in state.history():
-        if a.kind == A.DISCARD:
-            upcard_taken = True
-        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
-            history.append((s, None))
-            hidden.append(a.kind)
-            continue
-        if a.kind == A.FARMER_SWAP:
-            gave = a.cards
-        history.append((s, a))
-    if state.phase == DISCARD:  # the dealer holds the upcard already
-        upcard_taken = True
-    leader, trick = state.trick
-    return HandView(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        score=state.score,
-        phase=PHASE_NAMES[state.phase],
-        to_act=state.to_act,
-        hand=tuple(cards_of(state.hand_mask(seat))),
-        upcard=state.upcard,
-        upcard_taken=upcard_taken,
-        history=tuple(history),
-        hidden_kinds=tuple(hidden),
-        trump=state.trump,
-        maker=state.maker,
-        alone=state.alone,
-        lone_defender=state.lone_defender,
-        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
-        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
-        farmer_gave=gave,
-        leader=leader,
-        trick=trick,
-        tricks=tuple(state.tricks),
-        tricks_won=state.tricks_won,
-        points=state.points,
-        thrown_in=state.thrown_in,
-        reneged=state.reneged,
-        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
-    )

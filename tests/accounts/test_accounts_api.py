@@ -12,7 +12,7 @@ from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
 from starlette.testclient import TestClient
 
 from euchre.server.accounts_api import AccountsOptions
-from euchre.storage.testdb import drop_postgres, fresh_postgres, postgres_url
+from testdb import drop_postgres, fresh_postgres, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 

@@ -12,9 +12,9 @@ from euchre.accounts import (
     AccountService,
     BadPasswordError,
     BadUsernameError,
+    LoginSessionStore,
     Passwords,
     RateLimitedError,
-    SessionStore,
     SignInLimiter,
     SignUpLimiter,
     UsernameTakenError,
@@ -96,7 +96,7 @@ async def test_passwords_check_and_refuse() -> None:
 async def test_sessions(engine: AsyncEngine) -> None:
     now = [T0]
     account = await AccountService(engine, FAST).create("erin", "correct horse")
-    store = SessionStore(engine, lambda: now[0], days=30)
+    store = LoginSessionStore(engine, lambda: now[0], days=30)
     sid, session = await store.create(account.id)
     found = await store.find(sid)
     assert found is not None and found.account_id == account.id

@@ -142,7 +142,7 @@ async def test_restart_resumes_an_unfinished_table_from_postgresql() -> None:
     server = os.environ.get("EUCHRE_TEST_DATABASE_URL")
     if not server:
         pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
-    from euchre.storage.testdb import drop_postgres, fresh_postgres
+    from testdb import drop_postgres, fresh_postgres
 
     url = await fresh_postgres(server)
     store = await SqlStore.open(url, commit_window=0)

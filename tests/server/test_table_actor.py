@@ -11,7 +11,7 @@ from euchre.cards import card_text
 from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
 from euchre.table.actor import TableError
 from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
-from euchre.table.policy import TurnPolicy
+from euchre.table.kinds import TurnPolicy
 
 
 async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:

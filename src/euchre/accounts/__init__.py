@@ -14,7 +14,7 @@ from .errors import (
 from .passwords import Passwords
 from .ratelimit import SignInLimiter, SignUpLimiter
 from .service import Account, AccountService
-from .sessions import COOKIE_NAME, CSRF_HEADER, Session, SessionStore
+from .sessions import COOKIE_NAME, CSRF_HEADER, LoginSession, LoginSessionStore
 
 __all__ = [
     "COOKIE_NAME",
@@ -25,11 +25,11 @@ __all__ = [
     "BadPasswordError",
     "BadUsernameError",
     "CsrfError",
+    "LoginSession",
+    "LoginSessionStore",
     "NotSignedInError",
     "Passwords",
     "RateLimitedError",
-    "Session",
-    "SessionStore",
     "SignInLimiter",
     "SignUpLimiter",
     "UsernameTakenError",

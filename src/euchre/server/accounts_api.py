@@ -36,11 +36,11 @@ from ..accounts import (
     AccountError,
     AccountService,
     CsrfError,
+    LoginSession,
+    LoginSessionStore,
     NotSignedInError,
     Passwords,
     RateLimitedError,
-    Session,
-    SessionStore,
     SignInLimiter,
     SignUpLimiter,
 )
@@ -57,7 +57,7 @@ from ..table.seats import new_table_id, new_token
 from . import api
 from .account_stats import account_stats
 from .accounts_openapi import add_to_openapi
-from .app import client_page
+from .pages import client_page
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class AccountsState:
     """The database (shared with the game store when it is SQL)."""
     accounts: AccountService
     """Sign up, sign in."""
-    sessions: SessionStore
+    sessions: LoginSessionStore
     """Sessions."""
     coins: CoinService
     """Coin games and the ledger."""
@@ -164,7 +164,7 @@ def guarded(handler: Handler) -> Handler:
 # -- request checks ----------------------------------------------------------------------
 
 
-async def signed_in(request: Request, *, csrf: bool) -> Session:
+async def signed_in(request: Request, *, csrf: bool) -> LoginSession:
     """The request's session; with ``csrf`` the X-CSRF-Token header must match it."""
     state = state_of(request)
     session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
@@ -475,7 +475,7 @@ async def startup(app: Starlette) -> None:
     state = AccountsState(
         engine=engine,
         accounts=AccountService(engine, Passwords(options.password_profile)),
-        sessions=SessionStore(engine),
+        sessions=LoginSessionStore(engine),
         coins=CoinService(engine),
         limiter=SignInLimiter(options.max_failures, options.window),
         clock=ClockPolicy(seconds_per_move=options.move_seconds),

@@ -21,7 +21,7 @@ from types import ModuleType
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -32,6 +32,7 @@ from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
 from . import api
 from .openapi import openapi_schema
+from .pages import client_page, static_dir
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
@@ -83,25 +84,6 @@ class Settings:
     """Extension modules to load."""
 
 
-def _static_dir(settings: Settings) -> Path:
-    if settings.static_dir is not None:
-        return settings.static_dir
-    try:
-        from ..web import STATIC_DIR
-
-        return STATIC_DIR
-    except ImportError:  # pragma: no cover - the web package is part of the project
-        return Path(__file__).resolve().parent.parent / "web" / "static"
-
-
-async def client_page(request: Request) -> Response:
-    """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
-    page = _static_dir(request.app.state.settings) / "index.html"
-    if not page.is_file():
-        return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
-
-
 def _extensions(names: list[str]) -> list[ModuleType]:
     mods = []
     for name in names:
@@ -141,7 +123,7 @@ async def _sweep_forever(manager: TableManager, settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> Starlette:
     """The platform's ASGI app."""
     settings = settings or Settings()
-    static = _static_dir(settings)
+    static = static_dir(settings.static_dir)
     extensions = _extensions(settings.extensions)
 
     @contextlib.asynccontextmanager

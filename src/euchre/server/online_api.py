@@ -23,8 +23,8 @@ from ..table.online import (
     parse_seat_request,
 )
 from . import api
-from .app import client_page
 from .online_openapi import add_to_openapi
+from .pages import client_page
 
 
 def tables_of(request: Request) -> OnlineTables:

@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -41,13 +41,16 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
+from .kinds import TurnPolicy
 from .law11 import replay_keeps_law11
 from .pacing import Pacing, Scheduler, TimerHandle
-from .policy import FinishHook, TurnPolicy
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
+
+FinishHook = Callable[["TableActor"], Awaitable[None]]
+"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
 
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""

@@ -19,7 +19,7 @@ from typing import Any
 from ..rules import Rules
 from .clock import ClockPolicy, MoveClock
 from .first_draw import choose_first_dealer
-from .policy import TurnPolicy
+from .kinds import TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 
 COIN = "coin"

@@ -19,7 +19,7 @@ from ..game import GameState
 from ..hand import HandState
 from ..rules import Rules
 from .first_draw import first_draw_json
-from .policy import TurnPolicy
+from .kinds import TurnPolicy
 from .seats import TableConfig
 
 DEAL = "deal"

@@ -9,9 +9,9 @@ from typing import Any
 
 from ..shuffle import new_seed
 from ..storage.base import GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, FinishHook, TableActor, restore
+from .kinds import TurnPolicy
 from .pacing import Pacing, Scheduler
-from .policy import FinishHook, TurnPolicy
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)

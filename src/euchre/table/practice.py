@@ -14,7 +14,7 @@ from typing import Any
 from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
 from .first_draw import choose_first_dealer
-from .policy import PRACTICE
+from .kinds import PRACTICE
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"

@@ -12,15 +12,15 @@ import random
 import time
 from collections.abc import Callable
 
-from . import actions as A
-from .actions import Action, ActionError, parse_action
-from .bots import Bot, make
-from .cards import card_text, cards_text, sort_for_display, suit_name
-from .errors import IllegalActionError
-from .game import GameState
-from .hand import SEAT_NAMES, HandState
-from .rules import Rules, RulesError
-from .view import HandView
+from .. import actions as A
+from ..actions import Action, ActionError, parse_action
+from ..bots import Bot, make
+from ..cards import card_text, cards_text, sort_for_display, suit_name
+from ..errors import IllegalActionError
+from ..game import GameState
+from ..hand import SEAT_NAMES, HandState
+from ..rules import Rules, RulesError
+from ..view import HandView
 
 YOU = 0
 """Your seat: South."""
@@ -128,14 +128,14 @@ def menu(view: HandView) -> list[Action]:
 def hint_lines(view: HandView) -> list[str]:
     """The hard player's explanation of the position, if it is available."""
     try:
-        from .bots.hints import explain  # type: ignore[attr-defined, unused-ignore]
+        from ..bots.hints import explain  # type: ignore[attr-defined, unused-ignore]
     except ImportError:
         return ["Hints need the hard computer player, which is not available."]
     lines: list[str] = list(explain(view))
     return lines
 
 
-class Session:
+class TerminalGame:
     """One game in the terminal: reads your moves, plays the computers', prints the table."""
 
     def __init__(
@@ -295,7 +295,7 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, ValueError) as e:
         print(f"euchre play: {e}")
         return 2
-    session = Session(rules, args.level, args.seed, delay=args.delay)
+    session = TerminalGame(rules, args.level, args.seed, delay=args.delay)
     try:
         return session.play()
     except KeyboardInterrupt:

@@ -6,9 +6,9 @@ import argparse
 import random
 import time
 
-from .hand import HandState
-from .rules import Rules
-from .shuffle import deal_from_deck, shuffled_deck
+from ..hand import HandState
+from ..rules import Rules
+from ..shuffle import deal_from_deck, shuffled_deck
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
           f"({args.hands} hands, {steps} steps, {seconds:.2f} s, one core; "
           f"{args.hands / cpu:,.0f} hands per CPU second)")
     try:
-        from .bots import solver
+        from ..bots import solver
     except ImportError:
         print("solver: not available")
         return 0

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from euchre.driver_cmd import serve
+from euchre.cli.engine import serve
 from euchre.record import load
 from euchre.verify import verify_record
 

@@ -1,18 +1,18 @@
-"""Reading the fields of engine-protocol requests (``driver.py``), with clear refusals."""
+"""Reading the fields of engine-protocol requests (``session.py``), with clear refusals."""
 
 from __future__ import annotations
 
 from typing import Any, overload
 
-from .cards import CardError, parse_card
-from .hand import Deal
-from .rules import Rules, RulesError
+from ..cards import CardError, parse_card
+from ..hand import Deal
+from ..rules import Rules, RulesError
 
 Request = dict[str, Any]
 """One parsed request line."""
 
 
-class DriverError(Exception):
+class ProtocolError(Exception):
     """A refused request: ``code`` is a short word for programs, the message is for people."""
 
     def __init__(self, message: str, code: str = "bad_request") -> None:
@@ -29,7 +29,7 @@ def optional_int(request: Request, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise DriverError(f"{name} must be an integer")
+        raise ProtocolError(f"{name} must be an integer")
     return value
 
 
@@ -43,7 +43,7 @@ def seat_field(request: Request, name: str, default: int | None) -> int | None:
     if value is None:
         return default
     if not 0 <= value <= 3:
-        raise DriverError(f"{name} must be a seat 0-3, not {value}")
+        raise ProtocolError(f"{name} must be a seat 0-3, not {value}")
     return value
 
 
@@ -52,28 +52,28 @@ def rules_field(request: Request) -> Rules:
     preset = request.get("preset", "classic")
     changes = request.get("rules", {})
     if not isinstance(preset, str):
-        raise DriverError("preset must be a string such as \"classic\"")
+        raise ProtocolError("preset must be a string such as \"classic\"")
     if not isinstance(changes, dict):
-        raise DriverError("rules must be an object of rule fields, such as "
+        raise ProtocolError("rules must be an object of rule fields, such as "
                           '{"stick_the_dealer": true}')
     try:
         return Rules.preset(preset, **changes)
     except (RulesError, TypeError) as e:
-        raise DriverError(f"bad rules: {e}") from None
+        raise ProtocolError(f"bad rules: {e}") from None
 
 
 def fixed_deal(request: Request, pattern: str) -> Deal:
     """The deal a request gives as ``hands`` (seats 0-3) and ``kitty`` (upcard first)."""
     hands, kitty = request.get("hands"), request.get("kitty")
     if not (isinstance(hands, list) and all(isinstance(h, list) for h in hands)):
-        raise DriverError("hands must be four lists of cards, seats 0-3", "bad_deal")
+        raise ProtocolError("hands must be four lists of cards, seats 0-3", "bad_deal")
     if not isinstance(kitty, list):
-        raise DriverError("kitty must be a list of cards, the upcard first", "bad_deal")
+        raise ProtocolError("kitty must be a list of cards, the upcard first", "bad_deal")
     try:
         return Deal(tuple(tuple(card_field(c) for c in h) for h in hands),
                     tuple(card_field(c) for c in kitty), pattern)
     except CardError as e:
-        raise DriverError(f"misdeal: {e}", "bad_deal") from None
+        raise ProtocolError(f"misdeal: {e}", "bad_deal") from None
 
 
 def card_field(value: Any) -> int:

@@ -1,13 +1,13 @@
-"""JSON for the engine protocol (``driver.py``): results of deals and actions, the open state."""
+"""JSON for the engine protocol (``session.py``): results of deals and actions, the open state."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .cards import Card, card_text, suit_text
-from .game import GameState
-from .hand import HandState
-from .record import GameRecord
+from ..cards import Card, card_text, suit_text
+from ..game import GameState
+from ..hand import HandState
+from ..record import GameRecord
 
 
 def _cards(cards: Any) -> list[str]:

@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 
-from .errors import RecordError
-from .record import GameRecord, load
-from .verify import CommitmentsError, parse_commitments, verify_record
+from ..errors import RecordError
+from ..record import GameRecord, load
+from ..verify import CommitmentsError, parse_commitments, verify_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,7 @@ import logging
 import os
 from pathlib import Path
 
-from .app import Settings, create_app, default_database_url
+from ..server.app import Settings, create_app, default_database_url
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

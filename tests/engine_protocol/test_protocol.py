@@ -1,4 +1,4 @@
-"""The engine protocol (``euchre.driver``): one request line in, one response line out."""
+"""The engine protocol (``euchre.engine_protocol``): one request line in, one response line out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import euchre
 from euchre.bots import make
-from euchre.driver import Session, command_names
+from euchre.engine_protocol import ProtocolSession, command_names
 from euchre.record import GameRecord
 from euchre.shuffle import commitment
 from euchre.verify import deal_of_seed
@@ -20,7 +20,7 @@ README_HANDS = [["KC", "9D", "AD", "TH", "QH"], ["9C", "JD", "QD", "9H", "KS"],
 README_KITTY = ["KH", "AC", "JS", "QS"]
 
 
-def ask(session: Session, request: dict[str, Any] | str) -> dict[str, Any]:
+def ask(session: ProtocolSession, request: dict[str, Any] | str) -> dict[str, Any]:
     """Send one request line and return the one response object."""
     line = request if isinstance(request, str) else json.dumps(request)
     out = session.feed(line)
@@ -29,29 +29,29 @@ def ask(session: Session, request: dict[str, Any] | str) -> dict[str, Any]:
     return response
 
 
-def ok(session: Session, **request: Any) -> dict[str, Any]:
+def ok(session: ProtocolSession, **request: Any) -> dict[str, Any]:
     """Send a request that must succeed."""
     response = ask(session, request)
     assert response["ok"], response
     return response
 
 
-def fixed_session(preset: str = "stick-the-dealer") -> Session:
+def fixed_session(preset: str = "stick-the-dealer") -> ProtocolSession:
     """A session with the README's deal, dealer 3 (the first dealer)."""
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", preset=preset, first_dealer=3)
     ok(session, cmd="deal", hands=README_HANDS, kitty=README_KITTY)
     return session
 
 
-def state_of(session: Session) -> dict[str, Any]:
+def state_of(session: ProtocolSession) -> dict[str, Any]:
     """The open state, as the protocol gives it."""
     state: dict[str, Any] = ok(session, cmd="state")["state"]
     return state
 
 
 def test_info_names_every_command_level_and_preset() -> None:
-    info = ok(Session(), cmd="info")
+    info = ok(ProtocolSession(), cmd="info")
     assert info["commands"] == command_names()
     assert {"new_game", "deal", "legal", "apply", "view", "state", "bot", "hint", "record",
             "load", "undo", "quit"} <= set(info["commands"])
@@ -61,18 +61,18 @@ def test_info_names_every_command_level_and_preset() -> None:
 
 @pytest.mark.parametrize("id_value", [7, "abc", [1, 2], None])
 def test_the_id_is_echoed_on_success_and_on_error(id_value: Any) -> None:
-    session = Session()
+    session = ProtocolSession()
     assert ask(session, {"id": id_value, "cmd": "info"})["id"] == id_value
     refused = ask(session, {"id": id_value, "cmd": "legal"})
     assert refused["id"] == id_value and not refused["ok"]
 
 
 def test_no_id_means_no_id_in_the_response() -> None:
-    assert "id" not in ask(Session(), {"cmd": "info"})
+    assert "id" not in ask(ProtocolSession(), {"cmd": "info"})
 
 
 def test_blank_lines_get_no_answer() -> None:
-    assert Session().feed("   \n") == []
+    assert ProtocolSession().feed("   \n") == []
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_blank_lines_get_no_answer() -> None:
     ],
 )
 def test_bad_requests_get_a_clear_error(line: str, code: str, words: str) -> None:
-    response = ask(Session(), line)
+    response = ask(ProtocolSession(), line)
     assert response["ok"] is False and response["code"] == code
     assert words in response["error"]
 
@@ -97,12 +97,12 @@ def test_bad_requests_get_a_clear_error(line: str, code: str, words: str) -> Non
 @pytest.mark.parametrize("cmd", ["deal", "legal", "apply", "view", "state", "bot", "hint",
                                  "record", "undo"])
 def test_commands_before_a_game_say_how_to_start(cmd: str) -> None:
-    response = ask(Session(), {"cmd": cmd})
+    response = ask(ProtocolSession(), {"cmd": cmd})
     assert response["code"] == "no_game" and "new_game" in response["error"]
 
 
 def test_new_game_takes_a_preset_and_rule_changes() -> None:
-    session = Session()
+    session = ProtocolSession()
     made = ok(session, cmd="new_game", preset="classic", rules={"benny": True, "game_to": 5})
     assert made["rules"] == euchre.Rules(benny=True, game_to=5).to_dict()
     assert made["rules_text"] == "benny=yes game_to=5"
@@ -190,7 +190,7 @@ def test_view_is_the_engines_view_and_shows_no_hidden_card() -> None:
 
 
 def test_view_needs_a_seat_and_a_hand() -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game")
     assert ask(session, {"cmd": "view", "seat": 0})["code"] == "no_game"
     ok(session, cmd="deal")
@@ -199,7 +199,7 @@ def test_view_needs_a_seat_and_a_hand() -> None:
 
 
 def test_a_seeded_game_deals_the_same_hands_with_commitments() -> None:
-    one, two = Session(), Session()
+    one, two = ProtocolSession(), ProtocolSession()
     for session in (one, two):
         ok(session, cmd="new_game", seed=42, first_dealer=1)
     dealt = ok(one, cmd="deal")
@@ -213,7 +213,7 @@ def test_a_seeded_game_deals_the_same_hands_with_commitments() -> None:
 
 
 def test_an_unseeded_game_deals_from_a_fresh_secret_seed() -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game")
     dealt = ok(session, cmd="deal")
     seed = state_of(session)["hand"]["seed"]
@@ -221,7 +221,7 @@ def test_an_unseeded_game_deals_from_a_fresh_secret_seed() -> None:
 
 
 def test_deal_from_a_given_seed_and_pattern() -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", preset="benny")
     ok(session, cmd="deal", seed="site-seed", pattern="2-3")
     want = deal_of_seed("site-seed", 0, benny=True, pattern="2-3")
@@ -248,7 +248,7 @@ def test_deal_from_a_given_seed_and_pattern() -> None:
 )
 def test_misdeals_are_refused_and_change_nothing(fields: dict[str, Any], code: str,
                                                  words: str) -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", first_dealer=3)
     before = state_of(session)
     response = ask(session, {"cmd": "deal", **fields})
@@ -322,7 +322,7 @@ def test_undo_takes_back_actions_and_deals() -> None:
     assert ask(session, {"cmd": "undo", "steps": 0})["code"] == "bad_request"
 
 
-def play_out(session: Session, level: str = "random") -> dict[str, Any]:
+def play_out(session: ProtocolSession, level: str = "random") -> dict[str, Any]:
     """Let the bot play every seat until the game is over; return the open state."""
     while True:
         legal = ok(session, cmd="legal")
@@ -335,7 +335,7 @@ def play_out(session: Session, level: str = "random") -> dict[str, Any]:
 
 
 def test_a_whole_game_reports_tricks_hands_and_the_winner() -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", preset="kitchen-table", seed="whole", first_dealer=2)
     tricks = hands = 0
     while not ok(session, cmd="legal")["game_over"]:
@@ -360,13 +360,13 @@ def test_a_whole_game_reports_tricks_hands_and_the_winner() -> None:
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
 def test_record_and_load_round_trip_with_undo(fmt: str) -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", preset="stick-the-dealer", seed=9)
     ok(session, cmd="deal")
     for _ in range(7):
         ok(session, cmd="bot", level="random", apply=True)
     record = ok(session, cmd="record", format=fmt)["record"]
-    other = Session()
+    other = ProtocolSession()
     loaded = ok(other, cmd="load", record=record)
     assert loaded["hands"] == 1 and loaded["to_act"] == state_of(session)["to_act"]
     assert state_of(other) == state_of(session)
@@ -379,7 +379,7 @@ def test_load_takes_a_json_string_too() -> None:
     session = fixed_session()
     ok(session, cmd="apply", action="order")
     text = json.dumps(ok(session, cmd="record", format="json")["record"])
-    assert ok(Session(), cmd="load", record=text)["to_act"] == 3
+    assert ok(ProtocolSession(), cmd="load", record=text)["to_act"] == 3
 
 
 @pytest.mark.parametrize(
@@ -402,7 +402,7 @@ def test_a_bad_record_is_refused_and_the_game_kept(record: Any, words: str) -> N
 
 
 def test_quit_closes_the_session() -> None:
-    session = Session()
+    session = ProtocolSession()
     assert ok(session, cmd="quit")["bye"] is True
     assert session.closed
 
@@ -410,7 +410,7 @@ def test_quit_closes_the_session() -> None:
 def test_random_requests_never_crash() -> None:
     """Any mix of requests gets exactly one JSON object back, ok or not."""
     rng = random.Random(3)
-    session = Session()
+    session = ProtocolSession()
     words = ["new_game", "deal", "legal", "apply", "view", "state", "bot", "undo", "record",
              "load", "info", "x"]
     values: list[Any] = [None, 0, 1, 5, -1, True, "play JH", "pass", "order", [], {}, "3-2"]
@@ -427,7 +427,7 @@ def test_random_requests_never_crash() -> None:
 
 
 def test_json_nested_too_deeply_is_refused() -> None:
-    response = ask(Session(), "[" * 100_000)
+    response = ask(ProtocolSession(), "[" * 100_000)
     assert response["code"] == "bad_json" and "nested too deeply" in response["error"]
 
 
@@ -439,7 +439,7 @@ def test_a_bug_in_a_command_is_an_error_response_not_a_crash(
     def broken(*args: Any) -> Any:
         raise KeyError("oops")
 
-    monkeypatch.setattr("euchre.driver.action_result", broken)
+    monkeypatch.setattr("euchre.engine_protocol.session.action_result", broken)
     response = ask(session, {"id": 4, "cmd": "apply", "action": "order"})
     assert response["id"] == 4 and response["code"] == "internal"
     assert "KeyError" in response["error"]
@@ -447,7 +447,7 @@ def test_a_bug_in_a_command_is_an_error_response_not_a_crash(
 
 
 def test_the_public_record_leaves_out_the_hand_in_progress() -> None:
-    session = Session()
+    session = ProtocolSession()
     ok(session, cmd="new_game", seed="pub")
     ok(session, cmd="deal")
     while not ok(session, cmd="bot", level="random", apply=True)["hand_over"]:
@@ -468,7 +468,7 @@ def test_bot_and_view_ignore_cards_the_seat_cannot_see(level: str) -> None:
     other_kitty = [README_KITTY[0], README_KITTY[2], README_KITTY[3], README_KITTY[1]]
     answers = []
     for hands, kitty in ((README_HANDS, README_KITTY), (other_hands, other_kitty)):
-        session = Session()
+        session = ProtocolSession()
         ok(session, cmd="new_game", first_dealer=3)
         ok(session, cmd="deal", hands=hands, kitty=kitty)
         answers.append((ok(session, cmd="view", seat=0),

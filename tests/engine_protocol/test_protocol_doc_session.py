@@ -1,4 +1,4 @@
-"""The worked session in docs/driver.md is what the engine answers (shortened answers aside)."""
+"""The worked session in docs/engine_protocol.md is what the engine answers (shortened aside)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from euchre.driver import Session
+from euchre.engine_protocol import ProtocolSession
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "driver.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "engine_protocol.md"
 
 
 def session_lines() -> list[tuple[str, str]]:
@@ -44,7 +44,7 @@ def assert_shows(got: Any, want: Any, where: str) -> None:
 
 
 def test_the_worked_session_in_the_docs_is_current() -> None:
-    session = Session()
+    session = ProtocolSession()
     for request, documented in session_lines():
         got = json.loads(session.feed(request)[0])
         want = shown(documented)

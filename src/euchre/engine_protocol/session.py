@@ -1,11 +1,11 @@
 """The engine protocol: JSON lines that let any program drive the rules engine and the bots.
 
-A :class:`Session` holds one game. :meth:`Session.feed` takes one request line (a JSON
-object such as ``{"id": 7, "cmd": "apply", "action": "play JH"}``) and returns the response
-lines: one JSON object, with the request's ``id`` echoed and ``"ok": true`` or
+A :class:`ProtocolSession` holds one game. :meth:`ProtocolSession.feed` takes one request
+line (a JSON object such as ``{"id": 7, "cmd": "apply", "action": "play JH"}``) and returns
+the response lines: one JSON object, with the request's ``id`` echoed and ``"ok": true`` or
 ``"ok": false, "code": ..., "error": "..."``. A refused request changes nothing. The
-protocol is documented in ``docs/driver.md``; ``euchre engine`` (``driver_cmd.py``) runs a
-session over stdin and stdout.
+protocol is documented in ``docs/engine_protocol.md``; ``euchre engine``
+(``euchre/cli/engine.py``) runs a session over stdin and stdout.
 """
 
 from __future__ import annotations
@@ -15,31 +15,38 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .actions import ActionError
-from .driver_fields import (
-    DriverError,
+from .. import __version__
+from ..actions import ActionError
+from ..errors import IllegalActionError, RecordError
+from ..game import GameState
+from ..hand import PATTERNS, Deal
+from ..record import GameRecord
+from ..rules import PRESETS
+from ..shuffle import commitment, deck_from_seed, new_seed
+from .fields import (
+    ProtocolError,
     Request,
     fixed_deal,
     optional_int,
     rules_field,
     seat_field,
 )
-from .driver_state import action_result, deal_result, game_json, record_of
-from .errors import IllegalActionError, RecordError
-from .game import GameState
-from .hand import PATTERNS, Deal
-from .record import GameRecord
-from .rules import PRESETS
-from .shuffle import commitment, deck_from_seed, new_seed
+from .results import action_result, deal_result, game_json, record_of
 
 if TYPE_CHECKING:
-    from .bots import Bot
+    from ..bots import Bot
 
 PROTOCOL = 1
 """The protocol version ``info`` reports."""
 
-__all__ = ["PROTOCOL", "DriverError", "Response", "Session", "command_names", "error_response"]
+__all__ = [
+    "PROTOCOL",
+    "ProtocolError",
+    "ProtocolSession",
+    "Response",
+    "command_names",
+    "error_response",
+]
 
 Response = dict[str, Any]
 """One response object."""
@@ -47,7 +54,7 @@ Entry = tuple[GameState, tuple[str | None, ...]]
 """A game and the verifiable shuffle seed of each of its hands (None: a fixed deal)."""
 
 
-class Session:
+class ProtocolSession:
     """One game driven by protocol requests; every refused request leaves it unchanged."""
 
     def __init__(self) -> None:
@@ -71,36 +78,36 @@ class Session:
         try:
             request = json.loads(line)
         except ValueError as e:
-            return error_response(None, DriverError(f"malformed JSON: {e}", "bad_json"))
+            return error_response(None, ProtocolError(f"malformed JSON: {e}", "bad_json"))
         except RecursionError:
-            return error_response(None, DriverError("malformed JSON: nested too deeply",
+            return error_response(None, ProtocolError("malformed JSON: nested too deeply",
                                                     "bad_json"))
         return self.handle(request)
 
     def handle(self, request: Any) -> Response:
         """The response to one parsed request."""
         if not isinstance(request, dict):
-            return error_response(None, DriverError("a request must be a JSON object"))
+            return error_response(None, ProtocolError("a request must be a JSON object"))
         cmd = request.get("cmd")
         try:
             if not isinstance(cmd, str):
-                raise DriverError('a request needs "cmd", a string such as "legal"')
+                raise ProtocolError('a request needs "cmd", a string such as "legal"')
             entry = _COMMANDS.get(cmd)
             if entry is None:
-                raise DriverError(
+                raise ProtocolError(
                     f"unknown command {cmd!r}: the commands are {', '.join(_COMMANDS)}",
                     "unknown_command",
                 )
             method, fields = entry
             extra = sorted(set(request) - set(fields) - {"cmd", "id"})
             if extra:
-                raise DriverError(f"{cmd} does not take {', '.join(map(repr, extra))}"
+                raise ProtocolError(f"{cmd} does not take {', '.join(map(repr, extra))}"
                                   f" (it takes: {', '.join(fields) or 'nothing'})")
             body = method(self, request)
-        except DriverError as e:
+        except ProtocolError as e:
             return error_response(request, e, cmd if isinstance(cmd, str) else None)
         except Exception as e:  # a bug must not end the session; the state is not yet changed
-            failure = DriverError(f"internal error ({type(e).__name__}: {e})", "internal")
+            failure = ProtocolError(f"internal error ({type(e).__name__}: {e})", "internal")
             return error_response(request, failure, cmd if isinstance(cmd, str) else None)
         response: Response = {"id": request["id"]} if "id" in request else {}
         response.update({"ok": True, "cmd": cmd})
@@ -116,13 +123,13 @@ class Session:
 
     def _entry(self) -> Entry:
         if not self._stack:
-            raise DriverError('no game: send {"cmd": "new_game"} or "load" first', "no_game")
+            raise ProtocolError('no game: send {"cmd": "new_game"} or "load" first', "no_game")
         return self._stack[-1]
 
     def _hand_game(self) -> GameState:
         game = self._entry()[0]
         if game.current is None:
-            raise DriverError('no hand has been dealt: send {"cmd": "deal"}', "no_game")
+            raise ProtocolError('no hand has been dealt: send {"cmd": "deal"}', "no_game")
         return game
 
     def _to_act(self, request: Request) -> tuple[GameState, int]:
@@ -130,17 +137,17 @@ class Session:
         to_act = game.to_act
         if to_act is None:
             why = "the game is over" if game.is_over else 'the hand is over: send {"cmd": "deal"}'
-            raise DriverError(f"no seat is to act: {why}", "illegal")
+            raise ProtocolError(f"no seat is to act: {why}", "illegal")
         seat = seat_field(request, "seat", to_act)
         if seat != to_act:
-            raise DriverError(f"seat {seat} is not to act: seat {to_act} is", "illegal")
+            raise ProtocolError(f"seat {seat} is not to act: seat {to_act} is", "illegal")
         return game, seat
 
     # -- commands -------------------------------------------------------------------------
 
     def cmd_info(self, request: Request) -> Response:
         """``info``: the engine, the protocol version, the commands, levels and presets."""
-        from .bots import LEVELS
+        from ..bots import LEVELS
 
         return {"engine": "euchre", "version": __version__, "protocol": PROTOCOL,
                 "commands": list(_COMMANDS), "levels": list(LEVELS), "presets": list(PRESETS)}
@@ -151,7 +158,7 @@ class Session:
         first = seat_field(request, "first_dealer", 0)
         seed = request.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            raise DriverError("seed must be an integer or a string")
+            raise ProtocolError("seed must be an integer or a string")
         self._stack = [(GameState(rules, first), ())]
         self._seed = None if seed is None else str(seed)
         self._bots = {}
@@ -163,30 +170,30 @@ class Session:
         game, seeds = self._entry()
         if not game.needs_deal:
             why = "the game is over" if game.is_over else "the current hand is not over"
-            raise DriverError(f"cannot deal: {why}", "illegal")
+            raise ProtocolError(f"cannot deal: {why}", "illegal")
         pattern = request.get("pattern", "3-2")
         if pattern not in PATTERNS:
-            raise DriverError(f"pattern must be one of {', '.join(PATTERNS)}")
+            raise ProtocolError(f"pattern must be one of {', '.join(PATTERNS)}")
         dealer = seat_field(request, "dealer", game.next_dealer)
         if dealer != game.next_dealer:
-            raise DriverError(f"seat {dealer} may not deal: seat {game.next_dealer} deals",
+            raise ProtocolError(f"seat {dealer} may not deal: seat {game.next_dealer} deals",
                               "illegal")
         seed: str | None = None
         if "hands" in request or "kitty" in request:
             if "seed" in request:
-                raise DriverError("give either hands and kitty or a seed, not both")
+                raise ProtocolError("give either hands and kitty or a seed, not both")
             cards: list[int] | Deal = fixed_deal(request, pattern)
         else:
             given = request.get("seed")
             if given is not None and not isinstance(given, str):
-                raise DriverError("seed must be a string")
+                raise ProtocolError("seed must be a string")
             number = len(game.all_hands()) + 1
             seed = given or (f"{self._seed}:{number}" if self._seed is not None else new_seed())
             cards = deck_from_seed(seed, game.rules.benny)
         try:
             new = game.deal(cards, pattern)
         except ValueError as e:  # DealError, IllegalActionError
-            raise DriverError(str(e), "bad_deal") from None
+            raise ProtocolError(str(e), "bad_deal") from None
         result = deal_result(new, commitment(seed) if seed is not None else None)
         self._stack.append((new, (*seeds, seed)))
         return result
@@ -202,7 +209,7 @@ class Session:
         game, seeds = self._entry()
         text = request.get("action")
         if not isinstance(text, str):
-            raise DriverError('apply needs "action", a string such as "play JH"')
+            raise ProtocolError('apply needs "action", a string such as "play JH"')
         seat = seat_field(request, "seat", None)
         return self._apply(game, seeds, text, seat)
 
@@ -212,9 +219,9 @@ class Session:
         try:
             new = game.apply(text, seat)
         except ActionError as e:
-            raise DriverError(str(e), "bad_action") from None
+            raise ProtocolError(str(e), "bad_action") from None
         except IllegalActionError as e:
-            raise DriverError(str(e), "illegal") from None
+            raise ProtocolError(str(e), "illegal") from None
         result = action_result(game, new, actor)
         self._stack.append((new, seeds))  # changes are made last, once nothing can fail
         return result
@@ -224,7 +231,7 @@ class Session:
         game = self._hand_game()
         seat = seat_field(request, "seat", None)
         if seat is None:
-            raise DriverError('view needs "seat" (0-3)')
+            raise ProtocolError('view needs "seat" (0-3)')
         assert game.current is not None
         return {"view": game.current.view(seat).to_json()}
 
@@ -238,11 +245,11 @@ class Session:
         game, seat = self._to_act(request)
         level = request.get("level", "medium")
         if not isinstance(level, str):
-            raise DriverError("level must be a string such as \"hard\"")
+            raise ProtocolError("level must be a string such as \"hard\"")
         bot_seed = optional_int(request, "bot_seed")
         do_apply = request.get("apply", False)
         if not isinstance(do_apply, bool):
-            raise DriverError("apply must be true or false")
+            raise ProtocolError("apply must be true or false")
         if bot_seed is None and self._seed is not None:
             bot_seed = _derived_int(f"{self._seed}:bot:{level}")
         bot = self._bot(level, bot_seed)
@@ -253,17 +260,17 @@ class Session:
         return {"seat": seat, "action": str(action)}
 
     def _bot(self, level: str, seed: int | None) -> Bot:
-        from .bots import LEVELS, make
+        from ..bots import LEVELS, make
 
         key = (level.strip().lower(), seed)
         if key[0] not in LEVELS:
-            raise DriverError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+            raise ProtocolError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
         if key not in self._bots:
 
             try:
                 self._bots[key] = make(level, seed)
             except ValueError as e:
-                raise DriverError(str(e), "unavailable") from None
+                raise ProtocolError(str(e), "unavailable") from None
         return self._bots[key]
 
     def cmd_hint(self, request: Request) -> Response:
@@ -273,11 +280,11 @@ class Session:
         if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not (
             0 < budget <= 10
         ):
-            raise DriverError("budget must be a number of seconds above 0 and at most 10")
+            raise ProtocolError("budget must be a number of seconds above 0 and at most 10")
         try:
-            from .bots.hints import analyse
+            from ..bots.hints import analyse
         except ImportError as e:
-            raise DriverError(f"hints are not available: {e}", "unavailable") from None
+            raise ProtocolError(f"hints are not available: {e}", "unavailable") from None
         assert game.current is not None
         seed = _derived_int(f"{self._seed}:hint") if self._seed is not None else None
         hints = analyse(game.current.view(seat), seed=seed, budget=float(budget))
@@ -289,10 +296,10 @@ class Session:
         game, seeds = self._entry()
         fmt = request.get("format", "text")
         if fmt not in ("text", "json"):
-            raise DriverError('format must be "text" or "json"')
+            raise ProtocolError('format must be "text" or "json"')
         public = request.get("public", False)
         if not isinstance(public, bool):
-            raise DriverError("public must be true or false")
+            raise ProtocolError("public must be true or false")
         record = record_of(game, seeds, public)
         return {"format": fmt, "record": record.to_text() if fmt == "text" else record.to_json()}
 
@@ -301,7 +308,7 @@ class Session:
         data = request.get("record")
         seed = request.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, str))):
-            raise DriverError("seed must be an integer or a string")
+            raise ProtocolError("seed must be an integer or a string")
         try:
             if isinstance(data, dict):
                 record = GameRecord.from_json(data)
@@ -310,10 +317,10 @@ class Session:
                 record = (GameRecord.from_json(text) if text.startswith("{")
                           else GameRecord.from_text(data))
             else:
-                raise DriverError('load needs "record": the text format or the JSON object')
+                raise ProtocolError('load needs "record": the text format or the JSON object')
             record.replay()
         except RecordError as e:
-            raise DriverError(f"cannot load the record: {e}", "bad_record") from None
+            raise ProtocolError(f"cannot load the record: {e}", "bad_record") from None
         stack = _replayed(record)
         game = stack[-1][0]
         result = {"hands": len(record.hands), "score": list(game.score), "to_act": game.to_act,
@@ -329,10 +336,10 @@ class Session:
         steps = optional_int(request, "steps")
         steps = 1 if steps is None else steps
         if steps < 1:
-            raise DriverError("steps must be at least 1")
+            raise ProtocolError("steps must be at least 1")
         if steps > len(self._stack) - 1:
-            raise DriverError(f"cannot undo {steps} steps: only {len(self._stack) - 1} were taken",
-                              "illegal")
+            taken = len(self._stack) - 1
+            raise ProtocolError(f"cannot undo {steps} steps: only {taken} were taken", "illegal")
         del self._stack[-steps:]
         game = self._stack[-1][0]
         return {"undone": steps, "to_act": game.to_act, "needs_deal": game.needs_deal,
@@ -344,7 +351,7 @@ class Session:
         return {"bye": True}
 
 
-def error_response(request: Any, error: DriverError, cmd: str | None = None) -> Response:
+def error_response(request: Any, error: ProtocolError, cmd: str | None = None) -> Response:
     """The response to a refused request."""
     out: Response = {}
     if isinstance(request, dict) and "id" in request:
@@ -355,20 +362,20 @@ def error_response(request: Any, error: DriverError, cmd: str | None = None) -> 
     return out
 
 
-_COMMANDS: dict[str, tuple[Callable[[Session, Request], Response], tuple[str, ...]]] = {
-    "info": (Session.cmd_info, ()),
-    "new_game": (Session.cmd_new_game, ("preset", "rules", "first_dealer", "seed")),
-    "deal": (Session.cmd_deal, ("hands", "kitty", "pattern", "dealer", "seed")),
-    "legal": (Session.cmd_legal, ()),
-    "apply": (Session.cmd_apply, ("action", "seat")),
-    "view": (Session.cmd_view, ("seat",)),
-    "state": (Session.cmd_state, ()),
-    "bot": (Session.cmd_bot, ("level", "seat", "bot_seed", "apply")),
-    "hint": (Session.cmd_hint, ("seat", "budget")),
-    "record": (Session.cmd_record, ("format", "public")),
-    "load": (Session.cmd_load, ("record", "seed")),
-    "undo": (Session.cmd_undo, ("steps",)),
-    "quit": (Session.cmd_quit, ()),
+_COMMANDS: dict[str, tuple[Callable[[ProtocolSession, Request], Response], tuple[str, ...]]] = {
+    "info": (ProtocolSession.cmd_info, ()),
+    "new_game": (ProtocolSession.cmd_new_game, ("preset", "rules", "first_dealer", "seed")),
+    "deal": (ProtocolSession.cmd_deal, ("hands", "kitty", "pattern", "dealer", "seed")),
+    "legal": (ProtocolSession.cmd_legal, ()),
+    "apply": (ProtocolSession.cmd_apply, ("action", "seat")),
+    "view": (ProtocolSession.cmd_view, ("seat",)),
+    "state": (ProtocolSession.cmd_state, ()),
+    "bot": (ProtocolSession.cmd_bot, ("level", "seat", "bot_seed", "apply")),
+    "hint": (ProtocolSession.cmd_hint, ("seat", "budget")),
+    "record": (ProtocolSession.cmd_record, ("format", "public")),
+    "load": (ProtocolSession.cmd_load, ("record", "seed")),
+    "undo": (ProtocolSession.cmd_undo, ("steps",)),
+    "quit": (ProtocolSession.cmd_quit, ()),
 }
 
 

@@ -13,8 +13,8 @@ import secrets
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from .accounts_models import metadata as accounts_metadata
-from .sql import make_engine as make_engine  # the server's engine, PRAGMAs and all
+from euchre.storage.accounts_models import metadata as accounts_metadata
+from euchre.storage.sql import make_engine as make_engine  # the server's engine, PRAGMAs and all
 
 ENV = "EUCHRE_TEST_DATABASE_URL"
 """The environment variable naming the PostgreSQL server for tests."""

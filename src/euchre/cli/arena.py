@@ -25,11 +25,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import LEVELS, Player, make
-from .game import GameState
-from .hand import HandState
-from .rules import Rules
-from .shuffle import deal_from_deck, shuffled_deck
+from ..bots import LEVELS, Player, make
+from ..game import GameState
+from ..hand import HandState
+from ..rules import Rules
+from ..shuffle import deal_from_deck, shuffled_deck
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-from . import actions as A
-from .cards import card_text, suit_name
-from .errors import RecordError
-from .hand import SEAT_NAMES, HandState
-from .record import ReplayError, load
+from .. import actions as A
+from ..cards import card_text, suit_name
+from ..errors import RecordError
+from ..hand import SEAT_NAMES, HandState
+from ..record import ReplayError, load
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,13 +12,13 @@ import importlib
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "serve": ("euchre.server.cli", "start the web platform (http://127.0.0.1:8000)"),
-    "play": ("euchre.terminal", "play a game in the terminal with a computer partner"),
-    "replay": ("euchre.replay_cmd", "replay a game record hand by hand"),
-    "bench": ("euchre.bench", "measure engine and solver speed"),
-    "arena": ("euchre.arena", "play duplicate matches between computer players"),
-    "engine": ("euchre.driver_cmd", "drive the engine and bots with JSON lines on stdin"),
-    "verify": ("euchre.verify_cmd", "check that a record's deals came from its shuffle seeds"),
+    "serve": ("euchre.cli.serve", "start the web platform (http://127.0.0.1:8000)"),
+    "play": ("euchre.cli.play", "play a game in the terminal with a computer partner"),
+    "replay": ("euchre.cli.replay", "replay a game record hand by hand"),
+    "bench": ("euchre.cli.bench", "measure engine and solver speed"),
+    "arena": ("euchre.cli.arena", "play duplicate matches between computer players"),
+    "engine": ("euchre.cli.engine", "drive the engine and bots with JSON lines on stdin"),
+    "verify": ("euchre.cli.verify", "check that a record's deals came from its shuffle seeds"),
 }
 """Subcommand name -> (module, one-line help)."""
 
@@ -47,5 +47,3 @@ def main(argv: list[str] | None = None) -> int:
     return result
 
 
-if __name__ == "__main__":
-    sys.exit(main())

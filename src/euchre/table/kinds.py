@@ -7,11 +7,7 @@ that settles stakes; the table actor itself does not change.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .actor import TableActor
+from typing import Any
 
 PRACTICE = "practice"
 """The kind of a practice table: no account, no coins, no clock."""
@@ -51,7 +47,3 @@ class TurnPolicy:
 
     def load_json(self, data: dict[str, Any]) -> None:
         """Restore what :meth:`to_json` saved."""
-
-
-FinishHook = Callable[["TableActor"], Awaitable[None]]
-"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
