@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-from pathlib import Path
+import sys
 
+from ..limits.open import default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
+from ..storage.check import unusable_reason
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
                         help="per-message deflate on sockets (default off: messages are "
                              "small and compressing them costs more CPU than it saves)")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for the rate limits' counters, shared by every process "
+                             "(default $EUCHRE_REDIS_URL; without it they are in memory)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -35,15 +40,19 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     url = args.database_url or default_database_url()
-    if url.startswith("sqlite") and ":///" in url and ":memory:" not in url:
-        path = url.split(":///", 1)[1]
-        if path:
-            Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
+    redis_url = args.redis_url or default_redis_url()
+    # One line naming what is wrong, no traceback; makes an SQLite file's folder.
+    problem = unusable_reason(url) or redis_problem(redis_url)
+    if problem is not None:
+        print(f"euchre serve: {problem}", file=sys.stderr)
+        return 1
     logging.basicConfig(level=args.log_level.upper())
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        seed_wait=args.seed_wait, tune_gc=True)
+                        seed_wait=args.seed_wait, tune_gc=True, redis_url=redis_url)
+    exit_zero_on_sigterm()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression,
+                timeout_graceful_shutdown=GRACE_SECONDS)
     return 0

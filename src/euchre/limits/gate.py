@@ -35,19 +35,27 @@ class ShareGate:
             return sum(self._held.values())
         return self._held.get(client, 0)
 
-    @contextlib.contextmanager
-    def place(self, client: str) -> Iterator[None]:
-        """Hold a place while the block runs, or raise :class:`GateFull` at once."""
+    def take(self, client: str) -> None:
+        """Take a place for ``client``, or raise :class:`GateFull` at once."""
         if self._held.get(client, 0) >= self.per_client:
             raise GateFull(own_share=True)
         if self.in_use() >= self.total:
             raise GateFull(own_share=False)
         self._held[client] = self._held.get(client, 0) + 1
+
+    def release(self, client: str) -> None:
+        """Give back a place :meth:`take` gave ``client``."""
+        left = self._held.get(client, 0) - 1
+        if left > 0:
+            self._held[client] = left
+        else:
+            self._held.pop(client, None)
+
+    @contextlib.contextmanager
+    def place(self, client: str) -> Iterator[None]:
+        """Hold a place while the block runs, or raise :class:`GateFull` at once."""
+        self.take(client)
         try:
             yield
         finally:
-            left = self._held[client] - 1
-            if left:
-                self._held[client] = left
-            else:
-                del self._held[client]
+            self.release(client)

@@ -25,12 +25,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..limits import open_limits
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
 from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
 from . import api
+from .guards import Limited, LimitSettings, limited_response
 from .openapi import openapi_schema
 from .pages import client_page, static_dir
 from .ws import table_socket
@@ -82,6 +84,10 @@ class Settings:
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
+    redis_url: str | None = None
+    """Redis for the rate limits' counters, shared by every process (default: in memory)."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """How much each rate limit allows."""
 
 
 def _extensions(names: list[str]) -> list[ModuleType]:
@@ -139,6 +145,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         )
         app.state.store = store
         app.state.manager = manager
+        if getattr(app.state, "limits", None) is None:  # tests may set their own
+            app.state.limits = open_limits(settings.redis_url)
         for mod in extensions:
             startup = getattr(mod, "startup", None)
             if startup is not None:
@@ -157,6 +165,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            await app.state.limits.close()
             if settings.store is None:
                 await store.close()
 
@@ -184,7 +193,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", client_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Limited: limited_response})
     app.state.settings = settings
     return app
 

@@ -26,6 +26,9 @@ class Pacing:
     seed_wait: float = 0.0
     """Longest wait before the first deal for the people's shuffle seeds (the deal is at once
     when every person has sent one); later hands' seeds come during the hand before."""
+    jitter: float = 0.15
+    """A computer's move comes up to this fraction of its delay later, at random (the same
+    for every move, so the timing never tells whether it had a choice: ``timing.py``)."""
 
 
 class TimerHandle(Protocol):

@@ -15,6 +15,7 @@ from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
 from .first_draw import choose_first_dealer
 from .kinds import PRACTICE
+from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"
@@ -77,6 +78,10 @@ def parse_practice_request(body: Any) -> PracticeOptions:
     name = body.get("name", "You")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
         raise PracticeRequestError("name must be 1 to 24 characters")
+    try:
+        check_display_name(name.strip())
+    except NameRefused as e:
+        raise PracticeRequestError(str(e)) from None
     options = PracticeOptions(preset, dict(rules), name=name.strip(), **levels)
     try:
         options.make_rules()

@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 from euchre.limits import Decision, Limits, MemoryLimits, open_limits, retry_seconds
+from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 
 @pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])
@@ -110,3 +110,19 @@ async def test_open_limits_picks_by_url():
     assert isinstance(open_limits(None), MemoryLimits)
     with pytest.raises(ValueError, match="not a Redis URL"):
         open_limits("http://example.invalid")
+
+
+@needs_redis
+def test_a_server_given_a_redis_url_keeps_its_limits_there() -> None:
+    from starlette.testclient import TestClient
+
+    from euchre.limits.redis import RedisLimits
+    from euchre.server import Settings, create_app
+
+    app = create_app(Settings(redis_url=REDIS_URL, extensions=[]))
+    with TestClient(app) as client:
+        limits = app.state.limits
+        assert isinstance(limits, RedisLimits)
+        key = fresh_prefix() + "probe"
+        assert client.portal.call(limits.hit, key, 1, 60).allowed
+        assert client.portal.call(limits.count, key, 60) == 1
