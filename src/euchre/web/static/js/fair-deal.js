@@ -4,7 +4,7 @@
 // shuffle as the engine (shuffle-check.js). Kept in localStorage, so a reload loses nothing.
 
 import { checkHand, newClientSeed } from "./shuffle-check.js";
-import { commitmentOf } from "./shuffle.js";
+import { keptCommitments } from "./storage.js";
 
 const KEY = "euchre.fair-deal";
 const BEFORE_EXCHANGE = ["farmer", "order", "benny", "call"];
@@ -22,6 +22,23 @@ function save(all) {
   // Keep the 50 most recent tables.
   const recent = Object.entries(all).sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0)).slice(0, 50);
   localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(recent)));
+}
+
+/** The commitment kept for exactly hand `handNumber` (the first one published), or null. */
+function commitmentOf(tableId, handNumber) {
+  const kept = keptCommitments(tableId).find(([n]) => n === handNumber);
+  return kept ? kept[1][0] : null;
+}
+
+/** `seed N SEAT HEX` lines for the commitments file: what `euchre verify` checks were mixed in. */
+export function sentSeedLines(tableId) {
+  const entry = load()[tableId];
+  if (!entry || entry.seat == null) return [];
+  return Object.entries(entry.seeds)
+    .filter(([n]) => !entry.refused?.[n])
+    .map(([n, hex]) => [Number(n), hex])
+    .sort((a, b) => a[0] - b[0])
+    .map(([n, hex]) => `seed ${n} ${entry.seat} ${hex}`);
 }
 
 export class FairDeal {
@@ -47,7 +64,8 @@ export class FairDeal {
   update(table, me) {
     if (me == null || !table) return;
     const entry = this.entry();
-    let changed = false;
+    let changed = entry.seat !== me;
+    entry.seat = me;
     const ahead = table.next_commitment;
     if (ahead && !entry.seeds[ahead.hand_number]) {
       entry.seeds[ahead.hand_number] = newClientSeed();
@@ -58,6 +76,7 @@ export class FairDeal {
       this.sentFor = this.sentFor ?? new Set();
       if (this.send({ type: "seed", hand_number: ahead.hand_number, seed: entry.seeds[ahead.hand_number] })) {
         this.sentFor.add(ahead.hand_number);
+        this.lastSent = ahead.hand_number;
       }
     }
     const view = table.view;
@@ -71,6 +90,15 @@ export class FairDeal {
     if (summary && summary.seed && !entry.results[summary.hand_number] && !this.checking.has(summary.hand_number)) {
       this.check(summary, table, me);
     }
+  }
+
+  /** The table refused the last seed sent (it came after the deal): that hand is dealt without
+   *  it, which the verdict says; it is not claimed as mixed in. */
+  refused() {
+    if (this.lastSent == null) return;
+    const entry = this.entry();
+    entry.refused = { ...(entry.refused ?? {}), [this.lastSent]: true };
+    this.store(entry);
   }
 
   async check(summary, table, me) {
@@ -88,7 +116,7 @@ export class FairDeal {
       seat: me,
       dealt: dealt?.cards ?? null,
       upcard: dealt?.upcard ?? null,
-      mySeed: entry.seeds[n] ?? null,
+      mySeed: entry.refused?.[n] ? null : entry.seeds[n] ?? null,
     });
     const now = this.entry();
     now.results[n] = problems;
@@ -114,6 +142,8 @@ export class FairDeal {
     if (failed.length) return `Shuffle check FAILED for hand ${failed[0].hand}: ${failed[0].problems.join("; ")}`;
     if (!verified.length) return "";
     const range = verified.length === 1 ? `hand ${verified[0]}` : `hands ${verified[0]}–${verified.at(-1)}`;
-    return `Shuffle verified: ${range}, each dealt from the committed seed mixed with yours.`;
+    const refused = Object.keys(this.entry().refused ?? {}).map(Number).filter((n) => verified.includes(n));
+    const without = refused.length ? ` (your seed came too late for hand ${refused.join(", ")}: dealt without it)` : "";
+    return `Shuffle verified: ${range}, each dealt from the committed seed mixed with yours${without}.`;
   }
 }

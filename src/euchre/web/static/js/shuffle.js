@@ -4,6 +4,7 @@
 
 import { getRecordText } from "./api.js";
 import { downloadText, h } from "./dom.js";
+import { sentSeedLines } from "./fair-deal.js";
 import { keepCommitment, keptCommitments } from "./storage.js";
 
 /** The name the record is downloaded under. */
@@ -33,11 +34,6 @@ export function keepCommitments(tableId, table, event) {
   }
 }
 
-/** The commitment kept for exactly hand `handNumber` (the first one published), or null. */
-export function commitmentOf(tableId, handNumber) {
-  const kept = keptCommitments(tableId).find(([n]) => n === handNumber);
-  return kept ? kept[1][0] : null;
-}
 
 /** The latest kept commitment at or before hand `handNumber`: {hand, hex} or null. */
 export function commitmentFor(tableId, handNumber) {
@@ -55,6 +51,8 @@ export function commitmentsText(gameId) {
   for (const [hand, list] of keptCommitments(gameId)) {
     for (const hex of list) lines.push(`hand ${hand} ${hex}`);
   }
+  const sent = sentSeedLines(gameId);
+  if (sent.length) lines.push("# The seeds this browser sent, mixed into those hands' deals:", ...sent);
   return `${lines.join("\n")}\n`;
 }
 

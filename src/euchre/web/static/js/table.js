@@ -64,7 +64,7 @@ class TablePage {
       onHint: (hints, version) => this.showHints(hints, version),
       // A seed refused (sent too late for its hand) is not the player's doing: the hand's
       // check reports it. Other refusals are shown.
-      onError: (message, fatal, code) => (code === "bad_seed" ? null : this.showError(message, fatal)),
+      onError: (message, fatal, code) => (code === "bad_seed" ? this.fairDeal.refused() : this.showError(message, fatal)),
       onState: (state) => this.setConnected(state === "open"),
     });
     // This browser's seed in every deal, and its own check of each finished hand.
