@@ -46,6 +46,8 @@ class TableManager:
         """Turn policy per table kind (kinds not listed: no deadlines)."""
         self.finish_hooks: dict[str, list[FinishHook]] = {}
         """Hooks per table kind, called when a game ends (e.g. pay out a coin table)."""
+        self.guard: Callable[[], bool] | None = None
+        """Every table handles input only while this says True (the site's lease)."""
         self._bot_factory = bot_factory
         self._seed_source = seed_source
         self._history_limit = history_limit
@@ -70,6 +72,7 @@ class TableManager:
             "seed_source": self._seed_source,
             "on_finish": self.finish_hooks.get(kind, ()),
             "history_limit": self._history_limit,
+            "guard": self.guard,
         }
 
     async def open(self, config: TableConfig) -> TableActor:
