@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
@@ -40,6 +42,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port, computers without delay."""
     db = tmp_path_factory.mktemp("online-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              limits=roomy_limits(),
                               hand_pause=0.5, resume=False))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
