@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -24,7 +25,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,46 +44,49 @@ PASSWORD = "correct horse battery"
 
 
 async def _measure(base: str, out: Any, stop: Any, tables: int) -> None:
-    """Play ``tables`` practice tables at once from 127.0.0.1; put (when, latency) on out."""
-    await asyncio.gather(*(_play(base, out, stop, random.Random(7 + i))
+    """Play ``tables`` practice tables at once; put (when, latency) on out."""
+    addresses = (f"127.4.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+    await asyncio.gather(*(_play(base, out, stop, random.Random(7 + i), addresses)
                            for i in range(tables)))
 
 
-async def _play(base: str, out: Any, stop: Any, rng: random.Random) -> None:
-    """Play practice tables one after another; put (when, latency) on out."""
+async def _play(base: str, out: Any, stop: Any, rng: random.Random,
+                addresses: Iterator[str]) -> None:
+    """Play practice tables one after another, each opened from a new loopback address
+    (the tables per address limit is for attackers); put (when, latency) on out."""
     ws_base = base.replace("http://", "ws://")
-    async with httpx.AsyncClient(timeout=30) as http:
-        while not stop.is_set():
-            r = await http.post(f"{base}/api/tables", json={
+    while not stop.is_set():
+        async with client_at(base, next(addresses)) as http:
+            r = await http.post("/api/tables", json={
                 "kind": "practice", "partner": "easy", "left": "easy", "right": "easy"})
             r.raise_for_status()
             table = r.json()
-            async with connect(ws_base + table["ws"], max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "join", "token": table["token"]}))
-                sent_at: float | None = None
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    m = json.loads(raw)
-                    if m["type"] == "event" and m["event"]["kind"] == "action" \
-                            and m["event"]["seat"] == 0 and sent_at is not None:
-                        now = time.monotonic()
-                        out.put((now, now - sent_at))
-                        sent_at = None
-                    if m["type"] == "error":
-                        sent_at = None
-                    t = m.get("table")
-                    if t is None or m.get("version") != t["version"] or sent_at is not None:
-                        continue
-                    if t["game_over"]:
-                        break
-                    legal = t["view"]["legal"] if t["view"] else []
-                    if legal and m["type"] == "event":
-                        sent_at = time.monotonic()
-                        await ws.send(json.dumps({"type": "action",
-                                                  "action": rng.choice(legal)}))
+        async with connect(ws_base + table["ws"], max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            sent_at: float | None = None
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                m = json.loads(raw)
+                if m["type"] == "event" and m["event"]["kind"] == "action" \
+                        and m["event"]["seat"] == 0 and sent_at is not None:
+                    now = time.monotonic()
+                    out.put((now, now - sent_at))
+                    sent_at = None
+                if m["type"] == "error":
+                    sent_at = None
+                t = m.get("table")
+                if t is None or m.get("version") != t["version"] or sent_at is not None:
+                    continue
+                if t["game_over"]:
+                    break
+                legal = t["view"]["legal"] if t["view"] else []
+                if legal and m["type"] == "event":
+                    sent_at = time.monotonic()
+                    await ws.send(json.dumps({"type": "action",
+                                              "action": rng.choice(legal)}))
 
 
 def measure_forever(base: str, out: Any, stop: Any, tables: int) -> None:
@@ -530,7 +534,12 @@ async def run_attacks(base: str, attacks: list[Attack], seconds: float, out: Any
         used = cpu_seconds(server_pid) - cpu if server_pid and cpu is not None else None
         rows.append((attack.name, answer, start, end, used))
         await asyncio.sleep(1.0)  # let the server settle between attacks
+    start = time.monotonic()
+    cpu = cpu_seconds(server_pid) if server_pid else None
+    await asyncio.sleep(seconds)
     drain()
+    rows.append(("baseline again (no attack)", "-", start, time.monotonic(),
+                 cpu_seconds(server_pid) - cpu if server_pid and cpu is not None else None))
     return rows
 
 
