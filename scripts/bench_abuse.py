@@ -4,10 +4,12 @@ Starts ``euchre serve`` (uvicorn, one worker, SQLite in a temporary folder) on l
 A separate process plays a practice table (easy computers, short bot delay) the whole time,
 measuring the time from sending a move to receiving the event that applies it. Each attack
 then runs for a bounded time from its own loopback address (127.0.0.N, so the per-address
-limits of one attack do not spill into the next) and the script prints one line per attack:
+limits of one attack do not spill into the next), at a lower CPU priority than the server
+(``--nice``: real attackers are on other machines), and the script prints one line per attack:
 what the attack was, what the server answered, and the other table's p50/p99 during it.
 
 Usage: python scripts/bench_abuse.py [--seconds 5] [--only NAME ...] [--redis-url URL]
+       [--nice 10] [--tables 4]
 """
 
 from __future__ import annotations
@@ -551,6 +553,9 @@ def main() -> int:
                         help="run only attacks whose name contains one of these words")
     parser.add_argument("--redis-url", default=None, help="serve with its limits in Redis")
     parser.add_argument("--bot-delay", type=float, default=0.05)
+    parser.add_argument("--nice", type=int, default=10,
+                        help="niceness of the attacking process (0: same priority as the "
+                             "server)")
     parser.add_argument("--tables", type=int, default=4,
                         help="other tables played while attacked (more moves measured)")
     parser.add_argument("--url", default=None, help="use a server already running here "
@@ -583,6 +588,10 @@ def main() -> int:
         measurer = ctx.Process(target=measure_forever, args=(base, out, stop, args.tables),
                                daemon=True)
         measurer.start()
+        if args.nice:
+            # The attackers would be on other machines: here they share two cores with the
+            # server, so they run at a lower priority than the server and the measurer.
+            os.nice(args.nice)
         rows = asyncio.run(run_attacks(base, attacks, args.seconds, out, latencies,
                                        server.pid if server else None))
         alive = server is None or server.poll() is None
@@ -599,7 +608,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
         tmp.cleanup()
-    print(f"abuse benchmark: {args.seconds:g} s per attack; other tables: {args.tables} "
+    print(f"abuse benchmark: {args.seconds:g} s per attack, attackers at nice {args.nice}; "
+          f"other tables: {args.tables} "
           f"practice, easy computers, bot delay {args.bot_delay} s; limits "
           f"{'in Redis' if args.redis_url else 'in memory'}")
     for name, answer, start, end, cpu in rows:
