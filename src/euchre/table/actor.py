@@ -42,6 +42,7 @@ from .events import (
     snapshot_json,
 )
 from .kinds import TurnPolicy
+from .law11 import replay_keeps_law11
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
@@ -591,7 +592,7 @@ class TableActor:
         missing = [e for e in self._history if since is not None and e.version > since]
         complete = since is not None and 0 <= since <= self.version and (
             since == self.version or (bool(missing) and missing[0].version == since + 1)
-        )
+        ) and replay_keeps_law11(missing, self.game)  # else a snapshot: no earlier trick
         if complete:
             for event in missing:
                 self._deliver(sub, event)

@@ -28,6 +28,7 @@ from ..hand import SEAT_NAMES
 from ..rules import PRESETS, Rules, RulesError
 from .clock import ClockPolicy
 from .coin import CoinTurnPolicy
+from .first_draw import choose_first_dealer
 from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
@@ -221,6 +222,7 @@ class OpenTable:
                 return Seat(BOT, f"{SEAT_NAMES[i]} ({level})", level, secrets.randbits(62))
             return Seat(HUMAN, person[0], None, None, person[1])
 
+        dealer, draw = choose_first_dealer(first_dealer)
         return TableConfig(
             id=self.id,
             kind=ONLINE,
@@ -228,7 +230,8 @@ class OpenTable:
             seats=(seat(0), seat(1), seat(2), seat(3)),
             preset=self.options.preset,
             created_at=time.time(),
-            first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+            first_dealer=dealer,
+            first_draw=draw,
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level},
         )
 
