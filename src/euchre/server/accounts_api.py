@@ -456,8 +456,8 @@ async def startup(app: Starlette) -> None:
 
     async def settle(actor: TableActor) -> None:
         winner = actor.game.winner
-        if winner is not None:
-            await state.coins.finish(actor.id, winner)
+        if winner is not None:  # fenced when the store is (a stale owner settles nothing)
+            await state.coins.finish(actor.id, winner, fence=getattr(actor.store, "fence", None))
 
     manager.policies[COIN] = lambda config: CoinTurnPolicy(config, state.clock)
     manager.finish_hooks.setdefault(COIN, []).append(settle)

@@ -3,7 +3,8 @@
 Other modules add to the app without editing this file: each module named in
 :data:`EXTENSIONS` that can be imported contributes ``routes()`` (a list of Starlette
 routes) and, optionally, ``async def startup(app)`` run after the table manager exists
-(to register table kinds, turn policies and finish hooks) before tables are resumed.
+(to register table kinds, turn policies and finish hooks) before tables are resumed, and
+``async def shutdown(app)`` run after the tables stopped.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ from .ws import table_socket
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api"]
-"""Modules that add routes and startup hooks when they exist."""
+EXTENSIONS: list[str] = ["euchre.server.site", "euchre.server.accounts_api",
+                         "euchre.server.online_api"]
+"""Modules that add routes and startup hooks when they exist (``site`` first: it decides
+whether this process may run tables, and fences the store, before the others use it)."""
 
 
 def default_database_url() -> str:
@@ -55,6 +58,12 @@ class Settings:
     database_url: str | None = "memory:"
     """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
     ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
+    counters, broker and leases; None: one process, all in memory."""
+    lease_ttl: float = 10.0
+    """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
+    process takes over this long after the active one died."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0
@@ -81,8 +90,6 @@ class Settings:
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
-    redis_url: str | None = None
-    """Redis for the rate limits' counters, shared by every process (default: in memory)."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
 
@@ -161,6 +168,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            for mod in reversed(extensions):
+                shutdown = getattr(mod, "shutdown", None)
+                if shutdown is not None:
+                    await shutdown(app)
             await app.state.limits.close()
             if settings.store is None:
                 await store.close()
