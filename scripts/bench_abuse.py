@@ -40,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_load import cpu_seconds, free_port, percentile, wait_healthy
 
 PASSWORD = "correct horse battery"
+VICTIM = f"victim-{os.getpid() % 100000}"
+"""The account attacked (a new name each run: counts kept in Redis outlive a run)."""
 
 
 # -- the other table ---------------------------------------------------------------------
@@ -173,11 +175,11 @@ async def sign_in_burst(base: str, seconds: float) -> str:
     """Item 1: parallel wrong passwords for one username, then a burst with the right one
     last, then guesses until the time is up."""
     async with client_at(base, "127.0.0.10") as c:
-        r = await c.post("/api/accounts", json={"username": "victim", "password": PASSWORD})
+        r = await c.post("/api/accounts", json={"username": VICTIM, "password": PASSWORD})
         assert r.status_code == 201, r.text
     async with client_at(base, "127.0.0.11") as c:
         async def guess(password: str) -> int:
-            r = await c.post("/api/session", json={"username": "victim",
+            r = await c.post("/api/session", json={"username": VICTIM,
                                                    "password": password})
             return r.status_code
 
@@ -194,7 +196,7 @@ async def sign_up_taken(base: str, seconds: float) -> str:
     """Item 9: sign-ups with a taken name (enumeration), then with new names (coin farming)."""
     async with client_at(base, "127.0.0.12") as c:
         async def taken() -> int:
-            r = await c.post("/api/accounts", json={"username": "victim",
+            r = await c.post("/api/accounts", json={"username": VICTIM,
                                                     "password": PASSWORD})
             return r.status_code
 
@@ -545,6 +547,22 @@ async def run_attacks(base: str, attacks: list[Attack], seconds: float, out: Any
     return rows
 
 
+def forget_loopback_counts(redis_url: str) -> None:
+    """Delete the counts an earlier run left in Redis for the loopback addresses (windows
+    last up to an hour, and every run attacks from the same addresses)."""
+    from redis import Redis
+
+    from euchre.limits.redis import PREFIX
+
+    client = Redis.from_url(redis_url)
+    try:
+        stale = list(client.scan_iter(match=f"{PREFIX}*:127.*", count=1000))
+        if stale:
+            client.delete(*stale)
+    finally:
+        client.close()
+
+
 def main() -> int:
     """Start a server, run the attacks, print one line each."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -563,6 +581,8 @@ def main() -> int:
     args = parser.parse_args()
     attacks = [a for a in ATTACKS if not args.only or any(w in a.name for w in args.only)]
 
+    if args.redis_url:
+        forget_loopback_counts(args.redis_url)
     tmp = tempfile.TemporaryDirectory()
     server: subprocess.Popen[bytes] | None = None
     base = args.url
