@@ -18,6 +18,7 @@ from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.app import Settings, create_app, default_database_url
 from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
+from ..server.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
@@ -26,8 +27,12 @@ HAND_PAUSE_ENV = "EUCHRE_HAND_PAUSE"
 """Environment variable: ``--hand-pause`` for worker processes."""
 LEASE_SECONDS_ENV = "EUCHRE_LEASE_SECONDS"
 """Environment variable: ``--lease-seconds`` for worker processes."""
+SEED_WAIT_ENV = "EUCHRE_SEED_WAIT"
+"""Environment variable: ``--seed-wait`` for worker processes."""
 DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
+SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
+"""Environment variable: ``--sockets-per-address`` for worker processes."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause before each computer move (default 0.67)")
     parser.add_argument("--hand-pause", type=float, default=2.0, metavar="SECONDS",
                         help="pause between hands (default 2)")
+    parser.add_argument("--seed-wait", type=float, default=3.0, metavar="SECONDS",
+                        help="longest wait before a table's first deal for the people's "
+                             "shuffle seeds (default 3)")
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
@@ -54,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
                         help="per-message deflate on sockets (default off: messages are "
                              "small and compressing them costs more CPU than it saves)")
+    parser.add_argument("--sockets-per-address", type=int, default=SocketLimits.per_address,
+                        metavar="N", help="table sockets one client address may hold at once "
+                                          f"(default {SocketLimits.per_address}; load tests "
+                                          "from one address need more)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
 
 
@@ -85,7 +97,10 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         bot_delay=float(env.get(BOT_DELAY_ENV, "0.67")),
         hand_pause=float(env.get(HAND_PAUSE_ENV, "2.0")),
         lease_ttl=float(env.get(LEASE_SECONDS_ENV, "10")),
+        seed_wait=float(env.get(SEED_WAIT_ENV, "3")),
         tune_gc=True,
+        socket_limits=SocketLimits(per_address=int(
+            env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
     )
 
 
@@ -123,11 +138,15 @@ def run(args: argparse.Namespace) -> int:
         os.environ.update({DATABASE_URL_ENV: url, REDIS_URL_ENV: redis_url or "",
                            BOT_DELAY_ENV: str(args.bot_delay),
                            HAND_PAUSE_ENV: str(args.hand_pause),
-                           LEASE_SECONDS_ENV: str(args.lease_seconds)})
+                           LEASE_SECONDS_ENV: str(args.lease_seconds),
+                           SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address),
+                           SEED_WAIT_ENV: str(args.seed_wait)})
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
-                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True)
+                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
+                        seed_wait=args.seed_wait, tune_gc=True,
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address))
     uvicorn.run(create_app(settings), **options)
     return 0

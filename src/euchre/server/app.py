@@ -36,6 +36,7 @@ from . import api
 from .guards import Limited, LimitSettings, limited_response
 from .openapi import openapi_schema
 from .pages import client_page, static_dir
+from .socket_guard import SocketLimits
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,9 @@ class Settings:
     """Seconds before each computer move."""
     hand_pause: float = 2.0
     """Seconds between the end of a hand and the next deal."""
+    seed_wait: float = 0.0
+    """Longest wait before a table's first deal for the people's shuffle seeds (``euchre
+    serve``: 3 s; the deal is at once when every person has sent one)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
@@ -92,6 +96,8 @@ class Settings:
     """Extension modules to load."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
 
 
 def _extensions(names: list[str]) -> list[ModuleType]:
@@ -142,7 +148,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         manager = TableManager(
             store,
             settings.scheduler or LoopScheduler(),
-            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause),
+            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                   seed_wait=settings.seed_wait),
             bot_factory=settings.bot_factory,
             seed_source=settings.seed_source,
         )
