@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
@@ -47,10 +49,12 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     the "fast" speed the whole-game tests choose)."""
     db = tmp_path_factory.mktemp("web-db") / "euchre.db"
     settings = Settings(
+        limits=roomy_limits(),
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,
         trick_pause=1.2,
+        seed_wait=5.0,  # as euchre serve: the first deal waits for the page's seed
         resume=False,
     )
     port = _free_port()

@@ -72,6 +72,9 @@ class Settings:
     trick_pause: float | None = None
     """Least seconds before a computer leads after a completed trick, so people read it
     (None: 1.8 times ``bot_delay``, 1.2 s at the default delay; none when bots are instant)."""
+    seed_wait: float = 0.0
+    """Longest wait before a table's first deal for the people's shuffle seeds (``euchre
+    serve``: 3 s; the deal is at once when every person has sent one)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
@@ -149,6 +152,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             store,
             settings.scheduler or LoopScheduler(),
             Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                   seed_wait=settings.seed_wait,
                    trick_pause=(settings.bot_delay * 1.8 if settings.trick_pause is None
                                 else settings.trick_pause)),
             bot_factory=settings.bot_factory,

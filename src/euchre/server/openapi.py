@@ -96,6 +96,11 @@ _SCHEMAS: dict[str, Any] = {
                      "description": "HandView.to_json() for this seat."},
             "clock": {"type": "object", "nullable": True},
             "summary": {"type": "object", "nullable": True},
+            "next_commitment": {
+                "type": "object", "nullable": True,
+                "description": "The next hand's table seed commitment {hand_number, "
+                               "commitment}: people send their seeds after it.",
+            },
             "first_draw": {
                 "type": "object", "nullable": True,
                 "description": "How the first dealer was found: cards dealt face up from "
@@ -149,7 +154,9 @@ _PATHS: dict[str, Any] = {
                 "schema": {"$ref": "#/components/schemas/PracticeTableRequest"}}}},
             "responses": {"201": json_response("TableCreated", "The table is open and dealing."),
                           "400": error_response("Unknown kind, preset, rule or level."),
-                          "413": error_response("Body too large.")},
+                          "413": error_response("Body too large."),
+                          "429": error_response("Too many new tables from this address or "
+                                                "account (Retry-After); nothing opened.")},
         }
     },
     "/api/tables/{table_id}": {

@@ -21,7 +21,16 @@ from ..table.coin import COIN
 from ..table.manager import TableManager
 from ..table.online import ONLINE
 from .hints import HintUnavailable, hints_for
-from .messages import Act, Hint, Join, MessageError, Ping, error_message, parse_client_message
+from .messages import (
+    Act,
+    Hint,
+    Join,
+    MessageError,
+    Ping,
+    Seed,
+    error_message,
+    parse_client_message,
+)
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
 
 log = logging.getLogger(__name__)
@@ -253,6 +262,14 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
             conn.release(str(e))
         except TableError as e:
             conn.send(error_message(str(e), code="illegal"))
+    elif isinstance(msg, Seed):
+        try:
+            await actor.contribute(conn.seat, msg.hand_number, msg.seed)
+        except TableStopped as e:
+            conn.send(error_message(str(e), code="table_stopped"))
+            conn.release(str(e))
+        except TableError as e:
+            conn.send(error_message(str(e), code="bad_seed"))
     elif isinstance(msg, Hint):
         if actor.config.kind in NO_HINT_KINDS:
             conn.send(error_message(NO_HINTS_MESSAGE, code="hint_unavailable"))

@@ -8,6 +8,7 @@ is a fake whose time moves only when a test calls :meth:`ManualScheduler.advance
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import heapq
 import itertools
 from collections.abc import Callable
@@ -23,6 +24,9 @@ class Pacing:
     """Pause before each computer move, so a person sees each move separately."""
     hand_pause: float = 2.0
     """Pause between the end of a hand and the next deal."""
+    seed_wait: float = 0.0
+    """Longest wait before the first deal for the people's shuffle seeds (the deal is at once
+    when every person has sent one); later hands' seeds come during the hand before."""
     jitter: float = 0.15
     """A computer's move comes up to this fraction of its delay later, at random (the same
     for every move, so the timing never tells whether it had a choice: ``timing.py``)."""
@@ -32,9 +36,11 @@ class Pacing:
     lasts until the next lead)."""
 
     def scaled(self, factor: float) -> Pacing:
-        """This pacing with every pause multiplied by ``factor`` (a practice table's speed)."""
-        return Pacing(self.bot_delay * factor, self.hand_pause * factor, self.jitter,
-                      self.trick_pause * factor)
+        """This pacing with every pause multiplied by ``factor`` (a practice table's speed;
+        the wait for the people's seeds is not a pause and stays)."""
+        return dataclasses.replace(self, bot_delay=self.bot_delay * factor,
+                                   hand_pause=self.hand_pause * factor,
+                                   trick_pause=self.trick_pause * factor)
 
     def bot_wait(self, after_trick: bool) -> float:
         """How long a computer waits before its move (longer when it leads after a trick)."""

@@ -20,6 +20,7 @@ import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./tric
 import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
+import { FairDeal } from "./fair-deal.js";
 
 /** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
@@ -68,9 +69,13 @@ class TablePage {
     this.connection = new TableConnection(tableId, token, {
       onTable: (table, event, settled) => this.update(table, event, settled),
       onHint: (hints, version) => this.showHints(hints, version),
-      onError: (message, fatal) => this.showError(message, fatal),
+      // A seed refused (sent too late for its hand) is not the player's doing: the hand's
+      // check reports it. Other refusals are shown.
+      onError: (message, fatal, code) => (code === "bad_seed" ? this.fairDeal.refused() : this.showError(message, fatal)),
       onState: (state) => this.setConnected(state === "open"),
     });
+    // This browser's seed in every deal, and its own check of each finished hand.
+    this.fairDeal = new FairDeal(tableId, (message) => this.connection.send(message), () => this.table && this.render());
     this.build();
   }
 
@@ -144,10 +149,12 @@ class TablePage {
     this.logList = h("ol", { class: "log" });
     // The hand's shuffle commitment, kept in this browser to check the deals after the game.
     this.commitmentLine = h("p", { class: "commitment-line" });
+    this.verdictLine = h("p", { class: "shuffle-verdict", "aria-live": "polite" });
     this.shuffleBox = h(
       "section",
       { class: "shuffle-box", "aria-label": "Shuffle commitment", hidden: true },
       this.commitmentLine,
+      this.verdictLine,
       tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
     );
     const side = h(
@@ -208,6 +215,7 @@ class TablePage {
     this.table = table;
     this.pending = false;
     this.error = "";
+    this.fairDeal.update(table, table.seat);
     const view = table.view;
     const me = this.me;
     if (!event && !previous) this.message = "";
@@ -663,6 +671,9 @@ class TablePage {
     const kept = commitmentFor(this.tableId, this.table.hand_number);
     this.shuffleBox.hidden = !kept;
     if (!kept) return;
+    const verdict = this.fairDeal.text();
+    if (this.verdictLine.textContent !== verdict) this.verdictLine.textContent = verdict;
+    this.verdictLine.classList.toggle("shuffle-failed", verdict.startsWith("Shuffle check FAILED"));
     const text = `Shuffle commitment for hand ${kept.hand}: ${kept.hex.slice(0, 16)}…`;
     if (this.commitmentLine.textContent !== text) {
       fill(this.commitmentLine, `Shuffle commitment for hand ${kept.hand}: `, h("code", { title: kept.hex }, `${kept.hex.slice(0, 16)}…`));
