@@ -585,6 +585,8 @@ class TablePage {
     const table = this.table;
     const me = this.me;
     let panel = null;
+    // The game-over panel is drawn once: redrawing it would take the focus away from it.
+    if (table.game_over && this.overlay.querySelector(".game-over-panel")) return;
     if (table.game_over) {
       panel = gameOverPanel(table, me, {
         replayUrl: `/replay/${encodeURIComponent(this.gameId)}`,
