@@ -146,7 +146,7 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
         r = client.post("/api/accounts", json={"username": "sixth", "password": "correct horse"})
         assert r.status_code == 429 and r.headers["retry-after"] == "3300"
         assert r.json() == {"error": "too many new accounts from your address: try again in "
-                                     "3300 seconds"}
+                                     "3300 seconds", "code": "rate_limited"}
         assert "set-cookie" not in r.headers and client.get("/api/me").status_code == 401
         # Nothing was created: the name is free, no coins were given.
         assert client.post("/api/session", json={"username": "sixth", "password":

@@ -122,7 +122,7 @@ def test_the_sign_in_limit() -> None:
         limiter.failed("frank", "1.2.3.4", t)
     with pytest.raises(RateLimitedError) as info:
         limiter.check("frank", "1.2.3.4", 10)
-    assert info.value.retry_after == 50 and info.value.status == 429
+    assert info.value.retry_after == 50 and info.value.code == "rate_limited"
     limiter.check("grace", "1.2.3.4", 10)  # another name from the same address is fine
     limiter.failed("grace", "1.2.3.4", 11)
     limiter.failed("heidi", "1.2.3.4", 12)
@@ -143,7 +143,7 @@ def test_the_sign_up_limit() -> None:
         limiter.reserve("1.2.3.4", t * 60)
     with pytest.raises(RateLimitedError) as info:
         limiter.reserve("1.2.3.4", 600)
-    assert info.value.retry_after == 3000 and info.value.status == 429
+    assert info.value.retry_after == 3000 and info.value.code == "rate_limited"
     assert "too many new accounts" in info.value.message
     limiter.reserve("5.6.7.8", 600)  # another address is counted on its own
     limiter.release("1.2.3.4", 240)  # the fifth was refused after all: its place is free

@@ -21,7 +21,7 @@ pytest.importorskip("uvicorn")
 import uvicorn
 from playwright.sync_api import Browser, Page
 
-from euchre.server.app import Settings, create_app
+from euchre.server import Settings, create_app
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 

@@ -7,7 +7,9 @@ import logging
 import os
 from pathlib import Path
 
-from ..server.app import Settings, create_app, default_database_url
+from ..server import Settings, create_app
+from ..server.app import default_database_url
+from ..server.logs import configure, uvicorn_log_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="per-message deflate on sockets (default off: messages are "
                              "small and compressing them costs more CPU than it saves)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument("--json-logs", action="store_true",
+                        help="log JSON lines (with table and request ids) instead of text")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the site's address as people reach it, for invite links "
+                             "(default http://HOST:PORT)")
+    parser.add_argument("--upgrade", action=argparse.BooleanOptionalAction, default=True,
+                        help="run the database migrations at start (default on; "
+                             "--no-upgrade leaves them to 'euchre db upgrade')")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,11 +46,22 @@ def run(args: argparse.Namespace) -> int:
         path = url.split(":///", 1)[1]
         if path:
             Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
-    logging.basicConfig(level=args.log_level.upper())
+    configure(args.log_level, json_lines=args.json_logs)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        tune_gc=True)
+                        tune_gc=True, upgrade=args.upgrade,
+                        public_url=args.public_url or public_url(args.host, args.port))
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
-                ws_per_message_deflate=args.ws_compression)
+                ws_per_message_deflate=args.ws_compression,
+                log_config=uvicorn_log_config(args.json_logs))
     return 0
+
+
+def public_url(host: str, port: int) -> str:
+    """The default public URL from the bind address (all addresses: the loopback name)."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}"

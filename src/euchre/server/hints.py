@@ -1,19 +1,20 @@
 """Hints for a seat's decision, from the hard player's analysis, run off the event loop.
 
-The analysis runs in a worker thread under a time budget; at most a few run at once,
-so hints never hold up the tables.
+The analysis runs in a worker thread under a time budget; at most a few run at once per
+app (:class:`HintService`), so hints never hold up the tables.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from typing import Any
 
 from ..view import HandView
+from .metrics import Metrics
+from .wire.socket import HintItem, hint_item
 
 MAX_CONCURRENT = 2
-"""Analyses running at the same time, server-wide."""
+"""Analyses running at the same time, per app."""
 
 GRACE = 2.0
 """Seconds past its budget before an analysis is given up."""
@@ -23,47 +24,48 @@ class HintUnavailable(Exception):
     """No hint can be given now; the message says why."""
 
 
-_slots: dict[int, asyncio.Semaphore] = {}
-
-
-def _semaphore() -> asyncio.Semaphore:
-    loop_id = id(asyncio.get_running_loop())
-    sem = _slots.get(loop_id)
-    if sem is None:
-        sem = _slots[loop_id] = asyncio.Semaphore(MAX_CONCURRENT)
-    return sem
-
-
-def hint_json(hint: Any) -> dict[str, Any]:
-    """One hint as the protocol sends it."""
-    return {
-        "action": str(hint.action),
-        "text": str(getattr(hint, "text", "")),
-        "expected_points": _number(getattr(hint, "expected_points", None)),
-        "make_chance": _number(getattr(hint, "make_chance", None)),
-    }
-
-
-def _number(x: Any) -> float | None:
-    return None if x is None else round(float(x), 3)
-
-
-async def hints_for(view: HandView | None, budget: float) -> list[dict[str, Any]]:
-    """The hints for a view, best first, within ``budget`` seconds of analysis; raises
-    :class:`HintUnavailable`."""
+async def hints_for(view: HandView | None, budget: float,
+                    slots: asyncio.Semaphore | None = None) -> list[HintItem]:
+    """The hints for a view, best first, within ``budget`` seconds of analysis (at most as
+    many at once as ``slots`` allows); raises :class:`HintUnavailable`."""
     if view is None or not view.legal:
         raise HintUnavailable("it is not your turn: hints are for your own decisions")
     try:
         from ..bots.hints import analyse  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise HintUnavailable("hints are not available on this server") from None
-    sem = _semaphore()
-    if sem.locked():
+    slots = slots or asyncio.Semaphore(MAX_CONCURRENT)
+    if slots.locked():
         raise HintUnavailable("the hint service is busy: try again in a moment")
-    async with sem:
+    async with slots:
         try:
             work = functools.partial(analyse, view, budget=budget)
             hints = await asyncio.wait_for(asyncio.to_thread(work), timeout=budget + GRACE)
         except TimeoutError:
             raise HintUnavailable("the analysis took too long: try again") from None
-    return [hint_json(h) for h in hints]
+    return [hint_item(h) for h in hints]
+
+
+class HintService:
+    """One app's hints: its budget, its slots, its refusal counts."""
+
+    def __init__(self, budget: float, metrics: Metrics | None = None,
+                 concurrent: int = MAX_CONCURRENT) -> None:
+        """Hints of ``budget`` seconds, ``concurrent`` at once."""
+        self.budget = budget
+        """Seconds an analysis may take."""
+        self.metrics = metrics
+        """Where refusals are counted."""
+        self._concurrent = concurrent
+        self._slots: asyncio.Semaphore | None = None
+
+    async def for_view(self, view: HandView | None) -> list[HintItem]:
+        """The hints for ``view``; raises :class:`HintUnavailable`."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self._concurrent)
+        return await hints_for(view, self.budget, self._slots)
+
+    def refused(self, reason: str) -> None:
+        """Count a refused hint."""
+        if self.metrics is not None:
+            self.metrics.hint_refusals.labels(reason).inc()

@@ -10,19 +10,20 @@ subscriber gets every event with its own seat's snapshot. Time comes from an inj
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import msgspec
 
 from .. import actions as A
 from ..actions import Action, ActionError, parse_action
 from ..bots import make as make_bot
 from ..cards import card_text
-from ..errors import IllegalActionError
+from ..errors import DomainError, IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
 from ..shuffle import commitment, deck_from_seed, new_seed
@@ -41,15 +42,13 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
-from .kinds import TurnPolicy
+from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
+from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
-
-FinishHook = Callable[["TableActor"], Awaitable[None]]
-"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
 
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
@@ -61,8 +60,10 @@ SLOW_LEVELS = frozenset({"hard"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 
-class TableError(Exception):
+class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
+
+    code = "illegal"
 
 
 class Subscriber(Protocol):
@@ -140,6 +141,8 @@ class TableActor:
         seed_source: Callable[[], str] = new_seed,
         on_finish: Sequence[FinishHook] = (),
         history_limit: int = HISTORY_LIMIT,
+        kind: TableKind | None = None,
+        observer: TableObserver | None = None,
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
@@ -147,6 +150,10 @@ class TableActor:
         """A table from its settings, optionally resuming ``game`` at ``version``."""
         self.config = config
         """The table's fixed settings."""
+        self.kind = kind or TableKind(config.kind)
+        """What this kind of table allows (hints) and does (its clock, its finish)."""
+        self.observer = observer or TableObserver()
+        """Told of moves, saves and bot decisions (the server's metrics)."""
         self.scheduler = scheduler
         """Where time comes from."""
         self.pacing = pacing or Pacing()
@@ -175,7 +182,6 @@ class TableActor:
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
-        self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
         self._deadline: tuple[int, float] | None = None
@@ -184,11 +190,10 @@ class TableActor:
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
-        self._hands_text: list[str] = []
+        self._hands_raw: list[msgspec.Raw] = []
         self._saver: asyncio.Future[None] | None = None
         self._dirty = False
         self._config_json = config.to_json()
-        self._rules_text = _compact(config.rules.to_dict())
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -252,16 +257,7 @@ class TableActor:
     async def act(self, seat: int, text: str) -> None:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        cmd = _Act(seat, text, done)
-        if self.running and not self.on_finish and self._queue.empty() \
-                and not self._busy.locked():
-            # The table is idle: handle the move here and now, still one input at a time
-            # (the lock), saving a task switch on the way to everyone's update. (Without
-            # finish hooks handling a move never waits, so it cannot be cut off half-way.)
-            async with self._busy:
-                await self._handle_one(cmd)
-        else:
-            self._queue.put_nowait(cmd)
+        self._queue.put_nowait(_Act(seat, text, done))
         await done
 
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
@@ -330,29 +326,20 @@ class TableActor:
 
     def _record_parts(self) -> tuple[dict[str, Any], str]:
         """The record as JSON data and as compact JSON text; finished hands are built and
-        encoded once, so a save costs the hand in progress, not the whole game."""
+        encoded once (kept as :class:`msgspec.Raw`), so a save costs the hand in progress,
+        not the whole game."""
         hands = self.game.all_hands()
         while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
             i = len(self._hands_json)
             self._hands_json.append(hand_json(hands[i], self._seed(i)))
-            self._hands_text.append(_compact(self._hands_json[-1]))
+            self._hands_raw.append(msgspec.Raw(_ENCODER.encode(self._hands_json[-1])))
         rest = [hand_json(h, self._seed(i))
                 for i, h in enumerate(hands) if i >= len(self._hands_json)]
-        rules = self.config.rules.to_dict()
+        head = {"format": "euchre-record", "version": 1, "rules": self.config.rules.to_dict()}
         final = list(self.game.score) if self.game.is_over else None
-        data = {
-            "format": "euchre-record",
-            "version": 1,
-            "rules": rules,
-            "hands": [*self._hands_json, *rest],
-            "final": final,
-        }
-        text = (
-            f'{{"format":"euchre-record","version":1,"rules":{self._rules_text},"hands":['
-            + ",".join([*self._hands_text, *(_compact(h) for h in rest)])
-            + f'],"final":{_compact(final)}}}'
-        )
-        return data, text
+        data = {**head, "hands": [*self._hands_json, *rest], "final": final}
+        text = _ENCODER.encode({**head, "hands": [*self._hands_raw, *rest], "final": final})
+        return data, text.decode()
 
     def _seed(self, index: int) -> str | None:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
@@ -361,14 +348,14 @@ class TableActor:
     # -- the loop -----------------------------------------------------------------------
 
     async def _run(self) -> None:
+        TABLE_ID.set(self.id)  # this task's own context: its log lines name the table
         while True:
             cmd = await self._queue.get()
             try:
                 if isinstance(cmd, _Stop):
                     cmd.done.set_result(None)
                     return
-                async with self._busy:
-                    await self._handle_one(cmd)
+                await self._handle_one(cmd)
             finally:
                 self._queue.task_done()
 
@@ -442,6 +429,7 @@ class TableActor:
         except IllegalActionError as e:
             raise TableError(str(e)) from None
         self.policy.moved(seat, self.scheduler.now(), timed_out=False)
+        self.observer.moved("person")
         await self._advance(new, seat, action)
 
     async def _on_bot_turn(self) -> None:
@@ -450,6 +438,7 @@ class TableActor:
             return
         level = self.config.seats[seat].level or "medium"
         action = await self._choose(self._bots[seat], level, seat)
+        self.observer.moved("computer")
         await self._advance(self.game.apply(action, seat=seat), seat, action)
 
     async def _on_deadline(self, seat: int) -> None:
@@ -460,15 +449,18 @@ class TableActor:
         bot = self._factory(level, self.config.seats[seat].bot_seed)
         action = await self._choose(bot, level, seat)
         self.policy.moved(seat, self.scheduler.now(), timed_out=True)
+        self.observer.moved("timeout")
         await self._advance(self.game.apply(action, seat=seat), seat, action,
                             {"timed_out": True})
 
     async def _choose(self, bot: Any, level: str, seat: int) -> Action:
         view = self.game.current.view(seat)  # type: ignore[union-attr]
+        started = time.perf_counter()
         if level in SLOW_LEVELS and len(view.legal) > 1:
             action: Action = await asyncio.to_thread(bot.choose, view)
         else:
             action = bot.choose(view)
+        self.observer.bot_decided(level, time.perf_counter() - started)
         return action
 
     async def _deal(self) -> None:
@@ -569,10 +561,14 @@ class TableActor:
         assert self.store is not None
         while self._dirty:
             self._dirty = False
+            started = time.perf_counter()
             try:
                 await self.store.save(self.stored())
             except Exception:
+                self.observer.saved(time.perf_counter() - started, False)
                 log.exception("table %s: could not save", self.id)
+            else:
+                self.observer.saved(time.perf_counter() - started, True)
 
     async def flush(self) -> None:
         """Wait until the latest state has been saved."""
@@ -687,8 +683,7 @@ class TableActor:
             self._queue.put_nowait(cmd)
 
 
-def _compact(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+_ENCODER = msgspec.json.Encoder()  # stateless: encodes the record for saving
 
 
 def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
