@@ -2,9 +2,11 @@
 
 Each connection has an outbox drained by its own writer task, so a slow browser never
 holds up a table; a connection whose outbox overflows is closed (it can rejoin with
-``since``). Every message in and out is a wire model (:mod:`euchre.server.wire.socket`),
-encoded by the one encoder. The socket asks the table's kind whether hints are allowed;
-it knows no kind by name.
+``since``). After handling a message the connection's own task writes what is queued, if
+no write is under way, so the answer to a move leaves without waiting for the writer's
+turn (public asyncio only: a lock and an event keep the writes in order). Every message in
+and out is a wire model (:mod:`euchre.server.wire.socket`), encoded by the one encoder.
+The socket asks the table's kind whether hints are allowed; it knows no kind by name.
 """
 
 from __future__ import annotations
@@ -55,7 +57,9 @@ class Connection:
         self.seat: int | None = None
         """The seat joined, once joined."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
-        """Encoded messages waiting to be written."""
+        """Encoded messages waiting to be written (None: close)."""
+        self.closing = False
+        """Set once the close marker has been taken from the outbox."""
         self.broken = False
         """Set when a write failed (the peer went away)."""
         self.overflowed = False
@@ -64,6 +68,8 @@ class Connection:
         """The hint being worked out, if any."""
         self._last_table: object = None
         self._last_raw: Any = None
+        self._writing = asyncio.Lock()
+        self._queued = asyncio.Event()
 
     def _table(self, table: dict[str, Any]) -> Any:
         """A table snapshot encoded once: the events of one move share it."""
@@ -101,6 +107,8 @@ class Connection:
             if self.metrics is not None:
                 self.metrics.outbox_overflows.inc()
             self.send_close()
+            return
+        self._queued.set()
 
     def send_close(self) -> None:
         """Tell the writer to finish (after what is queued, or at once on overflow)."""
@@ -109,18 +117,34 @@ class Connection:
                 self.outbox.get_nowait()
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
+        self._queued.set()
+
+    async def write_queued(self) -> None:
+        """Write what is queued now, in order, unless another write is under way (it will
+        write it)."""
+        if self._writing.locked() or self.closing:
+            return
+        async with self._writing:
+            while not self.outbox.empty():
+                item = self.outbox.get_nowait()
+                if item is None:
+                    self.closing = True
+                    return
+                try:
+                    await self.websocket.send_text(item)
+                except Exception:
+                    self.broken = True
+                    raise
 
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""
-        while True:
-            item = await self.outbox.get()
-            if item is None:
-                break
-            try:
-                await self.websocket.send_text(item)
-            except Exception:
-                self.broken = True
-                raise
+        while not self.closing:
+            await self._queued.wait()
+            self._queued.clear()
+            await self.write_queued()
+            if self._writing.locked():  # another task is writing: wait for it to finish
+                async with self._writing:
+                    pass
         if self.overflowed and self.websocket.application_state == WebSocketState.CONNECTED:
             await self.websocket.close(code=1013, reason="too slow: reconnect with since")
 
@@ -149,6 +173,7 @@ async def table_socket(websocket: WebSocket) -> None:
             if data is None:
                 data = message.get("bytes") or b""
             await _handle(conn, actor, data, state.hints)
+            await conn.write_queued()
     except WebSocketDisconnect:
         pass
     except Exception:
