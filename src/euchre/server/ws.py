@@ -125,16 +125,16 @@ class Connection:
         if self._writing.locked() or self.closing:
             return
         async with self._writing:
-            while not self.outbox.empty():
+            while not self.outbox.empty() and not self.broken:
                 item = self.outbox.get_nowait()
                 if item is None:
                     self.closing = True
                     return
                 try:
                     await self.websocket.send_text(item)
-                except Exception:
+                except Exception:  # the peer went away: the receive loop sees it next
                     self.broken = True
-                    raise
+                    self.closing = True
 
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""

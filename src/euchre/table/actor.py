@@ -182,6 +182,7 @@ class TableActor:
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
         self._deadline: tuple[int, float] | None = None
@@ -258,6 +259,18 @@ class TableActor:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Act(seat, text, done))
+        if self.running and not self.on_finish and self._queue.qsize() == 1 \
+                and not self._busy.locked():
+            # The table is idle and this move is the only input queued: take it from the
+            # queue and handle it here, still one input at a time (the lock), saving the
+            # task switches on the way to everyone's update. (Without finish hooks handling
+            # a move never waits, so it cannot be cut off half-way.)
+            cmd = self._queue.get_nowait()
+            try:
+                async with self._busy:
+                    await self._handle_one(cmd)
+            finally:
+                self._queue.task_done()
         await done
 
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
@@ -355,7 +368,8 @@ class TableActor:
                 if isinstance(cmd, _Stop):
                     cmd.done.set_result(None)
                     return
-                await self._handle_one(cmd)
+                async with self._busy:
+                    await self._handle_one(cmd)
             finally:
                 self._queue.task_done()
 
