@@ -591,6 +591,11 @@ class HandState:
             raise IllegalActionError("only an opponent of the reneging player can claim a renege")
         if self.sits_out(action.seat):
             raise IllegalActionError(f"seat {action.seat} sits out this hand and cannot renege")
+        if not self._has_followed(action.seat):
+            raise IllegalActionError(
+                f"seat {action.seat} has not yet played to a trick another seat led, "
+                "so cannot have reneged"
+            )
         new = self._copy(action.by, action)
         new.phase = OVER
         new.to_act = None
@@ -603,6 +608,18 @@ class HandState:
         pts = 4 if lone and self.rules.renege_penalty == "hand" else 2
         new.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
         return new
+
+    def _has_followed(self, seat: int) -> bool:
+        """Whether ``seat`` has played a card to a trick that another seat led."""
+        nxt = _NEXT[self.out]
+        done = [(leader, len(cards)) for leader, cards, _ in self._tricks]
+        for leader, played in (*done, (self._leader, len(self._trick))):
+            s = leader
+            for _ in range(played):
+                if s == seat and s != leader:
+                    return True
+                s = nxt[s]
+        return False
 
     # -- explanations --------------------------------------------------------------------
 
@@ -619,9 +636,11 @@ class HandState:
             led = EFFECTIVE_SUIT[trump][self._trick[0]]
             follow = cards_of(hand & FOLLOW_MASK[trump][led])
             names = " and the ".join(card_name(c) for c in follow)
-            what = "trump" if led == trump else suit_name(led)
+            what = f"trump ({suit_name(trump)})" if led == trump else suit_name(led)
             extra = ""
-            if EFFECTIVE_SUIT[trump][action.card] == trump and card_suit(action.card) == led:
+            if action.card == JOKER:
+                extra = f" (the joker is a trump, not a {suit_name(led)[:-1]})"
+            elif EFFECTIVE_SUIT[trump][action.card] == trump and card_suit(action.card) == led:
                 extra = f" (the {card_name(action.card)} is the left bower, a trump)"
             return f"you must follow {what}: you hold the {names}{extra}"
         if kind == A.DISCARD and phase == DISCARD:

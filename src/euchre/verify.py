@@ -17,7 +17,7 @@ from typing import Any
 from .cards import Card, card_text
 from .hand import PATTERNS, Deal
 from .record import GameRecord, HandRecord, ReplayError
-from .shuffle import commitment, deal_from_deck, deck_from_seed
+from .shuffle import commitment, deal_from_deck, deck_from_seed, is_client_seed, mixed_seed
 
 VERIFIED = "verified"
 """The deal came from the seed (and the seed matches any commitment kept)."""
@@ -129,6 +129,9 @@ def check_hand(number: int, hand: HandRecord, benny: bool,
                                               "record reveals no seed",))
         return HandCheck(number, NO_SEED)
     problems = _deal_problems(hand, benny)
+    for seat, seed in sorted(hand.client_seeds.items()):
+        if not is_client_seed(seed):
+            problems.append(f"seat {seat}'s client seed {seed!r} is not 16 to 128 hex digits")
     if len(committed) > 1:
         problems.append(f"{len(committed)} different commitments were published for this hand: "
                         + ", ".join(committed))
@@ -144,7 +147,8 @@ def _deal_problems(hand: HandRecord, benny: bool) -> list[str]:
     deal = hand.deal
     if deal.pattern not in PATTERNS:
         return [f"unknown dealing pattern {deal.pattern!r}"]
-    want = deal_of_seed(hand.seed, hand.dealer, benny, deal.pattern)
+    want = deal_of_seed(mixed_seed(hand.seed, hand.client_seeds), hand.dealer, benny,
+                        deal.pattern)
     if want == deal:
         return []
     out = []
@@ -154,7 +158,8 @@ def _deal_problems(hand: HandRecord, benny: bool) -> list[str]:
             out.append(_difference(f"seat {seat} was dealt", got, should))
     if deal.kitty != want.kitty:
         out.append(_difference("the kitty is", deal.kitty, want.kitty))
-    return [f"the deal does not come from its seed: {'; '.join(out)}"]
+    what = "its seed" if not hand.client_seeds else "its seed mixed with the players' seeds"
+    return [f"the deal does not come from {what}: {'; '.join(out)}"]
 
 
 def _at(hands: tuple[tuple[Card, ...], ...], seat: int) -> tuple[Card, ...]:

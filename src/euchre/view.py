@@ -64,7 +64,8 @@ class HandView:
     trick: tuple[Card, ...]
     """Cards played to the trick in progress, in play order from the leader."""
     tricks: tuple[Trick, ...]
-    """Completed tricks as (leader, cards, winner): every card this seat has seen played."""
+    """Completed tricks as (leader, cards, winner): every card this seat has seen played (the
+    seat's own memory; a person at a table is sent only the last, see :meth:`to_table_json`)."""
     tricks_won: tuple[int, int]
     """Tricks won this hand by seats 0 & 2 and by seats 1 & 3."""
     points: tuple[int, int]
@@ -97,8 +98,32 @@ class HandView:
         kinds = (A.PASS_KIND, A.ORDER, A.CALL, A.DEFEND)
         return [(s, a) for s, a in self.history if a is not None and a.kind in kinds]
 
+    @property
+    def plays_on_view(self) -> int:
+        """How many plays a person may still look at (table law 11): the trick in progress, or
+        the last completed trick until the next card is led."""
+        if self.trick:
+            return len(self.trick)
+        return len(self.tricks[-1][1]) if self.tricks else 0
+
+    def to_table_json(self) -> dict[str, Any]:
+        """:meth:`to_json` as a person at a table is sent it, under table law 11: a play before
+        the ones on view (:attr:`plays_on_view`) shows only its kind, ``"play"``, like another
+        seat's discard. Computer players keep the full view, their own memory of the hand."""
+        out = self.to_json()
+        keep = self.plays_on_view
+        history: list[list[Any]] = out["history"]
+        for entry in reversed(history):
+            if entry[1].startswith(A.PLAY):
+                if keep:
+                    keep -= 1
+                else:
+                    entry[1] = A.PLAY
+        return out
+
     def to_json(self) -> dict[str, Any]:
-        """The view as a JSON-ready dict (cards in text notation)."""
+        """The view as a JSON-ready dict (cards in text notation): the full view, every play
+        of the hand included (for programs and computer players; see :meth:`to_table_json`)."""
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),

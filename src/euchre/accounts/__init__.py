@@ -1,5 +1,5 @@
-"""Accounts: argon2 passwords, server-side sessions, CSRF tokens, sign-in and sign-up rate
-limiting."""
+"""Accounts: argon2 passwords, server-side sessions, CSRF tokens (the sign-in and sign-up
+rate limits are in :mod:`euchre.server.guards`)."""
 
 from .errors import (
     AccountError,
@@ -12,7 +12,6 @@ from .errors import (
     WrongCredentialsError,
 )
 from .passwords import Passwords
-from .ratelimit import SignInLimiter, SignUpLimiter
 from .service import Account, AccountService
 from .sessions import COOKIE_NAME, CSRF_HEADER, LoginSession, LoginSessionStore
 
@@ -30,8 +29,6 @@ __all__ = [
     "NotSignedInError",
     "Passwords",
     "RateLimitedError",
-    "SignInLimiter",
-    "SignUpLimiter",
     "UsernameTakenError",
     "WrongCredentialsError",
 ]

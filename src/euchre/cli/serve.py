@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-from pathlib import Path
+import sys
 
+from ..limits.open import default_redis_url, redis_problem
 from ..server import Settings, create_app
 from ..server.app import default_database_url
 from ..server.logs import configure, uvicorn_log_config
+from ..storage.check import unusable_reason
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
                         help="per-message deflate on sockets (default off: messages are "
                              "small and compressing them costs more CPU than it saves)")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for the rate limits' counters, shared by every process "
+                             "(default $EUCHRE_REDIS_URL; without it they are in memory)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument("--json-logs", action="store_true",
                         help="log JSON lines (with table and request ids) instead of text")
@@ -42,14 +46,16 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     url = args.database_url or default_database_url()
-    if url.startswith("sqlite") and ":///" in url and ":memory:" not in url:
-        path = url.split(":///", 1)[1]
-        if path:
-            Path(os.path.dirname(path) or ".").mkdir(parents=True, exist_ok=True)
+    redis_url = args.redis_url or default_redis_url()
+    # One line naming what is wrong, no traceback; makes an SQLite file's folder.
+    problem = unusable_reason(url) or redis_problem(redis_url)
+    if problem is not None:
+        print(f"euchre serve: {problem}", file=sys.stderr)
+        return 1
     configure(args.log_level, json_lines=args.json_logs)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
-                        tune_gc=True, upgrade=args.upgrade,
+                        tune_gc=True, upgrade=args.upgrade, redis_url=redis_url,
                         public_url=args.public_url or public_url(args.host, args.port))
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,

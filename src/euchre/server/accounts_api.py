@@ -8,9 +8,10 @@ left half done.
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
-site's own origin and are rate limited (sign-in failures per username and address,
-new accounts per address). Refusals are the services' errors with their stable codes,
-answered by the app's exception handlers (``{"error", "code"}`` with a 4xx).
+site's own origin and are rate limited (:mod:`euchre.server.guards`: sign-in attempts
+per username and address, sign-up attempts and new accounts per address). Refusals are the
+services' errors with their stable codes, answered by the app's exception handlers
+(``{"error", "code"}`` with a 4xx).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ import dataclasses
 import logging
 import os
 import tempfile
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,15 +34,12 @@ from starlette.responses import Response
 from ..accounts import (
     COOKIE_NAME,
     CSRF_HEADER,
-    AccountError,
     AccountService,
     CsrfError,
     LoginSession,
     LoginSessionStore,
     NotSignedInError,
     Passwords,
-    SignInLimiter,
-    SignUpLimiter,
 )
 from ..accounts.sessions import SESSION_DAYS
 from ..coins import CoinService
@@ -55,8 +51,9 @@ from ..table.coin import COIN, coin_kind, coin_table
 from ..table.kinds import FinishedTable
 from ..table.manager import TableManager
 from ..table.seats import new_table_id, new_token
+from . import guards
 from .account_stats import account_stats
-from .api import read_body
+from .api import read_json
 from .encoder import json_answer
 from .errors import ApiError
 from .registry import Endpoint, Extension, Param, TableKindApi
@@ -76,6 +73,7 @@ from .wire.accounts import (
     Stakes,
     TopUp,
 )
+from .wire.common import convert
 
 log = logging.getLogger(__name__)
 
@@ -93,16 +91,6 @@ class AccountsOptions:
     """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
     move_seconds: float = 90.0
     """The full move clock at coin tables."""
-    max_failures: int = 5
-    """Failed sign-ins allowed per username in the window."""
-    window: float = 300.0
-    """The sign-in rate limit's window, seconds."""
-    signups_per_address: int = 5
-    """New accounts allowed per client address in the sign-up window."""
-    signup_window: float = 3600.0
-    """The sign-up rate limit's window, seconds."""
-    now: Callable[[], float] = time.monotonic
-    """The rate limits' clock, seconds (tests pass a fake one)."""
 
     @classmethod
     def from_env(cls) -> AccountsOptions:
@@ -127,14 +115,8 @@ class AccountsState:
     """Sessions."""
     coins: CoinService
     """Coin games and the ledger."""
-    limiter: SignInLimiter
-    """Sign-in rate limit."""
     clock: ClockPolicy
     """The move clock at coin tables."""
-    signups: SignUpLimiter = dataclasses.field(default_factory=SignUpLimiter)
-    """Sign-up rate limit (per client address)."""
-    now: Callable[[], float] = time.monotonic
-    """The rate limits' clock."""
 
 
 def state_of(request: Request) -> AccountsState:
@@ -174,10 +156,6 @@ def same_origin_json(request: Request) -> None:
         raise ApiError("other_site", "requests from other sites are refused")
 
 
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def _set_cookie(request: Request, response: Response, session_id: str) -> None:
     response.set_cookie(
         COOKIE_NAME, session_id, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
@@ -210,18 +188,19 @@ def _active_json(game: Any) -> dict[str, Any]:
 async def post_accounts(request: Request) -> Response:
     """``POST /api/accounts``: create an account and sign in.
 
-    At most a few new accounts per client address an hour (each gets the welcome coins):
-    then 429 with ``Retry-After``, and nothing is created.
+    Sign-up attempts per client address are limited, refused ones included, and new
+    accounts further (each gets the welcome coins): then 429 with ``Retry-After``, and
+    nothing is created (:mod:`euchre.server.guards`).
     """
     state = state_of(request)
     same_origin_json(request)
-    body = await read_body(request, Credentials)
-    address, now = _address(request), state.now()
-    state.signups.reserve(address, now)
+    data = await read_json(request)
+    new_account = await guards.sign_up_attempt(request)
     try:
+        body = convert(data, Credentials)
         account = await state.accounts.create(body.username, body.password)
     except BaseException:
-        state.signups.release(address, now)
+        await new_account.give_back()
         raise
     session_id, session = await state.sessions.create(account.id)
     response = json_answer(await _signed_in_body(state, account.id, session.csrf), 201)
@@ -230,20 +209,16 @@ async def post_accounts(request: Request) -> Response:
 
 
 async def post_session(request: Request) -> Response:
-    """``POST /api/session``: sign in."""
+    """``POST /api/session``: sign in (at most a few attempts per username and address in
+    a window, counted before the password is checked: :mod:`euchre.server.guards`)."""
     state = state_of(request)
     same_origin_json(request)
-    body = await read_body(request, SignIn)
-    username = body.username
-    key = username.lower() if isinstance(username, str) else ""
-    address = _address(request)
-    state.limiter.check(key, address, state.now())
-    try:
-        account = await state.accounts.authenticate(username, body.password)
-    except AccountError:
-        state.limiter.failed(key, address, state.now())
-        raise
-    state.limiter.succeeded(key)
+    data = await read_json(request)
+    username = data.get("username") if isinstance(data, dict) else None
+    attempt = await guards.sign_in_attempt(request, username)
+    body = convert(data, SignIn)
+    account = await state.accounts.authenticate(body.username, body.password)
+    await attempt.give_back()  # a right password does not count against anyone
     await state.sessions.end(request.cookies.get(COOKIE_NAME))
     session_id, session = await state.sessions.create(account.id)
     response = json_answer(await _signed_in_body(state, account.id, session.csrf))
@@ -435,10 +410,7 @@ async def startup(app: Starlette) -> None:
         accounts=AccountService(engine, Passwords(options.password_profile)),
         sessions=LoginSessionStore(engine),
         coins=CoinService(engine),
-        limiter=SignInLimiter(options.max_failures, options.window),
         clock=ClockPolicy(seconds_per_move=options.move_seconds),
-        signups=SignUpLimiter(options.signups_per_address, options.signup_window),
-        now=options.now,
     )
     app.state.accounts = state
 

@@ -19,6 +19,7 @@ from ..record import GameRecord
 from ..rules import GAME_LENGTHS, PRESETS, Rules
 from ..table.manager import TableManager
 from ..table.records import public_record, replay_frames
+from . import guards
 from .encoder import json_answer
 from .errors import ApiError
 from .fields import field_docs
@@ -81,7 +82,9 @@ async def post_tables(request: Request) -> Response:
     if kind is None:
         raise ApiError("unknown_kind", f"unknown table kind {name!r}: use one of "
                                        f"{', '.join(registry.kinds)}")
-    answer = await kind.open(request, convert(body, kind.request))
+    request_body = convert(body, kind.request)
+    await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
+    answer = await kind.open(request, request_body)
     return json_answer(answer, 201)
 
 
@@ -195,6 +198,7 @@ def endpoints() -> list[Endpoint]:
                  body=KIND_REQUESTS, answers={201: KIND_ANSWERS},
                  refusals={400: "Unknown kind, preset, rule or level; a bad body.",
                            401: "A kind that needs a signed-in session.",
+                           429: "Too many new tables from this client: wait (Retry-After).",
                            409: "A kind's own refusal (a coin game already running)."}),
         Endpoint("GET", "/api/tables/{table_id}", get_table, "A seat's table snapshot",
                  params=[_TABLE_ID,

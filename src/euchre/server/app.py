@@ -15,7 +15,7 @@ import gc
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -25,6 +25,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..limits import open_limits
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
@@ -34,6 +35,7 @@ from . import api, ops
 from .asyncapi import asyncapi_document
 from .encoder import json_answer
 from .errors import handlers
+from .guards import LimitSettings
 from .hints import HintService
 from .metrics import Metrics
 from .middleware import EdgeMiddleware
@@ -87,6 +89,10 @@ class Settings:
     upgrade: bool = True
     """Run the database migrations at start (``euchre serve --no-upgrade`` leaves them to
     ``euchre db upgrade``)."""
+    redis_url: str | None = None
+    """Redis for the rate limits' counters, shared by every process (default: in memory)."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """How much each rate limit allows."""
 
 
 def tune_gc() -> None:
@@ -164,6 +170,8 @@ def build_app(settings: Settings | None = None,
         metrics.watch_tables(manager.count_by_kind)
         app.state.store = store
         app.state.manager = manager
+        if getattr(app.state, "limits", None) is None:  # tests may set their own
+            app.state.limits = open_limits(settings.redis_url)
         for startup in registry.startups():
             await startup(app)
         if settings.resume:
@@ -180,6 +188,7 @@ def build_app(settings: Settings | None = None,
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            await app.state.limits.close()
             if settings.store is None:
                 await store.close()
 

@@ -81,7 +81,8 @@ def status_of(code: str) -> int:
 def error_answer(code: str, message: str, headers: Mapping[str, str] | None = None,
                  **extra: Any) -> Response:
     """The JSON answer to a refusal."""
-    body = ErrorAnswer(error=message, code=code, table=extra.get("table"))
+    body = ErrorAnswer(error=message, code=code, table=extra.get("table"),
+                       retry_after=extra.get("retry_after"))
     return json_answer(body, status_of(code), headers=headers)
 
 
@@ -94,6 +95,7 @@ async def _domain_error(request: Request, exc: Exception) -> Response:
     retry_after = getattr(exc, "retry_after", None)
     if retry_after is not None:
         headers["Retry-After"] = str(retry_after)
+        extra["retry_after"] = retry_after
     return error_answer(exc.code, exc.message, headers, **extra)
 
 

@@ -16,7 +16,16 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..table.online import ONLINE, ONLINE_KIND, OnlineOptions, OnlineTables, OpenTable
+from ..table.online import (
+    MAX_PAGE,
+    ONLINE,
+    ONLINE_KIND,
+    PAGE_SIZE,
+    OnlineOptions,
+    OnlineTables,
+    OpenTable,
+)
+from . import guards
 from .api import manager_of, read_body
 from .encoder import json_answer
 from .errors import ApiError
@@ -59,14 +68,31 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, body.name)
-    table, token = tables_of(request).create(options)
+    tables = tables_of(request)
+    creator = await guards.online_creator(request, tables)  # 429: too many waiting
+    table, token = tables.create(options, creator=creator)
     return _seat_answer(request, table.id, 0, token)
 
 
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError("bad_request", f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
+    return value
+
+
 async def get_online(request: Request) -> Response:
-    """``GET /api/online``: the online tables waiting for their start."""
-    tables = [_table(t) for t in tables_of(request).open_tables()]
-    return json_answer(OnlineTablesAnswer(tables=tables))
+    """``GET /api/online?limit=N&cursor=C``: the online tables waiting for their start,
+    newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
+    limit = _int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
+    tables, after = tables_of(request).page(limit, request.query_params.get("cursor"))
+    return json_answer(OnlineTablesAnswer(tables=[_table(t) for t in tables], next=after))
 
 
 async def get_online_table(request: Request) -> Response:
@@ -113,7 +139,13 @@ def online_extension() -> Extension:
         "online",
         endpoints=[
             Endpoint("GET", "/api/online", get_online, "Online tables waiting for their start",
-                     answers={200: OnlineTablesAnswer}),
+                     "Newest first, a page at a time: ``next`` is the cursor of the next page.",
+                     params=[Param("limit", "query", "Tables per page.",
+                                   schema={"type": "integer", "minimum": 1,
+                                           "maximum": MAX_PAGE, "default": PAGE_SIZE}),
+                             Param("cursor", "query", "``next`` of the page before.")],
+                     answers={200: OnlineTablesAnswer},
+                     refusals={400: "A bad limit or cursor."}),
             Endpoint("GET", "/api/online/{table_id}", get_online_table,
                      "One online table's seats and status", params=[_ID],
                      answers={200: OnlineTable},

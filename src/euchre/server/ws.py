@@ -239,7 +239,8 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
 async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
     version = actor.version
     try:
-        items = await hints.for_view(actor.view(seat))
+        client = conn.websocket.client.host if conn.websocket.client else ""
+        items = await hints.for_view(actor.view(seat), client)  # one per client at once
     except HintUnavailable as e:
         hints.refused("unavailable")
         conn.send(error_message(str(e), code="hint_unavailable"))

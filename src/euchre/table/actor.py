@@ -43,6 +43,7 @@ from .events import (
     snapshot_json,
 )
 from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
+from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, hand_json, public_record
@@ -601,7 +602,7 @@ class TableActor:
         missing = [e for e in self._history if since is not None and e.version > since]
         complete = since is not None and 0 <= since <= self.version and (
             since == self.version or (bool(missing) and missing[0].version == since + 1)
-        )
+        ) and replay_keeps_law11(missing, self.game)  # else a snapshot: no earlier trick
         if complete:
             for event in missing:
                 self._deliver(sub, event)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..rules import Rules
 from .clock import ClockPolicy, MoveClock
+from .first_draw import choose_first_dealer
 from .kinds import FinishHook, TableKind, TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 
@@ -112,6 +113,7 @@ def coin_table(
     def bot(where: str) -> Seat:
         return Seat(BOT, f"{where} ({COIN_OPPONENTS})", COIN_OPPONENTS, secrets.randbits(62))
 
+    dealer, draw = choose_first_dealer(first_dealer)
     config = TableConfig(
         id=table_id,
         kind=COIN,
@@ -124,7 +126,8 @@ def coin_table(
         ),
         preset=COIN_PRESET,
         created_at=time.time(),
-        first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        first_dealer=dealer,
+        first_draw=draw,
         extra={"stake": stake},
     )
     return config, token

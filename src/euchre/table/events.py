@@ -18,6 +18,7 @@ from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
 from ..rules import Rules
+from .first_draw import first_draw_json
 from .kinds import TurnPolicy
 from .seats import TableConfig
 
@@ -124,7 +125,7 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
     current = game.current
     view: dict[str, Any] | None = None
     if current is not None and seat is not None:
-        view = current.view(seat).to_json()
+        view = current.view(seat).to_table_json()  # table law 11: no earlier trick
     deadline_seat, deadline = frame.deadline if frame.deadline else (None, None)
     return {
         "id": config.id,
@@ -149,5 +150,6 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
         "view": view,
         "clock": policy.clock_json(deadline_seat, deadline, now),
         "summary": frame.summary,
+        "first_draw": first_draw_json(config.first_dealer, config.first_draw),
         **({"extra": config.extra} if config.extra else {}),
     }

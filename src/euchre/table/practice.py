@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..rules import Rules
+from .first_draw import choose_first_dealer
 from .kinds import PRACTICE
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
@@ -57,6 +58,7 @@ def practice_table(
         bot(options.partner, "North"),
         bot(options.right, "East"),
     )
+    dealer, draw = choose_first_dealer(first_dealer)
     config = TableConfig(
         id=table_id or new_table_id(),
         kind=PRACTICE,
@@ -64,6 +66,7 @@ def practice_table(
         seats=seats,
         preset=options.preset,
         created_at=time.time(),
-        first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        first_dealer=dealer,
+        first_draw=draw,
     )
     return config, token

@@ -35,6 +35,8 @@ class ErrorAnswer(Struct, omit_defaults=True):
     """A short stable word for programs (``bad_message``, ``not_found`` ...)."""
     table: str | None = None
     """With ``already_playing``: the table the account is playing at."""
+    retry_after: int | None = None
+    """With ``rate_limited``: whole seconds to wait (also the Retry-After header)."""
 
 
 def ref(name: str) -> dict[str, Any]:

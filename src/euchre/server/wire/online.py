@@ -8,6 +8,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from msgspec import Meta, Struct
 
 from ...rules import Rules
+from ...table.names import check_display_name
 from ...table.online import DEFAULT_LEVEL, DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
 from .common import (
     Level,
@@ -26,13 +27,14 @@ _NAME = f"name must be 1 to {MAX_NAME} characters"
 
 
 def display_name(value: str) -> str:
-    """A display name: 1 to 24 printable characters once trimmed, else a refusal."""
+    """A display name: 1 to 24 printable characters once trimmed, that could not pass for
+    a seat or a computer; else a refusal."""
     name = value.strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise ValueError(_NAME)
     if not name.isprintable():
         raise ValueError("name must be printable characters")
-    return name
+    return check_display_name(name)
 
 
 class OnlineTableRequest(Request):
@@ -46,7 +48,9 @@ class OnlineTableRequest(Request):
     """Each person's clock for one move."""
     level: Level = DEFAULT_LEVEL
     """The computer players that fill free seats at the start."""
-    name: DisplayName = "South"
+    name: Annotated[DisplayName, Meta(
+        description="Not a seat's or a computer's name (North, Computer, Ann (hard) ...)."
+    )] = "Host"
     """The creator's name."""
 
     what: ClassVar[str] = "online tables"
@@ -124,9 +128,11 @@ class OnlineTable(Struct):
 
 
 class OnlineTables(Struct):
-    """The online tables waiting for their start, newest first."""
+    """The online tables waiting for their start, newest first, a page at a time."""
 
     tables: list[OnlineTable]
+    next: str | None = None
+    """The cursor of the next page (null: the last page)."""
 
 
 class SeatTaken(Struct):

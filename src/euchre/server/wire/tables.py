@@ -9,6 +9,7 @@ from msgspec import Meta, Struct
 from ...cards import RANK_LETTERS, SUIT_LETTERS
 from ...hand import PHASE_NAMES
 from ...rules import Rules
+from ...table.names import check_display_name
 from .common import (
     Level,
     PresetName,
@@ -80,6 +81,7 @@ class PracticeTableRequest(Request):
         self.name = self.name.strip()
         if not 1 <= len(self.name) <= MAX_NAME:
             raise ValueError(f"name must be 1 to {MAX_NAME} characters")
+        check_display_name(self.name)
         self.rules = checked_rules(self.preset, self.rules)
 
 
@@ -189,6 +191,21 @@ class HandSummary(Struct):
     seed: str | None
 
 
+class DrawnCard(Struct):
+    """A card dealt face up to find the first dealer."""
+
+    seat: SeatNumber
+    card: Card
+
+
+class FirstDraw(Struct):
+    """How the first dealer was found: cards dealt face up from South until a black jack
+    (doc 002 deal rule 1)."""
+
+    dealer: SeatNumber
+    cards: list[DrawnCard]
+
+
 class TableSnapshot(Struct):
     """One seat's table (TABLE in docs/protocol.md)."""
 
@@ -211,6 +228,7 @@ class TableSnapshot(Struct):
     view: HandViewJson | None
     clock: Clock | None
     summary: HandSummary | None
+    first_draw: FirstDraw | None = None
     extra: dict[str, Any] | None = None
     """Settings of the kind (a coin table's stake, an online table's clock)."""
 

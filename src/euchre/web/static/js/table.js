@@ -16,6 +16,7 @@ import { factRows, hintContent, stripParts } from "./side.js";
 import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
+import { firstDrawText, forgetEarlierPlays, isPlay, logEntry } from "./law.js";
 
 const LOG_LENGTH = 8;
 
@@ -179,9 +180,12 @@ class TablePage {
     keepCommitments(this.tableId, table, event);
     if (event) {
       const line = this.describeEvent(event, table);
+      const play = event.kind === "action" && isPlay(event.action);
+      // Table law 11: once the next card is led, earlier tricks leave the log.
+      if (play && table.view && table.view.trick.length === 1) this.log = forgetEarlierPlays(this.log);
       if (line) {
         this.message = line;
-        this.addLog(line);
+        this.addLog(line, play);
       }
     }
     // Events of one batch all carry the settled table: draw once, at the last of them.
@@ -207,7 +211,7 @@ class TablePage {
     // The last hand's summary stays up until our first turn, or the first card, of the next hand.
     const summary = table.summary;
     if (summary && view && summary.hand_number !== table.hand_number) {
-      const played = view.history.some(([, a]) => a.startsWith("play "));
+      const played = view.history.some(([, a]) => isPlay(a));
       if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
     }
     this.render();
@@ -218,6 +222,7 @@ class TablePage {
     switch (event.kind) {
       case "deal":
         this.log = [];
+        if (event.hand_number === 1) this.addFirstDraw(table);
         return `${seatName(event.dealer, me)} ${event.dealer === me ? "deal" : "deals"} hand ${event.hand_number}.`;
       case "action":
         return describeAction(event.seat, event.action, me, table.view);
@@ -239,16 +244,25 @@ class TablePage {
     }
   }
 
-  addLog(line) {
-    this.log.push(line);
+  addLog(line, play = false) {
+    this.log.push(logEntry(line, play));
     if (this.log.length > LOG_LENGTH) this.log.shift();
+  }
+
+  /** In hand 1 the log opens with how the first dealer was found (doc 002 deal rule 1). */
+  addFirstDraw(table) {
+    const text = firstDrawText(table.first_draw, this.me);
+    if (text) this.addLog(text);
   }
 
   rebuildLog(view) {
     const me = this.me;
-    this.log = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
-    for (const [seat, action] of view.history.slice(-LOG_LENGTH)) {
-      this.addLog(describeAction(seat, action, me, view));
+    this.log = [];
+    if (this.table.hand_number === 1) this.addFirstDraw(this.table);
+    this.addLog(`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`);
+    // A play shown only as "play" is one table law 11 keeps from view: it is not listed.
+    for (const [seat, action] of view.history.filter(([, a]) => a !== "play").slice(-LOG_LENGTH)) {
+      this.addLog(describeAction(seat, action, me, view), isPlay(action));
     }
   }
 
@@ -377,7 +391,7 @@ class TablePage {
     this.renderTools(view);
     this.renderShuffle();
     this.renderHints();
-    fill(this.logList, this.log.map((line) => h("li", {}, line)));
+    fill(this.logList, this.log.map((entry) => h("li", { class: entry.play ? "log-play" : null }, entry.text)));
 
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
