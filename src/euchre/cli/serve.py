@@ -10,6 +10,7 @@ from ..limits.open import default_redis_url, redis_problem
 from ..server import Settings, create_app
 from ..server.app import default_database_url
 from ..server.logs import configure, uvicorn_log_config
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..storage.check import unusable_reason
 
 
@@ -57,10 +58,12 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(database_url=url, bot_delay=args.bot_delay, hand_pause=args.hand_pause,
                         tune_gc=True, upgrade=args.upgrade, redis_url=redis_url,
                         public_url=args.public_url or public_url(args.host, args.port))
+    exit_zero_on_sigterm()
     uvicorn.run(create_app(settings), host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=65536,
                 ws_per_message_deflate=args.ws_compression,
-                log_config=uvicorn_log_config(args.json_logs))
+                log_config=uvicorn_log_config(args.json_logs),
+                timeout_graceful_shutdown=GRACE_SECONDS)
     return 0
 
 

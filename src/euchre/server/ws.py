@@ -19,11 +19,12 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..errors import DomainError
-from ..table.actor import TableActor
+from ..table.actor import TableActor, TableStopped
 from ..table.manager import TableManager
 from .encoder import encode_text, raw
 from .hints import HintService, HintUnavailable
 from .metrics import Metrics
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
 from .wire.socket import (
     Act,
     EventMessage,
@@ -66,6 +67,10 @@ class Connection:
         """Set when the outbox filled up."""
         self.hint_task: asyncio.Task[None] | None = None
         """The hint being worked out, if any."""
+        self.ticket: Ticket | None = None
+        """Its place in the socket counts (:mod:`.socket_guard`)."""
+        self.close_with: Refusal | None = None
+        """The close code and reason to end with, once what is queued is written."""
         self._last_table: object = None
         self._last_raw: Any = None
         self._writing = asyncio.Lock()
@@ -110,6 +115,16 @@ class Connection:
             return
         self._queued.set()
 
+    def refuse(self, refusal: Refusal) -> None:
+        """Close after what is queued, with the refusal's code and reason."""
+        if self.close_with is None:
+            self.close_with = refusal
+        self.send_close()
+
+    def release(self, reason: str) -> None:
+        """The table stopped here: close, so the client reconnects and finds it again."""
+        self.refuse(Refusal(CLOSE_TABLE_STOPPED, reason))
+
     def send_close(self) -> None:
         """Tell the writer to finish (after what is queued, or at once on overflow)."""
         if self.overflowed:
@@ -145,8 +160,10 @@ class Connection:
             if self._writing.locked():  # another task is writing: wait for it to finish
                 async with self._writing:
                     pass
-        if self.overflowed and self.websocket.application_state == WebSocketState.CONNECTED:
-            await self.websocket.close(code=1013, reason="too slow: reconnect with since")
+        if self.overflowed:
+            self.close_with = Refusal(1013, "too slow: reconnect with since")
+        if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code=self.close_with.code, reason=self.close_with.reason)
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -157,6 +174,12 @@ async def table_socket(websocket: WebSocket) -> None:
     metrics: Metrics = state.metrics
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket, metrics)
+    ticket = guard_of(state).admit(websocket.client.host if websocket.client else "?",
+                                   conn.refuse)
+    if isinstance(ticket, Refusal):
+        await websocket.close(code=ticket.code, reason=ticket.reason)
+        return
+    conn.ticket = ticket
     writer = asyncio.create_task(conn.write_all())
     actor: TableActor | None = None
     metrics.sockets.inc()
@@ -165,7 +188,7 @@ async def table_socket(websocket: WebSocket) -> None:
         if actor is None:
             conn.send(error_message(f"no table {table_id!r}", code="no_table"))
             return
-        while not conn.overflowed:
+        while not conn.overflowed and conn.close_with is None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -182,6 +205,7 @@ async def table_socket(websocket: WebSocket) -> None:
                                 code="internal"))
     finally:
         metrics.sockets.dec()
+        ticket.release()
         if actor is not None:
             actor.leave(conn)
         conn.send_close()
@@ -214,13 +238,25 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         if seat is None:
             conn.send(error_message("that token has no seat at this table", code="bad_token"))
             return
+        refusal = conn.ticket.join(actor.id, seat) if conn.ticket is not None else None
+        if refusal is not None:
+            conn.send(error_message(refusal.reason, code="too_many"))
+            conn.refuse(refusal)
+            return
         conn.seat = seat
-        await actor.join(conn, msg.since)
+        try:
+            await actor.join(conn, msg.since)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
     elif conn.seat is None:
         conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
     elif isinstance(msg, Act):
         try:
             await actor.act(conn.seat, msg.action)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
         except DomainError as e:
             conn.send(error_message(e.message, code=e.code))
     elif isinstance(msg, Hint):

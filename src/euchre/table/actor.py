@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -48,6 +49,7 @@ from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
+from .timing import Thinking, jittered, start_thinking, think
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +67,10 @@ class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
 
     code = "illegal"
+
+
+class TableStopped(TableError):
+    """The table has stopped in this process (it may be loaded again): nothing changed."""
 
 
 class Subscriber(Protocol):
@@ -96,6 +102,13 @@ class _Deadline:
 
 
 @dataclass
+class _PrepareTimeout:
+    seat: int
+    step: int
+    deadline: float
+
+
+@dataclass
 class _DealNext:
     step: int
 
@@ -124,7 +137,11 @@ class _Stop:
                                        .create_future())
 
 
-_Command = _Act | _BotTurn | _Deadline | _DealNext | _Join | _Leave | _Close | _Stop
+_Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
+            | _Close | _Stop)
+
+STOPPED = "the table has stopped: reload the page to carry on"
+"""The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
 
 
 class TableActor:
@@ -147,6 +164,7 @@ class TableActor:
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
+        rng: random.Random | None = None,
     ) -> None:
         """A table from its settings, optionally resuming ``game`` at ``version``."""
         self.config = config
@@ -174,6 +192,9 @@ class TableActor:
         self.closed: str | None = None
         """Why the table was closed before its game ended (a person left a coin game)."""
         self._factory: BotFactory = bot_factory or make_bot
+        self._rng = rng or random.Random()
+        self._thinking: Thinking | None = None
+        self._stopping = False
         self._seed_source = seed_source
         self._bots = {
             i: self._factory(s.level or "medium", s.bot_seed)
@@ -233,31 +254,45 @@ class TableActor:
     def start(self) -> None:
         """Start the actor's task and whatever is due (the first deal, a bot's move)."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
             self._frame = self._make_frame()  # snapshots show a deadline started here
 
-    async def stop(self) -> None:
-        """Stop the task (pending timers are cancelled; the table can be resumed later)."""
+    async def stop(self, reason: str = STOPPED) -> None:
+        """Stop the task: moves and joins are refused from now on, pending timers are
+        cancelled, inputs still queued are refused, and subscribers are released with
+        ``reason`` (the table can be loaded again later)."""
+        self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._drop_thinking()
         if self.running:
             stop = _Stop()
             self._queue.put_nowait(stop)
             await stop.done
         self._task = None
+        _refuse_queued(self._queue)
+        release_all(self._subscribers, reason)
         await self.flush()
 
     async def settle(self) -> None:
-        """Wait until every queued input has been handled and saved (for tests)."""
-        await self._queue.join()
+        """Wait until every queued input has been handled, any computer's thinking has
+        ended, and the table is saved (for tests)."""
+        while True:
+            await self._queue.join()
+            thinking = self._thinking
+            if thinking is None or thinking.task.done():
+                break
+            await asyncio.wait([thinking.task])
         await self.flush()
 
     # -- inputs ---------------------------------------------------------------------------
 
     async def act(self, seat: int, text: str) -> None:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
+        self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Act(seat, text, done))
         if self.running and not self.on_finish and self._queue.qsize() == 1 \
@@ -277,19 +312,30 @@ class TableActor:
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
         """Subscribe; the subscriber gets a ``joined`` message, then the events after
         ``since`` if they are all still in the history, else a snapshot."""
+        self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Join(subscriber, since, done))
         await done
 
     async def close(self, reason: str) -> None:
         """End the table before its game is over: nothing more is played; saved as finished."""
-        if not self.running:
+        if self.running and not self._stopping:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait(_Close(reason, done))
+            try:
+                await done
+                return
+            except TableError:  # the table stopped before it got there: close it here
+                pass
+        if self.closed is None and not self.game.is_over:
             self.closed = reason
-            await self._save()
-            return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Close(reason, done))
-        await done
+        await self._save()
+
+    def _check_open(self) -> None:
+        """Refuse at once if the table is not running: a queued input would never be
+        handled, and whoever waits for it would wait for ever."""
+        if self._stopping or not self.running:
+            raise TableStopped(STOPPED)
 
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
@@ -400,6 +446,9 @@ class TableActor:
         elif isinstance(cmd, _Deadline):
             if cmd.step == self._step:
                 await self._on_deadline(cmd.seat)
+        elif isinstance(cmd, _PrepareTimeout):
+            if cmd.step == self._step:
+                self._prepare_timeout(cmd.seat, cmd.deadline)
         elif isinstance(cmd, _DealNext):
             if cmd.step == self._step and self.game.needs_deal:
                 await self._deal()
@@ -452,7 +501,7 @@ class TableActor:
         if seat is None or seat not in self._bots:
             return
         level = self.config.seats[seat].level or "medium"
-        action = await self._choose(self._bots[seat], level, seat)
+        action = await self._thought(self._bots[seat], level, seat)
         self.observer.moved("computer")
         await self._advance(self.game.apply(action, seat=seat), seat, action)
 
@@ -461,22 +510,50 @@ class TableActor:
             return
         now = self.scheduler.now()
         level = self.policy.on_timeout(seat, now)
-        bot = self._factory(level, self.config.seats[seat].bot_seed)
-        action = await self._choose(bot, level, seat)
+        action = await self._thought(None, level, seat)
         self.policy.moved(seat, self.scheduler.now(), timed_out=True)
         self.observer.moved("timeout")
         await self._advance(self.game.apply(action, seat=seat), seat, action,
                             {"timed_out": True})
 
-    async def _choose(self, bot: Any, level: str, seat: int) -> Action:
+    async def _thought(self, bot: Any, level: str, seat: int) -> Action:
+        """The move thought out for ``seat`` since its turn started; worked out now if
+        nothing was (``bot`` None: a fresh player of ``level``, for a person out of time)."""
+        thinking, self._thinking = self._thinking, None
+        if thinking is not None and thinking.is_for(self._step, seat):
+            return await thinking.task
+        if thinking is not None:
+            thinking.cancel()
+        if bot is None:
+            bot = self._factory(level, self.config.seats[seat].bot_seed)
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        started = time.perf_counter()
-        if level in SLOW_LEVELS and len(view.legal) > 1:
-            action: Action = await asyncio.to_thread(bot.choose, view)
-        else:
-            action = bot.choose(view)
-        self.observer.bot_decided(level, time.perf_counter() - started)
-        return action
+        return await think(self._timed(bot, level), view, level in SLOW_LEVELS)
+
+    def _timed(self, bot: Any, level: str) -> Any:
+        """``bot``, its decision time told to the observer (from a worker thread too)."""
+        return _TimedBot(bot, level, self.observer)
+
+    def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
+        """Start working out ``seat``'s move now (published later, at the table's pace)."""
+        self._drop_thinking()
+        view = self.game.current.view(seat)  # type: ignore[union-attr]
+        self._thinking = start_thinking(self._timed(bot, level), view, self._step, seat,
+                                        SLOW_LEVELS, level)
+
+    def _prepare_timeout(self, seat: int, deadline: float) -> None:
+        """A person's clock is about to run out: the computer that will move for them
+        starts thinking, so its move lands at the deadline, however long it thinks."""
+        now = self.scheduler.now()
+        if self.game.to_act == seat:
+            level = self.policy.on_timeout(seat, now)
+            self._think_ahead(self._factory(level, self.config.seats[seat].bot_seed),
+                              level, seat)
+        self._later(deadline - now, _Deadline(seat, self._step))
+
+    def _drop_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
 
     async def _deal(self) -> None:
         seed = self._seed_source()
@@ -665,6 +742,7 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._drop_thinking()
         self._deadline = None
         if self._task is None:
             return
@@ -679,13 +757,19 @@ class TableActor:
         seat = game.to_act
         assert seat is not None
         if seat in self._bots:
-            self._later(self.pacing.bot_delay, _BotTurn(step))
+            # Think from the start of the turn; publish at the table's pace (timing.py).
+            self._think_ahead(self._bots[seat], self.config.seats[seat].level or "medium", seat)
+            self._later(jittered(self.pacing.bot_delay, self._rng, self.pacing.jitter),
+                        _BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
         if deadline is not None:
             self._deadline = (seat, deadline)
-            self._later(deadline - now, _Deadline(seat, step))
+            # The computer that moves for a person out of time thinks a computer's delay
+            # ahead, so its move lands on the deadline whatever it had to choose from.
+            self._later(deadline - self.pacing.bot_delay - now,
+                        _PrepareTimeout(seat, step, deadline))
 
     def _later(self, delay: float, cmd: _Command) -> None:
         if delay <= 0:
@@ -696,6 +780,48 @@ class TableActor:
     def _post(self, cmd: _Command) -> None:
         if self.running:
             self._queue.put_nowait(cmd)
+
+
+class _TimedBot:
+    """A computer player whose every decision's time is told to a :class:`TableObserver`."""
+
+    def __init__(self, bot: Any, level: str, observer: TableObserver) -> None:
+        self.bot = bot
+        self.level = level
+        self.observer = observer
+
+    def choose(self, view: HandView) -> Action:
+        started = time.perf_counter()
+        action: Action = self.bot.choose(view)
+        self.observer.bot_decided(self.level, time.perf_counter() - started)
+        return action
+
+
+def release_all(subscribers: list[Subscriber], reason: str) -> None:
+    """Drop every subscriber, telling each that has a ``release(reason)`` method (a
+    socket closes itself, so its client reconnects and finds the table wherever it is)."""
+    subs = list(subscribers)
+    subscribers.clear()
+    for sub in subs:
+        release = getattr(sub, "release", None)
+        if release is not None:
+            try:
+                release(reason)
+            except Exception:
+                log.exception("releasing a subscriber failed")
+
+
+def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
+    """Fail every input left in a stopped table's queue, so nobody waits for it."""
+    while not queue.empty():
+        cmd = queue.get_nowait()
+        queue.task_done()
+        done = getattr(cmd, "done", None)
+        if done is not None and not done.done():
+            if isinstance(cmd, _Close):
+                done.set_result(None)
+            else:
+                done.set_exception(TableStopped(STOPPED))
 
 
 _ENCODER = msgspec.json.Encoder()  # stateless: encodes the record for saving

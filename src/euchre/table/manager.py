@@ -12,6 +12,7 @@ from ..storage.base import GameStore, StoredGame
 from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .pacing import Pacing, Scheduler
+from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,7 @@ class TableManager:
         seed_source: Callable[[], str] = new_seed,
         history_limit: int = HISTORY_LIMIT,
         observer: TableObserver | None = None,
+        retire_after: float = RETIRE_AFTER,
     ) -> None:
         """A manager with no tables yet."""
         self.store = store
@@ -48,6 +50,8 @@ class TableManager:
         self._history_limit = history_limit
         self._tables: dict[str, TableActor] = {}
         self._load_lock = asyncio.Lock()
+        self.retirement = Retirement(store, retire_after)
+        """Practice tables only in storage, and retiring the abandoned (``retire.py``)."""
 
     def __len__(self) -> int:
         """How many tables are in memory."""
@@ -106,9 +110,10 @@ class TableManager:
             return self._resume(stored)
 
     async def resume_unfinished(self) -> list[str]:
-        """Load and start every unfinished game in storage; returns their ids."""
+        """Load and start every unfinished game in storage that runs by itself; returns
+        their ids. Practice tables wait in storage until asked for (retired if abandoned)."""
         ids = []
-        for stored in await self.store.unfinished():
+        for stored in await self.retirement.sort(await self.store.unfinished()):
             if stored.id in self._tables:
                 continue
             try:
@@ -124,15 +129,28 @@ class TableManager:
         config = TableConfig.from_json(stored.meta["config"])
         actor = restore(stored, **self._actor_kwargs(config))
         self._tables[stored.id] = actor
+        self.retirement.loaded(stored.id)
         actor.start()
         return actor
 
     async def sweep(self, idle_after: float = 600.0) -> list[str]:
-        """Drop idle tables from memory (they stay in storage and reload on demand)."""
+        """Drop idle tables from memory (they stay in storage and reload on demand), and
+        retire abandoned practice tables (in memory or not); returns the ids dropped."""
         now = self.scheduler.now()
         idle = [i for i, a in self._tables.items() if a.is_idle(now, idle_after)]
+        retirement = self.retirement
         for table_id in idle:
+            actor = self._tables[table_id]
+            waiting = is_waiting_kind(actor.config.kind) and not actor.finished
+            last_active = retirement.now() - (now - actor.last_active)
+            if waiting and actor.is_idle(now, retirement.retire_after):
+                await actor.close(ABANDONED)
+                waiting = False
             await self.forget(table_id)
+            if waiting:
+                retirement.keep(table_id, last_active)
+        async with self._load_lock:  # a table being loaded meanwhile is not retired
+            await retirement.retire_due(lambda table_id: table_id in self._tables)
         return idle
 
     async def forget(self, table_id: str) -> None:
