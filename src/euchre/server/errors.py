@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from starlette.exceptions import HTTPException
@@ -22,7 +23,7 @@ from .wire.common import ErrorAnswer
 
 log = logging.getLogger(__name__)
 
-STATUS: Mapping[str, int] = {
+STATUS: Mapping[str, int] = MappingProxyType({
     "bad_request": 400,
     "bad_message": 400,
     "bad_username": 400,
@@ -58,7 +59,7 @@ STATUS: Mapping[str, int] = {
     "internal": 500,
     "unavailable": 503,
     "not_ready": 503,
-}
+})
 """Each refusal code's HTTP status (a code not listed answers 400)."""
 
 
@@ -99,7 +100,7 @@ async def _domain_error(request: Request, exc: Exception) -> Response:
     return error_answer(exc.code, exc.message, headers, **extra)
 
 
-_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+_HTTP_CODES = MappingProxyType({404: "not_found", 405: "method_not_allowed", 413: "too_large"})
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -159,7 +159,7 @@ class ErrorMessage(ServerMessage, tag="error"):
 
     code: str
     """``bad_message``, ``bad_token``, ``not_joined``, ``illegal``, ``no_table``,
-    ``hint_unavailable``."""
+    ``hint_unavailable``, ``too_many``, ``table_stopped``, ``internal``."""
     message: str
 
 
