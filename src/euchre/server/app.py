@@ -3,7 +3,7 @@ the socket, the documents and the pages.
 
 Everything an app serves comes from its :class:`~euchre.server.registry.Registry`: the core
 (tables, records, operations, documents, pages) and the extension objects it was given
-(:func:`euchre.server.site.create_app` gives the whole site's). Nothing is kept at module
+(:func:`euchre.server.site_app.create_app` gives the whole site's). Nothing is kept at module
 level, so apps built in one process never see each other's routes or kinds.
 """
 
