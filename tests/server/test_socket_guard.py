@@ -13,6 +13,7 @@ from test_app import open_table, settings
 from euchre.server import create_app
 from euchre.server.socket_guard import (
     CLOSE_NO_JOIN,
+    CLOSE_TABLE_STOPPED,
     CLOSE_TOO_MANY,
     Refusal,
     SocketGuard,
@@ -72,10 +73,8 @@ def test_caps_per_address_seat_table_and_server() -> None:
 
 
 def capped_app(**limits: float) -> TestClient:
-    """A client of an app with these socket limits."""
-    app = create_app(settings())
-    app.state.socket_guard = SocketGuard(SocketLimits(**limits))  # type: ignore[arg-type]
-    return TestClient(app)
+    """A client of an app with these socket limits (``Settings.socket_limits``)."""
+    return TestClient(create_app(settings(socket_limits=SocketLimits(**limits))))  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -118,3 +117,23 @@ def test_a_seat_open_in_too_many_places_is_refused_and_so_is_an_address() -> Non
                         pytest.raises(WebSocketDisconnect) as e:
                     four.receive_json()  # a fourth from the same address: refused
                 assert e.value.code == CLOSE_TOO_MANY and "address" in e.value.reason
+
+
+def test_a_table_that_stops_releases_its_sockets_and_is_found_again() -> None:
+    with capped_app() as client:
+        table = open_table(client)
+        join = {"type": "join", "token": table["token"]}
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        with client.websocket_connect(table["ws"]) as ws:
+            ws.send_json(join)
+            assert ws.receive_json()["type"] == "joined"
+            assert client.portal is not None
+            client.portal.call(manager.forget, table["id"])  # the table leaves memory
+            with pytest.raises(WebSocketDisconnect) as e:
+                while True:
+                    ws.receive_json()
+            assert e.value.code == CLOSE_TABLE_STOPPED and "stopped" in e.value.reason
+        with client.websocket_connect(table["ws"]) as again:  # the client reconnects
+            again.send_json(join)
+            assert again.receive_json()["type"] == "joined"
+            assert again.receive_json()["type"] == "snapshot"

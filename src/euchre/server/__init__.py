@@ -6,6 +6,6 @@
 
 from .app import Settings, build_app
 from .registry import Extension
-from .site_app import create_app, extensions
+from .site_app import create_app, site_extensions
 
-__all__ = ["Extension", "Settings", "build_app", "create_app", "extensions"]
+__all__ = ["Extension", "Settings", "build_app", "create_app", "site_extensions"]

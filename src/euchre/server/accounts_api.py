@@ -416,8 +416,9 @@ async def startup(app: Starlette) -> None:
 
     async def settle(table: FinishedTable) -> None:
         winner = table.game.winner
-        if winner is not None:
-            await state.coins.finish(table.id, winner)
+        if winner is not None:  # fenced when the store is (a stale owner settles nothing)
+            fence = getattr(getattr(table, "store", None), "fence", None)
+            await state.coins.finish(table.id, winner, fence=fence)
 
     manager.register(coin_kind(state.clock, settle))
     await reconcile(state, store)

@@ -42,6 +42,7 @@ from .middleware import EdgeMiddleware
 from .openapi import openapi_document
 from .pages import client_page, static_dir
 from .registry import Endpoint, Extension, Registry
+from .socket_guard import SocketLimits
 from .wire.tables import Health
 from .ws import table_socket
 
@@ -59,6 +60,12 @@ class Settings:
     database_url: str | None = "memory:"
     """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
     ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
+    counters, broker and leases; None: one process, all in memory."""
+    lease_ttl: float = 10.0
+    """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
+    process takes over this long after the active one died."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0
@@ -89,10 +96,10 @@ class Settings:
     upgrade: bool = True
     """Run the database migrations at start (``euchre serve --no-upgrade`` leaves them to
     ``euchre db upgrade``)."""
-    redis_url: str | None = None
-    """Redis for the rate limits' counters, shared by every process (default: in memory)."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
 
 
 def tune_gc() -> None:
@@ -188,6 +195,8 @@ def build_app(settings: Settings | None = None,
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            for shutdown in registry.shutdowns():
+                await shutdown(app)
             await app.state.limits.close()
             if settings.store is None:
                 await store.close()

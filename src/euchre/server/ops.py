@@ -1,8 +1,9 @@
 """What operators and load balancers ask: ``/healthz``, ``/readyz`` and ``/metrics``.
 
 ``/healthz`` answers while the process is up. ``/readyz`` answers 200 only when the
-database answers, the latest table save went through and the compiled solver is loaded;
-otherwise 503 with the failing checks' reasons. ``/metrics`` is Prometheus' text format.
+database answers, the latest table save went through, the compiled solver is loaded and the
+extensions' own checks pass (the site's: Redis, the site lease); otherwise 503 with each
+check's outcome. ``/metrics`` is Prometheus' text format.
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ from __future__ import annotations
 import importlib
 import logging
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ..storage.base import GameStore
 from .encoder import json_answer
 from .metrics import CONTENT_TYPE, Metrics
-from .registry import Endpoint
+from .registry import Endpoint, registry_of
 from .wire.tables import Health, Ready
 
 log = logging.getLogger(__name__)
@@ -30,15 +32,22 @@ async def get_healthz(request: Request) -> Response:
     return json_answer(Health(ok=True, tables=len(request.app.state.manager)))
 
 
+PASSING = frozenset({"ok", "memory", "not used", "held"})
+"""Check outcomes that mean ready."""
+
+
 async def readiness(store: GameStore, metrics: Metrics) -> dict[str, str]:
-    """Each check's outcome: ``ok`` or why it failed."""
+    """Each core check's outcome: ``ok`` (``memory`` for a store in memory) or why not."""
     checks: dict[str, str] = {}
-    try:
-        await store.ping()
-        checks["database"] = "ok"
-    except Exception as e:  # the reason goes to the operator; log the details
-        log.warning("readiness: the database did not answer: %s", e)
-        checks["database"] = f"the database did not answer ({type(e).__name__})"
+    if getattr(store, "engine", None) is None:
+        checks["database"] = "memory"
+    else:
+        try:
+            await store.ping()
+            checks["database"] = "ok"
+        except Exception as e:  # the reason goes to the operator; log the details
+            log.warning("readiness: the database did not answer: %s", e)
+            checks["database"] = f"unavailable: {type(e).__name__}"
     checks["saver"] = "the latest table save failed" if metrics.last_save_failed else "ok"
     try:
         importlib.import_module(SOLVER_MODULE)
@@ -52,8 +61,11 @@ async def get_readyz(request: Request) -> Response:
     """``GET /readyz``: 200 when every check passes, else 503 with the reasons."""
     state = request.app.state
     checks = await readiness(state.store, state.metrics)
-    ready = all(v == "ok" for v in checks.values())
-    return json_answer(Ready(ready=ready, checks=checks), 200 if ready else 503)
+    for check in registry_of(request).ready_checks():
+        checks.update(await check(request.app))
+    ready = all(v in PASSING for v in checks.values())
+    answer = msgspec.convert({"ready": ready, **checks}, Ready)
+    return json_answer(answer, 200 if ready else 503)
 
 
 async def get_metrics(request: Request) -> Response:

@@ -74,7 +74,11 @@ class TableKindApi:
 
 
 Startup = Callable[[Starlette], Awaitable[None]]
-"""Run once the table manager exists, before tables are resumed."""
+"""Run once the table manager exists, before tables are resumed (shutdown hooks have the
+same shape: run after the tables stopped, in reverse order)."""
+
+ReadyCheck = Callable[[Starlette], Awaitable[dict[str, str]]]
+"""Further ``/readyz`` checks: name -> outcome (``ok``, ``held``, ``not used`` ... or why)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,10 @@ class Extension:
     """Paths the web client serves itself (its ``index.html``)."""
     table_kinds: Sequence[TableKindApi] = ()
     startup: Startup | None = None
+    shutdown: Startup | None = None
+    """Run after the tables stopped (in reverse order of the extensions)."""
+    ready: ReadyCheck | None = None
+    """Further checks ``/readyz`` makes."""
     schemas: Sequence[type[Any]] = ()
     """Further models the documents describe."""
 
@@ -132,6 +140,18 @@ class Registry:
         for ext in self.extensions:
             if ext.startup is not None:
                 yield ext.startup
+
+    def shutdowns(self) -> Iterator[Startup]:
+        """The shutdown hooks, last extension first."""
+        for ext in reversed(self.extensions):
+            if ext.shutdown is not None:
+                yield ext.shutdown
+
+    def ready_checks(self) -> Iterator[ReadyCheck]:
+        """The extensions' readiness checks."""
+        for ext in self.extensions:
+            if ext.ready is not None:
+                yield ext.ready
 
 
 def registry_of(request: Request) -> Registry:

@@ -15,14 +15,16 @@ from .app import Settings, build_app
 from .online_api import online_extension
 from .practice_api import practice_extension
 from .registry import Extension
+from .site import site_extension
 
 
-def extensions() -> list[Extension]:
-    """The site's extensions: practice tables, accounts and coin tables, online tables."""
-    return [practice_extension(), accounts_extension(), online_extension()]
+def site_extensions() -> list[Extension]:
+    """The site's extensions: the site itself (broker, leases: first, it decides whether
+    this process runs tables), practice tables, accounts and coin tables, online tables."""
+    return [site_extension(), practice_extension(), accounts_extension(), online_extension()]
 
 
 def create_app(settings: Settings | None = None,
-               extensions_: Sequence[Extension] | None = None) -> Starlette:
-    """The app with ``extensions_`` (default: the whole site's)."""
-    return build_app(settings, extensions() if extensions_ is None else extensions_)
+               extensions: Sequence[Extension] | None = None) -> Starlette:
+    """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`)."""
+    return build_app(settings, site_extensions() if extensions is None else extensions)

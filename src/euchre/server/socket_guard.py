@@ -164,10 +164,12 @@ class Ticket:
 
 
 def guard_of(state: Any) -> SocketGuard:
-    """The app's guard (``app.state.socket_guard``), made with default limits if absent."""
+    """The app's guard (``app.state.socket_guard``), made from the settings' limits when
+    first needed."""
     guard = getattr(state, "socket_guard", None)
     if guard is None:
-        guard = SocketGuard()
+        settings = getattr(state, "settings", None)
+        guard = SocketGuard(getattr(settings, "socket_limits", None))
         state.socket_guard = guard
     assert isinstance(guard, SocketGuard)
     return guard

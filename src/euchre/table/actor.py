@@ -63,6 +63,10 @@ SLOW_LEVELS = frozenset({"hard"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 
+NOT_OURS = "this server no longer runs this table: reconnect to carry on"
+"""Why an input is refused when the actor's guard says the table is not ours."""
+
+
 class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
 
@@ -165,8 +169,11 @@ class TableActor:
         seeds: Sequence[str] = (),
         version: int = 0,
         rng: random.Random | None = None,
+        guard: Callable[[], bool] | None = None,
     ) -> None:
-        """A table from its settings, optionally resuming ``game`` at ``version``."""
+        """A table from its settings, optionally resuming ``game`` at ``version``; while
+        ``guard()`` is False the table handles no input (this process lost the right to
+        run it)."""
         self.config = config
         """The table's fixed settings."""
         self.kind = kind or TableKind(config.kind)
@@ -191,6 +198,8 @@ class TableActor:
         """Hooks called once when the game ends."""
         self.closed: str | None = None
         """Why the table was closed before its game ended (a person left a coin game)."""
+        self.guard = guard
+        """Whether this process may still run the table (None: always)."""
         self._factory: BotFactory = bot_factory or make_bot
         self._rng = rng or random.Random()
         self._thinking: Thinking | None = None
@@ -421,6 +430,12 @@ class TableActor:
                 self._queue.task_done()
 
     async def _handle_one(self, cmd: _Command) -> None:
+        if self.guard is not None and not self.guard():
+            # Another process may own the table now: act on nothing, tell a waiting caller.
+            done = getattr(cmd, "done", None)
+            if done is not None and not done.done():
+                done.set_exception(TableError(NOT_OURS))
+            return
         try:
             self.last_active = self.scheduler.now()
             await self._handle(cmd)

@@ -45,6 +45,8 @@ class TableManager:
         with no hints and no clock)."""
         self.observer = observer or TableObserver()
         """Told what every table does (the server's metrics)."""
+        self.guard: Callable[[], bool] | None = None
+        """Every table handles input only while this says True (the site's lease)."""
         self._bot_factory = bot_factory
         self._seed_source = seed_source
         self._history_limit = history_limit
@@ -81,6 +83,7 @@ class TableManager:
             "history_limit": self._history_limit,
             "kind": kind,
             "observer": self.observer,
+            "guard": self.guard,
         }
 
     async def open(self, config: TableConfig) -> TableActor:

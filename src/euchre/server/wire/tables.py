@@ -337,9 +337,18 @@ class Health(Struct):
     tables: int
 
 
-class Ready(Struct):
-    """Whether the server can take players, and if not why."""
+class Ready(Struct, omit_defaults=True):
+    """Whether the server can take players, with each check's outcome (``ok``, ``memory``,
+    ``not used``, ``held``, or what is wrong)."""
 
     ready: bool
-    checks: dict[str, str]
-    """Each check: ``ok`` or the reason it failed."""
+    database: str | None = None
+    """``ok``, ``memory`` or ``unavailable: ...``."""
+    saver: str | None = None
+    """``ok`` unless the latest table save failed."""
+    solver: str | None = None
+    """``ok`` when the compiled solver is loaded."""
+    redis: str | None = None
+    """With the site extension: ``not used``, ``ok`` or ``unavailable: ...``."""
+    site_lease: str | None = None
+    """With a Redis URL: ``held`` or ``lost``."""

@@ -9,6 +9,9 @@ import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
 import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
+
+/** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
+const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, seatBoxes } from "./seats.js";
 import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
@@ -238,6 +241,7 @@ class TablePage {
         return gameOverText(event.winner ?? table.winner, table.score, me);
       case "closed":
         this.closedReason = event.reason ?? "closed";
+        if (event.reason === "abandoned") return ABANDONED_TEXT;
         return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
       default:
         return "";
@@ -468,7 +472,7 @@ class TablePage {
         verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
     } else if (this.closedReason || table.closed) {
-      panel = closedPanel();
+      panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
       panel = summaryPanel(table.summary, me, () => {
         this.dismissedSummary = table.summary.hand_number;
