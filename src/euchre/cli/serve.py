@@ -17,6 +17,7 @@ from typing import Any
 from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server import Settings, create_app
 from ..server.app import default_database_url
+from ..server.guards import LimitSettings
 from ..server.logs import configure, uvicorn_log_config
 from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
@@ -63,6 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="N", help="table sockets one client address may hold at once "
                                           f"(default {SocketLimits.per_address}; load tests "
                                           "from one address need more)")
+    parser.add_argument("--tables-per-address", type=int,
+                        default=LimitSettings.tables_per_address, metavar="N",
+                        help="new tables one client address may open in the rate limit's "
+                             f"window (default {LimitSettings.tables_per_address}; load "
+                             "tests from one address need more)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument("--json-logs", action="store_true",
                         help="log JSON lines (with table and request ids) instead of text")
@@ -151,6 +157,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
                         hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True,
                         socket_limits=SocketLimits(per_address=args.sockets_per_address),
+                        limits=LimitSettings(tables_per_address=args.tables_per_address),
                         upgrade=args.upgrade,
                         public_url=args.public_url or public_url(args.host, args.port))
     uvicorn.run(create_app(settings), **options)
