@@ -121,8 +121,9 @@ class Report:
 
 
 def check_hand(number: int, hand: HandRecord, benny: bool,
-               committed: tuple[str, ...] = ()) -> HandCheck:
-    """Check one hand: its deal against ``deck_from_seed(seed)``, its seed against commitments."""
+               committed: tuple[str, ...] = (), sent: dict[int, str] | None = None) -> HandCheck:
+    """Check one hand: its deal against its seeds, its seed against commitments, and the seeds
+    a player kept as sent (``sent``: seat -> seed) against those mixed in."""
     if not hand.seed:
         if committed:
             return HandCheck(number, FAILED, ("a commitment was published for this hand but the "
@@ -132,6 +133,11 @@ def check_hand(number: int, hand: HandRecord, benny: bool,
     for seat, seed in sorted(hand.client_seeds.items()):
         if not is_client_seed(seed):
             problems.append(f"seat {seat}'s client seed {seed!r} is not 16 to 128 hex digits")
+    for seat, seed in sorted((sent or {}).items()):
+        mixed = hand.client_seeds.get(seat)
+        if mixed != seed:
+            problems.append(f"seat {seat} sent the seed {seed[:16]}… for this hand, but "
+                            + (f"{mixed[:16]}… was mixed in" if mixed else "none was mixed in"))
     if len(committed) > 1:
         problems.append(f"{len(committed)} different commitments were published for this hand: "
                         + ", ".join(committed))
@@ -176,13 +182,15 @@ def _difference(what: str, got: tuple[Card, ...], should: tuple[Card, ...]) -> s
 
 
 def verify_record(record: GameRecord, commitments: dict[int, tuple[str, ...]] | None = None,
-                  strict: bool = False) -> Report:
-    """Check every hand of a record; ``strict`` also fails seeded hands with no kept commitment."""
+                  strict: bool = False, sent: dict[int, dict[int, str]] | None = None) -> Report:
+    """Check every hand of a record; ``strict`` also fails seeded hands with no kept commitment;
+    ``sent`` (hand -> seat -> seed, :func:`parse_sent_seeds`) must be the seeds mixed in."""
     kept = commitments or {}
     checks = []
     notes = []
     for number, hand in enumerate(record.hands, 1):
-        check = check_hand(number, hand, record.rules.benny, kept.get(number, ()))
+        check = check_hand(number, hand, record.rules.benny, kept.get(number, ()),
+                           (sent or {}).get(number))
         if strict and check.status != FAILED and not check.committed:
             why = "no commitment was kept" if check.status == VERIFIED else "no seed"
             check = HandCheck(number, FAILED, (f"strict: {why}",))
@@ -237,11 +245,29 @@ def _add(found: dict[int, list[str]], number: int, value: str, where: str) -> No
         seen.append(hexed)
 
 
+def parse_sent_seeds(text: str) -> dict[int, dict[int, str]]:
+    """The seeds a player kept as sent, from ``seed N SEAT HEX`` lines of a commitments file
+    (hand -> seat -> seed); other lines are ignored. Raises :class:`CommitmentsError`."""
+    out: dict[int, dict[int, str]] = {}
+    if text.lstrip().startswith(("{", "[")):
+        return out
+    for index, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words or words[0].lower() != "seed":
+            continue
+        if len(words) != 4 or not words[1].isdigit() or words[2] not in ("0", "1", "2", "3") \
+                or not is_client_seed(words[3].lower()):
+            raise CommitmentsError(f"line {index}: expected 'seed N SEAT HEX' (SEAT 0-3, 16 to "
+                                   f"128 hex digits), not {raw.strip()!r}")
+        out.setdefault(int(words[1]), {})[int(words[2])] = words[3].lower()
+    return out
+
+
 def _collect_text(text: str, found: dict[int, list[str]]) -> None:
     number = 0
     for index, raw in enumerate(text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
-        if not words:
+        if not words or words[0].lower() == "seed":  # a seed sent: parse_sent_seeds
             continue
         if words[0].lower() == "hand":
             words = words[1:]

@@ -13,8 +13,15 @@ import pytest
 import euchre
 from euchre.cli import main
 from euchre.record import GameRecord
-from euchre.shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed
-from euchre.verify import FAILED, VERIFIED, verify_record
+from euchre.shuffle import commitment, deal_from_deck, deck_from_seed, is_client_seed, mixed_seed
+from euchre.verify import (
+    FAILED,
+    VERIFIED,
+    CommitmentsError,
+    parse_commitments,
+    parse_sent_seeds,
+    verify_record,
+)
 
 PEOPLE = (0, 2)  # the seats played by people; computers contribute nothing
 
@@ -98,14 +105,43 @@ def test_a_malformed_client_seed_fails_and_a_tampered_server_seed_fails() -> Non
     assert any("does not match the commitment" in p for p in report.hands[1].problems)
 
 
+def test_the_seeds_a_player_kept_as_sent_must_be_the_ones_mixed_in() -> None:
+    """The page's commitments file lists `seed N SEAT HEX` for the seeds it sent: a table that
+    swapped one for another (and dealt from that) is caught."""
+    record = mixed_game()
+    kept_text = "".join(f"hand {n} {c[0]}\n" for n, c in commitments(record).items())
+    sent_text = "".join(f"seed {n} 0 {h.client_seeds[0]}\n" for n, h in
+                        enumerate(record.hands, 1))
+    text = kept_text + "# the seeds this browser sent\n" + sent_text
+    assert parse_commitments(text) == commitments(record), "seed lines are not commitments"
+    sent = parse_sent_seeds(text)
+    assert sent == {n: {0: h.client_seeds[0]} for n, h in enumerate(record.hands, 1)}
+    assert verify_record(record, parse_commitments(text), sent=sent).ok
+    # the table mixed in another seed for seat 0 in hand 2 and dealt from that: consistent
+    # with itself, so only the kept seed shows it
+    swapped = "ef" * 32
+    record.hands[1].client_seeds[0] = swapped
+    server_seed = record.hands[1].seed
+    assert server_seed is not None
+    deck = deck_from_seed(mixed_seed(server_seed, record.hands[1].client_seeds))
+    record.hands[1].deal = deal_from_deck(deck, record.hands[1].dealer)
+    assert verify_record(record, parse_commitments(text)).hands[1].status == VERIFIED
+    report = verify_record(record, parse_commitments(text), sent=sent)
+    assert report.hands[1].status == FAILED
+    assert "seat 0 sent the seed" in report.hands[1].problems[0]
+    with pytest.raises(CommitmentsError, match="seed N SEAT HEX"):
+        parse_sent_seeds("seed 1 5 " + "ab" * 32)
+
+
 def test_euchre_verify_command_on_a_mixed_record(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     record = mixed_game(play_seed=4)
     path = tmp_path / "game.txt"
     path.write_text(record.to_text(), encoding="utf-8")
     kept = tmp_path / "kept.txt"
-    kept.write_text("".join(f"hand {n} {c[0]}\n" for n, c in commitments(record).items()),
-                    encoding="utf-8")
+    kept.write_text("".join(f"hand {n} {c[0]}\n" for n, c in commitments(record).items())
+                    + "".join(f"seed {n} 2 {h.client_seeds[2]}\n"
+                              for n, h in enumerate(record.hands, 1)), encoding="utf-8")
     assert main(["verify", str(path), "--commitments", str(kept)]) == 0
     assert "OK:" in capsys.readouterr().out
     text = record.to_text()

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
@@ -31,9 +33,11 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port: computer players move at once, a short pause between hands."""
     db = tmp_path_factory.mktemp("web-db") / "euchre.db"
     settings = Settings(
+        limits=roomy_limits(),
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,
+        seed_wait=5.0,  # as euchre serve: the first deal waits for the page's seed
         resume=False,
     )
     with live_server(create_app(settings)) as url:

@@ -30,6 +30,8 @@ HAND_PAUSE_ENV = "EUCHRE_HAND_PAUSE"
 """Environment variable: ``--hand-pause`` for worker processes."""
 LEASE_SECONDS_ENV = "EUCHRE_LEASE_SECONDS"
 """Environment variable: ``--lease-seconds`` for worker processes."""
+SEED_WAIT_ENV = "EUCHRE_SEED_WAIT"
+"""Environment variable: ``--seed-wait`` for worker processes."""
 DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
 SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
@@ -44,12 +46,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause before each computer move (default 0.67)")
     parser.add_argument("--hand-pause", type=float, default=2.0, metavar="SECONDS",
                         help="pause between hands (default 2)")
+    parser.add_argument("--seed-wait", type=float, default=3.0, metavar="SECONDS",
+                        help="longest wait before a table's first deal for the people's "
+                             "shuffle seeds (default 3)")
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
     parser.add_argument("--redis-url", default=None,
-                        help="Redis shared by every process of the site, redis://host:port/db "
-                             f"(default ${REDIS_URL_ENV}; none: one process, all in memory)")
+                        help="Redis shared by every process of the site (rate-limit counters, "
+                             "the site lease, the broker), redis://host:port/db (default "
+                             f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
                         help="with --redis-url: how long the site lease lives unrenewed, so "
                              "how soon a standby process takes over from a dead one "
@@ -108,6 +114,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         bot_delay=float(env.get(BOT_DELAY_ENV, "0.67")),
         hand_pause=float(env.get(HAND_PAUSE_ENV, "2.0")),
         lease_ttl=float(env.get(LEASE_SECONDS_ENV, "10")),
+        seed_wait=float(env.get(SEED_WAIT_ENV, "3")),
         tune_gc=True,
         socket_limits=SocketLimits(per_address=int(
             env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
@@ -150,12 +157,14 @@ def run(args: argparse.Namespace) -> int:
                            BOT_DELAY_ENV: str(args.bot_delay),
                            HAND_PAUSE_ENV: str(args.hand_pause),
                            LEASE_SECONDS_ENV: str(args.lease_seconds),
-                           SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address)})
+                           SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address),
+                           SEED_WAIT_ENV: str(args.seed_wait)})
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
-                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds, tune_gc=True,
+                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
+                        seed_wait=args.seed_wait, tune_gc=True,
                         socket_limits=SocketLimits(per_address=args.sockets_per_address),
                         limits=LimitSettings(tables_per_address=args.tables_per_address),
                         upgrade=args.upgrade,

@@ -12,7 +12,7 @@ import sys
 
 from ..errors import RecordError
 from ..record import GameRecord, load
-from ..verify import CommitmentsError, parse_commitments, verify_record
+from ..verify import CommitmentsError, parse_commitments, parse_sent_seeds, verify_record
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,15 +33,16 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError, RecordError) as e:
         print(f"cannot read {args.record}: {e}")
         return 2
-    commitments = None
+    commitments = sent = None
     if args.commitments:
         try:
             with open(args.commitments, encoding="utf-8") as f:
-                commitments = parse_commitments(f.read())
+                text = f.read()
+            commitments, sent = parse_commitments(text), parse_sent_seeds(text)
         except (OSError, UnicodeDecodeError, CommitmentsError) as e:
             print(f"cannot read {args.commitments}: {e}")
             return 2
-    report = verify_record(record, commitments, strict=args.strict)
+    report = verify_record(record, commitments, strict=args.strict, sent=sent)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

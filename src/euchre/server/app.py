@@ -70,6 +70,9 @@ class Settings:
     """Seconds before each computer move."""
     hand_pause: float = 2.0
     """Seconds between the end of a hand and the next deal."""
+    seed_wait: float = 0.0
+    """Longest wait before a table's first deal for the people's shuffle seeds (``euchre
+    serve``: 3 s; the deal is at once when every person has sent one)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
@@ -169,7 +172,8 @@ def build_app(settings: Settings | None = None,
         manager = TableManager(
             store,
             settings.scheduler or LoopScheduler(),
-            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause),
+            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                   seed_wait=settings.seed_wait),
             bot_factory=settings.bot_factory,
             seed_source=settings.seed_source,
             observer=metrics,

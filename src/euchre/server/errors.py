@@ -58,6 +58,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "rate_limited": 429,
     "internal": 500,
     "unavailable": 503,
+    "limits_unavailable": 503,
     "not_ready": 503,
 })
 """Each refusal code's HTTP status (a code not listed answers 400)."""

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from starlette.requests import HTTPConnection, Request
 
 from ..errors import DomainError
-from ..limits import Decision, Limits, MemoryLimits, retry_seconds
+from ..limits import Decision, Limits, LimitsUnavailable, MemoryLimits, retry_seconds
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,17 @@ class Limited(DomainError):
         super().__init__(message)
         self.retry_after = retry_after
         """Whole seconds to wait."""
+
+
+class LimitsDown(Limited):
+    """The counters cannot be reached: the request is refused (503), not let through
+    uncounted."""
+
+    code = "limits_unavailable"
+
+
+RETRY_WHEN_DOWN = 5
+"""Seconds a client is told to wait when the counters cannot be reached."""
 
 
 class OpenTables(Protocol):
@@ -121,21 +132,30 @@ class Counted:
     """(key, ticket) of each."""
 
     async def give_back(self) -> None:
-        """Uncount every one of them."""
+        """Uncount every one of them (if the counters cannot be reached they stay counted:
+        the safe side)."""
         for key, ticket in self.tickets:
-            await self.limits.give_back(key, ticket)
+            try:
+                await self.limits.give_back(key, ticket)
+            except LimitsUnavailable as e:
+                log.warning("could not give back a counted attempt: %s", e)
 
 
 async def hit_all(limits: Limits, checks: list[tuple[str, int, float, str]]) -> Counted:
     """Count one attempt at every ``(key, limit, window, what)``, or none of them: the first
     refusal gives back those already counted and raises :class:`Limited` saying ``what``."""
     counted = Counted(limits, [])
-    for key, limit, window, what in checks:
-        decision = await limits.hit(key, limit, window)
-        if not decision.allowed:
-            await counted.give_back()
-            raise _refusal(what, decision)
-        counted.tickets.append((key, decision.ticket))
+    try:
+        for key, limit, window, what in checks:
+            decision = await limits.hit(key, limit, window)
+            if not decision.allowed:
+                await counted.give_back()
+                raise _refusal(what, decision)
+            counted.tickets.append((key, decision.ticket))
+    except LimitsUnavailable as e:
+        log.error("rate limits unavailable, refusing: %s", e)
+        raise LimitsDown("the server cannot check its limits just now: try again in "
+                         f"{RETRY_WHEN_DOWN} seconds", RETRY_WHEN_DOWN) from None
     return counted
 
 

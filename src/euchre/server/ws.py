@@ -34,6 +34,7 @@ from .wire.socket import (
     Joined,
     Ping,
     Pong,
+    Seed,
     ServerMessage,
     Snapshot,
     error_message,
@@ -259,6 +260,14 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
             conn.release(e.message)
         except DomainError as e:
             conn.send(error_message(e.message, code=e.code))
+    elif isinstance(msg, Seed):
+        try:
+            await actor.contribute(conn.seat, msg.hand_number, msg.seed)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            conn.send(error_message(e.message, code="bad_seed"))
     elif isinstance(msg, Hint):
         if not actor.kind.hints:
             hints.refused("kind")

@@ -27,7 +27,7 @@ from ..cards import card_text
 from ..errors import DomainError, IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
-from ..shuffle import commitment, deck_from_seed, new_seed
+from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
 from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
 from ..view import HandView
 from .events import (
@@ -130,6 +130,14 @@ class _Leave:
 
 
 @dataclass
+class _Seed:
+    seat: int
+    hand_number: int
+    seed: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class _Close:
     reason: str
     done: asyncio.Future[None]
@@ -142,7 +150,7 @@ class _Stop:
 
 
 _Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
-            | _Close | _Stop)
+            | _Close | _Stop | _Seed)
 
 STOPPED = "the table has stopped: reload the page to carry on"
 """The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
@@ -168,6 +176,8 @@ class TableActor:
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
+        client_seeds: Sequence[dict[int, str]] = (),
+        shuffle_state: dict[str, Any] | None = None,
         rng: random.Random | None = None,
         guard: Callable[[], bool] | None = None,
     ) -> None:
@@ -192,6 +202,8 @@ class TableActor:
         """The game now."""
         self.seeds: list[str] = list(seeds)
         """The shuffle seed of each hand dealt (the current one is secret)."""
+        self.client_seeds: list[dict[int, str]] = [dict(c) for c in client_seeds]
+        """The people's seeds mixed into each hand dealt, by seat."""
         self.version = version
         """The version of the last event."""
         self.on_finish = list(on_finish)
@@ -205,6 +217,11 @@ class TableActor:
         self._thinking: Thinking | None = None
         self._stopping = False
         self._seed_source = seed_source
+        # The next hand's table seed is drawn and committed before people send their seeds.
+        shuffle = shuffle_state or {}
+        self._next_seed: str = shuffle.get("next_seed") or seed_source()
+        self._pending: dict[int, str] = {int(s): str(c) for s, c in
+                                         (shuffle.get("pending") or {}).items()}
         self._bots = {
             i: self._factory(s.level or "medium", s.bot_seed)
             for i, s in enumerate(config.seats)
@@ -346,6 +363,14 @@ class TableActor:
         if self._stopping or not self.running:
             raise TableStopped(STOPPED)
 
+    async def contribute(self, seat: int, hand_number: int, seed: str) -> None:
+        """A person's shuffle seed for hand ``hand_number``, sent after its commitment; raises
+        :class:`TableError` (nothing changes) if refused."""
+        self._check_open()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Seed(seat, hand_number, seed, done))
+        await done
+
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
         if self.running:
@@ -370,7 +395,7 @@ class TableActor:
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
-        return game_record(self.game, self.seeds)
+        return game_record(self.game, self.seeds, self.client_seeds)
 
     def public_record(self) -> GameRecord:
         """The record without the hand in progress."""
@@ -386,6 +411,8 @@ class TableActor:
             status=FINISHED if self.finished else PLAYING,
             version=self.version,
             meta={"config": self._config_json, "policy": self.policy.to_json(),
+                  "shuffle": {"next_seed": self._next_seed,
+                              "pending": {str(s): c for s, c in self._pending.items()}},
                   **({"closed": self.closed} if self.closed else {})},
             record=record,
             record_text=record_text,
@@ -400,9 +427,9 @@ class TableActor:
         hands = self.game.all_hands()
         while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
             i = len(self._hands_json)
-            self._hands_json.append(hand_json(hands[i], self._seed(i)))
+            self._hands_json.append(hand_json(hands[i], self._seed(i), self._clients(i)))
             self._hands_raw.append(msgspec.Raw(_ENCODER.encode(self._hands_json[-1])))
-        rest = [hand_json(h, self._seed(i))
+        rest = [hand_json(h, self._seed(i), self._clients(i))
                 for i, h in enumerate(hands) if i >= len(self._hands_json)]
         head = {"format": "euchre-record", "version": 1, "rules": self.config.rules.to_dict()}
         final = list(self.game.score) if self.game.is_over else None
@@ -413,6 +440,10 @@ class TableActor:
     def _seed(self, index: int) -> str | None:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
         return self.seeds[index] if index < len(self.seeds) else None
+
+    def _clients(self, index: int) -> dict[int, str]:
+        """The people's seeds mixed into hand ``index`` (from 0)."""
+        return self.client_seeds[index] if index < len(self.client_seeds) else {}
 
     # -- the loop -----------------------------------------------------------------------
 
@@ -476,6 +507,14 @@ class TableActor:
         elif isinstance(cmd, _Leave):
             if self._on_leave(cmd.subscriber):
                 self._save_soon()
+        elif isinstance(cmd, _Seed):
+            try:
+                self._on_seed(cmd.seat, cmd.hand_number, cmd.seed)
+            except TableError as e:
+                cmd.done.set_exception(e)
+                return
+            cmd.done.set_result(None)
+            self._save_soon()
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
@@ -510,6 +549,30 @@ class TableActor:
         self.policy.moved(seat, self.scheduler.now(), timed_out=False)
         self.observer.moved("person")
         await self._advance(new, seat, action)
+
+    def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
+        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
+            raise TableError("you have no seat at this table")
+        if self.finished:
+            raise TableError("the game is over: no more hands are dealt")
+        upcoming = len(self.game.all_hands()) + 1
+        if hand_number != upcoming:
+            raise TableError(f"seeds are taken for hand {upcoming} only (its commitment is "
+                             f"published), not hand {hand_number}")
+        if not is_client_seed(seed):
+            raise TableError("a shuffle seed is 16 to 128 lower-case hex digits")
+        if self._pending.get(seat) == seed:
+            return  # the same seed again (a page reloaded): taken already, nothing changes
+        if seat in self._pending:
+            raise TableError(f"your seed for hand {hand_number} was already taken")
+        self._pending[seat] = seed
+        if self.game.current is None and self._all_seeds_in():
+            self._later(0.0, _DealNext(self._step))  # everyone's seed is in: deal now
+
+    def _all_seeds_in(self) -> bool:
+        """Whether every person's seat has sent its seed for the next hand."""
+        return all(i in self._pending for i, s in enumerate(self.config.seats)
+                   if not s.is_bot())
 
     async def _on_bot_turn(self) -> None:
         seat = self.game.to_act
@@ -571,13 +634,19 @@ class TableActor:
             self._thinking = None
 
     async def _deal(self) -> None:
-        seed = self._seed_source()
-        deck = deck_from_seed(seed, self.config.rules.benny)
+        seed, clients = self._next_seed, self._pending
+        deck = deck_from_seed(mixed_seed(seed, clients), self.config.rules.benny)
         new = self.game.deal(deck)
         self.seeds.append(seed)
+        self.client_seeds.append(clients)
+        self._next_seed, self._pending = self._seed_source(), {}
         assert new.current is not None
-        data = {"dealer": new.current.dealer, "hand_number": len(new.all_hands()),
-                "commitment": commitment(seed)}
+        number = len(new.all_hands())
+        data = {"dealer": new.current.dealer, "hand_number": number,
+                "commitment": commitment(seed),
+                "client_seeds": {str(s): c for s, c in sorted(clients.items())},
+                "next_commitment": {"hand_number": number + 1,
+                                    "commitment": commitment(self._next_seed)}}
         await self._commit(new, [(DEAL, data, None)])
 
     async def _advance(self, new: GameState, seat: int, action: Action,
@@ -595,7 +664,7 @@ class TableActor:
         if hand.is_over and not old.is_over:
             number = len(new.all_hands())
             seed = self._seed(number - 1)
-            self._summary = hand_summary(hand, number, new.score, seed)
+            self._summary = hand_summary(hand, number, new.score, seed, self._clients(number - 1))
             self.policy.hand_over(self.scheduler.now())
             events.append((HAND_OVER, {"points": list(hand.points), "score": list(new.score),
                                        "summary": self._summary}, None))
@@ -741,6 +810,9 @@ class TableActor:
             connected=self._connected(),
             deadline=self._deadline,
             closed=self.closed,
+            next_commitment=None if self.finished else {
+                "hand_number": len(self.game.all_hands()) + 1,
+                "commitment": commitment(self._next_seed)},
         )
 
     def _last_summary(self) -> dict[str, Any] | None:
@@ -751,7 +823,7 @@ class TableActor:
         number = len(done)
         score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
         seed = self._seed(number - 1)
-        return hand_summary(done[-1], number, score, seed)
+        return hand_summary(done[-1], number, score, seed, self._clients(number - 1))
 
     def _schedule(self) -> None:
         if self._timer is not None:
@@ -767,6 +839,8 @@ class TableActor:
             return
         if game.needs_deal:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
+            if game.current is None and not self._all_seeds_in():
+                delay = self.pacing.seed_wait  # the first deal waits a little for seeds
             self._later(delay, _DealNext(step))
             return
         seat = game.to_act
@@ -848,7 +922,9 @@ def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
     record = GameRecord.from_json(stored.record)
     game = record.replay() if record.hands else GameState(config.rules, config.first_dealer)
     seeds = [h.seed or "" for h in record.hands]
-    actor = TableActor(config, game=game, seeds=seeds, version=stored.version, **kwargs)
+    clients = [h.client_seeds for h in record.hands]
+    actor = TableActor(config, game=game, seeds=seeds, version=stored.version,
+                       client_seeds=clients, shuffle_state=stored.meta.get("shuffle"), **kwargs)
     actor.policy.load_json(stored.meta.get("policy") or {})
     actor.closed = stored.meta.get("closed")
     return actor

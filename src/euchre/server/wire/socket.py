@@ -14,7 +14,7 @@ import msgspec
 from msgspec import Meta, Raw, Struct
 
 from .common import BadRequest, ref
-from .tables import Card, HandSummary, Pair, SeatNumber
+from .tables import Card, HandSummary, NextCommitment, Pair, SeatNumber
 
 MAX_MESSAGE_BYTES = 4096
 """Longer client messages are refused unread."""
@@ -56,6 +56,20 @@ class Act(ClientMessage, tag="action"):
             raise ValueError(self.refusals["action"])
 
 
+class Seed(ClientMessage, tag="seed"):
+    """A person's shuffle seed for the next hand, sent after its table commitment."""
+
+    hand_number: Annotated[int, Meta(ge=1)]
+    """The hand the seed is for (the TABLE's ``next_commitment.hand_number``)."""
+    seed: Annotated[str, Meta(min_length=1)]
+    """16 to 128 lower-case hex digits (the page sends 32 random bytes)."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "hand_number": 'seed needs "hand_number": the hand it is for (1 or more)',
+        "seed": 'seed needs "seed": hex digits as a string',
+    }
+
+
 class Hint(ClientMessage, tag="hint"):
     """Ask for the computer's advice on the current decision."""
 
@@ -64,11 +78,11 @@ class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Act, Hint, Ping)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Act, Seed, Hint, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Act | Hint | Ping
+_ANY_CLIENT = Join | Act | Seed | Hint | Ping
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -158,8 +172,8 @@ class ErrorMessage(ServerMessage, tag="error"):
     """A refused message (nothing changed)."""
 
     code: str
-    """``bad_message``, ``bad_token``, ``not_joined``, ``illegal``, ``no_table``,
-    ``hint_unavailable``, ``too_many``, ``table_stopped``, ``internal``."""
+    """``bad_message``, ``bad_token``, ``not_joined``, ``illegal``, ``bad_seed``,
+    ``no_table``, ``hint_unavailable``, ``too_many``, ``table_stopped``, ``internal``."""
     message: str
 
 
@@ -181,11 +195,15 @@ class Event(Struct, tag_field="kind"):
 
 
 class DealEvent(Event, tag="deal"):
-    """A hand was dealt; ``commitment`` is the SHA-256 of its shuffle seed."""
+    """A hand was dealt; ``commitment`` is the SHA-256 of its table seed."""
 
     dealer: SeatNumber
     hand_number: int
     commitment: str
+    client_seeds: dict[str, str] | None = None
+    """The people's seeds mixed into this hand's shuffle, by seat."""
+    next_commitment: NextCommitment | None = None
+    """The next hand's table seed commitment."""
 
 
 class ActionEvent(Event, tag="action"):

@@ -189,6 +189,17 @@ class HandSummary(Struct):
     reneged: list[int] | None
     score: Pair
     seed: str | None
+    client_seeds: dict[str, str] = {}
+    """The people's seeds mixed into the hand's shuffle, by seat."""
+    pattern: str | None = None
+    """How the hand was dealt (``3-2`` or ``2-3``)."""
+
+
+class NextCommitment(Struct):
+    """The next hand's table seed commitment: people send their seeds after it."""
+
+    hand_number: int
+    commitment: str
 
 
 class DrawnCard(Struct):
@@ -229,6 +240,7 @@ class TableSnapshot(Struct):
     clock: Clock | None
     summary: HandSummary | None
     first_draw: FirstDraw | None = None
+    next_commitment: NextCommitment | None = None
     extra: dict[str, Any] | None = None
     """Settings of the kind (a coin table's stake, an online table's clock)."""
 
@@ -243,6 +255,8 @@ class HandRecordJson(Struct):
     actions: list[Annotated[list[int | str], Meta(min_length=2, max_length=2)]]
     result: Pair | None
     seed: str | None = None
+    client_seeds: dict[str, str] | None = None
+    """The people's seeds mixed into the shuffle, by seat."""
 
 
 class RecordJson(Struct):

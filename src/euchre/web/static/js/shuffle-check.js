@@ -82,7 +82,8 @@ export function dealFromDeck(deck, dealer, pattern = "3-2") {
  * Check one finished hand as one seat saw it; the list of problems (empty: verified).
  * hand: {commitment, seed, clientSeeds, dealer, pattern, benny, seat, dealt, upcard, mySeed}
  * — `commitment` as published before the hand, `seed` and `clientSeeds` as revealed after it,
- * `dealt` this seat's cards as dealt, `mySeed` the seed this browser sent for the hand (or null).
+ * `dealt` this seat's five cards as dealt (in any order), `upcard`, and `mySeed` the seed this
+ * browser sent for the hand; any of those it does not have may be null.
  */
 export async function checkHand(hand) {
   const problems = [];
@@ -96,9 +97,9 @@ export async function checkHand(hand) {
   }
   const deck = await deckFromSeed(await mixedSeed(hand.seed, clientSeeds), hand.benny);
   const deal = dealFromDeck(deck, hand.dealer, hand.pattern || "3-2");
-  const want = deal.hands[hand.seat];
-  if (hand.dealt && want.join(" ") !== hand.dealt.join(" ")) {
-    problems.push(`you were dealt ${hand.dealt.join(" ")}, the seeds deal ${want.join(" ")}`);
+  const want = [...deal.hands[hand.seat]].sort().join(" ");
+  if (hand.dealt && [...hand.dealt].sort().join(" ") !== want) {
+    problems.push(`you were dealt ${[...hand.dealt].sort().join(" ")}, the seeds deal ${want}`);
   }
   if (hand.upcard && deal.kitty[0] !== hand.upcard) {
     problems.push(`the upcard was ${hand.upcard}, the seeds turn up ${deal.kitty[0]}`);

@@ -20,6 +20,7 @@ import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage
 import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
 import { firstDrawText, forgetEarlierPlays, isPlay, logEntry } from "./law.js";
+import { FairDeal } from "./fair-deal.js";
 
 const LOG_LENGTH = 8;
 
@@ -64,9 +65,13 @@ class TablePage {
     this.connection = new TableConnection(tableId, token, {
       onTable: (table, event, settled) => this.update(table, event, settled),
       onHint: (hints, version) => this.showHints(hints, version),
-      onError: (message, fatal) => this.showError(message, fatal),
+      // A seed refused (sent too late for its hand) is not the player's doing: the hand's
+      // check reports it. Other refusals are shown.
+      onError: (message, fatal, code) => (code === "bad_seed" ? this.fairDeal.refused() : this.showError(message, fatal)),
       onState: (state) => this.setConnected(state === "open"),
     });
+    // This browser's seed in every deal, and its own check of each finished hand.
+    this.fairDeal = new FairDeal(tableId, (message) => this.connection.send(message), () => this.table && this.render());
     this.build();
   }
 
@@ -132,10 +137,12 @@ class TablePage {
     this.logList = h("ol", { class: "log" });
     // The hand's shuffle commitment, kept in this browser to check the deals after the game.
     this.commitmentLine = h("p", { class: "commitment-line" });
+    this.verdictLine = h("p", { class: "shuffle-verdict", "aria-live": "polite" });
     this.shuffleBox = h(
       "section",
       { class: "shuffle-box", "aria-label": "Shuffle commitment", hidden: true },
       this.commitmentLine,
+      this.verdictLine,
       tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
     );
     const side = h(
@@ -196,6 +203,7 @@ class TablePage {
     this.table = table;
     this.pending = false;
     this.error = "";
+    this.fairDeal.update(table, table.seat);
     const view = table.view;
     const me = this.me;
     if (!event && !previous) {
@@ -542,6 +550,9 @@ class TablePage {
     const kept = commitmentFor(this.tableId, this.table.hand_number);
     this.shuffleBox.hidden = !kept;
     if (!kept) return;
+    const verdict = this.fairDeal.text();
+    if (this.verdictLine.textContent !== verdict) this.verdictLine.textContent = verdict;
+    this.verdictLine.classList.toggle("shuffle-failed", verdict.startsWith("Shuffle check FAILED"));
     const text = `Shuffle commitment for hand ${kept.hand}: ${kept.hex.slice(0, 16)}…`;
     if (this.commitmentLine.textContent !== text) {
       fill(this.commitmentLine, `Shuffle commitment for hand ${kept.hand}: `, h("code", { title: kept.hex }, `${kept.hex.slice(0, 16)}…`));
