@@ -82,11 +82,11 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_hard_player() -> N
     assert clock["seconds_per_move"] == 30
     t.scheduler.advance(29.999)
     await t.actor.settle()
-    assert t.actor.game.to_act == 1 and "hard" not in t.levels
+    assert t.actor.game.to_act == 1 and "expert" not in t.levels
     t.scheduler.advance(0.002)
     await t.actor.settle()
     timed = [e for e in ann.events() if e.get("timed_out")]
-    assert [e["seat"] for e in timed] == [1] and "hard" in t.levels
+    assert [e["seat"] for e in timed] == [1] and "expert" in t.levels
     await t.actor.stop()
 
 

@@ -35,7 +35,9 @@
  *
  * State: all mutable search state lives in a per-call Ctx (its transposition
  * table is allocated per call); the only globals are the encoding tables, filled
- * once at import and read-only afterwards.
+ * once at import and read-only afterwards. So the search runs with the GIL
+ * released (Py_BEGIN_ALLOW_THREADS): a search in one thread does not stall the
+ * others, and several threads may search at once.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -520,12 +522,15 @@ py_solve(PyObject *self, PyObject *args)
         return NULL;
     }
     int moves[8];
+    int value_of_bit[32];
+    /* The search touches only C memory (c, p and their table): let other threads run. */
+    Py_BEGIN_ALLOW_THREADS
     int n = p.remaining > 0 ? gen_moves(&c, p.seat, p.np, p.led, p.wseat, p.wkey, p.trickbits,
                                         moves)
                             : 0;
-    int value_of_bit[32];
     for (int i = 0; i < n; i++)
         value_of_bit[moves[i]] = root_value(&c, &p, moves[i]);
+    Py_END_ALLOW_THREADS
     /* Every legal card takes the value of its class's representative: the top
      * card of its run of equivalent cards, which is the one gen_moves keeps. */
     uint32_t h = c.hand[p.seat];
@@ -571,7 +576,10 @@ py_solve_value(PyObject *self, PyObject *args)
     Root p;
     if (setup(args, &c, &p) < 0)
         return NULL;
-    int value = root_value(&c, &p, -1);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = root_value(&c, &p, -1);
+    Py_END_ALLOW_THREADS
     free(c.tt);
     return Py_BuildValue("(iL)", value, c.nodes);
 }

@@ -325,28 +325,52 @@ def call_utility(
     )
 
 
-def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
-    """Score-aware worth of passing, from its expected points (linear around the score)."""
+PASS_DECIDED = 0.9
+"""Chance that someone scores in a hand after a pass (the rest are thrown in)."""
+PASS_ONE = 0.6
+"""Of the hands a side scores after a pass, the share scoring one point (the rest two)."""
+
+
+def linear_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
+    """Score-aware worth of a small change in expected points (linear around the score)."""
     up = utility(score, side, 1, 0, game_to)
     down = utility(score, side, 0, 1, game_to)
     return points * (up - down) / 2.0
+
+
+def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
+    """Score-aware worth of passing, from its expected points, as a bounded expectation.
+
+    Passing hands the hand to the others: some side scores 1 or 2 (:data:`PASS_ONE`) in
+    :data:`PASS_DECIDED` of hands, in proportions that give ``points`` on average. Points
+    past what wins the game are worth nothing, so a pass can never look better than a
+    call that surely wins the game (a linear reading of the points once made hard pass a
+    lay-down at 9-9: "passing is worth 2.4 points" counted as more than the game).
+    """
+    size = PASS_ONE + 2.0 * (1.0 - PASS_ONE)
+    ours = min(PASS_DECIDED, max(0.0, (points / size + PASS_DECIDED) / 2.0))
+    theirs = PASS_DECIDED - ours
+    win = PASS_ONE * utility(score, side, 1, 0, game_to) + (1.0 - PASS_ONE) * utility(
+        score, side, 2, 0, game_to)
+    lose = PASS_ONE * utility(score, side, 0, 1, game_to) + (1.0 - PASS_ONE) * utility(
+        score, side, 0, 2, game_to)
+    return ours * win + theirs * lose
 
 
 def bid_utility(
     score: tuple[int, int], side: int, game_to: int, points: float, make: float, march: float,
     alone: bool,
 ) -> float:
-    """Score-aware worth of a call: its expected points, corrected by the spread of outcomes.
+    """Score-aware worth of a call: the worth of its outcomes (euchred, made, march).
 
-    The correction is the score-aware worth of the outcomes (euchred, made, march) less the
-    worth of their average; it is about nil at 0-0 and large when a euchre ends the game.
+    The outcomes' chances come from the tables; the small gap between the tables' expected
+    points and the points those chances imply is added linearly around the score.
     """
     top = 4 if alone else 2
     mean = -2.0 * (1.0 - make) + (make - march) + top * march
     return (
-        pass_utility(score, side, game_to, points)
-        + call_utility(score, side, game_to, make, march, alone)
-        - pass_utility(score, side, game_to, mean)
+        call_utility(score, side, game_to, make, march, alone)
+        + linear_utility(score, side, game_to, points - mean)
     )
 
 

@@ -56,7 +56,7 @@ _SCHEMAS: dict[str, Any] = {
             "name": {"type": "string", "minLength": 1, "maxLength": 24, "default": "You"},
         },
     },
-    "Level": {"type": "string", "enum": ["random", "easy", "medium", "hard"],
+    "Level": {"type": "string", "enum": ["random", "easy", "medium", "hard", "expert"],
               "default": "medium", "description": "A computer player's level."},
     "TableCreated": {
         "type": "object",
