@@ -83,11 +83,13 @@ class _Meter:
             return True
         return False
 
-    def solve(self, *args: object) -> dict[Card, int]:
-        """:func:`solver.solve`, counting its nodes."""
-        values, nodes = solver.solve_counted(*args)  # type: ignore[arg-type]
-        self.nodes += nodes
-        return values
+    def solve_many(self, positions: list[solver.Position]) -> list[dict[Card, int]]:
+        """:func:`solver.solve_many`, counting its nodes."""
+        out = []
+        for values, nodes in solver.solve_many(positions):
+            self.nodes += nodes
+            out.append(values)
+        return out
 
     def solve_value(self, *args: object) -> int:
         """:func:`solver.solve_value`, counting its nodes."""
@@ -208,31 +210,34 @@ def evaluate_plays(
                    view.tricks_won[maker % 2])
     stats = {c: CardStats() for c in cards}
     n = 0
-    stop = False
-    while n < samples and not stop:
+    while n < samples:
+        batch: list[solver.Position] = []
+        weights: list[float] = []
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
             w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
             n += 1
-            if w <= 0.0:
-                continue
-            values = meter.solve(hands, *args_common, worth_pay)
+            if w > 0.0:
+                batch.append((hands, *args_common, worth_pay))
+                weights.append(w)
+        # one call per batch: the C solver searches the whole batch without the GIL
+        values = meter.solve_many(batch)
+        pts = made = None
+        if detailed:
             # the extra solves of a detailed analysis are not counted: a hint must stop
             # where the player would, and so recommend the player's card
-            pts = solver.solve(hands, *args_common, points_int) if detailed else None
-            made = solver.solve(hands, *args_common, make_pay) if detailed else None
+            pts = solver.solve_many([(*b[:-1], points_int) for b in batch])
+            made = solver.solve_many([(*b[:-1], make_pay) for b in batch])
+        for i, w in enumerate(weights):
             for c in cards:
-                v = sign * values[c] / 1000.0
+                v = sign * values[i][c] / 1000.0
                 st = stats[c]
                 st.worth += w * v
                 st.worth_sq += w * v * v
                 st.weight += w
                 if pts is not None and made is not None:
-                    st.points += w * sign * pts[c]
-                    st.made += w * made[c]
-            if meter.nodes >= budget.nodes:
-                stop = True
-                break
+                    st.points += w * sign * pts[i][0][c]
+                    st.made += w * made[i][0][c]
         if _clear(stats, n) or meter.spent(n):
             break
     out = []

@@ -44,6 +44,7 @@ __all__ = [
     "minimax_reference",
     "solve",
     "solve_counted",
+    "solve_many",
     "solve_value",
     "solve_value_counted",
 ]
@@ -427,6 +428,29 @@ def solve_counted(
         return dict(values), int(nodes)
     root = _PyRoot(args)
     return root.solve(), root.search.nodes
+
+
+Position = tuple[Sequence[int], int, int, Sequence[int], int, int, int, Sequence[int]]
+"""The arguments of :func:`solve` as one tuple."""
+
+
+def solve_many(
+    positions: Sequence[Position], use_c: bool | None = None
+) -> list[tuple[dict[int, int], int]]:
+    """:func:`solve_counted` for each position, in order.
+
+    The C solver runs all the searches in one stretch without holding the GIL, so other
+    Python threads (other tables of a server) run meanwhile.
+    """
+    checked = [_check(*pos) for pos in positions]
+    if _use_c(use_c):
+        assert _c_module is not None
+        return [(dict(v), int(n)) for v, n in _c_module.solve_many(checked)]
+    out = []
+    for args in checked:
+        root = _PyRoot(args)
+        out.append((root.solve(), root.search.nodes))
+    return out
 
 
 def solve_value_counted(
