@@ -60,6 +60,8 @@ class Budget:
     """Solver nodes a decision may visit (summed over its deals)."""
     time_cap: float = 2.0
     """Seconds after which a decision stops anyway, and says so in the log."""
+    paired: bool = False
+    """Stop card play on the deal-by-deal difference of the two best cards (see ``_clear``)."""
 
 
 class _Meter:
@@ -162,8 +164,16 @@ class PlayEstimate:
     """Chance the makers make it (None unless asked for)."""
 
 
-def _clear(stats: dict[Card, CardStats], n: int) -> bool:
-    """Whether the best card is clear: every deal agreed, or it leads by four standard errors."""
+def _clear(stats: dict[Card, CardStats], n: int,
+           rows: list[tuple[float, list[float]]] | None = None,
+           cards: list[Card] | None = None) -> bool:
+    """Whether the best card is clear: every deal agreed, or it leads by four standard errors.
+
+    With ``rows`` (per deal: its weight and each card's worth, in the order of ``cards``),
+    the standard error is that of the two best cards' difference deal by deal (the deals
+    are shared, so most of their spread cancels), and a near tie whose difference is
+    known to within :data:`TIE` also ends the search.
+    """
     means = sorted(((s.mean(), s) for s in stats.values()), key=lambda x: -x[0])
     if len(means) < 2:
         return True
@@ -178,8 +188,27 @@ def _clear(stats: dict[Card, CardStats], n: int) -> bool:
         return True
     if n < 2 * BATCH:
         return False
+    if rows is not None and cards is not None:
+        order = sorted(range(len(cards)), key=lambda i: -stats[cards[i]].mean())
+        a, b = order[0], order[1]
+        wsum = dsum = dsq = 0.0
+        for w, values in rows:
+            d = values[a] - values[b]
+            wsum += w
+            dsum += w * d
+            dsq += w * d * d
+        if wsum <= 0.0:
+            return False
+        mean = dsum / wsum
+        se = math.sqrt(max(dsq / wsum - mean * mean, 0.0) / n)
+        return mean > 4.0 * se or (n >= 4 * BATCH and se < TIE and mean < TIE)
     se = math.sqrt(max(spread, 0.0) / n)
     return m1 - m2 > 4.0 * se
+
+
+TIE = 0.01
+"""Two cards whose difference is known to within this (points) and is smaller: a tie, and
+more deals would not change the choice in a way that matters (after 200 deals)."""
 
 
 def evaluate_plays(
@@ -209,6 +238,8 @@ def evaluate_plays(
     args_common = (view.trump, view.leader, list(view.trick), out_mask(view), maker % 2,
                    view.tricks_won[maker % 2])
     stats = {c: CardStats() for c in cards}
+    paired = budget.paired
+    rows: list[tuple[float, list[float]]] = []
     n = 0
     while n < samples:
         batch: list[solver.Position] = []
@@ -229,8 +260,11 @@ def evaluate_plays(
             pts = solver.solve_many([(*b[:-1], points_int) for b in batch])
             made = solver.solve_many([(*b[:-1], make_pay) for b in batch])
         for i, w in enumerate(weights):
-            for c in cards:
-                v = sign * values[i][c] / 1000.0
+            row = [sign * values[i][c] / 1000.0 for c in cards]
+            if paired:
+                rows.append((w, row))
+            for j, c in enumerate(cards):
+                v = row[j]
                 st = stats[c]
                 st.worth += w * v
                 st.worth_sq += w * v * v
@@ -238,7 +272,7 @@ def evaluate_plays(
                 if pts is not None and made is not None:
                     st.points += w * sign * pts[i][0][c]
                     st.made += w * made[i][0][c]
-        if _clear(stats, n) or meter.spent(n):
+        if _clear(stats, n, rows if paired else None, cards) or meter.spent(n):
             break
     out = []
     for c, st in stats.items():

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -201,7 +202,7 @@ class CallValue:
 
 
 def _dot(w: list[float], x: list[float]) -> float:
-    return sum(a * b for a, b in zip(w, x, strict=False))
+    return float(sum(map(operator.mul, w, x)))
 
 
 def _clamp(p: float) -> float:
@@ -210,7 +211,10 @@ def _clamp(p: float) -> float:
 
 def call_value(rules: Rules, features: list[float], pos: int, round_: int) -> CallValue:
     """The table's estimates for one hand and suit (``features`` from :func:`bid_features`)."""
-    name = variant(rules)
+    return _call_value(variant(rules), features, pos, round_)
+
+
+def _call_value(name: str, features: list[float], pos: int, round_: int) -> CallValue:
     key = f"{round_}-{pos}"
     tables = load_tables().get(name)
     buckets = load_buckets().get(name, {}).get(key)
@@ -458,8 +462,34 @@ def call_probability(
     temperature: float = 0.35,
 ) -> float:
     """How likely a player with ``hand`` is to call ``trump`` here (for reading the bidding)."""
-    v = call_value(rules, bid_features(hand, trump, pos, round_, upcard), pos, round_)
-    gain = max(v.points, v.alone_points) - v.pass_points
+    return _call_probability(variant(rules), hand, trump, pos, round_, upcard, temperature)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _call_probability(
+    name: str, hand: int, trump: int, pos: int, round_: int, upcard: Card, temperature: float
+) -> float:
+    # sampling asks this for the same few hands again and again: a pure function, cached
+    features = bid_features(hand, trump, pos, round_, upcard)
+    key = f"{round_}-{pos}"
+    tables = load_tables().get(name)
+    group = tables.get(key) if tables else None
+    if group is None:
+        v = estimate(None, features)
+        gain = max(v.points, v.alone_points) - v.pass_points
+    else:
+        # only the three values the gain needs, blended with the bucket as estimate() does
+        cell = load_buckets().get(name, {}).get(key, {}).get(bucket_key(features))
+        call, pass_, alone = (_dot(group[t], features) for t in ("call", "pass", "alone"))
+        if cell is not None:
+            n = float(cell[0] or 0.0)
+            blended = []
+            for i, value in ((0, call), (1, pass_), (4, alone)):
+                mean = cell[1 + i]
+                blended.append(value if mean is None else (n * mean + SHRINK * value) / (
+                    n + SHRINK))
+            call, pass_, alone = blended
+        gain = max(call, alone + ALONE_CALIBRATION) - pass_
     x = max(-30.0, min(30.0, gain / temperature))
     p = 1.0 / (1.0 + math.exp(-x))
     return 0.1 + 0.8 * p

@@ -442,12 +442,12 @@ def solve_many(
     The C solver runs all the searches in one stretch without holding the GIL, so other
     Python threads (other tables of a server) run meanwhile.
     """
-    checked = [_check(*pos) for pos in positions]
     if _use_c(use_c):
         assert _c_module is not None
-        return [(dict(v), int(n)) for v, n in _c_module.solve_many(checked)]
+        # the C solver checks each position as strictly as _check (raising ValueError)
+        return [(v, n) for v, n in _c_module.solve_many([tuple(p) for p in positions])]
     out = []
-    for args in checked:
+    for args in (_check(*pos) for pos in positions):
         root = _PyRoot(args)
         out.append((root.solve(), root.search.nodes))
     return out
