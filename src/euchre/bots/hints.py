@@ -8,6 +8,7 @@ from the hand-value tables. :func:`explain` turns the hints into lines for the t
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -117,9 +118,9 @@ def analyse(
     if not legal:
         return []
     rng = decision_rng(0 if seed is None else seed, view)
-    work = Budget(
+    work = dataclasses.replace(
+        EXPERT_BUDGET,
         samples=EXPERT_BUDGET.samples if samples is None else samples,
-        nodes=EXPERT_BUDGET.nodes,
         time_cap=budget,
     )
     phase = view.phase
