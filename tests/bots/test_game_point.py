@@ -3,8 +3,10 @@
 For each game length (5, 7, 10, 11), every score pair, and every bidding position in
 both rounds, against ``medium``, ``hard`` and ``expert``:
 
-- a sure lone march (both bowers, ace and king of trump, an off ace) is never passed;
-  it goes alone unless a plain call's march reaches the game, and then it is not alone;
+- a sure lone march is never passed; it goes alone unless a plain call's march reaches
+  the game, and then it is not alone: five top trumps (from any seat), or both bowers,
+  the ace and king of trump and an off ace from the seat that leads (left of the dealer);
+  from another seat that hand is a sure make (a defender may trump the ace);
 - a sure make (the three top trumps and junk) is never passed, never alone when a march
   reaches the game, and alone when only a loner can save the game (the opponents need
   one point, a plain call's two cannot win, a lone march's four can);
@@ -27,7 +29,9 @@ from euchre.rules import GAME_LENGTHS
 LEVELS = ("medium", "hard", "expert")
 
 LAY_DOWN = "JH JD AH KH AS"
-"""A sure lone march with hearts trump (the seven trumps: we hold the top four)."""
+"""A sure lone march with hearts trump on lead (we hold the top four of the seven trumps)."""
+FIVE_TRUMPS = "JH JD AH KH QH"
+"""A sure lone march with hearts trump whoever leads."""
 THREE_TOP = "JH JD AH 9S TC"
 """A sure make with hearts trump (three tricks whatever happens), not a sure march."""
 HOPELESS = "9S TS 9D TD TC"
@@ -82,7 +86,8 @@ def check_all(level: str, game: int, hand: str, round_: int,
                 why = "did not make the sure call"
             elif march_wins and action.alone:
                 why = "went alone though a plain march wins the game"
-            elif expect.get("alone_unless_march_wins") and not march_wins and not action.alone:
+            elif (expect.get("alone_unless_march_wins") and not march_wins
+                  and not action.alone and (seat == 1 or not expect.get("on_lead_only"))):
                 why = "did not go alone with a sure lone march"
             elif save and not action.alone:
                 why = "did not go alone when only a loner saves the game"
@@ -95,7 +100,9 @@ def check_all(level: str, game: int, hand: str, round_: int,
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("round_", [1, 2])
 def test_sure_lone_march_at_every_score(level: str, game: int, round_: int) -> None:
-    bad = check_all(level, game, LAY_DOWN, round_, {"alone_unless_march_wins": True})
+    bad = check_all(level, game, LAY_DOWN, round_,
+                    {"alone_unless_march_wins": True, "on_lead_only": True})
+    bad += check_all(level, game, FIVE_TRUMPS, round_, {"alone_unless_march_wins": True})
     assert not bad, "\n".join(bad[:20])
 
 

@@ -2,10 +2,11 @@
 
 Estimates (the bidding tables, sampling) can be wrong at the edges; a few bids need no
 estimate at all. With the top trumps in an unbroken run from the highest, each of them
-takes a trick whenever it is played, so three of them make the hand for certain. When
-the run is longer (by one) than the trumps left in the other hands, and every other card
-held is an ace, every trick is ours, alone or not, whoever leads. From such hands the
-score decides the bid outright (:func:`clear_bids`):
+takes a trick whenever it is played, so three of them make the hand for certain. On lead,
+with the run as long as the trumps left in the other hands and nothing but aces beside
+it, every trick is ours alone; not on lead, only with five trumps whose run outlasts the
+others' trumps by one (a defender out of a suit may trump our ace when the other defender
+leads it). From such hands the score decides the bid outright (:func:`clear_bids`):
 
 - a sure make is never passed;
 - never alone when a plain call's march already reaches the game;
@@ -57,21 +58,30 @@ def top_run(hand: int, trump: int, benny: bool) -> int:
 
 def is_sure_make(hand: int, trump: int, benny: bool) -> bool:
     """Whether the hand takes three tricks with this trump whatever the others hold."""
-    return top_run(hand, trump, benny) >= SURE_MAKE or is_sure_march(hand, trump, benny)
+    return top_run(hand, trump, benny) >= SURE_MAKE or is_sure_march(hand, trump, benny, False)
 
 
-def is_sure_march(hand: int, trump: int, benny: bool) -> bool:
-    """Whether the hand takes all five tricks alone whatever the others hold and whoever leads.
+def is_sure_march(hand: int, trump: int, benny: bool, leads: bool) -> bool:
+    """Whether the hand takes all five tricks alone whatever the others hold.
 
-    Every card not a trump is an ace, and the run of top trumps outlasts the trumps left
-    in the other hands by one (a trick led in a suit we are out of costs one of the run).
+    On lead (``leads``): every card not a trump is an ace, and the run of top trumps is as
+    long as the trumps left in the other hands (lead them, then the aces). Not on lead:
+    every card is a trump and the run outlasts the trumps outside by one (a trick led in
+    a suit we are out of costs one of the run; an ace of ours could be trumped).
     """
     order = trump_order(trump, benny)
     outside = sum(1 for c in order if not hand >> c & 1)
-    for c in range(25):
-        if hand >> c & 1 and effective_suit(c, trump) != trump and card_rank(c) != ACE:
-            return False
-    return top_run(hand, trump, benny) - 1 >= outside
+    run = top_run(hand, trump, benny)
+    off = [c for c in range(25) if hand >> c & 1 and effective_suit(c, trump) != trump]
+    if leads:
+        return all(card_rank(c) == ACE for c in off) and run >= outside
+    return not off and run - 1 >= outside
+
+
+def leads_alone(view: HandView) -> bool:
+    """Whether this seat would lead the first trick if it went alone."""
+    rule = view.rules.lead_when_sitting_out
+    return rule == "dealer-left" and view.seat == (view.dealer + 1) % 4
 
 
 def _bid_suit(view: HandView, action: Action) -> tuple[int, int] | None:
@@ -96,6 +106,7 @@ def clear_bids(view: HandView) -> list[Action] | None:
     game = view.rules.game_to
     march_wins = ours + 2 >= game
     save_alone = theirs + 1 >= game and ours + 2 < game <= ours + 4
+    leads = leads_alone(view)
     sure_makes: list[Action] = []
     sure_marches: list[Action] = []
     for action in view.legal:
@@ -104,7 +115,7 @@ def clear_bids(view: HandView) -> list[Action] | None:
             continue
         suit, round_ = bid
         hand = hand_for(view, suit, round_)
-        if is_sure_march(hand, suit, benny):
+        if is_sure_march(hand, suit, benny, leads):
             sure_marches.append(action)
         if is_sure_make(hand, suit, benny):
             sure_makes.append(action)
