@@ -1,6 +1,6 @@
 """Play a whole game of euchre by driving ``euchre engine`` over a pipe.
 
-The engine speaks JSON lines on stdin/stdout (docs/driver.md); this client sends one
+The engine speaks JSON lines on stdin/stdout (docs/engine_protocol.md); this client sends one
 request per line and reads one response per line, as a program in any language would.
 
     python examples/drive_engine.py --level random --seed 7

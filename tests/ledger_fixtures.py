@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from euchre.storage.testdb import (
+from testdb import (
     create_ledger_tables,
     drop_postgres,
     fresh_postgres,

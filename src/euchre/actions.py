@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .cards import CardError, card_text, parse_card, parse_suit, suit_text
+from .errors import IllegalActionError
 
 PASS_KIND = "pass"
 ORDER = "order"
@@ -34,8 +35,12 @@ PLAY = "play"
 RENEGE = "renege"
 
 
-class ActionError(ValueError):
-    """Raised when a text is not an action in the notation."""
+class ActionError(IllegalActionError):
+    """Raised when a text is not an action in the notation.
+
+    A kind of :class:`IllegalActionError`, so ``state.apply("bid 3")`` raises what the README
+    promises for any action that cannot be applied.
+    """
 
 
 class Action(NamedTuple):

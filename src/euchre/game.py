@@ -111,6 +111,9 @@ class GameState:
         if isinstance(action, str):
             action = parse_action(action)
         current = self.current
+        if self.is_over:
+            # The result stands once the game is won: a late renege claim cannot flip it.
+            raise IllegalActionError("the game is over")
         if current is None or (current.is_over and action.kind != RENEGE):
             raise IllegalActionError("no hand is in progress: deal first")
         # A renege found after the last trick still stops the hand: its points replace the score.

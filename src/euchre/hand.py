@@ -8,7 +8,6 @@ Seats are 0-3 clockwise, partners 0 & 2 and 1 & 3, left of the dealer is
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import actions as A
 from .actions import Action, parse_action
@@ -26,11 +25,9 @@ from .cards import (
     suit_name,
 )
 from .errors import DealError, IllegalActionError
+from .lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
 from .rules import Rules
-from .tables import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
-
-if TYPE_CHECKING:
-    from .view import HandView
+from .view import HandView
 
 FARMER, ORDER, BENNY, CALL, DISCARD, DEFEND, PLAY, OVER = range(8)
 PHASE_NAMES = ("farmer", "order", "benny", "call", "discard", "defend", "play", "over")
@@ -297,8 +294,6 @@ class HandState:
 
     def view(self, seat: int) -> HandView:
         """What ``seat`` may know, and nothing more."""
-        from .view import make_view
-
         return make_view(self, seat)
 
     # -- legal actions ------------------------------------------------------------------
@@ -596,6 +591,11 @@ class HandState:
             raise IllegalActionError("only an opponent of the reneging player can claim a renege")
         if self.sits_out(action.seat):
             raise IllegalActionError(f"seat {action.seat} sits out this hand and cannot renege")
+        if not self._has_followed(action.seat):
+            raise IllegalActionError(
+                f"seat {action.seat} has not yet played to a trick another seat led, "
+                "so cannot have reneged"
+            )
         new = self._copy(action.by, action)
         new.phase = OVER
         new.to_act = None
@@ -608,6 +608,18 @@ class HandState:
         pts = 4 if lone and self.rules.renege_penalty == "hand" else 2
         new.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
         return new
+
+    def _has_followed(self, seat: int) -> bool:
+        """Whether ``seat`` has played a card to a trick that another seat led."""
+        nxt = _NEXT[self.out]
+        done = [(leader, len(cards)) for leader, cards, _ in self._tricks]
+        for leader, played in (*done, (self._leader, len(self._trick))):
+            s = leader
+            for _ in range(played):
+                if s == seat and s != leader:
+                    return True
+                s = nxt[s]
+        return False
 
     # -- explanations --------------------------------------------------------------------
 
@@ -624,9 +636,11 @@ class HandState:
             led = EFFECTIVE_SUIT[trump][self._trick[0]]
             follow = cards_of(hand & FOLLOW_MASK[trump][led])
             names = " and the ".join(card_name(c) for c in follow)
-            what = "trump" if led == trump else suit_name(led)
+            what = f"trump ({suit_name(trump)})" if led == trump else suit_name(led)
             extra = ""
-            if EFFECTIVE_SUIT[trump][action.card] == trump and card_suit(action.card) == led:
+            if action.card == JOKER:
+                extra = f" (the joker is a trump, not a {suit_name(led)[:-1]})"
+            elif EFFECTIVE_SUIT[trump][action.card] == trump and card_suit(action.card) == led:
                 extra = f" (the {card_name(action.card)} is the left bower, a trump)"
             return f"you must follow {what}: you hold the {names}{extra}"
         if kind == A.DISCARD and phase == DISCARD:
@@ -678,3 +692,52 @@ def deal(
     except (CardError, TypeError, ValueError) as e:
         raise DealError(f"misdeal: {e}") from None
     return HandState(rules, dealer, d, score)
+
+
+def make_view(state: HandState, seat: int) -> HandView:
+    """Build ``seat``'s view of ``state``."""
+    history: list[tuple[int, Action | None]] = []
+    hidden: list[str] = []
+    gave: tuple[Card, ...] = ()
+    upcard_taken = False
+    for s, a in state.history():
+        if a.kind == A.DISCARD:
+            upcard_taken = True
+        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
+            history.append((s, None))
+            hidden.append(a.kind)
+            continue
+        if a.kind == A.FARMER_SWAP:
+            gave = a.cards
+        history.append((s, a))
+    if state.phase == DISCARD:  # the dealer holds the upcard already
+        upcard_taken = True
+    leader, trick = state.trick
+    return HandView(
+        seat=seat,
+        rules=state.rules,
+        dealer=state.dealer,
+        score=state.score,
+        phase=PHASE_NAMES[state.phase],
+        to_act=state.to_act,
+        hand=tuple(cards_of(state.hand_mask(seat))),
+        upcard=state.upcard,
+        upcard_taken=upcard_taken,
+        history=tuple(history),
+        hidden_kinds=tuple(hidden),
+        trump=state.trump,
+        maker=state.maker,
+        alone=state.alone,
+        lone_defender=state.lone_defender,
+        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
+        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
+        farmer_gave=gave,
+        leader=leader,
+        trick=trick,
+        tricks=tuple(state.tricks),
+        tricks_won=state.tricks_won,
+        points=state.points,
+        thrown_in=state.thrown_in,
+        reneged=state.reneged,
+        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
+    )

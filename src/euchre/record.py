@@ -10,6 +10,7 @@ Text format (one item per line; ``#`` starts a comment; blank lines are ignored)
     hands KC 9D AD TH QH | 9C JD QD 9H KS | TC JC KD AH AS | QC TD JH 9S TS
     kitty KH AC JS QS
     seed 5f2c…                (optional: the revealed seed of a verifiable shuffle)
+    client_seeds 0:9a1b… 2:77c0…   (optional: the players' seeds mixed into it, by seat)
     0 order
     3 discard JH
     0 play QH
@@ -56,6 +57,8 @@ class HandRecord:
     """Points the hand scored, if recorded (checked on replay)."""
     seed: str | None = None
     """The revealed seed of a verifiable shuffle, if any."""
+    client_seeds: dict[int, str] = field(default_factory=dict)
+    """The players' seeds mixed with :attr:`seed` (``shuffle.mixed_seed``), by seat."""
 
 
 @dataclass
@@ -70,11 +73,13 @@ class GameRecord:
     """The final score, if recorded (checked on replay)."""
 
     @classmethod
-    def from_game(cls, game: GameState, seeds: list[str | None] | None = None) -> GameRecord:
-        """The record of a game state (finished or not)."""
+    def from_game(cls, game: GameState, seeds: list[str | None] | None = None,
+                  client_seeds: list[dict[int, str]] | None = None) -> GameRecord:
+        """The record of a game state (finished or not), with each hand's shuffle seeds."""
         hands = []
         for i, hand in enumerate(game.all_hands()):
             seed = seeds[i] if seeds and i < len(seeds) else None
+            mixed = client_seeds[i] if client_seeds and i < len(client_seeds) else {}
             hands.append(
                 HandRecord(
                     hand.dealer,
@@ -82,6 +87,7 @@ class GameRecord:
                     hand.history(),
                     hand.points if hand.is_over else None,
                     seed,
+                    dict(mixed),
                 )
             )
         return cls(game.rules, hands, game.score if game.is_over else None)
@@ -151,6 +157,9 @@ class GameRecord:
             lines.append("kitty " + " ".join(card_text(c) for c in hand.deal.kitty))
             if hand.seed:
                 lines.append(f"seed {hand.seed}")
+            if hand.client_seeds:
+                lines.append("client_seeds " + " ".join(
+                    f"{seat}:{hand.client_seeds[seat]}" for seat in sorted(hand.client_seeds)))
             for seat, action in hand.actions:
                 lines.append(str(action) if action.kind == RENEGE else f"{seat} {action}")
             if hand.result is not None:
@@ -182,7 +191,7 @@ class GameRecord:
             deal = Deal(hand["hands"], hand["kitty"], hand.get("pattern", "3-2"))
             hands.append(
                 HandRecord(hand["dealer"], deal, hand["actions"], hand.get("result"),
-                           hand.get("seed"))
+                           hand.get("seed"), hand.get("client_seeds", {}))
             )
 
         for number, line in rows[1:]:
@@ -215,6 +224,9 @@ class GameRecord:
                     hand["kitty"] = tuple(parse_card(c) for c in rest.split())
                 elif word == "seed":
                     hand["seed"] = rest.strip()
+                elif word == "client_seeds":
+                    hand["client_seeds"] = _client_seeds(
+                        dict(pair.split(":", 1) for pair in rest.split()))
                 elif word == "result":
                     a, b = rest.split()
                     hand["result"] = (int(a), int(b))
@@ -250,6 +262,8 @@ class GameRecord:
                     "actions": [[s, str(a)] for s, a in h.actions],
                     "result": list(h.result) if h.result is not None else None,
                     **({"seed": h.seed} if h.seed else {}),
+                    **({"client_seeds": {str(s): c for s, c in sorted(h.client_seeds.items())}}
+                       if h.client_seeds else {}),
                 }
                 for h in self.hands
             ],
@@ -273,7 +287,8 @@ class GameRecord:
                 actions = [(int(s), parse_action(a)) for s, a in h["actions"]]
                 result = tuple(h["result"]) if h.get("result") is not None else None
                 hands.append(HandRecord(int(h["dealer"]), deal, actions,
-                                        result, h.get("seed")))
+                                        result, h.get("seed"),
+                                        _client_seeds(h.get("client_seeds") or {})))
             final = tuple(obj["final"]) if obj.get("final") is not None else None
             return cls(Rules.from_dict(obj["rules"]), hands, final)
         except RecordError:
@@ -298,6 +313,16 @@ class ReplayError(RecordError):
         """The offending (seat, action), if any."""
         self.reason = reason
         """Why it was refused."""
+
+
+def _client_seeds(raw: dict[Any, Any]) -> dict[int, str]:
+    """Players' seeds by seat, from text or JSON (seats as strings)."""
+    out = {}
+    for seat, seed in raw.items():
+        if not isinstance(seed, str) or not seed:
+            raise RecordError(f"seat {seat}'s client seed is not text")
+        out[_seat(str(seat))] = seed
+    return out
 
 
 def _seat(text: str) -> int:

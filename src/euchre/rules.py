@@ -192,7 +192,7 @@ PRESETS: dict[str, Rules] = {
     "classic": Rules(),
     "stick-the-dealer": Rules(stick_the_dealer=True),
     "redeal": Rules(all_pass="same-dealer"),
-    "canadian": Rules(stick_the_dealer=True, canadian_loner=True),
+    "canadian": Rules(canadian_loner=True),
     "kitchen-table": Rules(
         stick_the_dealer=True,
         defend_alone=True,
@@ -201,4 +201,7 @@ PRESETS: dict[str, Rules] = {
     "benny": Rules(benny=True),
     "short": Rules(game_to=5),
 }
-"""The named presets: ``classic`` never forces the dealer; ``stick-the-dealer`` does."""
+"""The named presets. ``classic`` is doc 002's game without house rules (no stick, a throw-in
+passes the deal left); ``redeal`` is doc 000's (the same dealer deals again); ``stick-the-dealer``
+is doc 001's. Each other preset adds one house rule of doc 002 section 10 (``kitchen-table``
+several), and none adds a rule a document does not tie to it."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import secrets
+from collections.abc import Mapping
 
 from .cards import CLUBS, DECK, JACK, JOKER, SPADES, Card, card_rank, card_suit
 from .hand import Deal
@@ -39,6 +41,28 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+_CLIENT_SEED = re.compile(r"[0-9a-f]{16,128}")
+
+
+def is_client_seed(text: object) -> bool:
+    """Whether ``text`` is a player's shuffle seed: 16 to 128 lower-case hex digits."""
+    return isinstance(text, str) and _CLIENT_SEED.fullmatch(text) is not None
+
+
+def mixed_seed(server_seed: str, client_seeds: Mapping[int, str] | None = None) -> str:
+    """The seed a hand is dealt from: the table's committed seed mixed with each player's.
+
+    With no player seeds it is the table's seed itself. Otherwise it is the SHA-256 hex of the
+    lines ``server_seed``, then ``"seat:client_seed"`` for each player in seat order, joined by
+    newlines. A player's seed is sent after the table's commitment, so neither side can
+    choose the deal: the table cannot change its seed, and no player knows it.
+    """
+    if not client_seeds:
+        return server_seed
+    lines = [server_seed, *(f"{seat}:{client_seeds[seat]}" for seat in sorted(client_seeds))]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
 def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
     """The deck shuffled by Fisher-Yates driven by SHA-256(seed, counter).
 
@@ -61,29 +85,34 @@ def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
     return deck
 
 
+def _rounds(pattern: str) -> tuple[int, int]:
+    """Cards per player in the first and second round of a dealing pattern."""
+    return (3, 2) if pattern == "3-2" else (2, 3)
+
+
 def deal_from_deck(deck: list[Card], dealer: int, pattern: str = "3-2") -> Deal:
-    """Deal a deck in two rounds (three then two, or two then three) from the dealer's left."""
-    first, second = (3, 2) if pattern == "3-2" else (2, 3)
+    """Deal a deck clockwise from the dealer's left in two rounds, one pattern for everyone
+    (doc 002 deal rule 3): ``"3-2"`` gives each player three cards, then each two; ``"2-3"``
+    two, then three."""
     hands: list[list[Card]] = [[], [], [], []]
     pos = 0
-    for count in (first, second, first, second), (second, first, second, first):
+    for count in _rounds(pattern):
         for i in range(4):
             seat = (dealer + 1 + i) % 4
-            hands[seat].extend(deck[pos : pos + count[i]])
-            pos += count[i]
+            hands[seat].extend(deck[pos : pos + count])
+            pos += count
     return Deal(tuple(tuple(h) for h in hands), tuple(deck[pos:]), pattern)
 
 
 def deck_of_deal(deal: Deal, dealer: int) -> list[Card]:
     """The deck order a deal came from (inverse of :func:`deal_from_deck`)."""
-    first, second = (3, 2) if deal.pattern == "3-2" else (2, 3)
     taken = [0, 0, 0, 0]
     deck: list[Card] = []
-    for count in (first, second, first, second), (second, first, second, first):
+    for count in _rounds(deal.pattern):
         for i in range(4):
             seat = (dealer + 1 + i) % 4
-            deck.extend(deal.hands[seat][taken[seat] : taken[seat] + count[i]])
-            taken[seat] += count[i]
+            deck.extend(deal.hands[seat][taken[seat] : taken[seat] + count])
+            taken[seat] += count
     return deck + list(deal.kitty)
 
 

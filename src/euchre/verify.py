@@ -17,7 +17,7 @@ from typing import Any
 from .cards import Card, card_text
 from .hand import PATTERNS, Deal
 from .record import GameRecord, HandRecord, ReplayError
-from .shuffle import commitment, deal_from_deck, deck_from_seed
+from .shuffle import commitment, deal_from_deck, deck_from_seed, is_client_seed, mixed_seed
 
 VERIFIED = "verified"
 """The deal came from the seed (and the seed matches any commitment kept)."""
@@ -121,14 +121,23 @@ class Report:
 
 
 def check_hand(number: int, hand: HandRecord, benny: bool,
-               committed: tuple[str, ...] = ()) -> HandCheck:
-    """Check one hand: its deal against ``deck_from_seed(seed)``, its seed against commitments."""
+               committed: tuple[str, ...] = (), sent: dict[int, str] | None = None) -> HandCheck:
+    """Check one hand: its deal against its seeds, its seed against commitments, and the seeds
+    a player kept as sent (``sent``: seat -> seed) against those mixed in."""
     if not hand.seed:
         if committed:
             return HandCheck(number, FAILED, ("a commitment was published for this hand but the "
                                               "record reveals no seed",))
         return HandCheck(number, NO_SEED)
     problems = _deal_problems(hand, benny)
+    for seat, seed in sorted(hand.client_seeds.items()):
+        if not is_client_seed(seed):
+            problems.append(f"seat {seat}'s client seed {seed!r} is not 16 to 128 hex digits")
+    for seat, seed in sorted((sent or {}).items()):
+        mixed = hand.client_seeds.get(seat)
+        if mixed != seed:
+            problems.append(f"seat {seat} sent the seed {seed[:16]}… for this hand, but "
+                            + (f"{mixed[:16]}… was mixed in" if mixed else "none was mixed in"))
     if len(committed) > 1:
         problems.append(f"{len(committed)} different commitments were published for this hand: "
                         + ", ".join(committed))
@@ -144,7 +153,8 @@ def _deal_problems(hand: HandRecord, benny: bool) -> list[str]:
     deal = hand.deal
     if deal.pattern not in PATTERNS:
         return [f"unknown dealing pattern {deal.pattern!r}"]
-    want = deal_of_seed(hand.seed, hand.dealer, benny, deal.pattern)
+    want = deal_of_seed(mixed_seed(hand.seed, hand.client_seeds), hand.dealer, benny,
+                        deal.pattern)
     if want == deal:
         return []
     out = []
@@ -154,7 +164,8 @@ def _deal_problems(hand: HandRecord, benny: bool) -> list[str]:
             out.append(_difference(f"seat {seat} was dealt", got, should))
     if deal.kitty != want.kitty:
         out.append(_difference("the kitty is", deal.kitty, want.kitty))
-    return [f"the deal does not come from its seed: {'; '.join(out)}"]
+    what = "its seed" if not hand.client_seeds else "its seed mixed with the players' seeds"
+    return [f"the deal does not come from {what}: {'; '.join(out)}"]
 
 
 def _at(hands: tuple[tuple[Card, ...], ...], seat: int) -> tuple[Card, ...]:
@@ -171,13 +182,15 @@ def _difference(what: str, got: tuple[Card, ...], should: tuple[Card, ...]) -> s
 
 
 def verify_record(record: GameRecord, commitments: dict[int, tuple[str, ...]] | None = None,
-                  strict: bool = False) -> Report:
-    """Check every hand of a record; ``strict`` also fails seeded hands with no kept commitment."""
+                  strict: bool = False, sent: dict[int, dict[int, str]] | None = None) -> Report:
+    """Check every hand of a record; ``strict`` also fails seeded hands with no kept commitment;
+    ``sent`` (hand -> seat -> seed, :func:`parse_sent_seeds`) must be the seeds mixed in."""
     kept = commitments or {}
     checks = []
     notes = []
     for number, hand in enumerate(record.hands, 1):
-        check = check_hand(number, hand, record.rules.benny, kept.get(number, ()))
+        check = check_hand(number, hand, record.rules.benny, kept.get(number, ()),
+                           (sent or {}).get(number))
         if strict and check.status != FAILED and not check.committed:
             why = "no commitment was kept" if check.status == VERIFIED else "no seed"
             check = HandCheck(number, FAILED, (f"strict: {why}",))
@@ -232,11 +245,29 @@ def _add(found: dict[int, list[str]], number: int, value: str, where: str) -> No
         seen.append(hexed)
 
 
+def parse_sent_seeds(text: str) -> dict[int, dict[int, str]]:
+    """The seeds a player kept as sent, from ``seed N SEAT HEX`` lines of a commitments file
+    (hand -> seat -> seed); other lines are ignored. Raises :class:`CommitmentsError`."""
+    out: dict[int, dict[int, str]] = {}
+    if text.lstrip().startswith(("{", "[")):
+        return out
+    for index, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if not words or words[0].lower() != "seed":
+            continue
+        if len(words) != 4 or not words[1].isdigit() or words[2] not in ("0", "1", "2", "3") \
+                or not is_client_seed(words[3].lower()):
+            raise CommitmentsError(f"line {index}: expected 'seed N SEAT HEX' (SEAT 0-3, 16 to "
+                                   f"128 hex digits), not {raw.strip()!r}")
+        out.setdefault(int(words[1]), {})[int(words[2])] = words[3].lower()
+    return out
+
+
 def _collect_text(text: str, found: dict[int, list[str]]) -> None:
     number = 0
     for index, raw in enumerate(text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
-        if not words:
+        if not words or words[0].lower() == "seed":  # a seed sent: parse_sent_seeds
             continue
         if words[0].lower() == "hand":
             words = words[1:]

@@ -8,15 +8,12 @@ the dealer only), the cards played and the tricks; nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import actions as A
 from .actions import Action
-from .cards import Card, card_text, cards_of, suit_text
+from .cards import Card, card_text, suit_text
 from .rules import Rules
-
-if TYPE_CHECKING:
-    from .hand import HandState
 
 Trick = tuple[int, tuple[Card, ...], int]
 
@@ -67,7 +64,8 @@ class HandView:
     trick: tuple[Card, ...]
     """Cards played to the trick in progress, in play order from the leader."""
     tricks: tuple[Trick, ...]
-    """Completed tricks as (leader, cards, winner): every card this seat has seen played."""
+    """Completed tricks as (leader, cards, winner): every card this seat has seen played (the
+    seat's own memory; a person at a table is sent only the last, see :meth:`to_table_json`)."""
     tricks_won: tuple[int, int]
     """Tricks won this hand by seats 0 & 2 and by seats 1 & 3."""
     points: tuple[int, int]
@@ -100,8 +98,32 @@ class HandView:
         kinds = (A.PASS_KIND, A.ORDER, A.CALL, A.DEFEND)
         return [(s, a) for s, a in self.history if a is not None and a.kind in kinds]
 
+    @property
+    def plays_on_view(self) -> int:
+        """How many plays a person may still look at (table law 11): the trick in progress, or
+        the last completed trick until the next card is led."""
+        if self.trick:
+            return len(self.trick)
+        return len(self.tricks[-1][1]) if self.tricks else 0
+
+    def to_table_json(self) -> dict[str, Any]:
+        """:meth:`to_json` as a person at a table is sent it, under table law 11: a play before
+        the ones on view (:attr:`plays_on_view`) shows only its kind, ``"play"``, like another
+        seat's discard. Computer players keep the full view, their own memory of the hand."""
+        out = self.to_json()
+        keep = self.plays_on_view
+        history: list[list[Any]] = out["history"]
+        for entry in reversed(history):
+            if entry[1].startswith(A.PLAY):
+                if keep:
+                    keep -= 1
+                else:
+                    entry[1] = A.PLAY
+        return out
+
     def to_json(self) -> dict[str, Any]:
-        """The view as a JSON-ready dict (cards in text notation)."""
+        """The view as a JSON-ready dict (cards in text notation): the full view, every play
+        of the hand included (for programs and computer players; see :meth:`to_table_json`)."""
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
@@ -146,54 +168,3 @@ class HandView:
 def _kinds(view: HandView) -> list[str]:
     hidden = iter(view.hidden_kinds)
     return [next(hidden) if a is None else a.kind for _, a in view.history]
-
-
-def make_view(state: HandState, seat: int) -> HandView:
-    """Build ``seat``'s view of ``state``."""
-    from .hand import DISCARD, PHASE_NAMES
-
-    history: list[tuple[int, Action | None]] = []
-    hidden: list[str] = []
-    gave: tuple[Card, ...] = ()
-    upcard_taken = False
-    for s, a in state.history():
-        if a.kind == A.DISCARD:
-            upcard_taken = True
-        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
-            history.append((s, None))
-            hidden.append(a.kind)
-            continue
-        if a.kind == A.FARMER_SWAP:
-            gave = a.cards
-        history.append((s, a))
-    if state.phase == DISCARD:  # the dealer holds the upcard already
-        upcard_taken = True
-    leader, trick = state.trick
-    return HandView(
-        seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        score=state.score,
-        phase=PHASE_NAMES[state.phase],
-        to_act=state.to_act,
-        hand=tuple(cards_of(state.hand_mask(seat))),
-        upcard=state.upcard,
-        upcard_taken=upcard_taken,
-        history=tuple(history),
-        hidden_kinds=tuple(hidden),
-        trump=state.trump,
-        maker=state.maker,
-        alone=state.alone,
-        lone_defender=state.lone_defender,
-        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
-        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
-        farmer_gave=gave,
-        leader=leader,
-        trick=trick,
-        tricks=tuple(state.tricks),
-        tricks_won=state.tricks_won,
-        points=state.points,
-        thrown_in=state.thrown_in,
-        reneged=state.reneged,
-        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
-    )

@@ -11,8 +11,10 @@ import pytest
 from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
 from starlette.testclient import TestClient
 
+from euchre.limits import MemoryLimits
 from euchre.server.accounts_api import AccountsOptions
-from euchre.storage.testdb import drop_postgres, fresh_postgres, postgres_url
+from limits_helpers import FakeClock
+from testdb import drop_postgres, fresh_postgres, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
@@ -120,33 +122,41 @@ def test_a_forged_or_expired_cookie_is_not_signed_in(client: TestClient) -> None
 def test_sign_in_is_rate_limited(client: TestClient) -> None:
     sign_up(client, "frank")
     client.cookies.clear()
+    # Right passwords give their place back: signing in often is not limited.
+    for _ in range(6):
+        assert client.post("/api/session", json={"username": "frank",
+                                                 "password": "correct horse"}).status_code == 200
     for _ in range(5):
         assert client.post("/api/session", json={"username": "frank",
                                                  "password": "bad guess"}).status_code == 401
-    r = client.post("/api/session", json={"username": "frank", "password": "correct horse"})
-    assert r.status_code == 429 and int(r.headers["retry-after"]) > 0
-    assert "try again" in r.json()["error"]
+    r = client.post("/api/session", json={"username": "Frank", "password": "correct horse"})
+    assert r.status_code == 429 and 299 <= int(r.headers["retry-after"]) <= 300
+    assert r.json()["error"].startswith("too many sign-in attempts for this username: try "
+                                        "again in ")
+    assert r.json()["code"] == "rate_limited" and "set-cookie" not in r.headers
 
 
 def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
-    now = [1000.0]
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db", now=lambda: now[0])
+    clock = FakeClock(1000.0)
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db")
+    app.state.limits = MemoryLimits(now=clock)
     with TestClient(app) as client:
-        # A refused sign-up (a taken name, a bad password) does not count.
+        # A refused sign-up (a taken name, a bad password) counts as an attempt, but not as
+        # a new account.
         sign_up(client, "user0")
         assert client.post("/api/accounts", json={"username": "user0",
                                                   "password": "correct horse"}).status_code == 409
         assert client.post("/api/accounts", json={"username": "user9",
                                                   "password": "short"}).status_code == 400
         for n in range(1, 5):
-            now[0] += 60
+            clock.advance(60)
             sign_up(client, f"user{n}")
         client.cookies.clear()
-        now[0] += 60
+        clock.advance(60)
         r = client.post("/api/accounts", json={"username": "sixth", "password": "correct horse"})
         assert r.status_code == 429 and r.headers["retry-after"] == "3300"
-        assert r.json() == {"error": "too many new accounts from your address: try again in "
-                                     "3300 seconds"}
+        assert r.json()["error"] == ("too many new accounts from your address: try again in "
+                                     "3300 seconds")
         assert "set-cookie" not in r.headers and client.get("/api/me").status_code == 401
         # Nothing was created: the name is free, no coins were given.
         assert client.post("/api/session", json={"username": "sixth", "password":
@@ -156,10 +166,37 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
         # Signing in is not limited by it; an hour after the first, one more sign-up is allowed.
         r = client.post("/api/session", json={"username": "user1", "password": "correct horse"})
         assert r.status_code == 200
-        now[0] = 1000.0 + 3600
+        clock.t = 1000.0 + 3600
         assert sign_up(client, "sixth")["balance"] == 1000
         r = client.post("/api/accounts", json={"username": "seventh", "password": "correct horse"})
         assert r.status_code == 429
+
+
+def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -> None:
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/taken.db")
+    with TestClient(app) as client:
+        sign_up(client, "taken")
+        hashes = []
+        passwords = app.state.accounts.accounts.passwords
+        real_hash = passwords.hash
+
+        async def counted_hash(secret: str) -> str:
+            hashes.append(secret)
+            return await real_hash(secret)
+
+        passwords.hash = counted_hash
+        for _ in range(9):  # ten attempts from the address in all
+            r = client.post("/api/accounts", json={"username": "TAKEN", "password": "new horse"})
+            assert r.status_code == 409
+        assert hashes == []
+        # Every attempt counted, refused ones too: names cannot be tried without end.
+        for name in ("taken", "brandnew"):
+            r = client.post("/api/accounts", json={"username": name, "password": "new horse"})
+            assert r.status_code == 429 and int(r.headers["retry-after"]) > 3500
+            assert r.json()["error"].startswith("too many sign-up attempts from your address")
+        assert hashes == []
+        assert client.post("/api/session", json={"username": "brandnew", "password":
+                                                 "new horse"}).status_code == 401
 
 
 def test_sign_in_again_gives_a_new_session(client: TestClient) -> None:

@@ -1,4 +1,4 @@
-"""Accounts: sign up with the starting coins, sign in, argon2 hashes, sessions, rate limits."""
+"""Accounts: sign up with the starting coins, sign in, argon2 hashes, sessions."""
 
 from __future__ import annotations
 
@@ -12,11 +12,8 @@ from euchre.accounts import (
     AccountService,
     BadPasswordError,
     BadUsernameError,
+    LoginSessionStore,
     Passwords,
-    RateLimitedError,
-    SessionStore,
-    SignInLimiter,
-    SignUpLimiter,
     UsernameTakenError,
     WrongCredentialsError,
 )
@@ -96,7 +93,7 @@ async def test_passwords_check_and_refuse() -> None:
 async def test_sessions(engine: AsyncEngine) -> None:
     now = [T0]
     account = await AccountService(engine, FAST).create("erin", "correct horse")
-    store = SessionStore(engine, lambda: now[0], days=30)
+    store = LoginSessionStore(engine, lambda: now[0], days=30)
     sid, session = await store.create(account.id)
     found = await store.find(sid)
     assert found is not None and found.account_id == account.id
@@ -113,44 +110,3 @@ async def test_sessions(engine: AsyncEngine) -> None:
     await store.end(sid2)
     assert await store.find(sid2) is None
     await store.end(None)
-
-
-def test_the_sign_in_limit() -> None:
-    limiter = SignInLimiter(max_failures=3, window=60, max_per_address=5)
-    for t in range(3):
-        limiter.check("frank", "1.2.3.4", t)
-        limiter.failed("frank", "1.2.3.4", t)
-    with pytest.raises(RateLimitedError) as info:
-        limiter.check("frank", "1.2.3.4", 10)
-    assert info.value.retry_after == 50 and info.value.status == 429
-    limiter.check("grace", "1.2.3.4", 10)  # another name from the same address is fine
-    limiter.failed("grace", "1.2.3.4", 11)
-    limiter.failed("heidi", "1.2.3.4", 12)
-    with pytest.raises(RateLimitedError):  # but the address has had five failures
-        limiter.check("ivan", "1.2.3.4", 13)
-    limiter.check("ivan", "5.6.7.8", 13)
-    limiter.check("frank", "5.6.7.8", 60.5)  # frank's first failure has left the window
-    limiter.failed("frank", "5.6.7.8", 60.6)
-    with pytest.raises(RateLimitedError):
-        limiter.check("frank", "5.6.7.8", 60.7)
-    limiter.succeeded("frank")  # a success clears the name's count
-    limiter.check("frank", "5.6.7.8", 60.7)
-
-
-def test_the_sign_up_limit() -> None:
-    limiter = SignUpLimiter(max_per_address=5, window=3600)
-    for t in range(5):
-        limiter.reserve("1.2.3.4", t * 60)
-    with pytest.raises(RateLimitedError) as info:
-        limiter.reserve("1.2.3.4", 600)
-    assert info.value.retry_after == 3000 and info.value.status == 429
-    assert "too many new accounts" in info.value.message
-    limiter.reserve("5.6.7.8", 600)  # another address is counted on its own
-    limiter.release("1.2.3.4", 240)  # the fifth was refused after all: its place is free
-    limiter.reserve("1.2.3.4", 601)
-    with pytest.raises(RateLimitedError):  # a refusal counted nothing, but the five are back
-        limiter.reserve("1.2.3.4", 602)
-    limiter.reserve("1.2.3.4", 3600)  # the first has left the window
-    with pytest.raises(RateLimitedError) as info:
-        limiter.reserve("1.2.3.4", 3601)
-    assert info.value.retry_after == 59

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from euchre.arena import interval, percentile
 from euchre.cli import main
+from euchre.cli.arena import interval, percentile
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

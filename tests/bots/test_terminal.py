@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from euchre.cli import main
+from euchre.cli.play import TerminalGame
 from euchre.rules import Rules
-from euchre.terminal import Session
 
 
 def feed(monkeypatch: pytest.MonkeyPatch, lines: Iterator[str]) -> list[str]:
@@ -84,7 +84,7 @@ def test_last_shows_the_trick_just_taken(
             yield "1"
 
     feed(monkeypatch, answers())
-    Session(Rules(game_to=5), "easy", 2).play()
+    TerminalGame(Rules(game_to=5), "easy", 2).play()
     out = capsys.readouterr().out
     assert "Last trick, led by" in out
 
@@ -114,7 +114,7 @@ def test_kitchen_table_rules_ask_about_defending_alone(
 
 def test_describe_names_each_kind_of_move() -> None:
     from euchre.actions import parse_action
-    from euchre.terminal import describe
+    from euchre.cli.play import describe
 
     assert describe(1, parse_action("order alone"), dealer=3) == (
         "West orders it up and goes alone."

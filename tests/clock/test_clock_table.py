@@ -38,7 +38,8 @@ async def test_one_miss_plays_the_move_with_the_expert_player_and_keeps_the_full
     assert await h.miss() == (1, "order", F)
     timed_out = [e for e in sub.events() if e.get("timed_out")]
     assert len(timed_out) == 1 and timed_out[0]["seat"] == 0
-    assert h.levels.count("expert") == 1  # the move was the expert player's, not South's bots'
+    # the move was the expert player's; West (a computer) already thinks ahead of its turn
+    assert h.levels == ["expert", "expert"]
     await h.to_person_turn()
     assert h.clock_json()["move_ms"] == 90000 and h.clock_json()["misses"] == 1
     await h.actor.stop()
@@ -129,8 +130,13 @@ async def test_the_clock_runs_on_while_disconnected_and_rejoining_resumes() -> N
     back = Recorder()
     await h.actor.join(back, since=seen)
     events = back.events()
-    assert events and all(m["version"] > seen for m in back.messages if m["type"] == "event")
-    assert any(e.get("timed_out") for e in events)
+    assert all(m["version"] > seen for m in back.messages if m["type"] == "event")
+    snapshots = [m for m in back.messages if m["type"] == "snapshot"]
+    if snapshots:  # table law 11: the missed events showed tricks no longer on view
+        table = snapshots[0]["table"]
+        assert table["version"] == back.messages[0]["version"] and table["clock"]["misses"] >= 3
+    else:
+        assert any(e.get("timed_out") for e in events)
     assert not h.actor.game.is_over
     await h.actor.stop()
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from euchre.coins import CoinsError, CoinService, Ledger
 from euchre.storage.accounts_models import ledger_entries
-from euchre.storage.testdb import create_ledger_tables
+from testdb import create_ledger_tables
 
 # One operation: (account index, amount, key index). Keys repeat on purpose; a key is
 # tied to one (account, amount) so a repeat is a true retry.

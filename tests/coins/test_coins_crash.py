@@ -186,7 +186,11 @@ def test_a_killed_server_resumes_the_coin_game_and_settles_it_once(server: Serve
         if after["hand_number"] == before["hand_number"] and after["view"]:
             moves_after = after["view"]["history"]
             shorter = min(len(moves_after), len(moves_before))
-            assert moves_after[:shorter] == moves_before[:shorter]
+            def kinds(moves: list[list[Any]]) -> list[list[Any]]:
+                # table law 11: a play no longer on view is sent as just "play"
+                return [[s, "play" if a.startswith("play") else a] for s, a in moves]
+
+            assert kinds(moves_after[:shorter]) == kinds(moves_before[:shorter])
 
         seat = _play(server, table, 2, None)
         assert seat.table["game_over"]

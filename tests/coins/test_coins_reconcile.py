@@ -40,7 +40,7 @@ def _stored(table_id: str, game: GameState, status: str, **meta: object) -> Stor
 
 async def test_reconcile_after_a_crash(engine: AsyncEngine) -> None:
     coins = CoinService(engine, FakeNow())
-    state = AccountsState(engine, None, None, coins, None, ClockPolicy())  # type: ignore[arg-type]
+    state = AccountsState(engine, None, None, coins, ClockPolicy())  # type: ignore[arg-type]
     store = MemoryStore()
     never = await new_account(engine, 1000)
     ended = await new_account(engine, 1000)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from euchre.bench import timed_random_hands
 from euchre.cli import main
+from euchre.cli.bench import timed_random_hands
 from euchre.rules import Rules
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from engine_helpers import act, deal, endings, first_ending, legal, snapshot
+from engine_helpers import act, deal, endings, first_ending, legal, play_random_game, snapshot
 
 import euchre
 from euchre.cards import JOKER, parse_card, parse_cards, parse_suit
@@ -174,9 +176,14 @@ def test_house_rule_canadian_loner_not_in_round_two() -> None:
 
 
 def test_house_rule_canadian_loner_with_stick_the_dealer() -> None:
-    """Canadian preset also sticks the dealer; the dealer's own order is not forced alone."""
-    state = act(deal(CANADIAN, 0, PLAIN, PLAIN_KITTY), *["pass"] * 3)
-    assert state.to_act == 0 and "order" in legal(state)
+    """Canadian loner and stick the dealer are separate house rules (002 section 10 ties them
+    nowhere): the preset has only the loner; with both, each applies on its own."""
+    assert euchre.Rules(canadian_loner=True) == CANADIAN
+    state = act(deal(CANADIAN, 0, PLAIN, PLAIN_KITTY), *["pass"] * 7)
+    assert state.to_act == 0 and "pass" in legal(state), "the preset does not stick the dealer"
+    both = CANADIAN.replace(stick_the_dealer=True)
+    state = act(deal(both, 0, PLAIN, PLAIN_KITTY), *["pass"] * 3)
+    assert state.to_act == 0 and "order" in legal(state), "the dealer's own order is not forced"
     state = act(state, "pass", *["pass"] * 3)
     assert state.to_act == 0 and "pass" not in legal(state)
 
@@ -312,8 +319,13 @@ def test_option_dealer_exchanges_when_partner_alone_no() -> None:
     assert dealer_alone.phase_name == "discard", "a lone dealer still picks up"
 
 
+# South alone leads AD and wins, then loses the second trick to East, and follows East's lead.
+SOUTH_FOLLOWS = ["3 play JS", "0 play 9C", "1 play AC", "3 play KH", "3 play AS", "0 play 9S"]
+
+
 def renege_record(rules: euchre.Rules, claim: str) -> str:
-    """A one-hand record: South orders up alone, leads, and a renege is claimed."""
+    """A one-hand record: South orders up alone, leads, and a renege is claimed (against
+    South only once South has followed a lead: a leader cannot renege)."""
     return "\n".join([
         "euchre-record 1",
         f"rules {rules.to_text()}",
@@ -325,6 +337,7 @@ def renege_record(rules: euchre.Rules, claim: str) -> str:
         "3 discard 9D",
         "0 play AD",
         "1 play QD",
+        *(SOUTH_FOLLOWS if claim.startswith("renege 0") else []),
         claim,
         "",
     ])
@@ -363,6 +376,21 @@ def test_option_renege_claim_after_the_last_trick_replaces_the_score() -> None:
     assert game.score == (0, 2)
     with pytest.raises(euchre.IllegalActionError, match="already claimed"):
         game.apply("renege 2 by 3")
+
+
+def test_option_renege_claim_after_the_game_ended_is_refused() -> None:
+    """Once a side has won the game the result stands: a renege claim that the finished hand
+    would accept is refused by the game, and the score and winner do not change."""
+    rng = random.Random(11)
+    game = play_random_game(CLASSIC, 0, rng)
+    assert game.is_over and game.current is not None and not game.current.thrown_in
+    claims = [f"renege {s} by {b}" for s in range(4) for b in range(4)]
+    valid = [c for c in claims if game.current.is_legal(c)]
+    assert valid, "the last hand would take a claim on its own"
+    for claim in valid:
+        with pytest.raises(euchre.IllegalActionError, match="the game is over"):
+            game.apply(claim)
+    assert game.is_over and game.winner is not None
 
 
 @pytest.mark.parametrize(("all_pass", "nxt"), [("next-dealer", 0), ("same-dealer", 3)])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ import euchre
 from euchre.hand import HandState
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-DATA = REPO_ROOT.parent / "shared" / "data"
+# shared/ beside the repository; EUCHRE_REFERENCE_DATA points elsewhere (from a worktree).
+DATA = Path(os.environ.get("EUCHRE_REFERENCE_DATA", REPO_ROOT.parent / "shared" / "data"))
 
 FILES = {
     "openspiel-stick.jsonl.gz": euchre.Rules(stick_the_dealer=True),

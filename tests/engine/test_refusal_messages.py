@@ -44,7 +44,27 @@ def test_message_must_follow_hearts_with_the_nine() -> None:
     state = state.apply("play AC")
     refused(state, "play JC", "you must follow Hearts: you hold the Nine of Hearts")
     state = act(deal(CLASSIC, 3, hands, KITTY), "order", "discard 9D", "play AH")
-    refused(state, "play QD", "you must follow trump: you hold the Jack of Diamonds")
+    refused(state, "play QD", "you must follow trump (Hearts): you hold the Jack of Diamonds")
+
+
+def test_message_follow_trump_names_the_suit() -> None:
+    """"You must follow trump" says which suit trump is, also when the left bower is led."""
+    hands = "JD 9C TC 9S TS | AH QD AD AC KC | KD TD 9H QC JC | 9D AS KS QS JS"
+    state = act(deal(CLASSIC, 3, hands, KITTY), "order", "discard 9D", "play JD")
+    refused(state, "play AD", "you must follow trump (Hearts): you hold the Ace of Hearts")
+
+
+BENNY_HANDS = "AC KC QC JC 9S | JK KD QD JD TS | 9C 9D 9H TC TD | AH KH QH JH TH"
+BENNY_KITTY = "AD AS KS QS JS"
+
+
+def test_message_joker_is_a_trump() -> None:
+    """The Benny: the joker played to a plain-suit lead is refused, saying it is a trump."""
+    rules = euchre.Rules(benny=True)
+    state = act(deal(rules, 3, BENNY_HANDS, BENNY_KITTY), *["pass"] * 4, "call C", "play 9S")
+    refused(state, "play JK", "you must follow Spades: you hold the Ten of Spades "
+            "(the joker is a trump, not a Spade)")
+    assert act(state, "play TS").trick[1] == tuple(euchre.parse_card(c) for c in ("9S", "TS"))
 
 
 def test_message_left_bower_is_a_trump() -> None:
@@ -90,6 +110,12 @@ def test_message_hand_over_and_renege_claims() -> None:
     over = act(deal(CLASSIC, 3, HANDS, KITTY), *["pass"] * 8)
     refused(over, "pass", "the hand is over")
     refused(over, "renege 1 by 0", "a renege can only be claimed once play has started")
+    refused(in_play(), "renege 1 by 0", "seat 1 has not yet played to a trick another seat "
+            "led, so cannot have reneged")
+    led = in_play().apply("play AD")
+    refused(led, "renege 0 by 1", "seat 0 has not yet played to a trick another seat led, "
+            "so cannot have reneged")
+    assert led.apply("play QD").apply("renege 1 by 0").reneged == (1, 0)
     refused(in_play(), "renege 1 by 3", "only an opponent of the reneging player can claim a "
             "renege")
     alone = act(deal(CLASSIC, 3, HANDS, KITTY), "order alone", "discard 9D", "play AD")
@@ -116,6 +142,23 @@ def test_message_notation_errors() -> None:
     with pytest.raises(euchre.ActionError):
         state.apply("bid 3")
     assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("text", ["bid 3", "play ZZ", "call X", "renege 5 by 0", ""])
+def test_message_unparseable_text_is_an_illegal_action(text: str) -> None:
+    """The README's promise: an action that cannot be applied, text that is not an action
+    included, raises IllegalActionError (ActionError is a kind of it) and changes nothing."""
+    assert issubclass(euchre.ActionError, euchre.IllegalActionError)
+    refused(in_play(), text, str(_parse_error(text)))
+    game = euchre.GameState(CLASSIC, 3).deal(in_play().deal)
+    with pytest.raises(euchre.IllegalActionError, match=r"not an action|not a seat"):
+        game.apply(text)
+
+
+def _parse_error(text: str) -> euchre.ActionError:
+    with pytest.raises(euchre.ActionError) as err:
+        euchre.parse_action(text)
+    return err.value
 
 
 def test_message_rules_errors() -> None:

@@ -114,13 +114,23 @@ def test_rule_002_4_2_cut_is_skipped_and_the_shuffle_is_verifiable() -> None:
 
 @pytest.mark.parametrize("pattern", ["3-2", "2-3"])
 def test_rule_002_4_3_deal_three_then_two_clockwise_from_the_left(pattern: str) -> None:
-    """Section 4.3: five cards each, clockwise from the dealer's left, in two rounds."""
+    """Section 4.3: five cards each, clockwise from the dealer's left, in two rounds: three
+    then two, or two then three, the same pattern for all players in that deal."""
     deck = list(DECK)
     d = deal_from_deck(deck, dealer=2, pattern=pattern)
-    first = 3 if pattern == "3-2" else 2
-    assert d.hands[3][:first] == tuple(deck[:first]), "the dealer's left receives first"
-    assert d.hands[0][:5 - first] == tuple(deck[first : 5]), "then clockwise, other pattern"
-    assert all(len(h) == 5 for h in d.hands)
+    first, second = (3, 2) if pattern == "3-2" else (2, 3)
+    order = [3, 0, 1, 2]  # clockwise from the dealer's left
+    pos = 0
+    want: dict[int, list[int]] = {seat: [] for seat in order}
+    for count in (first, second):
+        for seat in order:
+            want[seat] += deck[pos : pos + count]
+            pos += count
+    assert {seat: list(d.hands[seat]) for seat in order} == want
+    if pattern == "3-2":  # written out once, so a reader can check the rule by eye
+        assert d.hands == ((3, 4, 5, 14, 15), (6, 7, 8, 16, 17), (9, 10, 11, 18, 19),
+                           (0, 1, 2, 12, 13))
+    assert d.kitty == tuple(deck[20:])
     assert deck_of_deal(d, 2) == deck
     with pytest.raises(euchre.DealError):
         euchre.HandState(CLASSIC, 2, euchre.Deal(d.hands, d.kitty, "4-1"))

@@ -129,7 +129,9 @@ def test_table_law_9_renege_cannot_happen_and_a_claim_scores_the_hand() -> None:
     state = act(deal(CLASSIC, 3, HANDS, KITTY), "order", "discard 9D", "play AD")
     with pytest.raises(euchre.IllegalActionError, match="you must follow Diamonds"):
         state.apply("play AC")
-    claimed = state.apply("renege 1 by 0")
+    with pytest.raises(euchre.IllegalActionError, match="seat 1 has not yet played"):
+        state.apply("renege 1 by 0")
+    claimed = state.apply("play QD").apply("renege 1 by 0")
     assert claimed.is_over and claimed.reneged == (1, 0) and claimed.points == (2, 0)
 
 

@@ -79,7 +79,7 @@ def play(ws: ClientConnection, rng: random.Random, moves: int | None) -> dict[st
             continue
         if table["game_over"]:
             return table
-        if table["view"]["legal"] and (moves is None or made < moves) \
+        if table["view"] and table["view"]["legal"] and (moves is None or made < moves) \
                 and m["type"] == "event":
             ws.send(json.dumps({"type": "action", "action": rng.choice(table["view"]["legal"])}))
             waiting = True

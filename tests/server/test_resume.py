@@ -36,7 +36,9 @@ async def crash_and_resume(store: GameStore) -> None:
 
     sched2 = ManualScheduler()
     manager2 = make_manager(store, sched2, prefix="after")
-    assert await manager2.resume_unfinished() == ["t1"]
+    # a practice table waits in storage until asked for (table/retire.py)
+    assert await manager2.resume_unfinished() == []
+    assert "t1" in manager2.retirement.dormant
     resumed = await manager2.get("t1")
     assert resumed is not None
     assert resumed.version == version
@@ -142,7 +144,7 @@ async def test_restart_resumes_an_unfinished_table_from_postgresql() -> None:
     server = os.environ.get("EUCHRE_TEST_DATABASE_URL")
     if not server:
         pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
-    from euchre.storage.testdb import drop_postgres, fresh_postgres
+    from testdb import drop_postgres, fresh_postgres
 
     url = await fresh_postgres(server)
     store = await SqlStore.open(url, commit_window=0)

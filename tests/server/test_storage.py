@@ -24,7 +24,7 @@ async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         server = os.environ.get("EUCHRE_TEST_DATABASE_URL")
         if not server:
             pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
-        from euchre.storage.testdb import drop_postgres, fresh_postgres
+        from testdb import drop_postgres, fresh_postgres
 
         url = await fresh_postgres(server)
     s = await SqlStore.open(url)

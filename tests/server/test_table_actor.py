@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -9,9 +10,9 @@ from server_helpers import Recorder, make_table, play_game, until_person
 
 from euchre.cards import card_text
 from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
-from euchre.table.actor import TableError
+from euchre.table.actor import STOPPED, TableError
 from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
-from euchre.table.policy import TurnPolicy
+from euchre.table.kinds import TurnPolicy
 
 
 async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:
@@ -63,7 +64,7 @@ async def test_each_bot_move_is_its_own_event_after_the_delay() -> None:
     sched.advance(0.49)
     await actor.settle()
     assert len(rec.events()) == before  # the bot waits its delay
-    sched.advance(0.01)
+    sched.advance(0.5 * actor.pacing.jitter + 0.01)  # and at most its jitter on top
     await actor.settle()
     new = rec.events()[before:]
     assert [m["event"]["kind"] for m in new] == [ACTION]
@@ -255,3 +256,50 @@ async def test_a_bug_while_handling_a_move_is_reported_not_hung() -> None:
     with pytest.raises(TableError, match="server error"):
         await actor.act(0, str(view.legal[0]))
     await actor.stop()
+
+
+class Releasable(Recorder):
+    """A recorder that is told when the table lets it go."""
+
+    def __init__(self, seat: int | None) -> None:
+        super().__init__(seat)
+        self.released: list[str] = []
+
+    def release(self, reason: str) -> None:
+        """Note the reason."""
+        self.released.append(reason)
+
+
+async def test_a_stopped_table_refuses_moves_and_joins_at_once_and_releases_its_subscribers(
+) -> None:
+    actor, _, sched = make_table()
+    sub = Releasable(0)
+    actor.start()
+    await actor.join(sub)
+    assert await until_person(actor, sched)
+    await actor.stop()
+    assert sub.released == [STOPPED]
+    view = actor.view(0)
+    assert view is not None
+    version = actor.version
+    with pytest.raises(TableError, match="stopped"):
+        await asyncio.wait_for(actor.act(0, str(view.legal[0])), 1)
+    with pytest.raises(TableError, match="stopped"):
+        await asyncio.wait_for(actor.join(Recorder(0)), 1)
+    assert actor.version == version and sched.next_due() is None
+
+
+async def test_a_move_queued_before_a_stop_is_handled_and_a_join_after_it_refused() -> None:
+    actor, _, sched = make_table()
+    actor.start()
+    assert await until_person(actor, sched)
+    view = actor.view(0)
+    assert view is not None
+    actor.on_finish.append(lambda actor: asyncio.sleep(0))  # no fast path: moves queue
+    move = asyncio.ensure_future(actor.act(0, str(view.legal[0])))
+    stopping = asyncio.ensure_future(actor.stop())
+    joining = asyncio.ensure_future(actor.join(Recorder(0)))
+    await asyncio.wait_for(stopping, 1)
+    await asyncio.wait_for(asyncio.wait([move, joining]), 1)
+    assert move.exception() is None  # queued before the stop: handled
+    assert isinstance(joining.exception(), TableError)

@@ -43,6 +43,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,
+        seed_wait=5.0,  # as euchre serve: the first deal waits for the page's seed
         resume=False,
     )
     port = _free_port()

@@ -20,7 +20,7 @@ from web_helpers import (
 
 from euchre.cli import main
 from euchre.record import load
-from euchre.verify import parse_commitments
+from euchre.verify import parse_commitments, parse_sent_seeds
 
 pytestmark = pytest.mark.browser
 
@@ -68,11 +68,16 @@ def test_commitments_kept_in_the_browser_verify_the_game(
     assert kept.name == f"euchre-{table_id}-commitments.txt"
     assert record.name == f"euchre-{table_id}.txt"
 
-    # One `hand N HEX` line for every hand of the game, and they all check out.
-    lines = [line for line in kept.read_text().splitlines() if not line.startswith("#")]
+    # One `hand N HEX` line for every hand of the game, and they all check out; the table also
+    # committed ahead to the seed of a next hand that the end of the game left undealt.
+    lines = [line for line in kept.read_text().splitlines() if line.startswith("hand ")]
     hands = len(load(str(record)).hands)
-    assert [line.split()[:2] for line in lines] == [["hand", str(n)] for n in range(1, hands + 1)]
-    assert sorted(parse_commitments(kept.read_text())) == list(range(1, hands + 1))
+    assert [line.split()[:2] for line in lines] == [["hand", str(n)] for n in range(1, hands + 2)]
+    assert sorted(parse_commitments(kept.read_text())) == list(range(1, hands + 2))
+    # ... and the seed this browser sent for each hand, which `euchre verify` checks was used
+    sent = parse_sent_seeds(kept.read_text())
+    assert sorted(sent)[:hands] == list(range(1, hands + 1))
+    assert all(list(sent[n]) == [0] for n in range(1, hands + 1))
     capsys.readouterr()
     assert main(["verify", str(record), "--commitments", str(kept), "--strict"]) == 0
     out = capsys.readouterr().out

@@ -1,5 +1,5 @@
-"""Accounts: argon2 passwords, server-side sessions, CSRF tokens, sign-in and sign-up rate
-limiting."""
+"""Accounts: argon2 passwords, server-side sessions, CSRF tokens (the sign-in and sign-up
+rate limits are in :mod:`euchre.server.guards`)."""
 
 from .errors import (
     AccountError,
@@ -12,9 +12,8 @@ from .errors import (
     WrongCredentialsError,
 )
 from .passwords import Passwords
-from .ratelimit import SignInLimiter, SignUpLimiter
 from .service import Account, AccountService
-from .sessions import COOKIE_NAME, CSRF_HEADER, Session, SessionStore
+from .sessions import COOKIE_NAME, CSRF_HEADER, LoginSession, LoginSessionStore
 
 __all__ = [
     "COOKIE_NAME",
@@ -25,13 +24,11 @@ __all__ = [
     "BadPasswordError",
     "BadUsernameError",
     "CsrfError",
+    "LoginSession",
+    "LoginSessionStore",
     "NotSignedInError",
     "Passwords",
     "RateLimitedError",
-    "Session",
-    "SessionStore",
-    "SignInLimiter",
-    "SignUpLimiter",
     "UsernameTakenError",
     "WrongCredentialsError",
 ]

@@ -16,6 +16,11 @@ MIN_PASSWORD = 8
 MAX_PASSWORD = 200
 """The longest password allowed (hashing very long inputs wastes time)."""
 
+HASHES_AT_ONCE = 1
+"""Password hashes computed at the same time per process: each takes a core for about a
+quarter of a second, so a burst of sign-ins must queue rather than take every core from
+the tables."""
+
 PROFILES = {
     "default": profiles.RFC_9106_LOW_MEMORY,
     "cheapest": profiles.CHEAPEST,
@@ -31,14 +36,24 @@ class Passwords:
         self.hasher = PasswordHasher.from_parameters(PROFILES[profile])
         """The argon2-cffi hasher."""
         self._dummy: str | None = None
+        self._gates: dict[int, asyncio.Semaphore] = {}
+
+    def _gate(self) -> asyncio.Semaphore:
+        loop = id(asyncio.get_running_loop())
+        gate = self._gates.get(loop)
+        if gate is None:
+            gate = self._gates[loop] = asyncio.Semaphore(HASHES_AT_ONCE)
+        return gate
 
     async def hash(self, password: str) -> str:
         """The argon2id hash of ``password`` (encoded with its parameters and salt)."""
-        return await asyncio.to_thread(self.hasher.hash, password)
+        async with self._gate():
+            return await asyncio.to_thread(self.hasher.hash, password)
 
     async def verify(self, encoded: str, password: str) -> bool:
         """Whether ``password`` matches ``encoded``; never raises for a mismatch."""
-        return await asyncio.to_thread(self._verify, encoded, password)
+        async with self._gate():
+            return await asyncio.to_thread(self._verify, encoded, password)
 
     async def verify_nobody(self, password: str) -> None:
         """Spend the time of one check, so an unknown username answers as slowly as a known."""

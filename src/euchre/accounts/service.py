@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..coins import rules as coin_rules
 from ..coins.ledger import in_transaction, post, utcnow
 from ..storage.accounts_models import accounts
+from ..table.names import NameRefused, check_display_name
 from .errors import (
     BadPasswordError,
     BadUsernameError,
@@ -52,7 +53,10 @@ def check_username(username: object) -> str:
             "a username is 3 to 24 letters, digits, '_', '-' or '.', starting with a letter "
             "or digit"
         )
-    return username
+    try:  # coin tables show the username as the seat's name
+        return check_display_name(username)
+    except NameRefused as e:
+        raise BadUsernameError(str(e)) from None
 
 
 def check_password(password: object) -> str:
@@ -81,6 +85,10 @@ class AccountService:
         """A new account with the starting coins (entry key ``welcome:{account}``)."""
         name = check_username(username)
         secret = check_password(password)
+        async with self.engine.connect() as conn:  # a taken name costs no hash
+            if await conn.scalar(select(accounts.c.id)
+                                 .where(accounts.c.username_key == name.lower())) is not None:
+                raise UsernameTakenError("that username is taken: choose another")
         encoded = await self.passwords.hash(secret)
 
         async def work(conn: AsyncConnection) -> Account:

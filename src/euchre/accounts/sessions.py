@@ -36,7 +36,7 @@ def _aware(t: dt.datetime) -> dt.datetime:
 
 
 @dataclass(frozen=True, slots=True)
-class Session:
+class LoginSession:
     """A signed-in session."""
 
     account_id: int
@@ -51,7 +51,7 @@ class Session:
         return token is not None and hmac.compare_digest(self.csrf.encode(), token.encode())
 
 
-class SessionStore:
+class LoginSessionStore:
     """Create, find and end sessions."""
 
     def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow,
@@ -64,11 +64,11 @@ class SessionStore:
         self.days = days
         """Lifetime in days."""
 
-    async def create(self, account_id: int) -> tuple[str, Session]:
+    async def create(self, account_id: int) -> tuple[str, LoginSession]:
         """A new session: (the id for the cookie, the session)."""
         session_id = secrets.token_urlsafe(32)
         now = self.now()
-        session = Session(account_id, secrets.token_urlsafe(32),
+        session = LoginSession(account_id, secrets.token_urlsafe(32),
                           now + dt.timedelta(days=self.days))
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -82,7 +82,7 @@ class SessionStore:
             )
         return session_id, session
 
-    async def find(self, session_id: str | None) -> Session | None:
+    async def find(self, session_id: str | None) -> LoginSession | None:
         """The live session with this id, or None (unknown, forged or expired)."""
         if not session_id or len(session_id) > 128:
             return None
@@ -92,7 +92,7 @@ class SessionStore:
             ).first()
         if row is None or _aware(row.expires_at) <= self.now():
             return None
-        return Session(row.account_id, row.csrf, _aware(row.expires_at))
+        return LoginSession(row.account_id, row.csrf, _aware(row.expires_at))
 
     async def end(self, session_id: str | None) -> None:
         """Sign out: forget the session (an unknown id is ignored)."""

@@ -8,7 +8,7 @@ seen, wherever they really are.
 from __future__ import annotations
 
 from ..cards import JOKER, Card, card_rank, effective_suit, trump_rank
-from ..tables import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
+from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 
 FULL_DECK = (1 << 24) - 1

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from .. import actions as A
 from ..cards import JOKER, Card, card_suit
-from ..tables import FOLLOW_MASK, TRICK_RANK
+from ..lookup import FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 from . import knowledge as K
 from .policy import call_probability, dealer_discard

@@ -18,6 +18,8 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..storage.accounts_models import accounts, coin_games
+from ..storage.base import StaleFenceError
+from ..storage.models import GameRow
 from . import rules
 from .errors import (
     AlreadyPlayingError,
@@ -124,6 +126,17 @@ async def _active_table(conn: AsyncConnection, account_id: int) -> str | None:
     )
 
 
+async def _check_fence(conn: AsyncConnection, table_id: str, fence: int) -> None:
+    """Lock the table's game row if its fence is not higher than ``fence`` (a new owner's
+    claim then waits for this transaction), else raise :class:`StaleFenceError`."""
+    result = await conn.execute(
+        update(GameRow).where(GameRow.id == table_id, GameRow.fence <= fence)
+        .values(fence=GameRow.fence))
+    if result.rowcount != 1:
+        stored = await conn.scalar(select(GameRow.fence).where(GameRow.id == table_id))
+        raise StaleFenceError(table_id, fence, -1 if stored is None else int(stored))
+
+
 def _top_up_key(account_id: int, now: dt.datetime) -> str:
     """The idempotency key of the account's top-up on ``now``'s UTC day."""
     return f"topup:{account_id}:{now.astimezone(dt.UTC).date().isoformat()}"
@@ -204,14 +217,19 @@ class CoinService:
 
         return await in_transaction(self.engine, work)
 
-    async def finish(self, table_id: str, winner_side: int) -> Settled:
+    async def finish(self, table_id: str, winner_side: int, fence: int | None = None) -> Settled:
         """The game ended: pay a win (key ``payout:{table}``); a loss forfeits the stake.
 
         Only an active game is settled; calling again returns what happened the first time.
+        With ``fence`` (the table owner's fencing number), the settlement is refused with
+        :class:`~euchre.storage.StaleFenceError` and nothing changes if the table's stored
+        fence is higher: an owner that lost its lease settles nothing.
         """
 
         async def work(conn: AsyncConnection) -> Settled:
             game = await self._locked(conn, table_id)
+            if fence is not None:
+                await _check_fence(conn, table_id, fence)
             if game.status != ACTIVE:
                 return Settled(game, await find_entry(conn, f"payout:{table_id}"))
             now = self.now()

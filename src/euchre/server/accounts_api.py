@@ -7,8 +7,9 @@ its finish hook that pays a win) and settles what a crash left half done.
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
-site's own origin and are rate limited (sign-in failures per username and address,
-new accounts per address). Errors are ``{"error": message}`` with a 4xx.
+site's own origin and are rate limited (:mod:`euchre.server.guards`: sign-in attempts
+per username and address, sign-up attempts and new accounts per address). Errors are
+``{"error": message}`` with a 4xx.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import dataclasses
 import logging
 import os
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,13 +36,11 @@ from ..accounts import (
     AccountError,
     AccountService,
     CsrfError,
+    LoginSession,
+    LoginSessionStore,
     NotSignedInError,
     Passwords,
     RateLimitedError,
-    Session,
-    SessionStore,
-    SignInLimiter,
-    SignUpLimiter,
 )
 from ..accounts.sessions import SESSION_DAYS
 from ..coins import CoinsError, CoinService
@@ -54,10 +52,10 @@ from ..table.clock import ClockPolicy
 from ..table.coin import COIN, CoinTurnPolicy, coin_table
 from ..table.manager import TableManager
 from ..table.seats import new_table_id, new_token
-from . import api
+from . import api, guards
 from .account_stats import account_stats
 from .accounts_openapi import add_to_openapi
-from .app import client_page
+from .pages import client_page
 
 log = logging.getLogger(__name__)
 
@@ -75,16 +73,6 @@ class AccountsOptions:
     """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
     move_seconds: float = 90.0
     """The full move clock at coin tables."""
-    max_failures: int = 5
-    """Failed sign-ins allowed per username in the window."""
-    window: float = 300.0
-    """The sign-in rate limit's window, seconds."""
-    signups_per_address: int = 5
-    """New accounts allowed per client address in the sign-up window."""
-    signup_window: float = 3600.0
-    """The sign-up rate limit's window, seconds."""
-    now: Callable[[], float] = time.monotonic
-    """The rate limits' clock, seconds (tests pass a fake one)."""
 
     @classmethod
     def from_env(cls) -> AccountsOptions:
@@ -105,18 +93,12 @@ class AccountsState:
     """The database (shared with the game store when it is SQL)."""
     accounts: AccountService
     """Sign up, sign in."""
-    sessions: SessionStore
+    sessions: LoginSessionStore
     """Sessions."""
     coins: CoinService
     """Coin games and the ledger."""
-    limiter: SignInLimiter
-    """Sign-in rate limit."""
     clock: ClockPolicy
     """The move clock at coin tables."""
-    signups: SignUpLimiter = dataclasses.field(default_factory=SignUpLimiter)
-    """Sign-up rate limit (per client address)."""
-    now: Callable[[], float] = time.monotonic
-    """The rate limits' clock."""
 
 
 class ApiRefused(api.ApiError):
@@ -164,7 +146,7 @@ def guarded(handler: Handler) -> Handler:
 # -- request checks ----------------------------------------------------------------------
 
 
-async def signed_in(request: Request, *, csrf: bool) -> Session:
+async def signed_in(request: Request, *, csrf: bool) -> LoginSession:
     """The request's session; with ``csrf`` the X-CSRF-Token header must match it."""
     state = state_of(request)
     session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
@@ -195,10 +177,6 @@ async def json_object(request: Request) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiRefused(400, "the request body must be a JSON object")
     return body
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
 
 
 def _set_cookie(request: Request, response: Response, session_id: str) -> None:
@@ -234,18 +212,18 @@ def _active_json(game: Any) -> dict[str, Any]:
 async def post_accounts(request: Request) -> Response:
     """``POST /api/accounts``: create an account and sign in.
 
-    At most a few new accounts per client address an hour (each gets the welcome coins):
-    then 429 with ``Retry-After``, and nothing is created.
+    Sign-up attempts per client address are limited, refused ones included, and new
+    accounts further (each gets the welcome coins): then 429 with ``Retry-After``, and
+    nothing is created (:mod:`euchre.server.guards`).
     """
     state = state_of(request)
     same_origin_json(request)
     body = await json_object(request)
-    address, now = _address(request), state.now()
-    state.signups.reserve(address, now)
+    new_account = await guards.sign_up_attempt(request)
     try:
         account = await state.accounts.create(body.get("username"), body.get("password"))
     except BaseException:
-        state.signups.release(address, now)
+        await new_account.give_back()
         raise
     session_id, session = await state.sessions.create(account.id)
     response = JSONResponse(await _signed_in_body(state, account.id, session.csrf),
@@ -256,20 +234,15 @@ async def post_accounts(request: Request) -> Response:
 
 @guarded
 async def post_session(request: Request) -> Response:
-    """``POST /api/session``: sign in."""
+    """``POST /api/session``: sign in (at most a few attempts per username and address in
+    a window, counted before the password is checked: :mod:`euchre.server.guards`)."""
     state = state_of(request)
     same_origin_json(request)
     body = await json_object(request)
     username = body.get("username")
-    key = username.lower() if isinstance(username, str) else ""
-    address = _address(request)
-    state.limiter.check(key, address, state.now())
-    try:
-        account = await state.accounts.authenticate(username, body.get("password"))
-    except AccountError:
-        state.limiter.failed(key, address, state.now())
-        raise
-    state.limiter.succeeded(key)
+    attempt = await guards.sign_in_attempt(request, username)
+    account = await state.accounts.authenticate(username, body.get("password"))
+    await attempt.give_back()  # a right password does not count against anyone
     await state.sessions.end(request.cookies.get(COOKIE_NAME))
     session_id, session = await state.sessions.create(account.id)
     response = JSONResponse(await _signed_in_body(state, account.id, session.csrf))
@@ -475,19 +448,16 @@ async def startup(app: Starlette) -> None:
     state = AccountsState(
         engine=engine,
         accounts=AccountService(engine, Passwords(options.password_profile)),
-        sessions=SessionStore(engine),
+        sessions=LoginSessionStore(engine),
         coins=CoinService(engine),
-        limiter=SignInLimiter(options.max_failures, options.window),
         clock=ClockPolicy(seconds_per_move=options.move_seconds),
-        signups=SignUpLimiter(options.signups_per_address, options.signup_window),
-        now=options.now,
     )
     app.state.accounts = state
 
     async def settle(actor: TableActor) -> None:
         winner = actor.game.winner
-        if winner is not None:
-            await state.coins.finish(actor.id, winner)
+        if winner is not None:  # fenced when the store is (a stale owner settles nothing)
+            await state.coins.finish(actor.id, winner, fence=getattr(actor.store, "fence", None))
 
     manager.policies[COIN] = lambda config: CoinTurnPolicy(config, state.clock)
     manager.finish_hooks.setdefault(COIN, []).append(settle)

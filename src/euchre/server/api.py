@@ -23,6 +23,7 @@ from ..rules import GAME_LENGTHS, PRESETS, Rules
 from ..table.manager import TableManager
 from ..table.practice import PracticeRequestError, parse_practice_request, practice_table
 from ..table.records import public_record, replay_frames
+from . import guards
 from .fields import field_docs
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ async def post_tables(request: Request) -> Response:
         if creator is None:
             raise ApiError(400, f"unknown table kind {kind!r}: use one of "
                                 f"{', '.join(TABLE_KINDS)}")
+        await guards.table_attempt(request, kind)  # 429 when this client opened too many
         return JSONResponse(await creator(request, body), status_code=201)
     except ApiError as e:
         return error(e.status, str(e))

@@ -3,7 +3,8 @@
 Other modules add to the app without editing this file: each module named in
 :data:`EXTENSIONS` that can be imported contributes ``routes()`` (a list of Starlette
 routes) and, optionally, ``async def startup(app)`` run after the table manager exists
-(to register table kinds, turn policies and finish hooks) before tables are resumed.
+(to register table kinds, turn policies and finish hooks) before tables are resumed, and
+``async def shutdown(app)`` run after the tables stopped.
 """
 
 from __future__ import annotations
@@ -21,23 +22,29 @@ from types import ModuleType
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from ..limits import open_limits
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
 from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
 from . import api
+from .guards import Limited, LimitSettings, limited_response
 from .openapi import openapi_schema
+from .pages import client_page, static_dir
+from .socket_guard import SocketLimits
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: list[str] = ["euchre.server.accounts_api", "euchre.server.online_api"]
-"""Modules that add routes and startup hooks when they exist."""
+EXTENSIONS: list[str] = ["euchre.server.site", "euchre.server.accounts_api",
+                         "euchre.server.online_api"]
+"""Modules that add routes and startup hooks when they exist (``site`` first: it decides
+whether this process may run tables, and fences the store, before the others use it)."""
 
 
 def default_database_url() -> str:
@@ -52,10 +59,19 @@ class Settings:
     database_url: str | None = "memory:"
     """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
     ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
+    counters, broker and leases; None: one process, all in memory."""
+    lease_ttl: float = 10.0
+    """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
+    process takes over this long after the active one died."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0
     """Seconds between the end of a hand and the next deal."""
+    seed_wait: float = 0.0
+    """Longest wait before a table's first deal for the people's shuffle seeds (``euchre
+    serve``: 3 s; the deal is at once when every person has sent one)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
     resume: bool = True
@@ -78,25 +94,10 @@ class Settings:
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
     extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
     """Extension modules to load."""
-
-
-def _static_dir(settings: Settings) -> Path:
-    if settings.static_dir is not None:
-        return settings.static_dir
-    try:
-        from ..web import STATIC_DIR
-
-        return STATIC_DIR
-    except ImportError:  # pragma: no cover - the web package is part of the project
-        return Path(__file__).resolve().parent.parent / "web" / "static"
-
-
-async def client_page(request: Request) -> Response:
-    """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
-    page = _static_dir(request.app.state.settings) / "index.html"
-    if not page.is_file():
-        return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """How much each rate limit allows."""
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
 
 
 def _extensions(names: list[str]) -> list[ModuleType]:
@@ -138,7 +139,7 @@ async def _sweep_forever(manager: TableManager, settings: Settings) -> None:
 def create_app(settings: Settings | None = None) -> Starlette:
     """The platform's ASGI app."""
     settings = settings or Settings()
-    static = _static_dir(settings)
+    static = static_dir(settings.static_dir)
     extensions = _extensions(settings.extensions)
 
     @contextlib.asynccontextmanager
@@ -147,12 +148,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         manager = TableManager(
             store,
             settings.scheduler or LoopScheduler(),
-            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause),
+            Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                   seed_wait=settings.seed_wait),
             bot_factory=settings.bot_factory,
             seed_source=settings.seed_source,
         )
         app.state.store = store
         app.state.manager = manager
+        if getattr(app.state, "limits", None) is None:  # tests may set their own
+            app.state.limits = open_limits(settings.redis_url)
         for mod in extensions:
             startup = getattr(mod, "startup", None)
             if startup is not None:
@@ -171,6 +175,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
+            for mod in reversed(extensions):
+                shutdown = getattr(mod, "shutdown", None)
+                if shutdown is not None:
+                    await shutdown(app)
+            await app.state.limits.close()
             if settings.store is None:
                 await store.close()
 
@@ -198,7 +207,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Route("/rules", client_page, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={Limited: limited_response})
     app.state.settings = settings
     return app
 

@@ -10,10 +10,14 @@ import asyncio
 import functools
 from typing import Any
 
+from ..limits import GateFull, ShareGate
 from ..view import HandView
 
 MAX_CONCURRENT = 2
 """Analyses running at the same time, server-wide."""
+
+PER_CLIENT = 1
+"""Analyses one client (address) may have running at once, so no client holds every slot."""
 
 GRACE = 2.0
 """Seconds past its budget before an analysis is given up."""
@@ -23,15 +27,15 @@ class HintUnavailable(Exception):
     """No hint can be given now; the message says why."""
 
 
-_slots: dict[int, asyncio.Semaphore] = {}
+_gates: dict[int, ShareGate] = {}
 
 
-def _semaphore() -> asyncio.Semaphore:
+def _gate() -> ShareGate:
     loop_id = id(asyncio.get_running_loop())
-    sem = _slots.get(loop_id)
-    if sem is None:
-        sem = _slots[loop_id] = asyncio.Semaphore(MAX_CONCURRENT)
-    return sem
+    gate = _gates.get(loop_id)
+    if gate is None:
+        gate = _gates[loop_id] = ShareGate(MAX_CONCURRENT, PER_CLIENT)
+    return gate
 
 
 def hint_json(hint: Any) -> dict[str, Any]:
@@ -48,8 +52,10 @@ def _number(x: Any) -> float | None:
     return None if x is None else round(float(x), 3)
 
 
-async def hints_for(view: HandView | None, budget: float) -> list[dict[str, Any]]:
-    """The hints for a view, best first, within ``budget`` seconds of analysis; raises
+async def hints_for(view: HandView | None, budget: float, client: str = ""
+                    ) -> list[dict[str, Any]]:
+    """The hints for a view, best first, within ``budget`` seconds of analysis, if
+    ``client`` (an address) has no other hint being worked out; raises
     :class:`HintUnavailable`."""
     if view is None or not view.legal:
         raise HintUnavailable("it is not your turn: hints are for your own decisions")
@@ -57,13 +63,19 @@ async def hints_for(view: HandView | None, budget: float) -> list[dict[str, Any]
         from ..bots.hints import analyse  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         raise HintUnavailable("hints are not available on this server") from None
-    sem = _semaphore()
-    if sem.locked():
-        raise HintUnavailable("the hint service is busy: try again in a moment")
-    async with sem:
-        try:
-            work = functools.partial(analyse, view, budget=budget)
-            hints = await asyncio.wait_for(asyncio.to_thread(work), timeout=budget + GRACE)
-        except TimeoutError:
-            raise HintUnavailable("the analysis took too long: try again") from None
+    gate = _gate()
+    try:
+        gate.take(client)
+    except GateFull as e:
+        if e.own_share:
+            raise HintUnavailable("you already have a hint being worked out: wait for it"
+                                  ) from None
+        raise HintUnavailable("the hint service is busy: try again in a moment") from None
+    try:
+        work = functools.partial(analyse, view, budget=budget)
+        hints = await asyncio.wait_for(asyncio.to_thread(work), timeout=budget + GRACE)
+    except TimeoutError:
+        raise HintUnavailable("the analysis took too long: try again") from None
+    finally:
+        gate.release(client)
     return [hint_json(h) for h in hints]

@@ -1,7 +1,7 @@
 """Messages from a client over the table socket, parsed into typed values with clear errors.
 
-Every client message is a JSON object with a ``type``: ``join``, ``action``, ``hint`` or
-``ping``. Anything else gets an ``error`` message back and changes nothing.
+Every client message is a JSON object with a ``type``: ``join``, ``action``, ``seed``,
+``hint`` or ``ping``. Anything else gets an ``error`` message back and changes nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +37,16 @@ class Act:
 
 
 @dataclass(frozen=True)
+class Seed:
+    """A person's shuffle seed for the next hand, sent after its table commitment."""
+
+    hand_number: int
+    """The hand the seed is for (the TABLE's ``next_commitment.hand_number``)."""
+    seed: str
+    """16 to 128 lower-case hex digits (the page sends 32 random bytes)."""
+
+
+@dataclass(frozen=True)
 class Hint:
     """Ask for the computer's advice on the current decision."""
 
@@ -46,10 +56,10 @@ class Ping:
     """Keep the connection alive; answered with ``pong``."""
 
 
-ClientMessage = Join | Act | Hint | Ping
+ClientMessage = Join | Act | Seed | Hint | Ping
 """Any message a client may send."""
 
-_TYPES = ("join", "action", "hint", "ping")
+_TYPES = ("join", "action", "seed", "hint", "ping")
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -81,6 +91,14 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         if not isinstance(action, str) or not action.strip():
             raise MessageError('action needs "action": a move such as "play JH" or "pass"')
         return Act(action)
+    if kind == "seed":
+        _only(data, "hand_number", "seed")
+        number, seed = data.get("hand_number"), data.get("seed")
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise MessageError('seed needs "hand_number": the hand it is for (1 or more)')
+        if not isinstance(seed, str) or not seed:
+            raise MessageError('seed needs "seed": hex digits as a string')
+        return Seed(number, seed)
     _only(data)
     return Hint() if kind == "hint" else Ping()
 

@@ -15,16 +15,18 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..table.online import (
+    MAX_PAGE,
     ONLINE,
+    PAGE_SIZE,
     OnlineError,
     OnlineTables,
     online_policy,
     parse_online_request,
     parse_seat_request,
 )
-from . import api
-from .app import client_page
+from . import api, guards
 from .online_openapi import add_to_openapi
+from .pages import client_page
 
 
 def tables_of(request: Request) -> OnlineTables:
@@ -49,10 +51,24 @@ async def create_online(request: Request, body: dict[str, Any]) -> dict[str, Any
         raise api.ApiError(400, "online tables are not enabled on this server")
     try:
         options = parse_online_request(body)
-        table, token = tables_of(request).create(options)
+        creator = await guards.online_creator(request, tables_of(request))  # 429: too many
+        table, token = tables_of(request).create(options, creator=creator)
     except OnlineError as e:
         raise api.ApiError(e.status, str(e)) from None
     return _seat_answer(request, table.id, 0, token)
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise api.ApiError(400, f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise api.ApiError(400, f"{name} must be between {low} and {high}")
+    return value
 
 
 def _error(e: OnlineError) -> Response:
@@ -60,8 +76,16 @@ def _error(e: OnlineError) -> Response:
 
 
 async def get_online(request: Request) -> Response:
-    """``GET /api/online``: the online tables waiting for their start."""
-    return JSONResponse({"tables": [t.to_json() for t in tables_of(request).open_tables()]})
+    """``GET /api/online?limit=N&cursor=C``: the online tables waiting for their start,
+    newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
+    try:
+        limit = _int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
+        tables, after = tables_of(request).page(limit, request.query_params.get("cursor"))
+    except api.ApiError as e:
+        return api.error(e.status, str(e))
+    except OnlineError as e:
+        return _error(e)
+    return JSONResponse({"tables": [t.to_json() for t in tables], "next": after})
 
 
 async def get_online_table(request: Request) -> Response:

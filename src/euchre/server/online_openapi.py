@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..table.online import DEFAULT_SECONDS, MAX_NAME, MAX_SECONDS, MIN_SECONDS
+from ..table.online import (
+    DEFAULT_SECONDS,
+    MAX_NAME,
+    MAX_PAGE,
+    MAX_SECONDS,
+    MIN_SECONDS,
+    PAGE_SIZE,
+)
 from . import openapi
 from .openapi import error_response as _error
 from .openapi import json_body as _body
@@ -24,7 +31,9 @@ SCHEMAS: dict[str, Any] = {
             "seconds_per_move": {"type": "number", "minimum": MIN_SECONDS,
                                  "maximum": MAX_SECONDS, "default": DEFAULT_SECONDS},
             "level": {"$ref": "#/components/schemas/Level"},
-            "name": {**_NAME, "default": "South"},
+            "name": {**_NAME, "default": "Host",
+                     "description": "Not a seat's or a computer's name (North, Computer, "
+                                    "Ann (hard) ...)."},
         },
     },
     "OnlineSeat": {
@@ -63,14 +72,23 @@ SCHEMAS: dict[str, Any] = {
     "OnlineTables": {
         "type": "object",
         "properties": {"tables": {"type": "array",
-                                  "items": {"$ref": "#/components/schemas/OnlineTable"}}},
+                                  "items": {"$ref": "#/components/schemas/OnlineTable"}},
+                       "next": {"type": ["string", "null"],
+                                "description": "The cursor of the next page (null: last)."}},
     },
 }
 
 PATHS: dict[str, Any] = {
     "/api/online": {"get": {
         "summary": "Online tables waiting for their start",
-        "responses": {"200": _json("OnlineTables", "The open tables, newest first.")}}},
+        "parameters": [
+            {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1,
+                                                        "maximum": MAX_PAGE,
+                                                        "default": PAGE_SIZE}},
+            {"name": "cursor", "in": "query", "schema": {"type": "string"},
+             "description": "``next`` of the page before."}],
+        "responses": {"200": _json("OnlineTables", "The open tables, newest first."),
+                      "400": _error("Bad limit or cursor.")}}},
     "/api/online/{table_id}": {"get": {
         "summary": "One online table's seats and status",
         "parameters": [_ID],

@@ -92,6 +92,18 @@ _SCHEMAS: dict[str, Any] = {
                      "description": "HandView.to_json() for this seat."},
             "clock": {"type": "object", "nullable": True},
             "summary": {"type": "object", "nullable": True},
+            "next_commitment": {
+                "type": "object", "nullable": True,
+                "description": "The next hand's table seed commitment {hand_number, "
+                               "commitment}: people send their seeds after it.",
+            },
+            "first_draw": {
+                "type": "object", "nullable": True,
+                "description": "How the first dealer was found: cards dealt face up from "
+                               "South until a black jack (doc 002 deal rule 1).",
+                "properties": {"dealer": {"type": "integer"},
+                               "cards": {"type": "array", "items": {"type": "object"}}},
+            },
         },
     },
     "Record": {

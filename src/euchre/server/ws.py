@@ -16,12 +16,22 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..table.actor import TableActor, TableError
+from ..table.actor import TableActor, TableError, TableStopped
 from ..table.coin import COIN
 from ..table.manager import TableManager
 from ..table.online import ONLINE
 from .hints import HintUnavailable, hints_for
-from .messages import Act, Hint, Join, MessageError, Ping, error_message, parse_client_message
+from .messages import (
+    Act,
+    Hint,
+    Join,
+    MessageError,
+    Ping,
+    Seed,
+    error_message,
+    parse_client_message,
+)
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +90,10 @@ class Connection:
         """Set when the outbox filled up."""
         self.hint_task: asyncio.Task[None] | None = None
         """The hint being worked out, if any."""
+        self.ticket: Ticket | None = None
+        """Its place in the socket counts (:mod:`.socket_guard`)."""
+        self.close_with: Refusal | None = None
+        """The close code and reason to end with, once what is queued is written."""
         self._last_table: object = None
         self._last_text = ""
 
@@ -123,6 +137,16 @@ class Connection:
             return
         self.outbox.put_nowait(_Unfinished(coro, waiting_on))
 
+    def refuse(self, refusal: Refusal) -> None:
+        """Close after what is queued, with the refusal's code and reason."""
+        if self.close_with is None:
+            self.close_with = refusal
+        self.send_close()
+
+    def release(self, reason: str) -> None:
+        """The table stopped here: close, so the client reconnects and finds it again."""
+        self.refuse(Refusal(CLOSE_TABLE_STOPPED, reason))
+
     def send_close(self) -> None:
         """Tell the writer to finish (after what is queued, or at once on overflow)."""
         if self.overflowed:
@@ -148,8 +172,10 @@ class Connection:
                 raise
             finally:
                 self.writing = False
-        if self.overflowed and self.websocket.application_state == WebSocketState.CONNECTED:
-            await self.websocket.close(code=1013, reason="too slow: reconnect with since")
+        if self.overflowed:
+            self.close_with = Refusal(1013, "too slow: reconnect with since")
+        if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code=self.close_with.code, reason=self.close_with.reason)
 
 
 async def table_socket(websocket: WebSocket) -> None:
@@ -159,6 +185,12 @@ async def table_socket(websocket: WebSocket) -> None:
     budget: float = websocket.app.state.settings.hint_budget
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket)
+    ticket = guard_of(websocket.app.state).admit(
+        websocket.client.host if websocket.client else "?", conn.refuse)
+    if isinstance(ticket, Refusal):
+        await websocket.close(code=ticket.code, reason=ticket.reason)
+        return
+    conn.ticket = ticket
     writer = asyncio.create_task(conn.write_all())
     actor: TableActor | None = None
     try:
@@ -166,7 +198,7 @@ async def table_socket(websocket: WebSocket) -> None:
         if actor is None:
             conn.send(error_message(f"no table {table_id!r}", code="no_table"))
             return
-        while not conn.overflowed:
+        while not conn.overflowed and conn.close_with is None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -177,6 +209,7 @@ async def table_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        ticket.release()
         if actor is not None:
             actor.leave(conn)
         conn.send_close()
@@ -208,15 +241,35 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
         if seat is None:
             conn.send(error_message("that token has no seat at this table", code="bad_token"))
             return
+        refusal = conn.ticket.join(actor.id, seat) if conn.ticket is not None else None
+        if refusal is not None:
+            conn.send(error_message(refusal.reason, code="too_many"))
+            conn.refuse(refusal)
+            return
         conn.seat = seat
-        await actor.join(conn, msg.since)
+        try:
+            await actor.join(conn, msg.since)
+        except TableStopped as e:
+            conn.send(error_message(str(e), code="table_stopped"))
+            conn.release(str(e))
     elif conn.seat is None:
         conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
     elif isinstance(msg, Act):
         try:
             await actor.act(conn.seat, msg.action)
+        except TableStopped as e:
+            conn.send(error_message(str(e), code="table_stopped"))
+            conn.release(str(e))
         except TableError as e:
             conn.send(error_message(str(e), code="illegal"))
+    elif isinstance(msg, Seed):
+        try:
+            await actor.contribute(conn.seat, msg.hand_number, msg.seed)
+        except TableStopped as e:
+            conn.send(error_message(str(e), code="table_stopped"))
+            conn.release(str(e))
+        except TableError as e:
+            conn.send(error_message(str(e), code="bad_seed"))
     elif isinstance(msg, Hint):
         if actor.config.kind in NO_HINT_KINDS:
             conn.send(error_message(NO_HINTS_MESSAGE, code="hint_unavailable"))
@@ -231,7 +284,8 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
 async def _hint(conn: Connection, actor: TableActor, seat: int, budget: float) -> None:
     version = actor.version
     try:
-        hints = await hints_for(actor.view(seat), budget)
+        client = conn.websocket.client.host if conn.websocket.client else ""
+        hints = await hints_for(actor.view(seat), budget, client)  # one per client at once
     except HintUnavailable as e:
         conn.send(error_message(str(e), code="hint_unavailable"))
         return

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .base import FINISHED, PLAYING, GameStore, StoredGame
+from .base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
 from .memory import MemoryStore
 
-__all__ = ["FINISHED", "PLAYING", "GameStore", "MemoryStore", "StoredGame", "open_store"]
+__all__ = ["FINISHED", "PLAYING", "GameStore", "MemoryStore", "StaleFenceError", "StoredGame",
+           "open_store"]
 
 
 async def open_store(url: str | None) -> GameStore:

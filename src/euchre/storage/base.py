@@ -3,6 +3,12 @@
 A game is stored as its record (rules, deals, actions, seeds) plus the table's settings;
 the state is derived by replaying the record. ``status`` is ``playing`` until the game
 ends, so a restarted server can find the tables to resume.
+
+Every game row keeps a fencing number: the fence of the lease its owner held when it last
+wrote (0 when one process runs everything). A save carrying a lower fence than the stored
+one is refused with :class:`StaleFenceError`, atomically in the database, and a new owner
+:meth:`GameStore.claim` s the row before it loads it, so an owner that lost its lease
+(paused, partitioned) can never write over the state of the owner after it.
 """
 
 from __future__ import annotations
@@ -38,9 +44,27 @@ class StoredGame:
     """When the table was made (seconds since the epoch)."""
     updated_at: float
     """When this was saved (seconds since the epoch)."""
+    fence: int = 0
+    """The fencing number of the owner that saved it (0: one process, no leases)."""
     record_text: str | None = field(default=None, compare=False, repr=False)
     """``record`` already encoded as compact JSON, if the caller has it (saves encoding it
     again); stores read it back into ``record``."""
+
+
+class StaleFenceError(Exception):
+    """A write by an owner whose fence is older than the stored one: refused, nothing
+    changed (a newer owner holds the table)."""
+
+    def __init__(self, game_id: str, fence: int, stored_fence: int) -> None:
+        """``fence`` was offered for ``game_id`` whose stored fence is ``stored_fence``."""
+        super().__init__(f"table {game_id}: fence {fence} is older than the stored "
+                         f"{stored_fence}: another process owns this table now")
+        self.game_id = game_id
+        """The game written to."""
+        self.fence = fence
+        """The fence the refused write carried."""
+        self.stored_fence = stored_fence
+        """The newer fence in storage."""
 
 
 class GameStore(ABC):
@@ -48,7 +72,18 @@ class GameStore(ABC):
 
     @abstractmethod
     async def save(self, game: StoredGame) -> None:
-        """Insert or replace the game with this id."""
+        """Insert or replace the game with this id, unless the stored fence is higher than
+        ``game.fence`` (then raise :class:`StaleFenceError`, and nothing changes)."""
+
+    @abstractmethod
+    async def claim(self, game_id: str, fence: int) -> StoredGame | None:
+        """Raise the game's stored fence to ``fence`` and return the game as stored then
+        (a new owner's first step, before it resumes the table); None if there is no such
+        game; :class:`StaleFenceError` if the stored fence is higher already."""
+
+    @abstractmethod
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none): a floor for the next lease's fence."""
 
     @abstractmethod
     async def get(self, game_id: str) -> StoredGame | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from .base import PLAYING, GameStore, StoredGame
+from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 
 
 def _freeze(game: StoredGame) -> tuple[StoredGame, str, str]:
@@ -27,8 +27,28 @@ class MemoryStore(GameStore):
         self._games: dict[str, tuple[StoredGame, str, str]] = {}
 
     async def save(self, game: StoredGame) -> None:
-        """Insert or replace."""
+        """Insert or replace, unless the stored fence is higher."""
+        self._check_fence(game.id, game.fence)
         self._games[game.id] = _freeze(game)
+
+    async def claim(self, game_id: str, fence: int) -> StoredGame | None:
+        """Raise the stored fence to ``fence``; the game as stored, or None."""
+        item = self._games.get(game_id)
+        if item is None:
+            return None
+        self._check_fence(game_id, fence)
+        game, meta, record = item
+        self._games[game_id] = (replace(game, fence=fence), meta, record)
+        return _thaw(self._games[game_id])
+
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none)."""
+        return max((item[0].fence for item in self._games.values()), default=0)
+
+    def _check_fence(self, game_id: str, fence: int) -> None:
+        item = self._games.get(game_id)
+        if item is not None and item[0].fence > fence:
+            raise StaleFenceError(game_id, fence, item[0].fence)
 
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Float, Integer, String, Text
+from sqlalchemy import BigInteger, Float, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -31,3 +31,6 @@ class GameRow(Base):
     """Seconds since the epoch."""
     updated_at: Mapped[float] = mapped_column(Float, index=True)
     """Seconds since the epoch."""
+    fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
+    """The fencing number of the owner that last wrote the row (saves with a lower one
+    are refused)."""

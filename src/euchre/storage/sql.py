@@ -13,13 +13,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, select
+from sqlalchemy import event, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
-from .base import PLAYING, GameStore, StoredGame
+from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 from .models import GameRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -62,7 +62,8 @@ def migrate(url: str) -> None:
     command.upgrade(alembic_config(url), "head")
 
 
-_COLUMNS = ("id", "kind", "status", "version", "meta", "record", "created_at", "updated_at")
+_COLUMNS = ("id", "kind", "status", "version", "meta", "record", "created_at", "updated_at",
+            "fence")
 
 
 def _values(game: StoredGame) -> dict[str, Any]:
@@ -70,7 +71,7 @@ def _values(game: StoredGame) -> dict[str, Any]:
         "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
         "meta": json.dumps(game.meta, separators=(",", ":")),
         "record": game.record_text or json.dumps(game.record, separators=(",", ":")),
-        "created_at": game.created_at, "updated_at": game.updated_at,
+        "created_at": game.created_at, "updated_at": game.updated_at, "fence": game.fence,
     }
 
 
@@ -78,7 +79,7 @@ def _game(row: GameRow) -> StoredGame:
     return StoredGame(
         id=row.id, kind=row.kind, status=row.status, version=row.version,
         meta=json.loads(row.meta), record=json.loads(row.record),
-        created_at=row.created_at, updated_at=row.updated_at,
+        created_at=row.created_at, updated_at=row.updated_at, fence=row.fence,
     )
 
 
@@ -89,6 +90,10 @@ class SqlStore(GameStore):
     then writes every waiting save in one transaction (one upsert per game, the latest
     version of each); each ``save`` returns once its transaction has committed. One writer
     means no lock contention on SQLite, and one commit for many tables' moves.
+
+    The upsert changes a row only where the stored fence is not higher than the save's
+    (``ON CONFLICT DO UPDATE ... WHERE``, one atomic statement) and returns the ids it
+    wrote: a save whose id is missing was fenced out and raises :class:`StaleFenceError`.
     """
 
     def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW) -> None:
@@ -105,9 +110,10 @@ class SqlStore(GameStore):
         self._upsert = stmt.on_conflict_do_update(
             index_elements=["id"],
             set_={c: stmt.excluded[c] for c in _COLUMNS if c not in ("id", "created_at")},
-        )
+            where=GameRow.fence <= stmt.excluded.fence,
+        ).returning(GameRow.id)
         self._pending: dict[str, StoredGame] = {}
-        self._waiters: list[asyncio.Future[None]] = []
+        self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
@@ -120,10 +126,13 @@ class SqlStore(GameStore):
         return cls(make_engine(url), commit_window)
 
     async def save(self, game: StoredGame) -> None:
-        """Insert or replace; returns once committed."""
+        """Insert or replace unless fenced out; returns once committed."""
+        pending = self._pending.get(game.id)
+        if pending is not None and pending.fence > game.fence:
+            raise StaleFenceError(game.id, game.fence, pending.fence)
         self._pending[game.id] = game  # encoded by the writer: only the latest per game
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(done)
+        self._waiters.setdefault(game.id, []).append((game.fence, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop())
         self._wake.set()
@@ -136,19 +145,54 @@ class SqlStore(GameStore):
                 await asyncio.sleep(self.commit_window)
             self._wake.clear()
             while self._pending:
-                batch, waiters = [_values(g) for g in self._pending.values()], self._waiters
-                self._pending, self._waiters = {}, []
+                games, waiters = self._pending, self._waiters
+                self._pending, self._waiters = {}, {}
                 try:
                     async with self.engine.begin() as conn:
-                        await conn.execute(self._upsert, batch)
+                        written = set((await conn.execute(
+                            self._upsert, [_values(g) for g in games.values()])).scalars())
+                        refused = {
+                            game_id: StaleFenceError(game_id, games[game_id].fence, int(fence))
+                            for game_id, fence in (await conn.execute(
+                                select(GameRow.id, GameRow.fence).where(
+                                    GameRow.id.in_(set(games) - written)))).all()
+                        } if len(written) < len(games) else {}
                 except Exception as e:
-                    for w in waiters:
+                    for _, w in (w for ws in waiters.values() for w in ws):
                         if not w.done():
                             w.set_exception(e)
                     continue
-                for w in waiters:
-                    if not w.done():
-                        w.set_result(None)
+                for game_id, ws in waiters.items():
+                    written_fence = games[game_id].fence
+                    for fence, w in ws:
+                        if w.done():
+                            continue
+                        error = refused.get(game_id)
+                        if fence < written_fence:  # replaced in the queue by a newer owner
+                            error = StaleFenceError(game_id, fence, written_fence)
+                        if error is None:
+                            w.set_result(None)
+                        else:
+                            w.set_exception(error)
+
+    async def claim(self, game_id: str, fence: int) -> StoredGame | None:
+        """Raise the stored fence to ``fence`` (one conditional UPDATE) and read the game
+        in the same transaction; None if there is none, :class:`StaleFenceError` if its
+        fence is higher."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(GameRow).where(GameRow.id == game_id,
+                                                     GameRow.fence <= fence).values(fence=fence))
+            row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
+        if row is None:
+            return None
+        if row.fence != fence:
+            raise StaleFenceError(game_id, fence, row.fence)
+        return _game(GameRow(**row._mapping))
+
+    async def max_fence(self) -> int:
+        """The highest fence stored (0 if none)."""
+        async with self.engine.connect() as conn:
+            return int(await conn.scalar(select(func.coalesce(func.max(GameRow.fence), 0))) or 0)
 
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None (a save still being written counts)."""
@@ -178,7 +222,8 @@ class SqlStore(GameStore):
     async def close(self) -> None:
         """Finish pending saves and dispose of the connection pool."""
         while self._waiters:
-            await asyncio.gather(*self._waiters, return_exceptions=True)
+            await asyncio.gather(*(w for ws in self._waiters.values() for _, w in ws),
+                                 return_exceptions=True)
         if self._writer is not None:
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from .actor import Subscriber, TableActor, TableError, restore
 from .events import Event, Frame
+from .kinds import PRACTICE, TurnPolicy
 from .manager import TableManager
 from .pacing import LoopScheduler, ManualScheduler, Pacing, Scheduler
-from .policy import PRACTICE, TurnPolicy
 from .seats import Seat, TableConfig
 
 __all__ = [

@@ -12,9 +12,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,7 +26,7 @@ from ..cards import card_text
 from ..errors import IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
-from ..shuffle import commitment, deck_from_seed, new_seed
+from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
 from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
 from ..view import HandView
 from .events import (
@@ -41,12 +42,17 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
+from .kinds import TurnPolicy
+from .law11 import replay_keeps_law11
 from .pacing import Pacing, Scheduler, TimerHandle
-from .policy import FinishHook, TurnPolicy
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
+from .timing import Thinking, jittered, start_thinking, think
 
 log = logging.getLogger(__name__)
+
+FinishHook = Callable[["TableActor"], Awaitable[None]]
+"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
 
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
@@ -58,8 +64,16 @@ SLOW_LEVELS = frozenset({"hard", "expert"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 
+NOT_OURS = "this server no longer runs this table: reconnect to carry on"
+"""Why an input is refused when the actor's guard says the table is not ours."""
+
+
 class TableError(Exception):
     """A request the table refuses; the message is for the person who made it."""
+
+
+class TableStopped(TableError):
+    """The table has stopped in this process (it may be loaded again): nothing changed."""
 
 
 class Subscriber(Protocol):
@@ -91,6 +105,13 @@ class _Deadline:
 
 
 @dataclass
+class _PrepareTimeout:
+    seat: int
+    step: int
+    deadline: float
+
+
+@dataclass
 class _DealNext:
     step: int
 
@@ -108,6 +129,14 @@ class _Leave:
 
 
 @dataclass
+class _Seed:
+    seat: int
+    hand_number: int
+    seed: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class _Close:
     reason: str
     done: asyncio.Future[None]
@@ -119,7 +148,11 @@ class _Stop:
                                        .create_future())
 
 
-_Command = _Act | _BotTurn | _Deadline | _DealNext | _Join | _Leave | _Close | _Stop
+_Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
+            | _Close | _Stop | _Seed)
+
+STOPPED = "the table has stopped: reload the page to carry on"
+"""The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
 
 
 class TableActor:
@@ -140,8 +173,14 @@ class TableActor:
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
+        client_seeds: Sequence[dict[int, str]] = (),
+        shuffle_state: dict[str, Any] | None = None,
+        rng: random.Random | None = None,
+        guard: Callable[[], bool] | None = None,
     ) -> None:
-        """A table from its settings, optionally resuming ``game`` at ``version``."""
+        """A table from its settings, optionally resuming ``game`` at ``version``; while
+        ``guard()`` is False the table handles no input (this process lost the right to
+        run it)."""
         self.config = config
         """The table's fixed settings."""
         self.scheduler = scheduler
@@ -156,14 +195,26 @@ class TableActor:
         """The game now."""
         self.seeds: list[str] = list(seeds)
         """The shuffle seed of each hand dealt (the current one is secret)."""
+        self.client_seeds: list[dict[int, str]] = [dict(c) for c in client_seeds]
+        """The people's seeds mixed into each hand dealt, by seat."""
         self.version = version
         """The version of the last event."""
         self.on_finish = list(on_finish)
         """Hooks called once when the game ends."""
         self.closed: str | None = None
         """Why the table was closed before its game ended (a person left a coin game)."""
+        self.guard = guard
+        """Whether this process may still run the table (None: always)."""
         self._factory: BotFactory = bot_factory or make_bot
+        self._rng = rng or random.Random()
+        self._thinking: Thinking | None = None
+        self._stopping = False
         self._seed_source = seed_source
+        # The next hand's table seed is drawn and committed before people send their seeds.
+        shuffle = shuffle_state or {}
+        self._next_seed: str = shuffle.get("next_seed") or seed_source()
+        self._pending: dict[int, str] = {int(s): str(c) for s, c in
+                                         (shuffle.get("pending") or {}).items()}
         self._bots = {
             i: self._factory(s.level or "medium", s.bot_seed)
             for i, s in enumerate(config.seats)
@@ -223,31 +274,45 @@ class TableActor:
     def start(self) -> None:
         """Start the actor's task and whatever is due (the first deal, a bot's move)."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
             self._frame = self._make_frame()  # snapshots show a deadline started here
 
-    async def stop(self) -> None:
-        """Stop the task (pending timers are cancelled; the table can be resumed later)."""
+    async def stop(self, reason: str = STOPPED) -> None:
+        """Stop the task: moves and joins are refused from now on, pending timers are
+        cancelled, inputs still queued are refused, and subscribers are released with
+        ``reason`` (the table can be loaded again later)."""
+        self._stopping = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._drop_thinking()
         if self.running:
             stop = _Stop()
             self._queue.put_nowait(stop)
             await stop.done
         self._task = None
+        _refuse_queued(self._queue)
+        release_all(self._subscribers, reason)
         await self.flush()
 
     async def settle(self) -> None:
-        """Wait until every queued input has been handled and saved (for tests)."""
-        await self._queue.join()
+        """Wait until every queued input has been handled, any computer's thinking has
+        ended, and the table is saved (for tests)."""
+        while True:
+            await self._queue.join()
+            thinking = self._thinking
+            if thinking is None or thinking.task.done():
+                break
+            await asyncio.wait([thinking.task])
         await self.flush()
 
     # -- inputs ---------------------------------------------------------------------------
 
     async def act(self, seat: int, text: str) -> None:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
+        self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         cmd = _Act(seat, text, done)
         if self.running and not self.on_finish and self._queue.empty() \
@@ -264,18 +329,37 @@ class TableActor:
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
         """Subscribe; the subscriber gets a ``joined`` message, then the events after
         ``since`` if they are all still in the history, else a snapshot."""
+        self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Join(subscriber, since, done))
         await done
 
     async def close(self, reason: str) -> None:
         """End the table before its game is over: nothing more is played; saved as finished."""
-        if not self.running:
+        if self.running and not self._stopping:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._queue.put_nowait(_Close(reason, done))
+            try:
+                await done
+                return
+            except TableError:  # the table stopped before it got there: close it here
+                pass
+        if self.closed is None and not self.game.is_over:
             self.closed = reason
-            await self._save()
-            return
+        await self._save()
+
+    def _check_open(self) -> None:
+        """Refuse at once if the table is not running: a queued input would never be
+        handled, and whoever waits for it would wait for ever."""
+        if self._stopping or not self.running:
+            raise TableStopped(STOPPED)
+
+    async def contribute(self, seat: int, hand_number: int, seed: str) -> None:
+        """A person's shuffle seed for hand ``hand_number``, sent after its commitment; raises
+        :class:`TableError` (nothing changes) if refused."""
+        self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Close(reason, done))
+        self._queue.put_nowait(_Seed(seat, hand_number, seed, done))
         await done
 
     def leave(self, subscriber: Subscriber) -> None:
@@ -302,7 +386,7 @@ class TableActor:
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
-        return game_record(self.game, self.seeds)
+        return game_record(self.game, self.seeds, self.client_seeds)
 
     def public_record(self) -> GameRecord:
         """The record without the hand in progress."""
@@ -318,6 +402,8 @@ class TableActor:
             status=FINISHED if self.finished else PLAYING,
             version=self.version,
             meta={"config": self._config_json, "policy": self.policy.to_json(),
+                  "shuffle": {"next_seed": self._next_seed,
+                              "pending": {str(s): c for s, c in self._pending.items()}},
                   **({"closed": self.closed} if self.closed else {})},
             record=record,
             record_text=record_text,
@@ -331,9 +417,9 @@ class TableActor:
         hands = self.game.all_hands()
         while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
             i = len(self._hands_json)
-            self._hands_json.append(hand_json(hands[i], self._seed(i)))
+            self._hands_json.append(hand_json(hands[i], self._seed(i), self._clients(i)))
             self._hands_text.append(_compact(self._hands_json[-1]))
-        rest = [hand_json(h, self._seed(i))
+        rest = [hand_json(h, self._seed(i), self._clients(i))
                 for i, h in enumerate(hands) if i >= len(self._hands_json)]
         rules = self.config.rules.to_dict()
         final = list(self.game.score) if self.game.is_over else None
@@ -355,6 +441,10 @@ class TableActor:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
         return self.seeds[index] if index < len(self.seeds) else None
 
+    def _clients(self, index: int) -> dict[int, str]:
+        """The people's seeds mixed into hand ``index`` (from 0)."""
+        return self.client_seeds[index] if index < len(self.client_seeds) else {}
+
     # -- the loop -----------------------------------------------------------------------
 
     async def _run(self) -> None:
@@ -370,6 +460,12 @@ class TableActor:
                 self._queue.task_done()
 
     async def _handle_one(self, cmd: _Command) -> None:
+        if self.guard is not None and not self.guard():
+            # Another process may own the table now: act on nothing, tell a waiting caller.
+            done = getattr(cmd, "done", None)
+            if done is not None and not done.done():
+                done.set_exception(TableError(NOT_OURS))
+            return
         try:
             self.last_active = self.scheduler.now()
             await self._handle(cmd)
@@ -395,6 +491,9 @@ class TableActor:
         elif isinstance(cmd, _Deadline):
             if cmd.step == self._step:
                 await self._on_deadline(cmd.seat)
+        elif isinstance(cmd, _PrepareTimeout):
+            if cmd.step == self._step:
+                self._prepare_timeout(cmd.seat, cmd.deadline)
         elif isinstance(cmd, _DealNext):
             if cmd.step == self._step and self.game.needs_deal:
                 await self._deal()
@@ -407,6 +506,14 @@ class TableActor:
         elif isinstance(cmd, _Leave):
             if self._on_leave(cmd.subscriber):
                 self._save_soon()
+        elif isinstance(cmd, _Seed):
+            try:
+                self._on_seed(cmd.seat, cmd.hand_number, cmd.seed)
+            except TableError as e:
+                cmd.done.set_exception(e)
+                return
+            cmd.done.set_result(None)
+            self._save_soon()
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
@@ -441,12 +548,36 @@ class TableActor:
         self.policy.moved(seat, self.scheduler.now(), timed_out=False)
         await self._advance(new, seat, action)
 
+    def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
+        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
+            raise TableError("you have no seat at this table")
+        if self.finished:
+            raise TableError("the game is over: no more hands are dealt")
+        upcoming = len(self.game.all_hands()) + 1
+        if hand_number != upcoming:
+            raise TableError(f"seeds are taken for hand {upcoming} only (its commitment is "
+                             f"published), not hand {hand_number}")
+        if not is_client_seed(seed):
+            raise TableError("a shuffle seed is 16 to 128 lower-case hex digits")
+        if self._pending.get(seat) == seed:
+            return  # the same seed again (a page reloaded): taken already, nothing changes
+        if seat in self._pending:
+            raise TableError(f"your seed for hand {hand_number} was already taken")
+        self._pending[seat] = seed
+        if self.game.current is None and self._all_seeds_in():
+            self._later(0.0, _DealNext(self._step))  # everyone's seed is in: deal now
+
+    def _all_seeds_in(self) -> bool:
+        """Whether every person's seat has sent its seed for the next hand."""
+        return all(i in self._pending for i, s in enumerate(self.config.seats)
+                   if not s.is_bot())
+
     async def _on_bot_turn(self) -> None:
         seat = self.game.to_act
         if seat is None or seat not in self._bots:
             return
         level = self.config.seats[seat].level or "medium"
-        action = await self._choose(self._bots[seat], level, seat)
+        action = await self._thought(self._bots[seat], level, seat)
         await self._advance(self.game.apply(action, seat=seat), seat, action)
 
     async def _on_deadline(self, seat: int) -> None:
@@ -454,28 +585,59 @@ class TableActor:
             return
         now = self.scheduler.now()
         level = self.policy.on_timeout(seat, now)
-        bot = self._factory(level, self.config.seats[seat].bot_seed)
-        action = await self._choose(bot, level, seat)
+        action = await self._thought(None, level, seat)
         self.policy.moved(seat, self.scheduler.now(), timed_out=True)
         await self._advance(self.game.apply(action, seat=seat), seat, action,
                             {"timed_out": True})
 
-    async def _choose(self, bot: Any, level: str, seat: int) -> Action:
+    async def _thought(self, bot: Any, level: str, seat: int) -> Action:
+        """The move thought out for ``seat`` since its turn started; worked out now if
+        nothing was (``bot`` None: a fresh player of ``level``, for a person out of time)."""
+        thinking, self._thinking = self._thinking, None
+        if thinking is not None and thinking.is_for(self._step, seat):
+            return await thinking.task
+        if thinking is not None:
+            thinking.cancel()
+        if bot is None:
+            bot = self._factory(level, self.config.seats[seat].bot_seed)
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        if level in SLOW_LEVELS and len(view.legal) > 1:
-            action: Action = await asyncio.to_thread(bot.choose, view)
-        else:
-            action = bot.choose(view)
-        return action
+        return await think(bot, view, level in SLOW_LEVELS)
+
+    def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
+        """Start working out ``seat``'s move now (published later, at the table's pace)."""
+        self._drop_thinking()
+        view = self.game.current.view(seat)  # type: ignore[union-attr]
+        self._thinking = start_thinking(bot, view, self._step, seat, SLOW_LEVELS, level)
+
+    def _prepare_timeout(self, seat: int, deadline: float) -> None:
+        """A person's clock is about to run out: the computer that will move for them
+        starts thinking, so its move lands at the deadline, however long it thinks."""
+        now = self.scheduler.now()
+        if self.game.to_act == seat:
+            level = self.policy.on_timeout(seat, now)
+            self._think_ahead(self._factory(level, self.config.seats[seat].bot_seed),
+                              level, seat)
+        self._later(deadline - now, _Deadline(seat, self._step))
+
+    def _drop_thinking(self) -> None:
+        if self._thinking is not None:
+            self._thinking.cancel()
+            self._thinking = None
 
     async def _deal(self) -> None:
-        seed = self._seed_source()
-        deck = deck_from_seed(seed, self.config.rules.benny)
+        seed, clients = self._next_seed, self._pending
+        deck = deck_from_seed(mixed_seed(seed, clients), self.config.rules.benny)
         new = self.game.deal(deck)
         self.seeds.append(seed)
+        self.client_seeds.append(clients)
+        self._next_seed, self._pending = self._seed_source(), {}
         assert new.current is not None
-        data = {"dealer": new.current.dealer, "hand_number": len(new.all_hands()),
-                "commitment": commitment(seed)}
+        number = len(new.all_hands())
+        data = {"dealer": new.current.dealer, "hand_number": number,
+                "commitment": commitment(seed),
+                "client_seeds": {str(s): c for s, c in sorted(clients.items())},
+                "next_commitment": {"hand_number": number + 1,
+                                    "commitment": commitment(self._next_seed)}}
         await self._commit(new, [(DEAL, data, None)])
 
     async def _advance(self, new: GameState, seat: int, action: Action,
@@ -493,7 +655,7 @@ class TableActor:
         if hand.is_over and not old.is_over:
             number = len(new.all_hands())
             seed = self._seed(number - 1)
-            self._summary = hand_summary(hand, number, new.score, seed)
+            self._summary = hand_summary(hand, number, new.score, seed, self._clients(number - 1))
             self.policy.hand_over(self.scheduler.now())
             events.append((HAND_OVER, {"points": list(hand.points), "score": list(new.score),
                                        "summary": self._summary}, None))
@@ -588,7 +750,7 @@ class TableActor:
         missing = [e for e in self._history if since is not None and e.version > since]
         complete = since is not None and 0 <= since <= self.version and (
             since == self.version or (bool(missing) and missing[0].version == since + 1)
-        )
+        ) and replay_keeps_law11(missing, self.game)  # else a snapshot: no earlier trick
         if complete:
             for event in missing:
                 self._deliver(sub, event)
@@ -635,6 +797,9 @@ class TableActor:
             connected=self._connected(),
             deadline=self._deadline,
             closed=self.closed,
+            next_commitment=None if self.finished else {
+                "hand_number": len(self.game.all_hands()) + 1,
+                "commitment": commitment(self._next_seed)},
         )
 
     def _last_summary(self) -> dict[str, Any] | None:
@@ -645,12 +810,13 @@ class TableActor:
         number = len(done)
         score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
         seed = self._seed(number - 1)
-        return hand_summary(done[-1], number, score, seed)
+        return hand_summary(done[-1], number, score, seed, self._clients(number - 1))
 
     def _schedule(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._drop_thinking()
         self._deadline = None
         if self._task is None:
             return
@@ -660,18 +826,26 @@ class TableActor:
             return
         if game.needs_deal:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
+            if game.current is None and not self._all_seeds_in():
+                delay = self.pacing.seed_wait  # the first deal waits a little for seeds
             self._later(delay, _DealNext(step))
             return
         seat = game.to_act
         assert seat is not None
         if seat in self._bots:
-            self._later(self.pacing.bot_delay, _BotTurn(step))
+            # Think from the start of the turn; publish at the table's pace (timing.py).
+            self._think_ahead(self._bots[seat], self.config.seats[seat].level or "medium", seat)
+            self._later(jittered(self.pacing.bot_delay, self._rng, self.pacing.jitter),
+                        _BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
         if deadline is not None:
             self._deadline = (seat, deadline)
-            self._later(deadline - now, _Deadline(seat, step))
+            # The computer that moves for a person out of time thinks a computer's delay
+            # ahead, so its move lands on the deadline whatever it had to choose from.
+            self._later(deadline - self.pacing.bot_delay - now,
+                        _PrepareTimeout(seat, step, deadline))
 
     def _later(self, delay: float, cmd: _Command) -> None:
         if delay <= 0:
@@ -684,6 +858,33 @@ class TableActor:
             self._queue.put_nowait(cmd)
 
 
+def release_all(subscribers: list[Subscriber], reason: str) -> None:
+    """Drop every subscriber, telling each that has a ``release(reason)`` method (a
+    socket closes itself, so its client reconnects and finds the table wherever it is)."""
+    subs = list(subscribers)
+    subscribers.clear()
+    for sub in subs:
+        release = getattr(sub, "release", None)
+        if release is not None:
+            try:
+                release(reason)
+            except Exception:
+                log.exception("releasing a subscriber failed")
+
+
+def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
+    """Fail every input left in a stopped table's queue, so nobody waits for it."""
+    while not queue.empty():
+        cmd = queue.get_nowait()
+        queue.task_done()
+        done = getattr(cmd, "done", None)
+        if done is not None and not done.done():
+            if isinstance(cmd, _Close):
+                done.set_result(None)
+            else:
+                done.set_exception(TableStopped(STOPPED))
+
+
 def _compact(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
@@ -694,7 +895,9 @@ def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
     record = GameRecord.from_json(stored.record)
     game = record.replay() if record.hands else GameState(config.rules, config.first_dealer)
     seeds = [h.seed or "" for h in record.hands]
-    actor = TableActor(config, game=game, seeds=seeds, version=stored.version, **kwargs)
+    clients = [h.client_seeds for h in record.hands]
+    actor = TableActor(config, game=game, seeds=seeds, version=stored.version,
+                       client_seeds=clients, shuffle_state=stored.meta.get("shuffle"), **kwargs)
     actor.policy.load_json(stored.meta.get("policy") or {})
     actor.closed = stored.meta.get("closed")
     return actor

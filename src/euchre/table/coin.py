@@ -18,7 +18,8 @@ from typing import Any
 
 from ..rules import Rules
 from .clock import ClockPolicy, MoveClock
-from .policy import TurnPolicy
+from .first_draw import choose_first_dealer
+from .kinds import TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 
 COIN = "coin"
@@ -109,6 +110,7 @@ def coin_table(
     def bot(where: str) -> Seat:
         return Seat(BOT, f"{where} ({COIN_OPPONENTS})", COIN_OPPONENTS, secrets.randbits(62))
 
+    dealer, draw = choose_first_dealer(first_dealer)
     config = TableConfig(
         id=table_id,
         kind=COIN,
@@ -121,7 +123,8 @@ def coin_table(
         ),
         preset=COIN_PRESET,
         created_at=time.time(),
-        first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        first_dealer=dealer,
+        first_draw=draw,
         extra={"stake": stake},
     )
     return config, token

@@ -18,11 +18,13 @@ from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
 from ..rules import Rules
-from .policy import TurnPolicy
+from .first_draw import first_draw_json
+from .kinds import TurnPolicy
 from .seats import TableConfig
 
 DEAL = "deal"
-"""A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed)."""
+"""A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed),
+``client_seeds`` (the people's seeds mixed in, by seat) and ``next_commitment``."""
 ACTION = "action"
 """A seat acted: ``seat``, ``action`` (notation; hidden ones show only their kind)."""
 TRICK = "trick"
@@ -57,6 +59,8 @@ class Frame:
     """(seat, time) of the running turn deadline, if any."""
     closed: str | None = None
     """Why the table was closed before its game ended, if it was."""
+    next_commitment: dict[str, Any] | None = None
+    """``{"hand_number", "commitment"}`` of the next hand's table seed, for people's seeds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,7 @@ class Event:
 
 
 def hand_summary(hand: HandState, number: int, score: tuple[int, int],
-                 seed: str | None) -> dict[str, Any]:
+                 seed: str | None, client_seeds: dict[int, str] | None = None) -> dict[str, Any]:
     """The public result of a finished hand (no card that was not played)."""
     maker_side = hand.maker % 2 if hand.maker >= 0 else None
     euchred = (
@@ -108,6 +112,8 @@ def hand_summary(hand: HandState, number: int, score: tuple[int, int],
         "reneged": list(hand.reneged) if hand.reneged else None,
         "score": list(score),
         "seed": seed,
+        "client_seeds": {str(s): c for s, c in sorted((client_seeds or {}).items())},
+        "pattern": hand.deal.pattern,
     }
 
 
@@ -124,7 +130,7 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
     current = game.current
     view: dict[str, Any] | None = None
     if current is not None and seat is not None:
-        view = current.view(seat).to_json()
+        view = current.view(seat).to_table_json()  # table law 11: no earlier trick
     deadline_seat, deadline = frame.deadline if frame.deadline else (None, None)
     return {
         "id": config.id,
@@ -149,5 +155,7 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
         "view": view,
         "clock": policy.clock_json(deadline_seat, deadline, now),
         "summary": frame.summary,
+        "first_draw": first_draw_json(config.first_dealer, config.first_draw),
+        "next_commitment": frame.next_commitment,
         **({"extra": config.extra} if config.extra else {}),
     }

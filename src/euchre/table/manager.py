@@ -9,9 +9,10 @@ from typing import Any
 
 from ..shuffle import new_seed
 from ..storage.base import GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, FinishHook, TableActor, restore
+from .kinds import TurnPolicy
 from .pacing import Pacing, Scheduler
-from .policy import FinishHook, TurnPolicy
+from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ class TableManager:
         bot_factory: BotFactory | None = None,
         seed_source: Callable[[], str] = new_seed,
         history_limit: int = HISTORY_LIMIT,
+        retire_after: float = RETIRE_AFTER,
     ) -> None:
         """A manager with no tables yet."""
         self.store = store
@@ -44,11 +46,15 @@ class TableManager:
         """Turn policy per table kind (kinds not listed: no deadlines)."""
         self.finish_hooks: dict[str, list[FinishHook]] = {}
         """Hooks per table kind, called when a game ends (e.g. pay out a coin table)."""
+        self.guard: Callable[[], bool] | None = None
+        """Every table handles input only while this says True (the site's lease)."""
         self._bot_factory = bot_factory
         self._seed_source = seed_source
         self._history_limit = history_limit
         self._tables: dict[str, TableActor] = {}
         self._load_lock = asyncio.Lock()
+        self.retirement = Retirement(store, retire_after)
+        """Practice tables only in storage, and retiring the abandoned (``retire.py``)."""
 
     def __len__(self) -> int:
         """How many tables are in memory."""
@@ -66,6 +72,7 @@ class TableManager:
             "seed_source": self._seed_source,
             "on_finish": self.finish_hooks.get(kind, ()),
             "history_limit": self._history_limit,
+            "guard": self.guard,
         }
 
     async def open(self, config: TableConfig) -> TableActor:
@@ -95,9 +102,10 @@ class TableManager:
             return self._resume(stored)
 
     async def resume_unfinished(self) -> list[str]:
-        """Load and start every unfinished game in storage; returns their ids."""
+        """Load and start every unfinished game in storage that runs by itself; returns
+        their ids. Practice tables wait in storage until asked for (retired if abandoned)."""
         ids = []
-        for stored in await self.store.unfinished():
+        for stored in await self.retirement.sort(await self.store.unfinished()):
             if stored.id in self._tables:
                 continue
             try:
@@ -113,15 +121,28 @@ class TableManager:
         config = TableConfig.from_json(stored.meta["config"])
         actor = restore(stored, **self._actor_kwargs(config))
         self._tables[stored.id] = actor
+        self.retirement.loaded(stored.id)
         actor.start()
         return actor
 
     async def sweep(self, idle_after: float = 600.0) -> list[str]:
-        """Drop idle tables from memory (they stay in storage and reload on demand)."""
+        """Drop idle tables from memory (they stay in storage and reload on demand), and
+        retire abandoned practice tables (in memory or not); returns the ids dropped."""
         now = self.scheduler.now()
         idle = [i for i, a in self._tables.items() if a.is_idle(now, idle_after)]
+        retirement = self.retirement
         for table_id in idle:
+            actor = self._tables[table_id]
+            waiting = is_waiting_kind(actor.config.kind) and not actor.finished
+            last_active = retirement.now() - (now - actor.last_active)
+            if waiting and actor.is_idle(now, retirement.retire_after):
+                await actor.close(ABANDONED)
+                waiting = False
             await self.forget(table_id)
+            if waiting:
+                retirement.keep(table_id, last_active)
+        async with self._load_lock:  # a table being loaded meanwhile is not retired
+            await retirement.retire_due(lambda table_id: table_id in self._tables)
         return idle
 
     async def forget(self, table_id: str) -> None:

@@ -9,7 +9,9 @@ person's move is timed by the same move clock as coin tables
 (:class:`~euchre.table.coin.CoinTurnPolicy`), with the table's own ``seconds_per_move``.
 
 Open tables are kept in memory only (a restart forgets them); started tables are stored
-and resumed like every other table.
+and resumed like every other table. An open table nobody but its creator has joined is
+forgotten after :data:`ALONE_FOR` (10 minutes), one with people after :data:`OPEN_FOR` (an
+hour); the list is read a page at a time (:meth:`OnlineTables.page`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from ..hand import SEAT_NAMES
 from ..rules import PRESETS, Rules, RulesError
 from .clock import ClockPolicy
 from .coin import CoinTurnPolicy
+from .first_draw import choose_first_dealer
+from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 ONLINE = "online"
@@ -45,6 +49,15 @@ DEFAULT_LEVEL = "medium"
 
 OPEN_FOR = 3600.0
 """Seconds an online table stays open (listed, waiting for its start) after it is made."""
+
+ALONE_FOR = 600.0
+"""Seconds an online table stays open while nobody but its creator has taken a seat."""
+
+PAGE_SIZE = 20
+"""Open tables listed per page when the request names no ``limit``."""
+
+MAX_PAGE = 50
+"""The most open tables one page lists."""
 
 MAX_OPEN = 500
 """Open online tables kept at once (more are refused until some start or expire)."""
@@ -92,7 +105,7 @@ class OnlineOptions:
     """Each person's clock for one move."""
     level: str = DEFAULT_LEVEL
     """The level of the computer players that fill free seats at the start."""
-    name: str = "South"
+    name: str = "Host"
     """The creator's display name."""
 
     def make_rules(self) -> Rules:
@@ -106,7 +119,10 @@ def parse_name(value: Any) -> str:
         raise OnlineError(f"name must be 1 to {MAX_NAME} characters")
     if not value.strip().isprintable():
         raise OnlineError("name must be printable characters")
-    return value.strip()
+    try:
+        return check_display_name(value.strip())
+    except NameRefused as e:
+        raise OnlineError(str(e)) from None
 
 
 def parse_online_request(body: Any) -> OnlineOptions:
@@ -132,7 +148,7 @@ def parse_online_request(body: Any) -> OnlineOptions:
     if not isinstance(level, str) or level not in LEVELS:
         raise OnlineError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
     options = OnlineOptions(preset, dict(rules), float(seconds), level,
-                            parse_name(body.get("name", "South")))
+                            parse_name(body.get("name", "Host")))
     try:
         options.make_rules()
     except (RulesError, TypeError) as e:
@@ -167,6 +183,12 @@ class OpenTable:
     """Per seat: (name, token hash) of the person who claimed it, or None while free."""
     started: bool = False
     """Whether the game has started (no more seats can be claimed)."""
+    creator: str = ""
+    """Who opened it (an account or an address), for the cap on open tables per creator."""
+
+    def is_alone(self) -> bool:
+        """Whether nobody but the creator has taken a seat."""
+        return all(p is None for p in self.people[1:])
 
     def free_seats(self) -> list[int]:
         """The seats nobody has claimed."""
@@ -200,6 +222,7 @@ class OpenTable:
                 return Seat(BOT, f"{SEAT_NAMES[i]} ({level})", level, secrets.randbits(62))
             return Seat(HUMAN, person[0], None, None, person[1])
 
+        dealer, draw = choose_first_dealer(first_dealer)
         return TableConfig(
             id=self.id,
             kind=ONLINE,
@@ -207,7 +230,8 @@ class OpenTable:
             seats=(seat(0), seat(1), seat(2), seat(3)),
             preset=self.options.preset,
             created_at=time.time(),
-            first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+            first_dealer=dealer,
+            first_draw=draw,
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level},
         )
 
@@ -216,24 +240,38 @@ class OnlineTables:
     """The open online tables of one server, in memory; ``now`` is injected."""
 
     def __init__(self, now: Callable[[], float] = time.monotonic, open_for: float = OPEN_FOR,
-                 limit: int = MAX_OPEN) -> None:
+                 limit: int = MAX_OPEN, alone_for: float = ALONE_FOR) -> None:
         """No tables yet."""
         self.now = now
         """The clock that ages open tables."""
         self.open_for = open_for
         """Seconds a table stays open."""
+        self.alone_for = min(alone_for, open_for)
+        """Seconds a table stays open while only its creator has a seat."""
         self.limit = limit
         """Open tables kept at once."""
         self._tables: dict[str, OpenTable] = {}
 
     def sweep(self) -> None:
-        """Forget tables older than :attr:`open_for` (started ones too, after as long)."""
-        cutoff = self.now() - self.open_for
-        for table_id in [i for i, t in self._tables.items() if t.created_at < cutoff]:
+        """Forget tables older than :attr:`open_for` (started ones too, after as long), and
+        tables nobody joined older than :attr:`alone_for`."""
+        now = self.now()
+        for table_id in [i for i, t in self._tables.items() if t.created_at < now - (
+                self.alone_for if t.is_alone() and not t.started else self.open_for)]:
             del self._tables[table_id]
 
+    def expires_at(self, table: OpenTable) -> float:
+        """When ``table`` will be forgotten if nothing changes (the registry's clock)."""
+        alone = table.is_alone() and not table.started
+        return table.created_at + (self.alone_for if alone else self.open_for)
+
+    def open_by(self, creator: str) -> list[OpenTable]:
+        """The tables ``creator`` opened that are waiting for their start."""
+        self.sweep()
+        return [t for t in self._tables.values() if t.creator == creator and not t.started]
+
     def create(self, options: OnlineOptions, table_id: str | None = None,
-               token: str | None = None) -> tuple[OpenTable, str]:
+               token: str | None = None, creator: str = "") -> tuple[OpenTable, str]:
         """Open a table with the creator South; returns it and the creator's token."""
         self.sweep()
         if sum(not t.started for t in self._tables.values()) >= self.limit:
@@ -241,7 +279,8 @@ class OnlineTables:
         token = token or new_token()
         people: list[tuple[str, str] | None] = [(options.name, hash_token(token)), None, None,
                                                 None]
-        table = OpenTable(table_id or new_table_id(), options, self.now(), people)
+        table = OpenTable(table_id or new_table_id(), options, self.now(), people,
+                          creator=creator)
         self._tables[table.id] = table
         return table, token
 
@@ -257,7 +296,20 @@ class OnlineTables:
         """Tables waiting for their start, newest first."""
         self.sweep()
         waiting = [t for t in self._tables.values() if not t.started]
-        return sorted(waiting, key=lambda t: t.created_at, reverse=True)
+        return sorted(waiting, key=lambda t: (t.created_at, t.id), reverse=True)
+
+    def page(self, limit: int = PAGE_SIZE, cursor: str | None = None
+             ) -> tuple[list[OpenTable], str | None]:
+        """One page of :meth:`open_tables` after ``cursor`` (from the page before), and the
+        cursor of the next page (None on the last). A table opened or gone between pages
+        moves nothing: the cursor names a place in the order, not a position."""
+        after = parse_cursor(cursor) if cursor else None
+        waiting = self.open_tables()
+        if after is not None:
+            waiting = [t for t in waiting if (t.created_at, t.id) < after]
+        page = waiting[:limit]
+        more = len(waiting) > limit
+        return page, (_cursor(page[-1]) if more and page else None)
 
     def claim(self, table_id: str, seat: int, name: str, token: str | None = None) -> str:
         """Take a free seat; returns its token (409 if taken or started)."""
@@ -287,6 +339,23 @@ class OnlineTables:
         table = self._tables.get(table_id)
         if table is not None:
             table.started = False
+
+
+def _cursor(table: OpenTable) -> str:
+    return f"{table.created_at!r}~{table.id}"
+
+
+def parse_cursor(cursor: str) -> tuple[float, str]:
+    """The place a :meth:`OnlineTables.page` cursor names, or :class:`OnlineError`."""
+    when, _, table_id = cursor.partition("~")
+    try:
+        created = float(when)
+    except ValueError:
+        raise OnlineError("cursor is not one this server gave: start from the first page"
+                          ) from None
+    if not table_id or not math.isfinite(created) or len(cursor) > 80:
+        raise OnlineError("cursor is not one this server gave: start from the first page")
+    return created, table_id
 
 
 def online_policy(config: TableConfig) -> CoinTurnPolicy:

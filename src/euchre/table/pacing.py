@@ -23,6 +23,12 @@ class Pacing:
     """Pause before each computer move, so a person sees each move separately."""
     hand_pause: float = 2.0
     """Pause between the end of a hand and the next deal."""
+    seed_wait: float = 0.0
+    """Longest wait before the first deal for the people's shuffle seeds (the deal is at once
+    when every person has sent one); later hands' seeds come during the hand before."""
+    jitter: float = 0.15
+    """A computer's move comes up to this fraction of its delay later, at random (the same
+    for every move, so the timing never tells whether it had a choice: ``timing.py``)."""
 
 
 class TimerHandle(Protocol):

@@ -13,7 +13,9 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..rules import PRESETS, Rules, RulesError
-from .policy import PRACTICE
+from .first_draw import choose_first_dealer
+from .kinds import PRACTICE
+from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"
@@ -76,6 +78,10 @@ def parse_practice_request(body: Any) -> PracticeOptions:
     name = body.get("name", "You")
     if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
         raise PracticeRequestError("name must be 1 to 24 characters")
+    try:
+        check_display_name(name.strip())
+    except NameRefused as e:
+        raise PracticeRequestError(str(e)) from None
     options = PracticeOptions(preset, dict(rules), name=name.strip(), **levels)
     try:
         options.make_rules()
@@ -100,6 +106,7 @@ def practice_table(
         bot(options.partner, "North"),
         bot(options.right, "East"),
     )
+    dealer, draw = choose_first_dealer(first_dealer)
     config = TableConfig(
         id=table_id or new_table_id(),
         kind=PRACTICE,
@@ -107,6 +114,7 @@ def practice_table(
         seats=seats,
         preset=options.preset,
         created_at=time.time(),
-        first_dealer=secrets.randbelow(4) if first_dealer is None else first_dealer,
+        first_dealer=dealer,
+        first_draw=draw,
     )
     return config, token

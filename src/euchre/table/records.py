@@ -18,23 +18,25 @@ from ..record import GameRecord, HandRecord
 def public_record(record: GameRecord) -> GameRecord:
     """The record with any unfinished hand (its deal and its seed) removed."""
     hands = [
-        HandRecord(h.dealer, h.deal, list(h.actions), h.result, h.seed)
+        HandRecord(h.dealer, h.deal, list(h.actions), h.result, h.seed, dict(h.client_seeds))
         for h in record.hands
         if h.result is not None
     ]
     return GameRecord(record.rules, hands, record.final)
 
 
-def game_record(game: GameState, seeds: list[str]) -> GameRecord:
-    """The full (private) record of a game with each hand's seed."""
-    return GameRecord.from_game(game, list(seeds))
+def game_record(game: GameState, seeds: list[str],
+                client_seeds: list[dict[int, str]] | None = None) -> GameRecord:
+    """The full (private) record of a game with each hand's seed and the players' seeds."""
+    return GameRecord.from_game(game, list(seeds), list(client_seeds or []))
 
 
-def hand_json(hand: HandState, seed: str | None) -> dict[str, Any]:
-    """One hand as it appears in :meth:`GameRecord.to_json` (with its seed, if any)."""
+def hand_json(hand: HandState, seed: str | None,
+              client_seeds: dict[int, str] | None = None) -> dict[str, Any]:
+    """One hand as it appears in :meth:`GameRecord.to_json` (with its seeds, if any)."""
     result = hand.points if hand.is_over else None
     record = GameRecord(hand.rules, [HandRecord(hand.dealer, hand.deal, hand.history(),
-                                                result, seed)])
+                                                result, seed, dict(client_seeds or {}))])
     out: dict[str, Any] = record.to_json()["hands"][0]
     return out
 

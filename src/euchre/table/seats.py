@@ -10,6 +10,7 @@ from typing import Any
 
 from ..hand import SEAT_NAMES
 from ..rules import Rules
+from .first_draw import Draw, draw_from_json, draw_to_json
 
 HUMAN = "human"
 """A seat played by a person (through a token)."""
@@ -105,6 +106,8 @@ class TableConfig:
     """When the table was made (seconds since the epoch)."""
     first_dealer: int = 0
     """The first hand's dealer."""
+    first_draw: Draw = ()
+    """The face-up cards that found the first dealer (doc 002 deal rule 1), or () if given."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Settings of other table kinds (a coin table's stake ...), kept as JSON."""
 
@@ -125,6 +128,7 @@ class TableConfig:
             "seats": [s.to_json() for s in self.seats],
             "created_at": self.created_at,
             "first_dealer": self.first_dealer,
+            "first_draw": draw_to_json(self.first_draw),
             "extra": self.extra,
         }
 
@@ -142,6 +146,7 @@ class TableConfig:
             preset=str(data.get("preset", "classic")),
             created_at=float(data.get("created_at", 0.0)),
             first_dealer=int(data.get("first_dealer", 0)),
+            first_draw=draw_from_json(data.get("first_draw")),
             extra=dict(data.get("extra") or {}),
         )
 

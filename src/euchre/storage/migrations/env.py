@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from euchre.storage import accounts_models  # noqa: F401  (adds its tables to Base)
@@ -27,12 +28,27 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+MIGRATION_LOCK = 0x6575636872650001
+"""The PostgreSQL advisory lock key that serialises migrations ("euchre" and 1)."""
+
+
 def do_run_migrations(connection: Connection) -> None:
-    """Run the migrations on one connection."""
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True)
-    with context.begin_transaction():
-        context.run_migrations()
+    """Run the migrations on one connection. On PostgreSQL, processes of one site starting
+    together take turns (an advisory lock held for the session): the first migrates,
+    the others then find nothing to do."""
+    locked = connection.dialect.name == "postgresql"
+    if locked:
+        connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+        connection.commit()  # the lock is the session's; Alembic starts a fresh transaction
+    try:
+        context.configure(connection=connection, target_metadata=target_metadata,
+                          render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+    finally:
+        if locked:
+            connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            connection.commit()
 
 
 async def run_async_migrations() -> None:

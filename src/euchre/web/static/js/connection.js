@@ -1,6 +1,9 @@
 // The table's WebSocket: join with our token (and last version), then receive snapshots and events.
 // Reconnects by itself; a rejoin sends the last version seen so only missing events come back.
 
+/** The close code of a socket refused by a cap on connections (server/socket_guard.py). */
+const TOO_MANY = 4429;
+
 export class TableConnection {
   /**
    * @param {string} tableId
@@ -31,6 +34,12 @@ export class TableConnection {
       if (this.socket !== socket) return;
       this.handlers.onState?.("closed");
       if (this.closed) return;
+      if (close.code === TOO_MANY) {
+        // A cap on connections (this seat open in too many tabs, say): retrying would not help.
+        this.closed = true;
+        this.handlers.onError?.(close.reason || "Too many connections: close another tab and reload.", false, "too_many");
+        return;
+      }
       const wait = Math.min(5000, 300 * 2 ** this.retries++);
       setTimeout(() => !this.closed && this.open(), wait);
     });

@@ -78,12 +78,13 @@ export function lastTrickPanel(view, me, onClose) {
   );
 }
 
-/** The table was closed before its game ended. */
-export function closedPanel() {
+/** The table was closed before its game ended (with why, when there is more to say). */
+export function closedPanel(why = null) {
   return h(
     "section",
     { class: "panel", "aria-label": "Table closed" },
     h("h2", {}, "This table is closed"),
+    why ? h("p", {}, why) : null,
     h("div", { class: "panel-actions" }, h("a", { class: "button-link", href: "/" }, "New game")),
   );
 }

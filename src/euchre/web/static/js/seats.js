@@ -2,7 +2,7 @@
 
 import { cardBack, cardFace, cardName } from "./cards.js";
 import { fill, h } from "./dom.js";
-import { playsBySeat } from "./trick.js";
+import { isPlay } from "./law.js";
 import { POSITIONS, actionLabel, compassName, position, seatName } from "./words.js";
 
 const BIDDING = ["farmer", "order", "benny", "call", "discard", "defend"];
@@ -38,10 +38,11 @@ function tagsFor(seat, view) {
 /** Names, tags, the cards still held (face down) and each seat's last bid. */
 export function renderSeats(seats, view, table, me) {
   const playedCount = [0, 0, 0, 0];
-  for (const seat of playsBySeat(view.history).values()) playedCount[seat] += 1;
+  // Count every play, those table law 11 shows only as "play" included.
+  for (const [seat, action] of view.history) if (isPlay(action)) playedCount[seat] += 1;
   const lastSaid = new Map();
   for (const [seat, action] of view.history) {
-    if (!action.startsWith("play ")) lastSaid.set(seat, action);
+    if (!isPlay(action)) lastSaid.set(seat, action);
   }
   for (let seat = 0; seat < 4; seat += 1) {
     const box = seats[position(seat, me)];

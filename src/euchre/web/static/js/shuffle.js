@@ -4,6 +4,7 @@
 
 import { getRecordText } from "./api.js";
 import { downloadText, h } from "./dom.js";
+import { sentSeedLines } from "./fair-deal.js";
 import { keepCommitment, keptCommitments } from "./storage.js";
 
 /** The name the record is downloaded under. */
@@ -21,13 +22,18 @@ export function verifyCommand(gameId) {
   return `euchre verify ${recordFilename(gameId)} --commitments ${commitmentsFilename(gameId)}`;
 }
 
-/** Keep whatever commitment a table message carries: the deal event's and the table's own. */
+/** Keep whatever commitment a table message carries: the deal event's and the table's own,
+ *  and the next hand's, published ahead so that this browser can add its seed. */
 export function keepCommitments(tableId, table, event) {
   if (event && event.kind === "deal" && event.commitment) {
     keepCommitment(tableId, event.hand_number, event.commitment);
   }
   if (table && table.commitment) keepCommitment(tableId, table.hand_number, table.commitment);
+  for (const ahead of [event?.next_commitment, table?.next_commitment]) {
+    if (ahead) keepCommitment(tableId, ahead.hand_number, ahead.commitment);
+  }
 }
+
 
 /** The latest kept commitment at or before hand `handNumber`: {hand, hex} or null. */
 export function commitmentFor(tableId, handNumber) {
@@ -45,6 +51,8 @@ export function commitmentsText(gameId) {
   for (const [hand, list] of keptCommitments(gameId)) {
     for (const hex of list) lines.push(`hand ${hand} ${hex}`);
   }
+  const sent = sentSeedLines(gameId);
+  if (sent.length) lines.push("# The seeds this browser sent, mixed into those hands' deals:", ...sent);
   return `${lines.join("\n")}\n`;
 }
 

@@ -9,6 +9,9 @@ import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
 import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
+
+/** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
+const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, seatBoxes } from "./seats.js";
 import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
@@ -16,6 +19,8 @@ import { factRows, hintContent, stripParts } from "./side.js";
 import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
+import { firstDrawText, forgetEarlierPlays, isPlay, logEntry } from "./law.js";
+import { FairDeal } from "./fair-deal.js";
 
 const LOG_LENGTH = 8;
 
@@ -60,9 +65,13 @@ class TablePage {
     this.connection = new TableConnection(tableId, token, {
       onTable: (table, event, settled) => this.update(table, event, settled),
       onHint: (hints, version) => this.showHints(hints, version),
-      onError: (message, fatal) => this.showError(message, fatal),
+      // A seed refused (sent too late for its hand) is not the player's doing: the hand's
+      // check reports it. Other refusals are shown.
+      onError: (message, fatal, code) => (code === "bad_seed" ? this.fairDeal.refused() : this.showError(message, fatal)),
       onState: (state) => this.setConnected(state === "open"),
     });
+    // This browser's seed in every deal, and its own check of each finished hand.
+    this.fairDeal = new FairDeal(tableId, (message) => this.connection.send(message), () => this.table && this.render());
     this.build();
   }
 
@@ -128,10 +137,12 @@ class TablePage {
     this.logList = h("ol", { class: "log" });
     // The hand's shuffle commitment, kept in this browser to check the deals after the game.
     this.commitmentLine = h("p", { class: "commitment-line" });
+    this.verdictLine = h("p", { class: "shuffle-verdict", "aria-live": "polite" });
     this.shuffleBox = h(
       "section",
       { class: "shuffle-box", "aria-label": "Shuffle commitment", hidden: true },
       this.commitmentLine,
+      this.verdictLine,
       tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
     );
     const side = h(
@@ -179,9 +190,12 @@ class TablePage {
     keepCommitments(this.tableId, table, event);
     if (event) {
       const line = this.describeEvent(event, table);
+      const play = event.kind === "action" && isPlay(event.action);
+      // Table law 11: once the next card is led, earlier tricks leave the log.
+      if (play && table.view && table.view.trick.length === 1) this.log = forgetEarlierPlays(this.log);
       if (line) {
         this.message = line;
-        this.addLog(line);
+        this.addLog(line, play);
       }
     }
     // Events of one batch all carry the settled table: draw once, at the last of them.
@@ -189,6 +203,7 @@ class TablePage {
     this.table = table;
     this.pending = false;
     this.error = "";
+    this.fairDeal.update(table, table.seat);
     const view = table.view;
     const me = this.me;
     if (!event && !previous) {
@@ -207,7 +222,7 @@ class TablePage {
     // The last hand's summary stays up until our first turn, or the first card, of the next hand.
     const summary = table.summary;
     if (summary && view && summary.hand_number !== table.hand_number) {
-      const played = view.history.some(([, a]) => a.startsWith("play "));
+      const played = view.history.some(([, a]) => isPlay(a));
       if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
     }
     this.render();
@@ -218,6 +233,7 @@ class TablePage {
     switch (event.kind) {
       case "deal":
         this.log = [];
+        if (event.hand_number === 1) this.addFirstDraw(table);
         return `${seatName(event.dealer, me)} ${event.dealer === me ? "deal" : "deals"} hand ${event.hand_number}.`;
       case "action":
         return describeAction(event.seat, event.action, me, table.view);
@@ -233,22 +249,32 @@ class TablePage {
         return gameOverText(event.winner ?? table.winner, table.score, me);
       case "closed":
         this.closedReason = event.reason ?? "closed";
+        if (event.reason === "abandoned") return ABANDONED_TEXT;
         return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
       default:
         return "";
     }
   }
 
-  addLog(line) {
-    this.log.push(line);
+  addLog(line, play = false) {
+    this.log.push(logEntry(line, play));
     if (this.log.length > LOG_LENGTH) this.log.shift();
+  }
+
+  /** In hand 1 the log opens with how the first dealer was found (doc 002 deal rule 1). */
+  addFirstDraw(table) {
+    const text = firstDrawText(table.first_draw, this.me);
+    if (text) this.addLog(text);
   }
 
   rebuildLog(view) {
     const me = this.me;
-    this.log = [`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`];
-    for (const [seat, action] of view.history.slice(-LOG_LENGTH)) {
-      this.addLog(describeAction(seat, action, me, view));
+    this.log = [];
+    if (this.table.hand_number === 1) this.addFirstDraw(this.table);
+    this.addLog(`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${this.table.hand_number}.`);
+    // A play shown only as "play" is one table law 11 keeps from view: it is not listed.
+    for (const [seat, action] of view.history.filter(([, a]) => a !== "play").slice(-LOG_LENGTH)) {
+      this.addLog(describeAction(seat, action, me, view), isPlay(action));
     }
   }
 
@@ -377,7 +403,7 @@ class TablePage {
     this.renderTools(view);
     this.renderShuffle();
     this.renderHints();
-    fill(this.logList, this.log.map((line) => h("li", {}, line)));
+    fill(this.logList, this.log.map((entry) => h("li", { class: entry.play ? "log-play" : null }, entry.text)));
 
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
@@ -454,7 +480,7 @@ class TablePage {
         verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
     } else if (this.closedReason || table.closed) {
-      panel = closedPanel();
+      panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
       panel = summaryPanel(table.summary, me, () => {
         this.dismissedSummary = table.summary.hand_number;
@@ -524,6 +550,9 @@ class TablePage {
     const kept = commitmentFor(this.tableId, this.table.hand_number);
     this.shuffleBox.hidden = !kept;
     if (!kept) return;
+    const verdict = this.fairDeal.text();
+    if (this.verdictLine.textContent !== verdict) this.verdictLine.textContent = verdict;
+    this.verdictLine.classList.toggle("shuffle-failed", verdict.startsWith("Shuffle check FAILED"));
     const text = `Shuffle commitment for hand ${kept.hand}: ${kept.hex.slice(0, 16)}…`;
     if (this.commitmentLine.textContent !== text) {
       fill(this.commitmentLine, `Shuffle commitment for hand ${kept.hand}: `, h("code", { title: kept.hex }, `${kept.hex.slice(0, 16)}…`));

@@ -1,0 +1,152 @@
+"""``euchre serve``: start the web platform with uvicorn.
+
+One process by default. ``--redis-url`` (or ``$EUCHRE_REDIS_URL``) names the Redis that
+the processes of one site share; ``--workers N`` asks for N processes on one port, which
+needs that Redis and a PostgreSQL database, and table ownership across processes (not
+built yet: see docs/scaling.md), so it is refused for now with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from typing import Any
+
+from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
+from ..server.app import Settings, create_app, default_database_url
+from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
+from ..server.site import TABLE_OWNERSHIP
+from ..server.socket_guard import SocketLimits
+from ..storage.check import unusable_reason
+
+BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
+"""Environment variable: ``--bot-delay`` for worker processes."""
+HAND_PAUSE_ENV = "EUCHRE_HAND_PAUSE"
+"""Environment variable: ``--hand-pause`` for worker processes."""
+LEASE_SECONDS_ENV = "EUCHRE_LEASE_SECONDS"
+"""Environment variable: ``--lease-seconds`` for worker processes."""
+SEED_WAIT_ENV = "EUCHRE_SEED_WAIT"
+"""Environment variable: ``--seed-wait`` for worker processes."""
+DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
+"""Environment variable: the database URL (``--database-url``)."""
+SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
+"""Environment variable: ``--sockets-per-address`` for worker processes."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``euchre serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--bot-delay", type=float, default=0.67, metavar="SECONDS",
+                        help="pause before each computer move (default 0.67)")
+    parser.add_argument("--hand-pause", type=float, default=2.0, metavar="SECONDS",
+                        help="pause between hands (default 2)")
+    parser.add_argument("--seed-wait", type=float, default=3.0, metavar="SECONDS",
+                        help="longest wait before a table's first deal for the people's "
+                             "shuffle seeds (default 3)")
+    parser.add_argument("--database-url", default=None,
+                        help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
+                             "or sqlite+aiosqlite:///./var/euchre.db)")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis shared by every process of the site, redis://host:port/db "
+                             f"(default ${REDIS_URL_ENV}; none: one process, all in memory)")
+    parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
+                        help="with --redis-url: how long the site lease lives unrenewed, so "
+                             "how soon a standby process takes over from a dead one "
+                             "(default 10)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="processes serving this port (default 1; more need --redis-url "
+                             "and a PostgreSQL --database-url)")
+    parser.add_argument("--ws-compression", action=argparse.BooleanOptionalAction, default=False,
+                        help="per-message deflate on sockets (default off: messages are "
+                             "small and compressing them costs more CPU than it saves)")
+    parser.add_argument("--sockets-per-address", type=int, default=SocketLimits.per_address,
+                        metavar="N", help="table sockets one client address may hold at once "
+                                          f"(default {SocketLimits.per_address}; load tests "
+                                          "from one address need more)")
+    parser.add_argument("--log-level", default="info", help="uvicorn log level")
+
+
+def workers_refusal(workers: int, database_url: str, redis_url: str | None,
+                    table_ownership: bool = TABLE_OWNERSHIP) -> str | None:
+    """Why ``--workers`` cannot be served with these URLs (one line), or None if it can."""
+    if workers < 1:
+        return f"--workers must be at least 1, not {workers}"
+    if workers == 1:
+        return None
+    if not redis_url:
+        return (f"--workers {workers} needs --redis-url (or ${REDIS_URL_ENV}): the processes "
+                "share table ownership and socket relays through Redis")
+    if not database_url.startswith("postgresql"):
+        return (f"--workers {workers} needs a PostgreSQL --database-url "
+                "(postgresql+asyncpg://...): SQLite and memory: serve one process")
+    if not table_ownership:
+        return (f"--workers {workers} is not available yet: tables do not run under leases "
+                "with relayed sockets (issue 11; see docs/scaling.md), so run one process")
+    return None
+
+
+def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
+    """The settings of a worker process, from the variables :func:`run` sets."""
+    env = os.environ if environ is None else environ
+    return Settings(
+        database_url=env.get(DATABASE_URL_ENV) or default_database_url(),
+        redis_url=env.get(REDIS_URL_ENV) or None,
+        bot_delay=float(env.get(BOT_DELAY_ENV, "0.67")),
+        hand_pause=float(env.get(HAND_PAUSE_ENV, "2.0")),
+        lease_ttl=float(env.get(LEASE_SECONDS_ENV, "10")),
+        seed_wait=float(env.get(SEED_WAIT_ENV, "3")),
+        tune_gc=True,
+        socket_limits=SocketLimits(per_address=int(
+            env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
+    )
+
+
+def app_from_env() -> Any:
+    """The app of one worker process (uvicorn's factory when ``--workers`` > 1)."""
+    return create_app(settings_from_env())
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    import uvicorn
+
+    url = args.database_url or default_database_url()
+    redis_url = args.redis_url or default_redis_url()
+    refusal = workers_refusal(args.workers, url, redis_url)
+    if refusal is None and not args.lease_seconds > 0:
+        refusal = f"--lease-seconds must be positive, not {args.lease_seconds}"
+    if refusal is not None:
+        print(f"euchre serve: {refusal}", file=sys.stderr)
+        return 2
+    # One line naming what is wrong, no traceback; makes an SQLite file's folder.
+    problem = unusable_reason(url) or redis_problem(redis_url)
+    if problem is not None:
+        print(f"euchre serve: {problem}", file=sys.stderr)
+        return 1
+    logging.basicConfig(level=args.log_level.upper())
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    options: dict[str, Any] = {"host": args.host, "port": args.port,
+                               "log_level": args.log_level, "ws_max_size": 65536,
+                               "ws_per_message_deflate": args.ws_compression,
+                               "timeout_graceful_shutdown": GRACE_SECONDS}
+    exit_zero_on_sigterm()
+    if args.workers > 1:
+        # Each worker process builds its own app from the environment.
+        os.environ.update({DATABASE_URL_ENV: url, REDIS_URL_ENV: redis_url or "",
+                           BOT_DELAY_ENV: str(args.bot_delay),
+                           HAND_PAUSE_ENV: str(args.hand_pause),
+                           LEASE_SECONDS_ENV: str(args.lease_seconds),
+                           SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address),
+                           SEED_WAIT_ENV: str(args.seed_wait)})
+        uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
+                    **options)
+        return 0
+    settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
+                        hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
+                        seed_wait=args.seed_wait, tune_gc=True,
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address))
+    uvicorn.run(create_app(settings), **options)
+    return 0

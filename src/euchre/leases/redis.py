@@ -1,0 +1,125 @@
+"""Leases in Redis, shared by every process of a site.
+
+Each lease is a key holding its acquisition's token (``"{owner} {fence}"``) with the time
+to live as the key's expiry, so Redis itself ends a lease nobody renews. The fencing
+number of a name is a counter beside it. Acquiring, renewing and releasing are each one Lua
+script, so check and change are one atomic step on the Redis server: set-if-absent with
+the next fence; extend only if the token is still ours; delete only if it is still ours.
+
+The counters expire a long while after their last acquisition (a table unseen for a month
+needs no counter); the ``at_least`` floor, which the caller reads from the table store,
+keeps the numbers rising if a counter is gone or Redis lost its data.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from .base import Lease, Leases, LeaseState, check_request
+
+PREFIX = "euchre:lease:"
+"""Every key this module writes starts with this."""
+
+FENCE_KEEP = 30 * 24 * 3600
+"""Seconds a name's fence counter outlives its last acquisition."""
+
+MAX_CONNECTIONS = 16
+"""Connections to Redis per process; more calls at once wait for one."""
+
+POOL_TIMEOUT = 5.0
+"""Seconds a call waits for a free connection before it fails."""
+
+_ACQUIRE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+local floor = tonumber(ARGV[3])
+if fence < floor then fence = floor end
+fence = fence + 1
+redis.call('SET', KEYS[2], fence, 'PX', ARGV[4])
+redis.call('SET', KEYS[1], ARGV[1] .. ' ' .. fence, 'PX', ARGV[2])
+return fence
+"""
+
+_RENEW = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+class RedisLeases(Leases):
+    """Leases as expiring Redis keys, changed only by Lua scripts."""
+
+    def __init__(self, client: Redis, prefix: str = PREFIX) -> None:
+        """Leases on ``client``, every key starting with ``prefix``."""
+        self.client = client
+        """The asyncio Redis client."""
+        self.prefix = prefix
+        """Prepended to every key."""
+        self._acquire = client.register_script(_ACQUIRE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> RedisLeases:
+        """Leases on the Redis at ``url`` (``redis://host:port/db``)."""
+        pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS,
+                                               timeout=POOL_TIMEOUT)
+        return cls(Redis(connection_pool=pool), **kwargs)
+
+    def _key(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+    def _fence_key(self, name: str) -> str:
+        return f"{self.prefix}{name}:fence"
+
+    async def acquire(self, name: str, owner: str, ttl: float, *,
+                      at_least: int = 0) -> Lease | None:
+        """Take the lease if free, with the next fencing number."""
+        check_request(name, owner, ttl)
+        fence = await self._acquire(
+            keys=[self._key(name), self._fence_key(name)],
+            args=[owner, _ms(ttl), max(0, int(at_least)), FENCE_KEEP * 1000])
+        return Lease(name, owner, int(fence)) if int(fence) else None
+
+    async def renew(self, lease: Lease, ttl: float) -> bool:
+        """Extend the lease if this acquisition still holds it."""
+        check_request(lease.name, lease.owner, ttl)
+        done = await self._renew(keys=[self._key(lease.name)], args=[lease.token, _ms(ttl)])
+        return bool(int(done))
+
+    async def release(self, lease: Lease) -> bool:
+        """Give the lease up if this acquisition still holds it."""
+        done = await self._release(keys=[self._key(lease.name)], args=[lease.token])
+        return bool(int(done))
+
+    async def holder(self, name: str) -> LeaseState | None:
+        """The holder now, or None."""
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.get(self._key(name))
+            pipe.pttl(self._key(name))
+            value, pttl = await pipe.execute()
+        if value is None or int(pttl) < 0:
+            return None
+        owner, fence = (value.decode() if isinstance(value, bytes) else value).rsplit(" ", 1)
+        return LeaseState(owner, int(fence), int(pttl) / 1000)
+
+    async def ping(self) -> None:
+        """Raise if Redis cannot be reached."""
+        await self.client.ping()
+
+    async def close(self) -> None:
+        """Close the client's connections."""
+        await self.client.aclose()

@@ -1,0 +1,13 @@
+"""Rate limits behind one small interface: count an attempt when it starts, atomically.
+
+:class:`Limits` has a memory implementation (one process) and a Redis one (counts shared by
+every process of a site). :func:`open_limits` picks one from a URL.
+"""
+
+from .base import Decision, Limits, retry_seconds
+from .gate import GateFull, ShareGate
+from .memory import MemoryLimits
+from .open import open_limits
+
+__all__ = ["Decision", "GateFull", "Limits", "MemoryLimits", "ShareGate", "open_limits",
+           "retry_seconds"]

@@ -1,0 +1,214 @@
+"""The site's rate limits, each called from one line at its entry point.
+
+Every limit counts an attempt when it starts (:meth:`euchre.limits.Limits.hit`), so requests
+sent at once cannot all pass before any is counted; a refused request changes nothing and
+is answered 429 with ``Retry-After`` and a plain-English JSON error (:class:`Limited`,
+turned into a response by :func:`limited_response`). The counts live in ``app.state.limits``:
+in memory, or in Redis when the server is given ``--redis-url`` (shared by its processes).
+
+- Sign-in: at most :attr:`LimitSettings.sign_in_per_user` guesses per username and
+  :attr:`~LimitSettings.sign_in_per_address` per address in a window; a correct password
+  gives its own place back.
+- Sign-up: every attempt from an address counts (a taken name too), and new accounts from an
+  address are limited further (each gets the welcome coins).
+- Tables: new tables of any kind per address, and per account when signed in; open online
+  tables per creator (the registry's count).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+
+from ..limits import Decision, Limits, MemoryLimits, retry_seconds
+from ..table.online import OnlineTables
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LimitSettings:
+    """How much each limit allows (``Settings.limits``)."""
+
+    sign_in_per_user: int = 5
+    """Sign-in attempts per username in :attr:`sign_in_window`."""
+    sign_in_per_address: int = 20
+    """Sign-in attempts per client address in :attr:`sign_in_window`."""
+    sign_in_window: float = 300.0
+    """Seconds."""
+    sign_up_attempts_per_address: int = 10
+    """Sign-up attempts per address in :attr:`sign_up_window`, refused ones included."""
+    sign_ups_per_address: int = 5
+    """New accounts per address in :attr:`sign_up_window`."""
+    sign_up_window: float = 3600.0
+    """Seconds."""
+    tables_per_address: int = 30
+    """New tables (practice, coin, online) per address in :attr:`tables_window`."""
+    tables_per_account: int = 20
+    """New tables per signed-in account in :attr:`tables_window`."""
+    tables_window: float = 600.0
+    """Seconds."""
+    open_online_per_creator: int = 3
+    """Online tables one creator (account, else address) may have waiting for their start."""
+
+
+class Limited(Exception):
+    """A request refused by a limit: 429, ``Retry-After`` and the message; nothing changed."""
+
+    status = 429
+    """The HTTP status."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        """The refusal; ``message`` ends with when to try again."""
+        super().__init__(message)
+        self.message = message
+        """Why, in plain English."""
+        self.retry_after = retry_after
+        """Whole seconds to wait."""
+
+
+async def limited_response(request: Request, exc: Exception) -> Response:
+    """The app's answer to :class:`Limited` (an exception handler)."""
+    assert isinstance(exc, Limited)
+    return JSONResponse({"error": exc.message, "code": "rate_limited",
+                         "retry_after": exc.retry_after},
+                        status_code=exc.status, headers={"Retry-After": str(exc.retry_after)})
+
+
+def limits_of(conn: HTTPConnection) -> Limits:
+    """The app's limits (memory ones if the app was started without any)."""
+    state = conn.app.state
+    limits: Limits | None = getattr(state, "limits", None)
+    if limits is None:
+        limits = state.limits = MemoryLimits()
+    return limits
+
+
+def settings_of(conn: HTTPConnection) -> LimitSettings:
+    """The app's limit settings."""
+    found: LimitSettings | None = getattr(conn.app.state.settings, "limits", None)
+    return found if found is not None else LimitSettings()
+
+
+def address_of(conn: HTTPConnection) -> str:
+    """The client's address (the peer of the connection)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+def _refusal(what: str, decision: Decision) -> Limited:
+    wait = retry_seconds(decision)
+    return Limited(f"{what}: try again in {wait} seconds", wait)
+
+
+@dataclass
+class Counted:
+    """Attempts counted at several keys (to give back if the attempt need not count)."""
+
+    limits: Limits
+    """Where they were counted."""
+    tickets: list[tuple[str, str]]
+    """(key, ticket) of each."""
+
+    async def give_back(self) -> None:
+        """Uncount every one of them."""
+        for key, ticket in self.tickets:
+            await self.limits.give_back(key, ticket)
+
+
+async def hit_all(limits: Limits, checks: list[tuple[str, int, float, str]]) -> Counted:
+    """Count one attempt at every ``(key, limit, window, what)``, or none of them: the first
+    refusal gives back those already counted and raises :class:`Limited` saying ``what``."""
+    counted = Counted(limits, [])
+    for key, limit, window, what in checks:
+        decision = await limits.hit(key, limit, window)
+        if not decision.allowed:
+            await counted.give_back()
+            raise _refusal(what, decision)
+        counted.tickets.append((key, decision.ticket))
+    return counted
+
+
+# -- accounts ----------------------------------------------------------------------------
+
+
+def _username_key(username: Any) -> str:
+    return username.strip().lower()[:64] if isinstance(username, str) else ""
+
+
+async def sign_in_attempt(request: Request, username: Any) -> Counted:
+    """Count a sign-in attempt for ``username`` before its password is checked (raises
+    :class:`Limited`); give the places back when the password was right."""
+    s = settings_of(request)
+    return await hit_all(limits_of(request), [
+        (f"signin:ip:{address_of(request)}", s.sign_in_per_address, s.sign_in_window,
+         "too many sign-in attempts from your address"),
+        (f"signin:user:{_username_key(username)}", s.sign_in_per_user, s.sign_in_window,
+         "too many sign-in attempts for this username"),
+    ])
+
+
+async def sign_up_attempt(request: Request) -> Counted:
+    """Count a sign-up attempt from the client's address, refused ones included, and
+    reserve a new account's place (give it back if no account was made)."""
+    s = settings_of(request)
+    address = address_of(request)
+    counted = await hit_all(limits_of(request), [
+        (f"signup:ip:{address}", s.sign_up_attempts_per_address, s.sign_up_window,
+         "too many sign-up attempts from your address"),
+        (f"newaccount:ip:{address}", s.sign_ups_per_address, s.sign_up_window,
+         "too many new accounts from your address"),
+    ])
+    return Counted(counted.limits, counted.tickets[1:])
+
+
+# -- tables ------------------------------------------------------------------------------
+
+
+async def account_of(request: Request) -> int | None:
+    """The signed-in account's id, if the request carries a live session."""
+    state = getattr(request.app.state, "accounts", None)
+    if state is None:
+        return None
+    from ..accounts import COOKIE_NAME
+
+    cookie = request.cookies.get(COOKIE_NAME)
+    if not cookie:
+        return None
+    session = await state.sessions.find(cookie)
+    return None if session is None else int(session.account_id)
+
+
+async def creator_of(request: Request) -> str:
+    """Who opens a table, for the per-creator caps: the account, else the address."""
+    account = await account_of(request)
+    return f"account:{account}" if account is not None else f"ip:{address_of(request)}"
+
+
+async def table_attempt(request: Request, kind: str) -> None:
+    """Count the opening of a table of any kind, per address and per signed-in account."""
+    s = settings_of(request)
+    checks = [(f"tables:ip:{address_of(request)}", s.tables_per_address, s.tables_window,
+               "too many new tables from your address")]
+    account = await account_of(request)
+    if account is not None:
+        checks.append((f"tables:account:{account}", s.tables_per_account, s.tables_window,
+                       "too many new tables for your account"))
+    await hit_all(limits_of(request), checks)
+
+
+async def online_creator(request: Request, tables: OnlineTables) -> str:
+    """The creator of a new online table (account, else address), refused with
+    :class:`Limited` while they have their share of tables waiting to start."""
+    creator = await creator_of(request)
+    waiting = tables.open_by(creator)
+    cap = settings_of(request).open_online_per_creator
+    if len(waiting) >= cap:
+        wait = max(1, math.ceil(min(tables.expires_at(t) for t in waiting) - tables.now()))
+        raise Limited(f"you already have {len(waiting)} online tables waiting to start: "
+                      f"start one, or try again in {wait} seconds", wait)
+    return creator

@@ -1,0 +1,174 @@
+"""What the processes of one site share, as a server extension: the broker and the leases
+(Redis when ``Settings.redis_url`` is set, this process's memory otherwise), the site
+lease, and ``GET /readyz``.
+
+Tables do not yet run under leases of their own with sockets relayed to their owner
+(:data:`TABLE_OWNERSHIP` is False). Until they do, a site with a Redis URL has one
+*active* process: the one holding the site lease, named after the database. Any other
+process started for the same site waits in start-up (a standby, not listening) until the
+lease is free, then takes over: it claims every unfinished game with its own, higher
+fence and resumes them from the database as a restart does. The active process renews
+the lease; if it loses it (paused past it, or Redis unreachable that long) its tables
+stop handling input at once, its late writes are refused by the fences, and it shuts
+down. Without a Redis URL nothing of this happens: one process, fence 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import secrets
+import signal
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..broker import Broker, BrokerUnavailable, open_broker
+from ..leases import Lease, LeaseKeeper, Leases, open_leases
+from ..storage.fenced import FencedStore
+from ..table.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+TABLE_OWNERSHIP = False
+"""Whether tables run under leases of their own with sockets relayed to their owner
+(issue 11, still to come): several worker processes are refused until it is True."""
+
+
+def site_lease_name(database_url: str | None) -> str:
+    """The site lease's name: one per database (the password left out of the hash)."""
+    shown = make_url(database_url).render_as_string(hide_password=True) \
+        if database_url and "://" in database_url else str(database_url)
+    return "site:" + hashlib.sha256(shown.encode()).hexdigest()[:16]
+
+
+def process_name() -> str:
+    """This process as a lease owner: host, pid and a random part (no spaces)."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}".replace(" ", "_")
+
+
+def _terminate() -> None:
+    """Ask this process to shut down as on Ctrl-C (uvicorn handles SIGTERM)."""
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+async def startup(app: Starlette) -> None:
+    """Open the broker and the leases; with a Redis URL, wait for the site lease (a
+    standby waits here) and fence the store with it. A Redis that is down at start-up
+    is reported by ``/readyz``; the site lease is tried until it can be taken."""
+    settings = app.state.settings
+    broker = open_broker(settings.redis_url)
+    app.state.broker = broker
+    app.state.leases = open_leases(settings.redis_url)
+    try:
+        await broker.connect()
+    except BrokerUnavailable as e:
+        log.warning("Redis is unavailable at start-up: %s", e)
+    if settings.redis_url:
+        await _become_active(app)
+
+
+async def _become_active(app: Starlette) -> None:
+    settings = app.state.settings
+    manager: TableManager = app.state.manager
+    leases: Leases = app.state.leases
+    name, owner, ttl = site_lease_name(settings.database_url), process_name(), settings.lease_ttl
+    lost_hook: Callable[[], None] = getattr(app.state, "site_lost_hook", None) or _terminate
+
+    def on_lost(lease: Lease, why: str) -> None:
+        log.error("lost the site lease (fence %d): %s; stopping every table and shutting "
+                  "down", lease.fence, why)
+        # Kept on the app so the task is not collected before it is done.
+        app.state.site_stopping = asyncio.ensure_future(_stop_serving(manager, lost_hook))
+
+    keeper: LeaseKeeper | None = None
+    said = False
+    while keeper is None:
+        try:
+            keeper = await LeaseKeeper.acquire(leases, name, owner, ttl, on_lost,
+                                               at_least=await app.state.store.max_fence())
+        except Exception as e:  # Redis down: a standby keeps trying
+            log.warning("cannot take the site lease yet: %s", e)
+        if keeper is None:
+            if not said:
+                holder = await _holder(leases, name)
+                log.info("standby: %s serves this site; waiting for its lease", holder)
+                said = True
+            await asyncio.sleep(ttl / 3)
+    keeper.start()
+    fenced = FencedStore(app.state.store, keeper.fence)
+    app.state.store = manager.store = fenced
+    manager.guard = keeper.is_held
+    app.state.site_keeper = keeper
+    log.info("serving the site as %s with fence %d", owner, keeper.fence)
+
+
+async def _holder(leases: Leases, name: str) -> str:
+    try:
+        state = await leases.holder(name)
+    except Exception:
+        return "another process"
+    return "nobody" if state is None else f"{state.owner} (fence {state.fence})"
+
+
+async def _stop_serving(manager: TableManager, then: Callable[[], None]) -> None:
+    try:
+        await manager.close()  # their last saves are refused if the next owner claimed
+    finally:
+        then()
+
+
+async def shutdown(app: Starlette) -> None:
+    """Give the site lease up (a standby takes over at once), close broker and leases."""
+    keeper: LeaseKeeper | None = getattr(app.state, "site_keeper", None)
+    broker: Broker | None = getattr(app.state, "broker", None)
+    leases: Leases | None = getattr(app.state, "leases", None)
+    if keeper is not None:
+        await keeper.stop(release=True)
+    if broker is not None:
+        await broker.disconnect()
+    if leases is not None:
+        await leases.close()
+
+
+async def readyz(request: Request) -> Response:
+    """200 when the database and Redis (if used) answer and this process holds the site
+    lease (if there is one), else 503 naming what is wrong."""
+    state = request.app.state
+    checks: dict[str, Any] = {}
+    engine = getattr(state.store, "engine", None)
+    if engine is None:
+        checks["database"] = "memory"
+    else:
+        try:
+            async with engine.connect() as conn:
+                await conn.execute(text("SELECT 1"))
+            checks["database"] = "ok"
+        except Exception as e:
+            checks["database"] = f"unavailable: {type(e).__name__}"
+    if not state.settings.redis_url:
+        checks["redis"] = "not used"
+    else:
+        try:
+            await state.broker.ping()
+            checks["redis"] = "ok"
+        except Exception as e:
+            checks["redis"] = f"unavailable: {type(e).__name__}"
+        keeper: LeaseKeeper | None = getattr(state, "site_keeper", None)
+        checks["site_lease"] = "held" if keeper is not None and keeper.is_held() else "lost"
+    ready = all(v in ("ok", "memory", "not used", "held") for v in checks.values())
+    return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+
+
+def routes() -> list[BaseRoute]:
+    """``GET /readyz``."""
+    return [Route("/readyz", readyz, methods=["GET"])]

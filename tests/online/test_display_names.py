@@ -1,0 +1,62 @@
+"""Display names that could pass for a seat or a computer are refused, with a clear message,
+wherever a person names themself: online tables, practice tables, usernames."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from euchre.accounts.errors import BadUsernameError
+from euchre.accounts.service import check_username
+from euchre.server import Settings, create_app
+from euchre.server.accounts_api import AccountsOptions
+from euchre.table.names import NameRefused, check_display_name
+
+REFUSED = ["North", "north", "SOUTH", "East", "West", "the North", "N o r t h", "Computer",
+           "bot", "AI", "Hard", "North (hard)", "north(HARD)", "Ann (easy)", "Zed [Computer]",
+           "Ann (very hard)", "West (random)"]
+ALLOWED = ["Ann", "You", "Northrop", "Eastwood", "Ann (my team)", "Bo (aix)", "Westie"]
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_names_like_seats_or_computers_are_refused(name: str) -> None:
+    with pytest.raises(NameRefused, match="could be taken for a seat or a computer player"):
+        check_display_name(name)
+
+
+@pytest.mark.parametrize("name", ALLOWED)
+def test_other_names_are_kept_as_given(name: str) -> None:
+    assert check_display_name(name) == name
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(Settings(bot_delay=0.0, hand_pause=0.0,
+                              database_url=f"sqlite+aiosqlite:///{tmp_path}/names.db"))
+    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    with TestClient(app) as c:
+        yield c
+
+
+def test_every_way_in_refuses_them_and_changes_nothing(client: TestClient) -> None:
+    for body in ({"kind": "online", "name": "North (hard)"}, {"kind": "practice",
+                                                             "name": "East (medium)"}):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400
+        assert "could be taken for a seat or a computer player" in r.json()["error"]
+    assert client.get("/api/online").json()["tables"] == []
+    made = client.post("/api/tables", json={"kind": "online", "name": "Ann"}).json()
+    assert made["seat"] == 0
+    r = client.post(f"/api/tables/{made['id']}/seats", json={"seat": 2, "name": "North"})
+    assert r.status_code == 400 and "choose another" in r.json()["error"]
+    assert client.get(f"/api/online/{made['id']}").json()["free"] == 3
+    r = client.post("/api/accounts", json={"username": "Computer", "password": "correct horse"})
+    assert r.status_code == 400 and "could be taken" in r.json()["error"]
+    with pytest.raises(BadUsernameError):
+        check_username("North")
+    # With no name given, the creator of an online table is "Host", not a seat's name.
+    made = client.post("/api/tables", json={"kind": "online"}).json()
+    assert client.get(f"/api/online/{made['id']}").json()["seats"][0]["name"] == "Host"

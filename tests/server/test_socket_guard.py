@@ -1,0 +1,139 @@
+"""The socket caps and the join deadline: counts on a fake clock, then the real socket in
+process (Starlette's TestClient)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_app import open_table, settings
+
+from euchre.server import create_app
+from euchre.server.socket_guard import (
+    CLOSE_NO_JOIN,
+    CLOSE_TABLE_STOPPED,
+    CLOSE_TOO_MANY,
+    Refusal,
+    SocketGuard,
+    SocketLimits,
+    Ticket,
+)
+from euchre.table.pacing import ManualScheduler
+
+
+def admitted(guard: SocketGuard, address: str = "a", **kw: object) -> Ticket:
+    ticket = guard.admit(address, **kw)  # type: ignore[arg-type]
+    assert isinstance(ticket, Ticket), ticket
+    return ticket
+
+
+def test_a_socket_that_does_not_join_in_time_is_refused_once() -> None:
+    sched = ManualScheduler()
+    guard = SocketGuard(SocketLimits(join_within=5), sched)
+    closed: list[Refusal] = []
+    late = admitted(guard, on_no_join=closed.append)
+    prompt = admitted(guard, on_no_join=closed.append)
+    assert prompt.join("t1", 0) is None
+    sched.advance(4.9)
+    assert closed == []
+    sched.advance(0.2)
+    assert [r.code for r in closed] == [CLOSE_NO_JOIN] and "5 seconds" in closed[0].reason
+    late.release()
+    late.release()  # once only
+    assert guard.open == 1 and guard.by_address == {"a": 1}
+    prompt.release()
+    assert guard.open == 0 and not guard.by_address and not guard.by_seat
+    assert not guard.by_table and sched.pending == 0
+
+
+def test_caps_per_address_seat_table_and_server() -> None:
+    guard = SocketGuard(SocketLimits(per_address=3, per_seat=2, per_table=3, total=5),
+                        ManualScheduler())
+    mine = [admitted(guard, "me") for _ in range(3)]
+    refused = guard.admit("me")
+    assert isinstance(refused, Refusal) and refused.code == CLOSE_TOO_MANY
+    assert "your address" in refused.reason
+    assert mine[0].join("t", 0) is None and mine[1].join("t", 0) is None
+    seat_full = mine[2].join("t", 0)
+    assert isinstance(seat_full, Refusal) and "seat" in seat_full.reason
+    assert mine[2].join("t", 1) is None
+    other = admitted(guard, "you")
+    table_full = other.join("t", 2)
+    assert isinstance(table_full, Refusal) and "table" in table_full.reason
+    admitted(guard, "them")
+    full = guard.admit("someone")
+    assert isinstance(full, Refusal) and "server is full" in full.reason
+    mine[0].release()
+    assert guard.by_seat[("t", 0)] == 1 and guard.by_table["t"] == 2
+    assert isinstance(guard.admit("me"), Ticket)  # a place came free
+    for reason in (refused, seat_full, table_full, full):
+        assert len(reason.reason.encode()) <= 123  # fits a close frame
+
+
+def capped_app(**limits: float) -> TestClient:
+    """A client of an app with these socket limits (``Settings.socket_limits``)."""
+    return TestClient(create_app(settings(socket_limits=SocketLimits(**limits))))  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def capped() -> Iterator[TestClient]:
+    """An app whose sockets must join within 0.2 s."""
+    with capped_app(join_within=0.2) as c:
+        yield c
+
+
+def test_a_socket_that_never_joins_is_closed_with_a_reason(capped: TestClient) -> None:
+    table = open_table(capped)
+    with capped.websocket_connect(table["ws"]) as ws, pytest.raises(WebSocketDisconnect) as e:
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+        ws.receive_json()  # nothing more comes: the server closes the socket
+    assert e.value.code == CLOSE_NO_JOIN and "join a seat within" in e.value.reason
+
+
+def test_a_seat_open_in_too_many_places_is_refused_and_so_is_an_address() -> None:
+    with capped_app(per_seat=2, per_address=3) as client:
+        table = open_table(client)
+        join = {"type": "join", "token": table["token"]}
+        with client.websocket_connect(table["ws"]) as one, \
+                client.websocket_connect(table["ws"]) as two:
+            for ws in (one, two):
+                ws.send_json(join)
+                assert ws.receive_json()["type"] == "joined"
+            with client.websocket_connect(table["ws"]) as three:
+                three.send_json(join)
+                error = three.receive_json()
+                assert error["type"] == "error" and error["code"] == "too_many"
+                with pytest.raises(WebSocketDisconnect) as e:
+                    while True:
+                        three.receive_json()
+                assert e.value.code == CLOSE_TOO_MANY and "seat" in e.value.reason
+            with client.websocket_connect(table["ws"]) as three:
+                three.send_json({"type": "ping"})
+                assert three.receive_json() == {"type": "pong"}  # the third from here
+                with client.websocket_connect(table["ws"]) as four, \
+                        pytest.raises(WebSocketDisconnect) as e:
+                    four.receive_json()  # a fourth from the same address: refused
+                assert e.value.code == CLOSE_TOO_MANY and "address" in e.value.reason
+
+
+def test_a_table_that_stops_releases_its_sockets_and_is_found_again() -> None:
+    with capped_app() as client:
+        table = open_table(client)
+        join = {"type": "join", "token": table["token"]}
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        with client.websocket_connect(table["ws"]) as ws:
+            ws.send_json(join)
+            assert ws.receive_json()["type"] == "joined"
+            assert client.portal is not None
+            client.portal.call(manager.forget, table["id"])  # the table leaves memory
+            with pytest.raises(WebSocketDisconnect) as e:
+                while True:
+                    ws.receive_json()
+            assert e.value.code == CLOSE_TABLE_STOPPED and "stopped" in e.value.reason
+        with client.websocket_connect(table["ws"]) as again:  # the client reconnects
+            again.send_json(join)
+            assert again.receive_json()["type"] == "joined"
+            assert again.receive_json()["type"] == "snapshot"

@@ -1,0 +1,70 @@
+"""Fresh databases for tests: a SQLite file, or a uniquely named PostgreSQL database.
+
+PostgreSQL is used when ``EUCHRE_TEST_DATABASE_URL`` names a server (``scripts/test``
+sets it); each call of :func:`fresh_postgres` creates a new database there and
+:func:`drop_postgres` removes it, so test runs never share state.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from euchre.storage.accounts_models import metadata as accounts_metadata
+from euchre.storage.sql import make_engine as make_engine  # the server's engine, PRAGMAs and all
+
+ENV = "EUCHRE_TEST_DATABASE_URL"
+"""The environment variable naming the PostgreSQL server for tests."""
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL URL from the environment, if set."""
+    return os.environ.get(ENV) or None
+
+
+def sqlite_url(path: str) -> str:
+    """The async SQLAlchemy URL of a SQLite file."""
+    return f"sqlite+aiosqlite:///{path}"
+
+
+async def fresh_postgres(server_url: str) -> str:
+    """Create a uniquely named database on the server; returns its URL."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    url = make_url(server_url)
+    name = f"euchre_test_{secrets.token_hex(6)}"
+    conn = await asyncpg.connect(
+        host=url.host, port=url.port, user=url.username, password=url.password,
+        database=url.database or "postgres",
+    )
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
+async def drop_postgres(db_url: str) -> None:
+    """Drop a database made by :func:`fresh_postgres`."""
+    import asyncpg
+
+    url = make_url(db_url)
+    conn = await asyncpg.connect(
+        host=url.host, port=url.port, user=url.username, password=url.password,
+        database="postgres",
+    )
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{url.database}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+async def create_ledger_tables(url: str) -> AsyncEngine:
+    """An engine on ``url`` with the account and ledger tables created."""
+    engine = make_engine(url)
+    async with engine.begin() as conn:
+        await conn.run_sync(accounts_metadata.create_all)
+    return engine
