@@ -11,15 +11,15 @@ from starlette.testclient import TestClient
 
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
+from euchre.server.wire.common import BadRequest, convert
+from euchre.server.wire.online import OnlineTableRequest
 from euchre.table.actor import TableError
 from euchre.table.online import (
     OnlineConflict,
-    OnlineError,
     OnlineForbidden,
     OnlineNotFound,
     OnlineOptions,
     OnlineTables,
-    parse_online_request,
 )
 
 
@@ -67,7 +67,7 @@ async def test_a_move_out_of_turn_is_refused_and_changes_nothing() -> None:
     await t.actor.stop()
 
 
-async def test_a_timeout_plays_for_the_absent_person_with_the_hard_player() -> None:
+async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() -> None:
     t = Table(seconds=30)
     ann = Recorder(0, t.actor)
     t.actor.start()
@@ -82,13 +82,13 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_hard_player() -> N
     assert clock["seconds_per_move"] == 30
     t.scheduler.advance(29.999)
     await t.actor.settle()
-    # not played before the deadline (the hard player may already think, so that its move
+    # not played before the deadline (the expert player may already think, so that its move
     # lands on the deadline whatever it had to choose from)
     assert t.actor.game.to_act == 1 and not [e for e in ann.events() if e.get("timed_out")]
     t.scheduler.advance(0.002)
     await t.actor.settle()
     timed = [e for e in ann.events() if e.get("timed_out")]
-    assert [e["seat"] for e in timed] == [1] and "hard" in t.levels
+    assert [e["seat"] for e in timed] == [1] and "expert" in t.levels
     await t.actor.stop()
 
 
@@ -125,10 +125,10 @@ def test_open_tables_expire_and_requests_are_checked() -> None:
         {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 10},
     ]
     for body in bad:
-        with pytest.raises(OnlineError):
-            parse_online_request(body)
-    options = parse_online_request({"kind": "online", "seconds_per_move": 12.5,
-                                    "level": "easy", "name": " Ann "})
+        with pytest.raises(BadRequest):
+            convert({"kind": "online", **body}, OnlineTableRequest)
+    options = convert({"kind": "online", "seconds_per_move": 12.5,
+                                    "level": "easy", "name": " Ann "}, OnlineTableRequest)
     assert (options.seconds_per_move, options.level, options.name) == (12.5, "easy", "Ann")
 
 

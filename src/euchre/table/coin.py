@@ -1,7 +1,7 @@
 """Coin tables against the computer: the person's move clock (rule 9) as a turn policy.
 
 The table actor asks :meth:`CoinTurnPolicy.deadline` when a person's turn starts; when the
-deadline passes it has the ``hard`` computer player make that move on the merits and tells
+deadline passes it has the ``expert`` computer player make that move on the merits and tells
 :meth:`CoinTurnPolicy.moved` with ``timed_out=True``. Nothing about coins happens here: a
 move played for the person costs nothing and leaves the stake and the payout unchanged.
 The streak of misses is saved with the table, so a restarted server resumes it; the clock
@@ -19,20 +19,23 @@ from typing import Any
 from ..rules import Rules
 from .clock import ClockPolicy, MoveClock
 from .first_draw import choose_first_dealer
-from .kinds import TurnPolicy
+from .kinds import FinishHook, TableKind, TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 
 COIN = "coin"
 """The kind of a coin table."""
 
-TIMEOUT_LEVEL = "hard"
+TIMEOUT_LEVEL = "expert"
 """The computer level that moves for a person whose clock ran out."""
 
-COIN_OPPONENTS = "hard"
+COIN_OPPONENTS = "expert"
 """The level of the computer players at a coin table (partner and both opponents)."""
 
 COIN_PRESET = "classic"
 """The rules of a coin table."""
+
+NO_HINTS = "Hints are off at coin and online tables: they are for practice."
+"""The refusal of a hint at a coin or online table (the play must be the person's own)."""
 
 
 class CoinTurnPolicy(TurnPolicy):
@@ -59,7 +62,7 @@ class CoinTurnPolicy(TurnPolicy):
         return clock.deadline
 
     def on_timeout(self, seat: int, now: float) -> str:
-        """The hard computer player moves for the person, on the merits."""
+        """The expert computer player moves for the person, on the merits."""
         return TIMEOUT_LEVEL
 
     def moved(self, seat: int, now: float, *, timed_out: bool) -> None:
@@ -103,7 +106,7 @@ def coin_table(
     token: str | None = None,
     first_dealer: int | None = None,
 ) -> tuple[TableConfig, str]:
-    """The settings of a new coin table (the person South, hard computers elsewhere) and
+    """The settings of a new coin table (the person South, expert computers elsewhere) and
     the person's seat token."""
     token = token or secrets.token_urlsafe(24)
 
@@ -128,3 +131,9 @@ def coin_table(
         extra={"stake": stake},
     )
     return config, token
+
+
+def coin_kind(clock: ClockPolicy, finish: FinishHook) -> TableKind:
+    """Coin tables: the move clock ``clock``, ``finish`` settling the stake, no hints."""
+    return TableKind(COIN, hints=False, policy=lambda config: CoinTurnPolicy(config, clock),
+                     finish=(finish,), no_hints=NO_HINTS)

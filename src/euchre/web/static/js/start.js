@@ -11,7 +11,7 @@ import { HIDDEN_RULES, RULE_LABELS, rulesSummary } from "./rules-words.js";
 import { finishedGames, rememberSeat, unfinishedTable } from "./storage.js";
 
 const CHOICES_KEY = "euchre.choices";
-const DEFAULT_LEVELS = ["easy", "medium", "hard"];
+const DEFAULT_LEVELS = ["easy", "medium", "hard", "expert"];
 
 /** Presets and rule fields in one shape, whatever detail the server gives. */
 export function normalisePresets(data) {
