@@ -216,6 +216,7 @@ class TableActor:
         self._rng = rng or random.Random()
         self._thinking: Thinking | None = None
         self._stopping = False
+        self._clock_played: list[tuple[int, int]] = []  # (hand number, history index)
         self._seed_source = seed_source
         # The next hand's table seed is drawn and committed before people send their seeds.
         shuffle = shuffle_state or {}
@@ -391,7 +392,13 @@ class TableActor:
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
         """The seat's TABLE object now."""
-        return snapshot_json(self.config, self._frame, seat, self.policy, self.scheduler.now())
+        table = snapshot_json(self.config, self._frame, seat, self.policy,
+                              self.scheduler.now())
+        # Which moves of this hand the clock played, so a seat that rejoins with a
+        # snapshot (not the events) still sees them marked.
+        hand = table["hand_number"]
+        table["clock_played"] = [i for h, i in self._clock_played if h == hand]
+        return table
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
@@ -591,6 +598,11 @@ class TableActor:
         action = await self._thought(None, level, seat)
         self.policy.moved(seat, self.scheduler.now(), timed_out=True)
         self.observer.moved("timeout")
+        hand = self.game.current
+        if hand is not None:
+            number = len(self.game.all_hands())
+            self._clock_played = [m for m in self._clock_played if m[0] == number]
+            self._clock_played.append((number, len(hand.history())))
         await self._advance(self.game.apply(action, seat=seat), seat, action,
                             {"timed_out": True})
 

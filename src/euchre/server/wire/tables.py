@@ -251,6 +251,9 @@ class TableSnapshot(Struct):
     summary: HandSummary | None
     first_draw: FirstDraw | None = None
     next_commitment: NextCommitment | None = None
+    clock_played: list[int] | None = None
+    """Indexes into ``view.history`` of this hand's moves that the clock played (in
+    snapshots only; events say it with ``timed_out``)."""
     extra: dict[str, Any] | None = None
     """Settings of the kind (a coin table's stake, an online table's clock)."""
 

@@ -212,6 +212,10 @@ class TablePage {
     }
     // Events of one batch all carry the settled table: draw once, at the last of them.
     if (!settled) return;
+    for (const i of table.clock_played ?? []) {  // a snapshot: moves the clock played
+      const [seat, action] = table.view?.history?.[i] ?? [];
+      if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, table.seat ?? table.view?.seat ?? 0, table.view));
+    }
     this.table = table;
     this.pending = false;
     this.error = "";
