@@ -80,6 +80,9 @@ async def create_practice(request: Request, body: dict[str, Any]) -> dict[str, A
     except PracticeRequestError as e:
         raise ApiError(400, str(e)) from None
     config, token = practice_table(options)
+    from .people import seat_person  # (people imports this module)
+
+    config = await seat_person(request, config, 0)  # a signed-in person's games count for them
     await manager_of(request).open(config)
     return {"id": config.id, "seat": 0, "token": token, "url": f"/table/{config.id}",
             "ws": f"/ws/tables/{config.id}"}

@@ -42,7 +42,7 @@ from .ws import table_socket
 log = logging.getLogger(__name__)
 
 EXTENSIONS: list[str] = ["euchre.server.site", "euchre.server.accounts_api",
-                         "euchre.server.online_api"]
+                         "euchre.server.online_api", "euchre.server.ratings_api"]
 """Modules that add routes and startup hooks when they exist (``site`` first: it decides
 whether this process may run tables, and fences the store, before the others use it)."""
 

@@ -7,6 +7,7 @@ the ``/online`` pages. Playing is the ordinary table socket, one seat token per 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from starlette.applications import Starlette
@@ -14,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..accounts import AccountError
 from ..table.online import (
     MAX_PAGE,
     ONLINE,
@@ -27,6 +29,7 @@ from ..table.online import (
 from . import api, guards
 from .online_openapi import add_to_openapi
 from .pages import client_page
+from .people import Person, person_of
 
 
 def tables_of(request: Request) -> OnlineTables:
@@ -51,11 +54,23 @@ async def create_online(request: Request, body: dict[str, Any]) -> dict[str, Any
         raise api.ApiError(400, "online tables are not enabled on this server")
     try:
         options = parse_online_request(body)
+        person = await _person(request, rated=options.rated)
+        if person is not None:  # signed in: they play under their account's name
+            options = dataclasses.replace(options, name=person.username)
+        account = person.account_id if person is not None else None
         creator = await guards.online_creator(request, tables_of(request))  # 429: too many
-        table, token = tables_of(request).create(options, creator=creator)
+        table, token = tables_of(request).create(options, creator=creator, account=account)
     except OnlineError as e:
         raise api.ApiError(e.status, str(e)) from None
     return _seat_answer(request, table.id, 0, token)
+
+
+async def _person(request: Request, *, rated: bool) -> Person | None:
+    """The signed-in person (a rated table also wants the CSRF token), or None."""
+    try:
+        return await person_of(request, csrf=rated)
+    except AccountError as e:
+        raise api.ApiError(e.status, str(e)) from None
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -85,7 +100,7 @@ async def get_online(request: Request) -> Response:
         return api.error(e.status, str(e))
     except OnlineError as e:
         return _error(e)
-    return JSONResponse({"tables": [t.to_json() for t in tables], "next": after})
+    return JSONResponse({"tables": await _with_ratings(request, tables), "next": after})
 
 
 async def get_online_table(request: Request) -> Response:
@@ -94,20 +109,34 @@ async def get_online_table(request: Request) -> Response:
         table = tables_of(request).get(request.path_params["table_id"])
     except OnlineError as e:
         return _error(e)
-    return JSONResponse({**table.to_json(), "invite": _invite(request, table.id)})
+    [shown] = await _with_ratings(request, [table])
+    return JSONResponse({**shown, "invite": _invite(request, table.id)})
 
 
 async def post_seat(request: Request) -> Response:
     """``POST /api/tables/{id}/seats``: claim a free seat; answers its token."""
     table_id = request.path_params["table_id"]
     try:
-        seat, name = parse_seat_request(await api.read_json(request))
-        token = tables_of(request).claim(table_id, seat, name)
+        body = await api.read_json(request)
+        rated = tables_of(request).get(table_id).options.rated
+        person = await _person(request, rated=rated)
+        seat, name = parse_seat_request(body, person.username if person else None)
+        token = tables_of(request).claim(table_id, seat, name,
+                                         account=person.account_id if person else None)
     except api.ApiError as e:
         return api.error(e.status, str(e))
     except OnlineError as e:
         return _error(e)
     return JSONResponse(_seat_answer(request, table_id, seat, token), status_code=201)
+
+
+async def _with_ratings(request: Request, tables: list[Any]) -> list[dict[str, Any]]:
+    """The tables' JSON, each signed-in person's seat with their rating (null if unrated)."""
+    shown = [t.to_json() for t in tables]
+    rate = getattr(request.app.state, "seat_ratings", None)  # set by ratings_api
+    if rate is not None:
+        await rate([t.accounts for t in tables], shown)
+    return shown
 
 
 async def post_start(request: Request) -> Response:

@@ -33,7 +33,12 @@ SCHEMAS: dict[str, Any] = {
             "level": {"$ref": "#/components/schemas/Level"},
             "name": {**_NAME, "default": "Host",
                      "description": "Not a seat's or a computer's name (North, Computer, "
-                                    "Ann (hard) ...)."},
+                                    "Ann (hard) ...). A signed-in person plays under "
+                                    "their account's name instead."},
+            "rated": {"type": "boolean", "default": False,
+                      "description": "A rated table: signed-in people only (with the "
+                                     "X-CSRF-Token header), starts with four people, "
+                                     "updates their ratings when the game ends."},
         },
     },
     "OnlineSeat": {
@@ -48,9 +53,10 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "SeatRequest": {
-        "type": "object", "required": ["seat", "name"], "additionalProperties": False,
+        "type": "object", "required": ["seat"], "additionalProperties": False,
         "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 3},
-                       "name": _NAME},
+                       "name": {**_NAME, "description": "Required of a guest; a "
+                                "signed-in person sits under their account's name."}},
     },
     "StartRequest": {
         "type": "object", "required": ["token"],
@@ -61,11 +67,14 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "id": {"type": "string"},
             "status": {"type": "string", "enum": ["open", "started"]},
+            "rated": {"type": "boolean"},
             "preset": {"type": "string"}, "rules": {"type": "object"},
             "rules_text": {"type": "array", "items": {"type": "string"}},
             "seconds_per_move": {"type": "number"}, "level": {"type": "string"},
             "seats": {"type": "array", "items": {"type": "object"},
-                      "description": "seat, position, name (null while free), taken."},
+                      "description": "seat, position, name (null while free), taken, "
+                                     "signed_in, rating (a signed-in person's: mu, "
+                                     "sigma, ordinal, games; null if unrated)."},
             "free": {"type": "integer"}, "url": {"type": "string"},
         },
     },
@@ -99,7 +108,9 @@ PATHS: dict[str, Any] = {
         "parameters": [_ID], "requestBody": _body("SeatRequest"),
         "responses": {"201": _json("OnlineSeat", "The seat and its token."),
                       "400": _error("Bad seat or name."), "404": _error("No such table."),
-                      "409": _error("The seat is taken or the game has started.")}}},
+                      "403": _error("A guest at a rated table."),
+                      "409": _error("The seat is taken, the game has started, or the "
+                                    "person already sits at this rated table.")}}},
     "/api/tables/{table_id}/start": {"post": {
         "summary": "Start an online table's game (its creator only)",
         "description": "Free seats are filled by computer players of the table's level.",
@@ -107,7 +118,8 @@ PATHS: dict[str, Any] = {
         "responses": {"200": _json("OnlineTable", "Started."),
                       "403": _error("Not the creator's token."),
                       "404": _error("No such table."),
-                      "409": _error("Already started.")}}},
+                      "409": _error("Already started, or a rated table with a free "
+                                    "seat.")}}},
 }
 
 

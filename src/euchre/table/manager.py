@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..shuffle import new_seed
@@ -19,6 +19,10 @@ log = logging.getLogger(__name__)
 
 PolicyFactory = Callable[[TableConfig], TurnPolicy]
 """Makes the turn policy of a table of one kind."""
+
+OpenHook = Callable[[TableConfig], Awaitable[None]]
+"""Called with a new table's settings before it is first saved (e.g. note who sits where);
+if it raises, the table is not opened."""
 
 
 class TableManager:
@@ -46,6 +50,8 @@ class TableManager:
         """Turn policy per table kind (kinds not listed: no deadlines)."""
         self.finish_hooks: dict[str, list[FinishHook]] = {}
         """Hooks per table kind, called when a game ends (e.g. pay out a coin table)."""
+        self.open_hooks: list[OpenHook] = []
+        """Hooks called by :meth:`open` for every new table, before it is saved."""
         self.guard: Callable[[], bool] | None = None
         """Every table handles input only while this says True (the site's lease)."""
         self._bot_factory = bot_factory
@@ -77,6 +83,8 @@ class TableManager:
 
     async def open(self, config: TableConfig) -> TableActor:
         """Start a new table (saved at once; the first hand is dealt straight away)."""
+        for hook in self.open_hooks:
+            await hook(config)
         actor = TableActor(config, **self._actor_kwargs(config))
         self._tables[config.id] = actor
         await self.store.save(actor.stored())
