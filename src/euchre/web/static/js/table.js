@@ -21,6 +21,7 @@ import { currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { describeAction, gameOverText, handSummary, prompt, seatName } from "./words.js";
 import { firstDrawText, forgetEarlierPlays, isPlay, logEntry } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
+import { recordPracticeGame } from "./my-stats.js";
 
 const LOG_LENGTH = 8;
 
@@ -212,6 +213,7 @@ class TablePage {
     }
     if (table.game_over && !previous?.game_over) {
       rememberFinished(this.gameId, table.score, table.winner, me);
+      if (table.kind === "practice") recordPracticeGame(this.gameId, me).catch(() => {}); // this browser's statistics
     }
     if (this.hintFor !== this.decision) {
       this.hints = null;
