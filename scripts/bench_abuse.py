@@ -4,10 +4,12 @@ Starts ``euchre serve`` (uvicorn, one worker, SQLite in a temporary folder) on l
 A separate process plays a practice table (easy computers, short bot delay) the whole time,
 measuring the time from sending a move to receiving the event that applies it. Each attack
 then runs for a bounded time from its own loopback address (127.0.0.N, so the per-address
-limits of one attack do not spill into the next) and the script prints one line per attack:
+limits of one attack do not spill into the next), at a lower CPU priority than the server
+(``--nice``: real attackers are on other machines), and the script prints one line per attack:
 what the attack was, what the server answered, and the other table's p50/p99 during it.
 
 Usage: python scripts/bench_abuse.py [--seconds 5] [--only NAME ...] [--redis-url URL]
+       [--nice 10] [--tables 4]
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing as mp
 import os
@@ -24,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,52 +40,57 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_load import cpu_seconds, free_port, percentile, wait_healthy
 
 PASSWORD = "correct horse battery"
+VICTIM = f"victim-{os.getpid() % 100000}"
+"""The account attacked (a new name each run: counts kept in Redis outlive a run)."""
 
 
 # -- the other table ---------------------------------------------------------------------
 
 
 async def _measure(base: str, out: Any, stop: Any, tables: int) -> None:
-    """Play ``tables`` practice tables at once from 127.0.0.1; put (when, latency) on out."""
-    await asyncio.gather(*(_play(base, out, stop, random.Random(7 + i))
+    """Play ``tables`` practice tables at once; put (when, latency) on out."""
+    addresses = (f"127.4.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+    await asyncio.gather(*(_play(base, out, stop, random.Random(7 + i), addresses)
                            for i in range(tables)))
 
 
-async def _play(base: str, out: Any, stop: Any, rng: random.Random) -> None:
-    """Play practice tables one after another; put (when, latency) on out."""
+async def _play(base: str, out: Any, stop: Any, rng: random.Random,
+                addresses: Iterator[str]) -> None:
+    """Play practice tables one after another, each opened from a new loopback address
+    (the tables per address limit is for attackers); put (when, latency) on out."""
     ws_base = base.replace("http://", "ws://")
-    async with httpx.AsyncClient(timeout=30) as http:
-        while not stop.is_set():
-            r = await http.post(f"{base}/api/tables", json={
+    while not stop.is_set():
+        async with client_at(base, next(addresses)) as http:
+            r = await http.post("/api/tables", json={
                 "kind": "practice", "partner": "easy", "left": "easy", "right": "easy"})
             r.raise_for_status()
             table = r.json()
-            async with connect(ws_base + table["ws"], max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "join", "token": table["token"]}))
-                sent_at: float | None = None
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                    except TimeoutError:
-                        continue
-                    m = json.loads(raw)
-                    if m["type"] == "event" and m["event"]["kind"] == "action" \
-                            and m["event"]["seat"] == 0 and sent_at is not None:
-                        now = time.monotonic()
-                        out.put((now, now - sent_at))
-                        sent_at = None
-                    if m["type"] == "error":
-                        sent_at = None
-                    t = m.get("table")
-                    if t is None or m.get("version") != t["version"] or sent_at is not None:
-                        continue
-                    if t["game_over"]:
-                        break
-                    legal = t["view"]["legal"] if t["view"] else []
-                    if legal and m["type"] == "event":
-                        sent_at = time.monotonic()
-                        await ws.send(json.dumps({"type": "action",
-                                                  "action": rng.choice(legal)}))
+        async with connect(ws_base + table["ws"], max_size=2**22) as ws:
+            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            sent_at: float | None = None
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                m = json.loads(raw)
+                if m["type"] == "event" and m["event"]["kind"] == "action" \
+                        and m["event"]["seat"] == 0 and sent_at is not None:
+                    now = time.monotonic()
+                    out.put((now, now - sent_at))
+                    sent_at = None
+                if m["type"] == "error":
+                    sent_at = None
+                t = m.get("table")
+                if t is None or m.get("version") != t["version"] or sent_at is not None:
+                    continue
+                if t["game_over"]:
+                    break
+                legal = t["view"]["legal"] if t["view"] else []
+                if legal and m["type"] == "event":
+                    sent_at = time.monotonic()
+                    await ws.send(json.dumps({"type": "action",
+                                              "action": rng.choice(legal)}))
 
 
 def measure_forever(base: str, out: Any, stop: Any, tables: int) -> None:
@@ -167,11 +175,11 @@ async def sign_in_burst(base: str, seconds: float) -> str:
     """Item 1: parallel wrong passwords for one username, then a burst with the right one
     last, then guesses until the time is up."""
     async with client_at(base, "127.0.0.10") as c:
-        r = await c.post("/api/accounts", json={"username": "victim", "password": PASSWORD})
+        r = await c.post("/api/accounts", json={"username": VICTIM, "password": PASSWORD})
         assert r.status_code == 201, r.text
     async with client_at(base, "127.0.0.11") as c:
         async def guess(password: str) -> int:
-            r = await c.post("/api/session", json={"username": "victim",
+            r = await c.post("/api/session", json={"username": VICTIM,
                                                    "password": password})
             return r.status_code
 
@@ -188,7 +196,7 @@ async def sign_up_taken(base: str, seconds: float) -> str:
     """Item 9: sign-ups with a taken name (enumeration), then with new names (coin farming)."""
     async with client_at(base, "127.0.0.12") as c:
         async def taken() -> int:
-            r = await c.post("/api/accounts", json={"username": "victim",
+            r = await c.post("/api/accounts", json={"username": VICTIM,
                                                     "password": PASSWORD})
             return r.status_code
 
@@ -530,8 +538,29 @@ async def run_attacks(base: str, attacks: list[Attack], seconds: float, out: Any
         used = cpu_seconds(server_pid) - cpu if server_pid and cpu is not None else None
         rows.append((attack.name, answer, start, end, used))
         await asyncio.sleep(1.0)  # let the server settle between attacks
+    start = time.monotonic()
+    cpu = cpu_seconds(server_pid) if server_pid else None
+    await asyncio.sleep(seconds)
     drain()
+    rows.append(("baseline again (no attack)", "-", start, time.monotonic(),
+                 cpu_seconds(server_pid) - cpu if server_pid and cpu is not None else None))
     return rows
+
+
+def forget_loopback_counts(redis_url: str) -> None:
+    """Delete the counts an earlier run left in Redis for the loopback addresses (windows
+    last up to an hour, and every run attacks from the same addresses)."""
+    from redis import Redis
+
+    from euchre.limits.redis import PREFIX
+
+    client = Redis.from_url(redis_url)
+    try:
+        stale = list(client.scan_iter(match=f"{PREFIX}*:127.*", count=1000))
+        if stale:
+            client.delete(*stale)
+    finally:
+        client.close()
 
 
 def main() -> int:
@@ -542,6 +571,9 @@ def main() -> int:
                         help="run only attacks whose name contains one of these words")
     parser.add_argument("--redis-url", default=None, help="serve with its limits in Redis")
     parser.add_argument("--bot-delay", type=float, default=0.05)
+    parser.add_argument("--nice", type=int, default=10,
+                        help="niceness of the attacking process (0: same priority as the "
+                             "server)")
     parser.add_argument("--tables", type=int, default=4,
                         help="other tables played while attacked (more moves measured)")
     parser.add_argument("--url", default=None, help="use a server already running here "
@@ -549,6 +581,8 @@ def main() -> int:
     args = parser.parse_args()
     attacks = [a for a in ATTACKS if not args.only or any(w in a.name for w in args.only)]
 
+    if args.redis_url:
+        forget_loopback_counts(args.redis_url)
     tmp = tempfile.TemporaryDirectory()
     server: subprocess.Popen[bytes] | None = None
     base = args.url
@@ -574,6 +608,10 @@ def main() -> int:
         measurer = ctx.Process(target=measure_forever, args=(base, out, stop, args.tables),
                                daemon=True)
         measurer.start()
+        if args.nice:
+            # The attackers would be on other machines: here they share two cores with the
+            # server, so they run at a lower priority than the server and the measurer.
+            os.nice(args.nice)
         rows = asyncio.run(run_attacks(base, attacks, args.seconds, out, latencies,
                                        server.pid if server else None))
         alive = server is None or server.poll() is None
@@ -590,7 +628,8 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
         tmp.cleanup()
-    print(f"abuse benchmark: {args.seconds:g} s per attack; other tables: {args.tables} "
+    print(f"abuse benchmark: {args.seconds:g} s per attack, attackers at nice {args.nice}; "
+          f"other tables: {args.tables} "
           f"practice, easy computers, bot delay {args.bot_delay} s; limits "
           f"{'in Redis' if args.redis_url else 'in memory'}")
     for name, answer, start, end, cpu in rows:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from typing import Any
 
 import pytest
 
@@ -30,3 +31,14 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+def roomy_limits() -> Any:
+    """Rate limits no test of something else reaches: every browser test's requests come
+    from 127.0.0.1 to one long-lived server."""
+    from euchre.server.guards import LimitSettings
+
+    lots = 100_000
+    return LimitSettings(sign_up_attempts_per_address=lots, sign_ups_per_address=lots,
+                         tables_per_address=lots, tables_per_account=lots,
+                         open_online_per_creator=lots, sign_in_per_address=lots)

@@ -309,3 +309,42 @@ def test_unequal_hands_are_rejected() -> None:
     hands[1] &= hands[1] - 1
     with pytest.raises(solver.SolverError, match="unequal"):
         solver.solve_value(hands, HEARTS, 0, [], 0, 0, 0, STANDARD)
+
+
+# ---------------------------------------------------------------------------
+# Threads
+
+
+@pytest.mark.skipif(not solver.HAS_C_SOLVER, reason="the compiled solver is not built")
+def test_the_compiled_search_lets_other_threads_run() -> None:
+    """A hint or a computer's move solves in a worker thread: while the C search runs, the
+    server's event loop (another thread) must be able to run too. With Python's own thread
+    switching turned off, the main thread gets the interpreter back only when the worker lets
+    it go: it then sees the worker's solves go by a few at a time. (A search holding the
+    interpreter would let it see only the start and the end.)"""
+    import sys
+    import threading
+    import time
+
+    rng = random.Random(77)
+    positions = [random_position(rng, "none", 0, joker=False) for _ in range(100)]
+    progress: list[int] = []
+    seen: set[int] = set()
+
+    def work() -> None:
+        for i, position in enumerate(positions):
+            progress.append(i)
+            solver.solve_counted(*position, use_c=True)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        while worker.is_alive():
+            seen.add(len(progress))
+            time.sleep(0)  # lets go of the interpreter; wants it back at once
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert len(seen) > 5

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
@@ -38,6 +40,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform with a 3-second clock at coin tables."""
     db = tmp_path_factory.mktemp("coins-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              limits=roomy_limits(),
                               hand_pause=0.3, resume=False))
     app.state.accounts_options = AccountsOptions(password_profile="cheapest", move_seconds=3.0)
     port = _free_port()

@@ -110,3 +110,34 @@ async def test_sessions(engine: AsyncEngine) -> None:
     await store.end(sid2)
     assert await store.find(sid2) is None
     await store.end(None)
+
+
+async def test_password_checks_run_one_at_a_time_and_only_so_many_wait() -> None:
+    import asyncio
+    import threading
+
+    from euchre.accounts.passwords import PasswordsBusy
+
+    passwords = Passwords("cheapest", max_waiting=1)
+    encoded = await passwords.hash("correct horse")
+    release = threading.Event()
+    running: list[int] = []
+    real = passwords._verify
+
+    def slow(encoded: str, password: str) -> bool:
+        running.append(1)
+        release.wait(10)
+        running.pop()
+        return real(encoded, password)
+
+    passwords._verify = slow  # type: ignore[method-assign]
+    first = asyncio.create_task(passwords.verify(encoded, "correct horse"))
+    second = asyncio.create_task(passwords.verify(encoded, "wrong"))
+    while not running:
+        await asyncio.sleep(0.01)
+    with pytest.raises(PasswordsBusy) as busy:
+        await passwords.verify(encoded, "third")
+    assert busy.value.status == 503 and "busy" in busy.value.message
+    assert len(running) == 1  # the second waits for the first
+    release.set()
+    assert await first is True and await second is False

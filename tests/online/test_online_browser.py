@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
@@ -40,6 +42,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port, computers without delay."""
     db = tmp_path_factory.mktemp("online-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              limits=roomy_limits(),
                               hand_pause=0.5, resume=False))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
@@ -156,3 +159,32 @@ def test_the_play_online_section_fits_a_phone(new_context: NewContext, base_url:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert not errors, errors
 
+
+
+def test_the_open_tables_come_a_page_at_a_time(new_context: NewContext, base_url: str) -> None:
+    import httpx
+
+    with httpx.Client(base_url=base_url) as http:
+        for i in range(25):
+            made = http.post("/api/tables", json={"kind": "online", "name": f"Pager {i}"})
+            assert made.status_code == 201, made.text
+        waiting = 0
+        cursor = None
+        while True:
+            page_of = http.get("/api/online", params={"cursor": cursor} if cursor else {}).json()
+            waiting += len(page_of["tables"])
+            cursor = page_of["next"]
+            if not cursor:
+                break
+    errors: list[str] = []
+    page = _person(new_context, base_url, errors)
+    page.goto("/")
+    tables = page.get_by_role("list", name="Open online tables").get_by_role("listitem")
+    expect(tables).to_have_count(20)
+    more = page.get_by_role("button", name="More tables")
+    while more.is_visible():
+        shown = tables.count()
+        more.click()
+        expect(tables).not_to_have_count(shown)
+    expect(tables).to_have_count(waiting)
+    assert not errors, errors

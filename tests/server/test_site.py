@@ -122,7 +122,11 @@ def test_a_standby_takes_over_the_site_with_a_higher_fence_and_fences_out_the_ol
         assert started.wait(30)
         second = second_app.state.site_keeper
         assert second.fence > keeper.fence
-        # practice tables load on demand (retire.py), so none need be in memory yet
+        manager = second_app.state.manager
+        assert manager.store is manager.retirement.store is second_app.state.store
+        assert second_app.state.store.fence == second.fence
+        # Claimed at take-over; a practice table then waits in storage until asked for.
+        assert table["id"] in manager.retirement.dormant
 
         async def old_owner_writes() -> None:
             from euchre.storage.fenced import FencedStore

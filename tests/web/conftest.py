@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from limits_helpers import roomy_limits
+
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
@@ -40,6 +42,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port: computer players move at once, a short pause between hands."""
     db = tmp_path_factory.mktemp("web-db") / "euchre.db"
     settings = Settings(
+        limits=roomy_limits(),
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,

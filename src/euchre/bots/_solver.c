@@ -524,8 +524,12 @@ py_solve(PyObject *self, PyObject *args)
                                         moves)
                             : 0;
     int value_of_bit[32];
+    /* The search touches no Python object: let other threads (the server's event loop)
+     * run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < n; i++)
         value_of_bit[moves[i]] = root_value(&c, &p, moves[i]);
+    Py_END_ALLOW_THREADS
     /* Every legal card takes the value of its class's representative: the top
      * card of its run of equivalent cards, which is the one gen_moves keeps. */
     uint32_t h = c.hand[p.seat];
@@ -571,7 +575,10 @@ py_solve_value(PyObject *self, PyObject *args)
     Root p;
     if (setup(args, &c, &p) < 0)
         return NULL;
-    int value = root_value(&c, &p, -1);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = root_value(&c, &p, -1);
+    Py_END_ALLOW_THREADS
     free(c.tt);
     return Py_BuildValue("(iL)", value, c.nodes);
 }

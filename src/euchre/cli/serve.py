@@ -50,8 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SQLAlchemy URL, or 'memory:' (default $EUCHRE_DATABASE_URL "
                              "or sqlite+aiosqlite:///./var/euchre.db)")
     parser.add_argument("--redis-url", default=None,
-                        help="Redis shared by every process of the site, redis://host:port/db "
-                             f"(default ${REDIS_URL_ENV}; none: one process, all in memory)")
+                        help="Redis shared by every process of the site (rate-limit counters, "
+                             "the site lease, the broker), redis://host:port/db (default "
+                             f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
                         help="with --redis-url: how long the site lease lives unrenewed, so "
                              "how soon a standby process takes over from a dead one "

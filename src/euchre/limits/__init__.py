@@ -4,10 +4,10 @@
 every process of a site). :func:`open_limits` picks one from a URL.
 """
 
-from .base import Decision, Limits, retry_seconds
+from .base import Decision, Limits, LimitsUnavailable, retry_seconds
 from .gate import GateFull, ShareGate
 from .memory import MemoryLimits
 from .open import open_limits
 
-__all__ = ["Decision", "GateFull", "Limits", "MemoryLimits", "ShareGate", "open_limits",
-           "retry_seconds"]
+__all__ = ["Decision", "GateFull", "Limits", "LimitsUnavailable", "MemoryLimits", "ShareGate",
+           "open_limits", "retry_seconds"]

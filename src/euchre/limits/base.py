@@ -28,6 +28,10 @@ class Decision:
     """Names the counted attempt, for :meth:`Limits.give_back` ("" when refused)."""
 
 
+class LimitsUnavailable(Exception):
+    """The counters cannot be reached (Redis is down): nothing can be counted."""
+
+
 def retry_seconds(decision: Decision) -> int:
     """The whole seconds to put in a ``Retry-After`` header (at least 1)."""
     return max(1, math.ceil(decision.retry_after))

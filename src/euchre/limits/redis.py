@@ -13,8 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.exceptions import RedisError
 
-from .base import Decision, Limits
+from .base import Decision, Limits, LimitsUnavailable
 
 PREFIX = "euchre:limit:"
 """Every key this module writes starts with this."""
@@ -62,7 +63,8 @@ return redis.call('ZCOUNT', KEYS[1], '(' .. (now - tonumber(ARGV[1])), '+inf')
 
 
 class RedisLimits(Limits):
-    """Sliding logs in Redis sorted sets, updated by a Lua script."""
+    """Sliding logs in Redis sorted sets, updated by a Lua script; a Redis that cannot be
+    reached raises :class:`~euchre.limits.base.LimitsUnavailable` (the caller refuses)."""
 
     def __init__(self, client: Redis, now: Callable[[], float] | None = None,
                  prefix: str = PREFIX) -> None:
@@ -91,8 +93,11 @@ class RedisLimits(Limits):
         """Count one attempt unless ``limit`` were counted in the last ``window`` seconds."""
         ticket = secrets.token_hex(8)
         window_ms = max(1, int(window * 1000))
-        allowed, wait_ms, remaining = await self._hit(
-            keys=[self.prefix + key], args=[limit, window_ms, self._now(), ticket])
+        try:
+            allowed, wait_ms, remaining = await self._hit(
+                keys=[self.prefix + key], args=[limit, window_ms, self._now(), ticket])
+        except RedisError as e:
+            raise LimitsUnavailable(f"Redis: {e}") from e
         if allowed:
             return Decision(True, 0.0, int(remaining), ticket)
         return Decision(False, max(0.0, int(wait_ms) / 1000), 0)
@@ -100,7 +105,10 @@ class RedisLimits(Limits):
     async def give_back(self, key: str, ticket: str) -> None:
         """Uncount the attempt counted with ``ticket``."""
         if ticket:
-            await self.client.zrem(self.prefix + key, ticket)
+            try:
+                await self.client.zrem(self.prefix + key, ticket)
+            except RedisError as e:
+                raise LimitsUnavailable(f"Redis: {e}") from e
 
     async def count(self, key: str, window: float) -> int:
         """The attempts counted at ``key`` in the last ``window`` seconds."""

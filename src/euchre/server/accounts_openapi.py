@@ -107,21 +107,25 @@ PATHS: dict[str, Any] = {
     "/api/accounts": {"post": {
         "summary": "Create an account and sign in",
         "description": "Starts with 1000 play coins. Sets the session cookie (HttpOnly, "
-                       "SameSite=Strict). JSON only, from this site. At most 5 new "
-                       "accounts per client address an hour.",
+                       "SameSite=Strict). JSON only, from this site. At most 10 "
+                       "attempts (refused ones too) and 5 new accounts per client address "
+                       "an hour.",
         "requestBody": json_body("Credentials"),
         "responses": {"201": json_response("Me", "Signed in."),
                       "400": error_response("Bad username or password."),
                       "403": error_response("Another site's request."),
                       "409": error_response("The username is taken."),
                       "415": error_response("Not JSON."),
-                      "429": error_response("Too many new accounts from this address "
-                                            "(Retry-After); nothing was created.")}}},
+                      "429": error_response("Too many sign-up attempts or new accounts from "
+                                            "this address (Retry-After); nothing was "
+                                            "created.")}}},
     "/api/session": {
         "post": {"summary": "Sign in", "requestBody": json_body("Credentials"),
                  "responses": {"200": json_response("Me", "Signed in."),
                                "401": error_response("Wrong username or password."),
-                               "429": error_response("Too many failed sign-ins (Retry-After).")}},
+                               "429": error_response("Too many sign-in attempts for the "
+                                                     "username or from the address "
+                                                     "(Retry-After).")}},
         "delete": {"summary": "Sign out", "parameters": [_CSRF],
                    "responses": {"200": {"description": "Signed out."},
                                  "401": error_response("Not signed in."),

@@ -25,7 +25,7 @@ from typing import Any
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from ..limits import Decision, Limits, MemoryLimits, retry_seconds
+from ..limits import Decision, Limits, LimitsUnavailable, MemoryLimits, retry_seconds
 from ..table.online import OnlineTables
 
 log = logging.getLogger(__name__)
@@ -72,10 +72,23 @@ class Limited(Exception):
         """Whole seconds to wait."""
 
 
+class LimitsDown(Limited):
+    """The counters cannot be reached: the request is refused (503), not let through
+    uncounted."""
+
+    status = 503
+    """The HTTP status."""
+
+
+RETRY_WHEN_DOWN = 5
+"""Seconds a client is told to wait when the counters cannot be reached."""
+
+
 async def limited_response(request: Request, exc: Exception) -> Response:
     """The app's answer to :class:`Limited` (an exception handler)."""
     assert isinstance(exc, Limited)
-    return JSONResponse({"error": exc.message, "code": "rate_limited",
+    code = "limits_unavailable" if isinstance(exc, LimitsDown) else "rate_limited"
+    return JSONResponse({"error": exc.message, "code": code,
                          "retry_after": exc.retry_after},
                         status_code=exc.status, headers={"Retry-After": str(exc.retry_after)})
 
@@ -115,21 +128,30 @@ class Counted:
     """(key, ticket) of each."""
 
     async def give_back(self) -> None:
-        """Uncount every one of them."""
+        """Uncount every one of them (if the counters cannot be reached they stay counted:
+        the safe side)."""
         for key, ticket in self.tickets:
-            await self.limits.give_back(key, ticket)
+            try:
+                await self.limits.give_back(key, ticket)
+            except LimitsUnavailable as e:
+                log.warning("could not give back a counted attempt: %s", e)
 
 
 async def hit_all(limits: Limits, checks: list[tuple[str, int, float, str]]) -> Counted:
     """Count one attempt at every ``(key, limit, window, what)``, or none of them: the first
     refusal gives back those already counted and raises :class:`Limited` saying ``what``."""
     counted = Counted(limits, [])
-    for key, limit, window, what in checks:
-        decision = await limits.hit(key, limit, window)
-        if not decision.allowed:
-            await counted.give_back()
-            raise _refusal(what, decision)
-        counted.tickets.append((key, decision.ticket))
+    try:
+        for key, limit, window, what in checks:
+            decision = await limits.hit(key, limit, window)
+            if not decision.allowed:
+                await counted.give_back()
+                raise _refusal(what, decision)
+            counted.tickets.append((key, decision.ticket))
+    except LimitsUnavailable as e:
+        log.error("rate limits unavailable, refusing: %s", e)
+        raise LimitsDown("the server cannot check its limits just now: try again in "
+                         f"{RETRY_WHEN_DOWN} seconds", RETRY_WHEN_DOWN) from None
     return counted
 
 

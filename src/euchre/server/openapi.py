@@ -150,7 +150,9 @@ _PATHS: dict[str, Any] = {
                 "schema": {"$ref": "#/components/schemas/PracticeTableRequest"}}}},
             "responses": {"201": json_response("TableCreated", "The table is open and dealing."),
                           "400": error_response("Unknown kind, preset, rule or level."),
-                          "413": error_response("Body too large.")},
+                          "413": error_response("Body too large."),
+                          "429": error_response("Too many new tables from this address or "
+                                                "account (Retry-After); nothing opened.")},
         }
     },
     "/api/tables/{table_id}": {

@@ -22,7 +22,9 @@ import os
 import secrets
 import signal
 import socket
+import threading
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from sqlalchemy import text
@@ -92,24 +94,54 @@ async def _become_active(app: Starlette) -> None:
 
     keeper: LeaseKeeper | None = None
     said = False
-    while keeper is None:
-        try:
-            keeper = await LeaseKeeper.acquire(leases, name, owner, ttl, on_lost,
-                                               at_least=await app.state.store.max_fence())
-        except Exception as e:  # Redis down: a standby keeps trying
-            log.warning("cannot take the site lease yet: %s", e)
-        if keeper is None:
-            if not said:
-                holder = await _holder(leases, name)
-                log.info("standby: %s serves this site; waiting for its lease", holder)
-                said = True
-            await asyncio.sleep(ttl / 3)
+    restore_signals = _standby_exits_on_signal()
+    try:
+        while keeper is None:
+            try:
+                keeper = await LeaseKeeper.acquire(leases, name, owner, ttl, on_lost,
+                                                   at_least=await app.state.store.max_fence())
+            except Exception as e:  # Redis down: a standby keeps trying
+                log.warning("cannot take the site lease yet: %s", e)
+            if keeper is None:
+                if not said:
+                    holder = await _holder(leases, name)
+                    log.info("standby: %s serves this site; waiting for its lease", holder)
+                    said = True
+                await asyncio.sleep(ttl / 3)
+    finally:
+        restore_signals()
     keeper.start()
     fenced = FencedStore(app.state.store, keeper.fence)
-    app.state.store = manager.store = fenced
+    # Everything that writes games must write through the fence (retiring abandoned practice
+    # tables included): a plain store would save a game with the fence it was read with.
+    app.state.store = manager.store = manager.retirement.store = fenced
     manager.guard = keeper.is_held
     app.state.site_keeper = keeper
     log.info("serving the site as %s with fence %d", owner, keeper.fence)
+
+
+def _standby_exits_on_signal() -> Callable[[], None]:
+    """While this process waits as a standby (not listening, holding nothing), SIGTERM or
+    SIGINT ends it at once with status 0 (uvicorn would only act on them after start-up,
+    which a standby may never finish). Returns what puts the previous handlers back."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None  # signals go to the main thread only (tests run apps in others)
+    signals = (signal.SIGTERM, signal.SIGINT)
+    previous = {sig: signal.getsignal(sig) for sig in signals}
+
+    def leave(signum: int, frame: FrameType | None) -> None:
+        log.info("standby stopped (signal %d)", signum)
+        logging.shutdown()
+        os._exit(0)
+
+    for sig in signals:
+        signal.signal(sig, leave)
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return restore
 
 
 async def _holder(leases: Leases, name: str) -> str:

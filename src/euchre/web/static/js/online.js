@@ -83,6 +83,9 @@ export function mountOnlineSection(section) {
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
   const refresh = h("button", { type: "button", class: "tool", onclick: () => loadList() }, "Refresh the list");
+  // The list comes a page at a time (GET /api/online?cursor=...): "More tables" asks for the next.
+  let next = null;
+  const more = h("button", { type: "button", class: "tool", id: "online-more", hidden: true, onclick: () => loadList(next) }, "More tables");
   fill(
     section,
     h("h2", {}, "Play online"),
@@ -91,6 +94,7 @@ export function mountOnlineSection(section) {
     errorBox,
     h("h3", {}, "Open tables"),
     list,
+    more,
     refresh,
   );
 
@@ -101,23 +105,22 @@ export function mountOnlineSection(section) {
     })
     .catch(() => {});
 
-  async function loadList() {
+  async function loadList(cursor = null) {
     try {
-      const { tables } = await call("GET", "/api/online");
-      fill(
-        list,
-        tables.length
-          ? tables.map((t) =>
-              h(
-                "li",
-                { dataset: { rated: String(Boolean(t.rated)) } },
-                h("a", { href: t.url, "aria-label": `Join ${describe(t)}` }, describe(t)),
-                t.rated ? h("span", { class: "rated-mark" }, " Rated") : null,
-                seatedPeople(t),
-              ),
-            )
-          : h("li", {}, "No table is waiting for players right now."),
+      const page = await call("GET", cursor ? `/api/online?cursor=${encodeURIComponent(cursor)}` : "/api/online");
+      const items = page.tables.map((t) =>
+        h(
+          "li",
+          { dataset: { rated: String(Boolean(t.rated)) } },
+          h("a", { href: t.url, "aria-label": `Join ${describe(t)}` }, describe(t)),
+          t.rated ? h("span", { class: "rated-mark" }, " Rated") : null,
+          seatedPeople(t),
+        ),
       );
+      if (cursor) list.append(...items);
+      else fill(list, items.length ? items : h("li", {}, "No table is waiting for players right now."));
+      next = page.next ?? null;
+      more.hidden = !next;
     } catch (error) {
       fill(list, h("li", { class: "error" }, `Could not load the open tables: ${error.message}`));
     }

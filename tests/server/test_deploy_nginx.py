@@ -1,0 +1,108 @@
+"""deploy/nginx.conf in front of two real ``euchre serve`` processes of one site: a game
+played over a WebSocket through nginx; the active process killed; the same URL, through
+nginx, reaches the process that took over, and the game ends there.
+
+The configuration is the deploy file with only what Docker provides replaced: the app
+addresses (loopback ports instead of app1..3 through Docker's DNS), the listening port,
+and file paths in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from site_helpers import STARTED, Served, persons_turn, serving, site_urls, wait_until
+from test_crash import free_port, play
+from websockets.sync.client import connect
+
+from redis_fixtures import needs_redis
+
+DEPLOY = Path(__file__).parents[2] / "deploy" / "nginx.conf"
+
+
+def local_config(ports: list[int], listen: int, folder: Path) -> str:
+    """deploy/nginx.conf for loopback processes on ``ports``, listening on ``listen``."""
+    text = DEPLOY.read_text()
+    text = re.sub(r"\n\s*resolver [^;]*;", "", text)
+    upstream = re.findall(r"\n\s*server app\d:8000 resolve ([^;]*);", text)
+    assert len(upstream) >= len(ports)
+    params = upstream[0]
+    text = re.sub(r"\n\s*server app\d:8000 resolve [^;]*;", "", text)
+    servers = "".join(f"\n        server 127.0.0.1:{port} {params};" for port in ports)
+    text = text.replace("zone euchre 64k;", "zone euchre 64k;" + servers)
+    text = text.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    text = text.replace("http {", f"http {{\n    access_log off;\n"
+                        f"    client_body_temp_path {folder}/body;\n"
+                        f"    proxy_temp_path {folder}/proxy;", 1)
+    return f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n" + text
+
+
+@pytest.fixture
+def nginx_exe() -> str:
+    exe = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                    else None)
+    if exe is None:
+        pytest.skip("nginx is not installed (scripts/test installs it)")
+    return exe
+
+
+@contextmanager
+def running_nginx(exe: str, config: str, folder: Path, port: int) -> Iterator[None]:
+    path = folder / "nginx.conf"
+    path.write_text(config)
+    check = subprocess.run([exe, "-t", "-c", str(path), "-p", str(folder)],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    proc = subprocess.Popen([exe, "-c", str(path), "-p", str(folder), "-g", "daemon off;"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        while True:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            threading.Event().wait(0.05)
+        yield
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+@needs_redis
+def test_a_game_through_nginx_survives_the_active_process(nginx_exe, tmp_path):
+    rng = random.Random(3)
+    with site_urls() as (db_url, redis_url), \
+            serving(2, db_url, redis_url, bot_delay=0.1) as servers:
+        first = wait_until(servers, STARTED)
+        other: Served = next(s for s in servers if s is not first)
+        port = free_port()
+        config = local_config([s.port for s in servers], port, tmp_path)
+        with running_nginx(nginx_exe, config, tmp_path, port):
+            base = f"http://127.0.0.1:{port}"
+            table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
+            with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:  # upgraded via nginx
+                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                play(ws, rng, moves=5)
+                at = persons_turn(ws)
+            first.proc.kill()
+            first.proc.wait()
+            wait_until([other], STARTED)
+            with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:  # the same URL
+                ws.send(json.dumps({"type": "join", "token": table["token"],
+                                    "since": at["version"]}))
+                end = play(ws, rng, moves=None)
+            assert end["game_over"] and end["winner"] in (0, 1)
+            ready = httpx.get(f"{base}/readyz").json()
+            assert ready == {"ready": True, "database": "ok", "redis": "ok",
+                             "site_lease": "held"}

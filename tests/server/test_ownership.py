@@ -1,0 +1,122 @@
+"""Per-table ownership's building block: take a table (lease + claim), lose it to expiry,
+list orphans, and the old owner's writes refused — memory or real Redis leases, SQLite or
+real PostgreSQL storage (two store handles on one database, as two processes have)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from euchre.leases import Leases, MemoryLeases
+from euchre.storage import FINISHED, PLAYING, StaleFenceError, StoredGame
+from euchre.storage.sql import SqlStore
+from euchre.table.ownership import orphans, table_lease_name, take_table
+from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
+
+TTL = 0.4
+
+
+@pytest.fixture(params=["memory", pytest.param("redis", marks=needs_redis)])
+async def leases(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Leases, Leases]]:
+    """Two handles on one lease service."""
+    if request.param == "memory":
+        shared = MemoryLeases()
+        yield shared, shared
+        return
+    from euchre.leases.redis import RedisLeases
+
+    assert REDIS_URL
+    prefix = fresh_prefix()
+    a, b = RedisLeases.from_url(REDIS_URL, prefix=prefix), RedisLeases.from_url(REDIS_URL,
+                                                                              prefix=prefix)
+    yield a, b
+    await a.close()
+    await b.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def stores(request: pytest.FixtureRequest,
+                 tmp_path: Path) -> AsyncIterator[tuple[SqlStore, SqlStore]]:
+    """Two stores on one fresh database."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path}/o.db"
+    else:
+        server = os.environ.get("EUCHRE_TEST_DATABASE_URL")
+        if not server:
+            pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
+        from testdb import fresh_postgres
+
+        url = await fresh_postgres(server)
+    a = await SqlStore.open(url)
+    b = await SqlStore.open(url, run_migrations=False)
+    yield a, b
+    await a.close()
+    await b.close()
+    if request.param == "postgres":
+        from testdb import drop_postgres
+
+        await drop_postgres(url)
+
+
+def game(table_id: str, version: int, status: str = PLAYING, fence: int = 0) -> StoredGame:
+    return StoredGame(id=table_id, kind="coin", status=status, version=version,
+                      meta={"config": {"id": table_id}}, record={"v": version},
+                      created_at=1.0, updated_at=float(version), fence=fence)
+
+
+async def test_two_processes_race_for_each_table_and_one_owns_it(leases, stores):
+    (la, lb), (sa, sb) = leases, stores
+    tables = [f"t{i}" for i in range(8)]
+    for i, table_id in enumerate(tables):
+        await sa.save(game(table_id, 1, fence=i))  # earlier owners left various fences
+    results = await asyncio.gather(*(take_table(la, sa, t, "p1", 30) for t in tables),
+                                   *(take_table(lb, sb, t, "p2", 30) for t in tables))
+    for i, table_id in enumerate(tables):
+        owned = [o for o in (results[i], results[i + len(tables)]) if o is not None]
+        assert len(owned) == 1, table_id
+        assert owned[0].fence > i and owned[0].is_held()
+        assert owned[0].stored is not None and owned[0].stored.fence == owned[0].fence
+        assert (await sa.get(table_id)).fence == owned[0].fence
+    assert await orphans(la, sa) == []
+    for o in results:
+        if o is not None:
+            await o.release()
+    assert sorted(await orphans(la, sa)) == tables
+
+
+async def test_a_dead_owners_table_becomes_an_orphan_and_the_next_owner_fences_it_out(
+        leases, stores):
+    (la, lb), (sa, sb) = leases, stores
+    await sa.save(game("t", 1))
+    await sa.save(game("done", 1, FINISHED))
+    first = await take_table(la, sa, "t", "p1", TTL)
+    assert first is not None
+    await first.store.save(game("t", 2))  # stamped with its fence
+    await first.keeper.stop(release=False)  # the process dies: nobody renews or releases
+    assert await orphans(lb, sb) == []  # its lease still runs
+    while await lb.holder(table_lease_name("t")) is not None:
+        await asyncio.sleep(0.05)
+    assert await orphans(lb, sb) == ["t"]  # finished games are nobody's concern
+    second = await take_table(lb, sb, "t", "p2", 30)
+    assert second is not None and second.fence > first.fence
+    assert second.stored == dataclasses.replace(game("t", 2), fence=second.fence)
+    with pytest.raises(StaleFenceError):
+        await first.store.save(game("t", 3))  # the old owner, were it only paused
+    await second.store.save(game("t", 3))
+    assert (await sa.get("t")).fence == second.fence
+    assert await take_table(la, sa, "t", "p1", 30) is None  # held by p2
+    await second.release()
+
+
+async def test_a_table_not_saved_yet_can_be_taken(leases, stores):
+    (la, _), (sa, _) = leases, stores
+    owned = await take_table(la, sa, "new", "p1", 30)
+    assert owned is not None and owned.stored is None and owned.fence == 1
+    await owned.store.save(game("new", 1))
+    assert (await sa.get("new")).fence == 1
+    await owned.release()
