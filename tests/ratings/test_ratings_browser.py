@@ -20,11 +20,11 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
+from account_rows import new_account
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlalchemy import select
 from stats_helpers import fixed_game
 
-from conftest import new_account
 from euchre.ratings import RatingService
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app

@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from account_rows import new_account
 from rated_helpers import app_for
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
 
-from conftest import new_account
 from euchre.ratings import DEFAULT_MU, RatedGameError, Rating, RatingService, rate_partnerships
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import time
 
+from account_rows import T0, new_account
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
 from stats_helpers import EXPECTED, HAND_1, fixed_game
 
-from conftest import T0, new_account
 from euchre.game import GameState
 from euchre.record import GameRecord
 from euchre.stats import PlayerIndex, game_counts, person_stats

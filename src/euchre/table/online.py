@@ -2,8 +2,9 @@
 
 Anyone may open an online table with a display name (no account): the creator sits South
 (seat 0). A signed-in person's seat records their account (the caller passes its id). A
-*rated* table takes signed-in people only, one seat each, and starts only with four. Until the creator starts the game the table is *open*: it is listed, and anyone
-may claim a free seat with a name and get that seat's token. Starting turns it into an
+*rated* table takes signed-in people only, one seat each, and starts only with four.
+Until the creator starts the game the table is *open*: it is listed, and anyone may
+claim a free seat with a name and get that seat's token. Starting turns it into an
 ordinary :class:`~euchre.table.seats.TableConfig` of kind ``online``: the people at their
 seats, computer players (of the level chosen at creation) in the seats still free. Each
 person's move is timed by the same move clock as coin tables
