@@ -181,6 +181,26 @@ def test_account_statistics_leaders_and_a_guests_practice(
     expect(page.get_by_role("table", name="Leaderboard")).to_contain_text(
         re.compile(r"\d+\.\d ± \d+\.\d"))
 
+    # A rated table: annie opens one; a guest sees it marked rated, annie's rating beside her
+    # name, and is asked to sign in instead of offered a seat.
+    page.goto("/")
+    page.get_by_label("Your name").fill("Whatever")
+    page.get_by_label(re.compile("^Rated")).check()
+    page.get_by_role("button", name="Create an online table").click()
+    page.wait_for_url("**/online/*")
+    expect(page.locator(".online-lobby")).to_contain_text("Rated: four signed-in people play")
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("South: annie")
+    expect(page.get_by_role("list", name="Seats").locator(".rating-badge")).to_have_count(1)
+    invite = page.url
+    visitor = new_context(base_url=base_url).new_page()
+    visitor.goto("/")
+    listed = visitor.get_by_role("list", name="Open online tables").locator('li[data-rated="true"]')
+    expect(listed).to_contain_text("annie's table: rated")
+    expect(listed.locator(".rating-badge")).to_contain_text(re.compile(r"\d+\.\d ± \d+\.\d"))
+    visitor.goto(invite)
+    expect(visitor.locator(".rated-sign-in")).to_contain_text("only signed-in people may sit")
+    expect(visitor.get_by_role("button", name=re.compile("^Sit "))).to_have_count(0)
+
     # A guest finishes a practice game: the table page adds it to this browser's statistics
     # (once, however often it is told).
     guest = new_context(base_url=base_url).new_page()

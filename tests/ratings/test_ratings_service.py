@@ -100,3 +100,14 @@ def test_api_leaders_orders_and_pages(db_url: str) -> None:
         rated = spec["components"]["schemas"]["OnlineTableRequest"]["properties"]["rated"]
         assert rated["type"] == "boolean"
         assert client.get("/api/me/stats").status_code == 401
+
+
+async def test_two_games_sharing_people_applied_at_once_lose_no_update(
+        migrated: AsyncEngine) -> None:
+    ids = [await new_account(migrated) for _ in range(6)]
+    service = RatingService(migrated)
+    await service.register("a", ids[:4])
+    await service.register("b", [ids[0], ids[4], ids[1], ids[5]])  # ids 0 and 1 in both
+    assert await asyncio.gather(service.apply("a", 0), service.apply("b", 1)) == [True, True]
+    ratings = await service.of(ids)
+    assert [ratings[a].games for a in ids] == [2, 2, 1, 1, 1, 1]

@@ -151,7 +151,8 @@ export function mountOnlineSection(section) {
 function seatedPeople(table) {
   const seated = table.seats.filter((s) => s.taken);
   if (!seated.length) return null;
-  return h("span", { class: "seated" }, " — ", seated.map((s, i) => [i ? ", " : "", s.name, s.rating ? [" ", ratingBadge(s.rating)] : null]));
+  const parts = seated.flatMap((s, i) => [i ? ", " : "", s.name, ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
+  return h("span", { class: "seated" }, " — ", parts);
 }
 
 /** The /online page: the same section on its own. */
@@ -171,6 +172,11 @@ export function mountOnlineLobby(main, id) {
   const body = h("div", { class: "online-lobby" });
   const nameInput = h("input", { id: "lobby-name", maxlength: "24", autocomplete: "nickname", value: savedName() });
   let shown = "";
+  let account = null; // who is signed in (a rated table seats only signed-in people)
+  signedIn().then((who) => {
+    account = who;
+    shown = ""; // draw again with what we now know
+  });
   fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, body));
 
   function enterTable() {
@@ -218,7 +224,8 @@ export function mountOnlineLobby(main, id) {
 
   function render(table) {
     const mine = heldSeat(id);
-    const key = JSON.stringify([table, mine]);
+    const key = JSON.stringify([table, mine, account?.username ?? null]);
+    const guestAtRated = table.rated && !account && !mine;
     if (key === shown) return; // nothing changed: keep focus and typing as they are
     shown = key;
     const host = table.seats[0]?.name ?? "the host";
@@ -246,7 +253,7 @@ export function mountOnlineLobby(main, id) {
           s.taken ? h("strong", {}, s.name) : "free",
           s.rating ? [" ", ratingBadge(s.rating)] : null,
           mine && mine.seat === s.seat ? " (you)" : null,
-          !mine && !s.taken ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
+          !mine && !s.taken && !guestAtRated ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
         ),
       ),
     );
@@ -260,7 +267,9 @@ export function mountOnlineLobby(main, id) {
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,
-      !mine ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
+      guestAtRated ? h("p", { class: "notice rated-sign-in" }, "This table is rated: only signed-in people may sit. ", h("a", { href: "/account" }, "Sign in or create an account")) : null,
+      !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
+      !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
       mine && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
     );
     status.textContent = !mine
