@@ -189,7 +189,8 @@ def main() -> int:
         exe = Path(sys.executable).parent / "euchre"
         cmd = [str(exe), "serve", "--port", str(port), "--bot-delay", str(args.bot_delay),
                "--hand-pause", str(args.hand_pause), "--database-url", db,
-               "--log-level", "warning", "--sockets-per-address", str(2 * args.tables + 10)]
+               "--log-level", "warning", "--sockets-per-address", str(2 * args.tables + 10),
+               "--tables-per-address", str(10 * args.tables + 10)]
         server = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         base = f"http://127.0.0.1:{port}"
     try:

@@ -1,22 +1,19 @@
-"""Browser tests everywhere share one Playwright and one Chromium for the whole session.
+"""Fixtures every test folder shares: Playwright with Chromium.
+
+The live server the browser tests use is ``live_server`` in ``tests/live_server.py``.
 
 Chromium is Debian's ``/usr/bin/chromium`` (or ``EUCHRE_CHROMIUM``); ``playwright install``
-is never needed. Each test gets fresh browser contexts (``new_context``), closed after it.
-
-Playwright's sync API runs its event loop in a greenlet of the main thread and, between two
-calls, leaves that loop marked as the thread's running loop. A later ``asyncio.run()`` or
-pytest-asyncio test in the same process would then refuse to start ("cannot be called from
-a running event loop"), and a second ``sync_playwright()`` would refuse too. So the loop is
-parked (unmarked) after every test that uses the browser and resumed before the next one,
-and the browser tests themselves stay plain (not ``async def``) functions. The test servers
-run in threads with event loops of their own, which this does not touch.
+is never needed. Playwright's sync API keeps its event loop marked as the main thread's
+running loop while it is started, which would stop a later ``asyncio.run()`` or
+pytest-asyncio test. So Playwright and Chromium live for one test module at a time (the
+browser modules hold only browser tests) and are stopped, through the public API, before
+the next module: nothing touches asyncio's internals. Each test gets fresh browser
+contexts (``new_context``), closed after it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,68 +37,22 @@ CHROMIUM_ARGS = [
 ]
 
 
-class _PlaywrightLoop:
-    """Playwright's event loop, marked running only while a browser test runs."""
-
-    loop: asyncio.AbstractEventLoop | None = None
-    parked_hooks: Any = None
-
-    @classmethod
-    def park(cls) -> None:
-        if cls.loop is None or asyncio.events._get_running_loop() is not cls.loop:
-            return
-        asyncio.events._set_running_loop(None)
-        cls.parked_hooks = sys.get_asyncgen_hooks()
-        sys.set_asyncgen_hooks(None, None)
-
-    @classmethod
-    def resume(cls) -> None:
-        if cls.loop is None or cls.loop.is_closed() or cls.parked_hooks is None:
-            return
-        if asyncio.events._get_running_loop() is not None:
-            raise RuntimeError("another event loop is running: the browser tests cannot resume")
-        asyncio.events._set_running_loop(cls.loop)
-        sys.set_asyncgen_hooks(*cls.parked_hooks)
-        cls.parked_hooks = None
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[Any]:
-    if "playwright_instance" not in getattr(item, "fixturenames", ()):
-        return (yield)
-    _PlaywrightLoop.resume()
-    try:
-        return (yield)
-    finally:
-        _PlaywrightLoop.park()
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_instance() -> Iterator[Playwright]:
-    """The one Playwright driver of the session (started by the first browser test)."""
+    """Playwright for one test module (stopped after it: see the module's docstring)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
-    if asyncio.events._get_running_loop() is not None:
-        pytest.fail("Playwright's sync API cannot start inside a running event loop")
-    manager = sync_api.sync_playwright()
-    playwright = manager.start()
-    _PlaywrightLoop.loop = asyncio.events._get_running_loop()
-    try:
+    with sync_api.sync_playwright() as playwright:
         yield playwright
-    finally:
-        _PlaywrightLoop.resume()  # teardown may come during a test without the browser
-        playwright.stop()
-        _PlaywrightLoop.loop = None
-        _PlaywrightLoop.parked_hooks = None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless, for the whole session."""
-    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    """Debian's Chromium, headless, for one test module."""
+    browser = playwright_instance.chromium.launch(executable_path=CHROMIUM,
+                                                  args=CHROMIUM_ARGS)
     yield browser
-    _PlaywrightLoop.resume()
     browser.close()
 
 

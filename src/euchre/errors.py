@@ -13,3 +13,20 @@ class DealError(ValueError):
 
 class RecordError(ValueError):
     """Raised when a game record cannot be read."""
+
+
+class DomainError(Exception):
+    """A request the table, coins or accounts layer refuses; nothing changed.
+
+    ``code`` is a short stable word for programs (the server maps it to an HTTP status);
+    the message is for people. The layers that raise it know nothing of HTTP.
+    """
+
+    code = "bad_request"
+    """The refusal's stable code."""
+
+    def __init__(self, message: str) -> None:
+        """A refusal with a message a person understands."""
+        super().__init__(message)
+        self.message = message
+        """Why it was refused."""

@@ -2,14 +2,11 @@
 time out on a short clock, leave the game and see the fee.
 
 The server runs in a thread with a 3-second move clock (tests only) and the cheapest
-argon2 profile. The browser is the session's one Chromium (tests/conftest.py).
+argon2 profile. The browser is the module's Chromium (tests/conftest.py).
 """
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -18,21 +15,15 @@ from limits_helpers import roomy_limits
 
 pytest.importorskip("playwright.sync_api")
 
-import uvicorn
 from playwright.sync_api import BrowserContext, Page, expect
 
 from euchre.server import Settings, create_app
 from euchre.server.accounts_api import AccountsOptions
+from live_server import live_server
 
 pytestmark = pytest.mark.browser
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -43,19 +34,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                               limits=roomy_limits(),
                               hand_pause=0.3, resume=False))
     app.state.accounts_options = AccountsOptions(password_profile="cheapest", move_seconds=3.0)
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(500):  # start-up, not a timing assertion
-        if server.started or not thread.is_alive():
-            break
-        time.sleep(0.02)
-    assert server.started, "the test server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with live_server(app) as url:
+        yield url
 
 
 @pytest.fixture

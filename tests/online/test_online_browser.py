@@ -8,9 +8,6 @@ Chromium (tests/conftest.py); each person gets a fresh context of it.
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,21 +17,15 @@ from limits_helpers import roomy_limits
 
 pytest.importorskip("playwright.sync_api")
 
-import uvicorn
 from playwright.sync_api import BrowserContext, Page, expect
 
 from euchre.server import Settings, create_app
+from live_server import live_server
 
 pytestmark = pytest.mark.browser
 
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "online"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -44,19 +35,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
                               limits=roomy_limits(),
                               hand_pause=0.5, resume=False))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(500):  # start-up, not a timing assertion
-        if server.started or not thread.is_alive():
-            break
-        time.sleep(0.02)
-    assert server.started, "the test server did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with live_server(app) as url:
+        yield url
 
 
 NewContext = Callable[..., BrowserContext]

@@ -11,15 +11,15 @@ from starlette.testclient import TestClient
 
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
+from euchre.server.wire.common import BadRequest, convert
+from euchre.server.wire.online import OnlineTableRequest
 from euchre.table.actor import TableError
 from euchre.table.online import (
     OnlineConflict,
-    OnlineError,
     OnlineForbidden,
     OnlineNotFound,
     OnlineOptions,
     OnlineTables,
-    parse_online_request,
 )
 
 
@@ -125,10 +125,10 @@ def test_open_tables_expire_and_requests_are_checked() -> None:
         {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 10},
     ]
     for body in bad:
-        with pytest.raises(OnlineError):
-            parse_online_request(body)
-    options = parse_online_request({"kind": "online", "seconds_per_move": 12.5,
-                                    "level": "easy", "name": " Ann "})
+        with pytest.raises(BadRequest):
+            convert({"kind": "online", **body}, OnlineTableRequest)
+    options = convert({"kind": "online", "seconds_per_move": 12.5,
+                                    "level": "easy", "name": " Ann "}, OnlineTableRequest)
     assert (options.seconds_per_move, options.level, options.name) == (12.5, "easy", "Ann")
 
 

@@ -119,7 +119,7 @@ def test_a_server_given_a_redis_url_keeps_its_limits_there() -> None:
     from euchre.limits.redis import RedisLimits
     from euchre.server import Settings, create_app
 
-    app = create_app(Settings(redis_url=REDIS_URL, extensions=[]))
+    app = create_app(Settings(redis_url=REDIS_URL), [])
     with TestClient(app) as client:
         limits = app.state.limits
         assert isinstance(limits, RedisLimits)

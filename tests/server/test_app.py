@@ -10,18 +10,17 @@ from typing import Any
 
 import pytest
 from server_helpers import cards_in, fixed_bots, seeds
-from starlette.routing import Route
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
-from euchre.server.app import EXTENSIONS
+from euchre.server.practice_api import practice_extension
 
 
 def settings(**changes: Any) -> Settings:
     """Fast settings: no bot delay, no pause, memory store, fixed bots."""
     base: dict[str, Any] = {"bot_delay": 0.0, "hand_pause": 0.0, "database_url": "memory:",
-                            "bot_factory": fixed_bots, "seed_source": seeds(), "extensions": []}
+                            "bot_factory": fixed_bots, "seed_source": seeds()}
     base.update(changes)
     return Settings(**base)
 
@@ -29,7 +28,7 @@ def settings(**changes: Any) -> Settings:
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     """A client of a fresh app."""
-    with TestClient(create_app(settings())) as c:
+    with TestClient(create_app(settings(), [practice_extension()])) as c:
         yield c
 
 
@@ -217,14 +216,14 @@ def test_reloading_the_page_resumes_the_same_game(client: TestClient) -> None:
 
 def test_a_restarted_server_resumes_the_table(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path}/e.db"
-    with TestClient(create_app(settings(database_url=url))) as c:
+    with TestClient(create_app(settings(database_url=url), [practice_extension()])) as c:
         table = open_table(c)
         with join(c, table) as ws:
             player = Player(ws, 6)
             player.play(2)
             player.wait_turn()  # the computers have moved: nothing more happens
         before = c.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
-    with TestClient(create_app(settings(database_url=url))) as c:
+    with TestClient(create_app(settings(database_url=url), [practice_extension()])) as c:
         after = c.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
         assert after["view"] == before["view"]  # the person's turn, exactly as it was
         assert after["version"] >= before["version"]  # (+1 if the leaving was seen later)
@@ -291,22 +290,10 @@ def test_presets_list_every_rule_with_its_values(client: TestClient) -> None:
     assert data["default_level"] == "medium"
 
 
-@pytest.mark.parametrize("extensions", [[], EXTENSIONS])
-def test_openapi_documents_every_api_route(extensions: list[str]) -> None:
-    app = create_app(settings(extensions=list(extensions)))
-    with TestClient(app) as client:
-        schema = client.get("/openapi.json").json()
-    assert schema["openapi"].startswith("3.")
-    api_paths = {r.path for r in app.routes if isinstance(r, Route)
-                 and r.path.startswith("/api/")}
-    assert {"/api/tables", "/api/games/{game_id}/record"} <= api_paths
-    assert api_paths <= set(schema["paths"])
-
-
 def test_pages_and_static_files(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<!doctype html><title>euchre</title>")
     (tmp_path / "app.js").write_text("export {};")
-    with TestClient(create_app(settings(static_dir=tmp_path))) as c:
+    with TestClient(create_app(settings(static_dir=tmp_path), [practice_extension()])) as c:
         for path in ("/", "/table/abc", "/replay/abc", "/rules"):
             r = c.get(path)
             assert r.status_code == 200 and "<title>euchre</title>" in r.text

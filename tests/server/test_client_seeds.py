@@ -9,7 +9,8 @@ import random
 import pytest
 from server_helpers import Recorder, fixed_bots, seeds
 
-from euchre.server.messages import MessageError, Seed, parse_client_message
+from euchre.server.wire.common import BadRequest as MessageError
+from euchre.server.wire.socket import Seed, parse_client_message
 from euchre.shuffle import commitment, deck_from_seed, mixed_seed
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableError, restore

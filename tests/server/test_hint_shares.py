@@ -46,14 +46,15 @@ async def test_a_client_with_a_hint_running_waits_for_it_and_others_still_get_on
     monkeypatch.setattr(analysis, "analyse", slow_analyse)
     game = GameState(Rules(), 0).deal(deck_from_seed("x"))
     view = game.current.view(game.to_act)  # type: ignore[union-attr]
-    first = asyncio.create_task(hints.hints_for(view, 5.0, "10.0.0.1"))
+    service = hints.HintService(5.0)  # one app's hints
+    first = asyncio.create_task(service.for_view(view, "10.0.0.1"))
     await asyncio.to_thread(started.acquire)
     with pytest.raises(hints.HintUnavailable, match="already have a hint"):
-        await hints.hints_for(view, 5.0, "10.0.0.1")
-    second = asyncio.create_task(hints.hints_for(view, 5.0, "10.0.0.2"))
+        await service.for_view(view, "10.0.0.1")
+    second = asyncio.create_task(service.for_view(view, "10.0.0.2"))
     await asyncio.to_thread(started.acquire)
     with pytest.raises(hints.HintUnavailable, match="busy"):
-        await hints.hints_for(view, 5.0, "10.0.0.3")
+        await service.for_view(view, "10.0.0.3")
     release.set()
     assert await first == [] and await second == []
-    assert await hints.hints_for(view, 5.0, "10.0.0.1") == []  # the place was given back
+    assert await service.for_view(view, "10.0.0.1") == []  # the place was given back

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from euchre.server.messages import (
+from euchre.server.wire.common import BadRequest
+from euchre.server.wire.socket import (
     MAX_MESSAGE_BYTES,
     Act,
     Hint,
     Join,
-    MessageError,
     Ping,
     parse_client_message,
 )
@@ -44,21 +44,25 @@ def test_each_message_type_parses() -> None:
     ],
 )
 def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason: str) -> None:
-    with pytest.raises(MessageError, match=reason.replace("(", r"\(")):
+    with pytest.raises(BadRequest, match=reason.replace("(", r"\(")):
         parse_client_message(raw)
 
 
 def test_a_connection_encodes_a_shared_snapshot_once_and_correctly() -> None:
     import json
 
+    from euchre.server.wire.socket import Pong
     from euchre.server.ws import Connection
 
     conn = Connection(None)  # type: ignore[arg-type]
     table = {"id": "x", "view": {"hand": ["JH"]}}
     first = {"type": "event", "version": 3, "event": {"kind": "action"}, "table": table}
     second = {"type": "event", "version": 4, "event": {"kind": "trick"}, "table": table}
-    for m in (first, second, {"type": "pong"}):
-        assert json.loads(conn.encode(m)) == m
+    assert json.loads(conn.encode(first)) == first
+    shared = conn.message(first).table  # type: ignore[attr-defined]
+    assert conn.message(second).table is shared  # type: ignore[attr-defined]
+    assert json.loads(conn.encode(second)) == second
+    assert json.loads(conn.encode(Pong())) == {"type": "pong"}
 
 
 class FakeSocket:
@@ -80,19 +84,35 @@ async def test_messages_reach_a_slow_peer_in_order() -> None:
     import asyncio
     import json
 
+    from euchre.server.wire.socket import error_message
     from euchre.server.ws import Connection
 
     sock = FakeSocket()
     conn = Connection(sock)  # type: ignore[arg-type]
     writer = asyncio.create_task(conn.write_all())
-    conn.send({"n": 1})
-    assert [json.loads(t)["n"] for t in sock.sent] == [1]  # written at once, no task switch
+    conn.send(error_message("1"))
+    await asyncio.sleep(0)
+    assert [json.loads(t)["message"] for t in sock.sent] == ["1"]
     sock.open.clear()
     for n in (2, 3, 4):
-        conn.send({"n": n})
+        conn.send(error_message(str(n)))
     await asyncio.sleep(0)
     assert len(sock.sent) == 1  # the peer is not reading
     sock.open.set()
     conn.send_close()
     await writer
-    assert [json.loads(t)["n"] for t in sock.sent] == [1, 2, 3, 4]
+    assert [json.loads(t)["message"] for t in sock.sent] == ["1", "2", "3", "4"]
+
+
+def test_a_full_outbox_drops_the_connection_and_counts_it() -> None:
+    from euchre.server.metrics import Metrics
+    from euchre.server.wire.socket import Pong
+    from euchre.server.ws import OUTBOX_LIMIT, Connection
+
+    metrics = Metrics()
+    conn = Connection(None, metrics)  # type: ignore[arg-type]
+    for _ in range(OUTBOX_LIMIT + 1):
+        conn.send(Pong())
+    assert conn.overflowed
+    assert conn.outbox.get_nowait() is None  # the queue was emptied; the writer stops
+    assert metrics.registry.get_sample_value("euchre_socket_outbox_overflows_total") == 1

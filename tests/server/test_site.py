@@ -17,18 +17,24 @@ from starlette.testclient import TestClient
 from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
 from euchre.leases import MemoryLeases
-from euchre.server import Settings, create_app
+from euchre.server import Extension, Settings, create_app
+from euchre.server.practice_api import practice_extension
+from euchre.server.site import site_extension
 from euchre.storage import StaleFenceError
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
 
 
+def site_only() -> list[Extension]:
+    """The site extension and practice tables."""
+    return [site_extension(), practice_extension()]
+
+
 def app(**changes: object) -> TestClient:
-    base: dict[str, object] = {"bot_delay": 0.0, "hand_pause": 0.0, "database_url": "memory:",
-                               "extensions": ["euchre.server.site"]}
+    base: dict[str, object] = {"bot_delay": 0.0, "hand_pause": 0.0, "database_url": "memory:"}
     base.update(changes)
-    return TestClient(create_app(Settings(**base)))  # type: ignore[arg-type]
+    return TestClient(create_app(Settings(**base), site_only()))  # type: ignore[arg-type]
 
 
 def test_one_process_keeps_broker_and_leases_in_memory_and_is_ready():
@@ -37,7 +43,8 @@ def test_one_process_keeps_broker_and_leases_in_memory_and_is_ready():
         assert isinstance(client.app.state.leases, MemoryLeases)
         r = client.get("/readyz")
         assert r.status_code == 200
-        assert r.json() == {"ready": True, "database": "memory", "redis": "not used"}
+        assert r.json() == {"ready": True, "database": "memory", "saver": "ok", "solver": "ok",
+                            "redis": "not used"}
     assert not client.app.state.broker.connected  # shut down with the app
 
 
@@ -58,22 +65,22 @@ def test_with_a_redis_url_the_broker_and_leases_are_in_redis():
         assert r.status_code == 200 and r.json()["redis"] == "ok"
 
 
-def _site(db: Path, redis_url: str, **changes: object) -> Settings:
+def _site_settings(db: Path, redis_url: str, **changes: object) -> Settings:
     base: dict[str, object] = {"bot_delay": 0.0, "hand_pause": 0.0, "lease_ttl": 0.6,
-                               "database_url": f"sqlite+aiosqlite:///{db}", "redis_url": redis_url,
-                               "extensions": ["euchre.server.site"]}
+                               "database_url": f"sqlite+aiosqlite:///{db}", "redis_url": redis_url}
     base.update(changes)
     return Settings(**base)  # type: ignore[arg-type]
 
 
 def test_losing_redis_loses_the_site_lease_stops_the_tables_and_shuts_down(tmp_path: Path):
     with private_redis() as (url, redis_server):
-        application = create_app(_site(tmp_path / "s.db", url))
+        application = create_app(_site_settings(tmp_path / "s.db", url), site_only())
         lost = threading.Event()
         application.state.site_lost_hook = lost.set  # instead of SIGTERM to this process
         with TestClient(application) as client:
             assert client.get("/readyz").json() == {
-                "ready": True, "database": "ok", "redis": "ok", "site_lease": "held"}
+                "ready": True, "database": "ok", "saver": "ok", "solver": "ok", "redis": "ok",
+                "site_lease": "held"}
             table = client.post("/api/tables", json={"kind": "practice"}).json()
             manager = application.state.manager
             assert len(manager) == 1 and manager.guard()
@@ -83,7 +90,7 @@ def test_losing_redis_loses_the_site_lease_stops_the_tables_and_shuts_down(tmp_p
             assert len(manager) == 0  # every table stopped
             r = client.get("/readyz")
             assert r.status_code == 503
-            assert r.json() == {"ready": False, "database": "ok",
+            assert r.json() == {"ready": False, "database": "ok", "saver": "ok", "solver": "ok",
                                 "redis": "unavailable: BrokerUnavailable", "site_lease": "lost"}
             stored = client.get(f"/api/tables/{table['id']}",
                                 params={"token": table["token"]})
@@ -94,13 +101,13 @@ def test_losing_redis_loses_the_site_lease_stops_the_tables_and_shuts_down(tmp_p
 def test_a_standby_takes_over_the_site_with_a_higher_fence_and_fences_out_the_old(tmp_path):
     assert REDIS_URL
     db = tmp_path / "s.db"
-    first = TestClient(create_app(_site(db, REDIS_URL)))
+    first = TestClient(create_app(_site_settings(db, REDIS_URL), site_only()))
     first.__enter__()
     try:
         table = first.post("/api/tables", json={"kind": "practice"}).json()
         keeper = first.app.state.site_keeper
         assert keeper.fence >= 1
-        second_app = create_app(_site(db, REDIS_URL))
+        second_app = create_app(_site_settings(db, REDIS_URL), site_only())
         started, stop = threading.Event(), threading.Event()
 
         def run_second() -> None:

@@ -7,9 +7,6 @@ Screenshots go to ``test-artifacts/web/`` (ignored by git).
 from __future__ import annotations
 
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,21 +17,15 @@ from limits_helpers import roomy_limits
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
-import uvicorn
 from playwright.sync_api import Browser, Page
 
-from euchre.server.app import Settings, create_app
+from euchre.server import Settings, create_app
+from live_server import live_server
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -49,21 +40,8 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         seed_wait=5.0,  # as euchre serve: the first deal waits for the page's seed
         resume=False,
     )
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, name="euchre-web-test-server", daemon=True)
-    thread.start()
-    for _ in range(500):  # start-up, not a timing assertion
-        if server.started or not thread.is_alive():
-            break
-        time.sleep(0.02)
-    if not server.started:
-        pytest.fail("the test server did not start")
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with live_server(create_app(settings)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

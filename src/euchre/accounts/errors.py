@@ -1,57 +1,54 @@
-"""The account service's errors: a message for the person and an HTTP status each."""
+"""The account service's errors: a message for the person and a stable code each."""
 
 from __future__ import annotations
 
+from ..errors import DomainError
 
-class AccountError(Exception):
+
+class AccountError(DomainError):
     """A refused account operation; nothing changed."""
-
-    status = 400
-    """The HTTP status the API answers with."""
-
-    def __init__(self, message: str) -> None:
-        """An error with a message a person understands."""
-        super().__init__(message)
-        self.message = message
-        """Why it was refused."""
 
 
 class BadUsernameError(AccountError):
     """The username is not allowed."""
 
+    code = "bad_username"
+
 
 class BadPasswordError(AccountError):
     """The new password is not allowed (too short, too long)."""
+
+    code = "bad_password"
 
 
 class UsernameTakenError(AccountError):
     """Another account has that username."""
 
-    status = 409
+    code = "username_taken"
 
 
 class WrongCredentialsError(AccountError):
     """No account with that username and password (which one is wrong is not said)."""
 
-    status = 401
+    code = "wrong_credentials"
 
 
 class NotSignedInError(AccountError):
     """The request needs a signed-in session (none, expired or forged cookie)."""
 
-    status = 401
+    code = "not_signed_in"
 
 
 class CsrfError(AccountError):
     """The request's CSRF token is missing or wrong."""
 
-    status = 403
+    code = "csrf"
 
 
 class RateLimitedError(AccountError):
     """Too many failed sign-ins, or new accounts from one address; try again later."""
 
-    status = 429
+    code = "rate_limited"
 
     def __init__(self, message: str, retry_after: int) -> None:
         """The error with the seconds to wait."""

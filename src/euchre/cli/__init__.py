@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("euchre.cli.arena", "play duplicate matches between computer players"),
     "engine": ("euchre.cli.engine", "drive the engine and bots with JSON lines on stdin"),
     "verify": ("euchre.cli.verify", "check that a record's deals came from its shuffle seeds"),
+    "db": ("euchre.cli.db", "database chores: 'euchre db upgrade' runs the migrations"),
 }
 """Subcommand name -> (module, one-line help)."""
 

@@ -15,7 +15,10 @@ import sys
 from typing import Any
 
 from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
-from ..server.app import Settings, create_app, default_database_url
+from ..server import Settings, create_app
+from ..server.app import default_database_url
+from ..server.guards import LimitSettings
+from ..server.logs import configure, uvicorn_log_config
 from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
 from ..server.socket_guard import SocketLimits
@@ -67,7 +70,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="N", help="table sockets one client address may hold at once "
                                           f"(default {SocketLimits.per_address}; load tests "
                                           "from one address need more)")
+    parser.add_argument("--tables-per-address", type=int,
+                        default=LimitSettings.tables_per_address, metavar="N",
+                        help="new tables one client address may open in the rate limit's "
+                             f"window (default {LimitSettings.tables_per_address}; load "
+                             "tests from one address need more)")
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument("--json-logs", action="store_true",
+                        help="log JSON lines (with table and request ids) instead of text")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the site's address as people reach it, for invite links "
+                             "(default http://HOST:PORT)")
+    parser.add_argument("--upgrade", action=argparse.BooleanOptionalAction, default=True,
+                        help="run the database migrations at start (default on; "
+                             "--no-upgrade leaves them to 'euchre db upgrade')")
 
 
 def workers_refusal(workers: int, database_url: str, redis_url: str | None,
@@ -127,12 +143,13 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"euchre serve: {problem}", file=sys.stderr)
         return 1
-    logging.basicConfig(level=args.log_level.upper())
+    configure(args.log_level, json_lines=args.json_logs)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     options: dict[str, Any] = {"host": args.host, "port": args.port,
                                "log_level": args.log_level, "ws_max_size": 65536,
                                "ws_per_message_deflate": args.ws_compression,
-                               "timeout_graceful_shutdown": GRACE_SECONDS}
+                               "timeout_graceful_shutdown": GRACE_SECONDS,
+                               "log_config": uvicorn_log_config(args.json_logs)}
     exit_zero_on_sigterm()
     if args.workers > 1:
         # Each worker process builds its own app from the environment.
@@ -148,6 +165,18 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
                         hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
                         seed_wait=args.seed_wait, tune_gc=True,
-                        socket_limits=SocketLimits(per_address=args.sockets_per_address))
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address),
+                        limits=LimitSettings(tables_per_address=args.tables_per_address),
+                        upgrade=args.upgrade,
+                        public_url=args.public_url or public_url(args.host, args.port))
     uvicorn.run(create_app(settings), **options)
     return 0
+
+
+def public_url(host: str, port: int) -> str:
+    """The default public URL from the bind address (all addresses: the loopback name)."""
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"http://{host}:{port}"

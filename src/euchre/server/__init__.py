@@ -1,7 +1,11 @@
-"""The web server: HTTP API, table socket and pages. It parses messages and knows no rules."""
+"""The web platform: an ASGI app (Starlette) around the table layer.
 
-from __future__ import annotations
+:func:`create_app` builds the whole site (or the extensions given);
+:func:`~euchre.server.app.build_app` builds an app from exactly the extensions given.
+"""
 
-from .app import Settings, create_app
+from .app import Settings, build_app
+from .registry import Extension
+from .site_app import create_app, site_extensions
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Extension", "Settings", "build_app", "create_app", "site_extensions"]

@@ -1,15 +1,17 @@
 """The accounts and coins API: sign up and in, the balance and its history, coin tables.
 
-An extension of :func:`euchre.server.app.create_app`: :func:`routes` adds the routes and
-:func:`startup` wires the services, registers the ``coin`` table kind (its move clock and
-its finish hook that pays a win) and settles what a crash left half done.
+An extension (:func:`accounts_extension`) of :func:`euchre.server.app.create_app`: its
+endpoints add the API and pages; its startup wires the services, registers the ``coin``
+table kind (its move clock and its finish hook that pays a win) and settles what a crash
+left half done.
 
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
 site's own origin and are rate limited (:mod:`euchre.server.guards`: sign-in attempts
-per username and address, sign-up attempts and new accounts per address). Errors are
-``{"error": message}`` with a 4xx.
+per username and address, sign-up attempts and new accounts per address). Refusals are the
+services' errors with their stable codes, answered by the app's exception handlers
+(``{"error", "code"}`` with a 4xx).
 """
 
 from __future__ import annotations
@@ -19,43 +21,59 @@ import dataclasses
 import logging
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import Response
 
 from ..accounts import (
     COOKIE_NAME,
     CSRF_HEADER,
-    AccountError,
     AccountService,
     CsrfError,
     LoginSession,
     LoginSessionStore,
     NotSignedInError,
     Passwords,
-    RateLimitedError,
 )
 from ..accounts.sessions import SESSION_DAYS
-from ..coins import CoinsError, CoinService
+from ..coins import CoinService
 from ..coins import rules as coin_rules
 from ..record import GameRecord
 from ..storage.base import FINISHED, GameStore
-from ..table.actor import TableActor
 from ..table.clock import ClockPolicy
-from ..table.coin import COIN, CoinTurnPolicy, coin_table
+from ..table.coin import COIN, coin_kind, coin_table
+from ..table.kinds import FinishedTable
 from ..table.manager import TableManager
 from ..table.seats import new_table_id, new_token
-from . import api, guards
+from . import guards
 from .account_stats import account_stats
-from .accounts_openapi import add_to_openapi
-from .pages import client_page
+from .api import read_json
+from .encoder import json_answer
+from .errors import ApiError
+from .registry import Endpoint, Extension, Param, TableKindApi
+from .wire.accounts import (
+    ActiveTable,
+    CoinGameResult,
+    CoinTableCreated,
+    CoinTableRequest,
+    Credentials,
+    Entry,
+    Games,
+    Ledger,
+    Left,
+    Me,
+    SignedOut,
+    SignIn,
+    Stakes,
+    TopUp,
+)
+from .wire.common import convert
 
 log = logging.getLogger(__name__)
 
@@ -101,46 +119,13 @@ class AccountsState:
     """The move clock at coin tables."""
 
 
-class ApiRefused(api.ApiError):
-    """A refusal with its status (for checks that are not account or coin errors)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        """The refusal."""
-        super().__init__(status, message)
-        self.message = message
-        """For the caller."""
-
-
 def state_of(request: Request) -> AccountsState:
     """The accounts services of the app (404 if the extension did not start)."""
     state: AccountsState | None = getattr(request.app.state, "accounts", None)
     if state is None:
-        raise ApiRefused(404, "accounts and coin tables are not available on this server")
+        raise ApiError("not_available",
+                       "accounts and coin tables are not available on this server")
     return state
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def guarded(handler: Handler) -> Handler:
-    """Turn the refusals a handler raises into JSON errors."""
-
-    async def run(request: Request) -> Response:
-        try:
-            return await handler(request)
-        except RateLimitedError as e:
-            response = api.error(e.status, e.message)
-            response.headers["Retry-After"] = str(e.retry_after)
-            return response
-        except (AccountError, CoinsError) as e:
-            extra = {"table": e.table_id} if hasattr(e, "table_id") else {}
-            return api.error(e.status, e.message, **extra)
-        except api.ApiError as e:  # ApiRefused too
-            return api.error(e.status, str(e))
-
-    run.__name__ = handler.__name__
-    run.__doc__ = handler.__doc__
-    return run
 
 
 # -- request checks ----------------------------------------------------------------------
@@ -161,22 +146,14 @@ def same_origin_json(request: Request) -> None:
     """Refuse a sign-in or sign-up that is not JSON from this site (a forged form post)."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
-        raise ApiRefused(415, "send JSON (Content-Type: application/json)")
+        raise ApiError("unsupported_media", "send JSON (Content-Type: application/json)")
     origin = request.headers.get("origin")
     if origin and origin != "null":
         host = request.headers.get("host", "")
         if urlsplit(origin).netloc != host:
-            raise ApiRefused(403, "requests from other sites are refused")
+            raise ApiError("other_site", "requests from other sites are refused")
     elif origin == "null":
-        raise ApiRefused(403, "requests from other sites are refused")
-
-
-async def json_object(request: Request) -> dict[str, Any]:
-    """The body as a JSON object."""
-    body = await api.read_json(request)
-    if not isinstance(body, dict):
-        raise ApiRefused(400, "the request body must be a JSON object")
-    return body
+        raise ApiError("other_site", "requests from other sites are refused")
 
 
 def _set_cookie(request: Request, response: Response, session_id: str) -> None:
@@ -189,18 +166,18 @@ def _set_cookie(request: Request, response: Response, session_id: str) -> None:
 # -- accounts ------------------------------------------------------------------------------
 
 
-async def _signed_in_body(state: AccountsState, account_id: int, csrf: str) -> dict[str, Any]:
+async def _signed_in_body(state: AccountsState, account_id: int, csrf: str) -> Me:
     account = await state.accounts.get(account_id)
     active = await state.coins.active(account_id)
-    return {
-        "username": account.username,
-        "balance": account.balance,
-        "csrf": csrf,
-        "active_table": _active_json(active[0]) if active else None,
-        "can_top_up": await state.coins.can_top_up(account_id),
-        "top_up_to": coin_rules.TOP_UP_TO,
-        "notice": coin_rules.NO_CASH_VALUE,
-    }
+    return Me(
+        username=account.username,
+        balance=account.balance,
+        csrf=csrf,
+        active_table=msgspec.convert(_active_json(active[0]), ActiveTable) if active else None,
+        can_top_up=await state.coins.can_top_up(account_id),
+        top_up_to=coin_rules.TOP_UP_TO,
+        notice=coin_rules.NO_CASH_VALUE,
+    )
 
 
 def _active_json(game: Any) -> dict[str, Any]:
@@ -208,7 +185,6 @@ def _active_json(game: Any) -> dict[str, Any]:
             "url": f"/table/{game.table_id}", "ws": f"/ws/tables/{game.table_id}"}
 
 
-@guarded
 async def post_accounts(request: Request) -> Response:
     """``POST /api/accounts``: create an account and sign in.
 
@@ -218,55 +194,53 @@ async def post_accounts(request: Request) -> Response:
     """
     state = state_of(request)
     same_origin_json(request)
-    body = await json_object(request)
+    data = await read_json(request)
     new_account = await guards.sign_up_attempt(request)
     try:
-        account = await state.accounts.create(body.get("username"), body.get("password"))
+        body = convert(data, Credentials)
+        account = await state.accounts.create(body.username, body.password)
     except BaseException:
         await new_account.give_back()
         raise
     session_id, session = await state.sessions.create(account.id)
-    response = JSONResponse(await _signed_in_body(state, account.id, session.csrf),
-                            status_code=201)
+    response = json_answer(await _signed_in_body(state, account.id, session.csrf), 201)
     _set_cookie(request, response, session_id)
     return response
 
 
-@guarded
 async def post_session(request: Request) -> Response:
     """``POST /api/session``: sign in (at most a few attempts per username and address in
     a window, counted before the password is checked: :mod:`euchre.server.guards`)."""
     state = state_of(request)
     same_origin_json(request)
-    body = await json_object(request)
-    username = body.get("username")
+    data = await read_json(request)
+    username = data.get("username") if isinstance(data, dict) else None
     attempt = await guards.sign_in_attempt(request, username)
-    account = await state.accounts.authenticate(username, body.get("password"))
+    body = convert(data, SignIn)
+    account = await state.accounts.authenticate(body.username, body.password)
     await attempt.give_back()  # a right password does not count against anyone
     await state.sessions.end(request.cookies.get(COOKIE_NAME))
     session_id, session = await state.sessions.create(account.id)
-    response = JSONResponse(await _signed_in_body(state, account.id, session.csrf))
+    response = json_answer(await _signed_in_body(state, account.id, session.csrf))
     _set_cookie(request, response, session_id)
     return response
 
 
-@guarded
 async def delete_session(request: Request) -> Response:
     """``DELETE /api/session``: sign out."""
     state = state_of(request)
     await signed_in(request, csrf=True)
     await state.sessions.end(request.cookies.get(COOKIE_NAME))
-    response = JSONResponse({"signed_out": True})
+    response = json_answer(SignedOut(signed_out=True))
     response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict")
     return response
 
 
-@guarded
 async def get_me(request: Request) -> Response:
     """``GET /api/me``: who is signed in, the balance, the active coin table."""
     state = state_of(request)
     session = await signed_in(request, csrf=False)
-    return JSONResponse(await _signed_in_body(state, session.account_id, session.csrf))
+    return json_answer(await _signed_in_body(state, session.account_id, session.csrf))
 
 
 def _int_param(request: Request, name: str, default: int | None, low: int, high: int
@@ -277,13 +251,12 @@ def _int_param(request: Request, name: str, default: int | None, low: int, high:
     try:
         value = int(raw)
     except ValueError:
-        raise ApiRefused(400, f"{name} must be a whole number") from None
+        raise ApiError("bad_request", f"{name} must be a whole number") from None
     if not low <= value <= high:
-        raise ApiRefused(400, f"{name} must be between {low} and {high}")
+        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
     return value
 
 
-@guarded
 async def get_ledger(request: Request) -> Response:
     """``GET /api/me/ledger``: the coin history, newest first."""
     state = state_of(request)
@@ -292,11 +265,11 @@ async def get_ledger(request: Request) -> Response:
     before = _int_param(request, "before", None, 1, 2**62)
     entries = await state.coins.ledger.entries(session.account_id, limit, before)
     balance = await state.coins.ledger.balance(session.account_id)
-    return JSONResponse({"balance": balance, "entries": [e.to_json() for e in entries],
-                         "notice": coin_rules.NO_CASH_VALUE})
+    return json_answer(Ledger(balance=balance,
+                              entries=[msgspec.convert(e.to_json(), Entry) for e in entries],
+                              notice=coin_rules.NO_CASH_VALUE))
 
 
-@guarded
 async def get_games(request: Request) -> Response:
     """``GET /api/me/games``: coin games with results, replay links and statistics."""
     state = state_of(request)
@@ -304,55 +277,42 @@ async def get_games(request: Request) -> Response:
     store: GameStore = request.app.state.store
     games = await state.coins.games(session.account_id, limit=100)
     stats, per_game = await account_stats(store, games)
-    return JSONResponse({"games": per_game, "stats": stats,
-                         "notice": coin_rules.NO_CASH_VALUE})
+    return json_answer(Games(games=msgspec.convert(per_game, list[CoinGameResult]),
+                             stats=stats, notice=coin_rules.NO_CASH_VALUE))
 
 
-@guarded
 async def post_top_up(request: Request) -> Response:
     """``POST /api/me/topup``: the free daily top-up."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
     entry = await state.coins.top_up(session.account_id)
-    return JSONResponse({"entry": entry.to_json(), "balance": entry.balance_after,
-                         "notice": coin_rules.NO_CASH_VALUE})
+    return json_answer(TopUp(entry=msgspec.convert(entry.to_json(), Entry),
+                             balance=entry.balance_after, notice=coin_rules.NO_CASH_VALUE))
 
 
 async def get_stakes(request: Request) -> Response:
     """``GET /api/stakes``: the stakes offered, what a win pays and what leaving costs."""
-    return JSONResponse(coin_rules.stakes_json())
+    return json_answer(msgspec.convert(coin_rules.stakes_json(), Stakes))
 
 
 # -- coin tables ---------------------------------------------------------------------------
 
 
-async def create_coin_table(request: Request, body: dict[str, Any]) -> dict[str, Any]:
+async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTableCreated:
     """``POST /api/tables {"kind": "coin", "stake": N}``: hold the stake, open the table.
 
     ``request_id`` (or the ``Idempotency-Key`` header) makes a repeat of the same request
     (a double click, a retry) return the same table with nothing charged again.
     """
-    try:
-        return await _create_coin_table(request, body)
-    except (AccountError, CoinsError) as e:
-        raise api.ApiError(e.status, e.message) from None
-
-
-async def _create_coin_table(request: Request, body: dict[str, Any]) -> dict[str, Any]:
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    unknown = set(body) - {"kind", "stake", "request_id"}
-    if unknown:
-        raise ApiRefused(400, f"unknown field {sorted(unknown)[0]!r}: a coin table takes "
-                              "kind, stake and request_id")
-    request_key = body.get("request_id", request.headers.get("idempotency-key"))
-    if request_key is not None and (not isinstance(request_key, str)
-                                    or not 1 <= len(request_key) <= 80):
-        raise ApiRefused(400, "request_id must be a string of 1 to 80 characters")
+    request_key = body.request_id or request.headers.get("idempotency-key")
+    if request_key is not None and not 1 <= len(request_key) <= 80:
+        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
     account = await state.accounts.get(session.account_id)
     manager: TableManager = request.app.state.manager
     table_id, token = new_table_id(), new_token()
-    opened = await state.coins.open(session.account_id, table_id, body.get("stake"),
+    opened = await state.coins.open(session.account_id, table_id, body.stake,
                                     request_key=request_key, seat=0, seat_token=token)
     game = opened.game
     if opened.created:
@@ -362,13 +322,13 @@ async def _create_coin_table(request: Request, body: dict[str, Any]) -> dict[str
         except Exception:
             log.exception("could not open coin table %s: refunding the stake", table_id)
             await state.coins.refund(table_id)
-            raise ApiRefused(503, "the table could not be opened: your stake was refunded"
-                             ) from None
+            raise ApiError("unavailable", "the table could not be opened: your stake was "
+                                          "refunded") from None
     balance = await state.coins.ledger.balance(session.account_id)
-    return {**_active_json(game), "balance": balance, "notice": coin_rules.NO_CASH_VALUE}
+    return msgspec.convert({**_active_json(game), "balance": balance,
+                            "notice": coin_rules.NO_CASH_VALUE}, CoinTableCreated)
 
 
-@guarded
 async def post_leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a fee)."""
     state = state_of(request)
@@ -376,7 +336,7 @@ async def post_leave(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     game = await state.coins.get(table_id)
     if game is None or game.account_id != session.account_id:
-        raise ApiRefused(404, "you have no coin table with that id")
+        raise ApiError("no_table", "you have no coin table with that id")
     settled = await state.coins.leave(table_id, session.account_id)
     manager: TableManager = request.app.state.manager
     if settled.game.status == "left":
@@ -386,7 +346,7 @@ async def post_leave(request: Request) -> Response:
             await manager.forget(table_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
-    return JSONResponse({
+    return json_answer(msgspec.convert({
         "left": left,
         "status": settled.game.status,
         "stake": settled.game.stake,
@@ -395,7 +355,7 @@ async def post_leave(request: Request) -> Response:
         "fee_rule": coin_rules.leaving_fee(settled.game.stake),
         "balance": await state.coins.ledger.balance(session.account_id),
         "notice": coin_rules.NO_CASH_VALUE,
-    })
+    }, Left))
 
 
 # -- start-up ------------------------------------------------------------------------------
@@ -454,31 +414,62 @@ async def startup(app: Starlette) -> None:
     )
     app.state.accounts = state
 
-    async def settle(actor: TableActor) -> None:
-        winner = actor.game.winner
+    async def settle(table: FinishedTable) -> None:
+        winner = table.game.winner
         if winner is not None:  # fenced when the store is (a stale owner settles nothing)
-            await state.coins.finish(actor.id, winner, fence=getattr(actor.store, "fence", None))
+            fence = getattr(getattr(table, "store", None), "fence", None)
+            await state.coins.finish(table.id, winner, fence=fence)
 
-    manager.policies[COIN] = lambda config: CoinTurnPolicy(config, state.clock)
-    manager.finish_hooks.setdefault(COIN, []).append(settle)
-    api.TABLE_KINDS[COIN] = create_coin_table
+    manager.register(coin_kind(state.clock, settle))
     await reconcile(state, store)
     await state.sessions.purge()
 
 
-def routes() -> list[BaseRoute]:
-    """The accounts and coins routes (and their OpenAPI entries)."""
-    add_to_openapi()
-    return [
-        Route("/account", client_page, methods=["GET"]),
-        Route("/coins", client_page, methods=["GET"]),
-        Route("/api/accounts", post_accounts, methods=["POST"]),
-        Route("/api/session", post_session, methods=["POST"]),
-        Route("/api/session", delete_session, methods=["DELETE"]),
-        Route("/api/me", get_me, methods=["GET"]),
-        Route("/api/me/ledger", get_ledger, methods=["GET"]),
-        Route("/api/me/games", get_games, methods=["GET"]),
-        Route("/api/me/topup", post_top_up, methods=["POST"]),
-        Route("/api/stakes", get_stakes, methods=["GET"]),
-        Route("/api/tables/{table_id}/leave", post_leave, methods=["POST"]),
-    ]
+_TABLE_ID = Param("table_id", "path", "The coin table's id.")
+_SIGNED_IN = {401: "Not signed in (no session, or it expired)."}
+_CSRF = {**_SIGNED_IN, 403: "The X-CSRF-Token header is missing or wrong."}
+
+
+def accounts_extension() -> Extension:
+    """Accounts, play coins and coin tables against the computer."""
+    credentials = {400: "A bad username, password or body.",
+                   403: "A request from another site.",
+                   415: "The body is not JSON.",
+                   429: "Too many attempts: wait (Retry-After)."}
+    return Extension(
+        "accounts",
+        endpoints=[
+            Endpoint("POST", "/api/accounts", post_accounts, "Create an account and sign in",
+                     body=Credentials, answers={201: Me},
+                     refusals={**credentials, 409: "The username is taken."}),
+            Endpoint("POST", "/api/session", post_session, "Sign in", body=SignIn,
+                     answers={200: Me},
+                     refusals={**credentials, 401: "Wrong username or password."}),
+            Endpoint("DELETE", "/api/session", delete_session, "Sign out",
+                     answers={200: SignedOut}, refusals=_CSRF),
+            Endpoint("GET", "/api/me", get_me, "Who is signed in, the balance, the active "
+                     "coin table", answers={200: Me}, refusals=_SIGNED_IN),
+            Endpoint("GET", "/api/me/ledger", get_ledger, "The coin history, newest first",
+                     params=[Param("limit", "query", "Entries (1 to 500, default 100).",
+                                   schema={"type": "integer", "minimum": 1, "maximum": 500}),
+                             Param("before", "query", "Only entries older than this id.",
+                                   schema={"type": "integer", "minimum": 1})],
+                     answers={200: Ledger}, refusals={**_SIGNED_IN, 400: "A bad limit."}),
+            Endpoint("GET", "/api/me/games", get_games, "Coin games with results and "
+                     "statistics", answers={200: Games}, refusals=_SIGNED_IN),
+            Endpoint("POST", "/api/me/topup", post_top_up, "The free daily top-up",
+                     answers={200: TopUp},
+                     refusals={**_CSRF, 409: "Not available now (balance, once a day)."}),
+            Endpoint("GET", "/api/stakes", get_stakes, "The stakes offered, what a win pays "
+                     "and what leaving costs", answers={200: Stakes}),
+            Endpoint("POST", "/api/tables/{table_id}/leave", post_leave,
+                     "Leave a coin game (the stake is forfeit, plus a fee)",
+                     params=[_TABLE_ID], answers={200: Left},
+                     refusals={**_CSRF, 404: "No coin table of yours has that id.",
+                               409: "The game is over."}),
+        ],
+        pages=["/account", "/coins"],
+        table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
+                                  create_coin_table)],
+        startup=startup,
+    )

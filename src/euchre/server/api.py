@@ -1,32 +1,43 @@
-"""The HTTP API: open tables, read a seat's table, records and replays, presets.
-
-Errors are JSON ``{"error": message}`` with a 4xx status. New table kinds register a
-creator in :data:`TABLE_KINDS` (the accounts work adds ``coin``).
+"""The core HTTP API: open tables (of the kinds the app has), a seat's table, records,
+replays and presets. Every body is a wire model; every refusal an ``ErrorAnswer``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import typing
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
+import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import PlainTextResponse, Response
 
+from ..bots import LEVELS
 from ..errors import RecordError
 from ..record import GameRecord
 from ..rules import GAME_LENGTHS, PRESETS, Rules
 from ..table.manager import TableManager
-from ..table.practice import PracticeRequestError, parse_practice_request, practice_table
 from ..table.records import public_record, replay_frames
 from . import guards
+from .encoder import json_answer
+from .errors import ApiError
 from .fields import field_docs
+from .registry import KIND_ANSWERS, KIND_REQUESTS, Endpoint, Param, registry_of
+from .wire.common import BadRequest, convert, load_json
+from .wire.tables import (
+    Health,
+    PresetInfo,
+    Presets,
+    RecordJson,
+    Replay,
+    RuleField,
+    TableSnapshot,
+)
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SEAT_TOKEN_HEADER = "x-seat-token"
 """The request header that carries a seat's token (kept out of URLs and access logs)."""
@@ -34,37 +45,24 @@ SEAT_TOKEN_HEADER = "x-seat-token"
 MAX_BODY_BYTES = 16384
 """Longer request bodies are refused."""
 
-
-class ApiError(Exception):
-    """An HTTP error with a message for the caller."""
-
-    def __init__(self, status: int, message: str) -> None:
-        """An error with its HTTP status."""
-        super().__init__(message)
-        self.status = status
-        """The HTTP status code."""
-
-
-TableCreator = Callable[[Request, dict[str, Any]], Awaitable[dict[str, Any]]]
-"""Opens a table of one kind from a request body; returns the 201 response body."""
-
-
-def error(status: int, message: str, **extra: Any) -> JSONResponse:
-    """A JSON error response: ``{"error": message}`` and any ``extra`` fields."""
-    return JSONResponse({"error": message, **extra}, status_code=status)
+DEFAULT_LEVEL = "medium"
+"""The computer level the start page offers first."""
 
 
 async def read_json(request: Request) -> Any:
-    """The request body as JSON, or :class:`ApiError` 400."""
+    """The request body as parsed JSON (``{}`` when empty); refuses what is too large, not
+    JSON, or nested too deeply (400, ``bad_message``)."""
     body = await request.body()
     if len(body) > MAX_BODY_BYTES:
-        raise ApiError(413, "request body too large")
+        raise BadRequest(f"request body too large (over {MAX_BODY_BYTES} bytes)")
     if not body.strip():
         return {}
-    try:
-        return json.loads(body)
-    except ValueError:
-        raise ApiError(400, "the request body is not valid JSON") from None
+    return load_json(body, what="the request body", not_json="the request body is not valid JSON")
+
+
+async def read_body(request: Request, model: type[T]) -> T:
+    """The request body as ``model`` (refusals in words, 400)."""
+    return convert(await read_json(request), model)
 
 
 def manager_of(request: Request) -> TableManager:
@@ -73,40 +71,21 @@ def manager_of(request: Request) -> TableManager:
     return manager
 
 
-async def create_practice(request: Request, body: dict[str, Any]) -> dict[str, Any]:
-    """Open a practice table: the person South, computers elsewhere."""
-    try:
-        options = parse_practice_request(body)
-    except PracticeRequestError as e:
-        raise ApiError(400, str(e)) from None
-    config, token = practice_table(options)
-    from .people import seat_person  # (people imports this module)
-
-    config = await seat_person(request, config, 0)  # a signed-in person's games count for them
-    await manager_of(request).open(config)
-    return {"id": config.id, "seat": 0, "token": token, "url": f"/table/{config.id}",
-            "ws": f"/ws/tables/{config.id}"}
-
-
-TABLE_KINDS: dict[str, TableCreator] = {"practice": create_practice}
-"""Table kind -> creator; other modules add kinds here."""
-
-
 async def post_tables(request: Request) -> Response:
-    """``POST /api/tables``: open a table."""
-    try:
-        body = await read_json(request)
-        if not isinstance(body, dict):
-            raise ApiError(400, "the request body must be a JSON object")
-        kind = body.get("kind", "practice")
-        creator = TABLE_KINDS.get(kind) if isinstance(kind, str) else None
-        if creator is None:
-            raise ApiError(400, f"unknown table kind {kind!r}: use one of "
-                                f"{', '.join(TABLE_KINDS)}")
-        await guards.table_attempt(request, kind)  # 429 when this client opened too many
-        return JSONResponse(await creator(request, body), status_code=201)
-    except ApiError as e:
-        return error(e.status, str(e))
+    """``POST /api/tables``: open a table of one of the app's kinds."""
+    registry = registry_of(request)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object")
+    name = body.get("kind", "practice")
+    kind = registry.kinds.get(name) if isinstance(name, str) else None
+    if kind is None:
+        raise ApiError("unknown_kind", f"unknown table kind {name!r}: use one of "
+                                       f"{', '.join(registry.kinds)}")
+    request_body = convert(body, kind.request)
+    await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
+    answer = await kind.open(request, request_body)
+    return json_answer(answer, 201)
 
 
 async def get_table(request: Request) -> Response:
@@ -115,17 +94,18 @@ async def get_table(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     actor = await manager_of(request).get(table_id)
     if actor is None:
-        return error(404, f"no table {table_id!r}")
+        raise ApiError("no_table", f"no table {table_id!r}")
     token = request.headers.get(SEAT_TOKEN_HEADER) or request.query_params.get("token")
     if not token:
-        return error(401, "give the seat's token: the X-Seat-Token header (or ?token=...)")
+        raise ApiError("no_token",
+                       "give the seat's token: the X-Seat-Token header (or ?token=...)")
     seat = actor.seat_of(token)
     if seat is None:
-        return error(403, "that token has no seat at this table")
-    return JSONResponse(actor.snapshot(seat))
+        raise ApiError("bad_token", "that token has no seat at this table")
+    return json_answer(msgspec.convert(actor.snapshot(seat), TableSnapshot))
 
 
-async def _record(request: Request) -> tuple[GameRecord, bool] | Response:
+async def _record(request: Request) -> tuple[GameRecord, bool]:
     game_id = request.path_params["game_id"]
     manager = manager_of(request)
     actor = manager.peek(game_id)
@@ -133,46 +113,41 @@ async def _record(request: Request) -> tuple[GameRecord, bool] | Response:
         return actor.public_record(), actor.finished
     stored = await manager.store.get(game_id)
     if stored is None:
-        return error(404, f"no game {game_id!r}")
+        raise ApiError("no_game", f"no game {game_id!r}")
     try:
         record = GameRecord.from_json(stored.record)
     except RecordError:
         # The reason may quote the stored record, which holds the hand in progress: log it.
         log.exception("game %s: the stored record is unreadable", game_id)
-        return error(500, "the stored record is unreadable")
+        raise ApiError("internal", "the stored record is unreadable") from None
     return public_record(record), stored.status == "finished"
 
 
 async def get_record(request: Request) -> Response:
     """``GET /api/games/{id}/record``: the record (finished hands only while running)."""
-    found = await _record(request)
-    if isinstance(found, Response):
-        return found
-    record, _ = found
+    record, _ = await _record(request)
     fmt = request.query_params.get("format", "text")
+    if fmt not in ("text", "json"):
+        raise BadRequest("format must be text or json")
     if fmt == "json":
-        return JSONResponse(record.to_json())
-    if fmt != "text":
-        return error(400, "format must be text or json")
+        return json_answer(msgspec.convert(record.to_json(), RecordJson))
     return PlainTextResponse(record.to_text())
 
 
 async def get_replay(request: Request) -> Response:
     """``GET /api/games/{id}/replay``: open-handed frames of a finished game."""
-    found = await _record(request)
-    if isinstance(found, Response):
-        return found
-    record, finished = found
+    record, finished = await _record(request)
     if not finished:
-        return error(409, "the game is still being played: replays open when it ends")
-    return JSONResponse({"id": request.path_params["game_id"],
-                         "rules": record.rules.to_dict(),
-                         "rules_text": record.rules.describe(),
-                         "final": list(record.final) if record.final else None,
-                         "frames": replay_frames(record)})
+        raise ApiError("still_playing", "the game is still being played: replays open when "
+                                        "it ends")
+    answer = {"id": request.path_params["game_id"], "rules": record.rules.to_dict(),
+              "rules_text": record.rules.describe(),
+              "final": list(record.final) if record.final else None,
+              "frames": replay_frames(record)}
+    return json_answer(msgspec.convert(answer, Replay))
 
 
-def rule_fields() -> list[dict[str, Any]]:
+def rule_fields() -> list[RuleField]:
     """Every rule: name, type, default, allowed values and description."""
     hints = typing.get_type_hints(Rules)
     docs = field_docs(Rules)
@@ -180,38 +155,77 @@ def rule_fields() -> list[dict[str, Any]]:
     out = []
     for f in dataclasses.fields(Rules):
         hint = hints[f.name]
+        kind: typing.Literal["boolean", "integer", "string"]
+        allowed: list[bool | int | str]
         if hint is bool:
             kind, allowed = "boolean", [False, True]
         elif f.name == "game_to":
-            kind, allowed = "integer", list[Any](GAME_LENGTHS)
+            kind, allowed = "integer", list(GAME_LENGTHS)
         else:
-            kind, allowed = "string", list[Any](typing.get_args(hint))
-        out.append({"name": f.name, "type": kind, "default": getattr(default, f.name),
-                    "allowed": allowed, "description": docs.get(f.name, "")})
+            kind, allowed = "string", list(typing.get_args(hint))
+        out.append(RuleField(name=f.name, type=kind, default=getattr(default, f.name),
+                             allowed=allowed, description=docs.get(f.name, "")))
     return out
 
 
 async def get_presets(request: Request) -> Response:
     """``GET /api/presets``: presets, rule fields and computer levels."""
-    from ..bots import LEVELS
-
-    return JSONResponse({
-        "presets": [
-            {"name": name, "rules": rules.to_dict(), "rules_text": rules.describe()}
-            for name, rules in PRESETS.items()
-        ],
-        "fields": rule_fields(),
-        "levels": list(LEVELS),
-        "default_level": "medium",
-    })
+    return json_answer(Presets(
+        presets=[PresetInfo(name=name, rules=rules, rules_text=rules.describe())
+                 for name, rules in PRESETS.items()],
+        fields=rule_fields(),
+        levels=list(LEVELS),
+        default_level=DEFAULT_LEVEL,
+    ))
 
 
-def routes() -> list[BaseRoute]:
-    """The API routes."""
+async def get_health(request: Request) -> Response:
+    """``GET /api/health``: alive, with the number of tables in memory."""
+    return json_answer(Health(ok=True, tables=len(manager_of(request))))
+
+
+_TABLE_ID = Param("table_id", "path", "The table id (returned by POST /api/tables).")
+_GAME_ID = Param("game_id", "path", "The game id (the id of the table it was played at).")
+
+
+def endpoints() -> list[Endpoint]:
+    """The core API's endpoints."""
     return [
-        Route("/api/tables", post_tables, methods=["POST"]),
-        Route("/api/tables/{table_id}", get_table, methods=["GET"]),
-        Route("/api/games/{game_id}/record", get_record, methods=["GET"]),
-        Route("/api/games/{game_id}/replay", get_replay, methods=["GET"]),
-        Route("/api/presets", get_presets, methods=["GET"]),
+        Endpoint("POST", "/api/tables", post_tables, "Open a table",
+                 "Open a table of one of the server's kinds: practice (no account: the "
+                 "person South, computers elsewhere), and whatever the server's extensions "
+                 "add (coin, online).",
+                 body=KIND_REQUESTS, answers={201: KIND_ANSWERS},
+                 refusals={400: "Unknown kind, preset, rule or level; a bad body.",
+                           401: "A kind that needs a signed-in session.",
+                           429: "Too many new tables from this client: wait (Retry-After).",
+                           409: "A kind's own refusal (a coin game already running)."}),
+        Endpoint("GET", "/api/tables/{table_id}", get_table, "A seat's table snapshot",
+                 params=[_TABLE_ID,
+                         Param("X-Seat-Token", "header", "The seat's token (preferred: "
+                               "headers stay out of access logs)."),
+                         Param("token", "query", "The seat's token, when the header is not "
+                               "sent.")],
+                 answers={200: TableSnapshot},
+                 refusals={401: "No token given.",
+                           403: "The token has no seat at this table.",
+                           404: "No such table."}),
+        Endpoint("GET", "/api/games/{game_id}/record", get_record, "A game's record",
+                 "Finished hands only while the game is running: never a hidden card of a "
+                 "hand in progress. Each finished hand carries its revealed shuffle seed.",
+                 params=[_GAME_ID, Param("format", "query", "text (default) or json",
+                                         schema={"type": "string", "enum": ["text", "json"],
+                                                 "default": "text"})],
+                 answers={200: RecordJson}, text_too=True,
+                 refusals={400: "Unknown format.", 404: "No such game.",
+                           500: "The stored record is unreadable."}),
+        Endpoint("GET", "/api/games/{game_id}/replay", get_replay,
+                 "Replay frames of a finished game", params=[_GAME_ID],
+                 answers={200: Replay},
+                 refusals={404: "No such game.", 409: "The game is still being played.",
+                           500: "The stored record is unreadable."}),
+        Endpoint("GET", "/api/presets", get_presets,
+                 "Rule presets, rule fields and computer levels", answers={200: Presets}),
+        Endpoint("GET", "/api/health", get_health, "Liveness, with the tables in memory",
+                 answers={200: Health}),
     ]

@@ -1,10 +1,10 @@
-"""The ASGI application: ``create_app(settings)`` wires storage, tables, API, socket and pages.
+"""The ASGI application: ``build_app(settings, extensions)`` wires storage, tables, the API,
+the socket, the documents and the pages.
 
-Other modules add to the app without editing this file: each module named in
-:data:`EXTENSIONS` that can be imported contributes ``routes()`` (a list of Starlette
-routes) and, optionally, ``async def startup(app)`` run after the table manager exists
-(to register table kinds, turn policies and finish hooks) before tables are resumed, and
-``async def shutdown(app)`` run after the tables stopped.
+Everything an app serves comes from its :class:`~euchre.server.registry.Registry`: the core
+(tables, records, operations, documents, pages) and the extension objects it was given
+(:func:`euchre.server.site_app.create_app` gives the whole site's). Nothing is kept at module
+level, so apps built in one process never see each other's routes or kinds.
 """
 
 from __future__ import annotations
@@ -12,17 +12,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import importlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -32,20 +31,22 @@ from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
 from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
-from . import api
-from .guards import Limited, LimitSettings, limited_response
-from .openapi import openapi_schema
+from . import api, ops
+from .asyncapi import asyncapi_document
+from .encoder import json_answer
+from .errors import handlers
+from .guards import LimitSettings
+from .hints import HintService
+from .metrics import Metrics
+from .middleware import EdgeMiddleware
+from .openapi import openapi_document
 from .pages import client_page, static_dir
+from .registry import Endpoint, Extension, Registry
 from .socket_guard import SocketLimits
+from .wire.tables import Health
 from .ws import table_socket
 
 log = logging.getLogger(__name__)
-
-EXTENSIONS: list[str] = ["euchre.server.site", "euchre.server.accounts_api",
-                         "euchre.server.online_api", "euchre.server.ratings_api"]
-"""Modules that add routes and startup hooks when they exist (``site`` first: it decides
-whether this process may run tables, and fences the store, before the others use it)."""
-
 
 def default_database_url() -> str:
     """``$EUCHRE_DATABASE_URL``, else an SQLite file ``./var/euchre.db``."""
@@ -92,23 +93,16 @@ class Settings:
     """Seconds between sweeps for idle tables."""
     tune_gc: bool = False
     """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
-    extensions: list[str] = field(default_factory=lambda: list(EXTENSIONS))
-    """Extension modules to load."""
+    public_url: str = "http://127.0.0.1:8000"
+    """The site's address as people reach it: invite links are built from it (never from
+    a request's Host header). ``euchre serve --public-url``; default from the bind address."""
+    upgrade: bool = True
+    """Run the database migrations at start (``euchre serve --no-upgrade`` leaves them to
+    ``euchre db upgrade``)."""
     limits: LimitSettings = field(default_factory=LimitSettings)
     """How much each rate limit allows."""
     socket_limits: SocketLimits = field(default_factory=SocketLimits)
     """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
-
-
-def _extensions(names: list[str]) -> list[ModuleType]:
-    mods = []
-    for name in names:
-        try:
-            mods.append(importlib.import_module(name))
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
-    return mods
 
 
 def tune_gc() -> None:
@@ -136,15 +130,45 @@ async def _sweep_forever(manager: TableManager, settings: Settings) -> None:
             log.info("dropped %d idle tables from memory", len(dropped))
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The platform's ASGI app."""
+async def get_openapi(request: Request) -> Response:
+    """``GET /openapi.json``: this app's HTTP API, generated from its registry."""
+    return json_answer(openapi_document(request.app.state.registry))
+
+
+async def get_asyncapi(request: Request) -> Response:
+    """``GET /asyncapi.json``: the table socket's protocol, generated from its models."""
+    return json_answer(asyncapi_document())
+
+
+def core_extension() -> Extension:
+    """What every app serves: tables, records, operations, documents and the core pages."""
+    return Extension(
+        "core",
+        endpoints=[
+            *api.endpoints(),
+            *ops.endpoints(),
+            Endpoint("GET", "/openapi.json", get_openapi, "This document",
+                     answers={200: None}),
+            Endpoint("GET", "/asyncapi.json", get_asyncapi,
+                     "The table socket's protocol (AsyncAPI 3.0)", answers={200: None}),
+        ],
+        pages=["/", "/table/{table_id}", "/replay/{game_id}", "/rules"],
+        schemas=[Health],
+    )
+
+
+def build_app(settings: Settings | None = None,
+               extensions: Sequence[Extension] = ()) -> Starlette:
+    """An ASGI app serving the core and ``extensions`` (and nothing else)."""
     settings = settings or Settings()
     static = static_dir(settings.static_dir)
-    extensions = _extensions(settings.extensions)
+    registry = Registry([core_extension(), *extensions])
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = settings.store or await open_store(settings.database_url)
+        store = settings.store or await open_store(settings.database_url,
+                                                   upgrade=settings.upgrade)
         manager = TableManager(
             store,
             settings.scheduler or LoopScheduler(),
@@ -152,15 +176,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
                    seed_wait=settings.seed_wait),
             bot_factory=settings.bot_factory,
             seed_source=settings.seed_source,
+            observer=metrics,
         )
+        metrics.watch_tables(manager.count_by_kind)
         app.state.store = store
         app.state.manager = manager
         if getattr(app.state, "limits", None) is None:  # tests may set their own
             app.state.limits = open_limits(settings.redis_url)
-        for mod in extensions:
-            startup = getattr(mod, "startup", None)
-            if startup is not None:
-                await startup(app)
+        for startup in registry.startups():
+            await startup(app)
         if settings.resume:
             resumed = await manager.resume_unfinished()
             if resumed:
@@ -175,40 +199,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await manager.close()
-            for mod in reversed(extensions):
-                shutdown = getattr(mod, "shutdown", None)
-                if shutdown is not None:
-                    await shutdown(app)
+            for shutdown in registry.shutdowns():
+                await shutdown(app)
             await app.state.limits.close()
             if settings.store is None:
                 await store.close()
 
-    async def openapi(request: Request) -> Response:
-        return JSONResponse(openapi_schema())
-
-    async def health(request: Request) -> Response:
-        manager: TableManager = request.app.state.manager
-        return JSONResponse({"ok": True, "tables": len(manager)})
-
-    routes: list[BaseRoute] = [
-        *api.routes(),
-        Route("/api/health", health, methods=["GET"]),
-        Route("/openapi.json", openapi, methods=["GET"]),
-        WebSocketRoute("/ws/tables/{table_id}", table_socket),
-    ]
-    for mod in extensions:
-        make_routes = getattr(mod, "routes", None)
-        if make_routes is not None:
-            routes.extend(make_routes())
-    routes += [
-        Route("/", client_page, methods=["GET"]),
-        Route("/table/{table_id}", client_page, methods=["GET"]),
-        Route("/replay/{game_id}", client_page, methods=["GET"]),
-        Route("/rules", client_page, methods=["GET"]),
-        Mount("/static", app=StaticFiles(directory=static, check_dir=False), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={Limited: limited_response})
+    routes: list[BaseRoute] = [e.route() for e in registry.endpoints()]
+    routes.append(WebSocketRoute("/ws/tables/{table_id}", table_socket))
+    routes += [Route(path, client_page, methods=["GET"]) for path in registry.pages()]
+    routes.append(Mount("/static", app=StaticFiles(directory=static, check_dir=False),
+                        name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers(),
+                    middleware=[Middleware(EdgeMiddleware)])
     app.state.settings = settings
+    app.state.registry = registry
+    app.state.metrics = metrics
+    app.state.hints = HintService(settings.hint_budget, metrics)
     return app
-

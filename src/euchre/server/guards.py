@@ -2,9 +2,10 @@
 
 Every limit counts an attempt when it starts (:meth:`euchre.limits.Limits.hit`), so requests
 sent at once cannot all pass before any is counted; a refused request changes nothing and
-is answered 429 with ``Retry-After`` and a plain-English JSON error (:class:`Limited`,
-turned into a response by :func:`limited_response`). The counts live in ``app.state.limits``:
-in memory, or in Redis when the server is given ``--redis-url`` (shared by its processes).
+is answered 429 with ``Retry-After`` and a plain-English JSON error (:class:`Limited`, a
+domain refusal with the code ``rate_limited``, answered by the app's exception handlers).
+The counts live in ``app.state.limits``: in memory, or in Redis when the server is given
+``--redis-url`` (shared by its processes).
 
 - Sign-in: at most :attr:`LimitSettings.sign_in_per_user` guesses per username and
   :attr:`~LimitSettings.sign_in_per_address` per address in a window; a correct password
@@ -19,14 +20,14 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
 
+from ..errors import DomainError
 from ..limits import Decision, Limits, LimitsUnavailable, MemoryLimits, retry_seconds
-from ..table.online import OnlineTables
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +58,14 @@ class LimitSettings:
     """Online tables one creator (account, else address) may have waiting for their start."""
 
 
-class Limited(Exception):
+class Limited(DomainError):
     """A request refused by a limit: 429, ``Retry-After`` and the message; nothing changed."""
 
-    status = 429
-    """The HTTP status."""
+    code = "rate_limited"
 
     def __init__(self, message: str, retry_after: int) -> None:
         """The refusal; ``message`` ends with when to try again."""
         super().__init__(message)
-        self.message = message
-        """Why, in plain English."""
         self.retry_after = retry_after
         """Whole seconds to wait."""
 
@@ -76,21 +74,27 @@ class LimitsDown(Limited):
     """The counters cannot be reached: the request is refused (503), not let through
     uncounted."""
 
-    status = 503
-    """The HTTP status."""
+    code = "limits_unavailable"
 
 
 RETRY_WHEN_DOWN = 5
 """Seconds a client is told to wait when the counters cannot be reached."""
 
 
-async def limited_response(request: Request, exc: Exception) -> Response:
-    """The app's answer to :class:`Limited` (an exception handler)."""
-    assert isinstance(exc, Limited)
-    code = "limits_unavailable" if isinstance(exc, LimitsDown) else "rate_limited"
-    return JSONResponse({"error": exc.message, "code": code,
-                         "retry_after": exc.retry_after},
-                        status_code=exc.status, headers={"Retry-After": str(exc.retry_after)})
+class OpenTables(Protocol):
+    """What the cap on open online tables reads of the registry of open tables (the online
+    kind's, which this module does not import)."""
+
+    def open_by(self, creator: str) -> list[Any]:
+        """The tables ``creator`` opened that wait for their start."""
+        ...
+
+    def expires_at(self, table: Any) -> float:
+        """When an open table is forgotten."""
+        ...
+
+    now: Callable[[], float]
+    """The registry's clock."""
 
 
 def limits_of(conn: HTTPConnection) -> Limits:
@@ -223,7 +227,7 @@ async def table_attempt(request: Request, kind: str) -> None:
     await hit_all(limits_of(request), checks)
 
 
-async def online_creator(request: Request, tables: OnlineTables) -> str:
+async def online_creator(request: Request, tables: OpenTables) -> str:
     """The creator of a new online table (account, else address), refused with
     :class:`Limited` while they have their share of tables waiting to start."""
     creator = await creator_of(request)

@@ -1,221 +1,122 @@
-"""The OpenAPI description of the HTTP API, written by hand next to the routes it describes.
+"""``/openapi.json``, generated from an app's registry and the wire models (OpenAPI 3.1).
 
-The table socket is described in ``docs/protocol.md``; OpenAPI has no words for it.
+Nothing here is written by hand: paths come from the endpoints, schemas from the models
+(:func:`msgspec.json.schema_components`), so the document cannot drift from what is served.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from .. import __version__
+from .registry import KIND_ANSWERS, KIND_REQUESTS, TEXT, Endpoint, Registry
+from .wire.common import REF, ErrorAnswer
+from .wire.tables import TableSnapshot
 
 
-def error_response(description: str) -> dict[str, Any]:
-    """An error response: ``{"error": message}`` (schema ``Error``)."""
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+class Schemas:
+    """Models gathered while the document is built, turned into components at the end."""
+
+    def __init__(self) -> None:
+        """No models yet."""
+        self.models: list[Any] = []
+
+    def use(self, model: Any) -> dict[str, Any]:
+        """A schema that refers to ``model`` (filled in by :meth:`resolve`)."""
+        if model not in self.models:
+            self.models.append(model)
+        return {"$model": self.models.index(model)}
+
+    def resolve(self, document: Any) -> dict[str, Any]:
+        """Replace every placeholder in ``document``; returns the components."""
+        schemas, components = msgspec.json.schema_components(self.models, ref_template=REF)
+
+        def fill(node: Any) -> Any:
+            if isinstance(node, dict):
+                if set(node) == {"$model"}:
+                    return schemas[node["$model"]]
+                return {k: fill(v) for k, v in node.items()}
+            if isinstance(node, list):
+                return [fill(v) for v in node]
+            return node
+
+        filled = fill(document)
+        document.clear()
+        document.update(filled)
+        return dict(sorted(components.items()))
 
 
-def json_response(ref: str, description: str) -> dict[str, Any]:
-    """A JSON response whose body is the schema named ``ref``."""
-    return {"description": description,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+def _content(schemas: Schemas, model: Any, text_too: bool = False) -> dict[str, Any]:
+    if model == TEXT:
+        return {"text/plain": {"schema": {"type": "string"}}}
+    content: dict[str, Any] = {"application/json": {"schema": schemas.use(model)}}
+    if text_too:
+        content["text/plain"] = {"schema": {"type": "string"}}
+    return content
 
 
-def json_body(ref: str) -> dict[str, Any]:
-    """A required JSON request body whose schema is the one named ``ref``."""
-    return {"required": True, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+def _operation(endpoint: Endpoint, registry: Registry, schemas: Schemas) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": endpoint.summary,
+                          "operationId": f"{endpoint.method.lower()}_{endpoint.handler.__name__}"}
+    if endpoint.description:
+        op["description"] = endpoint.description
+    if endpoint.params:
+        op["parameters"] = [
+            {"name": p.name, "in": p.where, "required": p.required or p.where == "path",
+             "description": p.description, "schema": dict(p.schema)}
+            for p in endpoint.params
+        ]
+    kinds = list(registry.kinds.values())
+    if endpoint.body is not None:
+        body = endpoint.body
+        if body == KIND_REQUESTS:
+            # exactly one kind fits a body: each names its kind (practice by default)
+            schema: dict[str, Any] = {"oneOf": [schemas.use(k.request) for k in kinds]}
+        else:
+            schema = schemas.use(body)
+        op["requestBody"] = {"required": True, "content": {"application/json": {"schema": schema}}}
+    responses: dict[str, Any] = {}
+    for status, model in endpoint.answers.items():
+        if model == KIND_ANSWERS:
+            content = {"application/json": {"schema": {
+                "anyOf": [schemas.use(k.answer) for k in kinds]}}}
+        elif model is None:
+            content = None
+        else:
+            content = _content(schemas, model, endpoint.text_too and status == 200)
+        responses[str(status)] = {"description": model.__doc__.strip().splitlines()[0]
+                                  if hasattr(model, "__doc__") and model.__doc__
+                                  and model not in (TEXT, KIND_ANSWERS) else "The answer."}
+        if content is not None:
+            responses[str(status)]["content"] = content
+    for status, why in endpoint.refusals.items():
+        responses[str(status)] = {"description": why,
+                                  "content": {"application/json": {
+                                      "schema": schemas.use(ErrorAnswer)}}}
+    op["responses"] = responses
+    return op
 
 
-_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
-       "description": "The table id (returned by POST /api/tables)."}
-_GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"},
-         "description": "The game id (the id of the table it was played at)."}
-
-_SCHEMAS: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "required": ["error"],
-        "properties": {"error": {"type": "string", "description": "What was wrong."}},
-    },
-    "PracticeTableRequest": {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "kind": {"type": "string", "enum": ["practice"], "default": "practice"},
-            "preset": {"type": "string", "default": "classic",
-                       "enum": ["classic", "stick-the-dealer", "redeal", "canadian",
-                                "kitchen-table", "benny", "short"]},
-            "rules": {"type": "object", "description": "Rule changes by name (see "
-                      "GET /api/presets for names and allowed values).",
-                      "additionalProperties": True},
-            "partner": {"$ref": "#/components/schemas/Level"},
-            "left": {"$ref": "#/components/schemas/Level"},
-            "right": {"$ref": "#/components/schemas/Level"},
-            "name": {"type": "string", "minLength": 1, "maxLength": 24, "default": "You"},
-        },
-    },
-    "Level": {"type": "string", "enum": ["random", "easy", "medium", "hard"],
-              "default": "medium", "description": "A computer player's level."},
-    "TableCreated": {
-        "type": "object",
-        "required": ["id", "seat", "token"],
-        "properties": {
-            "id": {"type": "string"},
-            "seat": {"type": "integer", "description": "The person's seat (0, South)."},
-            "token": {"type": "string", "description": "The seat's secret: keep it to rejoin."},
-            "url": {"type": "string", "description": "The page of the table."},
-            "ws": {"type": "string", "description": "The table socket's path."},
-        },
-    },
-    "Table": {
-        "type": "object",
-        "description": "One seat's table snapshot (TABLE in docs/protocol.md).",
-        "properties": {
-            "id": {"type": "string"},
-            "kind": {"type": "string"},
-            "version": {"type": "integer"},
-            "seat": {"type": "integer", "nullable": True},
-            "seats": {"type": "array", "items": {"type": "object"}},
-            "preset": {"type": "string"},
-            "rules": {"type": "object"},
-            "rules_text": {"type": "array", "items": {"type": "string"}},
-            "score": {"type": "array", "items": {"type": "integer"}},
-            "hand_number": {"type": "integer"},
-            "dealer": {"type": "integer", "nullable": True},
-            "to_act": {"type": "integer", "nullable": True},
-            "commitment": {"type": "string", "nullable": True},
-            "game_over": {"type": "boolean"},
-            "winner": {"type": "integer", "nullable": True},
-            "view": {"type": "object", "nullable": True,
-                     "description": "HandView.to_json() for this seat."},
-            "clock": {"type": "object", "nullable": True},
-            "summary": {"type": "object", "nullable": True},
-            "next_commitment": {
-                "type": "object", "nullable": True,
-                "description": "The next hand's table seed commitment {hand_number, "
-                               "commitment}: people send their seeds after it.",
-            },
-            "first_draw": {
-                "type": "object", "nullable": True,
-                "description": "How the first dealer was found: cards dealt face up from "
-                               "South until a black jack (doc 002 deal rule 1).",
-                "properties": {"dealer": {"type": "integer"},
-                               "cards": {"type": "array", "items": {"type": "object"}}},
-            },
-        },
-    },
-    "Record": {
-        "type": "object",
-        "description": "A game record (euchre-record version 1, JSON form).",
-        "properties": {
-            "format": {"type": "string", "enum": ["euchre-record"]},
-            "version": {"type": "integer"},
-            "rules": {"type": "object"},
-            "hands": {"type": "array", "items": {"type": "object"}},
-            "final": {"type": "array", "items": {"type": "integer"}, "nullable": True},
-        },
-    },
-    "Replay": {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            "rules": {"type": "object"},
-            "rules_text": {"type": "array", "items": {"type": "string"}},
-            "final": {"type": "array", "items": {"type": "integer"}},
-            "frames": {"type": "array", "items": {"type": "object"},
-                       "description": "One open-handed position per deal and per action."},
-        },
-    },
-    "Presets": {
-        "type": "object",
-        "properties": {
-            "presets": {"type": "array", "items": {"type": "object"}},
-            "fields": {"type": "array", "items": {"type": "object"}},
-            "levels": {"type": "array", "items": {"type": "string"}},
-            "default_level": {"type": "string"},
-        },
-    },
-}
-
-_PATHS: dict[str, Any] = {
-    "/api/tables": {
-        "post": {
-            "summary": "Open a table",
-            "description": "Open a practice table (no account): the person sits South (seat 0), "
-                           "computer players elsewhere. Other kinds (coin) are added by the "
-                           "accounts module.",
-            "requestBody": {"required": True, "content": {"application/json": {
-                "schema": {"$ref": "#/components/schemas/PracticeTableRequest"}}}},
-            "responses": {"201": json_response("TableCreated", "The table is open and dealing."),
-                          "400": error_response("Unknown kind, preset, rule or level."),
-                          "413": error_response("Body too large."),
-                          "429": error_response("Too many new tables from this address or "
-                                                "account (Retry-After); nothing opened.")},
-        }
-    },
-    "/api/tables/{table_id}": {
-        "get": {
-            "summary": "A seat's table snapshot",
-            "parameters": [
-                _ID,
-                {"name": "X-Seat-Token", "in": "header", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "The seat's token (preferred: headers stay out of access logs)."},
-                {"name": "token", "in": "query", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "The seat's token, when the header is not sent."},
-            ],
-            "responses": {"200": json_response("Table", "The snapshot for the token's seat."),
-                          "401": error_response("No token given."),
-                          "403": error_response("The token has no seat at this table."),
-                          "404": error_response("No such table.")},
-        }
-    },
-    "/api/games/{game_id}/record": {
-        "get": {
-            "summary": "A game's record",
-            "description": "Finished hands only while the game is running: never a hidden "
-                           "card of a hand in progress. Each finished hand carries its "
-                           "revealed shuffle seed.",
-            "parameters": [_GAME, {"name": "format", "in": "query", "required": False,
-                                   "schema": {"type": "string", "enum": ["text", "json"],
-                                              "default": "text"}}],
-            "responses": {"200": {"description": "The record.", "content": {
-                "text/plain": {"schema": {"type": "string"}},
-                "application/json": {"schema": {"$ref": "#/components/schemas/Record"}}}},
-                "400": error_response("Unknown format."), "404": error_response("No such game.")},
-        }
-    },
-    "/api/games/{game_id}/replay": {
-        "get": {
-            "summary": "Replay frames of a finished game",
-            "parameters": [_GAME],
-            "responses": {"200": json_response("Replay", "Every position, open-handed."),
-                          "404": error_response("No such game."),
-                          "409": error_response("The game is still being played.")},
-        }
-    },
-    "/api/presets": {
-        "get": {
-            "summary": "Rule presets, rule fields and computer levels",
-            "responses": {"200": json_response("Presets", "What a table can be opened with.")},
-        }
-    },
-    "/api/health": {
-        "get": {"summary": "Liveness", "responses": {"200": {"description": "Alive."}}}
-    },
-}
-
-
-def openapi_schema() -> dict[str, Any]:
-    """The OpenAPI 3.0 document of the HTTP API."""
-    return {
-        "openapi": "3.0.3",
+def openapi_document(registry: Registry) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of an app's HTTP API."""
+    schemas = Schemas()
+    paths: dict[str, dict[str, Any]] = {}
+    for endpoint in registry.endpoints():
+        if endpoint.documented:
+            paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(
+                endpoint, registry, schemas)
+    schemas.use(TableSnapshot)
+    for model in registry.schemas():
+        schemas.use(model)
+    document: dict[str, Any] = {
+        "openapi": "3.1.0",
         "info": {"title": "Euchre", "version": __version__,
                  "description": "Play euchre in the browser. The table socket "
-                                "(/ws/tables/{table_id}) is described in docs/protocol.md."},
-        "paths": _PATHS,
-        "components": {"schemas": _SCHEMAS},
+                                "(/ws/tables/{table_id}) is described in /asyncapi.json."},
+        "paths": paths,
     }
+    components = schemas.resolve(document)
+    document["components"] = {"schemas": components}
+    return document

@@ -1,36 +1,47 @@
 """Ratings and statistics: the leaderboard, a person's statistics, rated online tables.
 
-An extension module (see :mod:`euchre.server.app`), after ``accounts_api`` (it uses the
-accounts' database) and ``online_api``. ``startup`` adds a table-open hook that notes
-which signed-in person sits where (and registers a rated table), a finish hook at
-online tables that applies a rated game's result once, and settles rated games a crash
-left unapplied; ``routes`` adds ``/leaders``, ``GET /api/leaders``, ``GET /api/me/stats``
-and ``GET /api/games/{id}/stats``.
+An extension (see :mod:`euchre.server.app`), after the accounts one (it uses the accounts'
+database) and the online one. Its startup adds a table-open hook that notes which
+signed-in person sits where (and registers a rated table), a finish hook at online tables
+that applies a rated game's result once, and settles rated games a crash left
+unapplied; its endpoints are ``/leaders``, ``GET /api/leaders``, ``GET /api/me/stats`` and
+``GET /api/games/{id}/stats``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import Response
 
 from ..errors import RecordError
 from ..ratings import RatedGameError, RatingService
 from ..record import GameRecord
 from ..stats import PlayerIndex, game_seat_stats, person_stats
 from ..storage.base import FINISHED, GameStore
-from ..table.actor import TableActor
+from ..table.kinds import FinishedTable
 from ..table.online import ONLINE
 from ..table.seats import TableConfig
-from . import accounts_api, api
-from .pages import client_page
-from .ratings_openapi import LEADERS_PAGE, MAX_LEADERS, add_to_openapi
+from . import accounts_api
+from .encoder import json_answer
+from .errors import ApiError
+from .registry import Endpoint, Extension, Param
+from .wire.online import SeatRating
+from .wire.ratings import (
+    LEADERS_PAGE,
+    MAX_LEADERS,
+    GameStats,
+    Leader,
+    Leaders,
+    PersonStats,
+)
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +60,7 @@ def state_of(request: Request) -> RatingsState:
     """The app's ratings services (404 if the extension did not start)."""
     state: RatingsState | None = getattr(request.app.state, "ratings", None)
     if state is None:
-        raise api.ApiError(404, "ratings are not available on this server")
+        raise ApiError("not_available", "ratings are not available on this server")
     return state
 
 
@@ -60,28 +71,24 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     try:
         value = int(raw)
     except ValueError:
-        raise api.ApiError(400, f"{name} must be a whole number") from None
+        raise ApiError("bad_request", f"{name} must be a whole number") from None
     if not low <= value <= high:
-        raise api.ApiError(400, f"{name} must be between {low} and {high}")
+        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
     return value
 
 
 async def get_leaders(request: Request) -> Response:
     """``GET /api/leaders?limit=N&offset=K``: rated people, best ordinal first."""
-    try:
-        state = state_of(request)
-        limit = _int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
-        offset = _int_param(request, "offset", 0, 0, 10**9)
-    except api.ApiError as e:
-        return api.error(e.status, str(e))
+    state = state_of(request)
+    limit = _int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
+    offset = _int_param(request, "offset", 0, 0, 10**9)
     leaders, total = await state.ratings.leaders(limit, offset)
     after = offset + len(leaders)
-    return JSONResponse({"leaders": [x.to_json() for x in leaders], "total": total,
-                         "limit": limit, "offset": offset,
-                         "next": after if after < total else None})
+    return json_answer(Leaders(
+        leaders=[msgspec.convert(x.to_json(), Leader) for x in leaders], total=total,
+        limit=limit, offset=offset, next=after if after < total else None))
 
 
-@accounts_api.guarded
 async def get_my_stats(request: Request) -> Response:
     """``GET /api/me/stats``: the signed-in person's rating, rank and statistics."""
     state = state_of(request)
@@ -90,12 +97,12 @@ async def get_my_stats(request: Request) -> Response:
     account = await accounts_api.state_of(request).accounts.get(account_id)
     rating = (await state.ratings.of([account_id])).get(account_id)
     store: GameStore = request.app.state.store
-    return JSONResponse({
+    return json_answer(msgspec.convert({
         "username": account.username,
         "rating": rating.to_json() if rating is not None else None,
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
-    })
+    }, PersonStats))
 
 
 async def get_game_stats(request: Request) -> Response:
@@ -104,19 +111,21 @@ async def get_game_stats(request: Request) -> Response:
     store: GameStore = request.app.state.store
     stored = await store.get(game_id)
     if stored is None or "config" not in stored.meta:
-        return api.error(404, f"no game {game_id!r}")
+        raise ApiError("no_game", f"no game {game_id!r}")
     if stored.status != FINISHED:
-        return api.error(409, "the game is still being played: its statistics come at the end")
+        raise ApiError("still_playing",
+                       "the game is still being played: its statistics come at the end")
     config = TableConfig.from_json(stored.meta["config"])
     seats = []
     for seat, occupant in enumerate(config.seats):
         counts = game_seat_stats(stored, seat)
         if counts is None:
-            return api.error(500, "the stored record is unreadable")
-        seats.append({"seat": seat, "name": occupant.name,
-                      "signed_in": occupant.account_id is not None or occupant.account
-                      is not None, **counts.to_json()})
-    return JSONResponse({"id": game_id, "kind": stored.kind, "seats": seats})
+            raise ApiError("internal", "the stored record is unreadable")
+        signed_in = occupant.account_id is not None or occupant.account is not None
+        seats.append({"seat": seat, "name": occupant.name, "signed_in": signed_in,
+                      **counts.to_json()})
+    return json_answer(msgspec.convert({"id": game_id, "kind": stored.kind, "seats": seats},
+                                       GameStats))
 
 
 async def _seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | None]],
@@ -164,27 +173,51 @@ async def startup(app: Starlette) -> None:
                 raise RatedGameError("a rated table seats four signed-in people")
             await state.ratings.register(config.id, [a for _, a in seats])
 
-    async def rate(actor: TableActor) -> None:
-        winner = actor.game.winner
-        if actor.config.extra.get("rated") and winner is not None:
-            await state.ratings.apply(actor.id, winner)  # once per game, whoever calls
+    async def rate(table: FinishedTable) -> None:
+        winner = table.game.winner
+        if winner is not None and await state.ratings.is_rated(table.id):
+            await state.ratings.apply(table.id, winner)  # once per game, whoever calls
 
     async def seat_ratings(accounts: Sequence[Sequence[int | None]],
                            shown: list[dict[str, Any]]) -> None:
         await _seat_ratings(state, accounts, shown)
 
     manager.open_hooks.append(note_seats)
-    manager.finish_hooks.setdefault(ONLINE, []).append(rate)
+    online = manager.kinds.get(ONLINE)
+    if online is not None:
+        manager.register(dataclasses.replace(online, finish=(*online.finish, rate)))
     app.state.seat_ratings = seat_ratings
     await reconcile(state, app.state.store)
 
 
-def routes() -> list[BaseRoute]:
-    """The ratings routes (and their OpenAPI entries)."""
-    add_to_openapi()
-    return [
-        Route("/leaders", client_page, methods=["GET"]),
-        Route("/api/leaders", get_leaders, methods=["GET"]),
-        Route("/api/me/stats", get_my_stats, methods=["GET"]),
-        Route("/api/games/{game_id}/stats", get_game_stats, methods=["GET"]),
-    ]
+def ratings_extension() -> Extension:
+    """Ratings of rated online tables, statistics from game records, the leaderboard."""
+    return Extension(
+        "ratings",
+        endpoints=[
+            Endpoint("GET", "/api/leaders", get_leaders, "The leaderboard of rated play",
+                     "People with a rating, best ordinal (mu - 3 sigma) first, a page at a "
+                     "time: ``next`` is the offset of the next page.",
+                     params=[Param("limit", "query", "Leaders per page.",
+                                   schema={"type": "integer", "minimum": 1,
+                                           "maximum": MAX_LEADERS, "default": LEADERS_PAGE}),
+                             Param("offset", "query", "Leaders to skip.",
+                                   schema={"type": "integer", "minimum": 0, "default": 0})],
+                     answers={200: Leaders}, refusals={400: "A bad limit or offset."}),
+            Endpoint("GET", "/api/me/stats", get_my_stats,
+                     "The signed-in person's rating and statistics",
+                     "Computed from the records of their latest 200 finished practice, "
+                     "coin and online games.",
+                     answers={200: PersonStats}, refusals={401: "Not signed in."}),
+            Endpoint("GET", "/api/games/{game_id}/stats", get_game_stats,
+                     "Each seat's statistics in one finished game",
+                     "What a browser adds to the statistics it keeps for a guest's practice "
+                     "games.",
+                     params=[Param("game_id", "path", "The game (table) id.", required=True)],
+                     answers={200: GameStats},
+                     refusals={404: "No such game.", 409: "The game is still being played."}),
+        ],
+        pages=["/leaders"],
+        startup=startup,
+        schemas=[SeatRating],
+    )

@@ -1,6 +1,6 @@
 """What the processes of one site share, as a server extension: the broker and the leases
 (Redis when ``Settings.redis_url`` is set, this process's memory otherwise), the site
-lease, and ``GET /readyz``.
+lease, and the checks it adds to ``GET /readyz``.
 
 Tables do not yet run under leases of their own with sockets relayed to their owner
 (:data:`TABLE_OWNERSHIP` is False). Until they do, a site with a Redis URL has one
@@ -25,19 +25,15 @@ import socket
 import threading
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
 
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
 
 from ..broker import Broker, BrokerUnavailable, open_broker
 from ..leases import Lease, LeaseKeeper, Leases, open_leases
 from ..storage.fenced import FencedStore
 from ..table.manager import TableManager
+from .registry import Extension
 
 log = logging.getLogger(__name__)
 
@@ -172,35 +168,25 @@ async def shutdown(app: Starlette) -> None:
         await leases.close()
 
 
-async def readyz(request: Request) -> Response:
-    """200 when the database and Redis (if used) answer and this process holds the site
-    lease (if there is one), else 503 naming what is wrong."""
-    state = request.app.state
-    checks: dict[str, Any] = {}
-    engine = getattr(state.store, "engine", None)
-    if engine is None:
-        checks["database"] = "memory"
-    else:
-        try:
-            async with engine.connect() as conn:
-                await conn.execute(text("SELECT 1"))
-            checks["database"] = "ok"
-        except Exception as e:
-            checks["database"] = f"unavailable: {type(e).__name__}"
+async def readiness(app: Starlette) -> dict[str, str]:
+    """The site's ``/readyz`` checks: Redis (if used) answers and this process holds the
+    site lease (if there is one)."""
+    state = app.state
+    checks: dict[str, str] = {}
     if not state.settings.redis_url:
         checks["redis"] = "not used"
-    else:
-        try:
-            await state.broker.ping()
-            checks["redis"] = "ok"
-        except Exception as e:
-            checks["redis"] = f"unavailable: {type(e).__name__}"
-        keeper: LeaseKeeper | None = getattr(state, "site_keeper", None)
-        checks["site_lease"] = "held" if keeper is not None and keeper.is_held() else "lost"
-    ready = all(v in ("ok", "memory", "not used", "held") for v in checks.values())
-    return JSONResponse({"ready": ready, **checks}, status_code=200 if ready else 503)
+        return checks
+    try:
+        await state.broker.ping()
+        checks["redis"] = "ok"
+    except Exception as e:
+        checks["redis"] = f"unavailable: {type(e).__name__}"
+    keeper: LeaseKeeper | None = getattr(state, "site_keeper", None)
+    checks["site_lease"] = "held" if keeper is not None and keeper.is_held() else "lost"
+    return checks
 
 
-def routes() -> list[BaseRoute]:
-    """``GET /readyz``."""
-    return [Route("/readyz", readyz, methods=["GET"])]
+def site_extension() -> Extension:
+    """The site: broker and leases (in Redis with a Redis URL), the site lease and the
+    fenced store; put it first, so it decides whether this process runs tables."""
+    return Extension("site", startup=startup, shutdown=shutdown, ready=readiness)

@@ -2,88 +2,66 @@
 
 Each connection has an outbox drained by its own writer task, so a slow browser never
 holds up a table; a connection whose outbox overflows is closed (it can rejoin with
-``since``).
+``since``). After handling a message the connection's own task writes what is queued, if
+no write is under way, so the answer to a move leaves without waiting for the writer's
+turn (public asyncio only: a lock and an event keep the writes in order). Every message in
+and out is a wire model (:mod:`euchre.server.wire.socket`), encoded by the one encoder.
+The socket asks the table's kind whether hints are allowed; it knows no kind by name.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-from collections.abc import Coroutine
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from ..table.actor import TableActor, TableError, TableStopped
-from ..table.coin import COIN
+from ..errors import DomainError
+from ..table.actor import TableActor, TableStopped
 from ..table.manager import TableManager
-from ..table.online import ONLINE
-from .hints import HintUnavailable, hints_for
-from .messages import (
+from .encoder import encode_text, raw
+from .hints import HintService, HintUnavailable
+from .metrics import Metrics
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
+from .wire.socket import (
     Act,
+    EventMessage,
     Hint,
+    HintAnswer,
     Join,
-    MessageError,
+    Joined,
     Ping,
+    Pong,
     Seed,
+    ServerMessage,
+    Snapshot,
     error_message,
     parse_client_message,
 )
-from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
 
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
 
-NO_HINT_KINDS = frozenset({COIN, ONLINE})
-"""Table kinds without hints: online tables (other people play there) and coin tables
-(the coin game is the player's own play). Hints are for practice."""
-
-NO_HINTS_MESSAGE = "Hints are off at coin and online tables: they are for practice."
-"""The refusal of a hint at those tables."""
-
-
-class _Unfinished:
-    """A socket send that had to wait part-way through, to be finished by the writer."""
-
-    def __init__(self, coro: Coroutine[Any, Any, None], waiting_on: Any) -> None:
-        self.coro = coro
-        self.waiting_on = waiting_on
-
-    async def finish(self) -> None:
-        """Drive the send to its end, waiting on what it waits on."""
-        waiting_on = self.waiting_on
-        try:
-            while True:
-                if waiting_on is None:
-                    await asyncio.sleep(0)
-                else:  # wait without raising: the coroutine sees the outcome when resumed
-                    await asyncio.wait([waiting_on])
-                try:
-                    waiting_on = self.coro.send(None)
-                except StopIteration:
-                    return
-        except asyncio.CancelledError:
-            self.coro.close()
-            raise
-
 
 class Connection:
     """One socket's side of a table: a subscriber with an outbox."""
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, metrics: Metrics | None = None) -> None:
         """A connection not yet seated."""
         self.websocket = websocket
         """The socket."""
+        self.metrics = metrics
+        """Where overflows are counted."""
         self.seat: int | None = None
         """The seat joined, once joined."""
-        self.outbox: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue(OUTBOX_LIMIT)
-        """Encoded messages waiting to be written."""
-        self.writing = False
-        """Whether the writer task is in the middle of a write."""
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        """Encoded messages waiting to be written (None: close)."""
+        self.closing = False
+        """Set once the close marker has been taken from the outbox."""
         self.broken = False
         """Set when a write failed (the peer went away)."""
         self.overflowed = False
@@ -95,47 +73,48 @@ class Connection:
         self.close_with: Refusal | None = None
         """The close code and reason to end with, once what is queued is written."""
         self._last_table: object = None
-        self._last_text = ""
+        self._last_raw: Any = None
+        self._writing = asyncio.Lock()
+        self._queued = asyncio.Event()
 
-    def encode(self, message: dict[str, Any]) -> str:
-        """JSON text of a message; a table snapshot sent again (the events of one move
-        share it) is encoded once."""
-        table = message.get("table")
-        if table is None:
-            return json.dumps(message, separators=(",", ":"))
+    def _table(self, table: dict[str, Any]) -> Any:
+        """A table snapshot encoded once: the events of one move share it."""
         if table is not self._last_table:
-            self._last_table, self._last_text = table, json.dumps(table, separators=(",", ":"))
-        head = json.dumps({k: v for k, v in message.items() if k != "table"},
-                          separators=(",", ":"))
-        return f'{head[:-1]},"table":{self._last_text}}}'
+            self._last_table, self._last_raw = table, raw(table)
+        return self._last_raw
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Write a message now if the socket takes it at once, else queue it (never blocks)."""
+    def message(self, message: dict[str, Any] | ServerMessage) -> ServerMessage:
+        """The wire model of a message (the table actor sends plain data)."""
+        if isinstance(message, ServerMessage):
+            return message
+        kind = message["type"]
+        if kind == "event":
+            return EventMessage(version=message["version"], event=raw(message["event"]),
+                                table=self._table(message["table"]))
+        if kind == "snapshot":
+            return Snapshot(version=message["version"], table=self._table(message["table"]))
+        if kind == "joined":
+            return Joined(table_id=message["table_id"], seat=message["seat"],
+                          version=message["version"])
+        raise ValueError(f"not a server message: {kind!r}")
+
+    def encode(self, message: dict[str, Any] | ServerMessage) -> str:
+        """The JSON text of a message."""
+        return encode_text(self.message(message))
+
+    def send(self, message: dict[str, Any] | ServerMessage) -> None:
+        """Queue a message for the writer (never blocks)."""
         if self.overflowed or self.broken:
             return
-        text = self.encode(message)
-        if self.outbox.empty() and not self.writing:
-            self._write_now(text)
-            return
         try:
-            self.outbox.put_nowait(text)
+            self.outbox.put_nowait(self.encode(message))
         except asyncio.QueueFull:
             self.overflowed = True
+            if self.metrics is not None:
+                self.metrics.outbox_overflows.inc()
             self.send_close()
-
-    def _write_now(self, text: str) -> None:
-        """Run the socket's send without a task switch; if it has to wait (the peer is slow),
-        the writer task finishes it before anything queued after it."""
-        coro = self.websocket.send_text(text)
-        try:
-            waiting_on = coro.send(None)
-        except StopIteration:
             return
-        except Exception:
-            self.broken = True
-            coro.close()
-            return
-        self.outbox.put_nowait(_Unfinished(coro, waiting_on))
+        self._queued.set()
 
     def refuse(self, refusal: Refusal) -> None:
         """Close after what is queued, with the refusal's code and reason."""
@@ -154,24 +133,34 @@ class Connection:
                 self.outbox.get_nowait()
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
+        self._queued.set()
+
+    async def write_queued(self) -> None:
+        """Write what is queued now, in order, unless another write is under way (it will
+        write it)."""
+        if self._writing.locked() or self.closing:
+            return
+        async with self._writing:
+            while not self.outbox.empty() and not self.broken:
+                item = self.outbox.get_nowait()
+                if item is None:
+                    self.closing = True
+                    return
+                try:
+                    await self.websocket.send_text(item)
+                except Exception:  # the peer went away: the receive loop sees it next
+                    self.broken = True
+                    self.closing = True
 
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""
-        while True:
-            item = await self.outbox.get()
-            if item is None:
-                break
-            self.writing = True
-            try:
-                if isinstance(item, _Unfinished):
-                    await item.finish()
-                else:
-                    await self.websocket.send_text(item)
-            except Exception:
-                self.broken = True
-                raise
-            finally:
-                self.writing = False
+        while not self.closing:
+            await self._queued.wait()
+            self._queued.clear()
+            await self.write_queued()
+            if self._writing.locked():  # another task is writing: wait for it to finish
+                async with self._writing:
+                    pass
         if self.overflowed:
             self.close_with = Refusal(1013, "too slow: reconnect with since")
         if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
@@ -181,18 +170,20 @@ class Connection:
 async def table_socket(websocket: WebSocket) -> None:
     """Serve one connection to a table."""
     await websocket.accept()
-    manager: TableManager = websocket.app.state.manager
-    budget: float = websocket.app.state.settings.hint_budget
+    state = websocket.app.state
+    manager: TableManager = state.manager
+    metrics: Metrics = state.metrics
     table_id = websocket.path_params["table_id"]
-    conn = Connection(websocket)
-    ticket = guard_of(websocket.app.state).admit(
-        websocket.client.host if websocket.client else "?", conn.refuse)
+    conn = Connection(websocket, metrics)
+    ticket = guard_of(state).admit(websocket.client.host if websocket.client else "?",
+                                   conn.refuse)
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
     conn.ticket = ticket
     writer = asyncio.create_task(conn.write_all())
     actor: TableActor | None = None
+    metrics.sockets.inc()
     try:
         actor = await manager.get(table_id)
         if actor is None:
@@ -202,13 +193,19 @@ async def table_socket(websocket: WebSocket) -> None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            await _handle(conn, actor, raw, budget)
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            await _handle(conn, actor, data, state.hints)
+            await conn.write_queued()
     except WebSocketDisconnect:
         pass
+    except Exception:
+        log.exception("table %s: socket error", table_id)
+        conn.send(error_message("the server could not do that (a server error)",
+                                code="internal"))
     finally:
+        metrics.sockets.dec()
         ticket.release()
         if actor is not None:
             actor.leave(conn)
@@ -224,14 +221,15 @@ async def table_socket(websocket: WebSocket) -> None:
                 await websocket.close()
 
 
-async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget: float) -> None:
+async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
+                  hints: HintService) -> None:
     try:
-        msg = parse_client_message(raw)
-    except MessageError as e:
-        conn.send(error_message(str(e), code="bad_message"))
+        msg = parse_client_message(data)
+    except DomainError as e:
+        conn.send(error_message(e.message, code="bad_message"))
         return
     if isinstance(msg, Ping):
-        conn.send({"type": "pong"})
+        conn.send(Pong())
     elif isinstance(msg, Join):
         if conn.seat is not None:
             conn.send(error_message("already joined: open a new connection to rejoin",
@@ -250,47 +248,51 @@ async def _handle(conn: Connection, actor: TableActor, raw: str | bytes, budget:
         try:
             await actor.join(conn, msg.since)
         except TableStopped as e:
-            conn.send(error_message(str(e), code="table_stopped"))
-            conn.release(str(e))
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
     elif conn.seat is None:
         conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
     elif isinstance(msg, Act):
         try:
             await actor.act(conn.seat, msg.action)
         except TableStopped as e:
-            conn.send(error_message(str(e), code="table_stopped"))
-            conn.release(str(e))
-        except TableError as e:
-            conn.send(error_message(str(e), code="illegal"))
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            conn.send(error_message(e.message, code=e.code))
     elif isinstance(msg, Seed):
         try:
             await actor.contribute(conn.seat, msg.hand_number, msg.seed)
         except TableStopped as e:
-            conn.send(error_message(str(e), code="table_stopped"))
-            conn.release(str(e))
-        except TableError as e:
-            conn.send(error_message(str(e), code="bad_seed"))
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            conn.send(error_message(e.message, code="bad_seed"))
     elif isinstance(msg, Hint):
-        if actor.config.kind in NO_HINT_KINDS:
-            conn.send(error_message(NO_HINTS_MESSAGE, code="hint_unavailable"))
+        if not actor.kind.hints:
+            hints.refused("kind")
+            conn.send(error_message(actor.kind.no_hints, code="hint_unavailable"))
             return
         if conn.hint_task is not None and not conn.hint_task.done():
+            hints.refused("busy")
             conn.send(error_message("a hint is already being worked out",
                                     code="hint_unavailable"))
             return
-        conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, budget))
+        conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
 
 
-async def _hint(conn: Connection, actor: TableActor, seat: int, budget: float) -> None:
+async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
     version = actor.version
     try:
         client = conn.websocket.client.host if conn.websocket.client else ""
-        hints = await hints_for(actor.view(seat), budget, client)  # one per client at once
+        items = await hints.for_view(actor.view(seat), client)  # one per client at once
     except HintUnavailable as e:
+        hints.refused("unavailable")
         conn.send(error_message(str(e), code="hint_unavailable"))
         return
     except Exception:
         log.exception("hint failed")
+        hints.refused("error")
         conn.send(error_message("the hint could not be worked out", code="hint_unavailable"))
         return
-    conn.send({"type": "hint", "version": version, "hints": hints})
+    conn.send(HintAnswer(version=version, hints=items))

@@ -9,10 +9,11 @@ __all__ = ["FINISHED", "PLAYING", "GameStore", "MemoryStore", "StaleFenceError",
            "open_store"]
 
 
-async def open_store(url: str | None) -> GameStore:
-    """A store for a database URL (``memory:`` or None for memory; else SQL, migrated)."""
+async def open_store(url: str | None, *, upgrade: bool = True) -> GameStore:
+    """A store for a database URL (``memory:`` or None for memory; else SQL, its migrations
+    run first unless ``upgrade`` is False)."""
     if url is None or url in ("memory", "memory:"):
         return MemoryStore()
     from .sql import SqlStore
 
-    return await SqlStore.open(url)
+    return await SqlStore.open(url, run_migrations=upgrade)

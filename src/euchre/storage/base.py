@@ -97,6 +97,9 @@ class GameStore(ABC):
     async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
         """The most recently updated games, newest first (optionally of one status)."""
 
+    async def ping(self) -> None:  # noqa: B027 - a store in memory is always reachable
+        """Raise if the store cannot be reached now (a memory store always can)."""
+
     @abstractmethod
     async def close(self) -> None:
         """Release connections."""

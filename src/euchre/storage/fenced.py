@@ -33,6 +33,10 @@ class FencedStore(GameStore):
         """The SQL engine of the store underneath (None in memory)."""
         return getattr(self.inner, "engine", None)
 
+    async def ping(self) -> None:
+        """Reach the store underneath (raises if it cannot be reached)."""
+        await self.inner.ping()
+
     async def save(self, game: StoredGame) -> None:
         """Save with this owner's fence (refused if a newer owner claimed the game)."""
         await self.inner.save(dataclasses.replace(game, fence=self.fence))

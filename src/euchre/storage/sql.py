@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, select, update
+from sqlalchemy import event, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
@@ -218,6 +218,11 @@ class SqlStore(GameStore):
             query = query.where(GameRow.status == status)
         async with self.sessions() as session:
             return [_game(r) for r in await session.scalars(query)]
+
+    async def ping(self) -> None:
+        """Run ``SELECT 1``: raises if the database cannot be reached."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         """Finish pending saves and dispose of the connection pool."""

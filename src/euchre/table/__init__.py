@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from .actor import Subscriber, TableActor, TableError, restore
 from .events import Event, Frame
-from .kinds import PRACTICE, TurnPolicy
+from .kinds import PRACTICE, PRACTICE_KIND, TableKind, TableObserver, TurnPolicy
 from .manager import TableManager
 from .pacing import LoopScheduler, ManualScheduler, Pacing, Scheduler
 from .seats import Seat, TableConfig
 
 __all__ = [
     "PRACTICE",
+    "PRACTICE_KIND",
     "Event",
     "Frame",
     "LoopScheduler",
@@ -26,7 +27,9 @@ __all__ = [
     "TableActor",
     "TableConfig",
     "TableError",
+    "TableKind",
     "TableManager",
+    "TableObserver",
     "TurnPolicy",
     "restore",
 ]

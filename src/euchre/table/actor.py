@@ -10,20 +10,21 @@ subscriber gets every event with its own seat's snapshot. Time comes from an inj
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import msgspec
 
 from .. import actions as A
 from ..actions import Action, ActionError, parse_action
 from ..bots import make as make_bot
 from ..cards import card_text
-from ..errors import IllegalActionError
+from ..errors import DomainError, IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
 from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
@@ -42,17 +43,15 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
-from .kinds import TurnPolicy
+from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
+from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, hand_json, public_record
 from .seats import TableConfig
 from .timing import Thinking, jittered, start_thinking, think
 
 log = logging.getLogger(__name__)
-
-FinishHook = Callable[["TableActor"], Awaitable[None]]
-"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
 
 BotFactory = Callable[[str, int | None], Any]
 """``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
@@ -68,8 +67,10 @@ NOT_OURS = "this server no longer runs this table: reconnect to carry on"
 """Why an input is refused when the actor's guard says the table is not ours."""
 
 
-class TableError(Exception):
+class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
+
+    code = "illegal"
 
 
 class TableStopped(TableError):
@@ -170,6 +171,8 @@ class TableActor:
         seed_source: Callable[[], str] = new_seed,
         on_finish: Sequence[FinishHook] = (),
         history_limit: int = HISTORY_LIMIT,
+        kind: TableKind | None = None,
+        observer: TableObserver | None = None,
         game: GameState | None = None,
         seeds: Sequence[str] = (),
         version: int = 0,
@@ -183,6 +186,10 @@ class TableActor:
         run it)."""
         self.config = config
         """The table's fixed settings."""
+        self.kind = kind or TableKind(config.kind)
+        """What this kind of table allows (hints) and does (its clock, its finish)."""
+        self.observer = observer or TableObserver()
+        """Told of moves, saves and bot decisions (the server's metrics)."""
         self.scheduler = scheduler
         """Where time comes from."""
         self.pacing = pacing or Pacing()
@@ -232,11 +239,10 @@ class TableActor:
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
-        self._hands_text: list[str] = []
+        self._hands_raw: list[msgspec.Raw] = []
         self._saver: asyncio.Future[None] | None = None
         self._dirty = False
         self._config_json = config.to_json()
-        self._rules_text = _compact(config.rules.to_dict())
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -314,16 +320,19 @@ class TableActor:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        cmd = _Act(seat, text, done)
-        if self.running and not self.on_finish and self._queue.empty() \
+        self._queue.put_nowait(_Act(seat, text, done))
+        if self.running and not self.on_finish and self._queue.qsize() == 1 \
                 and not self._busy.locked():
-            # The table is idle: handle the move here and now, still one input at a time
-            # (the lock), saving a task switch on the way to everyone's update. (Without
-            # finish hooks handling a move never waits, so it cannot be cut off half-way.)
-            async with self._busy:
-                await self._handle_one(cmd)
-        else:
-            self._queue.put_nowait(cmd)
+            # The table is idle and this move is the only input queued: take it from the
+            # queue and handle it here, still one input at a time (the lock), saving the
+            # task switches on the way to everyone's update. (Without finish hooks handling
+            # a move never waits, so it cannot be cut off half-way.)
+            cmd = self._queue.get_nowait()
+            try:
+                async with self._busy:
+                    await self._handle_one(cmd)
+            finally:
+                self._queue.task_done()
         await done
 
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
@@ -413,29 +422,20 @@ class TableActor:
 
     def _record_parts(self) -> tuple[dict[str, Any], str]:
         """The record as JSON data and as compact JSON text; finished hands are built and
-        encoded once, so a save costs the hand in progress, not the whole game."""
+        encoded once (kept as :class:`msgspec.Raw`), so a save costs the hand in progress,
+        not the whole game."""
         hands = self.game.all_hands()
         while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
             i = len(self._hands_json)
             self._hands_json.append(hand_json(hands[i], self._seed(i), self._clients(i)))
-            self._hands_text.append(_compact(self._hands_json[-1]))
+            self._hands_raw.append(msgspec.Raw(_ENCODER.encode(self._hands_json[-1])))
         rest = [hand_json(h, self._seed(i), self._clients(i))
                 for i, h in enumerate(hands) if i >= len(self._hands_json)]
-        rules = self.config.rules.to_dict()
+        head = {"format": "euchre-record", "version": 1, "rules": self.config.rules.to_dict()}
         final = list(self.game.score) if self.game.is_over else None
-        data = {
-            "format": "euchre-record",
-            "version": 1,
-            "rules": rules,
-            "hands": [*self._hands_json, *rest],
-            "final": final,
-        }
-        text = (
-            f'{{"format":"euchre-record","version":1,"rules":{self._rules_text},"hands":['
-            + ",".join([*self._hands_text, *(_compact(h) for h in rest)])
-            + f'],"final":{_compact(final)}}}'
-        )
-        return data, text
+        data = {**head, "hands": [*self._hands_json, *rest], "final": final}
+        text = _ENCODER.encode({**head, "hands": [*self._hands_raw, *rest], "final": final})
+        return data, text.decode()
 
     def _seed(self, index: int) -> str | None:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
@@ -448,6 +448,7 @@ class TableActor:
     # -- the loop -----------------------------------------------------------------------
 
     async def _run(self) -> None:
+        TABLE_ID.set(self.id)  # this task's own context: its log lines name the table
         while True:
             cmd = await self._queue.get()
             try:
@@ -546,6 +547,7 @@ class TableActor:
         except IllegalActionError as e:
             raise TableError(str(e)) from None
         self.policy.moved(seat, self.scheduler.now(), timed_out=False)
+        self.observer.moved("person")
         await self._advance(new, seat, action)
 
     def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
@@ -578,6 +580,7 @@ class TableActor:
             return
         level = self.config.seats[seat].level or "medium"
         action = await self._thought(self._bots[seat], level, seat)
+        self.observer.moved("computer")
         await self._advance(self.game.apply(action, seat=seat), seat, action)
 
     async def _on_deadline(self, seat: int) -> None:
@@ -587,6 +590,7 @@ class TableActor:
         level = self.policy.on_timeout(seat, now)
         action = await self._thought(None, level, seat)
         self.policy.moved(seat, self.scheduler.now(), timed_out=True)
+        self.observer.moved("timeout")
         await self._advance(self.game.apply(action, seat=seat), seat, action,
                             {"timed_out": True})
 
@@ -601,13 +605,18 @@ class TableActor:
         if bot is None:
             bot = self._factory(level, self.config.seats[seat].bot_seed)
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        return await think(bot, view, level in SLOW_LEVELS)
+        return await think(self._timed(bot, level), view, level in SLOW_LEVELS)
+
+    def _timed(self, bot: Any, level: str) -> Any:
+        """``bot``, its decision time told to the observer (from a worker thread too)."""
+        return _TimedBot(bot, level, self.observer)
 
     def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
         """Start working out ``seat``'s move now (published later, at the table's pace)."""
         self._drop_thinking()
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        self._thinking = start_thinking(bot, view, self._step, seat, SLOW_LEVELS, level)
+        self._thinking = start_thinking(self._timed(bot, level), view, self._step, seat,
+                                        SLOW_LEVELS, level)
 
     def _prepare_timeout(self, seat: int, deadline: float) -> None:
         """A person's clock is about to run out: the computer that will move for them
@@ -728,10 +737,14 @@ class TableActor:
         assert self.store is not None
         while self._dirty:
             self._dirty = False
+            started = time.perf_counter()
             try:
                 await self.store.save(self.stored())
             except Exception:
+                self.observer.saved(time.perf_counter() - started, False)
                 log.exception("table %s: could not save", self.id)
+            else:
+                self.observer.saved(time.perf_counter() - started, True)
 
     async def flush(self) -> None:
         """Wait until the latest state has been saved."""
@@ -858,6 +871,21 @@ class TableActor:
             self._queue.put_nowait(cmd)
 
 
+class _TimedBot:
+    """A computer player whose every decision's time is told to a :class:`TableObserver`."""
+
+    def __init__(self, bot: Any, level: str, observer: TableObserver) -> None:
+        self.bot = bot
+        self.level = level
+        self.observer = observer
+
+    def choose(self, view: HandView) -> Action:
+        started = time.perf_counter()
+        action: Action = self.bot.choose(view)
+        self.observer.bot_decided(self.level, time.perf_counter() - started)
+        return action
+
+
 def release_all(subscribers: list[Subscriber], reason: str) -> None:
     """Drop every subscriber, telling each that has a ``release(reason)`` method (a
     socket closes itself, so its client reconnects and finds the table wherever it is)."""
@@ -885,8 +913,7 @@ def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
                 done.set_exception(TableStopped(STOPPED))
 
 
-def _compact(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+_ENCODER = msgspec.json.Encoder()  # stateless: encodes the record for saving
 
 
 def restore(stored: StoredGame, **kwargs: Any) -> TableActor:

@@ -19,7 +19,7 @@ from typing import Any
 from ..rules import Rules
 from .clock import ClockPolicy, MoveClock
 from .first_draw import choose_first_dealer
-from .kinds import TurnPolicy
+from .kinds import FinishHook, TableKind, TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 
 COIN = "coin"
@@ -33,6 +33,9 @@ COIN_OPPONENTS = "hard"
 
 COIN_PRESET = "classic"
 """The rules of a coin table."""
+
+NO_HINTS = "Hints are off at coin and online tables: they are for practice."
+"""The refusal of a hint at a coin or online table (the play must be the person's own)."""
 
 
 class CoinTurnPolicy(TurnPolicy):
@@ -128,3 +131,9 @@ def coin_table(
         extra={"stake": stake},
     )
     return config, token
+
+
+def coin_kind(clock: ClockPolicy, finish: FinishHook) -> TableKind:
+    """Coin tables: the move clock ``clock``, ``finish`` settling the stake, no hints."""
+    return TableKind(COIN, hints=False, policy=lambda config: CoinTurnPolicy(config, clock),
+                     finish=(finish,), no_hints=NO_HINTS)

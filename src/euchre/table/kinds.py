@@ -1,13 +1,20 @@
-"""What makes one kind of table differ from another: turn deadlines and what happens at the end.
+"""What makes one kind of table differ from another: a :class:`TableKind`.
 
-A practice table has no deadlines and nothing to pay out. A coin table (added by the
-accounts work) plugs in a :class:`TurnPolicy` with a per-seat clock and a finish hook
-that settles stakes; the table actor itself does not change.
+A kind answers the questions the table actor and the socket ask about it: are hints
+allowed, what turn clock (a :class:`TurnPolicy`), what runs when a game ends. A practice
+table has hints, no deadlines and nothing to pay out; a coin table (registered by the
+accounts extension) has a per-seat clock and a finish hook that settles stakes; the table
+actor itself does not change. :class:`TableObserver` is how a table reports what it did
+(moves, saves, bot decisions) to whoever counts them, without importing them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..game import GameState
 
 PRACTICE = "practice"
 """The kind of a practice table: no account, no coins, no clock."""
@@ -47,3 +54,60 @@ class TurnPolicy:
 
     def load_json(self, data: dict[str, Any]) -> None:
         """Restore what :meth:`to_json` saved."""
+
+
+class FinishedTable(Protocol):
+    """What a finish hook may read of the table whose game ended."""
+
+    @property
+    def id(self) -> str:
+        """The table id."""
+        ...
+
+    @property
+    def game(self) -> GameState:
+        """The finished game."""
+        ...
+
+
+FinishHook = Callable[[FinishedTable], Awaitable[None]]
+"""Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
+
+
+def no_policy(config: Any) -> TurnPolicy:
+    """No turn deadlines (practice tables)."""
+    return TurnPolicy()
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One kind of table: its name and the answers to what differs between kinds."""
+
+    name: str
+    """``practice``, ``coin``, ``online`` ..."""
+    hints: bool = False
+    """Whether a seat may ask for the computer's advice (practice only: elsewhere the play
+    must be the person's own)."""
+    policy: Callable[[Any], TurnPolicy] = no_policy
+    """Makes a table's turn clock from its :class:`~euchre.table.seats.TableConfig`."""
+    finish: Sequence[FinishHook] = field(default_factory=tuple)
+    """Run once when a game ends."""
+    no_hints: str = "Hints are off at this table: they are for practice."
+    """The refusal of a hint where :attr:`hints` is False."""
+
+
+PRACTICE_KIND = TableKind(PRACTICE, hints=True)
+"""Practice tables: hints, no clock, nothing at the end."""
+
+
+class TableObserver:
+    """Told what tables do, to count it (the server's metrics); the base ignores it all."""
+
+    def moved(self, by: str) -> None:
+        """A move was applied: by a ``person``, a ``computer``, or on ``timeout``."""
+
+    def saved(self, seconds: float, ok: bool) -> None:
+        """A save took ``seconds``; ``ok`` False when it failed."""
+
+    def bot_decided(self, level: str, seconds: float) -> None:
+        """A computer player of ``level`` chose in ``seconds``."""

@@ -9,21 +9,17 @@ from typing import Any
 
 from ..shuffle import new_seed
 from ..storage.base import GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, FinishHook, TableActor, restore
-from .kinds import TurnPolicy
+from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .pacing import Pacing, Scheduler
 from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
 
 log = logging.getLogger(__name__)
 
-PolicyFactory = Callable[[TableConfig], TurnPolicy]
-"""Makes the turn policy of a table of one kind."""
-
 OpenHook = Callable[[TableConfig], Awaitable[None]]
 """Called with a new table's settings before it is first saved (e.g. note who sits where);
 if it raises, the table is not opened."""
-
 
 class TableManager:
     """Every live table actor, by id; tables not in memory are loaded from storage."""
@@ -37,6 +33,7 @@ class TableManager:
         bot_factory: BotFactory | None = None,
         seed_source: Callable[[], str] = new_seed,
         history_limit: int = HISTORY_LIMIT,
+        observer: TableObserver | None = None,
         retire_after: float = RETIRE_AFTER,
     ) -> None:
         """A manager with no tables yet."""
@@ -46,10 +43,11 @@ class TableManager:
         """The clock every table uses."""
         self.pacing = pacing or Pacing()
         """Bot delay and pauses for every table."""
-        self.policies: dict[str, PolicyFactory] = {}
-        """Turn policy per table kind (kinds not listed: no deadlines)."""
-        self.finish_hooks: dict[str, list[FinishHook]] = {}
-        """Hooks per table kind, called when a game ends (e.g. pay out a coin table)."""
+        self.kinds: dict[str, TableKind] = {PRACTICE_KIND.name: PRACTICE_KIND}
+        """The kinds of table this server runs (a stored table of another kind is run
+        with no hints and no clock)."""
+        self.observer = observer or TableObserver()
+        """Told what every table does (the server's metrics)."""
         self.open_hooks: list[OpenHook] = []
         """Hooks called by :meth:`open` for every new table, before it is saved."""
         self.guard: Callable[[], bool] | None = None
@@ -66,18 +64,30 @@ class TableManager:
         """How many tables are in memory."""
         return len(self._tables)
 
+    def register(self, kind: TableKind) -> None:
+        """Run tables of ``kind`` with its clock, hints and finish hooks."""
+        self.kinds[kind.name] = kind
+
+    def count_by_kind(self) -> dict[str, int]:
+        """Tables in memory, by kind."""
+        counts: dict[str, int] = {}
+        for actor in self._tables.values():
+            counts[actor.config.kind] = counts.get(actor.config.kind, 0) + 1
+        return counts
+
     def _actor_kwargs(self, config: TableConfig) -> dict[str, Any]:
-        kind = config.kind
-        factory = self.policies.get(kind)
+        kind = self.kinds.get(config.kind) or TableKind(config.kind)
         return {
             "scheduler": self.scheduler,
             "pacing": self.pacing,
             "store": self.store,
-            "policy": factory(config) if factory else TurnPolicy(),
+            "policy": kind.policy(config),
             "bot_factory": self._bot_factory,
             "seed_source": self._seed_source,
-            "on_finish": self.finish_hooks.get(kind, ()),
+            "on_finish": kind.finish,
             "history_limit": self._history_limit,
+            "kind": kind,
+            "observer": self.observer,
             "guard": self.guard,
         }
 

@@ -25,13 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEVELS
+from ..errors import DomainError
 from ..hand import SEAT_NAMES
-from ..rules import PRESETS, Rules, RulesError
+from ..rules import Rules
 from .clock import ClockPolicy
-from .coin import CoinTurnPolicy
+from .coin import NO_HINTS, CoinTurnPolicy
 from .first_draw import choose_first_dealer
-from .names import NameRefused, check_display_name
+from .kinds import TableKind
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 ONLINE = "online"
@@ -67,35 +67,29 @@ MAX_OPEN = 500
 MAX_NAME = 24
 """The longest display name."""
 
-_FIELDS = ("kind", "preset", "rules", "seconds_per_move", "level", "name", "rated")
-
 GUEST_REFUSED = "rated tables are for signed-in people: sign in (or create an account) first"
 """Why a guest may not open, or sit at, a rated table."""
 
-
-class OnlineError(Exception):
+class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
-
-    status = 400
-    """The HTTP status that fits."""
 
 
 class OnlineNotFound(OnlineError):
     """No open online table has that id."""
 
-    status = 404
+    code = "not_found"
 
 
 class OnlineConflict(OnlineError):
     """The seat is taken, the game has started, or too many tables are open."""
 
-    status = 409
+    code = "conflict"
 
 
 class OnlineForbidden(OnlineError):
     """Only the table's creator may do that."""
 
-    status = 403
+    code = "forbidden"
 
 
 @dataclass(frozen=True)
@@ -118,66 +112,6 @@ class OnlineOptions:
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
         return Rules.preset(self.preset, **self.rules)
-
-
-def parse_name(value: Any) -> str:
-    """A display name from a request: 1 to 24 printable characters."""
-    if not isinstance(value, str) or not 1 <= len(value.strip()) <= MAX_NAME:
-        raise OnlineError(f"name must be 1 to {MAX_NAME} characters")
-    if not value.strip().isprintable():
-        raise OnlineError("name must be printable characters")
-    try:
-        return check_display_name(value.strip())
-    except NameRefused as e:
-        raise OnlineError(str(e)) from None
-
-
-def parse_online_request(body: Any) -> OnlineOptions:
-    """Read a ``POST /api/tables`` body of kind ``online``; raise with a clear reason."""
-    if not isinstance(body, dict):
-        raise OnlineError("the request body must be a JSON object")
-    unknown = sorted(set(body) - set(_FIELDS))
-    if unknown:
-        raise OnlineError(f"unknown field {unknown[0]!r}: online tables take "
-                          f"{', '.join(_FIELDS[1:])}")
-    preset = body.get("preset", "classic")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise OnlineError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-    rules = body.get("rules") or {}
-    if not isinstance(rules, dict):
-        raise OnlineError("rules must be an object of rule name to value")
-    seconds = body.get("seconds_per_move", DEFAULT_SECONDS)
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
-            or not math.isfinite(seconds) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise OnlineError(f"seconds_per_move must be a number from {MIN_SECONDS:g} "
-                          f"to {MAX_SECONDS:g}")
-    level = body.get("level", DEFAULT_LEVEL)
-    if not isinstance(level, str) or level not in LEVELS:
-        raise OnlineError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
-    rated = body.get("rated", False)
-    if not isinstance(rated, bool):
-        raise OnlineError("rated must be true or false")
-    options = OnlineOptions(preset, dict(rules), float(seconds), level,
-                            parse_name(body.get("name", "Host")), rated)
-    try:
-        options.make_rules()
-    except (RulesError, TypeError) as e:
-        raise OnlineError(f"bad rules: {e}") from None
-    return options
-
-
-def parse_seat_request(body: Any, name: str | None = None) -> tuple[int, str]:
-    """Read a ``POST /api/tables/{id}/seats`` body: ``{"seat": 1-3, "name": ...}``; a
-    signed-in person's ``name`` (their account's) replaces the one in the body."""
-    if not isinstance(body, dict):
-        raise OnlineError("the request body must be a JSON object")
-    unknown = sorted(set(body) - {"seat", "name"})
-    if unknown:
-        raise OnlineError(f"unknown field {unknown[0]!r}: give seat and name")
-    seat = body.get("seat")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 4:
-        raise OnlineError("seat must be 0 (South), 1 (West), 2 (North) or 3 (East)")
-    return seat, name if name is not None else parse_name(body.get("name"))
 
 
 @dataclass
@@ -396,3 +330,7 @@ def online_policy(config: TableConfig) -> CoinTurnPolicy:
     """The move clock of an online table: the coin clock with the table's seconds per move."""
     seconds = float(config.extra.get("seconds_per_move", DEFAULT_SECONDS))
     return CoinTurnPolicy(config, ClockPolicy(seconds_per_move=seconds))
+
+
+ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS)
+"""Online tables: each person's move on the table's clock; no hints (other people play)."""

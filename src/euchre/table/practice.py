@@ -11,21 +11,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEVELS
-from ..rules import PRESETS, Rules, RulesError
+from ..rules import Rules
 from .first_draw import choose_first_dealer
 from .kinds import PRACTICE
-from .names import NameRefused, check_display_name
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
 
 DEFAULT_LEVEL = "medium"
 """The computer level used when a request names none."""
-
-_FIELDS = ("kind", "preset", "rules", "partner", "left", "right", "name")
-
-
-class PracticeRequestError(ValueError):
-    """A practice-table request that cannot be honoured; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -48,46 +40,6 @@ class PracticeOptions:
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
         return Rules.preset(self.preset, **self.rules)
-
-
-def parse_practice_request(body: Any) -> PracticeOptions:
-    """Read a ``POST /api/tables`` body for a practice table; raise with a clear reason."""
-    if not isinstance(body, dict):
-        raise PracticeRequestError("the request body must be a JSON object")
-    unknown = sorted(set(body) - set(_FIELDS))
-    if unknown:
-        raise PracticeRequestError(
-            f"unknown field {unknown[0]!r}: practice tables take {', '.join(_FIELDS[1:])}"
-        )
-    preset = body.get("preset", "classic")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise PracticeRequestError(f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-    rules = body.get("rules", {})
-    if rules is None:
-        rules = {}
-    if not isinstance(rules, dict):
-        raise PracticeRequestError("rules must be an object of rule name to value")
-    levels = {}
-    for key in ("partner", "left", "right"):
-        level = body.get(key, DEFAULT_LEVEL)
-        if not isinstance(level, str) or level.strip().lower() not in LEVELS:
-            raise PracticeRequestError(
-                f"{key} must be one of {', '.join(LEVELS)}, not {level!r}"
-            )
-        levels[key] = level.strip().lower()
-    name = body.get("name", "You")
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 24:
-        raise PracticeRequestError("name must be 1 to 24 characters")
-    try:
-        check_display_name(name.strip())
-    except NameRefused as e:
-        raise PracticeRequestError(str(e)) from None
-    options = PracticeOptions(preset, dict(rules), name=name.strip(), **levels)
-    try:
-        options.make_rules()
-    except (RulesError, TypeError) as e:
-        raise PracticeRequestError(f"bad rules: {e}") from None
-    return options
 
 
 def practice_table(

@@ -1,0 +1,75 @@
+"""``/asyncapi.json``: the table socket's protocol (AsyncAPI 3.0), generated from the models.
+
+Two operations on one channel, ``/ws/tables/{table_id}``: the client sends
+:data:`~euchre.server.wire.socket.CLIENT_MESSAGES`, the server sends
+:data:`~euchre.server.wire.socket.SERVER_MESSAGES`. Schemas come from
+:func:`msgspec.json.schema_components`, as for ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .. import __version__
+from .wire.common import REF
+from .wire.socket import CLIENT_MESSAGES, EVENTS, SERVER_MESSAGES
+from .wire.tables import TableSnapshot
+
+
+def _name(model: type[Any]) -> str:
+    return model.__name__
+
+
+def asyncapi_document() -> dict[str, Any]:
+    """The AsyncAPI 3.0 document of the table socket."""
+    models: list[Any] = [*CLIENT_MESSAGES, *SERVER_MESSAGES, *EVENTS, TableSnapshot]
+    _, components = msgspec.json.schema_components(models, ref_template=REF)
+    components["TableEvent"] = {
+        "description": "An event body, as the receiving seat may see it.",
+        "oneOf": [{"$ref": REF.format(name=_name(e))} for e in EVENTS],
+    }
+    messages = {
+        _name(m): {
+            "name": m.__struct_config__.tag,
+            "title": _name(m),
+            "summary": (m.__doc__ or "").strip().splitlines()[0],
+            "contentType": "application/json",
+            "payload": {"$ref": REF.format(name=_name(m))},
+        }
+        for m in (*CLIENT_MESSAGES, *SERVER_MESSAGES)
+    }
+    channel_messages = {n: {"$ref": f"#/components/messages/{n}"} for n in messages}
+    return {
+        "asyncapi": "3.0.0",
+        "info": {"title": "Euchre table socket", "version": __version__,
+                 "description": "One WebSocket per seat and table: join with the seat's "
+                                "token, then send moves; every change comes back as an "
+                                "event with the seat's own table. See docs/protocol.md."},
+        "defaultContentType": "application/json",
+        "channels": {
+            "table": {
+                "address": "/ws/tables/{table_id}",
+                "parameters": {"table_id": {"description": "The table id."}},
+                "messages": channel_messages,
+            }
+        },
+        "operations": {
+            "receiveFromClient": {
+                "action": "receive",
+                "channel": {"$ref": "#/channels/table"},
+                "summary": "What a client sends (the server receives).",
+                "messages": [{"$ref": f"#/channels/table/messages/{_name(m)}"}
+                             for m in CLIENT_MESSAGES],
+            },
+            "sendToClient": {
+                "action": "send",
+                "channel": {"$ref": "#/channels/table"},
+                "summary": "What the server sends.",
+                "messages": [{"$ref": f"#/channels/table/messages/{_name(m)}"}
+                             for m in SERVER_MESSAGES],
+            },
+        },
+        "components": {"schemas": dict(sorted(components.items())), "messages": messages},
+    }

@@ -1,0 +1,33 @@
+"""The whole site: the app with every extension (what ``euchre serve`` runs).
+
+``create_app(settings, extensions)`` builds an app from extension objects; without
+``extensions`` it has the site's own: practice, accounts and coins, online tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from starlette.applications import Starlette
+
+from .accounts_api import accounts_extension
+from .app import Settings, build_app
+from .online_api import online_extension
+from .practice_api import practice_extension
+from .ratings_api import ratings_extension
+from .registry import Extension
+from .site import site_extension
+
+
+def site_extensions() -> list[Extension]:
+    """The site's extensions: the site itself (broker, leases: first, it decides whether
+    this process runs tables), practice tables, accounts and coin tables, online tables,
+    ratings and statistics (after accounts and online: it uses both)."""
+    return [site_extension(), practice_extension(), accounts_extension(), online_extension(),
+            ratings_extension()]
+
+
+def create_app(settings: Settings | None = None,
+               extensions: Sequence[Extension] | None = None) -> Starlette:
+    """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`)."""
+    return build_app(settings, site_extensions() if extensions is None else extensions)

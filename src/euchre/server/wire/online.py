@@ -1,0 +1,169 @@
+"""The online tables' models: open a table, claim a seat, start the game, the lists."""
+
+from __future__ import annotations
+
+import math
+from typing import Annotated, Any, ClassVar, Literal
+
+from msgspec import Meta, Struct
+
+from ...rules import Rules
+from ...table.names import check_display_name
+from ...table.online import DEFAULT_LEVEL, DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
+from .common import (
+    Level,
+    PresetName,
+    Request,
+    RuleChanges,
+    level_of,
+    level_refusal,
+    preset_of,
+    preset_refusal,
+)
+from .tables import MAX_NAME, DisplayName, SeatNumber, checked_rules
+
+_SECONDS = f"seconds_per_move must be a number from {MIN_SECONDS:g} to {MAX_SECONDS:g}"
+_NAME = f"name must be 1 to {MAX_NAME} characters"
+
+
+def display_name(value: str) -> str:
+    """A display name: 1 to 24 printable characters once trimmed, that could not pass for
+    a seat or a computer; else a refusal."""
+    name = value.strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise ValueError(_NAME)
+    if not name.isprintable():
+        raise ValueError("name must be printable characters")
+    return check_display_name(name)
+
+
+class OnlineTableRequest(Request):
+    """``POST /api/tables`` of kind ``online``: the creator sits South."""
+
+    kind: Literal["online"]
+    """The table kind."""
+    preset: PresetName = "classic"
+    rules: RuleChanges | None = None
+    seconds_per_move: Annotated[float, Meta(ge=MIN_SECONDS, le=MAX_SECONDS)] = DEFAULT_SECONDS
+    """Each person's clock for one move."""
+    level: Level = DEFAULT_LEVEL
+    """The computer players that fill free seats at the start."""
+    name: Annotated[DisplayName, Meta(
+        description="Not a seat's or a computer's name (North, Computer, Ann (hard) ...)."
+    )] = "Host"
+    """The creator's name (a signed-in person plays under their account's name instead)."""
+    rated: bool = False
+    """A rated table: signed-in people only (with the X-CSRF-Token header), starts with four
+    people, updates their ratings when the game ends."""
+
+    what: ClassVar[str] = "online tables"
+    refusals: ClassVar[dict[str, Any]] = {
+        "preset": preset_refusal,
+        "rules": "rules must be an object of rule name to value",
+        "seconds_per_move": _SECONDS,
+        "level": level_refusal("level"),
+        "name": _NAME,
+        "rated": "rated must be true or false",
+    }
+
+    def __post_init__(self) -> None:
+        self.preset = preset_of(self.preset)
+        if not math.isfinite(self.seconds_per_move):
+            raise ValueError(_SECONDS)
+        self.seconds_per_move = float(self.seconds_per_move)
+        self.level = level_of("level", self.level)
+        self.name = display_name(self.name)
+        self.rules = checked_rules(self.preset, self.rules)
+
+
+class SeatRequest(Request):
+    """``POST /api/tables/{id}/seats``: claim a free seat with a name (a signed-in person
+    sits under their account's name, and may leave it out)."""
+
+    seat: SeatNumber
+    name: DisplayName | None = None
+
+    what: ClassVar[str] = "a seat claim"
+    refusals: ClassVar[dict[str, Any]] = {
+        "seat": "seat must be 0 (South), 1 (West), 2 (North) or 3 (East)",
+        "name": _NAME,
+    }
+
+    @classmethod
+    def unknown_field(cls, name: str) -> str:
+        """The refusal of a field a seat claim does not take."""
+        return f"unknown field {name!r}: give seat and name"
+
+    def __post_init__(self) -> None:
+        if self.name is not None:
+            self.name = display_name(self.name)
+
+
+class StartRequest(Struct):
+    """``POST /api/tables/{id}/start``: the creator's token."""
+
+    token: str | None = None
+
+
+class SeatRating(Struct):
+    """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
+    ``ordinal`` = mu - 3 sigma, rated games finished."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class OnlineSeat(Struct):
+    """A seat of an open online table."""
+
+    seat: SeatNumber
+    position: str
+    name: str | None
+    taken: bool
+    signed_in: bool = False
+    """Whether a signed-in person sits here (else a guest, or free)."""
+    rating: SeatRating | None = None
+    """A signed-in person's rating (null: unrated, or a guest)."""
+
+
+class OnlineTable(Struct):
+    """An online table as anyone may see it (never a token)."""
+
+    id: str
+    status: Literal["open", "started"]
+    rated: bool
+    """Whether the table is rated (shown before anyone joins)."""
+    preset: str
+    rules: Rules
+    rules_text: list[str]
+    seconds_per_move: float
+    level: str
+    seats: list[OnlineSeat]
+    free: int
+    url: str
+    invite: str | None = None
+    """The link to send to the people invited (one table's answer)."""
+    table_url: str | None = None
+    """The table's page (once started)."""
+
+
+class OnlineTables(Struct):
+    """The online tables waiting for their start, newest first, a page at a time."""
+
+    tables: list[OnlineTable]
+    next: str | None = None
+    """The cursor of the next page (null: the last page)."""
+
+
+class SeatTaken(Struct):
+    """A seat at an online table and its token."""
+
+    id: str
+    seat: SeatNumber
+    token: str
+    url: str
+    table_url: str
+    invite: str
+    ws: str

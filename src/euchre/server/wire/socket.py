@@ -1,0 +1,273 @@
+"""The table socket's messages, both directions (documented in ``/asyncapi.json``).
+
+A client sends ``join``, ``action``, ``hint`` or ``ping``; the server answers with
+``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``. A table snapshot and an
+event body are rendered by the table layer and embedded as encoded JSON
+(:class:`msgspec.Raw`); their schemas are :class:`TableSnapshot` and :data:`EVENTS`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar
+
+import msgspec
+from msgspec import Meta, Raw, Struct
+
+from .common import BadRequest, ref
+from .tables import Card, HandSummary, NextCommitment, Pair, SeatNumber
+
+MAX_MESSAGE_BYTES = 4096
+"""Longer client messages are refused unread."""
+
+
+class ClientMessage(Struct, tag_field="type", forbid_unknown_fields=True):
+    """Any message a client may send."""
+
+    what: ClassVar[str] = "message"
+    refusals: ClassVar[dict[str, str]] = {}
+
+
+class Join(ClientMessage, tag="join"):
+    """Take a seat with its token; ``since``: the last version the client has."""
+
+    token: Annotated[str, Meta(min_length=1)]
+    """The seat's secret token (from ``POST /api/tables``)."""
+    since: Annotated[int, Meta(ge=0)] | None = None
+    """Send only the events after this version (if still kept), else a snapshot."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "token": 'join needs "token": the seat\'s token as a string',
+        "since": '"since" must be a version number (0 or more) or null',
+    }
+
+
+class Act(ClientMessage, tag="action"):
+    """Make a move, in action notation (``play JH``, ``order``, ``call S alone`` ...)."""
+
+    action: str
+    """The action text."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "action": 'action needs "action": a move such as "play JH" or "pass"',
+    }
+
+    def __post_init__(self) -> None:
+        if not self.action.strip():
+            raise ValueError(self.refusals["action"])
+
+
+class Seed(ClientMessage, tag="seed"):
+    """A person's shuffle seed for the next hand, sent after its table commitment."""
+
+    hand_number: Annotated[int, Meta(ge=1)]
+    """The hand the seed is for (the TABLE's ``next_commitment.hand_number``)."""
+    seed: Annotated[str, Meta(min_length=1)]
+    """16 to 128 lower-case hex digits (the page sends 32 random bytes)."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "hand_number": 'seed needs "hand_number": the hand it is for (1 or more)',
+        "seed": 'seed needs "seed": hex digits as a string',
+    }
+
+
+class Hint(ClientMessage, tag="hint"):
+    """Ask for the computer's advice on the current decision."""
+
+
+class Ping(ClientMessage, tag="ping"):
+    """Keep the connection alive; answered with ``pong``."""
+
+
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Act, Seed, Hint, Ping)
+"""Every client message, in the order the protocol lists them."""
+
+_TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
+_ANY_CLIENT = Join | Act | Seed | Hint | Ping
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """One client message as its model; raises :class:`BadRequest` saying what is wrong."""
+    from .common import load_json
+
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise BadRequest(f"message too long (over {MAX_MESSAGE_BYTES} bytes)")
+    data = load_json(raw, what="a message", not_json="not JSON: send one JSON object per message")
+    if not isinstance(data, dict):
+        raise BadRequest('a message must be a JSON object with a "type"')
+    kind = data.get("type")
+    if kind not in _TYPES:
+        raise BadRequest(f"unknown message type {kind!r}: use one of {', '.join(_TYPES)}")
+    model = CLIENT_MESSAGES[_TYPES.index(kind)]
+    try:
+        message: ClientMessage = msgspec.convert(data, _ANY_CLIENT)
+    except msgspec.ValidationError as e:
+        text = str(e)
+        unknown = text.partition("unknown field `")[2].partition("`")[0]
+        if unknown:
+            raise BadRequest(f"unexpected field {unknown!r} in a {kind} message") from None
+        for field, refusal in model.refusals.items():
+            if f"`{field}`" in text or f"$.{field}" in text:
+                raise BadRequest(refusal) from None
+        raise BadRequest(text) from None
+    return message
+
+
+# -- what the server sends ----------------------------------------------------------------
+
+TableRaw = Annotated[Raw, Meta(extra_json_schema=ref("TableSnapshot"))]
+"""A table snapshot, encoded once by the table's renderer."""
+
+EventRaw = Annotated[Raw, Meta(extra_json_schema=ref("TableEvent"))]
+"""An event body as the receiving seat may see it."""
+
+
+class ServerMessage(Struct, tag_field="type"):
+    """Any message the server sends."""
+
+
+class Joined(ServerMessage, tag="joined"):
+    """The connection is seated."""
+
+    table_id: str
+    seat: SeatNumber | None
+    version: int
+
+
+class Snapshot(ServerMessage, tag="snapshot"):
+    """The whole table for the seat (after a join that cannot be caught up with events)."""
+
+    version: int
+    table: TableRaw
+
+
+class EventMessage(ServerMessage, tag="event"):
+    """Something happened; ``table`` is the seat's table right after it."""
+
+    version: int
+    event: EventRaw
+    table: TableRaw
+
+
+class HintItem(Struct):
+    """One piece of advice, best first."""
+
+    action: str
+    text: str
+    expected_points: float | None
+    make_chance: float | None
+
+
+class HintAnswer(ServerMessage, tag="hint"):
+    """The computer's advice for the seat's decision at ``version``."""
+
+    version: int
+    hints: list[HintItem]
+
+
+class Pong(ServerMessage, tag="pong"):
+    """The answer to ``ping``."""
+
+
+class ErrorMessage(ServerMessage, tag="error"):
+    """A refused message (nothing changed)."""
+
+    code: str
+    """``bad_message``, ``bad_token``, ``not_joined``, ``illegal``, ``bad_seed``,
+    ``no_table``, ``hint_unavailable``, ``too_many``, ``table_stopped``, ``internal``."""
+    message: str
+
+
+SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
+    Joined, Snapshot, EventMessage, HintAnswer, Pong, ErrorMessage)
+"""Every server message."""
+
+
+def error_message(message: str, *, code: str = "error") -> ErrorMessage:
+    """The server's reply to a refused message (nothing changed)."""
+    return ErrorMessage(code=code, message=message)
+
+
+# -- the event bodies (rendered by euchre.table.events; the models document them) ---------
+
+
+class Event(Struct, tag_field="kind"):
+    """Any event."""
+
+
+class DealEvent(Event, tag="deal"):
+    """A hand was dealt; ``commitment`` is the SHA-256 of its table seed."""
+
+    dealer: SeatNumber
+    hand_number: int
+    commitment: str
+    client_seeds: dict[str, str] | None = None
+    """The people's seeds mixed into this hand's shuffle, by seat."""
+    next_commitment: NextCommitment | None = None
+    """The next hand's table seed commitment."""
+
+
+class ActionEvent(Event, tag="action"):
+    """A seat acted; another seat's discard shows only as ``discard``."""
+
+    seat: SeatNumber
+    action: str
+    timed_out: bool | None = None
+
+
+class TrickEvent(Event, tag="trick"):
+    """A trick was completed."""
+
+    leader: SeatNumber
+    cards: list[Card]
+    winner: SeatNumber
+
+
+class HandOverEvent(Event, tag="hand_over"):
+    """A hand ended."""
+
+    points: Pair
+    score: Pair
+    summary: HandSummary
+
+
+class GameOverEvent(Event, tag="game_over"):
+    """The game ended; ``winner`` is a side (0: seats 0 & 2)."""
+
+    winner: Annotated[int, Meta(ge=0, le=1)]
+    score: Pair
+
+
+class ClosedEvent(Event, tag="closed"):
+    """The table was closed before its game ended."""
+
+    reason: str
+
+
+class PresenceEvent(Event, tag="presence"):
+    """A person connected or left."""
+
+    seat: SeatNumber
+    connected: bool
+
+
+EVENTS: tuple[type[Event], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
+                                   GameOverEvent, ClosedEvent, PresenceEvent)
+"""Every event kind."""
+
+TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
+    ClosedEvent | PresenceEvent
+"""The schema of an event body."""
+
+
+def hint_item(hint: Any) -> HintItem:
+    """One hint from the bots' analysis, as the protocol sends it."""
+    return HintItem(
+        action=str(hint.action),
+        text=str(getattr(hint, "text", "")),
+        expected_points=_number(getattr(hint, "expected_points", None)),
+        make_chance=_number(getattr(hint, "make_chance", None)),
+    )
+
+
+def _number(x: Any) -> float | None:
+    return None if x is None else round(float(x), 3)
