@@ -1,18 +1,22 @@
-"""Print the hard player's decision times on one core: median and 99th percentile.
+"""Print the hard (or expert) player's decision times on one core: median and 99th percentile.
 
-Two hard players partner against two medium players for ``--hands`` random deals in one
-process; every hard decision with a real choice is timed, and card-play decisions at the
-first trick are also reported on their own (they have the most unseen cards to place).
-Usage: python scripts/bench_hard.py [--hands N] [--samples S] [--budget B] [--seed S]
+Two players of ``--level`` partner against two medium players for ``--hands`` random
+deals in one process; every decision of theirs with a real choice is timed, and card-play
+decisions at the first trick are also reported on their own (they have the most unseen
+cards to place). Also counts decisions stopped by the time cap (none should be).
+Usage: python scripts/bench_hard.py [--level hard|expert] [--hands N] [--samples S]
+       [--nodes N] [--time-cap SECONDS] [--seed S] [--preset P] [--clock wall|cpu]
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import time
 
 from euchre.bots import make
+from euchre.bots.expert import ExpertBot
 from euchre.bots.hard import HardBot
 from euchre.bots.solver import HAS_C_SOLVER
 from euchre.hand import HandState
@@ -30,14 +34,27 @@ def main() -> None:
     """Play, time and print."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--hands", type=int, default=200)
-    ap.add_argument("--samples", type=int, default=200)
-    ap.add_argument("--budget", type=float, default=0.25)
+    ap.add_argument("--level", choices=("hard", "expert"), default="hard")
+    ap.add_argument("--samples", type=int, default=None, help="deals (default: the level's)")
+    ap.add_argument("--nodes", type=int, default=None, help="solver nodes (default: the level's)")
+    ap.add_argument("--time-cap", type=float, default=None, help="seconds (default: the level's)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time decisions by the wall clock or by this thread's CPU time "
+                         "(cpu: what one core spends, however busy the machine is)")
     ap.add_argument("--preset", default="classic")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rules = Rules.preset(args.preset)
-    hard = HardBot(seed=args.seed, budget=args.budget, samples=args.samples)
+    cls = ExpertBot if args.level == "expert" else HardBot
+    hard = cls(seed=args.seed, samples=args.samples, nodes=args.nodes, time_cap=args.time_cap)
+    capped: list[logging.LogRecord] = []
+
+    class Count(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            capped.append(record)
+
+    logging.getLogger("euchre.bots").addHandler(Count())
     medium = make("medium", seed=args.seed)
     seats = [hard, medium, hard, medium]
     times: dict[str, list[float]] = {"all": [], "play": [], "first trick": [], "bid": []}
@@ -49,8 +66,11 @@ def main() -> None:
             assert seat is not None
             view = state.view(seat)
             start = time.perf_counter()
+            cpu_start = time.thread_time()
             action = seats[seat].choose(view)
             elapsed = time.perf_counter() - start
+            if args.clock == "cpu":
+                elapsed = time.thread_time() - cpu_start
             if seats[seat] is hard and len(view.legal) > 1:
                 times["all"].append(elapsed)
                 if view.phase == "play":
@@ -60,8 +80,11 @@ def main() -> None:
                 elif view.phase in ("order", "call", "benny"):
                     times["bid"].append(elapsed)
             state = state.apply(action)
-    print(f"hard: {args.samples} samples, budget {args.budget} s, "
-          f"{'C' if HAS_C_SOLVER else 'pure-Python'} solver, {args.hands} hands, one process")
+    b = hard.budget
+    print(f"{args.level}: {b.samples} deals, {b.nodes} nodes, time cap {b.time_cap} s, "
+          f"{'C' if HAS_C_SOLVER else 'pure-Python'} solver, {args.hands} hands, one process, "
+          f"{args.clock} clock; "
+          f"{len(capped)} decisions reached the time cap")
     for name, values in times.items():
         if values:
             p50 = 1000 * percentile(values, 0.5)

@@ -44,7 +44,7 @@ def test_every_level_plays_legal_games_under_every_preset(level: str, preset: st
 
 
 def test_make_knows_the_levels() -> None:
-    assert LEVELS == ("random", "easy", "medium", "hard")
+    assert LEVELS == ("random", "easy", "medium", "hard", "expert")
     for level in CHEAP_LEVELS:
         bot = make(level, seed=3)
         assert bot.level == level

@@ -1,7 +1,8 @@
 """The conventions of good players, one named test each, with fixed deals.
 
-Run against ``medium`` and, when it is available, ``hard``. Seats: dealer 0 unless said;
-seat 1 is left of the dealer and leads first; partners are 0 & 2 and 1 & 3.
+Run against ``medium`` and, when they are available, ``hard`` and ``expert``. Seats:
+dealer 0 unless said; seat 1 is left of the dealer and leads first; partners are 0 & 2
+and 1 & 3.
 """
 
 from __future__ import annotations
@@ -29,9 +30,12 @@ def _hard_available() -> bool:
 
 LEVELS = [
     "medium",
-    pytest.param(
-        "hard",
-        marks=pytest.mark.skipif(not _hard_available(), reason="euchre.bots.hard is not there"),
+    *(
+        pytest.param(
+            name,
+            marks=pytest.mark.skipif(not _hard_available(), reason="euchre.bots.hard is not there"),
+        )
+        for name in ("hard", "expert")
     ),
 ]
 

@@ -9,7 +9,7 @@ import pytest
 from euchre import GameState, Rules, deal
 from euchre import actions as A
 from euchre.bots import make
-from euchre.bots.hard import HardBot, evaluate_plays, payoffs
+from euchre.bots.hard import Budget, HardBot, evaluate_plays, payoffs
 from euchre.bots.policy import (
     FEATURES,
     TARGETS,
@@ -29,8 +29,8 @@ PRESETS = ["classic", "stick-the-dealer", "canadian", "kitchen-table", "benny", 
 
 
 def fast_bot(seed: int) -> HardBot:
-    """A hard bot with few samples and a budget no test run reaches."""
-    return HardBot(seed=seed, budget=60.0, samples=24)
+    """A hard bot with few samples (and a time cap no test run reaches)."""
+    return HardBot(seed=seed, samples=24, time_cap=60.0)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -80,7 +80,7 @@ def opening_state() -> HandState:
 
 def test_the_same_view_and_seed_give_the_same_card() -> None:
     view = opening_state().view(0)
-    picks = {HardBot(seed=9, budget=60.0, samples=60).choose(view) for _ in range(3)}
+    picks = {HardBot(seed=9, samples=60, time_cap=60.0).choose(view) for _ in range(3)}
     assert len(picks) == 1
 
 
@@ -105,7 +105,7 @@ def test_a_forced_move_is_answered_without_thinking() -> None:
 
 def test_every_legal_card_gets_an_estimate() -> None:
     view = opening_state().view(0)
-    est = evaluate_plays(view, random.Random(1), samples=30, budget=60.0, detailed=True)
+    est = evaluate_plays(view, random.Random(1), Budget(samples=30, time_cap=60.0), detailed=True)
     assert {e.card for e in est} == {a.card for a in view.legal}
     for e in est:
         assert e.make_chance is not None and 0.0 <= e.make_chance <= 1.0

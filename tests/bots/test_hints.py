@@ -8,7 +8,7 @@ import pytest
 
 from euchre import Rules, deal
 from euchre import actions as A
-from euchre.bots.hard import HardBot
+from euchre.bots.expert import ExpertBot
 from euchre.bots.hints import analyse, describe_action, explain
 from euchre.hand import HandState
 from euchre.shuffle import deal_from_deck, shuffled_deck
@@ -47,11 +47,11 @@ def test_hints_cover_every_legal_action(preset: str) -> None:
                     assert 0.0 <= h.make_chance <= 1.0
 
 
-def test_the_first_hint_is_what_the_hard_player_does() -> None:
+def test_the_first_hint_is_what_the_player_does() -> None:
     for seed in range(4):
         for view in decision_views("classic", seed):
             hints = analyse(view, seed=5, budget=60.0, samples=30)
-            bot = HardBot(seed=5, budget=60.0, samples=30)
+            bot = ExpertBot(seed=5, samples=30, time_cap=60.0)
             assert hints[0].action == bot.choose(view)
 
 

@@ -30,7 +30,7 @@ async def test_the_header_counts_down_ninety_seconds() -> None:
     await h.actor.stop()
 
 
-async def test_one_miss_plays_the_move_with_the_hard_player_and_keeps_the_full_clock() -> None:
+async def test_one_miss_plays_the_move_with_the_expert_player_and_keeps_the_full_clock() -> None:
     h = Harness()
     sub = Recorder()
     h.actor.start()
@@ -38,8 +38,8 @@ async def test_one_miss_plays_the_move_with_the_hard_player_and_keeps_the_full_c
     assert await h.miss() == (1, "order", F)
     timed_out = [e for e in sub.events() if e.get("timed_out")]
     assert len(timed_out) == 1 and timed_out[0]["seat"] == 0
-    # the move was the hard player's; West (a computer) already thinks ahead of its turn
-    assert h.levels == ["hard", "hard"]
+    # the move was the expert player's; West (a computer) already thinks ahead of its turn
+    assert h.levels == ["expert", "expert"]
     await h.to_person_turn()
     assert h.clock_json()["move_ms"] == 90000 and h.clock_json()["misses"] == 1
     await h.actor.stop()
@@ -111,7 +111,7 @@ async def test_a_timeout_in_each_phase(first_dealer: int, skip: int, phase: str)
     history = h.actor.game.current.history()  # type: ignore[union-attr]
     assert [a.kind for s, a in history if s == 0][-1] == {
         "order": "order", "discard": "discard", "play": "play"}[phase]
-    assert "hard" in h.levels
+    assert "expert" in h.levels
     await h.actor.stop()
 
 
@@ -125,7 +125,7 @@ async def test_the_clock_runs_on_while_disconnected_and_rejoining_resumes() -> N
     h.actor.leave(sub)  # the connection dropped: not leaving the game
     await h.actor.settle()
     await h.run_for(90 * 3 + 60)
-    assert h.levels.count("hard") >= 3
+    assert h.levels.count("expert") >= 3
     assert h.actor.game.current is not None and h.actor.game.current.history()
     back = Recorder()
     await h.actor.join(back, since=seen)

@@ -55,7 +55,7 @@ def test_info_names_every_command_level_and_preset() -> None:
     assert info["commands"] == command_names()
     assert {"new_game", "deal", "legal", "apply", "view", "state", "bot", "hint", "record",
             "load", "undo", "quit"} <= set(info["commands"])
-    assert info["levels"] == ["random", "easy", "medium", "hard"]
+    assert info["levels"] == ["random", "easy", "medium", "hard", "expert"]
     assert "classic" in info["presets"] and info["protocol"] == 1
 
 

@@ -67,7 +67,7 @@ async def test_a_move_out_of_turn_is_refused_and_changes_nothing() -> None:
     await t.actor.stop()
 
 
-async def test_a_timeout_plays_for_the_absent_person_with_the_hard_player() -> None:
+async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() -> None:
     t = Table(seconds=30)
     ann = Recorder(0, t.actor)
     t.actor.start()
@@ -82,13 +82,13 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_hard_player() -> N
     assert clock["seconds_per_move"] == 30
     t.scheduler.advance(29.999)
     await t.actor.settle()
-    # not played before the deadline (the hard player may already think, so that its move
+    # not played before the deadline (the expert player may already think, so that its move
     # lands on the deadline whatever it had to choose from)
     assert t.actor.game.to_act == 1 and not [e for e in ann.events() if e.get("timed_out")]
     t.scheduler.advance(0.002)
     await t.actor.settle()
     timed = [e for e in ann.events() if e.get("timed_out")]
-    assert [e["seat"] for e in timed] == [1] and "hard" in t.levels
+    assert [e["seat"] for e in timed] == [1] and "expert" in t.levels
     await t.actor.stop()
 
 

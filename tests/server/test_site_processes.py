@@ -14,6 +14,7 @@ import asyncio
 import json
 import random
 import signal
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -105,7 +106,12 @@ def test_a_killed_active_process_is_replaced_and_a_paused_one_writes_nothing(sit
         assert end["game_over"] and end["winner"] in (0, 1)
         record = httpx.get(f"{third.base}/api/games/{table['id']}/record").text
         assert record.startswith("euchre-record 1") and "\nend " in record
-        final = asyncio.run(_stored_record(db_url, table["id"]))
+        # Saves are written behind the events: wait (bounded) for the last one to land.
+        for _ in range(300):
+            final = asyncio.run(_stored_record(db_url, table["id"]))
+            if final.replay().is_over:
+                break
+            time.sleep(0.1)
         assert final.replay().is_over
 
 
@@ -117,8 +123,6 @@ async def _stored_record(db_url: str, table_id: str) -> GameRecord:
         return GameRecord.from_json(game.record)
     finally:
         await store.close()
-
-
 
 
 @needs_redis

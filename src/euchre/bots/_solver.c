@@ -35,7 +35,9 @@
  *
  * State: all mutable search state lives in a per-call Ctx (its transposition
  * table is allocated per call); the only globals are the encoding tables, filled
- * once at import and read-only afterwards.
+ * once at import and read-only afterwards. So the search runs with the GIL
+ * released (Py_BEGIN_ALLOW_THREADS): a search in one thread does not stall the
+ * others, and several threads may search at once.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -384,8 +386,8 @@ read_int_seq(PyObject *obj, const char *what, long *out, Py_ssize_t max_len, Py_
     return 0;
 }
 
-/* Parse and check the arguments, fill Ctx and Root. Returns 0, or -1 with an
- * exception set. The caller frees c->tt. */
+/* Parse and check the arguments, fill Ctx and Root (run_job allocates the table).
+ * Returns 0, or -1 with an exception set. */
 static int
 setup(PyObject *args, Ctx *c, Root *p)
 {
@@ -493,12 +495,81 @@ setup(PyObject *args, Ctx *c, Root *p)
     /* Trick-boundary positions per call are few: size the table to the depth. */
     int bits = remaining >= 5 ? 12 : remaining == 4 ? 10 : 8;
     c->tt_mask = (1u << bits) - 1u;
-    c->tt = (TTEntry *)calloc((size_t)1 << bits, sizeof(TTEntry));
-    if (c->tt == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
+    c->tt = NULL;
     return 0;
+}
+
+/* One position's search, in pure C (callable without the GIL). */
+typedef struct {
+    Ctx c;
+    Root p;
+    int n;              /* moves searched (one per class of equivalent cards) */
+    int moves[8];
+    int value_of_bit[32];
+    int value;          /* the position's value (solve_value) */
+} Job;
+
+/* Search every move of a job (all_moves) or the position itself. Returns 0, or -1
+ * when out of memory. Touches no Python object: safe with the GIL released. */
+static int
+run_job(Job *j, int all_moves)
+{
+    Ctx *c = &j->c;
+    c->tt = (TTEntry *)calloc((size_t)c->tt_mask + 1u, sizeof(TTEntry));
+    if (c->tt == NULL)
+        return -1;
+    if (all_moves) {
+        Root *p = &j->p;
+        j->n = p->remaining > 0 ? gen_moves(c, p->seat, p->np, p->led, p->wseat, p->wkey,
+                                             p->trickbits, j->moves)
+                                : 0;
+        for (int i = 0; i < j->n; i++)
+            j->value_of_bit[j->moves[i]] = root_value(c, p, j->moves[i]);
+    } else {
+        j->value = root_value(c, &j->p, -1);
+    }
+    free(c->tt);
+    c->tt = NULL;
+    return 0;
+}
+
+/* The dict card -> value of a searched job (all_moves). */
+static PyObject *
+job_values(const Job *j)
+{
+    const Ctx *c = &j->c;
+    const Root *p = &j->p;
+    PyObject *result = PyDict_New();
+    if (result == NULL)
+        return NULL;
+    /* Every legal card takes the value of its class's representative: the top
+     * card of its run of equivalent cards, which is the one gen_moves keeps. */
+    uint32_t h = c->hand[p->seat];
+    uint32_t legal = h;
+    if (p->np > 0 && (h & (0xFFu << (8 * p->led))))
+        legal = h & (0xFFu << (8 * p->led));
+    uint32_t live = c->hand[0] | c->hand[1] | c->hand[2] | c->hand[3] | p->trickbits;
+    for (uint32_t m = p->remaining > 0 ? legal : 0; m; m &= m - 1) {
+        int b = lowbit(m);
+        int rep = b;
+        for (;;) {
+            uint32_t next_live = live & above_in_suit(rep);
+            if (!(next_live && (next_live & (0u - next_live) & h)))
+                break;
+            rep = lowbit(next_live);
+        }
+        PyObject *key = PyLong_FromLong(DEC[c->trump][b]);
+        PyObject *val = PyLong_FromLong(j->value_of_bit[rep]);
+        if (key == NULL || val == NULL || PyDict_SetItem(result, key, val) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(val);
+            Py_DECREF(result);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(val);
+    }
+    return result;
 }
 
 PyDoc_STRVAR(solve_doc,
@@ -510,56 +581,81 @@ static PyObject *
 py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
-    Ctx c;
-    Root p;
-    if (setup(args, &c, &p) < 0)
+    Job j;
+    if (setup(args, &j.c, &j.p) < 0)
         return NULL;
-    PyObject *result = PyDict_New();
-    if (result == NULL) {
-        free(c.tt);
-        return NULL;
-    }
-    int moves[8];
-    int n = p.remaining > 0 ? gen_moves(&c, p.seat, p.np, p.led, p.wseat, p.wkey, p.trickbits,
-                                        moves)
-                            : 0;
-    int value_of_bit[32];
-    /* The search touches no Python object: let other threads (the server's event loop)
-     * run meanwhile. */
+    int rc;
+    /* The search touches only C memory (the job and its table): let other threads run. */
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < n; i++)
-        value_of_bit[moves[i]] = root_value(&c, &p, moves[i]);
+    rc = run_job(&j, 1);
     Py_END_ALLOW_THREADS
-    /* Every legal card takes the value of its class's representative: the top
-     * card of its run of equivalent cards, which is the one gen_moves keeps. */
-    uint32_t h = c.hand[p.seat];
-    uint32_t legal = h;
-    if (p.np > 0 && (h & (0xFFu << (8 * p.led))))
-        legal = h & (0xFFu << (8 * p.led));
-    uint32_t live = c.hand[0] | c.hand[1] | c.hand[2] | c.hand[3] | p.trickbits;
-    for (uint32_t m = legal; m; m &= m - 1) {
-        int b = lowbit(m);
-        int rep = b;
-        for (;;) {
-            uint32_t next_live = live & above_in_suit(rep);
-            if (!(next_live && (next_live & (0u - next_live) & h)))
-                break;
-            rep = lowbit(next_live);
-        }
-        PyObject *key = PyLong_FromLong(DEC[c.trump][b]);
-        PyObject *val = PyLong_FromLong(value_of_bit[rep]);
-        if (key == NULL || val == NULL || PyDict_SetItem(result, key, val) < 0) {
-            Py_XDECREF(key);
-            Py_XDECREF(val);
-            Py_DECREF(result);
-            free(c.tt);
+    if (rc < 0)
+        return PyErr_NoMemory();
+    PyObject *result = job_values(&j);
+    if (result == NULL)
+        return NULL;
+    return Py_BuildValue("(NL)", result, j.c.nodes);
+}
+
+PyDoc_STRVAR(solve_many_doc,
+             "solve_many(positions) -> list of (dict card -> value, nodes)\n\n"
+             "solve() for each position, a tuple of solve()'s arguments. All the searches\n"
+             "run in one stretch without the GIL, so other threads run meanwhile.");
+
+static PyObject *
+py_solve_many(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    PyObject *seq = PySequence_Fast(arg, "positions must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Job *jobs = (Job *)malloc((size_t)(n > 0 ? n : 1) * sizeof(Job));
+    if (jobs == NULL) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "each position must be a tuple of solve() arguments");
+            free(jobs);
+            Py_DECREF(seq);
             return NULL;
         }
-        Py_DECREF(key);
-        Py_DECREF(val);
+        if (setup(item, &jobs[i].c, &jobs[i].p) < 0) {
+            free(jobs);
+            Py_DECREF(seq);
+            return NULL;
+        }
     }
-    free(c.tt);
-    return Py_BuildValue("(NL)", result, c.nodes);
+    Py_DECREF(seq);
+    int rc = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n && rc == 0; i++)
+        rc = run_job(&jobs[i], 1);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        free(jobs);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        free(jobs);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *values = job_values(&jobs[i]);
+        PyObject *pair = values == NULL ? NULL : Py_BuildValue("(NL)", values, jobs[i].c.nodes);
+        if (pair == NULL) {
+            free(jobs);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, pair);
+    }
+    free(jobs);
+    return out;
 }
 
 PyDoc_STRVAR(solve_value_doc,
@@ -571,20 +667,21 @@ static PyObject *
 py_solve_value(PyObject *self, PyObject *args)
 {
     (void)self;
-    Ctx c;
-    Root p;
-    if (setup(args, &c, &p) < 0)
+    Job j;
+    if (setup(args, &j.c, &j.p) < 0)
         return NULL;
-    int value;
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    value = root_value(&c, &p, -1);
+    rc = run_job(&j, 0);
     Py_END_ALLOW_THREADS
-    free(c.tt);
-    return Py_BuildValue("(iL)", value, c.nodes);
+    if (rc < 0)
+        return PyErr_NoMemory();
+    return Py_BuildValue("(iL)", j.value, j.c.nodes);
 }
 
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, solve_doc},
+    {"solve_many", py_solve_many, METH_O, solve_many_doc},
     {"solve_value", py_solve_value, METH_VARARGS, solve_value_doc},
     {NULL, NULL, 0, NULL},
 };

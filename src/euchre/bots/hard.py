@@ -9,11 +9,12 @@ with the best weighted average. Bidding (order, call, alone) uses the hand-value
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import ClassVar, TypeVar
 
 from .. import actions as A
 from ..actions import Action
@@ -22,6 +23,7 @@ from ..view import HandView
 from . import knowledge as K
 from . import solver
 from .base import Bot
+from .clear_cut import clear_bids
 from .medium import MediumBot
 from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for, utility
 from .sampling import (
@@ -36,7 +38,66 @@ from .sampling import (
 _T = TypeVar("_T")
 
 BATCH = 50
-"""Deals solved between checks of the time budget and of whether the choice is clear."""
+"""Deals solved between checks of whether the choice is clear (and of the time cap)."""
+
+log = logging.getLogger("euchre.bots")
+"""Where a decision that reached its time cap is reported."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work one decision may do: sampled deals and solver nodes. Seconds only cap it.
+
+    The deals and nodes decide when a search stops, so the same view and seed give the
+    same move on any machine, busy or not (the pure-Python solver visits the same nodes
+    as the C one). ``time_cap`` is a safety net for a machine far slower than planned:
+    when it fires the decision is logged (``euchre.bots``, warning), as it may then differ.
+    """
+
+    samples: int = 200
+    """Sampled deals for a card-play decision (half as many for a discard or defending)."""
+    nodes: int = 2_000_000
+    """Solver nodes a decision may visit (summed over its deals)."""
+    time_cap: float = 2.0
+    """Seconds after which a decision stops anyway, and says so in the log."""
+    paired: bool = False
+    """Stop card play on the deal-by-deal difference of the two best cards (see ``_clear``)."""
+
+
+class _Meter:
+    """Counts one decision's work against its budget."""
+
+    def __init__(self, budget: Budget, what: str) -> None:
+        self.budget = budget
+        self.what = what
+        self.nodes = 0
+        self.start = time.perf_counter()
+        self.capped = False
+
+    def spent(self, deals: int) -> bool:
+        """Whether the decision must stop now (nodes used up, or the time cap reached)."""
+        if self.nodes >= self.budget.nodes:
+            return True
+        if time.perf_counter() - self.start > self.budget.time_cap:
+            self.capped = True
+            log.warning("%s stopped by its time cap of %.2f s after %d deals and %d nodes",
+                        self.what, self.budget.time_cap, deals, self.nodes)
+            return True
+        return False
+
+    def solve_many(self, positions: list[solver.Position]) -> list[dict[Card, int]]:
+        """:func:`solver.solve_many`, counting its nodes."""
+        out = []
+        for values, nodes in solver.solve_many(positions):
+            self.nodes += nodes
+            out.append(values)
+        return out
+
+    def solve_value(self, *args: object) -> int:
+        """:func:`solver.solve_value`, counting its nodes."""
+        value, nodes = solver.solve_value_counted(*args)  # type: ignore[arg-type]
+        self.nodes += nodes
+        return value
 
 
 def payoffs(view: HandView, maker: int, alone: bool, lone_defender: int) -> tuple[
@@ -103,8 +164,16 @@ class PlayEstimate:
     """Chance the makers make it (None unless asked for)."""
 
 
-def _clear(stats: dict[Card, CardStats], n: int) -> bool:
-    """Whether the best card is clear: every deal agreed, or it leads by four standard errors."""
+def _clear(stats: dict[Card, CardStats], n: int,
+           rows: list[tuple[float, list[float]]] | None = None,
+           cards: list[Card] | None = None) -> bool:
+    """Whether the best card is clear: every deal agreed, or it leads by four standard errors.
+
+    With ``rows`` (per deal: its weight and each card's worth, in the order of ``cards``),
+    the standard error is that of the two best cards' difference deal by deal (the deals
+    are shared, so most of their spread cancels), and a near tie whose difference is
+    known to within :data:`TIE` also ends the search.
+    """
     means = sorted(((s.mean(), s) for s in stats.values()), key=lambda x: -x[0])
     if len(means) < 2:
         return True
@@ -119,25 +188,44 @@ def _clear(stats: dict[Card, CardStats], n: int) -> bool:
         return True
     if n < 2 * BATCH:
         return False
+    if rows is not None and cards is not None:
+        order = sorted(range(len(cards)), key=lambda i: -stats[cards[i]].mean())
+        a, b = order[0], order[1]
+        wsum = dsum = dsq = 0.0
+        for w, values in rows:
+            d = values[a] - values[b]
+            wsum += w
+            dsum += w * d
+            dsq += w * d * d
+        if wsum <= 0.0:
+            return False
+        mean = dsum / wsum
+        se = math.sqrt(max(dsq / wsum - mean * mean, 0.0) / n)
+        return mean > 4.0 * se or (n >= 4 * BATCH and se < TIE and mean < TIE)
     se = math.sqrt(max(spread, 0.0) / n)
     return m1 - m2 > 4.0 * se
+
+
+TIE = 0.01
+"""Two cards whose difference is known to within this (points) and is smaller: a tie, and
+more deals would not change the choice in a way that matters (after 200 deals)."""
 
 
 def evaluate_plays(
     view: HandView,
     rng: random.Random,
-    samples: int = 200,
-    budget: float = 0.25,
+    budget: Budget = Budget(),
     detailed: bool = False,
     use_clues: bool = True,
 ) -> list[PlayEstimate]:
     """Every legal card's worth over sampled deals, best first.
 
-    Stops at ``samples`` deals, earlier when the choice is clear, and when ``budget``
-    seconds have passed (checked every :data:`BATCH` deals). ``detailed`` also solves for
+    Stops at ``budget.samples`` deals or ``budget.nodes`` solver nodes, earlier when the
+    choice is clear (checked every :data:`BATCH` deals). ``detailed`` also solves for
     expected points and the makers' chance of making it (three solves per deal).
     """
-    start = time.perf_counter()
+    meter = _Meter(budget, "card play")
+    samples = budget.samples
     cards = [a.card for a in view.legal]
     k = knowledge(view)
     bids = informative_bids(view)
@@ -150,27 +238,41 @@ def evaluate_plays(
     args_common = (view.trump, view.leader, list(view.trick), out_mask(view), maker % 2,
                    view.tricks_won[maker % 2])
     stats = {c: CardStats() for c in cards}
+    paired = budget.paired
+    rows: list[tuple[float, list[float]]] = []
     n = 0
     while n < samples:
+        batch: list[solver.Position] = []
+        weights: list[float] = []
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
             w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
             n += 1
-            if w <= 0.0:
-                continue
-            values = solver.solve(hands, *args_common, worth_pay)
-            pts = solver.solve(hands, *args_common, points_int) if detailed else None
-            made = solver.solve(hands, *args_common, make_pay) if detailed else None
-            for c in cards:
-                v = sign * values[c] / 1000.0
+            if w > 0.0:
+                batch.append((hands, *args_common, worth_pay))
+                weights.append(w)
+        # one call per batch: the C solver searches the whole batch without the GIL
+        values = meter.solve_many(batch)
+        pts = made = None
+        if detailed:
+            # the extra solves of a detailed analysis are not counted: a hint must stop
+            # where the player would, and so recommend the player's card
+            pts = solver.solve_many([(*b[:-1], points_int) for b in batch])
+            made = solver.solve_many([(*b[:-1], make_pay) for b in batch])
+        for i, w in enumerate(weights):
+            row = [sign * values[i][c] / 1000.0 for c in cards]
+            if paired:
+                rows.append((w, row))
+            for j, c in enumerate(cards):
+                v = row[j]
                 st = stats[c]
                 st.worth += w * v
                 st.worth_sq += w * v * v
                 st.weight += w
                 if pts is not None and made is not None:
-                    st.points += w * sign * pts[c]
-                    st.made += w * made[c]
-        if _clear(stats, n) or time.perf_counter() - start > budget:
+                    st.points += w * sign * pts[i][0][c]
+                    st.made += w * made[i][0][c]
+        if _clear(stats, n, rows if paired else None, cards) or meter.spent(n):
             break
     out = []
     for c, st in stats.items():
@@ -198,16 +300,16 @@ def first_leader(view: HandView, out: int, maker: int, alone: bool, lone_defende
 def evaluate_discards(
     view: HandView,
     rng: random.Random,
-    samples: int = 200,
-    budget: float = 0.25,
+    budget: Budget = Budget(),
     detailed: bool = False,
 ) -> list[tuple[Card, float, float | None, float | None]]:
     """Each possible discard as (card, worth, expected points, make chance), best first.
 
-    Worth is score-aware, for the dealer's side; points and the makers' chance of making
-    it are solved for only when ``detailed``.
+    Half of ``budget.samples`` deals, each solved once per discard. Worth is score-aware,
+    for the dealer's side; points and the makers' chance of making it are solved for only
+    when ``detailed``.
     """
-    start = time.perf_counter()
+    meter = _Meter(budget, "discard")
     k = knowledge(view)
     bids = informative_bids(view)
     me = view.seat
@@ -221,7 +323,7 @@ def evaluate_discards(
     cards = list(view.hand)
     totals = {c: [0.0, 0.0, 0.0] for c in cards}
     wsum = 0.0
-    per_deal = max(1, samples // 2)
+    per_deal = max(1, budget.samples // 2)
     for i in range(per_deal):
         hands = sample_hands(k, rng)
         w = bid_weight(view, k, hands, bids)
@@ -232,13 +334,13 @@ def evaluate_discards(
             h = list(hands)
             h[me] = mine & ~(1 << c)
             acc = totals[c]
-            args: tuple[int, int, list[int], int, int, int] = (
-                view.trump, leader, [], out, maker % 2, 0)
-            acc[0] += w * sign * solver.solve_value(h, *args, worth_pay) / 1000.0
+            args: tuple[list[int], int, int, list[int], int, int, int] = (
+                h, view.trump, leader, [], out, maker % 2, 0)
+            acc[0] += w * sign * meter.solve_value(*args, worth_pay) / 1000.0
             if detailed:
-                acc[1] += w * sign * solver.solve_value(h, *args, points_int)
-                acc[2] += w * solver.solve_value(h, *args, make_pay)
-        if (i + 1) % 10 == 0 and time.perf_counter() - start > budget:
+                acc[1] += w * sign * solver.solve_value(*args, points_int)
+                acc[2] += w * solver.solve_value(*args, make_pay)
+        if meter.nodes >= budget.nodes or ((i + 1) % 10 == 0 and meter.spent(i + 1)):
             break
     wsum = wsum or 1.0
     ranked = [
@@ -250,10 +352,13 @@ def evaluate_discards(
 
 
 def evaluate_defend_alone(
-    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25
+    view: HandView, rng: random.Random, budget: Budget = Budget()
 ) -> tuple[float, float]:
-    """Average worth for this seat's side of defending alone and of defending as a pair."""
-    start = time.perf_counter()
+    """Average worth for this seat's side of defending alone and of defending as a pair.
+
+    Half of ``budget.samples`` deals, each solved both ways.
+    """
+    meter = _Meter(budget, "defending alone")
     k = knowledge(view)
     bids = informative_bids(view)
     maker = view.maker
@@ -265,17 +370,17 @@ def evaluate_defend_alone(
     pair_lead = first_leader(view, base_out, maker, view.alone, -1)
     lone_lead = first_leader(view, lone_out, maker, view.alone, me)
     pair = lone = wsum = 0.0
-    for i in range(samples):
+    for i in range(max(1, budget.samples // 2)):
         hands = sample_hands(k, rng)
         w = bid_weight(view, k, hands, bids)
         if w <= 0.0:
             continue
         wsum += w
-        pair -= w * solver.solve_value(hands, view.trump, pair_lead, [], base_out, maker % 2, 0,
-                                       pair_pay) / 1000.0
-        lone -= w * solver.solve_value(hands, view.trump, lone_lead, [], lone_out, maker % 2, 0,
-                                       lone_pay) / 1000.0
-        if (i + 1) % 20 == 0 and time.perf_counter() - start > budget:
+        pair -= w * meter.solve_value(hands, view.trump, pair_lead, [], base_out, maker % 2, 0,
+                                      pair_pay) / 1000.0
+        lone -= w * meter.solve_value(hands, view.trump, lone_lead, [], lone_out, maker % 2, 0,
+                                      lone_pay) / 1000.0
+        if meter.nodes >= budget.nodes or ((i + 1) % 20 == 0 and meter.spent(i + 1)):
             break
     wsum = wsum or 1.0
     return lone / wsum, pair / wsum
@@ -319,11 +424,10 @@ def _prefer(items: list[_T], values: list[float], index: int | None, margin: flo
 
 
 def ranked_plays(
-    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25,
-    detailed: bool = False,
+    view: HandView, rng: random.Random, budget: Budget = Budget(), detailed: bool = False,
 ) -> list[PlayEstimate]:
     """:func:`evaluate_plays`, with the conventional card first when it is about as good."""
-    est = evaluate_plays(view, rng, samples, budget, detailed)
+    est = evaluate_plays(view, rng, budget, detailed)
     card = convention(view).card
     index = next((i for i, e in enumerate(est) if e.card == card), None)
     margin = {0: LEAD_MARGIN, 1: SECOND_HAND_MARGIN}.get(len(view.trick), PLAY_MARGIN)
@@ -331,18 +435,20 @@ def ranked_plays(
 
 
 def ranked_discards(
-    view: HandView, rng: random.Random, samples: int = 200, budget: float = 0.25,
-    detailed: bool = False,
+    view: HandView, rng: random.Random, budget: Budget = Budget(), detailed: bool = False,
 ) -> list[tuple[Card, float, float | None, float | None]]:
     """:func:`evaluate_discards`, with the conventional discard first when about as good."""
-    est = evaluate_discards(view, rng, samples, budget, detailed)
+    est = evaluate_discards(view, rng, budget, detailed)
     card = convention(view).card
     index = next((i for i, e in enumerate(est) if e[0] == card), None)
     return _prefer(est, [e[1] for e in est], index, PLAY_MARGIN)
 
 
 def ranked_bids(view: HandView) -> list[BidEstimate]:
-    """:func:`~euchre.bots.policy.bid_estimates`, the conventional bid first when close."""
+    """:func:`~euchre.bots.policy.bid_estimates`, the conventional bid first when close.
+
+    Bids that :func:`~euchre.bots.clear_cut.clear_bids` settles come before all others.
+    """
     est = bid_estimates(view)
     action = convention(view)
     index = next((i for i, e in enumerate(est) if e.action == action), None)
@@ -353,7 +459,13 @@ def ranked_bids(view: HandView) -> list[BidEstimate]:
         LIGHT_CALL_TRUMPS
     ):
         margin = math.inf
-    return _prefer(est, [e.utility for e in est], index, margin)
+    ranked = _prefer(est, [e.utility for e in est], index, margin)
+    allowed = clear_bids(view)
+    if allowed is None:
+        return ranked
+    # the hand and the score settle it: those bids first, the rest after (for hints)
+    return [e for e in ranked if e.action in allowed] + [
+        e for e in ranked if e.action not in allowed]
 
 
 def _trumps_for(view: HandView, action: Action) -> int:
@@ -373,30 +485,46 @@ class HardBot(Bot):
     """Samples the unseen cards and solves each deal; bids by hand-value tables."""
 
     level = "hard"
+    default_budget: ClassVar[Budget] = Budget(samples=200, nodes=2_000_000, time_cap=2.0)
+    """The level's work per decision."""
 
-    def __init__(self, seed: int | None = None, budget: float = 0.25, samples: int = 200) -> None:
-        """A hard bot spending up to ``budget`` seconds and ``samples`` deals per card."""
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int | None = None,
+        nodes: int | None = None,
+        time_cap: float | None = None,
+    ) -> None:
+        """A bot doing at most ``samples`` deals and ``nodes`` solver nodes a decision."""
         super().__init__(seed)
-        self.budget = budget
-        """Seconds one decision may take (a cap; decisions usually end sooner)."""
-        self.samples = samples
+        d = self.default_budget
+        self.budget = Budget(
+            samples=d.samples if samples is None else samples,
+            nodes=d.nodes if nodes is None else nodes,
+            time_cap=d.time_cap if time_cap is None else time_cap,
+        )
+        """The work one decision may do."""
+
+    @property
+    def samples(self) -> int:
         """Sampled deals per card-play decision."""
+        return self.budget.samples
 
     def decide(self, view: HandView, rng: random.Random) -> Action:
         """Pick an action for the phase."""
         phase = view.phase
         if phase == "play":
-            return A.PLAYS[ranked_plays(view, rng, self.samples, self.budget)[0].card]
+            return A.PLAYS[ranked_plays(view, rng, self.budget)[0].card]
         if phase == "discard":
             if view.seat in view.sitting_out:
                 trump = view.trump
                 hand = K.mask(view.hand)
                 return A.DISCARDS[dealer_discard(hand, trump)]
-            return A.DISCARDS[ranked_discards(view, rng, self.samples, self.budget)[0][0]]
+            return A.DISCARDS[ranked_discards(view, rng, self.budget)[0][0]]
         if phase in ("order", "call", "benny"):
             return ranked_bids(view)[0].action
         if phase == "defend":
-            lone, pair = evaluate_defend_alone(view, rng, self.samples // 2, self.budget)
+            lone, pair = evaluate_defend_alone(view, rng, self.budget)
             return A.DEFEND_ALONE if lone > pair + DEFEND_ALONE_MARGIN else A.PASS
         if phase == "farmer":
             return farmer_choice(view)
@@ -409,6 +537,7 @@ def farmer_choice(view: HandView) -> Action:
 
 
 __all__ = [
+    "Budget",
     "HardBot",
     "PlayEstimate",
     "evaluate_discards",

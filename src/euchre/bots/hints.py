@@ -1,13 +1,14 @@
-"""Hints: what the hard player thinks of each legal action, in words a player understands.
+"""Hints: what the expert player thinks of each legal action, in words a player understands.
 
 :func:`analyse` gives one :class:`Hint` per legal action, the recommended one first (the
-action the hard player would take). Card play and the discard come from sampled deals
-solved open-handed; bids come from the hand-value tables. :func:`explain` turns the
-hints into lines for the terminal.
+action the expert player would take with the same seed, unless the time cap cuts it
+short). Card play and the discard come from sampled deals solved open-handed; bids come
+from the hand-value tables. :func:`explain` turns the hints into lines for the terminal.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -17,11 +18,12 @@ from ..actions import Action
 from ..cards import card_name, card_suit, suit_name
 from ..view import HandView
 from .base import decision_rng
-from .hard import evaluate_defend_alone, ranked_bids, ranked_discards, ranked_plays
+from .expert import EXPERT_BUDGET
+from .hard import Budget, evaluate_defend_alone, ranked_bids, ranked_discards, ranked_plays
 from .policy import bid_features, estimate, load_tables, position, variant
 
-DEFAULT_BUDGET = 0.5
-"""Seconds an analysis may take by default."""
+DEFAULT_BUDGET = 1.0
+"""Seconds an analysis may take by default (a cap: it counts its work in deals)."""
 
 
 @dataclass(frozen=True)
@@ -104,16 +106,26 @@ def _hint(view: HandView, action: Action, points: float | None, make: float | No
 
 
 def analyse(
-    view: HandView, seed: int | None = None, budget: float = DEFAULT_BUDGET, samples: int = 200
+    view: HandView, seed: int | None = None, budget: float = DEFAULT_BUDGET,
+    samples: int | None = None,
 ) -> list[Hint]:
-    """One hint per legal action, the recommended action first."""
+    """One hint per legal action, the recommended action first.
+
+    The work is the expert player's (``samples`` deals, by default its own); ``budget``
+    is only a cap in seconds, logged when it cuts an analysis short.
+    """
     legal = view.legal
     if not legal:
         return []
     rng = decision_rng(0 if seed is None else seed, view)
+    work = dataclasses.replace(
+        EXPERT_BUDGET,
+        samples=EXPERT_BUDGET.samples if samples is None else samples,
+        time_cap=budget,
+    )
     phase = view.phase
     if phase == "play":
-        return _play_hints(view, rng, samples, budget)
+        return _play_hints(view, rng, work)
     if phase in ("order", "call", "benny"):
         hints = []
         for e in ranked_bids(view):
@@ -121,9 +133,9 @@ def analyse(
             hints.append(_hint(view, e.action, e.expected_points, e.make_chance, True, note))
         return hints
     if phase == "discard":
-        return _discard_hints(view, rng, samples, budget)
+        return _discard_hints(view, rng, work)
     if phase == "defend":
-        lone, pair = evaluate_defend_alone(view, rng, samples // 2, budget)
+        lone, pair = evaluate_defend_alone(view, rng, work)
         from .hard import DEFEND_ALONE_MARGIN
 
         first, second = (A.DEFEND_ALONE, A.PASS) if lone > pair + DEFEND_ALONE_MARGIN else (
@@ -133,19 +145,19 @@ def analyse(
     return _farmer_hints(view)
 
 
-def _play_hints(view: HandView, rng: random.Random, samples: int, budget: float) -> list[Hint]:
+def _play_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hint]:
     ours = view.maker % 2 == view.seat % 2
-    ranked = ranked_plays(view, rng, samples, budget, detailed=True)
+    ranked = ranked_plays(view, rng, work, detailed=True)
     return [
         _hint(view, A.PLAYS[e.card], e.expected_points, e.make_chance, ours) for e in ranked
     ]
 
 
-def _discard_hints(view: HandView, rng: random.Random, samples: int, budget: float) -> list[Hint]:
+def _discard_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hint]:
     if view.seat in view.sitting_out:
         return [_hint(view, a, None, None, note="you sit out this hand") for a in view.legal]
     ours = view.maker % 2 == view.seat % 2
-    ranked = ranked_discards(view, rng, samples, budget, detailed=True)
+    ranked = ranked_discards(view, rng, work, detailed=True)
     return [_hint(view, A.DISCARDS[c], pts, make, ours) for c, _, pts, make in ranked]
 
 

@@ -28,6 +28,7 @@ from ..cards import (
 from ..view import HandView
 from . import knowledge as K
 from .base import Bot
+from .clear_cut import clear_bids
 
 TRUMP_WEIGHT = (1.2, 1.3, 1.5, 1.7, 2.1, 2.6, 3.0, 3.5)
 """Value of a trump by trump rank (9, 10, Q, K, A, left, right, joker)."""
@@ -154,9 +155,9 @@ class MediumBot(Bot):
         """Dispatch on the phase."""
         phase = view.phase
         if phase == "order":
-            return self.order(view)
+            return settled(view, self.order(view))
         if phase in ("call", "benny"):
-            return self.call(view)
+            return settled(view, self.call(view))
         if phase == "discard":
             return A.DISCARDS[discard_for(list(view.hand), view.trump)]
         if phase == "defend":
@@ -222,6 +223,16 @@ class MediumBot(Bot):
         if wants_alone(view, held(best), best):
             return A.CALLS_ALONE[best]
         return A.CALLS[best]
+
+
+def settled(view: HandView, bid: Action) -> Action:
+    """``bid``, unless the hand and the score settle the bid otherwise (a sure make, a
+    sure lone march, a loner that alone can save the game: :mod:`euchre.bots.clear_cut`)."""
+    allowed = clear_bids(view)
+    if allowed is None or bid in allowed:
+        return bid
+    same_suit = [a for a in allowed if a.kind == bid.kind and a.suit == bid.suit]
+    return (same_suit or allowed)[0]
 
 
 def play_card(view: HandView) -> Card:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -201,7 +202,7 @@ class CallValue:
 
 
 def _dot(w: list[float], x: list[float]) -> float:
-    return sum(a * b for a, b in zip(w, x, strict=False))
+    return float(sum(map(operator.mul, w, x)))
 
 
 def _clamp(p: float) -> float:
@@ -210,7 +211,10 @@ def _clamp(p: float) -> float:
 
 def call_value(rules: Rules, features: list[float], pos: int, round_: int) -> CallValue:
     """The table's estimates for one hand and suit (``features`` from :func:`bid_features`)."""
-    name = variant(rules)
+    return _call_value(variant(rules), features, pos, round_)
+
+
+def _call_value(name: str, features: list[float], pos: int, round_: int) -> CallValue:
     key = f"{round_}-{pos}"
     tables = load_tables().get(name)
     buckets = load_buckets().get(name, {}).get(key)
@@ -325,28 +329,52 @@ def call_utility(
     )
 
 
-def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
-    """Score-aware worth of passing, from its expected points (linear around the score)."""
+PASS_DECIDED = 0.9
+"""Chance that someone scores in a hand after a pass (the rest are thrown in)."""
+PASS_ONE = 0.6
+"""Of the hands a side scores after a pass, the share scoring one point (the rest two)."""
+
+
+def linear_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
+    """Score-aware worth of a small change in expected points (linear around the score)."""
     up = utility(score, side, 1, 0, game_to)
     down = utility(score, side, 0, 1, game_to)
     return points * (up - down) / 2.0
+
+
+def pass_utility(score: tuple[int, int], side: int, game_to: int, points: float) -> float:
+    """Score-aware worth of passing, from its expected points, as a bounded expectation.
+
+    Passing hands the hand to the others: some side scores 1 or 2 (:data:`PASS_ONE`) in
+    :data:`PASS_DECIDED` of hands, in proportions that give ``points`` on average. Points
+    past what wins the game are worth nothing, so a pass can never look better than a
+    call that surely wins the game (a linear reading of the points once made hard pass a
+    lay-down at 9-9: "passing is worth 2.4 points" counted as more than the game).
+    """
+    size = PASS_ONE + 2.0 * (1.0 - PASS_ONE)
+    ours = min(PASS_DECIDED, max(0.0, (points / size + PASS_DECIDED) / 2.0))
+    theirs = PASS_DECIDED - ours
+    win = PASS_ONE * utility(score, side, 1, 0, game_to) + (1.0 - PASS_ONE) * utility(
+        score, side, 2, 0, game_to)
+    lose = PASS_ONE * utility(score, side, 0, 1, game_to) + (1.0 - PASS_ONE) * utility(
+        score, side, 0, 2, game_to)
+    return ours * win + theirs * lose
 
 
 def bid_utility(
     score: tuple[int, int], side: int, game_to: int, points: float, make: float, march: float,
     alone: bool,
 ) -> float:
-    """Score-aware worth of a call: its expected points, corrected by the spread of outcomes.
+    """Score-aware worth of a call: the worth of its outcomes (euchred, made, march).
 
-    The correction is the score-aware worth of the outcomes (euchred, made, march) less the
-    worth of their average; it is about nil at 0-0 and large when a euchre ends the game.
+    The outcomes' chances come from the tables; the small gap between the tables' expected
+    points and the points those chances imply is added linearly around the score.
     """
     top = 4 if alone else 2
     mean = -2.0 * (1.0 - make) + (make - march) + top * march
     return (
-        pass_utility(score, side, game_to, points)
-        + call_utility(score, side, game_to, make, march, alone)
-        - pass_utility(score, side, game_to, mean)
+        call_utility(score, side, game_to, make, march, alone)
+        + linear_utility(score, side, game_to, points - mean)
     )
 
 
@@ -434,8 +462,34 @@ def call_probability(
     temperature: float = 0.35,
 ) -> float:
     """How likely a player with ``hand`` is to call ``trump`` here (for reading the bidding)."""
-    v = call_value(rules, bid_features(hand, trump, pos, round_, upcard), pos, round_)
-    gain = max(v.points, v.alone_points) - v.pass_points
+    return _call_probability(variant(rules), hand, trump, pos, round_, upcard, temperature)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _call_probability(
+    name: str, hand: int, trump: int, pos: int, round_: int, upcard: Card, temperature: float
+) -> float:
+    # sampling asks this for the same few hands again and again: a pure function, cached
+    features = bid_features(hand, trump, pos, round_, upcard)
+    key = f"{round_}-{pos}"
+    tables = load_tables().get(name)
+    group = tables.get(key) if tables else None
+    if group is None:
+        v = estimate(None, features)
+        gain = max(v.points, v.alone_points) - v.pass_points
+    else:
+        # only the three values the gain needs, blended with the bucket as estimate() does
+        cell = load_buckets().get(name, {}).get(key, {}).get(bucket_key(features))
+        call, pass_, alone = (_dot(group[t], features) for t in ("call", "pass", "alone"))
+        if cell is not None:
+            n = float(cell[0] or 0.0)
+            blended = []
+            for i, value in ((0, call), (1, pass_), (4, alone)):
+                mean = cell[1 + i]
+                blended.append(value if mean is None else (n * mean + SHRINK * value) / (
+                    n + SHRINK))
+            call, pass_, alone = blended
+        gain = max(call, alone + ALONE_CALIBRATION) - pass_
     x = max(-30.0, min(30.0, gain / temperature))
     p = 1.0 / (1.0 + math.exp(-x))
     return 0.1 + 0.8 * p

@@ -44,6 +44,7 @@ __all__ = [
     "minimax_reference",
     "solve",
     "solve_counted",
+    "solve_many",
     "solve_value",
     "solve_value_counted",
 ]
@@ -164,19 +165,32 @@ _ENC, _DEC = _build_tables()
 _ABOVE = [(0xFF << (b & ~7)) & ~((2 << b) - 1) for b in range(32)]
 """Bits above bit ``b`` within its suit's byte."""
 _SUIT_BYTE = [0xFF << (8 * s) for s in range(4)]
+_U64 = (1 << 64) - 1
 
 
 class _PySearch:
     """Per-call search state of the pure-Python solver."""
 
-    def __init__(self, hand: list[int], out: int, trump: int, maker_side: int) -> None:
+    def __init__(
+        self, hand: list[int], out: int, trump: int, maker_side: int, remaining: int = 5
+    ) -> None:
         self.hand = hand
         self.next = [_next_seat(s, out) for s in range(4)]
         self.nplay = 4 - _popcount(out)
         self.trump = trump
         self.maker_side = maker_side
-        self.tt: dict[tuple[int, int, int, int, int], list[int]] = {}
+        # the same fixed-size, always-replace table as the C solver, so that both visit
+        # the same nodes (node counts are a search budget and must not depend on the build)
+        bits = 12 if remaining >= 5 else 10 if remaining == 4 else 8
+        self.tt_mask = (1 << bits) - 1
+        self.tt: list[list[int] | None] = [None] * (1 << bits)
         self.nodes = 0
+
+    def slot(self, a: int, b: int, leader: int) -> int:
+        """The table slot of a trick-boundary position (the C solver's hash)."""
+        h = ((a * 0x9E3779B97F4A7C15) ^ ((b + leader) * 0xC2B2AE3D27D4EB4F)) & _U64
+        h ^= h >> 29
+        return h & self.tt_mask
 
     def strength(self, b: int, led: int) -> int:
         s = b >> 3
@@ -274,19 +288,25 @@ class _PySearch:
         if r == 1:
             self.nodes += 1
             return self.last_trick_to_makers(leader)
-        key = (hand[0], hand[1], hand[2], hand[3], leader)
-        bounds = self.tt.get(key)
-        if bounds is None:
-            bounds = self.tt[key] = [0, r]
-        elif bounds[0] >= k:
-            return True
-        elif bounds[1] < k:
-            return False
-        res = self.search(leader, 0, -1, leader, -1, 0, k)
-        if res:
-            bounds[0] = max(bounds[0], k)
+        a = hand[0] | hand[1] << 32
+        b = hand[2] | hand[3] << 32
+        i = self.slot(a, b, leader)
+        e = self.tt[i]
+        if e is not None and e[0] == a and e[1] == b and e[2] == leader:
+            if e[3] >= k:
+                return True
+            if e[4] < k:
+                return False
         else:
-            bounds[1] = min(bounds[1], k - 1)
+            self.tt[i] = [a, b, leader, 0, r]
+        res = self.search(leader, 0, -1, leader, -1, 0, k)
+        e = self.tt[i]  # the subtree may have replaced the entry
+        if e is None or e[0] != a or e[1] != b or e[2] != leader:
+            e = self.tt[i] = [a, b, leader, 0, r]
+        if res:
+            e[3] = max(e[3], k)
+        else:
+            e[4] = min(e[4], k - 1)
         return res
 
 
@@ -302,7 +322,8 @@ class _PyRoot:
                 for c in range(_NCARDS):
                     if (hands[s] >> c) & 1:
                         hand[s] |= 1 << enc[c]
-        self.search = _PySearch(hand, out, trump, maker_side)
+        remaining = _popcount(hands[leader]) + (1 if trick else 0)
+        self.search = _PySearch(hand, out, trump, maker_side, remaining)
         self.leader = leader
         self.np = len(trick)
         self.led = -1
@@ -407,6 +428,29 @@ def solve_counted(
         return dict(values), int(nodes)
     root = _PyRoot(args)
     return root.solve(), root.search.nodes
+
+
+Position = tuple[Sequence[int], int, int, Sequence[int], int, int, int, Sequence[int]]
+"""The arguments of :func:`solve` as one tuple."""
+
+
+def solve_many(
+    positions: Sequence[Position], use_c: bool | None = None
+) -> list[tuple[dict[int, int], int]]:
+    """:func:`solve_counted` for each position, in order.
+
+    The C solver runs all the searches in one stretch without holding the GIL, so other
+    Python threads (other tables of a server) run meanwhile.
+    """
+    if _use_c(use_c):
+        assert _c_module is not None
+        # the C solver checks each position as strictly as _check (raising ValueError)
+        return [(v, n) for v, n in _c_module.solve_many([tuple(p) for p in positions])]
+    out = []
+    for args in (_check(*pos) for pos in positions):
+        root = _PyRoot(args)
+        out.append((root.solve(), root.search.nodes))
+    return out
 
 
 def solve_value_counted(

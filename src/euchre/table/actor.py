@@ -59,7 +59,7 @@ BotFactory = Callable[[str, int | None], Any]
 HISTORY_LIMIT = 160
 """Events kept per table for rejoining clients (about two hands); older means a snapshot."""
 
-SLOW_LEVELS = frozenset({"hard"})
+SLOW_LEVELS = frozenset({"hard", "expert"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 

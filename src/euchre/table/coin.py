@@ -1,7 +1,7 @@
 """Coin tables against the computer: the person's move clock (rule 9) as a turn policy.
 
 The table actor asks :meth:`CoinTurnPolicy.deadline` when a person's turn starts; when the
-deadline passes it has the ``hard`` computer player make that move on the merits and tells
+deadline passes it has the ``expert`` computer player make that move on the merits and tells
 :meth:`CoinTurnPolicy.moved` with ``timed_out=True``. Nothing about coins happens here: a
 move played for the person costs nothing and leaves the stake and the payout unchanged.
 The streak of misses is saved with the table, so a restarted server resumes it; the clock
@@ -25,10 +25,10 @@ from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
 COIN = "coin"
 """The kind of a coin table."""
 
-TIMEOUT_LEVEL = "hard"
+TIMEOUT_LEVEL = "expert"
 """The computer level that moves for a person whose clock ran out."""
 
-COIN_OPPONENTS = "hard"
+COIN_OPPONENTS = "expert"
 """The level of the computer players at a coin table (partner and both opponents)."""
 
 COIN_PRESET = "classic"
@@ -62,7 +62,7 @@ class CoinTurnPolicy(TurnPolicy):
         return clock.deadline
 
     def on_timeout(self, seat: int, now: float) -> str:
-        """The hard computer player moves for the person, on the merits."""
+        """The expert computer player moves for the person, on the merits."""
         return TIMEOUT_LEVEL
 
     def moved(self, seat: int, now: float, *, timed_out: bool) -> None:
@@ -106,7 +106,7 @@ def coin_table(
     token: str | None = None,
     first_dealer: int | None = None,
 ) -> tuple[TableConfig, str]:
-    """The settings of a new coin table (the person South, hard computers elsewhere) and
+    """The settings of a new coin table (the person South, expert computers elsewhere) and
     the person's seat token."""
     token = token or secrets.token_urlsafe(24)
 

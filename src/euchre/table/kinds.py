@@ -34,7 +34,7 @@ class TurnPolicy:
 
     def on_timeout(self, seat: int, now: float) -> str:
         """The computer level that plays the move for a seat whose time ran out."""
-        return "hard"
+        return "expert"
 
     def moved(self, seat: int, now: float, *, timed_out: bool) -> None:
         """A seat acted (``timed_out``: the table acted for it)."""

@@ -68,7 +68,7 @@ export function mountOnlineSection(section) {
   const preset = h("select", { id: "online-preset", name: "preset" }, h("option", { value: "classic" }, "Classic"));
   const seconds = h("input", { id: "online-seconds", name: "seconds", type: "number", min: "5", max: "600", step: "1", value: "30", required: true });
   const level = h("select", { id: "online-level", name: "level" },
-    ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
+    ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
   const rated = h("input", { id: "online-rated", name: "rated", type: "checkbox" });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   const form = h(

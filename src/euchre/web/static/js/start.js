@@ -9,7 +9,7 @@ import { mountOnlineSection } from "./online.js";
 import { finishedGames, rememberSeat, unfinishedTable } from "./storage.js";
 
 const CHOICES_KEY = "euchre.choices";
-const DEFAULT_LEVELS = ["easy", "medium", "hard"];
+const DEFAULT_LEVELS = ["easy", "medium", "hard", "expert"];
 
 /** Presets and rule fields in one shape, whatever detail the server gives. */
 export function normalisePresets(data) {
