@@ -761,9 +761,11 @@ class TableActor:
         sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
                   "version": self.version})
         missing = [e for e in self._history if since is not None and e.version > since]
+        # Each event carries a whole table, so more than one missed event costs more than a
+        # snapshot; and a replay must not show a trick no longer on view (table law 11).
         complete = since is not None and 0 <= since <= self.version and (
-            since == self.version or (bool(missing) and missing[0].version == since + 1)
-        ) and replay_keeps_law11(missing, self.game)  # else a snapshot: no earlier trick
+            since == self.version or (len(missing) == 1 and missing[0].version == since + 1)
+        ) and replay_keeps_law11(missing, self.game)
         if complete:
             for event in missing:
                 self._deliver(sub, event)
