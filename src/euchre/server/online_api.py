@@ -29,6 +29,7 @@ from . import guards
 from .api import manager_of, read_body
 from .encoder import json_answer
 from .errors import ApiError
+from .people import person_of
 from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.online import (
     OnlineTable,
@@ -60,17 +61,25 @@ def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> Seat
                      ws=f"/ws/tables/{table_id}")
 
 
-def _table(table: OpenTable, **extra: Any) -> OnlineTable:
-    return msgspec.convert({**table.to_json(), **extra}, OnlineTable)
+async def _tables(request: Request, tables: list[OpenTable], **extra: Any) -> list[OnlineTable]:
+    """The tables as anyone may see them, each signed-in person's seat with their rating."""
+    shown = [{**t.to_json(), **extra} for t in tables]
+    rate = getattr(request.app.state, "seat_ratings", None)  # set by ratings_api
+    if rate is not None:
+        await rate([t.accounts for t in tables], shown)
+    return [msgspec.convert(t, OnlineTable) for t in shown]
 
 
 async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
+    person = await person_of(request, csrf=body.rated)  # rated: the CSRF token too
+    name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
-                            body.level, body.name)
+                            body.level, name, body.rated)
     tables = tables_of(request)
     creator = await guards.online_creator(request, tables)  # 429: too many waiting
-    table, token = tables.create(options, creator=creator)
+    table, token = tables.create(options, creator=creator,
+                                 account=person.account_id if person is not None else None)
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -92,13 +101,14 @@ async def get_online(request: Request) -> Response:
     newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
     limit = _int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
     tables, after = tables_of(request).page(limit, request.query_params.get("cursor"))
-    return json_answer(OnlineTablesAnswer(tables=[_table(t) for t in tables], next=after))
+    return json_answer(OnlineTablesAnswer(tables=await _tables(request, tables), next=after))
 
 
 async def get_online_table(request: Request) -> Response:
     """``GET /api/online/{id}``: one online table's seats and status."""
     table = tables_of(request).get(request.path_params["table_id"])
-    return json_answer(_table(table, invite=invite_link(request, table.id)))
+    [shown] = await _tables(request, [table], invite=invite_link(request, table.id))
+    return json_answer(shown)
 
 
 async def post_seat(request: Request) -> Response:
@@ -106,7 +116,12 @@ async def post_seat(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     tables = tables_of(request)
     body = await read_body(request, SeatRequest)
-    token = tables.claim(table_id, body.seat, body.name)
+    person = await person_of(request, csrf=tables.get(table_id).options.rated)
+    if person is None and body.name is None:
+        raise ApiError("bad_request", "name: give your name (or sign in)")
+    name = person.username if person is not None else str(body.name)
+    token = tables.claim(table_id, body.seat, name,
+                         account=person.account_id if person is not None else None)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
 
@@ -121,7 +136,8 @@ async def post_start(request: Request) -> Response:
     except Exception:
         tables.unstart(table_id)
         raise
-    return json_answer(_table(table, table_url=f"/table/{table_id}"))
+    [shown] = await _tables(request, [table], table_url=f"/table/{table_id}")
+    return json_answer(shown)
 
 
 async def startup(app: Starlette) -> None:
@@ -152,14 +168,18 @@ def online_extension() -> Extension:
                      refusals={404: "No open online table has that id."}),
             Endpoint("POST", "/api/tables/{table_id}/seats", post_seat, "Claim a free seat",
                      params=[_ID], body=SeatRequest, answers={201: SeatTaken},
-                     refusals={400: "A bad seat or name.", 404: "No such open table.",
-                               409: "The seat is taken or the game has started."}),
+                     refusals={400: "A bad seat or name (a guest must give one).",
+                               403: "A guest at a rated table, or no CSRF token.",
+                               404: "No such open table.",
+                               409: "The seat is taken, the game has started, or the "
+                                    "person already sits at this rated table."}),
             Endpoint("POST", "/api/tables/{table_id}/start", post_start,
                      "The creator starts the game (computers fill free seats)",
                      params=[_ID], body=StartRequest, answers={200: OnlineTable},
                      refusals={403: "Only the creator can start the game.",
                                404: "No such open table.",
-                               409: "The game has already started."}),
+                               409: "The game has already started, or a rated table "
+                                    "has a free seat."}),
         ],
         pages=["/online", "/online/{table_id}"],
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],

@@ -12,6 +12,7 @@ from starlette.requests import Request
 from ..table.kinds import PRACTICE, PRACTICE_KIND
 from ..table.practice import PracticeOptions, practice_start, practice_table
 from .api import manager_of
+from .people import seat_person
 from .registry import Extension, TableKindApi
 from .wire.tables import PracticeTableRequest, TableCreated
 
@@ -22,6 +23,7 @@ async def open_practice(request: Request, body: PracticeTableRequest) -> TableCr
                               left=body.left, right=body.right, name=body.name,
                               speed=body.speed, example=body.example)
     config, token = practice_table(options)
+    config = await seat_person(request, config, 0)  # a signed-in person's games count for them
     await manager_of(request).open(config, **practice_start(config))
     return TableCreated(id=config.id, seat=0, token=token, url=f"/table/{config.id}",
                         ws=f"/ws/tables/{config.id}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..game import GameState
@@ -18,6 +18,9 @@ from .seats import TableConfig
 
 log = logging.getLogger(__name__)
 
+OpenHook = Callable[[TableConfig], Awaitable[None]]
+"""Called with a new table's settings before it is first saved (e.g. note who sits where);
+if it raises, the table is not opened."""
 
 class TableManager:
     """Every live table actor, by id; tables not in memory are loaded from storage."""
@@ -46,6 +49,8 @@ class TableManager:
         with no hints and no clock)."""
         self.observer = observer or TableObserver()
         """Told what every table does (the server's metrics)."""
+        self.open_hooks: list[OpenHook] = []
+        """Hooks called by :meth:`open` for every new table, before it is saved."""
         self.guard: Callable[[], bool] | None = None
         """Every table handles input only while this says True (the site's lease)."""
         self._bot_factory = bot_factory
@@ -91,6 +96,8 @@ class TableManager:
                    seeds: Sequence[str] = ()) -> TableActor:
         """Start a new table (saved at once; the first hand is dealt straight away, unless
         ``game`` is given already dealt, with ``seeds`` for its hands: "" for a set deal)."""
+        for hook in self.open_hooks:
+            await hook(config)
         actor = TableActor(config, game=game, seeds=seeds, **self._actor_kwargs(config))
         self._tables[config.id] = actor
         await self.store.save(actor.stored())

@@ -1,8 +1,10 @@
 """Online tables against real people: seats to claim before the game, then an ordinary table.
 
 Anyone may open an online table with a display name (no account): the creator sits South
-(seat 0). Until the creator starts the game the table is *open*: it is listed, and anyone
-may claim a free seat with a name and get that seat's token. Starting turns it into an
+(seat 0). A signed-in person's seat records their account (the caller passes its id). A
+*rated* table takes signed-in people only, one seat each, and starts only with four.
+Until the creator starts the game the table is *open*: it is listed, and anyone may
+claim a free seat with a name and get that seat's token. Starting turns it into an
 ordinary :class:`~euchre.table.seats.TableConfig` of kind ``online``: the people at their
 seats, computer players (of the level chosen at creation) in the seats still free. Each
 person's move is timed by the same move clock as coin tables
@@ -65,6 +67,8 @@ MAX_OPEN = 500
 MAX_NAME = 24
 """The longest display name."""
 
+GUEST_REFUSED = "rated tables are for signed-in people: sign in (or create an account) first"
+"""Why a guest may not open, or sit at, a rated table."""
 
 class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
@@ -102,6 +106,8 @@ class OnlineOptions:
     """The level of the computer players that fill free seats at the start."""
     name: str = "Host"
     """The creator's display name."""
+    rated: bool = False
+    """Whether the game is rated: signed-in people only, four of them, no computers."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -124,6 +130,8 @@ class OpenTable:
     """Whether the game has started (no more seats can be claimed)."""
     creator: str = ""
     """Who opened it (an account or an address), for the cap on open tables per creator."""
+    accounts: list[int | None] = field(default_factory=lambda: [None] * 4)
+    """Per seat: the id of the signed-in account that claimed it (None: a guest, or free)."""
 
     def is_alone(self) -> bool:
         """Whether nobody but the creator has taken a seat."""
@@ -139,13 +147,15 @@ class OpenTable:
         return {
             "id": self.id,
             "status": "started" if self.started else "open",
+            "rated": self.options.rated,
             "preset": self.options.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
             "seconds_per_move": self.options.seconds_per_move,
             "level": self.options.level,
             "seats": [{"seat": i, "position": SEAT_NAMES[i],
-                       "name": p[0] if p else None, "taken": p is not None}
+                       "name": p[0] if p else None, "taken": p is not None,
+                       "signed_in": self.accounts[i] is not None}
                       for i, p in enumerate(self.people)],
             "free": len(self.free_seats()),
             "url": f"/online/{self.id}",
@@ -159,7 +169,9 @@ class OpenTable:
             person = self.people[i]
             if person is None:
                 return Seat(BOT, f"{SEAT_NAMES[i]} ({level})", level, secrets.randbits(62))
-            return Seat(HUMAN, person[0], None, None, person[1])
+            account = self.accounts[i]
+            return Seat(HUMAN, person[0], None, None, person[1],
+                        account=person[0] if account is not None else None, account_id=account)
 
         dealer, draw = choose_first_dealer(first_dealer)
         return TableConfig(
@@ -171,7 +183,8 @@ class OpenTable:
             created_at=time.time(),
             first_dealer=dealer,
             first_draw=draw,
-            extra={"seconds_per_move": self.options.seconds_per_move, "level": level},
+            extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
+                   **({"rated": True} if self.options.rated else {})},
         )
 
 
@@ -210,8 +223,12 @@ class OnlineTables:
         return [t for t in self._tables.values() if t.creator == creator and not t.started]
 
     def create(self, options: OnlineOptions, table_id: str | None = None,
-               token: str | None = None, creator: str = "") -> tuple[OpenTable, str]:
-        """Open a table with the creator South; returns it and the creator's token."""
+               token: str | None = None, creator: str = "", account: int | None = None
+               ) -> tuple[OpenTable, str]:
+        """Open a table with the creator South (``account`` if signed in); returns it and
+        the creator's token. A guest may not open a rated table."""
+        if options.rated and account is None:
+            raise OnlineForbidden(GUEST_REFUSED)
         self.sweep()
         if sum(not t.started for t in self._tables.values()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")
@@ -219,7 +236,7 @@ class OnlineTables:
         people: list[tuple[str, str] | None] = [(options.name, hash_token(token)), None, None,
                                                 None]
         table = OpenTable(table_id or new_table_id(), options, self.now(), people,
-                          creator=creator)
+                          creator=creator, accounts=[account, None, None, None])
         self._tables[table.id] = table
         return table, token
 
@@ -250,15 +267,23 @@ class OnlineTables:
         more = len(waiting) > limit
         return page, (_cursor(page[-1]) if more and page else None)
 
-    def claim(self, table_id: str, seat: int, name: str, token: str | None = None) -> str:
-        """Take a free seat; returns its token (409 if taken or started)."""
+    def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
+              account: int | None = None) -> str:
+        """Take a free seat (as ``account`` if signed in); returns its token (409 if taken
+        or started; at a rated table 403 for a guest, 409 for a second seat)."""
         table = self.get(table_id)
         if table.started:
             raise OnlineConflict("the game has started: no seat can be claimed now")
         if table.people[seat] is not None:
             raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+        if table.options.rated:
+            if account is None:
+                raise OnlineForbidden(GUEST_REFUSED)
+            if account in table.accounts:
+                raise OnlineConflict("you already have a seat at this rated table")
         token = token or new_token()
         table.people[seat] = (name, hash_token(token))
+        table.accounts[seat] = account
         return token
 
     def start(self, table_id: str, token: Any) -> OpenTable:
@@ -270,6 +295,10 @@ class OnlineTables:
             raise OnlineForbidden("only the table's creator can start the game")
         if table.started:
             raise OnlineConflict("the game has already started")
+        free = len(table.free_seats())
+        if table.options.rated and free:
+            raise OnlineConflict(f"a rated table starts only with four people: "
+                                 f"{free} seat{'s are' if free > 1 else ' is'} still free")
         table.started = True
         return table
 

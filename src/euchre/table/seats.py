@@ -49,6 +49,8 @@ class Seat:
     """The hash of the token that lets a person take this seat."""
     account: str | None = None
     """The account sitting here, if any (coin tables)."""
+    account_id: int | None = None
+    """The id of the signed-in account sitting here (practice and online tables), if any."""
 
     def is_bot(self) -> bool:
         """Whether a computer plays this seat."""
@@ -73,6 +75,7 @@ class Seat:
             "bot_seed": self.bot_seed,
             "token_hash": self.token_hash,
             "account": self.account,
+            **({"account_id": self.account_id} if self.account_id is not None else {}),
         }
 
     @classmethod
@@ -85,6 +88,7 @@ class Seat:
             bot_seed=data.get("bot_seed"),
             token_hash=data.get("token_hash"),
             account=data.get("account"),
+            account_id=data.get("account_id"),
         )
 
 

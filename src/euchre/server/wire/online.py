@@ -51,7 +51,10 @@ class OnlineTableRequest(Request):
     name: Annotated[DisplayName, Meta(
         description="Not a seat's or a computer's name (North, Computer, Ann (hard) ...)."
     )] = "Host"
-    """The creator's name."""
+    """The creator's name (a signed-in person plays under their account's name instead)."""
+    rated: bool = False
+    """A rated table: signed-in people only (with the X-CSRF-Token header), starts with four
+    people, updates their ratings when the game ends."""
 
     what: ClassVar[str] = "online tables"
     refusals: ClassVar[dict[str, Any]] = {
@@ -60,6 +63,7 @@ class OnlineTableRequest(Request):
         "seconds_per_move": _SECONDS,
         "level": level_refusal("level"),
         "name": _NAME,
+        "rated": "rated must be true or false",
     }
 
     def __post_init__(self) -> None:
@@ -73,10 +77,11 @@ class OnlineTableRequest(Request):
 
 
 class SeatRequest(Request):
-    """``POST /api/tables/{id}/seats``: claim a free seat with a name."""
+    """``POST /api/tables/{id}/seats``: claim a free seat with a name (a signed-in person
+    sits under their account's name, and may leave it out)."""
 
     seat: SeatNumber
-    name: DisplayName
+    name: DisplayName | None = None
 
     what: ClassVar[str] = "a seat claim"
     refusals: ClassVar[dict[str, Any]] = {
@@ -90,13 +95,24 @@ class SeatRequest(Request):
         return f"unknown field {name!r}: give seat and name"
 
     def __post_init__(self) -> None:
-        self.name = display_name(self.name)
+        if self.name is not None:
+            self.name = display_name(self.name)
 
 
 class StartRequest(Struct):
     """``POST /api/tables/{id}/start``: the creator's token."""
 
     token: str | None = None
+
+
+class SeatRating(Struct):
+    """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
+    ``ordinal`` = mu - 3 sigma, rated games finished."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
 
 
 class OnlineSeat(Struct):
@@ -106,6 +122,10 @@ class OnlineSeat(Struct):
     position: str
     name: str | None
     taken: bool
+    signed_in: bool = False
+    """Whether a signed-in person sits here (else a guest, or free)."""
+    rating: SeatRating | None = None
+    """A signed-in person's rating (null: unrated, or a guest)."""
 
 
 class OnlineTable(Struct):
@@ -113,6 +133,8 @@ class OnlineTable(Struct):
 
     id: str
     status: Literal["open", "started"]
+    rated: bool
+    """Whether the table is rated (shown before anyone joins)."""
     preset: str
     rules: Rules
     rules_text: list[str]

@@ -8,7 +8,7 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from euchre.storage import accounts_models  # noqa: F401  (adds its tables to Base)
+from euchre.storage import accounts_models, people_models  # noqa: F401  (add tables to Base)
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine
 

@@ -4,6 +4,8 @@
 import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { rememberSeat } from "../js/storage.js";
+import { practiceStats } from "../js/my-stats.js";
+import { personSection, statsTable } from "./person-stats.js";
 import { NOTICE, call, coins, me, setMe } from "./session.js";
 
 const REASONS = {
@@ -102,11 +104,16 @@ function signInForms(page, done) {
       form("Sign in", "/api/session", "Sign in", "current-password"),
       form("Create an account", "/api/accounts", "Create account", "new-password"),
     ),
+    practiceSection(),
   );
 }
 
 async function accountView(page, account, refresh) {
-  const [ledger, games] = await Promise.all([call("GET", "/api/me/ledger?limit=100"), call("GET", "/api/me/games")]);
+  const [ledger, games, person] = await Promise.all([
+    call("GET", "/api/me/ledger?limit=100"),
+    call("GET", "/api/me/games"),
+    call("GET", "/api/me/stats").catch(() => null),
+  ]);
   const active = account.active_table;
   if (active) rememberSeat(active.id, active.token);
   const topUp = account.can_top_up
@@ -153,9 +160,22 @@ async function accountView(page, account, refresh) {
         "Sign out",
       ),
     ),
+    person ? personSection(person) : null,
     statsSection(games.stats),
     gamesSection(games.games),
     ledgerSection(ledger.entries),
+  );
+}
+
+function practiceSection() {
+  const stats = practiceStats();
+  return h(
+    "section",
+    { "aria-label": "Practice statistics", class: "person-section" },
+    h("h2", {}, "Your practice statistics"),
+    stats.games || stats.hands
+      ? [h("p", { class: "field-help" }, "Kept in this browser only. Sign in and your games count on your account, from every browser."), statsTable([["practice", stats]], "Practice statistics")]
+      : h("p", {}, "Finish a practice game and your statistics appear here (kept in this browser)."),
   );
 }
 
@@ -163,7 +183,7 @@ function statsSection(stats) {
   return h(
     "section",
     { "aria-label": "Statistics" },
-    h("h2", {}, "Statistics"),
+    h("h2", {}, "Coin game statistics"),
     h("dl", { class: "stats" }, STATS.flatMap(([key, label]) => [h("dt", {}, label), h("dd", { dataset: { stat: key } }, String(stats[key] ?? 0))])),
   );
 }

@@ -2,6 +2,8 @@
 // ones), the /online page, and the waiting page /online/{id} (invite link, seats, start).
 // Once the game starts the ordinary table page plays it, from whichever seat we hold.
 
+import { ratingBadge } from "../account/person-stats.js";
+import { call as accountCall, me } from "../account/session.js";
 import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
@@ -12,20 +14,15 @@ const NAME_KEY = "euchre.onlineName";
 const POLL_MS = 1500;
 const POSITIONS = ["South", "West", "North", "East"];
 
+// Calls that change something carry the session's CSRF token when someone is signed in
+// (a signed-in person sits under their account; rated tables require it).
 async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(path, init);
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new Error(data?.error ?? `${response.status} ${response.statusText}`);
-    error.status = response.status;
-    throw error;
-  }
-  return data;
+  if (method !== "GET") await me().catch(() => null);
+  return accountCall(method, path, body);
+}
+
+async function signedIn() {
+  return me().catch(() => null);
 }
 
 function held() {
@@ -60,7 +57,8 @@ function humanise(name) {
 function describe(table) {
   const host = table.seats[0]?.name ?? "Someone";
   const free = table.free === 1 ? "1 seat free" : `${table.free} seats free`;
-  return `${host}'s table: ${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
+  const rated = table.rated ? "rated, " : "";
+  return `${host}'s table: ${rated}${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
 }
 
 /** The "Play online" section: a form to open a table and the list of open tables. */
@@ -71,6 +69,7 @@ export function mountOnlineSection(section) {
   const seconds = h("input", { id: "online-seconds", name: "seconds", type: "number", min: "5", max: "600", step: "1", value: "30", required: true });
   const level = h("select", { id: "online-level", name: "level" },
     ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
+  const rated = h("input", { id: "online-rated", name: "rated", type: "checkbox" });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   const form = h(
     "form",
@@ -79,6 +78,7 @@ export function mountOnlineSection(section) {
     h("div", { class: "field" }, h("label", { for: "online-preset" }, "Rules to play by"), preset),
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
+    h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
     create,
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
@@ -108,7 +108,15 @@ export function mountOnlineSection(section) {
   async function loadList(cursor = null) {
     try {
       const page = await call("GET", cursor ? `/api/online?cursor=${encodeURIComponent(cursor)}` : "/api/online");
-      const items = page.tables.map((t) => h("li", {}, h("a", { href: t.url, "aria-label": `Join ${describe(t)}` }, describe(t))));
+      const items = page.tables.map((t) =>
+        h(
+          "li",
+          { dataset: { rated: String(Boolean(t.rated)) } },
+          h("a", { href: t.url, "aria-label": `Join ${describe(t)}` }, describe(t)),
+          t.rated ? h("span", { class: "rated-mark" }, " Rated") : null,
+          seatedPeople(t),
+        ),
+      );
       if (cursor) list.append(...items);
       else fill(list, items.length ? items : h("li", {}, "No table is waiting for players right now."));
       next = page.next ?? null;
@@ -126,7 +134,7 @@ export function mountOnlineSection(section) {
       localStorage.setItem(NAME_KEY, name.value.trim());
       const made = await call("POST", "/api/tables", {
         kind: "online", name: name.value.trim(), preset: preset.value,
-        seconds_per_move: Number(seconds.value), level: level.value,
+        seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -137,6 +145,14 @@ export function mountOnlineSection(section) {
     }
   });
   loadList();
+}
+
+/** The people seated at a listed table, each with their rating when they have one. */
+function seatedPeople(table) {
+  const seated = table.seats.filter((s) => s.taken);
+  if (!seated.length) return null;
+  const parts = seated.flatMap((s, i) => [i ? ", " : "", s.name, ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
+  return h("span", { class: "seated" }, " — ", parts);
 }
 
 /** The /online page: the same section on its own. */
@@ -156,6 +172,11 @@ export function mountOnlineLobby(main, id) {
   const body = h("div", { class: "online-lobby" });
   const nameInput = h("input", { id: "lobby-name", maxlength: "24", autocomplete: "nickname", value: savedName() });
   let shown = "";
+  let account = null; // who is signed in (a rated table seats only signed-in people)
+  signedIn().then((who) => {
+    account = who;
+    shown = ""; // draw again with what we now know
+  });
   fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, body));
 
   function enterTable() {
@@ -172,7 +193,8 @@ export function mountOnlineLobby(main, id) {
   }
 
   async function claim(seat) {
-    const name = nameInput.value.trim();
+    const account = await signedIn();
+    const name = account ? account.username : nameInput.value.trim();
     if (!name) {
       showError("Write your name first.");
       nameInput.focus();
@@ -181,7 +203,7 @@ export function mountOnlineLobby(main, id) {
     showError("");
     try {
       localStorage.setItem(NAME_KEY, name);
-      const got = await call("POST", `/api/tables/${encodeURIComponent(id)}/seats`, { seat, name });
+      const got = await call("POST", `/api/tables/${encodeURIComponent(id)}/seats`, account ? { seat } : { seat, name });
       holdSeat(id, got.seat, got.token);
     } catch (error) {
       showError(`Could not take that seat: ${error.message}`);
@@ -202,7 +224,8 @@ export function mountOnlineLobby(main, id) {
 
   function render(table) {
     const mine = heldSeat(id);
-    const key = JSON.stringify([table, mine]);
+    const key = JSON.stringify([table, mine, account?.username ?? null]);
+    const guestAtRated = table.rated && !account && !mine;
     if (key === shown) return; // nothing changed: keep focus and typing as they are
     shown = key;
     const host = table.seats[0]?.name ?? "the host";
@@ -228,12 +251,15 @@ export function mountOnlineLobby(main, id) {
           {},
           `${s.position}: `,
           s.taken ? h("strong", {}, s.name) : "free",
+          s.rating ? [" ", ratingBadge(s.rating)] : null,
           mine && mine.seat === s.seat ? " (you)" : null,
-          !mine && !s.taken ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
+          !mine && !s.taken && !guestAtRated ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
         ),
       ),
     );
-    const filler = `Free seats are played by ${table.level} computer players.`;
+    const filler = table.rated
+      ? "Rated: four signed-in people play, no computers; the game starts when every seat is taken, and everyone's rating changes when it ends."
+      : `Free seats are played by ${table.level} computer players.`;
     fill(
       body,
       h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
@@ -241,7 +267,9 @@ export function mountOnlineLobby(main, id) {
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,
-      !mine ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
+      guestAtRated ? h("p", { class: "notice rated-sign-in" }, "This table is rated: only signed-in people may sit. ", h("a", { href: "/account" }, "Sign in or create an account")) : null,
+      !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
+      !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
       mine && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
     );
     status.textContent = !mine

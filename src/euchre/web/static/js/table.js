@@ -21,6 +21,7 @@ import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
+import { recordPracticeGame } from "./my-stats.js";
 
 /** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
@@ -234,6 +235,7 @@ class TablePage {
     }
     if (table.game_over && !previous?.game_over) {
       rememberFinished(this.gameId, table.score, table.winner, me);
+      if (table.kind === "practice") recordPracticeGame(this.gameId, me).catch(() => {}); // this browser's statistics
     }
     if (this.hintFor !== this.decision) {
       this.hints = null;

@@ -1,0 +1,183 @@
+"""Rated games and ratings in the database: register a rated table, apply its result once.
+
+A rated table is registered (``pending``) when it starts. When its game ends,
+:meth:`RatingService.apply` marks the row ``applied`` with a conditional UPDATE and, in
+the same transaction, updates the four ratings: a second call (a retry, a restart that
+finds the game finished, a stale process) finds no pending row and changes nothing. The
+ratings rows are read ``FOR UPDATE`` on PostgreSQL, so two games ending together that
+share a person cannot lose an update.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ..coins.ledger import in_transaction, utcnow
+from ..storage.accounts_models import accounts
+from ..storage.people_models import rated_games, ratings
+from .model import Rating, rate_partnerships
+
+PENDING = "pending"
+"""A rated game not yet applied."""
+APPLIED = "applied"
+"""A rated game whose result is in the ratings."""
+VOID = "void"
+"""A rated game that was never stored (nothing to apply)."""
+
+
+class RatedGameError(Exception):
+    """A rated game that cannot be registered or applied as asked; nothing changed."""
+
+
+@dataclass(frozen=True)
+class Leader:
+    """One row of the leaderboard."""
+
+    rank: int
+    """1 for the best ordinal."""
+    account_id: int
+    """The account."""
+    username: str
+    """Its name."""
+    rating: Rating
+    """Its rating."""
+
+    def to_json(self) -> dict[str, Any]:
+        """rank, username and the rating's figures."""
+        return {"rank": self.rank, "username": self.username, **self.rating.to_json()}
+
+
+def _rating(row: Any) -> Rating:
+    return Rating(float(row.mu), float(row.sigma), int(row.games))
+
+
+class RatingService:
+    """Ratings over one database."""
+
+    def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow) -> None:
+        """The service on ``engine`` (migrated); ``now`` stamps the rows."""
+        self.engine = engine
+        """The database (the accounts')."""
+        self.now = now
+        """The clock for row times."""
+        self._insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
+
+    async def register(self, game_id: str, seats: Sequence[int]) -> None:
+        """Record a rated table of four distinct accounts (seat order); a repeat changes
+        nothing."""
+        if len(seats) != 4 or len(set(seats)) != 4:
+            raise RatedGameError("a rated table seats four different signed-in people")
+
+        async def work(conn: AsyncConnection) -> None:
+            await conn.execute(self._insert(rated_games).values(
+                game_id=game_id, seats=json.dumps(list(seats)), status=PENDING,
+                created_at=self.now()).on_conflict_do_nothing(index_elements=["game_id"]))
+
+        await in_transaction(self.engine, work)
+
+    async def is_rated(self, game_id: str) -> bool:
+        """Whether ``game_id`` was registered as rated."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(select(rated_games.c.game_id)
+                                      .where(rated_games.c.game_id == game_id))
+        return found is not None
+
+    async def status(self, game_id: str) -> str | None:
+        """``pending``, ``applied`` or ``void``; None if not a rated game."""
+        async with self.engine.connect() as conn:
+            value = await conn.scalar(select(rated_games.c.status)
+                                      .where(rated_games.c.game_id == game_id))
+        return None if value is None else str(value)
+
+    async def pending(self) -> list[str]:
+        """The rated games not yet applied, oldest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(rated_games.c.game_id)
+                                      .where(rated_games.c.status == PENDING)
+                                      .order_by(rated_games.c.created_at))
+            return [str(r.game_id) for r in rows]
+
+    async def void(self, game_id: str) -> None:
+        """Mark a pending rated game that was never stored: it will never be applied."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(rated_games).where(
+                rated_games.c.game_id == game_id, rated_games.c.status == PENDING
+            ).values(status=VOID))
+
+    async def apply(self, game_id: str, winner: int) -> bool:
+        """Update the four ratings for a game side ``winner`` won, if not done already;
+        True if this call applied it."""
+        if winner not in (0, 1):
+            raise RatedGameError("the winning side is 0 or 1")
+
+        async def work(conn: AsyncConnection) -> bool:
+            row = (await conn.execute(select(rated_games)
+                                      .where(rated_games.c.game_id == game_id))).first()
+            if row is None:
+                raise RatedGameError(f"game {game_id!r} is not a rated game")
+            now = self.now()
+            claimed = await conn.execute(update(rated_games).where(
+                rated_games.c.game_id == game_id, rated_games.c.status == PENDING
+            ).values(status=APPLIED, winner=winner, applied_at=now))
+            if claimed.rowcount != 1:
+                return False  # applied (or void) already: nothing to do
+            seats = [int(a) for a in json.loads(row.seats)]
+            await conn.execute(self._insert(ratings).values([
+                {"account_id": a, "mu": Rating().mu, "sigma": Rating().sigma,
+                 "ordinal": Rating().ordinal, "games": 0, "updated_at": now}
+                for a in sorted(set(seats))
+            ]).on_conflict_do_nothing(index_elements=["account_id"]))
+            current = {int(r.account_id): _rating(r) for r in await conn.execute(
+                select(ratings).where(ratings.c.account_id.in_(seats))
+                .order_by(ratings.c.account_id).with_for_update())}
+            after = rate_partnerships([current[a] for a in seats], winner)
+            for account_id, new in zip(seats, after, strict=True):
+                await conn.execute(update(ratings).where(ratings.c.account_id == account_id)
+                                   .values(mu=new.mu, sigma=new.sigma, ordinal=new.ordinal,
+                                           games=new.games, updated_at=now))
+            return True
+
+        return await in_transaction(self.engine, work)
+
+    async def of(self, account_ids: Sequence[int]) -> dict[int, Rating]:
+        """The ratings of those accounts that have one."""
+        if not account_ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(ratings)
+                                      .where(ratings.c.account_id.in_(set(account_ids))))
+            return {int(r.account_id): _rating(r) for r in rows}
+
+    async def rank_of(self, account_id: int) -> int | None:
+        """The account's place on the leaderboard (1 is first), or None if unrated."""
+        async with self.engine.connect() as conn:
+            mine = (await conn.execute(select(ratings.c.ordinal)
+                                       .where(ratings.c.account_id == account_id))).first()
+            if mine is None:
+                return None
+            ahead = await conn.scalar(select(func.count()).select_from(ratings).where(
+                (ratings.c.ordinal > mine.ordinal)
+                | ((ratings.c.ordinal == mine.ordinal) & (ratings.c.account_id < account_id))))
+        return int(ahead or 0) + 1
+
+    async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
+        """One page of the leaderboard (best ordinal first, then the older account) and
+        how many people are rated."""
+        async with self.engine.connect() as conn:
+            total = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
+            rows = await conn.execute(
+                select(ratings, accounts.c.username)
+                .join(accounts, accounts.c.id == ratings.c.account_id)
+                .order_by(ratings.c.ordinal.desc(), ratings.c.account_id)
+                .limit(limit).offset(offset))
+            return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r))
+                    for i, r in enumerate(rows)], total

@@ -1,0 +1,107 @@
+"""The ratings and statistics models: the leaderboard, a person's statistics, one game's."""
+
+from __future__ import annotations
+
+from msgspec import Struct
+
+from .online import SeatRating
+
+MAX_LEADERS = 100
+"""The most leaders one page of ``GET /api/leaders`` lists."""
+
+LEADERS_PAGE = 25
+"""Leaders per page when the request names no ``limit``."""
+
+
+class Leader(Struct):
+    """One row of the leaderboard."""
+
+    rank: int
+    """1 for the best ordinal."""
+    username: str
+    mu: float
+    """Skill."""
+    sigma: float
+    """Its uncertainty (one standard deviation)."""
+    ordinal: float
+    """mu - 3 sigma: what the leaderboard sorts by."""
+    games: int
+    """Rated games finished."""
+
+
+class Leaders(Struct):
+    """One page of the leaderboard, best ordinal first."""
+
+    leaders: list[Leader]
+    total: int
+    """People with a rating."""
+    limit: int
+    offset: int
+    next: int | None = None
+    """The offset of the next page (null: the last)."""
+
+
+class StatCounts(Struct):
+    """Counts over finished games, and the rates shown (null: nothing to divide by)."""
+
+    games: int
+    wins: int
+    hands: int
+    """Hands played (a hand thrown in is not counted)."""
+    points: int
+    """Points their side scored in those hands."""
+    made_trump: int
+    """Hands in which they were the maker."""
+    made: int
+    """Of those, hands their side took three tricks or more."""
+    euchred: int
+    """Of those, hands their side took fewer than three."""
+    alone: int
+    """Hands they went alone."""
+    marches: int
+    """Hands they made in which their side took all five tricks."""
+    win_rate: float | None
+    points_per_hand: float | None
+    make_trump_rate: float | None
+    """Per hand."""
+    euchred_rate: float | None
+    """Per hand they made trump."""
+    alone_rate: float | None
+    """Per hand."""
+    march_rate: float | None
+    """Per hand."""
+
+
+class PersonStatistics(Struct):
+    """A person's statistics over their latest finished games."""
+
+    all: StatCounts
+    by_kind: dict[str, StatCounts]
+    """``practice``, ``coin``, ``online``."""
+    games_counted: int
+
+
+class PersonStats(Struct):
+    """``GET /api/me/stats``: the rating, the place on the leaderboard, the statistics."""
+
+    username: str
+    rating: SeatRating | None
+    rank: int | None
+    stats: PersonStatistics
+
+
+class GameSeatStats(StatCounts):
+    """One seat's counts in one game."""
+
+    seat: int = 0
+    name: str = ""
+    signed_in: bool = False
+    """Whether a signed-in person sat there (their counts go to their account)."""
+
+
+class GameStats(Struct):
+    """``GET /api/games/{id}/stats``: each seat's counts in a finished game."""
+
+    id: str
+    kind: str
+    seats: list[GameSeatStats]

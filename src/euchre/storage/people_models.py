@@ -1,0 +1,73 @@
+"""The tables behind people's games and ratings (SQLAlchemy Core).
+
+``game_players`` says which account sat where at which table (an index into the stored
+games: statistics are computed from the records, never counted twice by hand);
+``rated_games`` holds one row per rated table, written when it starts, and moves from
+``pending`` to ``applied`` in the same transaction that updates the four ratings, so a
+game is rated exactly once across crashes and restarts; ``ratings`` is each account's
+openskill rating. The Alembic migration ``0004_ratings`` creates exactly these tables.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+)
+
+from .accounts_models import metadata
+
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("game_id", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    # The table kind ("practice", "online"; coin games are found through coin_games).
+    Column("kind", String(32), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game_id", "seat", name="pk_game_players"),
+)
+"""One row per signed-in person's seat at a table."""
+
+Index("ix_game_players_account", game_players.c.account_id, game_players.c.created_at)
+
+rated_games = Table(
+    "rated_games",
+    metadata,
+    Column("game_id", String(64), primary_key=True),
+    # The account ids of seats 0-3, JSON (a rated table seats four signed-in people).
+    Column("seats", Text, nullable=False),
+    # "pending" until the game's rating is applied, then "applied"; "void" if the table
+    # was never stored (a crash between the start and the first save).
+    Column("status", String(16), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("applied_at", DateTime(timezone=True), nullable=True),
+)
+"""One row per rated table."""
+
+Index("ix_rated_games_status", rated_games.c.status)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    # mu - 3 sigma, kept beside them so the leaderboard can be ordered by an index.
+    Column("ordinal", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+"""One row per account that has finished a rated game."""
+
+Index("ix_ratings_ordinal", ratings.c.ordinal, ratings.c.account_id)

@@ -1,0 +1,80 @@
+// A person's rating and statistics: the rating as mu ± sigma, and a table of counts and
+// rates by kind of table. Used by the account page (from /api/me/stats) and, for
+// practice without an account, with the counts this browser keeps.
+
+import { h } from "../js/dom.js";
+
+const ROWS = [
+  ["games", "Games", "count"],
+  ["wins", "Wins", "count"],
+  ["win_rate", "Games won", "percent"],
+  ["hands", "Hands played", "count"],
+  ["points_per_hand", "Points per hand", "number"],
+  ["make_trump_rate", "Made trump (per hand)", "percent"],
+  ["euchred_rate", "Euchred (per hand made trump)", "percent"],
+  ["alone_rate", "Went alone (per hand)", "percent"],
+  ["march_rate", "Marched (per hand)", "percent"],
+];
+
+const KIND_NAMES = { all: "All tables", practice: "Practice", coin: "Coin", online: "Online" };
+
+/** "27.3 ± 7.9": a rating's skill and its uncertainty. */
+export function ratingText(rating) {
+  return `${rating.mu.toFixed(1)} ± ${rating.sigma.toFixed(1)}`;
+}
+
+/** A small mark beside a name: the rating, with the ordinal in its title. */
+export function ratingBadge(rating) {
+  if (!rating) return null;
+  return h(
+    "span",
+    { class: "rating-badge", title: `Rating ${ratingText(rating)} (ordinal ${rating.ordinal.toFixed(1)}, ${rating.games} rated games)`, dataset: { mu: String(rating.mu) } },
+    ratingText(rating),
+  );
+}
+
+function cell(value, format) {
+  if (value === null || value === undefined) return "–";
+  if (format === "percent") return `${Math.round(value * 100)}%`;
+  if (format === "number") return value.toFixed(2);
+  return String(value);
+}
+
+/** A table of statistics: one column per kind of table (`columns`: [[kind, counts]]). */
+export function statsTable(columns, label) {
+  return h(
+    "table",
+    { class: "account-table person-stats", "aria-label": label },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), columns.map(([kind]) => h("th", { scope: "col" }, KIND_NAMES[kind] ?? kind)))),
+    h(
+      "tbody",
+      {},
+      ROWS.map(([key, name, format]) =>
+        h("tr", { dataset: { row: key } }, h("th", { scope: "row" }, name), columns.map(([kind, counts]) => h("td", { dataset: { kind, personStat: key } }, cell(counts[key], format)))),
+      ),
+    ),
+  );
+}
+
+/** The account page's rating and statistics (the /api/me/stats answer). */
+export function personSection(data) {
+  const { rating, rank, stats } = data;
+  const kinds = [["all", stats.all], ...Object.entries(stats.by_kind)];
+  return h(
+    "section",
+    { "aria-label": "Rating and statistics", class: "person-section" },
+    h("h2", {}, "Rating"),
+    rating
+      ? h(
+          "p",
+          { class: "rating-line" },
+          h("strong", { dataset: { rating: "mu" } }, ratingText(rating)),
+          ` (ordinal ${rating.ordinal.toFixed(1)}), ${rating.games} rated game${rating.games === 1 ? "" : "s"}; `,
+          h("a", { href: "/leaders" }, `#${rank} on the leaderboard`),
+        )
+      : h("p", { class: "rating-line" }, "No rating yet: play a rated online table with three other signed-in people. ", h("a", { href: "/leaders" }, "See the leaderboard")),
+    h("h2", {}, "Statistics by table"),
+    h("p", { class: "field-help" }, `From the records of your last ${stats.games_counted} finished games.`),
+    statsTable(kinds, "Statistics by table"),
+  );
+}

@@ -1,0 +1,59 @@
+// The leaderboard (/leaders): rated people, best first, a page at a time from /api/leaders.
+
+import { ratingText } from "../account/person-stats.js";
+import { request } from "./api.js";
+import { fill, h } from "./dom.js";
+
+const PAGE = 25;
+
+/** Mount the leaderboard page. */
+export function mountLeaders(main) {
+  let alive = true;
+  const status = h("p", { role: "status", "aria-live": "polite" }, "Loading the leaderboard…");
+  const body = h("div", { class: "leaders" });
+  fill(
+    main,
+    h(
+      "div",
+      { class: "page notice" },
+      h("h1", {}, "Leaderboard"),
+      h("p", { class: "field-help" }, "Ratings from rated online tables (four signed-in people), updated with openskill: each partnership is rated as a team. A rating is skill ± uncertainty; people are ordered by skill less three times the uncertainty, so a few lucky games do not put anyone on top."),
+      status,
+      body,
+    ),
+  );
+
+  async function show(offset) {
+    let page;
+    try {
+      page = await request("GET", `/api/leaders?limit=${PAGE}&offset=${offset}`);
+    } catch (error) {
+      status.textContent = `Could not load the leaderboard: ${error.message}`;
+      return;
+    }
+    if (!alive) return;
+    status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.` : "Nobody has a rating yet: play a rated online table.";
+    const rows = page.leaders.map((x) =>
+      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, x.username), h("td", {}, ratingText(x)), h("td", {}, x.ordinal.toFixed(1)), h("td", {}, String(x.games))),
+    );
+    const prev = offset > 0 ? h("button", { type: "button", class: "tool", onclick: () => show(Math.max(0, offset - PAGE)) }, "Previous page") : null;
+    const next = page.next !== null ? h("button", { type: "button", class: "tool", onclick: () => show(page.next) }, "Next page") : null;
+    fill(
+      body,
+      page.leaders.length
+        ? h(
+            "table",
+            { class: "account-table leaders-table", "aria-label": "Leaderboard" },
+            h("thead", {}, h("tr", {}, ["Rank", "Name", "Rating", "Ordinal", "Rated games"].map((t) => h("th", { scope: "col" }, t)))),
+            h("tbody", {}, rows),
+          )
+        : null,
+      h("p", { class: "pager" }, prev, " ", next),
+    );
+  }
+
+  show(0);
+  return () => {
+    alive = false;
+  };
+}

@@ -1,0 +1,221 @@
+"""A real browser: the account page shows the rating and the statistics by kind of table,
+/leaders shows the leaderboard a page at a time, and a guest's finished practice game is
+counted once in the browser's own statistics.
+
+The server runs in a thread on an SQLite file; ratings and stored games are put in that
+database beside it (in a thread of its own: the browser's event loop runs in this one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+import uvicorn
+from account_rows import new_account
+from playwright.sync_api import BrowserContext, Page, expect
+from sqlalchemy import select
+from stats_helpers import fixed_game
+
+from euchre.ratings import RatingService
+from euchre.record import GameRecord
+from euchre.server import Settings, create_app
+from euchre.server.accounts_api import AccountsOptions
+from euchre.stats import PlayerIndex
+from euchre.storage.accounts_models import accounts
+from euchre.storage.base import FINISHED, StoredGame
+from euchre.storage.sql import SqlStore, make_engine
+from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
+
+pytestmark = pytest.mark.browser
+
+LEADERS = 30
+"""Rated people besides the one signed in (more than one page of 25)."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _in_thread(work: Callable[[], object]) -> None:
+    """Run ``asyncio.run(work())`` in a thread of its own and wait for it."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(work())  # type: ignore[arg-type]
+        except BaseException as e:
+            failure.append(e)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The database URL."""
+    return f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('ratings-web') / 'euchre.db'}"
+
+
+@pytest.fixture(scope="module")
+def base_url(db: str) -> Iterator[str]:
+    """The platform, running."""
+    app = create_app(Settings(database_url=db, bot_delay=0.0, hand_pause=0.3, resume=False))
+    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(500):  # start-up, not a timing assertion
+        if server.started or not thread.is_alive():
+            break
+        time.sleep(0.02)
+    assert server.started, "the test server did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def page(new_context: Callable[..., BrowserContext], base_url: str) -> Page:
+    """A fresh browser page (its own context, closed after the test)."""
+    return new_context(base_url=base_url, viewport={"width": 1280, "height": 800}).new_page()
+
+
+def _stored(game_id: str, account: tuple[str, int] | None = None) -> StoredGame:
+    game = fixed_game()
+    south = Seat(HUMAN, account[0], account=account[0], account_id=account[1]) if account \
+        else Seat(HUMAN, "Guest")
+    seats = (south, Seat(BOT, "W", "easy", 1), Seat(BOT, "N", "easy", 2),
+             Seat(BOT, "E", "easy", 3))
+    config = TableConfig(game_id, "practice", game.rules, seats)
+    now = time.time()
+    return StoredGame(game_id, "practice", FINISHED, 1, {"config": config.to_json()},
+                      GameRecord.from_game(game).to_json(), now, now)
+
+
+def _seed(db: str, username: str) -> None:
+    """Rated games among LEADERS people and ``username``, and one finished practice game of
+    ``username``'s (seat 0) and one of a guest's."""
+
+    async def work() -> None:
+        engine = make_engine(db)
+        store = SqlStore(engine)
+        try:
+            async with engine.connect() as conn:
+                me = int((await conn.execute(select(accounts.c.id).where(
+                    accounts.c.username == username))).scalar_one())
+            others = [await new_account(engine, f"leader{i:02}") for i in range(LEADERS)]
+            ratings = RatingService(engine)
+            for g in range(0, LEADERS, 4):
+                four = others[g:g + 4]
+                if len(four) < 4:
+                    four = [*four, *others[:4 - len(four)]]
+                await ratings.register(f"r{g}", four)
+                await ratings.apply(f"r{g}", g % 2)
+            await ratings.register("mine", [me, *others[:3]])
+            await ratings.apply("mine", 0)
+            await store.save(_stored("mypractice", (username, me)))
+            await PlayerIndex(engine).record("mypractice", "practice", [(0, me)])
+            await store.save(_stored("guestpractice"))
+        finally:
+            await store.close()
+
+    _in_thread(work)
+
+
+def test_account_statistics_leaders_and_a_guests_practice(
+        page: Page, db: str, new_context: Callable[..., BrowserContext], base_url: str) -> None:
+    page.goto("/account")
+    form = page.locator('form[data-form="sign-up"]')
+    form.get_by_label("Username").fill("annie")
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    expect(page.locator(".rating-line")).to_contain_text("No rating yet")
+    _seed(db, "annie")
+
+    page.reload()
+    section = page.get_by_role("region", name="Rating and statistics")
+    expect(section.locator(".rating-line")).to_contain_text(re.compile(r"\d+\.\d ± \d+\.\d"))
+    expect(section.locator(".rating-line")).to_contain_text("1 rated game")
+
+    def stat(kind: str, key: str) -> object:
+        return section.locator(f'td[data-kind="{kind}"][data-person-stat="{key}"]')
+
+    expect(stat("practice", "games")).to_have_text("1")
+    expect(stat("practice", "wins")).to_have_text("1")
+    expect(stat("practice", "points_per_hand")).to_have_text("3.00")
+    expect(stat("practice", "make_trump_rate")).to_have_text("50%")
+    expect(stat("practice", "euchred_rate")).to_have_text("0%")
+    expect(stat("practice", "alone_rate")).to_have_text("50%")
+    expect(stat("practice", "march_rate")).to_have_text("50%")
+    expect(stat("online", "games")).to_have_text("0")
+    expect(stat("online", "points_per_hand")).to_have_text("–")
+    expect(stat("all", "games")).to_have_text("1")
+
+    page.locator(".site-nav").get_by_role("link", name="Leaders").click()
+    expect(page.get_by_role("status")).to_have_text(f"{LEADERS + 1} rated people.")
+    rows = page.locator(".leaders-table tbody tr")
+    expect(rows).to_have_count(25)
+    expect(rows.first).to_have_attribute("data-rank", "1")
+    page.get_by_role("button", name="Next page").click()
+    expect(rows).to_have_count(LEADERS + 1 - 25)
+    expect(rows.first).to_have_attribute("data-rank", "26")
+    expect(page.get_by_role("button", name="Next page")).to_have_count(0)
+    page.get_by_role("button", name="Previous page").click()
+    expect(rows).to_have_count(25)
+    expect(page.get_by_role("table", name="Leaderboard")).to_contain_text(
+        re.compile(r"\d+\.\d ± \d+\.\d"))
+
+    # A rated table: annie opens one; a guest sees it marked rated, annie's rating beside her
+    # name, and is asked to sign in instead of offered a seat.
+    page.goto("/")
+    page.get_by_label("Your name").fill("Whatever")
+    page.get_by_label(re.compile("^Rated")).check()
+    page.get_by_role("button", name="Create an online table").click()
+    page.wait_for_url("**/online/*")
+    expect(page.locator(".online-lobby")).to_contain_text("Rated: four signed-in people play")
+    expect(page.get_by_role("list", name="Seats")).to_contain_text("South: annie")
+    expect(page.get_by_role("list", name="Seats").locator(".rating-badge")).to_have_count(1)
+    invite = page.url
+    visitor = new_context(base_url=base_url).new_page()
+    visitor.goto("/")
+    listed = visitor.get_by_role("list", name="Open online tables").locator('li[data-rated="true"]')
+    expect(listed).to_contain_text("annie's table: rated")
+    expect(listed.locator(".rating-badge")).to_contain_text(re.compile(r"\d+\.\d ± \d+\.\d"))
+    visitor.goto(invite)
+    expect(visitor.locator(".rated-sign-in")).to_contain_text("only signed-in people may sit")
+    expect(visitor.get_by_role("button", name=re.compile("^Sit "))).to_have_count(0)
+
+    # A guest finishes a practice game: the table page adds it to this browser's statistics
+    # (once, however often it is told).
+    guest = new_context(base_url=base_url).new_page()
+    guest.goto("/account")
+    expect(guest.get_by_role("region", name="Practice statistics")).to_contain_text(
+        "Finish a practice game")
+    added = guest.evaluate("""async () => {
+        const m = await import('/static/js/my-stats.js');
+        return [await m.recordPracticeGame('guestpractice', 0),
+                await m.recordPracticeGame('guestpractice', 0),
+                await m.recordPracticeGame('mypractice', 0)];
+    }""")
+    assert added == [True, False, False]  # 'mypractice' is on annie's account, not here
+    guest.reload()
+    practice = guest.get_by_role("region", name="Practice statistics")
+    expect(practice.locator('td[data-person-stat="games"]')).to_have_text("1")
+    expect(practice.locator('td[data-person-stat="points_per_hand"]')).to_have_text("3.00")
+    expect(practice.locator('td[data-person-stat="march_rate"]')).to_have_text("50%")

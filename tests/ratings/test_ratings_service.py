@@ -1,0 +1,113 @@
+"""The rating service: a game applies once (twice in a row, or two at once), the model moves
+partners together, and the leaderboard orders and pages (also over HTTP, as documented)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from account_rows import new_account
+from rated_helpers import app_for
+from sqlalchemy.ext.asyncio import AsyncEngine
+from starlette.testclient import TestClient
+
+from euchre.ratings import DEFAULT_MU, RatedGameError, Rating, RatingService, rate_partnerships
+
+
+def test_partners_move_together_and_the_winners_gain() -> None:
+    after = rate_partnerships([Rating()] * 4, winner=1)
+    assert after[1] == after[3] and after[0] == after[2]
+    assert after[1].mu > DEFAULT_MU > after[0].mu
+    assert all(r.sigma < Rating().sigma and r.games == 1 for r in after)
+    with pytest.raises(ValueError):
+        rate_partnerships([Rating()] * 4, winner=2)
+
+
+async def test_a_game_applies_once_even_when_asked_twice_at_once(migrated: AsyncEngine) -> None:
+    ids = [await new_account(migrated) for _ in range(4)]
+    service = RatingService(migrated)
+    await service.register("g1", ids)
+    await service.register("g1", ids)  # a repeat changes nothing
+    assert await service.status("g1") == "pending" and await service.pending() == ["g1"]
+    done = await asyncio.gather(service.apply("g1", 0), service.apply("g1", 0))
+    assert sorted(done) == [False, True]
+    assert await service.apply("g1", 1) is False
+    ratings = await service.of(ids)
+    assert [ratings[a].games for a in ids] == [1, 1, 1, 1]
+    assert ratings[ids[0]].mu > DEFAULT_MU > ratings[ids[1]].mu
+    assert await service.status("g1") == "applied" and await service.pending() == []
+    with pytest.raises(RatedGameError):
+        await service.apply("nope", 0)
+    with pytest.raises(RatedGameError):
+        await service.register("g2", [ids[0], ids[0], ids[1], ids[2]])
+
+
+async def _rate(engine: AsyncEngine, games: int) -> list[int]:
+    """Five people; seats 0 & 2 (ids[0], ids[1]) win ``games`` games against ids[2], ids[3];
+    ids[4] plays one game and wins it with ids[0]."""
+    ids = [await new_account(engine, f"lead{i}") for i in range(5)]
+    service = RatingService(engine)
+    for g in range(games):
+        await service.register(f"g{g}", [ids[0], ids[2], ids[1], ids[3]])
+        await service.apply(f"g{g}", 0)
+    await service.register("once", [ids[4], ids[2], ids[0], ids[3]])
+    await service.apply("once", 0)
+    return ids
+
+
+async def test_the_leaderboard_orders_by_ordinal_and_pages(migrated: AsyncEngine) -> None:
+    ids = await _rate(migrated, 3)
+    service = RatingService(migrated)
+    everyone, total = await service.leaders(10)
+    assert total == 5 and [x.rank for x in everyone] == [1, 2, 3, 4, 5]
+    ordinals = [x.rating.ordinal for x in everyone]
+    assert ordinals == sorted(ordinals, reverse=True)
+    assert everyone[0].account_id == ids[0]  # four wins
+    assert {x.account_id for x in everyone[-2:]} == {ids[2], ids[3]}  # four losses
+    page, _ = await service.leaders(2, offset=2)
+    assert [x.account_id for x in page] == [x.account_id for x in everyone[2:4]]
+    assert [x.rank for x in page] == [3, 4]
+    for leader in everyone:
+        assert await service.rank_of(leader.account_id) == leader.rank
+
+
+def test_api_leaders_orders_and_pages(db_url: str) -> None:
+    with TestClient(app_for(db_url)) as client:
+        engine = client.app.state.accounts.engine  # type: ignore[attr-defined]
+        client.portal.call(_rate, engine, 2)  # type: ignore[union-attr]
+        first = client.get("/api/leaders?limit=2").json()
+        assert first["total"] == 5 and first["next"] == 2 and first["offset"] == 0
+        seen = list(first["leaders"])
+        offset = first["next"]
+        while offset is not None:
+            page = client.get(f"/api/leaders?limit=2&offset={offset}").json()
+            seen += page["leaders"]
+            offset = page["next"]
+        assert [x["rank"] for x in seen] == [1, 2, 3, 4, 5]
+        assert [x["ordinal"] for x in seen] == sorted((x["ordinal"] for x in seen),
+                                                      reverse=True)
+        assert seen[0]["username"] == "lead0"
+        assert set(seen[0]) == {"rank", "username", "mu", "sigma", "ordinal", "games"}
+        assert client.get("/api/leaders").json()["next"] is None
+        for query in ("limit=0", "limit=101", "limit=x", "offset=-1", "offset=y"):
+            r = client.get(f"/api/leaders?{query}")
+            assert r.status_code == 400 and r.json()["error"], query
+        assert client.get("/leaders").status_code == 200
+        spec = client.get("/openapi.json").json()
+        assert {"/api/leaders", "/api/me/stats", "/api/games/{game_id}/stats"} <= set(
+            spec["paths"])
+        assert "Leaders" in spec["components"]["schemas"]
+        rated = spec["components"]["schemas"]["OnlineTableRequest"]["properties"]["rated"]
+        assert rated["type"] == "boolean"
+        assert client.get("/api/me/stats").status_code == 401
+
+
+async def test_two_games_sharing_people_applied_at_once_lose_no_update(
+        migrated: AsyncEngine) -> None:
+    ids = [await new_account(migrated) for _ in range(6)]
+    service = RatingService(migrated)
+    await service.register("a", ids[:4])
+    await service.register("b", [ids[0], ids[4], ids[1], ids[5]])  # ids 0 and 1 in both
+    assert await asyncio.gather(service.apply("a", 0), service.apply("b", 1)) == [True, True]
+    ratings = await service.of(ids)
+    assert [ratings[a].games for a in ids] == [2, 2, 1, 1, 1, 1]
