@@ -104,28 +104,38 @@ async def test_acting_out_of_turn_is_refused() -> None:
     await actor.stop()
 
 
-async def test_rejoin_with_since_gets_exactly_the_missing_events() -> None:
+async def test_rejoin_with_since_gets_the_one_missing_event_or_one_snapshot() -> None:
     actor, _, sched = make_table()
     first = Recorder(0, actor)
     actor.start()
     await actor.join(first)
     assert await until_person(actor, sched)
     seen = first.events()[-1]["version"]
-    actor.leave(first)
+    actor.leave(first)  # one event: seat 0 is away
+    await actor.settle()
+    back = Recorder(0, actor)
+    await actor.join(back, since=seen)
+    await actor.settle()
+    assert back.messages[0]["type"] == "joined"
+    replayed = [m["version"] for m in back.messages[1:] if m["type"] == "event"]
+    assert replayed == [seen + 1, seen + 2]  # the missed event, then this join's presence
+    assert not back.of_type("snapshot")
+    seen = back.events()[-1]["version"]
+    actor.leave(back)
     await actor.settle()
     view = actor.view(0)
     assert view is not None
     await actor.act(0, str(view.legal[0]))
     sched.advance(1.0)
     await actor.settle()
+    assert actor.version > seen + 2  # several events missed: each carries a whole table
     again = Recorder(0, actor)
     await actor.join(again, since=seen)
     await actor.settle()
-    assert again.messages[0]["type"] == "joined"
-    replayed = [m["version"] for m in again.messages[1:] if m["type"] == "event"]
-    assert replayed[0] == seen + 1
-    assert replayed == list(range(seen + 1, actor.version + 1))
-    assert not again.of_type("snapshot")
+    snapshots = again.of_type("snapshot")
+    assert len(snapshots) == 1 and again.messages[1]["type"] == "snapshot"
+    assert [m["version"] for m in again.messages[2:] if m["type"] == "event"] == [
+        actor.version]  # only this join's presence
     await actor.stop()
 
 
