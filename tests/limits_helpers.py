@@ -1,36 +1,13 @@
-"""The Redis used by limit tests: ``EUCHRE_TEST_REDIS_URL`` (scripts/start-redis), else the
-tests that need it are skipped."""
+"""Helpers for the limit tests: the test Redis (from ``redis_fixtures``) and limits roomy
+enough that tests of something else never reach them."""
 
 from __future__ import annotations
 
-import os
-import secrets
 from typing import Any
 
-import pytest
+from redis_fixtures import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
-REDIS_URL = os.environ.get("EUCHRE_TEST_REDIS_URL")
-
-needs_redis = pytest.mark.skipif(not REDIS_URL, reason="set EUCHRE_TEST_REDIS_URL "
-                                 "(scripts/start-redis prints one)")
-
-
-def fresh_prefix() -> str:
-    """A key prefix no other test (or engineer sharing the Redis) uses."""
-    return f"euchre-test:{secrets.token_hex(6)}:"
-
-
-class FakeClock:
-    """Seconds that move only when told."""
-
-    def __init__(self, start: float = 1_000_000.0) -> None:
-        self.t = start
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
+__all__ = ["REDIS_URL", "FakeClock", "fresh_prefix", "needs_redis", "roomy_limits"]
 
 
 def roomy_limits() -> Any:
