@@ -53,7 +53,7 @@ from ..table.manager import TableManager
 from ..table.seats import new_table_id, new_token
 from . import guards
 from .account_stats import account_stats
-from .api import read_json
+from .api import int_param, read_json
 from .encoder import json_answer
 from .errors import ApiError
 from .registry import Endpoint, Extension, Param, TableKindApi
@@ -243,26 +243,13 @@ async def get_me(request: Request) -> Response:
     return json_answer(await _signed_in_body(state, session.account_id, session.csrf))
 
 
-def _int_param(request: Request, name: str, default: int | None, low: int, high: int
-               ) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", f"{name} must be a whole number") from None
-    if not low <= value <= high:
-        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
-    return value
-
 
 async def get_ledger(request: Request) -> Response:
     """``GET /api/me/ledger``: the coin history, newest first."""
     state = state_of(request)
     session = await signed_in(request, csrf=False)
-    limit = _int_param(request, "limit", 100, 1, 500) or 100
-    before = _int_param(request, "before", None, 1, 2**62)
+    limit = int_param(request, "limit", 100, 1, 500) or 100
+    before = int_param(request, "before", None, 1, 2**62)
     entries = await state.coins.ledger.entries(session.account_id, limit, before)
     balance = await state.coins.ledger.balance(session.account_id)
     return json_answer(Ledger(balance=balance,

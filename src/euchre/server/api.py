@@ -105,6 +105,26 @@ async def get_table(request: Request) -> Response:
     return json_answer(msgspec.convert(actor.snapshot(seat), TableSnapshot))
 
 
+@typing.overload
+def int_param(request: Request, name: str, default: int, low: int, high: int) -> int: ...
+@typing.overload
+def int_param(request: Request, name: str, default: None, low: int, high: int) -> int | None: ...
+def int_param(request: Request, name: str, default: int | None, low: int, high: int
+              ) -> int | None:
+    """The whole-number query parameter ``name`` in ``[low, high]`` (``default`` if absent);
+    400 ``bad_request`` with a plain reason otherwise."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError("bad_request", f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
+    return value
+
+
 async def _record(request: Request) -> tuple[GameRecord, bool]:
     game_id = request.path_params["game_id"]
     manager = manager_of(request)

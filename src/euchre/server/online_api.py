@@ -26,7 +26,7 @@ from ..table.online import (
     OpenTable,
 )
 from . import guards
-from .api import manager_of, read_body
+from .api import int_param, manager_of, read_body
 from .encoder import json_answer
 from .errors import ApiError
 from .people import person_of
@@ -83,23 +83,11 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     return _seat_answer(request, table.id, 0, token)
 
 
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", f"{name} must be a whole number") from None
-    if not low <= value <= high:
-        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
-    return value
-
 
 async def get_online(request: Request) -> Response:
     """``GET /api/online?limit=N&cursor=C``: the online tables waiting for their start,
     newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
-    limit = _int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
+    limit = int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
     tables, after = tables_of(request).page(limit, request.query_params.get("cursor"))
     return json_answer(OnlineTablesAnswer(tables=await _tables(request, tables), next=after))
 

@@ -30,6 +30,7 @@ from ..table.kinds import FinishedTable
 from ..table.online import ONLINE
 from ..table.seats import TableConfig
 from . import accounts_api
+from .api import int_param
 from .encoder import json_answer
 from .errors import ApiError
 from .registry import Endpoint, Extension, Param
@@ -64,24 +65,12 @@ def state_of(request: Request) -> RatingsState:
     return state
 
 
-def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", f"{name} must be a whole number") from None
-    if not low <= value <= high:
-        raise ApiError("bad_request", f"{name} must be between {low} and {high}")
-    return value
-
 
 async def get_leaders(request: Request) -> Response:
     """``GET /api/leaders?limit=N&offset=K``: rated people, best ordinal first."""
     state = state_of(request)
-    limit = _int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
-    offset = _int_param(request, "offset", 0, 0, 10**9)
+    limit = int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
+    offset = int_param(request, "offset", 0, 0, 10**9)
     leaders, total = await state.ratings.leaders(limit, offset)
     after = offset + len(leaders)
     return json_answer(Leaders(
