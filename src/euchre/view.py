@@ -17,6 +17,8 @@ from .rules import Rules
 
 Trick = tuple[int, tuple[Card, ...], int]
 
+_HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)  # actions only their own seat sees in full
+
 
 @dataclass(frozen=True)
 class HandView:
@@ -119,6 +121,16 @@ class HandView:
                     keep -= 1
                 else:
                     entry[1] = A.PLAY
+        return out
+
+    def to_public_json(self) -> dict[str, Any]:
+        """:meth:`to_table_json` as a spectator is sent it: no seat, no hand, no discard, no
+        farmer's swap, no legal moves, and every hidden action only by its kind."""
+        out = self.to_table_json()
+        for entry, (_, action) in zip(out["history"], self.history, strict=True):
+            if action is not None and action.kind in _HIDDEN_KINDS:
+                entry[1] = action.kind
+        out.update(seat=None, hand=[], discard=None, farmer_gave=[], legal=[])
         return out
 
     def to_json(self) -> dict[str, Any]:

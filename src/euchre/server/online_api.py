@@ -75,7 +75,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     person = await person_of(request, csrf=body.rated)  # rated: the CSRF token too
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
-                            body.level, name, body.rated)
+                            body.level, name, body.rated, body.spectators)
     tables = tables_of(request)
     creator = await guards.online_creator(request, tables)  # 429: too many waiting
     table, token = tables.create(options, creator=creator,

@@ -2,13 +2,14 @@
 
 A socket costs an open file and, once joined, a share of every event's fan-out. So a socket
 must join within :attr:`SocketLimits.join_within` seconds or is closed; one client address
-may hold only so many sockets; a seat and a table only so many subscribers; and the whole
+may hold only so many sockets; a seat and a table only so many subscribers; a table only so
+many spectators (counted apart, so watchers never crowd out the players); and the whole
 server stays well below its open-file limit. A refusal closes the socket with a close code
 and a reason a person can read (``4408``: no join in time, ``4429``: too many).
 
 The socket layer calls :meth:`SocketGuard.admit` when a socket opens (a :class:`Ticket`,
-released when it closes) and :meth:`Ticket.join` when it joins a seat. Counts live in this
-process: every socket is held by exactly one process.
+released when it closes) and :meth:`Ticket.join` when it joins a seat (or watches: seat
+None). Counts live in this process: every socket is held by exactly one process.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class SocketLimits:
     """Sockets joined to one seat of one table (a person's tabs)."""
     per_table: int = 12
     """Sockets joined to one table, all seats together."""
+    watchers_per_table: int = 100
+    """Spectators watching one table."""
     total: int = 0
     """Sockets open at once in this process (0: half the open-file limit)."""
 
@@ -84,6 +87,8 @@ class SocketGuard:
         """Joined sockets, by (table id, seat)."""
         self.by_table: Counter[str] = Counter()
         """Joined sockets, by table id."""
+        self.watching: Counter[str] = Counter()
+        """Spectators' sockets, by table id."""
 
     def admit(self, address: str, on_no_join: Callable[[Refusal], None] | None = None
               ) -> Ticket | Refusal:
@@ -115,8 +120,8 @@ class Ticket:
         """The guard that counts it."""
         self.address = address
         """The client address."""
-        self.seat: tuple[str, int] | None = None
-        """(table id, seat) once joined."""
+        self.seat: tuple[str, int | None] | None = None
+        """(table id, seat) once joined; the seat is None for a spectator."""
         self.released = False
         """Whether the socket closed."""
         self._timer: TimerHandle | None = None
@@ -130,11 +135,28 @@ class Ticket:
         if self.seat is None and not self.released:
             on_no_join(refusal)
 
-    def join(self, table_id: str, seat: int) -> Refusal | None:
-        """Count the socket on ``seat`` of ``table_id``; a refusal if a cap is reached."""
+    def join(self, table_id: str, seat: int | None) -> Refusal | None:
+        """Count the socket on ``seat`` of ``table_id`` (None: a spectator); a refusal if a
+        cap is reached."""
         guard, limits = self.guard, self.guard.limits
         if self.seat is not None:
             return None
+        if seat is None:
+            if guard.watching[table_id] >= limits.watchers_per_table:
+                return Refusal(CLOSE_TOO_MANY, f"too many spectators at this table (at most "
+                                               f"{limits.watchers_per_table})")
+            self.seat = (table_id, None)
+            guard._count(guard.watching, table_id, 1)
+        else:
+            refusal = self._seat(table_id, seat)
+            if refusal is not None:
+                return refusal
+        if self._timer is not None:
+            self._timer.cancel()
+        return None
+
+    def _seat(self, table_id: str, seat: int) -> Refusal | None:
+        guard, limits = self.guard, self.guard.limits
         if guard.by_seat[(table_id, seat)] >= limits.per_seat:
             return Refusal(CLOSE_TOO_MANY, f"this seat is open in too many places (at most "
                                            f"{limits.per_seat}): close another tab")
@@ -144,8 +166,6 @@ class Ticket:
         self.seat = (table_id, seat)
         guard._count(guard.by_seat, self.seat, 1)
         guard._count(guard.by_table, table_id, 1)
-        if self._timer is not None:
-            self._timer.cancel()
         return None
 
     def release(self) -> None:
@@ -158,7 +178,9 @@ class Ticket:
         guard = self.guard
         guard.open -= 1
         guard._count(guard.by_address, self.address, -1)
-        if self.seat is not None:
+        if self.seat is not None and self.seat[1] is None:
+            guard._count(guard.watching, self.seat[0], -1)
+        elif self.seat is not None:
             guard._count(guard.by_seat, self.seat, -1)
             guard._count(guard.by_table, self.seat[0], -1)
 

@@ -37,6 +37,7 @@ from .wire.socket import (
     Seed,
     ServerMessage,
     Snapshot,
+    Watch,
     error_message,
     parse_client_message,
 )
@@ -57,7 +58,9 @@ class Connection:
         self.metrics = metrics
         """Where overflows are counted."""
         self.seat: int | None = None
-        """The seat joined, once joined."""
+        """The seat joined, once joined (None for a spectator)."""
+        self.watching = False
+        """Whether it watches the table without a seat."""
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
         """Encoded messages waiting to be written (None: close)."""
         self.closing = False
@@ -230,6 +233,11 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         return
     if isinstance(msg, Ping):
         conn.send(Pong())
+    elif isinstance(msg, Watch):
+        await _watch(conn, actor, msg.since)
+    elif conn.watching:
+        conn.send(error_message("spectators cannot act: join a seat with its token to play",
+                                code="spectator"))
     elif isinstance(msg, Join):
         if conn.seat is not None:
             conn.send(error_message("already joined: open a new connection to rejoin",
@@ -279,6 +287,28 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
                                     code="hint_unavailable"))
             return
         conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
+
+
+async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None:
+    """Subscribe the connection as a spectator (no seat), if the table may be watched."""
+    if conn.seat is not None or conn.watching:
+        conn.send(error_message("already joined: open a new connection to watch",
+                                code="bad_message"))
+        return
+    if not actor.watchable:
+        conn.send(error_message("this table is private: it cannot be watched", code="private"))
+        return
+    refusal = conn.ticket.join(actor.id, None) if conn.ticket is not None else None
+    if refusal is not None:
+        conn.send(error_message(refusal.reason, code="too_many"))
+        conn.refuse(refusal)
+        return
+    conn.watching = True
+    try:
+        await actor.watch(conn, since)
+    except TableStopped as e:
+        conn.send(error_message(e.message, code="table_stopped"))
+        conn.release(e.message)
 
 
 async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:

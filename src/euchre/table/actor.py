@@ -37,6 +37,7 @@ from .events import (
     GAME_OVER,
     HAND_OVER,
     PRESENCE,
+    SPECTATORS,
     TRICK,
     Event,
     Frame,
@@ -335,6 +336,21 @@ class TableActor:
             finally:
                 self._queue.task_done()
         await done
+
+    @property
+    def watchable(self) -> bool:
+        """Whether spectators may watch: the kind allows it and the table was not made
+        private to them (``extra["spectators"]`` false)."""
+        return self.kind.spectators and self.config.extra.get("spectators", True) is not False
+
+    async def watch(self, subscriber: Subscriber, since: int | None = None) -> None:
+        """Subscribe a spectator (``subscriber.seat`` None) like :meth:`join`; refused with
+        :class:`TableError` where the table is not :attr:`watchable`."""
+        if not self.watchable:
+            raise TableError("this table is private: it cannot be watched")
+        if subscriber.seat is not None:
+            raise TableError("a spectator has no seat")
+        await self.join(subscriber, since)
 
     async def join(self, subscriber: Subscriber, since: int | None = None) -> None:
         """Subscribe; the subscriber gets a ``joined`` message, then the events after
@@ -784,14 +800,24 @@ class TableActor:
         else:
             sub.send({"type": "snapshot", "version": self.version,
                       "table": self.snapshot(sub.seat)})
-        return self._presence(was)
+        return self._presence(was) | self._spectators(sub)
 
     def _on_leave(self, sub: Subscriber) -> bool:
         if sub not in self._subscribers:
             return False
         was = self._connected()
         self._subscribers.remove(sub)
-        return self._presence(was)
+        return self._presence(was) | self._spectators(sub)
+
+    def _spectators(self, sub: Subscriber) -> bool:
+        """Publish the new count of spectators if ``sub`` was one; True if it was."""
+        if sub.seat is not None:
+            return False
+        self._publish([(SPECTATORS, {"count": self._watching()}, None)])
+        return True
+
+    def _watching(self) -> int:
+        return sum(s.seat is None for s in self._subscribers)
 
     def _presence(self, was: tuple[bool, bool, bool, bool]) -> bool:
         """Publish presence changes; True if there were any."""
@@ -823,6 +849,7 @@ class TableActor:
                 else None
             ),
             connected=self._connected(),
+            spectators=self._watching(),
             deadline=self._deadline,
             closed=self.closed,
             next_commitment=None if self.finished else {

@@ -37,6 +37,8 @@ CLOSED = "closed"
 """The table was closed before its game ended: ``reason`` (``left``: the person left)."""
 PRESENCE = "presence"
 """A person connected or left: ``seat``, ``connected``."""
+SPECTATORS = "spectators"
+"""A spectator started or stopped watching: ``count``, how many watch now."""
 
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 
@@ -61,6 +63,8 @@ class Frame:
     """Why the table was closed before its game ended, if it was."""
     next_commitment: dict[str, Any] | None = None
     """``{"hand_number", "commitment"}`` of the next hand's table seed, for people's seeds."""
+    spectators: int = 0
+    """How many connections watch the table without a seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,13 +128,15 @@ def _rules(rules: Rules) -> tuple[dict[str, Any], list[str]]:
 
 def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
                   now: float) -> dict[str, Any]:
-    """The TABLE object of the protocol, for ``seat`` (None: a spectator sees no hand)."""
+    """The TABLE object of the protocol, for ``seat`` (None: a spectator, who sees the
+    public view: no card in any hand, no discard)."""
     rules_json, rules_text = _rules(config.rules)
     game = frame.game
     current = game.current
     view: dict[str, Any] | None = None
-    if current is not None and seat is not None:
-        view = current.view(seat).to_table_json()  # table law 11: no earlier trick
+    if current is not None:  # table law 11 for both: no earlier trick
+        view = (current.view(seat).to_table_json() if seat is not None
+                else current.view(current.dealer).to_public_json())
     deadline_seat, deadline = frame.deadline if frame.deadline else (None, None)
     return {
         "id": config.id,
@@ -157,5 +163,6 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
         "summary": frame.summary,
         "first_draw": first_draw_json(config.first_dealer, config.first_draw),
         "next_commitment": frame.next_commitment,
+        "spectators": frame.spectators,
         **({"extra": config.extra} if config.extra else {}),
     }

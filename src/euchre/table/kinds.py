@@ -94,6 +94,8 @@ class TableKind:
     """Run once when a game ends."""
     no_hints: str = "Hints are off at this table: they are for practice."
     """The refusal of a hint where :attr:`hints` is False."""
+    spectators: bool = False
+    """Whether anyone may watch its tables (a table may still be made private)."""
 
 
 PRACTICE_KIND = TableKind(PRACTICE, hints=True)

@@ -108,6 +108,8 @@ class OnlineOptions:
     """The creator's display name."""
     rated: bool = False
     """Whether the game is rated: signed-in people only, four of them, no computers."""
+    spectators: bool = True
+    """Whether anyone may watch the game (False: private to spectators)."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -148,6 +150,7 @@ class OpenTable:
             "id": self.id,
             "status": "started" if self.started else "open",
             "rated": self.options.rated,
+            "spectators": self.options.spectators,
             "preset": self.options.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
@@ -184,7 +187,8 @@ class OpenTable:
             first_dealer=dealer,
             first_draw=draw,
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
-                   **({"rated": True} if self.options.rated else {})},
+                   **({"rated": True} if self.options.rated else {}),
+                   **({} if self.options.spectators else {"spectators": False})},
         )
 
 
@@ -332,5 +336,7 @@ def online_policy(config: TableConfig) -> CoinTurnPolicy:
     return CoinTurnPolicy(config, ClockPolicy(seconds_per_move=seconds))
 
 
-ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS)
-"""Online tables: each person's move on the table's clock; no hints (other people play)."""
+ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS,
+                        spectators=True)
+"""Online tables: each person's move on the table's clock; no hints (other people play);
+anyone may watch unless the creator chose ``spectators: false``."""

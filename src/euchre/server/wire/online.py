@@ -55,6 +55,8 @@ class OnlineTableRequest(Request):
     rated: bool = False
     """A rated table: signed-in people only (with the X-CSRF-Token header), starts with four
     people, updates their ratings when the game ends."""
+    spectators: bool = True
+    """Whether anyone may watch the game live (false: a watch is refused)."""
 
     what: ClassVar[str] = "online tables"
     refusals: ClassVar[dict[str, Any]] = {
@@ -64,6 +66,7 @@ class OnlineTableRequest(Request):
         "level": level_refusal("level"),
         "name": _NAME,
         "rated": "rated must be true or false",
+        "spectators": "spectators must be true or false",
     }
 
     def __post_init__(self) -> None:
@@ -135,6 +138,8 @@ class OnlineTable(Struct):
     status: Literal["open", "started"]
     rated: bool
     """Whether the table is rated (shown before anyone joins)."""
+    spectators: bool
+    """Whether anyone may watch the game (``watch`` on its socket)."""
     preset: str
     rules: Rules
     rules_text: list[str]

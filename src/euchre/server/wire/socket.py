@@ -1,8 +1,8 @@
 """The table socket's messages, both directions (documented in ``/asyncapi.json``).
 
-A client sends ``join``, ``action``, ``hint`` or ``ping``; the server answers with
-``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``. A table snapshot and an
-event body are rendered by the table layer and embedded as encoded JSON
+A client sends ``join`` (or ``watch``), ``action``, ``seed``, ``hint`` or ``ping``; the
+server answers with ``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``. A
+table snapshot and an event body are rendered by the table layer and embedded as encoded JSON
 (:class:`msgspec.Raw`); their schemas are :class:`TableSnapshot` and :data:`EVENTS`.
 """
 
@@ -37,6 +37,17 @@ class Join(ClientMessage, tag="join"):
 
     refusals: ClassVar[dict[str, str]] = {
         "token": 'join needs "token": the seat\'s token as a string',
+        "since": '"since" must be a version number (0 or more) or null',
+    }
+
+
+class Watch(ClientMessage, tag="watch"):
+    """Watch a public table without a seat; ``since``: the last version the client has."""
+
+    since: Annotated[int, Meta(ge=0)] | None = None
+    """Send only the events after this version (if still kept), else a snapshot."""
+
+    refusals: ClassVar[dict[str, str]] = {
         "since": '"since" must be a version number (0 or more) or null',
     }
 
@@ -78,11 +89,11 @@ class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Act, Seed, Hint, Ping)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Act | Seed | Hint | Ping
+_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Ping
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:
@@ -126,7 +137,7 @@ class ServerMessage(Struct, tag_field="type"):
 
 
 class Joined(ServerMessage, tag="joined"):
-    """The connection is seated."""
+    """The connection is seated (``seat`` null: it watches)."""
 
     table_id: str
     seat: SeatNumber | None
@@ -172,8 +183,9 @@ class ErrorMessage(ServerMessage, tag="error"):
     """A refused message (nothing changed)."""
 
     code: str
-    """``bad_message``, ``bad_token``, ``not_joined``, ``illegal``, ``bad_seed``,
-    ``no_table``, ``hint_unavailable``, ``too_many``, ``table_stopped``, ``internal``."""
+    """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``, ``private``,
+    ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
+    ``table_stopped``, ``internal``."""
     message: str
 
 
@@ -250,12 +262,18 @@ class PresenceEvent(Event, tag="presence"):
     connected: bool
 
 
+class SpectatorsEvent(Event, tag="spectators"):
+    """A spectator started or stopped watching; ``count``: how many watch now."""
+
+    count: Annotated[int, Meta(ge=0)]
+
+
 EVENTS: tuple[type[Event], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
-                                   GameOverEvent, ClosedEvent, PresenceEvent)
+                                   GameOverEvent, ClosedEvent, PresenceEvent, SpectatorsEvent)
 """Every event kind."""
 
 TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
-    ClosedEvent | PresenceEvent
+    ClosedEvent | PresenceEvent | SpectatorsEvent
 """The schema of an event body."""
 
 

@@ -139,9 +139,10 @@ class LastTrick(Struct):
 
 
 class HandViewJson(Struct):
-    """One seat's view of the hand (``HandView.to_json``): never a card it may not see."""
+    """One seat's view of the hand (``HandView.to_json``): never a card it may not see;
+    a spectator's (``seat`` null) holds no hand, discard or legal move."""
 
-    seat: SeatNumber
+    seat: SeatNumber | None
     rules: Rules
     dealer: SeatNumber
     score: Pair
@@ -256,6 +257,8 @@ class TableSnapshot(Struct):
     snapshots only; events say it with ``timed_out``)."""
     extra: dict[str, Any] | None = None
     """Settings of the kind (a coin table's stake, an online table's clock)."""
+    spectators: int = 0
+    """How many connections watch the table without a seat."""
 
 
 class HandRecordJson(Struct):
