@@ -126,10 +126,21 @@ def test_an_online_game_sends_only_documented_messages() -> None:
         # One person and computers: a whole game (the computers never wait on a clock).
         alone = client.post("/api/tables", json={"kind": "online", "name": "Di"}).json()
         client.post(f"/api/tables/{alone['id']}/start", json={"token": alone["token"]})
-        with client.websocket_connect(alone["ws"]) as di:
+        with client.websocket_connect(alone["ws"]) as di, \
+                client.websocket_connect(alone["ws"]) as eve:
+            eve.send_json({"type": "watch", "since": 0})  # a spectator watches it all
+            eve.send_json({"type": "action", "action": "pass"})  # refused: no seat
+            assert eve.receive_json()["seat"] is None
             di.send_json({"type": "join", "token": alone["token"]})
             di.send_json({"type": "hint"})  # refused at online tables
             assert play_to_the_end(di, refusals=frozenset({"hint_unavailable"}))["game_over"]
+            while not eve.receive_json().get("table", {}).get("game_over"):
+                pass
+        private = client.post("/api/tables", json={"kind": "online", "spectators": False}).json()
+        client.post(f"/api/tables/{private['id']}/start", json={"token": private["token"]})
+        with client.websocket_connect(private["ws"]) as nosy:
+            nosy.send_json({"type": "watch"})
+            assert nosy.receive_json()["code"] == "private"
         http, socket = check_everything_sent(client, recording)
     assert http >= 8 and socket > 50
 

@@ -11,7 +11,7 @@ from euchre.actions import Action
 from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.table.actor import TableActor
-from euchre.table.online import OnlineOptions, OnlineTables, online_policy
+from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.view import HandView
 
@@ -102,7 +102,7 @@ class Table:
         counter = itertools.count()
         self.actor = TableActor(
             self.config, scheduler=self.scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
-            policy=online_policy(self.config),
+            policy=online_policy(self.config), kind=ONLINE_KIND,
             bot_factory=lambda level, seed: ScriptBot(level, self.levels),
             seed_source=lambda: f"online-{next(counter)}")
 

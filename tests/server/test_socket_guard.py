@@ -72,6 +72,26 @@ def test_caps_per_address_seat_table_and_server() -> None:
         assert len(reason.reason.encode()) <= 123  # fits a close frame
 
 
+def test_spectators_have_their_own_cap_and_count_against_address_and_server() -> None:
+    sched = ManualScheduler()
+    guard = SocketGuard(SocketLimits(per_address=4, per_table=1, watchers_per_table=2,
+                                     total=5, join_within=5), sched)
+    closed: list[Refusal] = []
+    player = admitted(guard, "p")
+    assert player.join("t", 0) is None
+    eyes = [admitted(guard, "w", on_no_join=closed.append) for _ in range(4)]
+    assert eyes[0].join("t", None) is None and eyes[1].join("t", None) is None
+    too_many = eyes[2].join("t", None)
+    assert isinstance(too_many, Refusal) and "spectators" in too_many.reason
+    assert guard.watching["t"] == 2 and guard.by_table["t"] == 1  # players not crowded out
+    assert isinstance(guard.admit("w"), Refusal)  # the address cap holds for spectators
+    assert isinstance(guard.admit("x"), Refusal)  # and the server's
+    sched.advance(6)
+    assert len(closed) == 2  # the two that never watched nor joined are closed
+    eyes[0].release()
+    assert guard.watching["t"] == 1 and eyes[2].join("t", None) is None
+
+
 def capped_app(**limits: float) -> TestClient:
     """A client of an app with these socket limits (``Settings.socket_limits``)."""
     return TestClient(create_app(settings(socket_limits=SocketLimits(**limits))))  # type: ignore[arg-type]
