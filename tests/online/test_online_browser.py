@@ -168,3 +168,31 @@ def test_the_open_tables_come_a_page_at_a_time(new_context: NewContext, base_url
         expect(tables).not_to_have_count(shown)
     expect(tables).to_have_count(waiting)
     assert not errors, errors
+
+
+def test_a_person_leaves_a_seat_and_the_creator_cancels(new_context: NewContext,
+                                                        base_url: str) -> None:
+    errors: list[str] = []
+    ann, bob = _person(new_context, base_url, errors), _person(new_context, base_url, errors)
+    ann.on("dialog", lambda dialog: dialog.accept())  # "Cancel this table?"
+    ann.goto("/online")
+    ann.get_by_label("Your name").fill("Ada")
+    ann.get_by_role("button", name="Create an online table").click()
+    expect(ann).to_have_url(re.compile(r"/online/[\w-]+$"))
+    bob.goto(ann.url)
+    bob.get_by_label("Your name").fill("Ben")
+    bob.get_by_role("button", name="Sit West").click()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: Ben")
+
+    bob.get_by_role("button", name="Leave my seat").click()
+    expect(bob.get_by_role("button", name="Sit West")).to_be_visible()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: free")
+    bob.get_by_role("button", name="Sit North").click()
+    expect(bob.get_by_role("status")).to_contain_text("You sit North")
+
+    ann.get_by_role("button", name="Cancel the table").click()
+    expect(ann.get_by_role("status")).to_have_text("Ada cancelled this table.")
+    expect(bob.get_by_role("status")).to_have_text("Ada cancelled this table.")
+    bob.goto("/online")
+    expect(bob.get_by_role("list", name="Open online tables")).not_to_contain_text("Ada")
+    assert not errors, errors
