@@ -328,23 +328,31 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
 
     rng = random.Random(77)
     positions = [random_position(rng, "none", 0, joker=False) for _ in range(100)]
-    progress: list[int] = []
-    seen: set[int] = set()
 
-    def work() -> None:
-        for i, position in enumerate(positions):
-            progress.append(i)
-            solver.solve_counted(*position, use_c=True)
+    def observe() -> set[int]:
+        progress: list[int] = []
+        seen: set[int] = set()
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1000.0)
-    try:
-        worker = threading.Thread(target=work)
-        worker.start()
-        while worker.is_alive():
-            seen.add(len(progress))
-            time.sleep(0)  # lets go of the interpreter; wants it back at once
-        worker.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert len(seen) > 5
+        def work() -> None:
+            for i, position in enumerate(positions):
+                progress.append(i)
+                solver.solve_counted(*position, use_c=True)
+
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1000.0)
+        try:
+            worker = threading.Thread(target=work)
+            worker.start()
+            while worker.is_alive():
+                seen.add(len(progress))
+                time.sleep(0)  # lets go of the interpreter; wants it back at once
+            worker.join()
+        finally:
+            sys.setswitchinterval(interval)
+        return seen
+
+    # Holding the interpreter, the worker would let the main thread see at most two values
+    # (before its first solve and during it), every time. On a loaded machine the main
+    # thread may get no core while the worker searches, so a few tries are allowed.
+    tries = [observe() for _ in range(5)]
+    assert any(len(seen) > 2 for seen in tries), tries

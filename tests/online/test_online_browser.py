@@ -168,3 +168,95 @@ def test_the_open_tables_come_a_page_at_a_time(new_context: NewContext, base_url
         expect(tables).not_to_have_count(shown)
     expect(tables).to_have_count(waiting)
     assert not errors, errors
+
+
+def test_a_person_leaves_a_seat_and_the_creator_cancels(new_context: NewContext,
+                                                        base_url: str) -> None:
+    errors: list[str] = []
+    ann, bob = _person(new_context, base_url, errors), _person(new_context, base_url, errors)
+    ann.on("dialog", lambda dialog: dialog.accept())  # "Cancel this table?"
+    ann.goto("/online")
+    ann.get_by_label("Your name").fill("Ada")
+    ann.get_by_role("button", name="Create an online table").click()
+    expect(ann).to_have_url(re.compile(r"/online/[\w-]+$"))
+    bob.goto(ann.url)
+    bob.get_by_label("Your name").fill("Ben")
+    bob.get_by_role("button", name="Sit West").click()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: Ben")
+
+    bob.get_by_role("button", name="Leave my seat").click()
+    expect(bob.get_by_role("button", name="Sit West")).to_be_visible()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: free")
+    bob.get_by_role("button", name="Sit North").click()
+    expect(bob.get_by_role("status")).to_contain_text("You sit North")
+
+    ann.get_by_role("button", name="Cancel the table").click()
+    expect(ann.get_by_role("status")).to_have_text("Ada cancelled this table.")
+    expect(bob.get_by_role("status")).to_have_text("Ada cancelled this table.")
+    bob.goto("/online")
+    expect(bob.get_by_role("list", name="Open online tables")).not_to_contain_text("Ada")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_url: str,
+                                                 size: tuple[int, int]) -> None:
+    errors: list[str] = []
+    ann, bob = _person(new_context, base_url, errors), _person(new_context, base_url, errors)
+    for page in (ann, bob):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+    ann.goto("/online")
+    ann.get_by_label("Your name").fill("Annie")
+    ann.get_by_label("Computer players in empty seats").select_option("easy")
+    ann.get_by_role("button", name="Create an online table").click()
+    expect(ann).to_have_url(re.compile(r"/online/[\w-]+$"))
+    bob.goto(ann.url)
+    bob.get_by_label("Your name").fill("Bobby")
+    bob.get_by_role("button", name="Sit West").click()
+    expect(ann.get_by_role("list", name="Seats")).to_contain_text("West: Bobby")
+    ann.get_by_role("button", name="Start the game").click()
+    expect(bob).to_have_url(re.compile(r"/table/[\w-]+$"))
+
+    # Seat labels: the other person by name, a computer marked with its level, "You" below.
+    for page, other, where in ((ann, "Bobby", ".seat-west"), (bob, "Annie", ".seat-east")):
+        expect(page.locator(f"{where} .seat-title")).to_have_text(other)
+        expect(page.locator(f"{where} .seat-title")).to_be_visible()
+        expect(page.locator(f"{where} .seat-mark")).to_have_count(0)
+        expect(page.locator(".seat-south .seat-title")).to_have_text("You")
+        expect(page.locator(".seat-north .seat-mark")).to_have_text("computer · easy")
+        expect(page.locator(".seat-north .seat-mark")).to_be_visible()
+    # Ann sees the computer at seat 3 on her right as East; Bob sees it across as North.
+    expect(ann.locator(".seat-east .seat-title")).to_have_text("East")
+    expect(bob.locator(".seat-north .seat-title")).to_have_text("North")
+
+    log_words = r"(passes|orders up|picks up|names|plays|defends|discards)"
+    seen = {"status": set(), "clock": set()}
+    people = {"Annie": ann, "Bobby": bob}
+    for _ in range(200):
+        for name, page in people.items():
+            other = bob if page is ann else ann
+            try:
+                page.locator(CHOICES).first.wait_for(timeout=500)
+            except Exception:  # not this person's turn yet
+                continue
+            # While this person is to move, the other one is told so by name.
+            expect(other.locator(".status")).to_contain_text(name)
+            seen["status"].add(name)
+            expect(other.locator(".clock")).to_contain_text(f"{name}'s clock: ")
+            seen["clock"].add(name)
+            _move(page)
+        done = all(re.search(rf"{n} {log_words}", (people["Bobby" if n == "Annie" else "Annie"]
+                                                   .locator(".log").text_content() or ""))
+                   for n in people)
+        if done and len(seen["status"]) == 2:
+            break
+    assert seen["status"] == seen["clock"] == {"Annie", "Bobby"}, seen
+    expect(bob.locator(".log")).to_contain_text(re.compile(rf"Annie {log_words}"))
+    expect(ann.locator(".log")).to_contain_text(re.compile(rf"Bobby {log_words}"))
+    # Nobody is named by a compass point that only the viewer would use for them.
+    expect(ann.locator(".log")).not_to_contain_text(re.compile(rf"West {log_words}"))
+    expect(bob.locator(".log")).not_to_contain_text(re.compile(rf"East {log_words}"))
+    for page in (ann, bob):
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    ann.screenshot(path=str(ARTIFACTS / f"names-{size[0]}.png"), full_page=True)
+    assert not errors, errors

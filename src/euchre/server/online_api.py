@@ -34,9 +34,11 @@ from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.online import (
     OnlineTable,
     OnlineTableRequest,
+    SeatLeft,
     SeatRequest,
     SeatTaken,
     StartRequest,
+    TokenRequest,
 )
 from .wire.online import OnlineTables as OnlineTablesAnswer
 
@@ -128,6 +130,24 @@ async def post_start(request: Request) -> Response:
     return json_answer(shown)
 
 
+async def post_leave(request: Request) -> Response:
+    """``POST /api/online/{id}/leave {"token"}``: give up a claimed seat before the start."""
+    table_id = request.path_params["table_id"]
+    body = await read_body(request, TokenRequest)
+    seat = tables_of(request).leave(table_id, body.token)
+    return json_answer(SeatLeft(id=table_id, seat=seat))
+
+
+async def post_cancel(request: Request) -> Response:
+    """``POST /api/online/{id}/cancel {"token"}``: the creator cancels the table before the
+    start; it leaves the list, and the people seated see it cancelled."""
+    table_id = request.path_params["table_id"]
+    body = await read_body(request, TokenRequest)
+    table = tables_of(request).cancel(table_id, body.token)
+    [shown] = await _tables(request, [table])
+    return json_answer(shown)
+
+
 async def startup(app: Starlette) -> None:
     """Register the online kind and the open-table registry."""
     app.state.online = OnlineTables()
@@ -168,6 +188,20 @@ def online_extension() -> Extension:
                                404: "No such open table.",
                                409: "The game has already started, or a rated table "
                                     "has a free seat."}),
+            Endpoint("POST", "/api/online/{table_id}/leave", post_leave,
+                     "Give up a claimed seat before the start",
+                     params=[_ID], body=TokenRequest, answers={200: SeatLeft},
+                     refusals={403: "The token holds no seat at this table.",
+                               404: "No such open table.",
+                               409: "The game has started, the table was cancelled, or the "
+                                    "creator tried to leave (they cancel instead)."}),
+            Endpoint("POST", "/api/online/{table_id}/cancel", post_cancel,
+                     "The creator cancels the table before the start",
+                     params=[_ID], body=TokenRequest, answers={200: OnlineTable},
+                     refusals={403: "Only the creator can cancel the table.",
+                               404: "No such open table.",
+                               409: "The game has started, or the table is already "
+                                    "cancelled."}),
         ],
         pages=["/online", "/online/{table_id}"],
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],

@@ -134,6 +134,22 @@ class OpenTable:
     """Who opened it (an account or an address), for the cap on open tables per creator."""
     accounts: list[int | None] = field(default_factory=lambda: [None] * 4)
     """Per seat: the id of the signed-in account that claimed it (None: a guest, or free)."""
+    cancelled: bool = False
+    """Whether the creator cancelled it (kept a while so seated people can be told)."""
+
+    def waiting(self) -> bool:
+        """Whether it waits for its start (neither started nor cancelled)."""
+        return not self.started and not self.cancelled
+
+    def seat_of(self, token: Any) -> int | None:
+        """The seat whose token is ``token``, or None."""
+        if not isinstance(token, str):
+            return None
+        hashed = hash_token(token)
+        for i, person in enumerate(self.people):
+            if person is not None and secrets.compare_digest(person[1], hashed):
+                return i
+        return None
 
     def is_alone(self) -> bool:
         """Whether nobody but the creator has taken a seat."""
@@ -148,7 +164,7 @@ class OpenTable:
         rules = self.options.make_rules()
         return {
             "id": self.id,
-            "status": "started" if self.started else "open",
+            "status": "cancelled" if self.cancelled else "started" if self.started else "open",
             "rated": self.options.rated,
             "spectators": self.options.spectators,
             "preset": self.options.preset,
@@ -213,18 +229,19 @@ class OnlineTables:
         tables nobody joined older than :attr:`alone_for`."""
         now = self.now()
         for table_id in [i for i, t in self._tables.items() if t.created_at < now - (
-                self.alone_for if t.is_alone() and not t.started else self.open_for)]:
+                self.alone_for if t.is_alone() and t.waiting() else self.open_for)]:
             del self._tables[table_id]
 
     def expires_at(self, table: OpenTable) -> float:
         """When ``table`` will be forgotten if nothing changes (the registry's clock)."""
-        alone = table.is_alone() and not table.started
+        alone = table.is_alone() and table.waiting()
         return table.created_at + (self.alone_for if alone else self.open_for)
 
     def open_by(self, creator: str) -> list[OpenTable]:
         """The tables ``creator`` opened that are waiting for their start."""
         self.sweep()
-        return [t for t in self._tables.values() if t.creator == creator and not t.started]
+        return [t for t in self._tables.values()
+                if t.creator == creator and not t.started and not t.cancelled]
 
     def create(self, options: OnlineOptions, table_id: str | None = None,
                token: str | None = None, creator: str = "", account: int | None = None
@@ -234,7 +251,7 @@ class OnlineTables:
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
         self.sweep()
-        if sum(not t.started for t in self._tables.values()) >= self.limit:
+        if sum(t.waiting() for t in self._tables.values()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")
         token = token or new_token()
         people: list[tuple[str, str] | None] = [(options.name, hash_token(token)), None, None,
@@ -255,7 +272,7 @@ class OnlineTables:
     def open_tables(self) -> list[OpenTable]:
         """Tables waiting for their start, newest first."""
         self.sweep()
-        waiting = [t for t in self._tables.values() if not t.started]
+        waiting = [t for t in self._tables.values() if t.waiting()]
         return sorted(waiting, key=lambda t: (t.created_at, t.id), reverse=True)
 
     def page(self, limit: int = PAGE_SIZE, cursor: str | None = None
@@ -276,6 +293,7 @@ class OnlineTables:
         """Take a free seat (as ``account`` if signed in); returns its token (409 if taken
         or started; at a rated table 403 for a guest, 409 for a second seat)."""
         table = self.get(table_id)
+        _refuse_cancelled(table)
         if table.started:
             raise OnlineConflict("the game has started: no seat can be claimed now")
         if table.people[seat] is not None:
@@ -297,6 +315,7 @@ class OnlineTables:
         if not isinstance(token, str) or creator is None \
                 or not secrets.compare_digest(creator[1], hash_token(token)):
             raise OnlineForbidden("only the table's creator can start the game")
+        _refuse_cancelled(table)
         if table.started:
             raise OnlineConflict("the game has already started")
         free = len(table.free_seats())
@@ -306,11 +325,45 @@ class OnlineTables:
         table.started = True
         return table
 
+    def leave(self, table_id: str, token: Any) -> int:
+        """Give up a claimed seat before the start (that seat's token); returns the seat.
+        The creator cancels the table instead; after the start leaving is another matter."""
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise OnlineForbidden("that token holds no seat at this table")
+        _refuse_cancelled(table)
+        if table.started:
+            raise OnlineConflict("the game has started: a seat cannot be given up before "
+                                 "the start any more")
+        if seat == 0:
+            raise OnlineConflict("the creator cannot leave their own table: cancel it instead")
+        table.people[seat] = None
+        table.accounts[seat] = None
+        return seat
+
+    def cancel(self, table_id: str, token: Any) -> OpenTable:
+        """Cancel the table before its start (the creator's token only): it leaves the list,
+        and whoever asks about it is told it was cancelled until it is forgotten."""
+        table = self.get(table_id)
+        if table.seat_of(token) != 0:
+            raise OnlineForbidden("only the table's creator can cancel it")
+        _refuse_cancelled(table)
+        if table.started:
+            raise OnlineConflict("the game has started: it cannot be cancelled")
+        table.cancelled = True
+        return table
+
     def unstart(self, table_id: str) -> None:
         """Undo :meth:`start` (the table could not be opened)."""
         table = self._tables.get(table_id)
         if table is not None:
             table.started = False
+
+
+def _refuse_cancelled(table: OpenTable) -> None:
+    if table.cancelled:
+        raise OnlineConflict("the creator cancelled this table")
 
 
 def _cursor(table: OpenTable) -> str:

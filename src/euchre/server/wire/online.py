@@ -108,6 +108,19 @@ class StartRequest(Struct):
     token: str | None = None
 
 
+class TokenRequest(Struct):
+    """``POST /api/online/{id}/leave`` or ``/cancel``: the token of the seat held."""
+
+    token: str | None = None
+
+
+class SeatLeft(Struct):
+    """A seat given up before the start: the table's id and the seat, free again."""
+
+    id: str
+    seat: SeatNumber
+
+
 class SeatRating(Struct):
     """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
     ``ordinal`` = mu - 3 sigma, rated games finished."""
@@ -135,7 +148,7 @@ class OnlineTable(Struct):
     """An online table as anyone may see it (never a token)."""
 
     id: str
-    status: Literal["open", "started"]
+    status: Literal["open", "started", "cancelled"]
     rated: bool
     """Whether the table is rated (shown before anyone joins)."""
     spectators: bool

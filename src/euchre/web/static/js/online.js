@@ -45,6 +45,12 @@ function holdSeat(id, seat, token) {
   localStorage.setItem(KEY, JSON.stringify(Object.fromEntries(recent)));
 }
 
+function dropSeat(id) {
+  const all = held();
+  delete all[id];
+  localStorage.setItem(KEY, JSON.stringify(all));
+}
+
 function savedName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
@@ -222,6 +228,28 @@ export function mountOnlineLobby(main, id) {
     }
   }
 
+  async function leave() {
+    showError("");
+    try {
+      await call("POST", `/api/online/${encodeURIComponent(id)}/leave`, { token: heldSeat(id)?.token });
+      dropSeat(id);
+    } catch (error) {
+      showError(`Could not leave the seat: ${error.message}`);
+    }
+    await load();
+  }
+
+  async function cancel() {
+    if (!window.confirm("Cancel this table? Everyone seated is told it was cancelled.")) return;
+    showError("");
+    try {
+      await call("POST", `/api/online/${encodeURIComponent(id)}/cancel`, { token: heldSeat(id)?.token });
+    } catch (error) {
+      showError(`Could not cancel the table: ${error.message}`);
+    }
+    await load();
+  }
+
   function render(table) {
     const mine = heldSeat(id);
     const key = JSON.stringify([table, mine, account?.username ?? null]);
@@ -271,6 +299,8 @@ export function mountOnlineLobby(main, id) {
       !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
       !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
       mine && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
+      mine && mine.seat === 0 ? h("button", { type: "button", class: "tool", onclick: cancel }, "Cancel the table") : null,
+      mine && mine.seat !== 0 ? h("button", { type: "button", class: "tool", onclick: leave }, "Leave my seat") : null,
     );
     status.textContent = !mine
       ? `Choose a free seat at ${host}'s table.`
@@ -285,6 +315,12 @@ export function mountOnlineLobby(main, id) {
     try {
       const table = await call("GET", `/api/online/${encodeURIComponent(id)}`);
       if (stopped) return;
+      if (table.status === "cancelled") {
+        dropSeat(id);
+        status.textContent = `${table.seats[0]?.name ?? "The host"} cancelled this table.`;
+        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
+        return;
+      }
       if (table.status === "started") {
         if (enterTable()) return;
         status.textContent = "This game has started without you.";

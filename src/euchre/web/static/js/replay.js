@@ -9,7 +9,7 @@ import { scoreBox } from "./score.js";
 import { downloadRecord, verifySection } from "./shuffle.js";
 import { renderTrick } from "./trick.js";
 import { finishedGames } from "./storage.js";
-import { POSITIONS, describeAction, gameOverText, position, seatName, sideName, sideOf } from "./words.js";
+import { POSITIONS, describeAction, gameOverText, position, seatName, setSeatNames, sideName, sideOf } from "./words.js";
 
 /** Autoplay speeds: milliseconds per step. */
 const AUTOPLAY = [
@@ -31,6 +31,7 @@ function trickSeats(leader, cards, sittingOut) {
 }
 
 export function mountReplay(main, gameId) {
+  setSeatNames(null); // a replay names seats by position, whatever table was open before
   const viewer = new ReplayViewer(main, gameId);
   viewer.load();
   return () => viewer.stop();

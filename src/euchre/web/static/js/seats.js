@@ -3,7 +3,7 @@
 import { cardBack, cardFace, cardName } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { isPlay } from "./law.js";
-import { POSITIONS, actionLabel, bidLabel, compassName, position, seatName } from "./words.js";
+import { POSITIONS, actionLabel, bidLabel, position, seatName } from "./words.js";
 
 const BIDDING = ["farmer", "order", "benny", "call", "discard", "defend"];
 
@@ -56,12 +56,14 @@ export function renderSeats(seats, view, table, me) {
     const info = (table.seats || []).find((s) => s.seat === seat);
     const out = view.sitting_out.includes(seat);
     const partner = seat === (me + 2) % 4;
-    const who = info && seat !== me ? (info.kind === "bot" ? info.level : info.name) : null;
-    const detail = [partner ? "partner" : null, who].filter(Boolean).join(" · ");
+    const bot = info?.kind === "bot";
+    // The mark says a computer plays this seat, and how well, on every screen size.
+    const mark = bot ? (info.level ? `computer · ${info.level}` : "computer") : null;
     fill(
       box.name,
-      h("span", { class: "seat-title" }, seat === me ? "You" : compassName(seat, me)),
-      detail ? h("span", { class: "seat-detail" }, detail) : null,
+      h("span", { class: "seat-title" }, seat === me ? "You" : seatName(seat, me)),
+      partner ? h("span", { class: "seat-detail" }, "partner") : null,
+      mark ? h("span", { class: "seat-mark", title: `A computer player${info.level ? `, level ${info.level}` : ""}` }, mark) : null,
     );
     fill(box.tags, tagsFor(seat, view, lastSaid.get(seat)));
     box.box.classList.toggle("to-act", view.to_act === seat);

@@ -18,7 +18,7 @@ import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage
 import { playSound } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
-import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, sideOf, timedOutText } from "./words.js";
+import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
 import { recordPracticeGame } from "./my-stats.js";
@@ -87,6 +87,7 @@ class TablePage {
   stop() {
     this.connection.close();
     clearInterval(this.clockTimer);
+    setSeatNames(null); // the next page starts from positions
   }
 
   get me() {
@@ -203,6 +204,7 @@ class TablePage {
   update(table, event, settled) {
     const previous = this.table;
     keepCommitments(this.tableId, table, event);
+    setSeatNames(table.seats);
     if (event) {
       const line = this.describeEvent(event, table);
       if (line) {

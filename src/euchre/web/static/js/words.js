@@ -13,9 +13,22 @@ export function position(seat, me) {
   return POSITIONS[(seat - (me ?? 0) + 4) % 4];
 }
 
-/** "You", or the compass name of another seat. */
+// The people at the table by seat (null: a computer, or nobody named), from the last snapshot.
+// People are named everywhere; computers keep the compass name seen from the viewer.
+let people = [null, null, null, null];
+
+/** Name the people at the table from a snapshot's `seats` ([] or null: positions only). */
+export function setSeatNames(seats) {
+  people = [0, 1, 2, 3].map((seat) => {
+    const info = (seats || []).find((s) => s.seat === seat);
+    return info && info.kind === "human" && info.name ? info.name : null;
+  });
+}
+
+/** "You", a person's name, or the compass name of a computer's seat. */
 export function seatName(seat, me) {
-  return seat === me ? "You" : POSITION_NAMES[(seat - (me ?? 0) + 4) % 4];
+  if (seat === me) return "You";
+  return people[seat] ?? POSITION_NAMES[(seat - (me ?? 0) + 4) % 4];
 }
 
 /** The compass name even for the viewer ("South"). */
