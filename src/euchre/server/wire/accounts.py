@@ -181,21 +181,10 @@ class CoinTableRequest(Request):
         return f"unknown field {name!r}: a coin table takes kind, stake and request_id"
 
 
-class CoinTableCreated(Struct):
-    """The coin table is open (or was already, for a repeated request)."""
+class CoinTableCreated(ActiveTable):
+    """The coin table is open (or was already, for a repeated request): the active table,
+    with the balance after the stake and the play-coin notice."""
 
-    table: str
-    stake: int
-    payout: int
-    leaving_fee: int
-    status: str
-    started: str
-    finished: str | None
-    id: str
-    seat: SeatNumber
-    token: str
-    url: str
-    ws: str
     balance: int
     notice: str
 
