@@ -247,10 +247,7 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         if seat is None:
             conn.send(error_message("that token has no seat at this table", code="bad_token"))
             return
-        refusal = conn.ticket.join(actor.id, seat) if conn.ticket is not None else None
-        if refusal is not None:
-            conn.send(error_message(refusal.reason, code="too_many"))
-            conn.refuse(refusal)
+        if not _admitted(conn, actor.id, seat):
             return
         conn.seat = seat
         try:
@@ -289,6 +286,17 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
 
 
+def _admitted(conn: Connection, table_id: str, seat: int | None) -> bool:
+    """Whether the socket guard lets this socket join ``seat`` (None: watch); if not, the
+    socket is told why and closed."""
+    refusal = conn.ticket.join(table_id, seat) if conn.ticket is not None else None
+    if refusal is None:
+        return True
+    conn.send(error_message(refusal.reason, code="too_many"))
+    conn.refuse(refusal)
+    return False
+
+
 async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None:
     """Subscribe the connection as a spectator (no seat), if the table may be watched."""
     if conn.seat is not None or conn.watching:
@@ -298,10 +306,7 @@ async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None
     if not actor.watchable:
         conn.send(error_message("this table is private: it cannot be watched", code="private"))
         return
-    refusal = conn.ticket.join(actor.id, None) if conn.ticket is not None else None
-    if refusal is not None:
-        conn.send(error_message(refusal.reason, code="too_many"))
-        conn.refuse(refusal)
+    if not _admitted(conn, actor.id, None):
         return
     conn.watching = True
     try:
