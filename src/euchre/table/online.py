@@ -110,6 +110,8 @@ class OnlineOptions:
     """Whether the game is rated: signed-in people only, four of them, no computers."""
     spectators: bool = True
     """Whether anyone may watch the game (False: private to spectators)."""
+    stake: int = 0
+    """Play coins each person stakes to sit (0: no stake); the winners share the pot."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -167,6 +169,7 @@ class OpenTable:
             "status": "cancelled" if self.cancelled else "started" if self.started else "open",
             "rated": self.options.rated,
             "spectators": self.options.spectators,
+            "stake": self.options.stake,
             "preset": self.options.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
@@ -204,7 +207,8 @@ class OpenTable:
             first_draw=draw,
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
                    **({"rated": True} if self.options.rated else {}),
-                   **({} if self.options.spectators else {"spectators": False})},
+                   **({} if self.options.spectators else {"spectators": False}),
+                   **({"stake": self.options.stake} if self.options.stake else {})},
         )
 
 

@@ -153,6 +153,8 @@ class OnlineTable(Struct):
     """Whether the table is rated (shown before anyone joins)."""
     spectators: bool
     """Whether anyone may watch the game (``watch`` on its socket)."""
+    stake: int
+    """Play coins each person stakes to sit (0: none); the winners share the pot."""
     preset: str
     rules: Rules
     rules_text: list[str]
