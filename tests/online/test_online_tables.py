@@ -252,7 +252,8 @@ async def test_a_dropped_person_is_played_for_and_rejoins_with_the_token() -> No
             history = m["table"]["view"]["history"]
             marked += [history[i][0] for i in m["table"]["clock_played"]]
     assert marked == [1]
-    assert events[-1]["kind"] == "presence" and events[-1]["connected"]
+    assert events[-2]["kind"] == "presence" and events[-2]["connected"]
+    assert events[-1] == {"kind": "back", "seat": 1}  # back within the grace: still his seat
     await t.actor.stop()
 
 

@@ -255,6 +255,9 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         except TableStopped as e:
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)
+        except DomainError as e:  # the seat's person left: a computer plays it now
+            conn.seat = None
+            conn.send(error_message(e.message, code=e.code))
     elif conn.seat is None:
         conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
     elif isinstance(msg, Act):

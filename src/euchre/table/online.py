@@ -67,6 +67,10 @@ MAX_OPEN = 500
 MAX_NAME = 24
 """The longest display name."""
 
+AWAY_GRACE = 60.0
+"""Seconds a person whose connection is gone keeps the seat in a started game; then a
+computer (expert) plays it to the end, as if they had left."""
+
 GUEST_REFUSED = "rated tables are for signed-in people: sign in (or create an account) first"
 """Why a guest may not open, or sit at, a rated table."""
 
@@ -394,6 +398,7 @@ def online_policy(config: TableConfig) -> CoinTurnPolicy:
 
 
 ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS,
-                        spectators=True)
+                        spectators=True, away_grace=AWAY_GRACE)
 """Online tables: each person's move on the table's clock; no hints (other people play);
-anyone may watch unless the creator chose ``spectators: false``."""
+anyone may watch unless the creator chose ``spectators: false``; a person away past
+:data:`AWAY_GRACE` is replaced by a computer for the rest of the game."""
