@@ -122,7 +122,8 @@ def test_open_tables_expire_and_requests_are_checked() -> None:
     bad: list[dict[str, Any]] = [
         {"seconds_per_move": 0}, {"seconds_per_move": "30"}, {"seconds_per_move": True},
         {"seconds_per_move": 601}, {"level": "genius"}, {"name": ""}, {"name": "x" * 25},
-        {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 10},
+        {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 7}, {"stake": "10"},
+        {"stake": -10}, {"stake": 10**9}, {"stakes": 10},
     ]
     for body in bad:
         with pytest.raises(BadRequest):

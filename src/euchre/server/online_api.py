@@ -25,7 +25,7 @@ from ..table.online import (
     OnlineTables,
     OpenTable,
 )
-from . import guards
+from . import guards, stakes
 from .api import int_param, manager_of, read_body
 from .encoder import json_answer
 from .errors import ApiError
@@ -74,10 +74,12 @@ async def _tables(request: Request, tables: list[OpenTable], **extra: Any) -> li
 
 async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
-    person = await person_of(request, csrf=body.rated)  # rated: the CSRF token too
+    # rated or staked: the CSRF token too
+    person = await person_of(request, csrf=body.rated or bool(body.stake))
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
-                            body.level, name, body.rated, body.spectators)
+                            body.level, name, body.rated, body.spectators, body.stake)
+    await stakes.check_stake(request, body.stake, person)  # signed in, balance covers it
     tables = tables_of(request)
     creator = await guards.online_creator(request, tables)  # 429: too many waiting
     table, token = tables.create(options, creator=creator,
@@ -106,7 +108,9 @@ async def post_seat(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     tables = tables_of(request)
     body = await read_body(request, SeatRequest)
-    person = await person_of(request, csrf=tables.get(table_id).options.rated)
+    options = tables.get(table_id).options
+    person = await person_of(request, csrf=options.rated or bool(options.stake))
+    await stakes.check_stake(request, options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
     name = person.username if person is not None else str(body.name)
@@ -122,9 +126,15 @@ async def post_start(request: Request) -> Response:
     body = await read_body(request, StartRequest)
     table = tables.start(table_id, body.token)
     try:
+        await stakes.take_stakes(request, table)  # every stake into the pot, or none
+    except Exception:
+        tables.unstart(table_id)
+        raise
+    try:
         await manager_of(request).open(table.config())
     except Exception:
         tables.unstart(table_id)
+        await stakes.give_back(request, table_id)
         raise
     [shown] = await _tables(request, [table], table_url=f"/table/{table_id}")
     return json_answer(shown)
@@ -177,17 +187,19 @@ def online_extension() -> Extension:
             Endpoint("POST", "/api/tables/{table_id}/seats", post_seat, "Claim a free seat",
                      params=[_ID], body=SeatRequest, answers={201: SeatTaken},
                      refusals={400: "A bad seat or name (a guest must give one).",
-                               403: "A guest at a rated table, or no CSRF token.",
+                               403: "A guest at a rated or stake table, or no CSRF token.",
                                404: "No such open table.",
-                               409: "The seat is taken, the game has started, or the "
-                                    "person already sits at this rated table."}),
+                               409: "The seat is taken, the game has started, the "
+                                    "person already sits at this rated or stake table, or "
+                                    "their balance does not cover the stake."}),
             Endpoint("POST", "/api/tables/{table_id}/start", post_start,
                      "The creator starts the game (computers fill free seats)",
                      params=[_ID], body=StartRequest, answers={200: OnlineTable},
                      refusals={403: "Only the creator can start the game.",
                                404: "No such open table.",
-                               409: "The game has already started, or a rated table "
-                                    "has a free seat."}),
+                               409: "The game has already started, a rated table "
+                                    "has a free seat, or someone seated cannot cover the "
+                                    "stake (named; nothing is taken)."}),
             Endpoint("POST", "/api/online/{table_id}/leave", post_leave,
                      "Give up a claimed seat before the start",
                      params=[_ID], body=TokenRequest, answers={200: SeatLeft},

@@ -74,6 +74,10 @@ computer (expert) plays it to the end, as if they had left."""
 GUEST_REFUSED = "rated tables are for signed-in people: sign in (or create an account) first"
 """Why a guest may not open, or sit at, a rated table."""
 
+GUEST_STAKE_REFUSED = ("tables with a stake are for signed-in people (play coins are kept "
+                       "on an account): sign in (or create an account) first")
+"""Why a guest may not open, or sit at, a table with a stake."""
+
 class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
 
@@ -157,6 +161,16 @@ class OpenTable:
                 return i
         return None
 
+    def pot(self) -> int:
+        """Coins in the pot at the start: the stake of each person seated (computers stake
+        nothing)."""
+        return self.options.stake * sum(p is not None for p in self.people)
+
+    def stakers(self) -> dict[int, int]:
+        """Seat -> account of each person who stakes at the start."""
+        return {i: a for i, a in enumerate(self.accounts)
+                if a is not None and self.people[i] is not None}
+
     def is_alone(self) -> bool:
         """Whether nobody but the creator has taken a seat."""
         return all(p is None for p in self.people[1:])
@@ -174,6 +188,7 @@ class OpenTable:
             "rated": self.options.rated,
             "spectators": self.options.spectators,
             "stake": self.options.stake,
+            "pot": self.pot() if self.started else 0,
             "preset": self.options.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
@@ -212,7 +227,8 @@ class OpenTable:
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
                    **({"rated": True} if self.options.rated else {}),
                    **({} if self.options.spectators else {"spectators": False}),
-                   **({"stake": self.options.stake} if self.options.stake else {})},
+                   **({"stake": self.options.stake, "pot": self.pot()}
+                      if self.options.stake else {})},
         )
 
 
@@ -258,6 +274,8 @@ class OnlineTables:
         the creator's token. A guest may not open a rated table."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
+        if options.stake and account is None:
+            raise OnlineForbidden(GUEST_STAKE_REFUSED)
         self.sweep()
         if sum(t.waiting() for t in self._tables.values()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")
@@ -306,11 +324,13 @@ class OnlineTables:
             raise OnlineConflict("the game has started: no seat can be claimed now")
         if table.people[seat] is not None:
             raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
-        if table.options.rated:
+        if table.options.rated or table.options.stake:
             if account is None:
-                raise OnlineForbidden(GUEST_REFUSED)
+                raise OnlineForbidden(GUEST_REFUSED if table.options.rated
+                                      else GUEST_STAKE_REFUSED)
             if account in table.accounts:
-                raise OnlineConflict("you already have a seat at this rated table")
+                what = "rated" if table.options.rated else "stake"
+                raise OnlineConflict(f"you already have a seat at this {what} table")
         token = token or new_token()
         table.people[seat] = (name, hash_token(token))
         table.accounts[seat] = account
