@@ -196,9 +196,11 @@ def stake_app(database_url: str) -> Any:
     from euchre.bots import make
     from euchre.server import Settings, create_app
     from euchre.server.accounts_api import AccountsOptions
+    from limits_helpers import roomy_limits
 
     seeds = itertools.count()
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
+                        limits=roomy_limits(),
                         bot_factory=lambda level, seed: make("easy", seed),
                         seed_source=lambda: f"stake-{next(seeds)}")
     app = create_app(settings)

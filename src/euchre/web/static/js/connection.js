@@ -61,7 +61,8 @@ export class TableConnection {
         this.handlers.onHint?.(message.hints, message.version);
         break;
       case "error": {
-        const fatal = message.code === "no_table" || message.code === "bad_token";
+        // "replaced": this seat's person left; a computer plays it to the end.
+        const fatal = message.code === "no_table" || message.code === "bad_token" || message.code === "replaced";
         if (fatal) this.closed = true;
         this.handlers.onError?.(message.message, fatal, message.code);
         break;
