@@ -157,3 +157,33 @@ async def test_away_and_replaced_survive_a_restart() -> None:
     await again.settle()
     assert again.replaced == {0: "left", 1: "away"}
     await again.stop()
+
+
+async def test_the_new_events_and_seat_fields_match_the_documented_models() -> None:
+    import msgspec
+
+    from euchre.server.asyncapi import asyncapi_document
+    from euchre.server.wire.socket import TableEvent
+    from euchre.server.wire.tables import TableSnapshot
+
+    t = Table(seconds=30)
+    ann, bob = Recorder(0, t.actor), Recorder(1, t.actor)
+    t.actor.start()
+    await t.actor.join(ann)
+    await t.actor.join(bob)
+    t.actor.leave(bob)
+    await t.actor.settle()
+    await t.actor.join(Recorder(1, t.actor))  # back
+    await t.actor.replace(1, "left")
+    kinds = set()
+    for m in ann.messages:
+        if m["type"] == "event":
+            msgspec.convert(m["event"], TableEvent)
+            kinds.add(m["event"]["kind"])
+        if "table" in m:
+            msgspec.convert(m["table"], TableSnapshot)
+    assert {"away", "back", "replaced"} <= kinds
+    schemas = asyncapi_document()["components"]["schemas"]
+    assert {"AwayEvent", "BackEvent", "ReplacedEvent"} <= set(schemas)
+    assert {"away_ms_left", "replaced"} <= set(schemas["SeatInfo"]["properties"])
+    await t.actor.stop()
