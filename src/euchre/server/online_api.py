@@ -100,7 +100,7 @@ async def shown_tables(app: Starlette, tables: list[OpenTable], **extra: Any
                        ) -> list[OnlineTable]:
     """The tables as anyone may see them, each signed-in person's seat with their rating,
     a started public game with its watch link."""
-    shown = [{**t.to_json(), **extra} for t in tables]
+    shown = [{**t.to_json(), "invite": invite_link(app, t.id), **extra} for t in tables]
     for t, data in zip(tables, shown, strict=True):
         if t.started and t.options.spectators:
             data["watch"] = f"/watch/{t.id}"
@@ -197,7 +197,7 @@ async def get_online(request: Request) -> Response:
 async def get_online_table(request: Request) -> Response:
     """``GET /api/online/{id}``: one online table's seats and status."""
     table = await lobby_of(request).get(request.path_params["table_id"])
-    [shown] = await _tables(request, [table], invite=invite_link(request, table.id))
+    [shown] = await _tables(request, [table])
     return json_answer(shown)
 
 

@@ -8,10 +8,10 @@ another process changed it in between, the change is tried again on the fresh ta
 its refusals (a seat taken meanwhile) are those of the table as it now is.
 
 ``Play now`` (:meth:`Lobby.quick_seat`) seats a person at the oldest waiting quick-play
-table with the same preset, clock, stake and rated flag that has a free seat (and does not
-seat them already), or opens one. Whoever calls :meth:`Lobby.notify` hears of every change
-written (to push it to the lobby's sockets); a start is announced by whoever opened the
-game, once it is open.
+table with the same preset, clock, stake and rated flag that has a free seat (and where
+their account does not sit already), or opens one. Each of :attr:`Lobby.listeners` hears of
+every change written (the server pushes it to the lobby's sockets); a start is announced by
+whoever opened the game, once it is open (:meth:`Lobby.announce`).
 """
 
 from __future__ import annotations
@@ -204,8 +204,9 @@ class Lobby:
         key = OpenTable("", options, 0.0, [None] * 4).match_key()
         token = new_token()
         for table in await self.waiting():
+            # A signed-in person is never matched with themselves; guests behind one address
+            # (a family, an office) may be, the cap on seats per address bounds it.
             if not table.quick or table.match_key() != key or not table.free_seats() \
-                    or holder in table.holders \
                     or (account is not None and account in table.accounts):
                 continue
             try:

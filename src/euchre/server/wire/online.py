@@ -232,7 +232,7 @@ class OnlineTable(Struct):
     free: int
     url: str
     invite: str | None = None
-    """The link to send to the people invited (one table's answer)."""
+    """The link to send to the people invited (its waiting page on the site's address)."""
     table_url: str | None = None
     """The table's page (once started)."""
     watch: str | None = None
