@@ -9,6 +9,8 @@ from a request's Host header.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -318,6 +320,32 @@ async def startup(app: Starlette) -> None:
 
     app.state.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
         *ONLINE_KIND.finish, off_the_lobby)))
+    app.state.lobby_sweeper = asyncio.create_task(_sweep_forever(lobby))
+
+
+SWEEP_EVERY = 30.0
+"""Seconds between sweeps of expired open tables (each announced to the lobbies)."""
+
+
+async def _sweep_forever(lobby: Lobby) -> None:
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await lobby.sweep()
+        except Exception:  # the database may be away a moment: the next sweep tries again
+            log.exception("sweeping expired online tables failed")
+
+
+async def shutdown(app: Starlette) -> None:
+    """Stop the sweeps; close the lobby's own broker."""
+    sweeper: asyncio.Task[None] | None = getattr(app.state, "lobby_sweeper", None)
+    if sweeper is not None:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+    own: Broker | None = getattr(app.state, "lobby_broker", None)
+    if own is not None:
+        await own.disconnect()
 
 
 _ID = Param("table_id", "path", "The table id.")
@@ -398,4 +426,5 @@ def online_extension() -> Extension:
         sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
         startup=startup,
+        shutdown=shutdown,
     )

@@ -140,10 +140,17 @@ class Lobby:
         await self._announce(table, table.id)
 
     async def sweep(self) -> int:
-        """Forget what expired; how many went."""
+        """Forget what expired (each waiting table that goes is announced, ``expired``);
+        how many went."""
+        gone = 0
+        for row in await self.store.with_status("open", self.limit * 2):
+            table = _table(row)
+            if not self._alive(table) and await self.store.delete(table.id, row.version):
+                gone += 1
+                await self._announce(None, table.id, "expired")
         now = self.now()
-        return await self.store.sweep(now - self.open_for, now - self.alone_for,
-                                      now - self.live_for)
+        return gone + await self.store.sweep(now - self.open_for, now - self.alone_for,
+                                             now - self.live_for)
 
     async def _add(self, table: OpenTable) -> None:
         await self.store.add(_row(table, self.now()))
