@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 from euchre.bots import make
 from euchre.server import Settings, build_app
 from euchre.server.accounts_api import AccountsOptions, accounts_extension
+from euchre.server.lobby_ws import PINGS_PER_WINDOW
 from euchre.server.online_api import online_extension
 from euchre.server.practice_api import practice_extension
 from euchre.server.registry import Extension
@@ -104,6 +105,15 @@ def test_lobby_sockets_are_capped_per_address_and_take_only_pings() -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008
+        with client.websocket_connect("/ws/lobby") as ws:  # a flood of pings
+            ws.receive_json()
+            for _ in range(PINGS_PER_WINDOW):
+                ws.send_json({"type": "ping"})
+                assert ws.receive_json() == {"type": "pong"}
+            ws.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as flooded:
+                ws.receive_json()
+            assert flooded.value.code == 4429
 
 
 def test_the_asyncapi_document_describes_the_lobby(client: TestClient) -> None:

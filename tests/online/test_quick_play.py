@@ -263,3 +263,24 @@ async def test_an_expired_table_is_swept_and_announced() -> None:
     assert await lobby.sweep() == 1 and heard == [(alone.id, "expired")]
     clock.advance(3000)
     assert await lobby.sweep() == 1 and await lobby.open_tables() == []
+
+
+async def test_a_burst_of_play_now_from_one_person_gets_two_seats() -> None:
+    import asyncio
+
+    import httpx
+    from lobby_helpers import Addressed
+
+    app = lobby_app()
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=Addressed(app))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            answers = await asyncio.gather(*(
+                client.post("/api/online/quick", json={"name": "Ann",
+                                                       "seconds_per_move": 10 + i},
+                            headers=at("10.5.5.5")) for i in range(12)))
+            codes = sorted(r.status_code for r in answers)
+            assert codes == [201, 201] + [409] * 10, codes
+            assert all(r.json()["code"] == "too_many_seats" for r in answers
+                       if r.status_code == 409)
+            assert len((await client.get("/api/online")).json()["tables"]) == 2

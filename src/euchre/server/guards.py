@@ -22,9 +22,12 @@ The counts live in ``app.state.limits``: in memory, or in Redis when the server 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import math
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -264,12 +267,45 @@ class TooManySeats(DomainError):
     code = "too_many_seats"
 
 
-async def seat_attempt(request: Request, tables: OpenTables) -> str:
+class PersonLocks:
+    """One lock per person (account or address): their checks of a cap and the change the
+    check allows run one at a time, so a burst of requests cannot all pass the check
+    before any of them changed anything (within this process)."""
+
+    def __init__(self) -> None:
+        """No locks yet."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._users: Counter[str] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, person: str) -> AsyncIterator[None]:
+        """Hold ``person``'s lock for the block (forgotten when nobody wants it)."""
+        lock = self._locks.setdefault(person, asyncio.Lock())
+        self._users[person] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[person] -= 1
+            if not self._users[person]:
+                del self._users[person]
+                del self._locks[person]
+
+
+def person_locks(conn: HTTPConnection) -> PersonLocks:
+    """The app's :class:`PersonLocks`."""
+    locks: PersonLocks | None = getattr(conn.app.state, "person_locks", None)
+    if locks is None:
+        locks = conn.app.state.person_locks = PersonLocks()
+    return locks
+
+
+async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str:
     """Count a seat claim or ``Play now`` per address and account (:class:`Limited`), and
     refuse (:class:`TooManySeats`) a person who holds their share of seats; returns who
-    holds the seat (the account, else the address)."""
+    holds the seat, ``holder`` (the account, else the address: :func:`creator_of`). Call
+    it holding the person's lock (:func:`person_locks`) until the seat is taken."""
     s = settings_of(request)
-    holder = await creator_of(request)
     held = await tables.seats_held(holder)
     if len(held) >= s.seats_held_per_person:
         raise TooManySeats(f"you already hold {len(held)} seats at tables waiting to start "

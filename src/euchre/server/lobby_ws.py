@@ -14,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections import deque
 from typing import Any
 
 import msgspec
@@ -23,7 +25,7 @@ from ..broker import BrokerUnavailable, SubscriptionOverflow
 from ..errors import DomainError
 from .encoder import encode_text
 from .registry import SocketChannel
-from .socket_guard import Refusal, guard_of
+from .socket_guard import CLOSE_TOO_MANY, Refusal, guard_of
 from .wire.lobby import (
     LOBBY_CLIENT_MESSAGES,
     LOBBY_SERVER_MESSAGES,
@@ -44,6 +46,13 @@ GAMES_SIZE = 20
 
 MAX_MESSAGE = 256
 """Longer client messages close the socket (a client only ever sends ``ping``)."""
+
+PINGS_PER_WINDOW = 10
+"""Messages a client may send in :data:`PING_WINDOW` seconds (the web client pings every
+25 s); more close the socket, so a flood of pings costs the server next to nothing."""
+
+PING_WINDOW = 10.0
+"""Seconds."""
 
 _CLOSE_BEHIND = Refusal(1013, "too far behind: reconnect")
 _ping = msgspec.json.Decoder(LobbyPing)
@@ -91,10 +100,20 @@ async def _first(websocket: WebSocket, table_id: str | None) -> str:
 
 
 async def _read(websocket: WebSocket, send: Any) -> None:
-    """Answer pings until the client goes; anything else closes the socket."""
+    """Answer pings until the client goes; anything else, or too many pings, closes the
+    socket."""
+    recent: deque[float] = deque()
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
+            return
+        now = time.monotonic()
+        while recent and recent[0] < now - PING_WINDOW:
+            recent.popleft()
+        recent.append(now)
+        if len(recent) > PINGS_PER_WINDOW:
+            await websocket.close(code=CLOSE_TOO_MANY, reason="too many messages: reconnect "
+                                                             "later")
             return
         data = message.get("text") or message.get("bytes") or b""
         try:

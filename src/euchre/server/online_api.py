@@ -182,9 +182,11 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators)
     tables = lobby_of(request)
-    creator = await guards.online_creator(request, tables)  # 429: too many waiting
-    table, token = await tables.create(
-        options, creator=creator, account=person.account_id if person is not None else None)
+    async with guards.person_locks(request).hold(await guards.creator_of(request)):
+        creator = await guards.online_creator(request, tables)  # 429: too many waiting
+        table, token = await tables.create(
+            options, creator=creator,
+            account=person.account_id if person is not None else None)
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -213,10 +215,12 @@ async def post_seat(request: Request) -> Response:
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
     name = person.username if person is not None else str(body.name)
-    holder = await guards.seat_attempt(request, tables)  # 429, 409: too many seats
-    table, token = await tables.claim(
-        table_id, body.seat, name, account=person.account_id if person is not None else None,
-        holder=holder)
+    holder = await guards.creator_of(request)
+    async with guards.person_locks(request).hold(holder):
+        await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
+        table, token = await tables.claim(
+            table_id, body.seat, name,
+            account=person.account_id if person is not None else None, holder=holder)
     await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
@@ -236,13 +240,15 @@ async def post_quick(request: Request) -> Response:
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
                             person.username if person is not None else str(body.name),
                             body.rated, True, body.stake)
-    holder = await guards.seat_attempt(request, tables)  # 429, 409: too many seats
+    holder = await guards.creator_of(request)
 
     async def may_open() -> None:  # a new table counts as one: the caps on tables
         await guards.online_creator(request, tables)
         await guards.table_attempt(request, ONLINE)
 
-    table, seat, token = await tables.quick_seat(options, account, holder, may_open)
+    async with guards.person_locks(request).hold(holder):
+        await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
+        table, seat, token = await tables.quick_seat(options, account, holder, may_open)
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
     table = await start_if_ready(request.app, table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,
