@@ -514,19 +514,25 @@ async def lobby_sockets(base: str, seconds: float) -> str:
     pings = 0
     stop_at = time.monotonic() + seconds
 
+    cut = "not closed"
+
     async def flood() -> None:
-        nonlocal pings
+        nonlocal pings, cut
         ws = opened[0]
-        while time.monotonic() < stop_at:
-            await ws.send('{"type": "ping"}')
-            pings += 1
-            if pings % 100 == 0:
-                await asyncio.sleep(0)
+        try:
+            while time.monotonic() < stop_at:
+                await ws.send('{"type": "ping"}')
+                pings += 1
+                if pings % 100 == 0:
+                    await asyncio.sleep(0)
+        except ConnectionClosed as e:
+            cut = f"closed by the server ({e.rcvd.code if e.rcvd else '?'})"
 
     async def drain(ws: Any) -> None:
         with contextlib.suppress(Exception):
             while time.monotonic() < stop_at + 1:
-                await asyncio.wait_for(ws.recv(), 1)
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(ws.recv(), 1)
 
     heard: list[float] = []
 
@@ -553,7 +559,7 @@ async def lobby_sockets(base: str, seconds: float) -> str:
     heard.sort()
     median = heard[len(heard) // 2] * 1000 if heard else float("nan")
     return (f"100 lobby sockets from one address: {len(opened)} open, {refused} refused; "
-            f"{pings} pings on one; another lobby heard {len(heard)} tables opened, "
+            f"{pings} pings sent on one, {cut}; another lobby heard {len(heard)} tables opened, "
             f"median {median:.1f} ms from the request")
 
 
