@@ -74,7 +74,7 @@ def test_opening_a_stake_table(site: Site) -> None:
     for bad in (7, -10, 5000, "100"):
         r = site.post("Ann", "/api/tables", {"kind": "online", "stake": bad})
         assert r.status_code == 400, bad
-        assert "stake must be 0 (none) or one of 10, 50, 100, 500" in r.json()["error"]
+        assert "stake must be 0 (no stake) or one of 10, 50, 100, 500" in r.json()["error"]
     # Eve loses 550 at a coin table (stake 500, then leaves: fee 50) and has 450 left
     r = site.post("Eve", "/api/tables", {"kind": "coin", "stake": 500})
     assert r.status_code == 201
@@ -151,3 +151,22 @@ def test_leave_game_refusals(site: Site) -> None:
     bad = site.post(None, f"/api/online/{table_id}/leave-game", {"token": "nope"})
     assert bad.status_code == 403
     assert site.balance("Ann") == 990
+
+
+def test_play_now_with_a_stake_takes_every_stake_when_the_fourth_sits(site: Site) -> None:
+    site.sign_up("Ann", "Bob", "Cyd", "Dee", "Eve")
+    r = site.post("Eve", "/api/tables", {"kind": "coin", "stake": 500})
+    site.post("Eve", f"/api/tables/{r.json()['id']}/leave", {})  # Eve has 450 left
+    body = {"preset": "classic", "seconds_per_move": 30, "stake": 500}
+    guest = site.post(None, "/api/online/quick", {**body, "name": "Gus"})
+    assert guest.status_code == 403
+    poor = site.post("Eve", "/api/online/quick", body)
+    assert poor.status_code == 409 and "balance is 450" in poor.json()["error"]
+    seats = [site.post(name, "/api/online/quick", body) for name in ("Ann", "Bob", "Cyd", "Dee")]
+    assert all(s.status_code in (200, 201) for s in seats), [s.text for s in seats]
+    assert len({s.json()["id"] for s in seats}) == 1
+    assert seats[-1].json()["status"] == "started"
+    assert [site.balance(n) for n in ("Ann", "Bob", "Cyd", "Dee", "Eve")] == [500] * 4 + [450]
+    table_id = seats[0].json()["id"]
+    shown = site.client.get(f"/api/online/{table_id}").json()
+    assert shown["status"] == "started" and shown["pot"] == 2000

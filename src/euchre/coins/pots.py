@@ -129,7 +129,7 @@ def check_stake(stake: object) -> int:
     if isinstance(stake, bool) or not isinstance(stake, int) \
             or (stake != 0 and stake not in rules.STAKES):
         offered = ", ".join(str(s) for s in rules.STAKES)
-        raise BadStakeError(f"stake must be 0 (none) or one of {offered} coins")
+        raise BadStakeError(f"stake must be 0 (no stake) or one of {offered} coins")
     return stake
 
 

@@ -7,7 +7,7 @@ kind a finish hook that shares the pot and a replace hook that charges the leavi
 endpoint ``POST /api/online/{id}/leave-game`` hands a person's seat to a computer for the
 rest of the game. The online API asks :func:`check_stake` when a table is opened or a
 seat claimed, and :func:`take_stakes` at the start (the one start function every start
-goes through).
+goes through, ``online_api.start_game``).
 """
 
 from __future__ import annotations
@@ -39,41 +39,41 @@ NO_STAKES = "coin stakes are not available on this server"
 """The refusal of a stake where the accounts extension is off."""
 
 
-def pots_of(request: Request) -> PotService | None:
+def pots_of(app: Starlette) -> PotService | None:
     """The app's stake pots (None: no accounts on this server)."""
-    pots: PotService | None = getattr(request.app.state, "pots", None)
+    pots: PotService | None = getattr(app.state, "pots", None)
     return pots
 
 
-async def check_stake(request: Request, stake: int, person: Person | None) -> None:
+async def check_stake(app: Starlette, stake: int, person: Person | None) -> None:
     """Refuse (nothing moves) a seat at a table with ``stake`` for a guest, or for a
     person whose balance does not cover it."""
     if not stake:
         return
     if person is None:
         raise OnlineForbidden(GUEST_STAKE_REFUSED)
-    pots = pots_of(request)
+    pots = pots_of(app)
     if pots is None:
         raise ApiError("not_available", NO_STAKES)
     await pots.covers(person.account_id, stake)
 
 
-async def take_stakes(request: Request, table: OpenTable) -> None:
+async def take_stakes(app: Starlette, table: OpenTable) -> None:
     """Put each seated person's stake into the table's pot, all or nothing (refused naming
     who cannot cover it); nothing to do at a table with no stake."""
     stake = table.options.stake
     if not stake:
         return
-    pots = pots_of(request)
+    pots = pots_of(app)
     if pots is None:
         raise ApiError("not_available", NO_STAKES)
     names = {i: p[0] for i, p in enumerate(table.people) if p is not None}
     await pots.escrow(table.id, stake, table.stakers(), names)
 
 
-async def give_back(request: Request, table_id: str) -> None:
+async def give_back(app: Starlette, table_id: str) -> None:
     """Refund every stake of a table that could not be opened (once)."""
-    pots = pots_of(request)
+    pots = pots_of(app)
     if pots is not None:
         await pots.refund(table_id)
 
@@ -94,7 +94,7 @@ async def post_leave_game(request: Request) -> Response:
     if actor.finished and not already:
         raise ApiError("not_active", "the game is over: there is nothing to leave")
     stake = int(actor.config.extra.get("stake") or 0)
-    pots = pots_of(request)
+    pots = pots_of(request.app)
     fee = 0
     if stake and pots is not None:
         pot = await pots.leave(table_id, seat)  # the charge: once per seat, by its key

@@ -5,7 +5,7 @@ shared once the game ended (``paid_out`` to the winners, the rest, ``house``, to
 ``stake_seats`` has one row per person who staked: how their part ended and what it cost
 or paid. Every coin that moves is a ledger entry (``stake:``, ``fee:``, ``payout:``,
 ``refund:`` keys per table and seat), so for each settled pot the stakes taken equal the
-payouts plus the refunds plus ``house``. The Alembic migration ``0005_stake_pots`` creates
+payouts plus the refunds plus ``house``. The Alembic migration ``0006_stake_pots`` creates
 exactly these tables.
 """
 

@@ -1,7 +1,7 @@
 """stake_pots and stake_seats: coin stakes against people at online tables.
 
-Revision ID: 0005_stake_pots
-Revises: 0004_ratings
+Revision ID: 0006_stake_pots
+Revises: 0005_open_tables
 Create Date: 2026-11-30
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005_stake_pots"
-down_revision = "0004_ratings"
+revision = "0006_stake_pots"
+down_revision = "0005_open_tables"
 branch_labels = None
 depends_on = None
 
