@@ -23,7 +23,7 @@ from starlette.responses import Response
 from ..coins.pots import PotService
 from ..record import GameRecord
 from ..storage.base import FINISHED, GameStore
-from ..table.actor import LEFT
+from ..table.actor import LEFT, TableStopped
 from ..table.kinds import FinishedTable
 from ..table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from .api import manager_of, read_body
@@ -95,14 +95,21 @@ async def post_leave_game(request: Request) -> Response:
         raise ApiError("not_active", "the game is over: there is nothing to leave")
     stake = int(actor.config.extra.get("stake") or 0)
     pots = pots_of(request.app)
-    fee = 0
+    fee, charged = 0, False
     if stake and pots is not None:
         pot = await pots.leave(table_id, seat)  # the charge: once per seat, by its key
         part = pot.seat(seat)
-        fee = part.fee or 0 if part is not None else 0
+        charged = part is not None and part.status == "left"
+        fee = (part.fee or 0) if part is not None else 0
     if not already:
-        already = not await actor.replace(seat, LEFT)
-    if not actor.is_replaced(seat):
+        try:
+            already = not await actor.replace(seat, LEFT)
+        except TableStopped:
+            # The table is moving to another process: a retry charges nothing again and
+            # reaches the new owner.
+            raise ApiError("unavailable", "the table is moving to another server: try "
+                                          "again in a moment") from None
+    if not actor.is_replaced(seat) and not charged:
         raise ApiError("not_active", "the game is over: there is nothing to leave")
     balance = None
     person = await person_of(request)
@@ -192,7 +199,9 @@ def stakes_extension() -> Extension:
                      body=TokenRequest, answers={200: GameLeft},
                      refusals={403: "The token holds no seat at this table.",
                                404: "No started online table has that id.",
-                               409: "The game is over."}),
+                               409: "The game is over.",
+                               503: "The table is moving to another server: try again "
+                                    "(nothing is charged twice)."}),
         ],
         startup=startup,
     )
