@@ -170,3 +170,47 @@ def test_play_now_with_a_stake_takes_every_stake_when_the_fourth_sits(site: Site
     table_id = seats[0].json()["id"]
     shown = site.client.get(f"/api/online/{table_id}").json()
     assert shown["status"] == "started" and shown["pot"] == 2000
+
+
+def test_away_past_the_grace_at_a_stake_table_costs_the_stake_and_fee(tmp_path: Path) -> None:
+    """On the app's injected clock: Bob's socket closes, 60 s pass, a computer takes his
+    seat and the replace hook charges his fee (once, fenced); Ann, back in time, keeps hers."""
+    from euchre.table.online import AWAY_GRACE
+    from euchre.table.pacing import ManualScheduler
+
+    scheduler = ManualScheduler()
+    app = stake_app(f"sqlite+aiosqlite:///{tmp_path}/away.db")
+    app.state.settings.scheduler = scheduler
+    with TestClient(app) as client:
+        site = Site(client)
+        site.sign_up("Ann", "Bob")
+        table_id, ann_token = _open(site, "Ann", 100)
+        bob = site.post("Bob", f"/api/tables/{table_id}/seats", {"seat": 1}).json()["token"]
+        assert site.post(None, f"/api/tables/{table_id}/start",
+                         {"token": ann_token}).status_code == 200
+        assert client.portal is not None
+        with client.websocket_connect(f"/ws/tables/{table_id}") as ann_ws:
+            ann_ws.send_json({"type": "join", "token": ann_token})
+            assert ann_ws.receive_json()["type"] == "joined"
+            with client.websocket_connect(f"/ws/tables/{table_id}") as bob_ws:
+                bob_ws.send_json({"type": "join", "token": bob})
+                assert bob_ws.receive_json()["type"] == "joined"
+            kinds: list[str] = []
+            while "away" not in kinds:
+                m = ann_ws.receive_json()
+                if m["type"] == "event":
+                    kinds.append(m["event"]["kind"])
+            client.portal.call(scheduler.advance, AWAY_GRACE)
+            while "replaced" not in kinds:
+                m = ann_ws.receive_json()
+                if m["type"] == "event":
+                    kinds.append(m["event"]["kind"])
+                    if m["event"]["kind"] == "replaced":
+                        assert m["event"] == {"kind": "replaced", "seat": 1,
+                                              "reason": "away", "level": "expert"}
+                        assert m["table"]["seats"][1]["replaced"] == "away"
+        again = site.post(None, f"/api/online/{table_id}/leave-game", {"token": bob})
+        assert again.status_code == 200 and again.json()["already"] and again.json()["fee"] == 10
+        assert site.balance("Bob") == 890 and site.balance("Ann") == 900
+        figures = asyncio.run(pot_figures(f"sqlite+aiosqlite:///{tmp_path}/away.db", table_id))
+        assert figures["sums"] == {"stake": -200, "fee": -10} and figures["status"] == "active"
