@@ -149,9 +149,9 @@ class TablePage {
     this.soundButton = tool("Sound", "tool:sound", () => this.toggleSound());
     this.soundButton.setAttribute("aria-pressed", String(soundOn()));
     // Online tables: leave a started game (a computer plays the seat to the end).
+    // In the toolbar only while there is a game to leave.
     this.leaveButton = tool("Leave", "tool:leave", () => this.leaveGame());
-    this.leaveButton.classList.add("leave-button");
-    this.leaveButton.hidden = true;
+    this.leaveButton.classList.add("game-leave");
     // Who is away, with the time before a computer takes their seat ("Ann is away — 0:42").
     this.awayBox = h("p", { class: "away-line", hidden: true });
     this.bidsBox = h("ol", { class: "bids" });
@@ -190,7 +190,7 @@ class TablePage {
       this.shuffleBox,
     );
     // The tools used while playing sit above the felt, in view at every size.
-    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, this.hintButton, this.lastTrickButton, this.soundButton, this.leaveButton);
+    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, this.hintButton, this.lastTrickButton, this.soundButton);
     this.page = h(
       "div",
       { class: "table-page" },
@@ -693,7 +693,9 @@ class TablePage {
     this.hintButton.hidden = noHints;
     this.hintButton.disabled = noHints || !mine || this.pending;
     const started = this.table?.kind === "online" && !this.table.game_over && !this.table.closed;
-    this.leaveButton.hidden = !started || Boolean(this.left) || this.fatal;
+    const leavable = started && !this.left && !this.fatal;
+    if (leavable && !this.leaveButton.isConnected) this.toolbar.append(this.leaveButton);
+    else if (!leavable && this.leaveButton.isConnected) this.leaveButton.remove();
     const last = Boolean(view && view.last_trick);
     this.lastTrickButton.disabled = !last;
     this.lastTrickButton.setAttribute("aria-expanded", String(this.showLastTrick && last));
