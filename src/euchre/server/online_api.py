@@ -1,8 +1,9 @@
 """Online tables over HTTP: open one, list the open ones, claim a seat, start the game.
 
 An extension (see :mod:`euchre.server.app`): its startup registers the ``online`` table
-kind (its move clock, no hints) and the registry of open tables; its endpoints add the API
-and the ``/online`` pages. Playing is the ordinary table socket, one seat token per person.
+kind (its move clock, no hints) and the registry of open tables; its endpoints add the API,
+the ``/online`` pages and the ``/watch/{id}`` page (a spectator's view of a public table).
+Playing is the ordinary table socket, one seat token per person.
 Invite links are built from the server's public URL (``euchre serve --public-url``), never
 from a request's Host header.
 """
@@ -428,7 +429,7 @@ def online_extension() -> Extension:
                                409: "The game has started, or the table is already "
                                     "cancelled."}),
         ],
-        pages=["/online", "/online/{table_id}", "/lobby"],
+        pages=["/online", "/online/{table_id}", "/lobby", "/watch/{table_id}"],
         sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
         startup=startup,
