@@ -92,7 +92,10 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
     try:
         await app.state.manager.open(table.config())
     except Exception:
-        await lobby.unstart(table_id)
+        try:
+            await lobby.unstart(table_id)
+        except Exception:  # the original failure is the one to report
+            log.exception("online table %s: could not put it back to waiting", table_id)
         raise
     await lobby.announce(table)
     return table
