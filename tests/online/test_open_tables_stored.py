@@ -118,3 +118,23 @@ async def test_two_processes_give_a_seat_once_and_lose_no_change(database: str) 
     finally:
         for engine in engines:
             await engine.dispose()
+
+
+async def test_two_people_pressing_play_now_at_once_in_two_processes_meet(database: str
+                                                                          ) -> None:
+    engines = [make_engine(database), make_engine(database)]
+    lobbies = [Lobby(SqlOpenTableStore(e)) for e in engines]
+    try:
+        for round_ in range(5):
+            options = [OnlineOptions(name=n, seconds_per_move=10 + round_)
+                       for n in ("Ann", "Bob")]
+            found = await asyncio.gather(*(lob.quick_seat(o, None, f"ip:{o.name}")
+                                           for lob, o in zip(lobbies, options, strict=True)))
+            assert found[0][0].id == found[1][0].id, found
+            waiting = [t for t in await lobbies[0].waiting()
+                       if t.options.seconds_per_move == 10 + round_]
+            assert len(waiting) == 1 and waiting[0].seated() == 2
+            assert sorted(p[0] for p in waiting[0].people if p) == ["Ann", "Bob"]
+    finally:
+        for engine in engines:
+            await engine.dispose()

@@ -284,3 +284,13 @@ async def test_a_burst_of_play_now_from_one_person_gets_two_seats() -> None:
             assert all(r.json()["code"] == "too_many_seats" for r in answers
                        if r.status_code == 409)
             assert len((await client.get("/api/online")).json()["tables"]) == 2
+
+
+def test_a_signed_in_person_is_not_matched_with_themselves(client: TestClient) -> None:
+    r = client.post("/api/accounts", json={"username": "Ann", "password": "correct horse"})
+    csrf = {"X-CSRF-Token": r.json()["csrf"], **at("10.6.6.6")}
+    first = client.post("/api/online/quick", json={}, headers=csrf)
+    assert first.status_code == 201
+    again = client.post("/api/online/quick", json={}, headers=csrf)
+    assert again.status_code == 409 and "you already wait" in again.json()["error"]
+    assert len(client.get("/api/online").json()["tables"]) == 1

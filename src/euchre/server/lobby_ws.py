@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ..broker import BrokerUnavailable, SubscriptionOverflow
 from ..errors import DomainError
 from .encoder import encode_text
+from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, shown_tables
 from .registry import SocketChannel
 from .socket_guard import CLOSE_TOO_MANY, Refusal, guard_of
 from .wire.lobby import (
@@ -82,8 +83,6 @@ def _table_id(message: bytes) -> str | None:
 
 async def _first(websocket: WebSocket, table_id: str | None) -> str:
     """The state a new socket starts from."""
-    from .online_api import lobby_of, shown_tables
-
     app, lobby = websocket.app, lobby_of(websocket)
     if table_id is None:
         tables = (await lobby.open_tables())[:LIST_SIZE]
@@ -128,8 +127,6 @@ async def _read(websocket: WebSocket, send: Any) -> None:
 
 async def lobby_socket(websocket: WebSocket) -> None:
     """Serve one lobby socket (``table_id`` in the path: one table's)."""
-    from .online_api import LOBBY_CHANNEL, broker_of
-
     await websocket.accept()
     table_id: str | None = websocket.path_params.get("table_id")
     ticket = guard_of(websocket.app.state).admit(

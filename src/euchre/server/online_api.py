@@ -1,8 +1,9 @@
 """Online tables over HTTP: open one, list the open ones, claim a seat, start the game.
 
 An extension (see :mod:`euchre.server.app`): its startup registers the ``online`` table
-kind (its move clock, no hints) and the registry of open tables; its endpoints add the API
-and the ``/online`` pages. Playing is the ordinary table socket, one seat token per person.
+kind (its move clock, no hints) and the registry of open tables; its endpoints add the API,
+the ``/online`` pages and the ``/watch/{id}`` page (a spectator's view of a public table).
+Playing is the ordinary table socket, one seat token per person.
 Invite links are built from the server's public URL (``euchre serve --public-url``), never
 from a request's Host header.
 """
@@ -16,7 +17,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -42,6 +42,13 @@ from . import guards, stakes
 from .api import int_param, read_body
 from .encoder import encode_text, json_answer
 from .errors import ApiError
+from .lobby_state import (
+    LOBBY_CHANNEL,
+    broker_of,
+    invite_link,
+    lobby_of,
+    shown_tables,
+)
 from .lobby_ws import lobby_sockets
 from .people import person_of
 from .registry import Endpoint, Extension, Param, TableKindApi
@@ -62,56 +69,10 @@ from .wire.online import OnlineTables as OnlineTablesAnswer
 
 log = logging.getLogger(__name__)
 
-LOBBY_CHANNEL = "lobby"
-"""The broker channel every change to an online table is published on."""
-
-
-def lobby_of(conn: Any) -> Lobby:
-    """The app's lobby (the registry of open online tables); ``conn`` is a request, a
-    socket or the app."""
-    app = getattr(conn, "app", conn)
-    tables: Lobby | None = getattr(app.state, "online", None)
-    if tables is None:
-        raise ApiError("not_enabled", "online tables are not enabled on this server")
-    return tables
-
-
-tables_of = lobby_of
-"""The old name of :func:`lobby_of`."""
-
-
-def broker_of(app: Starlette) -> Broker:
-    """The site's broker (the site extension's), else this app's own in memory."""
-    broker: Broker = getattr(app.state, "broker", None) or app.state.lobby_broker
-    return broker
-
-
-def invite_link(conn: Any, table_id: str) -> str:
-    """The link to the table's waiting page, on the server's public URL."""
-    app = getattr(conn, "app", conn)
-    public_url: str = app.state.settings.public_url
-    return f"{public_url.rstrip('/')}/online/{table_id}"
-
-
 def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> SeatTaken:
     return SeatTaken(id=table_id, seat=seat, token=token, url=f"/online/{table_id}",
                      table_url=f"/table/{table_id}", invite=invite_link(request, table_id),
                      ws=f"/ws/tables/{table_id}")
-
-
-async def shown_tables(app: Starlette, tables: list[OpenTable], **extra: Any
-                       ) -> list[OnlineTable]:
-    """The tables as anyone may see them, each signed-in person's seat with their rating,
-    a started public game with its watch link."""
-    shown = [{**t.to_json(), "invite": invite_link(app, t.id), **extra} for t in tables]
-    for t, data in zip(tables, shown, strict=True):
-        if t.started and t.options.spectators:
-            data["watch"] = f"/watch/{t.id}"
-            data.setdefault("table_url", f"/table/{t.id}")
-    rate = getattr(app.state, "seat_ratings", None)  # set by ratings_api
-    if rate is not None:
-        await rate([t.accounts for t in tables], shown)
-    return [msgspec.convert(t, OnlineTable) for t in shown]
 
 
 async def _tables(request: Request, tables: list[OpenTable], **extra: Any) -> list[OnlineTable]:
@@ -138,7 +99,10 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
     try:
         await app.state.manager.open(table.config())
     except Exception:
-        await lobby.unstart(table_id)
+        try:
+            await lobby.unstart(table_id)
+        except Exception:  # the original failure is the one to report
+            log.exception("online table %s: could not put it back to waiting", table_id)
         await stakes.give_back(app, table_id)
         raise
     await lobby.announce(table)
@@ -446,7 +410,7 @@ def online_extension() -> Extension:
                                409: "The game has started, or the table is already "
                                     "cancelled."}),
         ],
-        pages=["/online", "/online/{table_id}", "/lobby"],
+        pages=["/online", "/online/{table_id}", "/lobby", "/watch/{table_id}"],
         sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
         startup=startup,

@@ -3,13 +3,14 @@
 ``open_tables`` holds one row per online table before its start (and a while after, so the
 people seated are told it started and spectators find it): the table as JSON in ``data``,
 the columns the lobby searches on beside it, and ``version``, raised by every change and
-compared by every write (:mod:`euchre.storage.open_tables`). The Alembic migration
+compared by every write (:mod:`euchre.storage.open_tables`); a partial unique index keeps
+one waiting quick-play table with a free seat per match key. The Alembic migration
 ``0005_open_tables`` creates exactly this table.
 """
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, text
 
 from .accounts_models import metadata
 
@@ -33,3 +34,12 @@ open_tables = Table(
 Index("ix_open_tables_status", open_tables.c.status, open_tables.c.created_at)
 Index("ix_open_tables_match", open_tables.c.match_key, open_tables.c.status,
       open_tables.c.created_at)
+
+QUICK_MATCH_WAITING = "status = 'open' AND quick = true AND seated < 4"
+"""Rows of the unique index on ``match_key``: waiting quick tables with a free seat."""
+
+# At most one waiting quick-play table with a free seat per match key: two processes that
+# find none at the same moment cannot both open one (the second INSERT is refused and that
+# request takes a seat at the first).
+Index("ux_open_tables_quick_match", open_tables.c.match_key, unique=True,
+      sqlite_where=text(QUICK_MATCH_WAITING), postgresql_where=text(QUICK_MATCH_WAITING))

@@ -24,6 +24,11 @@ CANCELLED = "cancelled"
 """Status of a table its creator cancelled."""
 
 
+class MatchTaken(Exception):
+    """Another waiting quick-play table with a free seat has the same match key: at most one
+    may (a unique index in SQL), so two processes never open two for the same people."""
+
+
 @dataclass(frozen=True)
 class OpenTableRow:
     """One open online table as stored."""
@@ -47,13 +52,18 @@ class OpenTableRow:
     data: dict[str, Any]
     """The whole table (token hashes included: private)."""
 
+    def holds_match(self) -> bool:
+        """Whether it is the one waiting quick table with a free seat for its match key."""
+        return self.status == OPEN and self.quick and self.seated < 4
+
 
 class OpenTableStore(ABC):
     """Where open online tables are kept; every method is safe from the event loop."""
 
     @abstractmethod
     async def add(self, row: OpenTableRow) -> None:
-        """Store a new table (its id is new)."""
+        """Store a new table (its id is new); :class:`MatchTaken` if it would be a second
+        waiting quick table with a free seat for its match key."""
 
     @abstractmethod
     async def get(self, table_id: str) -> OpenTableRow | None:
@@ -61,7 +71,8 @@ class OpenTableStore(ABC):
 
     @abstractmethod
     async def replace(self, row: OpenTableRow, version: int) -> bool:
-        """Write ``row`` if the stored one is still at ``version``; whether it was written."""
+        """Write ``row`` if the stored one is still at ``version``; whether it was written
+        (:class:`MatchTaken` as for :meth:`add`)."""
 
     @abstractmethod
     async def delete(self, table_id: str, version: int) -> bool:
@@ -97,7 +108,14 @@ class MemoryOpenTableStore(OpenTableStore):
         """Keep a copy."""
         if row.id in self._rows:
             raise ValueError(f"open table {row.id} exists")
+        self._check_match(row)
         self._rows[row.id] = self._copy(row)
+
+    def _check_match(self, row: OpenTableRow) -> None:
+        if row.holds_match() and any(
+                r.id != row.id and r.match_key == row.match_key and r.holds_match()
+                for r in self._rows.values()):
+            raise MatchTaken(row.match_key)
 
     async def get(self, table_id: str) -> OpenTableRow | None:
         """A copy, or None."""
@@ -109,6 +127,7 @@ class MemoryOpenTableStore(OpenTableStore):
         stored = self._rows.get(row.id)
         if stored is None or stored.version != version:
             return False
+        self._check_match(row)
         self._rows[row.id] = self._copy(row)
         return True
 

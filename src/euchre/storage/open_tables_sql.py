@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .lobby_models import open_tables
-from .open_tables import CANCELLED, OPEN, STARTED, OpenTableRow, OpenTableStore
+from .open_tables import CANCELLED, OPEN, STARTED, MatchTaken, OpenTableRow, OpenTableStore
 
 _T = open_tables.c
 
@@ -37,9 +38,14 @@ class SqlOpenTableStore(OpenTableStore):
         """The database."""
 
     async def add(self, row: OpenTableRow) -> None:
-        """One INSERT."""
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(open_tables).values(**_values(row)))
+        """One INSERT (the unique index on waiting quick tables may refuse it)."""
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(insert(open_tables).values(**_values(row)))
+        except IntegrityError as e:
+            if row.holds_match():
+                raise MatchTaken(row.match_key) from e
+            raise
 
     async def get(self, table_id: str) -> OpenTableRow | None:
         """One SELECT."""
@@ -51,9 +57,14 @@ class SqlOpenTableStore(OpenTableStore):
         """``UPDATE ... WHERE id = ? AND version = ?``: written only over the version read."""
         values = _values(row)
         del values["id"]
-        async with self.engine.begin() as conn:
-            done = await conn.execute(update(open_tables).where(
-                _T.id == row.id, _T.version == version).values(**values))
+        try:
+            async with self.engine.begin() as conn:
+                done = await conn.execute(update(open_tables).where(
+                    _T.id == row.id, _T.version == version).values(**values))
+        except IntegrityError as e:
+            if row.holds_match():
+                raise MatchTaken(row.match_key) from e
+            raise
         return bool(done.rowcount == 1)
 
     async def delete(self, table_id: str, version: int) -> bool:

@@ -9,9 +9,12 @@ its refusals (a seat taken meanwhile) are those of the table as it now is.
 
 ``Play now`` (:meth:`Lobby.quick_seat`) seats a person at the oldest waiting quick-play
 table with the same preset, clock, stake and rated flag that has a free seat (and where
-their account does not sit already), or opens one. Each of :attr:`Lobby.listeners` hears of
-every change written (the server pushes it to the lobby's sockets); a start is announced by
-whoever opened the game, once it is open (:meth:`Lobby.announce`).
+their account does not sit already), or opens one. The store keeps at most one such table
+per match key (:class:`~euchre.storage.open_tables.MatchTaken`), so two processes that
+find none at once cannot both open one: the second sits at the first's. Each of
+:attr:`Lobby.listeners` hears of every change written (the server pushes it to the lobby's
+sockets); a start is announced by whoever opened the game, once it is open
+(:meth:`Lobby.announce`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ..storage.open_tables import (
+    MatchTaken,
     MemoryOpenTableStore,
     OpenTableRow,
     OpenTableStore,
@@ -170,11 +174,18 @@ class Lobby:
                 if await self.store.delete(table_id, version):
                     await self._announce(None, table_id, "empty")
                     return table, result
-            elif await self.store.replace(_row(table, self.now()), version):
+            elif await self._replace(table, version):
                 if announce:
                     await self._announce(table, table_id)
                 return table, result
         raise OnlineConflict("the table is changing too fast: try again")
+
+    async def _replace(self, table: OpenTable, version: int) -> bool:
+        try:
+            return await self.store.replace(_row(table, self.now()), version)
+        except MatchTaken:  # a table given back its free seat while another waits
+            raise OnlineConflict("another table with these settings is waiting: use Play "
+                                 "now to join it") from None
 
     async def create(self, options: OnlineOptions, table_id: str | None = None,
                      token: str | None = None, creator: str = "", account: int | None = None,
@@ -211,8 +222,28 @@ class Lobby:
         ``may_open`` let it: the caps on new tables); the table, the seat and its token."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
-        key = OpenTable("", options, 0.0, [None] * 4).match_key()
         token = new_token()
+        allowed = False
+        for _ in range(RETRIES):
+            found = await self._seat_at_match(options, account, holder, token)
+            if found is not None:
+                return found[0], found[1], token
+            if may_open is not None and not allowed:
+                await may_open()
+                allowed = True
+            try:
+                made, token = await self.create(options, token=token, creator=holder,
+                                                account=account, quick=True)
+            except MatchTaken:  # opened elsewhere at the same moment: sit there instead
+                continue
+            return made, 0, token
+        raise OnlineConflict("you already wait at a quick-play table with these rules, clock "
+                             "and stake: leave it first, or choose others")
+
+    async def _seat_at_match(self, options: OnlineOptions, account: int | None, holder: str,
+                             token: str) -> tuple[OpenTable, int] | None:
+        """A seat at the oldest waiting quick table that matches, or None."""
+        key = OpenTable("", options, 0.0, [None] * 4).match_key()
         for table in await self.waiting():
             # A signed-in person is never matched with themselves; guests behind one address
             # (a family, an office) may be, the cap on seats per address bounds it.
@@ -220,16 +251,11 @@ class Lobby:
                     or (account is not None and account in table.accounts):
                 continue
             try:
-                found, seat = await self._change(
+                return await self._change(
                     table.id, lambda t: _take_any(t, options.name, token, account, holder))
             except (OnlineConflict, OnlineNotFound):
                 continue  # filled or gone meanwhile: the next one
-            return found, seat, token
-        if may_open is not None:
-            await may_open()
-        made, token = await self.create(options, token=token, creator=holder,
-                                        account=account, quick=True)
-        return made, 0, token
+        return None
 
     async def start(self, table_id: str, check: Callable[[OpenTable], None]
                     ) -> OpenTable:

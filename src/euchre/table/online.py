@@ -26,6 +26,7 @@ every person seated agreed to fill the rest with computers.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import secrets
 import time
@@ -304,12 +305,8 @@ class OpenTable:
 
     def to_stored(self) -> dict[str, Any]:
         """Everything to keep it (token hashes included: private), as JSON data."""
-        o = self.options
         return {"id": self.id, "created_at": self.created_at, "creator": self.creator,
-                "options": {"preset": o.preset, "rules": o.rules,
-                            "seconds_per_move": o.seconds_per_move, "level": o.level,
-                            "name": o.name, "rated": o.rated, "spectators": o.spectators,
-                            "stake": o.stake},
+                "options": dataclasses.asdict(self.options),  # every option, new ones too
                 "people": [list(p) if p else None for p in self.people],
                 "accounts": self.accounts, "holders": self.holders, "agreed": self.agreed,
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,

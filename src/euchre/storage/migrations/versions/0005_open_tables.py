@@ -33,10 +33,14 @@ def upgrade() -> None:
     op.create_index("ix_open_tables_status", "open_tables", ["status", "created_at"])
     op.create_index("ix_open_tables_match", "open_tables",
                     ["match_key", "status", "created_at"])
+    waiting = sa.text("status = 'open' AND quick = true AND seated < 4")
+    op.create_index("ux_open_tables_quick_match", "open_tables", ["match_key"], unique=True,
+                    sqlite_where=waiting, postgresql_where=waiting)
 
 
 def downgrade() -> None:
     """Drop it."""
+    op.drop_index("ux_open_tables_quick_match", "open_tables")
     op.drop_index("ix_open_tables_match", "open_tables")
     op.drop_index("ix_open_tables_status", "open_tables")
     op.drop_table("open_tables")

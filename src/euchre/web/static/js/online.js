@@ -61,7 +61,7 @@ export function humanise(name) {
 }
 
 function describe(table) {
-  const host = table.seats[0]?.name ?? "Someone";
+  const host = table.seats.find((s) => s.taken)?.name ?? "Someone"; // a quick table's South may have left
   const free = table.free === 1 ? "1 seat free" : `${table.free} seats free`;
   const rated = table.rated ? "rated, " : "";
   const stake = table.stake ? `stake ${table.stake} coins, ` : "";
