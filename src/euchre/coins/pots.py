@@ -31,15 +31,12 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..hand import SEAT_NAMES
-from ..storage import stake_models
 from ..storage.accounts_models import accounts
+from ..storage.stake_models import stake_pots, stake_seats
 from . import rules
 from .errors import BadStakeError, CoinsError, InsufficientCoinsError, NotActiveError
 from .ledger import in_transaction, lock_account, post, utcnow
-from .service import _check_fence
-
-stake_pots = stake_models.stake_pots
-stake_seats = stake_models.stake_seats
+from .service import check_fence
 
 ACTIVE = "active"
 """A pot (or a person's part of it) while the game runs."""
@@ -231,7 +228,7 @@ class PotService:
             if pot is None:
                 raise NotActiveError("that table has no stake")
             if fence is not None:
-                await _check_fence(conn, table_id, fence)
+                await check_fence(conn, table_id, fence)
             part = pot.seat(seat)
             if pot.status != ACTIVE or part is None or part.status != ACTIVE:
                 return pot
@@ -260,7 +257,7 @@ class PotService:
             if pot is None:
                 raise NotActiveError("that table has no stake")
             if fence is not None:
-                await _check_fence(conn, table_id, fence)
+                await check_fence(conn, table_id, fence)
             if pot.status != ACTIVE:
                 return pot
             for account in sorted({p.account_id for p in pot.seats}):
