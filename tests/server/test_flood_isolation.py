@@ -91,6 +91,7 @@ class Bob:
         self.unanswered = 0
         self.tables = 0
         self.ws: ClientConnection | None = None
+        self.table: dict[str, Any] | None = None
         self._open()
 
     def _open(self) -> None:
@@ -103,13 +104,26 @@ class Bob:
         assert started.status_code == 200, started.text
         self.ws = connect(self.base.replace("http://", "ws://") + made["ws"]).__enter__()
         self.ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        self.made = made
         self.version: int | None = None
+        self.table: dict[str, Any] | None = None
         self.tables += 1
 
     def _next(self) -> dict[str, Any]:
         assert self.ws is not None
-        m: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
+        try:
+            m: dict[str, Any] = json.loads(self.ws.recv(timeout=60))
+        except TimeoutError:  # say where table B stands
+            t = httpx.get(f"{self.base}/api/tables/{self.made['id']}",
+                          headers={"X-Seat-Token": self.made["token"]}).json()
+            raise AssertionError(
+                f"table B sent nothing for 60 s; Bob at version {self.version}, the table at "
+                f"{t['version']}, to act {t['view'] and t['view']['to_act']}, over "
+                f"{t['game_over']}, connected {t.get('connected')}") from None
         assert m["type"] != "error", m
+        t = m.get("table")
+        if t and m["version"] == t["version"]:
+            self.table = t  # settled: the last message of its batch
         if m["type"] == "snapshot":
             self.version = m["version"]
         elif m["type"] == "event":
@@ -121,26 +135,26 @@ class Bob:
     def play(self, moves: int) -> list[float]:
         """Make ``moves`` random legal moves; each one's seconds from send to its event."""
         latencies: list[float] = []
-        sent: tuple[str, float] | None = None  # the move on its way, and when it was sent
-        while len(latencies) < moves or sent is not None:
-            m = self._next()
-            event = m.get("event") or {}
-            if sent is not None and event.get("kind") == "action" and event.get("seat") == 0:
-                assert event["action"] == sent[0] or sent[0].startswith("discard"), (event, sent)
-                latencies.append(time.perf_counter() - sent[1])
-                sent = None
-            t = m.get("table")
-            if not t or m["version"] != t["version"] or sent is not None:
-                continue
-            if t["game_over"]:
+        while len(latencies) < moves:
+            t = self.table  # the latest settled table (kept between calls)
+            view = t["view"] if t else None
+            if t and t["game_over"]:
                 self._open()
-                continue
-            view = t["view"]
-            if len(latencies) < moves and view and view["legal"] and view["to_act"] == 0:
+            elif view and view["legal"] and view["to_act"] == 0:
                 action = self.rng.choice(view["legal"])
                 assert self.ws is not None
-                sent = (action, time.perf_counter())
+                self.table = None
+                sent = time.perf_counter()
                 self.ws.send(json.dumps({"type": "action", "action": action}))
+                while True:  # until the move comes back as its event
+                    event = self._next().get("event") or {}
+                    if event.get("kind") == "action" and event.get("seat") == 0:
+                        assert event["action"] == action or action.startswith("discard"), \
+                            (event, action)
+                        latencies.append(time.perf_counter() - sent)
+                        break
+            else:
+                self._next()
         return latencies
 
 
