@@ -5,6 +5,7 @@ import { mountAccount } from "../account/account.js";
 import { mountCoins } from "../account/coins.js";
 import { initAccountSlot } from "../account/session.js";
 import { mountLeaders } from "./leaders.js";
+import { mountLobbyPage } from "./lobby.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
 import { mountReplay } from "./replay.js";
@@ -24,6 +25,7 @@ const ROUTES = [
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
   [/^\/leaders$/, (main) => mountLeaders(main), "Euchre: leaderboard", "/leaders"],
+  [/^\/lobby$/, (main) => mountLobbyPage(main), "Euchre: lobby", "/lobby"],
   [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
   [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
 ];
