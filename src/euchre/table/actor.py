@@ -177,13 +177,23 @@ class _Close:
 
 
 @dataclass
+class _CountSpectators:
+    """Time to publish the spectator count held back by :data:`SPECTATOR_COUNT_EVERY`."""
+
+
+@dataclass
 class _Stop:
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
                                        .create_future())
 
 
 _Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
-            | _Close | _Stop | _Seed | _Replace | _AwayDue)
+            | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators)
+
+SPECTATOR_COUNT_EVERY = 1.0
+"""Seconds between two spectator-count events of one table: the first change is published
+at once, later ones at most this often (spectators coming and going in a flood would
+otherwise send every subscriber an event each)."""
 
 STOPPED = "the table has stopped: reload the page to carry on"
 """The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
@@ -283,6 +293,8 @@ class TableActor:
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
+        self._count_timer: TimerHandle | None = None  # the held-back spectator count
+        self._count_at = -math.inf  # when the spectator count was last published
         self._deadline: tuple[int, float] | None = None
         self._step = 0
         self._summary: dict[str, Any] | None = None
@@ -347,6 +359,9 @@ class TableActor:
         for timer in self._away_timers.values():
             timer.cancel()
         self._away_timers.clear()
+        if self._count_timer is not None:
+            self._count_timer.cancel()
+            self._count_timer = None
         self._drop_thinking()
         if self.running:
             stop = _Stop()
@@ -620,6 +635,9 @@ class TableActor:
         elif isinstance(cmd, _Leave):
             if self._on_leave(cmd.subscriber):
                 self._save_soon()
+        elif isinstance(cmd, _CountSpectators):
+            self._count_timer = None
+            self._publish_count()
         elif isinstance(cmd, _Seed):
             try:
                 self._on_seed(cmd.seat, cmd.hand_number, cmd.seed)
@@ -1007,11 +1025,23 @@ class TableActor:
         return True
 
     def _spectators(self, sub: Subscriber) -> bool:
-        """Publish the new count of spectators if ``sub`` was one; True if it was."""
-        if sub.seat is not None:
-            return False
-        self._publish([(SPECTATORS, {"count": self._watching()}, None)])
-        return True
+        """Publish the new count of spectators if ``sub`` was one: at once, unless a count
+        went out less than :data:`SPECTATOR_COUNT_EVERY` ago (then when that time is up).
+        Always False: a count is not worth a save."""
+        if sub.seat is None and self._count_timer is None:
+            wait = self._count_at + SPECTATOR_COUNT_EVERY - self.scheduler.now()
+            if wait <= 0:
+                self._publish_count()
+            else:
+                self._count_timer = self.scheduler.call_later(
+                    wait, lambda: self._post(_CountSpectators()))
+        return False
+
+    def _publish_count(self) -> None:
+        """Publish the spectator count, if it differs from the one the table last showed."""
+        self._count_at = self.scheduler.now()
+        if self._watching() != self._frame.spectators:
+            self._publish([(SPECTATORS, {"count": self._watching()}, None)])
 
     def _watching(self) -> int:
         return sum(s.seat is None for s in self._subscribers)

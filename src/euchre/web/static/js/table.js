@@ -574,7 +574,7 @@ class TablePage {
 
   renderError() {
     this.errorBox.hidden = !this.error;
-    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: "/" }, this.watching ? "Find another game" : "Start a new table")] : null);
+    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: this.watching ? "/lobby" : "/" }, this.watching ? "Find another game" : "Start a new table")] : null);
   }
 
   renderStatus() {
