@@ -26,7 +26,7 @@ from limits_helpers import roomy_limits
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, expect
 from playwright.sync_api import Error as PlaywrightError
 from stake_helpers import check_no_coin_created_or_lost, pot_figures
 
