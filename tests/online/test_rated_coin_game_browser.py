@@ -102,9 +102,15 @@ class Person:
         return r.json()
 
     def shot(self, what: str) -> None:
-        """A screenshot of the window (what the person sees)."""
+        """Screenshots of the window (what the person sees) and of the whole page."""
         self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}.png"),
                              animations="disabled")
+        self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}-page.png"),
+                             animations="disabled", full_page=True)
+
+    def header_balance(self) -> Any:
+        """The balance in the page's header."""
+        return expect(self.page.locator(".account-balance"))
 
 
 def _move(person: Person) -> bool:
@@ -166,9 +172,22 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
         expect(person.page.locator(".coin-stake")).to_contain_text(
             f"Stake {STAKE} coins each · pot {4 * STAKE}")
         assert person.get("/api/me")["balance"] == WELCOME - STAKE
-    # Bob's phone names everyone by their name
+        person.header_balance().to_have_attribute("data-balance", str(WELCOME - STAKE))
+    bob.shot("table-start")
+    # Bob's phone names everyone by their name, the score's sides too
     for other in ("Ann", "Cyd", "Dee"):
         expect(bob.page.locator(".seat-title", has_text=other)).to_have_count(1)
+    expect(bob.page.locator(".score-label")).to_have_text(["You & Dee", "Cyd & Ann"])
+    expect(ann.page.locator(".score-label")).to_have_text(["You & Cyd", "Bob & Dee"])
+    # Someone watching from the lobby's Watch link sees the sides by name as well.
+    watcher = new_context(base_url=base_url, viewport=PHONE, is_mobile=True, has_touch=True)
+    watch = watcher.new_page()
+    watch.on("pageerror", lambda e: errors.append(f"watcher: {e}"))
+    watch.goto("/lobby")
+    watch.locator("#lobby-games li", has_text="Ann").get_by_role("link",
+                                                                name=re.compile("^Watch")).click()
+    expect(watch).to_have_url(re.compile(rf"/watch/{table_id}$"))
+    expect(watch.locator(".score-label")).to_have_text(["Ann & Cyd", "Bob & Dee"])
 
     # Play until Cyd has made a few moves, then she leaves (the page asks; she confirms).
     _play(people, lambda: cyd.moves >= 3)
@@ -183,13 +202,22 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
         expect(seat).to_have_count(1)
         expect(seat.locator(".seat-mark")).to_contain_text("computer")
     bob.shot("table-left")
+    watch.screenshot(path=str(ARTIFACTS / "phone-watch.png"), animations="disabled",
+                     full_page=True)
+    watcher.close()
     ann.shot("table-left")
     assert cyd.get("/api/me")["balance"] == WELCOME - STAKE - FEE
+    cyd.header_balance().to_have_attribute("data-balance", str(WELCOME - STAKE - FEE))
 
     stayed = [ann, bob, dee]
     _play(stayed, lambda: all(p.page.locator(GAME_OVER).is_visible() for p in stayed))
     for person in stayed:
         expect(person.page.get_by_role("status")).to_contain_text("won the game")
+        # what the pot paid, and the way back to the lobby (not a practice table)
+        panel = person.page.locator(GAME_OVER)
+        expect(panel.locator(".pot-result")).to_contain_text(f"pot of {4 * STAKE}")
+        expect(panel.get_by_role("link", name="Find another game")).to_have_attribute(
+            "href", "/lobby")
     bob.shot("game-over")
     ann.shot("game-over")
 
@@ -198,6 +226,10 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
     won = {s["name"]: bool(s["wins"]) for s in stats["seats"]}
     assert set(won) == set(names)
     assert won["Ann"] == won["Cyd"] != won["Bob"] == won["Dee"]
+
+    for person in stayed:  # the game-over panel says what the pot paid
+        expect(person.page.locator(".pot-result")).to_contain_text(
+            f"You won {2 * STAKE} coins" if won[person.name] else f"Your {STAKE}-coin stake")
 
     # Coins: the winners who stayed get the pot's half for their seat (2 × stake), the losers
     # nothing; Cyd's part, when her side won, goes to nobody; her fee is taken once.
@@ -212,6 +244,7 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
             expected -= FEE
         me = person.get("/api/me")
         assert me["balance"] == expected, (person.name, me["balance"], expected)
+        person.header_balance().to_have_attribute("data-balance", str(expected))
         ledger = person.get("/api/me/ledger")["entries"]
         assert sum(e["amount"] for e in ledger) == expected, (person.name, ledger)
 

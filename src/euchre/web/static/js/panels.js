@@ -43,20 +43,44 @@ export function summaryPanel(summary, me, onContinue) {
 export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
   const mine = sideOf(me);
   const won = table.winner === mine;
+  const online = table.kind === "online";
   return h(
     "section",
     { class: `panel game-over-panel ${won ? "won" : "lost"}`, "aria-label": "Game over" },
     h("h2", {}, won ? "You won the game!" : `${sideName(table.winner, me)} won the game`),
     h("p", { class: "final-score" }, `${table.score[mine]} – ${table.score[1 - mine]}`),
+    potLine(table, me),
     h(
       "div",
       { class: "panel-actions" },
       h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
-      h("button", { type: "button", dataset: { key: "panel:again" }, onclick: onAgain }, "Play again"),
+      // Against people, another game is found in the lobby (Play again would open a
+      // practice table against computers).
+      online
+        ? h("a", { class: "button-link", href: "/lobby", dataset: { key: "panel:again" } }, "Find another game")
+        : h("button", { type: "button", dataset: { key: "panel:again" }, onclick: onAgain }, "Play again"),
       h("a", { class: "button-link", href: "/" }, "New game"),
     ),
     verify,
   );
+}
+
+/** At an online table with a stake: what the pot paid this person ("You won 100 coins from
+ * the pot of 200."), or that their stake went to the winners; null elsewhere. */
+function potLine(table, me) {
+  const stake = table.extra?.stake ?? 0;
+  if (table.kind !== "online" || !stake) return null;
+  const pot = table.extra?.pot ?? 0;
+  const seats = table.seats || [];
+  // The winning side's seats where a person staked (one who left keeps a part nobody gets).
+  const staked = [table.winner, table.winner + 2].filter((seat) => {
+    const info = seats.find((s) => s.seat === seat);
+    return info && (info.kind === "human" || info.replaced);
+  }).length;
+  const text = table.winner === sideOf(me) && staked
+    ? `You won ${Math.floor(pot / staked)} coins from the pot of ${pot}.`
+    : `Your ${stake}-coin stake went to the pot of ${pot}; the winners share it.`;
+  return h("p", { class: "pot-result" }, text);
 }
 
 /** The end of a game watched from no seat: who won, the score, the replay and the way out. */

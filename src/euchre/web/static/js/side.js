@@ -26,8 +26,7 @@ export function factRows(view, handNumber, me) {
 /** One line of score, trump and tricks, for small screens. */
 export function stripParts(score, view, me) {
   const [a, b] = sidesFor(me);
-  // An onlooker's strip names the sides by compass, briefly (the seats carry the names).
-  const label = (side) => (me === null || me === undefined ? (side === 0 ? "N–S" : "E–W") : sideShort(side, me));
+  const label = (side) => sideShort(side, me);
   const parts = [h("span", {}, h("b", {}, `${label(a)} `), String(score[a]), h("b", {}, ` · ${label(b)} `), String(score[b]))];
   if (view?.trump) parts.push(h("span", {}, h("b", {}, "Trump "), suitMark(view.trump)));
   if (view && view.phase === "play") {

@@ -4,6 +4,7 @@
 // controls, no hints, no shuffle seeds; seats by name and the score from no side.
 
 import { renderCoinPanel } from "../account/coin-table.js";
+import { me as account, setBalance } from "../account/session.js";
 import { createPractice } from "./api.js";
 import { TableConnection } from "./connection.js";
 import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js";
@@ -767,6 +768,13 @@ class TablePage {
   /** The stake and the pot of an online table with a stake, in the side panel. */
   renderStake(table) {
     const line = stakeLine(table);
+    // The header's balance: the stake left it at the start, and the pot was paid before
+    // the end was announced. Asked once for each (this page may have come without a reload).
+    const moment = line ? `${table.id}:${table.game_over ? "over" : "on"}` : "";
+    if (moment && this.balanceAsked !== moment) {
+      this.balanceAsked = moment;
+      account(true).catch(() => {});
+    }
     this.coinSlot.hidden = !line;
     if (this.coinSlot.dataset.line === line) return;
     this.coinSlot.dataset.line = line;
@@ -790,6 +798,7 @@ class TablePage {
     try {
       const answer = await leaveGame(this.tableId, this.token);
       this.left = { reason: "left", stake: answer.stake_forfeit, fee: answer.fee };
+      if (typeof answer.balance === "number") setBalance(answer.balance);
       this.connection.close();
       forgetSeat(this.tableId);
       this.render();

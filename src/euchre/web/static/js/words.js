@@ -50,10 +50,13 @@ export function sideName(side, me) {
   return `${seatName((me + 1) % 4, me)} and ${seatName((me + 3) % 4, me)}`;
 }
 
-/** "Us" / "Them" short labels for the score ("North–South" / "East–West" for an onlooker). */
+/** The short label of a side for the score: its people by name ("Ann & Cyd", "You & Cyd";
+ * a computer by its compass name), or "Us" / "Them" at a table of one person and computers. */
 export function sideShort(side, me) {
-  if (me === null || me === undefined) return side === 0 ? "North–South" : "East–West";
-  return side === sideOf(me) ? "Us" : "Them";
+  if (me === null || me === undefined) return `${seatName(side, null)} & ${seatName(side + 2, null)}`;
+  if (!people.some((name, seat) => name && seat !== me)) return side === sideOf(me) ? "Us" : "Them";
+  if (side === sideOf(me)) return `You & ${seatName((me + 2) % 4, me)}`;
+  return `${seatName((me + 1) % 4, me)} & ${seatName((me + 3) % 4, me)}`;
 }
 
 function verb(seat, me, youForm, otherForm) {
