@@ -214,3 +214,49 @@ def test_away_past_the_grace_at_a_stake_table_costs_the_stake_and_fee(tmp_path: 
         assert site.balance("Bob") == 890 and site.balance("Ann") == 900
         figures = asyncio.run(pot_figures(f"sqlite+aiosqlite:///{tmp_path}/away.db", table_id))
         assert figures["sums"] == {"stake": -200, "fee": -10} and figures["status"] == "active"
+
+
+def test_a_quick_start_someone_cannot_cover_is_told_at_the_table(site: Site) -> None:
+    site.sign_up("Ann", "Bob", "Cyd", "Dee", "Eve")
+    body = {"preset": "classic", "seconds_per_move": 30, "stake": 500}
+    seats = {name: site.post(name, "/api/online/quick", body).json()
+             for name in ("Ann", "Bob", "Cyd")}
+    table_id = seats["Ann"]["id"]
+    # Bob loses 550 at a coin table: 450 left, the stake no longer covered
+    coin = site.post("Bob", "/api/tables", {"kind": "coin", "stake": 500}).json()
+    site.post("Bob", f"/api/tables/{coin['id']}/leave", {})
+    assert site.balance("Bob") == 450
+    with site.client.websocket_connect(f"/ws/online/{table_id}") as waiting, \
+            site.client.websocket_connect("/ws/lobby") as lobby:
+        assert waiting.receive_json()["type"] == "table"
+        assert lobby.receive_json()["type"] == "lobby"
+        dee = site.post("Dee", "/api/online/quick", body)
+        assert dee.status_code == 200 and dee.json()["status"] == "open"
+        told = waiting.receive_json()
+        while told["type"] == "table":  # Dee sat; the start, tried and undone
+            assert told["table"]["status"] == "open" and told["table"]["free"] == 0
+            told = waiting.receive_json()
+        assert told["type"] == "start_refused" and told["people"] == ["Bob"]
+        assert told["message"] == ("The game could not start: Bob can no longer cover the "
+                                   "500-coin stake. The table waits: Bob may give up the seat "
+                                   "so that someone else can sit.")
+        assert "450" not in told["message"]  # a balance is nobody else's business
+        # Dee's page opens its socket after her seat: it is told too
+        with site.client.websocket_connect(f"/ws/online/{table_id}") as dees:
+            assert dees.receive_json()["type"] == "table"
+            assert dees.receive_json()["type"] == "start_refused"
+        assert [site.balance(n) for n in ("Ann", "Cyd", "Dee")] == [1000] * 3  # nothing moved
+        # the table stays usable: Bob gives up his seat, Eve takes it, and it starts
+        r = site.post("Bob", f"/api/online/{table_id}/leave", {"token": seats["Bob"]["token"]})
+        assert r.status_code == 200, r.text
+        # the whole lobby heard of every change up to Bob's leaving, never of the refusal
+        heard = [lobby.receive_json()]
+        while heard[-1].get("table", {}).get("free") != 1:
+            heard.append(lobby.receive_json())
+        assert {m["type"] for m in heard} == {"table"}
+        eve = site.post("Eve", "/api/online/quick", body)
+        assert eve.json()["id"] == table_id and eve.json()["status"] == "started"
+        with site.client.websocket_connect(f"/ws/online/{table_id}") as later:
+            first = later.receive_json()
+            assert first["type"] == "table" and first["table"]["status"] == "started"
+    assert [site.balance(n) for n in ("Ann", "Cyd", "Dee", "Eve")] == [500] * 4

@@ -49,6 +49,9 @@ REFUNDED = "refunded"
 class StakeRefused(InsufficientCoinsError):
     """A stake that cannot be taken (nothing moved); the message names who and why."""
 
+    short: tuple[str, ...] = ()
+    """At a start: the names of the people seated who cannot cover the stake."""
+
 
 @dataclass(frozen=True, slots=True)
 class PotSeat:
@@ -202,8 +205,12 @@ class PotService:
                      f"{balances[a]}" for seat, a in sorted(people.items())
                      if balances[a] < stake]
             if short:
-                raise StakeRefused(f"the stake is {stake} coins and {'; '.join(short)}: "
-                                   "the game cannot start until everyone seated covers it")
+                refused = StakeRefused(f"the stake is {stake} coins and {'; '.join(short)}: "
+                                       "the game cannot start until everyone seated covers it")
+                refused.short = tuple(names.get(seat, SEAT_NAMES[seat])
+                                      for seat, a in sorted(people.items())
+                                      if balances[a] < stake)
+                raise refused
             await conn.execute(stake_pots.insert().values(
                 table_id=table_id, stake=stake, status=ACTIVE, created_at=now))
             for seat, account in sorted(people.items()):

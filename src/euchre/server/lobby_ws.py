@@ -81,21 +81,34 @@ def _table_id(message: bytes) -> str | None:
     return change.table.id if change.table is not None else change.id
 
 
-async def _first(websocket: WebSocket, table_id: str | None) -> str:
-    """The state a new socket starts from."""
+def _type(message: bytes) -> str | None:
+    """A published message's type."""
+    try:
+        return _change.decode(message).type
+    except msgspec.DecodeError:
+        return None
+
+
+async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
+    """The state a new socket starts from (one table's: and why it did not start, if a
+    stake stopped it)."""
     app, lobby = websocket.app, lobby_of(websocket)
     if table_id is None:
         tables = (await lobby.open_tables())[:LIST_SIZE]
         games = await lobby.live(GAMES_SIZE)
-        return encode_text(LobbyState(tables=await shown_tables(app, tables),
-                                      games=await shown_tables(app, games)))
+        return [encode_text(LobbyState(tables=await shown_tables(app, tables),
+                                       games=await shown_tables(app, games)))]
     try:
         table = await lobby.get(table_id)
     except DomainError:
-        return encode_text(TableGone(id=table_id, reason="expired"))
+        return [encode_text(TableGone(id=table_id, reason="expired"))]
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
     [shown] = await shown_tables(app, [table], **extra)
-    return encode_text(TableChanged(table=shown))
+    first = [encode_text(TableChanged(table=shown))]
+    refused = getattr(app.state, "start_refusals", {}).get(table_id)
+    if refused is not None and not table.started and refused[0] == repr(table.people):
+        first.append(refused[1])  # it still waits for the same people: say why
+    return first
 
 
 async def _read(websocket: WebSocket, send: Any) -> None:
@@ -143,7 +156,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     reader: asyncio.Task[None] | None = None
     try:
         async with broker_of(websocket.app).subscribe(LOBBY_CHANNEL) as changes:
-            await send(await _first(websocket, table_id))
+            for text in await _first(websocket, table_id):
+                await send(text)
             reader = asyncio.create_task(_read(websocket, send))
             forward = asyncio.create_task(_forward(changes, table_id, send))
             done, _ = await asyncio.wait({reader, forward}, return_when=asyncio.FIRST_COMPLETED)
@@ -172,6 +186,8 @@ async def _forward(changes: Any, table_id: str | None, send: Any) -> None:
     async for message in changes:
         if table_id is not None and _table_id(message) != table_id:
             continue
+        if table_id is None and _type(message) == "start_refused":
+            continue  # for the people at that table only, not the whole lobby
         await send(message.decode())
 
 

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from starlette.applications import Starlette
@@ -52,7 +52,7 @@ from .lobby_state import (
 from .lobby_ws import lobby_sockets
 from .people import person_of
 from .registry import Endpoint, Extension, Param, TableKindApi
-from .wire.lobby import TableChanged, TableGone
+from .wire.lobby import StartRefused, TableChanged, TableGone
 from .wire.online import (
     FillAgreed,
     OnlineTable,
@@ -106,6 +106,7 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
         await stakes.give_back(app, table_id)
         raise
     await lobby.announce(table)
+    start_refusals(app).pop(table_id, None)
     return table
 
 
@@ -125,7 +126,38 @@ async def start_if_ready(app: Starlette, table: OpenTable) -> OpenTable:
         return await lobby_of(app).get(table.id)
     except StakeRefused as e:  # someone seated can no longer cover it: the table waits
         log.info("quick table %s did not start: %s", table.id, e.message)
+        await _tell_refused(app, table, e)
         return await lobby_of(app).get(table.id)
+
+
+def start_refusals(app: Starlette) -> dict[str, tuple[str, str]]:
+    """Each quick table's last refused start: (who sat then, the message)."""
+    refusals: dict[str, tuple[str, str]] | None = getattr(app.state, "start_refusals", None)
+    if refusals is None:
+        refusals = app.state.start_refusals = {}
+    return refusals
+
+
+def _and(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused) -> None:
+    """Tell the people at a quick table why it did not start, naming who cannot cover the
+    stake (on that table's socket only: a balance is nobody else's business)."""
+    who = list(refused.short) or ["someone seated"]
+    stake = table.options.stake
+    text = (f"The game could not start: {_and(who)} can no longer cover the {stake}-coin "
+            f"stake. The table waits: {_and(who)} may give up the seat so that someone else "
+            "can sit.")
+    message = StartRefused(id=table.id, people=who, stake=stake, message=text)
+    # kept for a waiting page that opens its socket later (the fourth person's), while
+    # the same people sit there (this process only: another tells on the next refusal)
+    start_refusals(app)[table.id] = (repr(table.people), encode_text(message))
+    try:
+        await broker_of(app).publish(LOBBY_CHANNEL, encode_text(message))
+    except BrokerUnavailable as e:  # the refusal stands; the table is as it was
+        log.warning("could not tell online table %s why it did not start: %s", table.id, e)
 
 
 # -- publishing ----------------------------------------------------------------------------

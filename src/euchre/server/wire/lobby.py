@@ -4,7 +4,8 @@
 ``table`` for every table opened or changed (a seat taken or freed, an agreement to fill,
 started, cancelled) and a ``gone`` for every table that went (a quick-play table left empty,
 a finished game). ``/ws/online/{table_id}`` sends the same for one table: ``table`` first,
-then its changes. A client may send ``ping`` (answered ``pong``); nothing else.
+then its changes, and ``start_refused`` when its start failed because someone seated can no
+longer cover the stake. A client may send ``ping`` (answered ``pong``); nothing else.
 """
 
 from __future__ import annotations
@@ -43,6 +44,19 @@ class TableGone(LobbyMessage, tag="gone"):
     reason: Literal["empty", "finished", "expired"] = "empty"
 
 
+class StartRefused(LobbyMessage, tag="start_refused"):
+    """A quick table with a stake that could not start when its last seat or agreement came,
+    because someone seated can no longer cover the stake: sent on that table's socket only
+    (``/ws/online/{id}``), never to the whole lobby. The table waits, as it was."""
+
+    id: str
+    people: list[str]
+    """The names of the people who cannot cover the stake (never their balances)."""
+    stake: int
+    message: str
+    """What to tell the people at the table."""
+
+
 class LobbyPing(Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Keep the socket alive (answered with ``pong``)."""
 
@@ -55,5 +69,5 @@ LOBBY_CLIENT_MESSAGES: tuple[type[Struct], ...] = (LobbyPing,)
 """What a client may send on a lobby socket."""
 
 LOBBY_SERVER_MESSAGES: tuple[type[Struct], ...] = (LobbyState, TableChanged, TableGone,
-                                                     LobbyPong)
+                                                     StartRefused, LobbyPong)
 """What the server sends on a lobby socket."""

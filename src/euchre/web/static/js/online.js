@@ -190,7 +190,11 @@ export function mountOnlineLobby(main, id) {
     account = who;
     redraw(); // draw again with what we now know
   });
-  fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, body));
+  // Why a quick table with a stake did not start when it could (pushed: someone seated can
+  // no longer cover the stake); shown while the same people sit.
+  const refusedBox = h("p", { class: "notice start-refused", role: "alert", hidden: true });
+  let refusedFor = null;
+  fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, refusedBox, body));
 
   function enterTable() {
     const mine = heldSeat(id);
@@ -346,8 +350,14 @@ export function mountOnlineLobby(main, id) {
     fill(body, h("p", {}, h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
   }
 
+  const seatedKey = (table) => table.seats.map((s) => (s.taken ? s.name : "")).join("\u0000");
+
   function receive(table) {
     last = table;
+    if (refusedFor !== null && seatedKey(table) !== refusedFor) {
+      refusedFor = null;
+      refusedBox.hidden = true;
+    }
     if (table.status === "cancelled") {
       dropSeat(id);
       closedPage(`${table.seats[0]?.name ?? "The host"} cancelled this table.`);
@@ -368,7 +378,11 @@ export function mountOnlineLobby(main, id) {
   const close = openLive(`/ws/online/${encodeURIComponent(id)}`, (message) => {
     if (stopped) return;
     if (message.type === "table") receive(message.table);
-    else if (message.type === "gone") {
+    else if (message.type === "start_refused") {
+      refusedBox.textContent = message.message;
+      refusedBox.hidden = false;
+      refusedFor = last ? seatedKey(last) : null;
+    } else if (message.type === "gone") {
       last = null;
       if (enterTable()) return; // a finished or vanished table: the table page knows
       dropSeat(id);
