@@ -92,3 +92,49 @@ def test_away_mark_left_mark_and_the_leave_button(new_context: NewContext, base_
     assert not errors, errors
     for p in people:
         p.close()
+
+
+def test_a_quick_start_someone_cannot_cover_is_told_on_the_waiting_page(
+        new_context: NewContext, base_url: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    body = {"preset": "classic", "seconds_per_move": 30, "stake": 500}
+    people = [Person(base_url, name) for name in ("Abe", "Ben", "Cal", "Eva")]
+    abe, ben, cal, eva = people
+    seats = [p.post("/api/online/quick", body).json() for p in (abe, ben, cal)]
+    table_id = seats[0]["id"]
+    coin = ben.post("/api/tables", {"kind": "coin", "stake": 500}).json()
+    ben.post(f"/api/tables/{coin['id']}/leave", {})  # Ben: 450 left, below the stake
+    # a visitor's waiting page is open before the fourth seat: it is told, pushed
+    visitor = new_context(base_url=base_url, viewport=SIZES["desktop"]).new_page()
+    visitor.on("pageerror", lambda e: errors.append(str(e)))
+    visitor.goto(f"/online/{table_id}")
+    expect(visitor.get_by_role("list", name="Seats")).to_contain_text("Cal")
+    # Dot, on a phone, signs up and presses Play now: the fourth seat; her page is told too
+    context = new_context(base_url=base_url, viewport=SIZES["phone"], is_mobile=True,
+                          has_touch=True)
+    context.set_default_timeout(20_000)
+    assert context.request.post("/api/accounts", data={
+        "username": "Dot", "password": "correct horse"}).status == 201
+    dot = context.new_page()
+    dot.on("pageerror", lambda e: errors.append(str(e)))
+    dot.goto("/lobby")
+    dot.get_by_label("Stake").select_option("500")
+    dot.get_by_role("button", name="Play now").click()
+    dot.wait_for_url(f"**/online/{table_id}")
+    for page in (visitor, dot):
+        expect(page.locator(".start-refused")).to_have_text(
+            "The game could not start: Ben can no longer cover the 500-coin stake. The table "
+            "waits: Ben may give up the seat so that someone else can sit.")
+    expect(dot.get_by_role("status")).to_contain_text("Every seat is taken")
+    expect(dot.get_by_role("button", name="Fill the empty seats with computers")).to_have_count(0)
+    dot.screenshot(path=str(ARTIFACTS / "start-refused-phone.png"), full_page=True)
+    # Ben gives up his seat (the line goes: other people sit now), Eva sits, the game starts
+    r = ben.post(f"/api/online/{table_id}/leave", {"token": seats[1]["token"]})
+    assert r.status_code == 200, r.text
+    expect(visitor.locator(".start-refused")).to_be_hidden()
+    assert eva.post("/api/online/quick", body).json()["status"] == "started"
+    dot.wait_for_url(f"**/table/{table_id}")
+    assert not errors, errors
+    for p in people:
+        p.close()

@@ -159,6 +159,9 @@ export function mountLobbyPage(main) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     errorBox.hidden = true;
+    // Pressed before the page knew who is signed in: ask now (else a signed-in person would
+    // be asked for a name, and a stake sent without the CSRF token).
+    if (!account) account = await me().catch(() => null);
     const guestName = name.value.trim();
     if (!account && !guestName) {
       errorBox.textContent = "Write your name first.";

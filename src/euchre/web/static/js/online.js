@@ -192,7 +192,7 @@ export function mountOnlineLobby(main, id) {
   });
   // Why a quick table with a stake did not start when it could (pushed: someone seated can
   // no longer cover the stake); shown while the same people sit.
-  const refusedBox = h("p", { class: "notice start-refused", role: "alert", hidden: true });
+  const refusedBox = h("p", { class: "error start-refused", role: "alert", hidden: true });
   let refusedFor = null;
   fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, refusedBox, body));
 
@@ -329,7 +329,7 @@ export function mountOnlineLobby(main, id) {
       guestAtRated ? h("p", { class: "notice rated-sign-in" }, `This table is ${table.rated ? "rated" : "played for coins"}: only signed-in people may sit. `, h("a", { href: "/account" }, "Sign in or create an account")) : null,
       !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
       !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
-      mine && table.quick && !table.rated && !agreedAlready ? h("button", { type: "button", class: "start-button fill-button", onclick: agree }, "Fill the empty seats with computers") : null,
+      mine && table.quick && !table.rated && !agreedAlready && table.free > 0 ? h("button", { type: "button", class: "start-button fill-button", onclick: agree }, "Fill the empty seats with computers") : null,
       mine && table.quick && agreedAlready ? h("p", { class: "fill-wait" }, waitingFor.length ? `You agreed to fill with computers. Waiting for ${waitingFor.join(", ")} to agree, or for more people.` : "You agreed to fill with computers.") : null,
       mine && !table.quick && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
       mine && !table.quick && mine.seat === 0 ? h("button", { type: "button", class: "tool", onclick: cancel }, "Cancel the table") : null,
@@ -339,7 +339,9 @@ export function mountOnlineLobby(main, id) {
     status.textContent = !mine
       ? (table.quick ? `Choose a free seat at the table with ${people}.` : `Choose a free seat at ${host}'s table.`)
       : table.quick
-        ? `You sit ${POSITIONS[mine.seat]}. Waiting for more people (${table.free} ${table.free === 1 ? "seat" : "seats"} free).`
+        ? table.free
+          ? `You sit ${POSITIONS[mine.seat]}. Waiting for more people (${table.free} ${table.free === 1 ? "seat" : "seats"} free).`
+          : `You sit ${POSITIONS[mine.seat]}. Every seat is taken, but the game has not started.`
         : mine.seat === 0
           ? "Share the invite link; start the game when you are ready."
           : `You sit ${POSITIONS[mine.seat]}. Waiting for ${host} to start the game.`;
