@@ -103,6 +103,7 @@ class Person:
 
     def shot(self, what: str) -> None:
         """Screenshots of the window (what the person sees) and of the whole page."""
+        self.page.evaluate("scrollTo(0, 0)")  # clicking a card may have scrolled the page
         self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}.png"),
                              animations="disabled")
         self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}-page.png"),

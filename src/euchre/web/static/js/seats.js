@@ -69,7 +69,7 @@ export function renderSeats(seats, view, table, me) {
       box.name,
       h("span", { class: "seat-title" }, `${seat === me ? "You" : seatName(seat, me)}${gone}`),
       partner ? h("span", { class: "seat-detail" }, "partner") : null,
-      mark ? h("span", { class: `seat-mark${gone ? " seat-mark-left" : ""}`, title: markTitle }, gone ? `—\u00a0${mark}` : mark) : null,
+      mark ? h("span", { class: `seat-mark${gone ? " seat-mark-left" : ""}`, title: markTitle }, mark) : null,
       away ? h("span", { class: "seat-away", dataset: { seat: String(seat) }, title: "Away: a computer takes the seat when the time runs out, unless they come back" }, "away") : null,
     );
     box.box.classList.toggle("away", away);
