@@ -11,6 +11,7 @@ whose owner died (the site's sweeper calls it).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,10 @@ if it raises, the table is not opened."""
 
 LOST = "this server lost the right to run this table (its lease ran out): reconnect to carry on"
 """Why the subscribers of a table whose lease was lost are released."""
+
+VERSION_JUMP = 1000
+"""How far a table's versions jump when a process takes it under a new lease (far more
+events than one owner publishes before they are saved)."""
 
 RemoteClose = Callable[[str, str, str], Awaitable[None]]
 """``(owner, table_id, reason)``: ask the process ``owner`` to close one of its tables."""
@@ -297,8 +302,12 @@ class TableManager:
         return ids
 
     def _resume(self, stored: StoredGame, own: Ownership | None = None) -> TableActor:
-        """Rebuild a stored table, keep it in memory and start it."""
+        """Rebuild a stored table, keep it in memory and start it. Under a new lease its
+        versions go on :data:`VERSION_JUMP` above the stored one: the last owner may have
+        published events it never saved, and no client may see a version twice."""
         config = TableConfig.from_json(stored.meta["config"])
+        if own is not None:
+            stored = dataclasses.replace(stored, version=stored.version + VERSION_JUMP)
         actor = restore(stored, **self._actor_kwargs(config, own))
         self._tables[stored.id] = actor
         self.retirement.loaded(stored.id)
