@@ -22,11 +22,12 @@ from redis_fixtures import REDIS_URL
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
 LEASE = "3"
-"""Seconds of the site lease: a standby takes over about this long after a death (long
-enough that a busy shared machine's pauses do not lose it by accident)."""
+"""Seconds of each table's lease: another process takes a dead one's tables about this
+long after the death (long enough that a busy shared machine's pauses do not lose it by
+accident)."""
 
 STARTED = "Uvicorn running on"
-"""Logged once the server listens (a standby never gets there)."""
+"""Logged once the server listens."""
 
 
 class Served:

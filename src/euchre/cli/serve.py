@@ -2,8 +2,9 @@
 
 One process by default. ``--redis-url`` (or ``$EUCHRE_REDIS_URL``) names the Redis that
 the processes of one site share; ``--workers N`` asks for N processes on one port, which
-needs that Redis and a PostgreSQL database, and table ownership across processes (not
-built yet: see docs/scaling.md), so it is refused for now with a one-line reason.
+needs that Redis and a PostgreSQL database (refused otherwise with a one-line reason):
+each table runs in the one process holding its lease, and sockets are relayed to it
+(docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the site lease, the broker), redis://host:port/db (default "
                              f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
-                        help="with --redis-url: how long the site lease lives unrenewed, so "
-                             "how soon a standby process takes over from a dead one "
+                        help="with --redis-url: how long a table's lease lives unrenewed, so "
+                             "how soon another process takes over a dead one's tables "
                              "(default 10)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="processes serving this port (default 1; more need --redis-url "
