@@ -259,7 +259,7 @@ class Relays:
         host = websocket.client.host if websocket.client else "?"
         async with self.broker.subscribe(out_channel(relay_id)) as sub:
             await self.broker.publish(inbox, f"open {relay_id} {table_id} {host}")
-            pump = asyncio.ensure_future(_pump(sub, conn))
+            pump = asyncio.ensure_future(_pump(sub, conn, table_id))
             watch = asyncio.ensure_future(self._watch(relay_id, inbox, table_id, owner, conn))
             try:
                 while not conn.overflowed and conn.close_with is None:
@@ -295,12 +295,21 @@ class Relays:
                 return
 
 
-async def _pump(sub: Any, conn: Connection) -> None:
-    """The host's messages to the client; its close closes the socket."""
+async def _pump(sub: Any, conn: Connection, table_id: str) -> None:
+    """The host's messages to the client; its close closes the socket. The socket's place
+    in this process's counts is taken when the host says it joined (caps and the join
+    deadline hold at the process the client reached)."""
     try:
         async for raw in sub:
             if raw[:1] == b"T":
-                conn.send_text(raw[1:].decode())
+                text = raw[1:].decode()
+                if conn.ticket is not None and conn.ticket.seat is None \
+                        and text.startswith('{"type":"joined"'):
+                    refusal = conn.ticket.join(table_id, json.loads(text).get("seat"))
+                    if refusal is not None:
+                        conn.refuse(refusal)
+                        return
+                conn.send_text(text)
             elif raw[:1] == b"C":
                 code, reason = json.loads(raw[1:])
                 conn.refuse(Refusal(int(code), str(reason)))
