@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -33,14 +34,16 @@ STARTED = "Uvicorn running on"
 class Served:
     """One ``euchre serve`` process and the lines of its log so far."""
 
-    def __init__(self, db_url: str, redis_url: str, bot_delay: float) -> None:
+    def __init__(self, db_url: str, redis_url: str, bot_delay: float,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         exe = Path(sys.executable).parent / "euchre"
         self.proc = subprocess.Popen(
             [str(exe), "serve", "--port", str(self.port), "--database-url", db_url,
              "--redis-url", redis_url, "--lease-seconds", LEASE, "--bot-delay",
              str(bot_delay), "--hand-pause", "0", "--log-level", "info"],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+            env={**os.environ, **(env or {})})
         self.lines: list[str] = []
         self.changed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
@@ -84,9 +87,11 @@ def wait_until(servers: list[Served], text: str, timeout: float = 60) -> Served:
 
 
 @contextmanager
-def serving(n: int, db_url: str, redis_url: str, bot_delay: float) -> Iterator[list[Served]]:
-    """``n`` ``euchre serve`` processes of one site; killed (and their logs printed) after."""
-    servers = [Served(db_url, redis_url, bot_delay) for _ in range(n)]
+def serving(n: int, db_url: str, redis_url: str, bot_delay: float,
+            env: dict[str, str] | None = None) -> Iterator[list[Served]]:
+    """``n`` ``euchre serve`` processes of one site (``env`` added to their environment);
+    killed (and their logs printed) after."""
+    servers = [Served(db_url, redis_url, bot_delay, env) for _ in range(n)]
     try:
         yield servers
     finally:

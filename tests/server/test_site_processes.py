@@ -29,7 +29,7 @@ from site_helpers import STARTED, Served, row, serving, site_urls, wait_until
 
 from euchre.record import GameRecord
 from euchre.storage.sql import SqlStore
-from redis_fixtures import needs_redis
+from redis_fixtures import needs_redis, private_redis
 
 
 @pytest.fixture
@@ -214,3 +214,94 @@ def test_a_paused_owner_loses_its_tables_and_writes_nothing_when_resumed(site):
         wait_until([first], "lease lost")
         after = row(db_url, table_id)
         assert after[1] == taken[1] and after[0] >= moved
+
+
+async def _coin_state(db_url: str, table_id: str) -> tuple[str, dict[str, Any], bool]:
+    """(status, meta, balanced) of a coin table: its game row and the ledger invariant."""
+    from euchre.coins.ledger import Ledger
+
+    store = await SqlStore.open(db_url, run_migrations=False)
+    try:
+        game = await store.get(table_id)
+        assert game is not None
+        balances, entries = await Ledger(store.engine).totals()
+        return game.status, game.meta, balances == entries
+    finally:
+        await store.close()
+
+
+def _finished(db_url: str, table_id: str) -> tuple[dict[str, Any], bool] | None:
+    """(meta, balanced) once the coin table is stored as finished, else None."""
+    status, meta, balanced = asyncio.run(_coin_state(db_url, table_id))
+    return (meta, balanced) if status == "finished" else None
+
+
+def _poll(check: Any, what: str, tries: int = 1200) -> Any:
+    """Poll ``check()`` until it returns something true (bounded)."""
+    for _ in range(tries):
+        found = check()
+        if found:
+            return found
+        asyncio.run(asyncio.sleep(0.25))
+    pytest.fail(f"never: {what}")
+
+
+@needs_redis
+def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death(site):
+    db_url, _ = site
+    env = {"EUCHRE_MOVE_SECONDS": "1", "EUCHRE_ARGON2_PROFILE": "cheapest"}
+    # A Redis of its own: the sign-up and new-table limits count from nothing.
+    with private_redis() as (redis_url, _redis), \
+            serving(3, db_url, redis_url, bot_delay=0.05, env=env) as servers:
+        for s in servers:
+            wait_until([s], STARTED)
+        person = httpx.Client(base_url=servers[0].base, timeout=30)
+        me = person.post("/api/accounts", json={"username": "carol",
+                                                "password": "correct horse"}).json()
+        csrf = {"X-CSRF-Token": me["csrf"]}
+        start = me["balance"]
+
+        # 1. The same leave request at all three processes at once: charged once, and the
+        # table is closed where it runs (the first process).
+        made = person.post("/api/tables", json={"kind": "coin", "stake": 100},
+                           headers=csrf).json()
+        assert "id" in made, made
+        cookies = dict(person.cookies)
+
+        async def leave_everywhere() -> list[httpx.Response]:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(httpx.AsyncClient(cookies=cookies, timeout=30).post(
+                    f"{s.base}/api/tables/{made['id']}/leave", headers=csrf))
+                    for s in servers]
+            return [t.result() for t in tasks]
+
+        answers = asyncio.run(leave_everywhere())
+        assert all(r.status_code in (200, 409) for r in answers), [r.text for r in answers]
+        fees = {r.json()["fee"] for r in answers if r.status_code == 200}
+        assert len(fees) == 1  # every answer names the one fee
+        fee = fees.pop()
+        assert fee > 0
+        meta, balanced = _poll(lambda: _finished(db_url, made["id"]), "the left table closed")
+        assert meta.get("closed") == "left" and balanced
+        balance = person.get("/api/me").json()["balance"]
+        assert balance == start - 100 - fee  # the stake and one fee, nothing twice
+
+        # 2. A coin game nobody is connected to, run by the second process, which dies:
+        # another process takes it over and its clock and computers play it to the end.
+        second = servers[1]
+        person.base_url = httpx.URL(second.base)
+        made = person.post("/api/tables", json={"kind": "coin", "stake": 100},
+                           headers=csrf).json()
+        assert made["id"]
+        _poll(lambda: row(db_url, made["id"])[0] >= 5, "the game under way")
+        _, fence, _ = row(db_url, made["id"])
+        second.proc.kill()
+        second.proc.wait()
+        meta, balanced = _poll(lambda: _finished(db_url, made["id"]),
+                               "the game played to its end")
+        assert balanced and "closed" not in meta
+        assert row(db_url, made["id"])[1] > fence  # finished by the new owner
+        person.base_url = httpx.URL(servers[2].base)
+        games = person.get("/api/me/games").json()["games"]
+        ours = next(g for g in games if g["id"] == made["id"])
+        assert ours["status"] in ("won", "lost")  # settled once, by whoever finished it
