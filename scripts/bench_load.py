@@ -8,9 +8,10 @@ that applies it. Prints p50/p90/p99/max latency and moves per second. Bounded in
 Usage: python scripts/bench_load.py [--tables 200] [--duration 30] [--bot-delay 0.05]
        [--database-url URL] [--url http://127.0.0.1:PORT (use a running server)]
 
-Scale-out: ``--processes 1 2 --tables 100 200 300 --redis-url redis://... --database-url
+Scale-out: ``--processes 1 2 --tables 100 200 300 --database-url
 postgresql+asyncpg://.../postgres`` runs every table count against one site of each number
-of ``euchre serve`` processes (a fresh PostgreSQL database per run, one Redis), each HTTP
+of ``euchre serve`` processes (a fresh PostgreSQL database and a throwaway redis-server per
+run, unless ``--redis-url`` names one), each HTTP
 request and socket sent to a process chosen at random (what a round-robin proxy does under
 many clients: a socket that reaches a process not running its table is relayed), and
 prints, per process count, the most tables served with p99 move-to-update <= --p99-ms.
@@ -191,6 +192,22 @@ async def _create_database(server_url: str, create: bool) -> str:
     return url.set(database=name).render_as_string(hide_password=False)
 
 
+def start_redis() -> tuple[str, subprocess.Popen[bytes]]:
+    """A throwaway redis-server on a free port (so one run's rate-limit counters and
+    leases never meet another's); its URL and process."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return f"redis://127.0.0.1:{port}/0", proc
+        time.sleep(0.02)
+    proc.kill()
+    raise RuntimeError("redis-server did not start")
+
+
 def start_site(processes: int, db: str, redis_url: str | None, tables: int,
                args: argparse.Namespace) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
     """``processes`` ``euchre serve`` processes of one site; their processes and bases."""
@@ -223,14 +240,17 @@ def stop_site(servers: list[subprocess.Popen[bytes]]) -> None:
 def scale_out(args: argparse.Namespace) -> int:
     """Every table count against a site of each process count; the most tables each
     served within the p99 target."""
-    if not args.redis_url or not (args.database_url or "").startswith("postgresql"):
-        print("--processes needs --redis-url and a PostgreSQL --database-url", file=sys.stderr)
+    if not (args.database_url or "").startswith("postgresql"):
+        print("--processes needs a PostgreSQL --database-url", file=sys.stderr)
         return 2
     best: dict[int, int] = {}
     for processes in args.processes:
         for tables in sorted(args.tables):
             db = asyncio.run(_create_database(args.database_url, True))
-            servers, bases = start_site(processes, db, args.redis_url, tables, args)
+            redis_url, redis = args.redis_url, None
+            if redis_url is None:
+                redis_url, redis = start_redis()
+            servers, bases = start_site(processes, db, redis_url, tables, args)
             try:
                 for base in bases:
                     asyncio.run(wait_healthy(base, 60))
@@ -239,6 +259,9 @@ def scale_out(args: argparse.Namespace) -> int:
             finally:
                 stop_site(servers)
                 asyncio.run(_create_database(db, False))
+                if redis is not None:
+                    redis.kill()
+                    redis.wait()
             lat = [x * 1000 for x in stats.latencies]
             p99 = percentile(lat, 99) if lat else float("inf")
             cpu = stats.server_cpu or 0.0
@@ -268,7 +291,9 @@ def main() -> int:
                         help="concurrent tables (with --processes: each count in turn)")
     parser.add_argument("--processes", type=int, nargs="+", default=None,
                         help="scale-out: sites of these numbers of processes")
-    parser.add_argument("--redis-url", default=None, help="with --processes: the site's Redis")
+    parser.add_argument("--redis-url", default=None,
+                        help="with --processes: the site's Redis (default: a throwaway "
+                             "redis-server per run)")
     parser.add_argument("--p99-ms", type=float, default=100.0,
                         help="with --processes: the p99 target of move-to-update")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")

@@ -87,6 +87,7 @@ class _Remote:
     inputs: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     heard: float = field(default_factory=time.monotonic)
     task: asyncio.Task[None] | None = None
+    dropped: bool = False
 
 
 class Relays:
@@ -214,6 +215,8 @@ class Relays:
             while not conn.overflowed and conn.close_with is None:
                 data = await remote.inputs.get()
                 if data is None:
+                    if remote.dropped:  # not the edge's goodbye: tell it to reconnect
+                        conn.release(BROKEN)
                     break
                 await handle_message(conn, actor, data, self.hints)
                 await conn.write_queued()
@@ -235,6 +238,7 @@ class Relays:
                 del self.remotes[remote.relay_id]
 
     def _drop(self, remote: _Remote) -> None:
+        remote.dropped = True
         remote.inputs.put_nowait(None)
         if self.remotes.get(remote.relay_id) is remote:
             del self.remotes[remote.relay_id]
