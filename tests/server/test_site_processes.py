@@ -305,3 +305,49 @@ def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death
         games = person.get("/api/me/games").json()["games"]
         ours = next(g for g in games if g["id"] == made["id"])
         assert ours["status"] in ("won", "lost")  # settled once, by whoever finished it
+
+
+@needs_redis
+def test_euchre_serve_workers_serve_one_port(site):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from test_crash import free_port, play
+
+    db_url, redis_url = site
+    port = free_port()
+    exe = Path(sys.executable).parent / "euchre"
+    proc = subprocess.Popen(
+        [str(exe), "serve", "--workers", "2", "--port", str(port), "--database-url", db_url,
+         "--redis-url", redis_url, "--bot-delay", "0.05", "--hand-pause", "0",
+         "--lease-seconds", "3"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"{base}/readyz", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        _poll(ready, "the workers answer")
+        tables = [httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
+                  for _ in range(4)]
+        # Each table's socket on the one port, whichever worker takes it (relayed if needed).
+        for table in tables[:2]:
+            from websockets.sync.client import connect
+
+            with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
+                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                end = play(ws, random.Random(2), moves=None)
+            assert end["game_over"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+        assert proc.stderr is not None
+        log = proc.stderr.read()
+        assert log.count("serving the site as") == 2, log  # two processes, one site
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
