@@ -16,7 +16,9 @@ client reconnects and rejoins with ``since`` wherever the table is now. A host d
 relays it has not heard of for a while (their edge died).
 
 ``close T reason`` asks the host to end table T (a person left a coin game at another
-process).
+process). ``handover T`` asks it to let T go if nobody is connected to it there: the table
+is saved, its lease released, and the asking process takes it, so a table follows its
+first socket and a one-person table is not relayed at all (:meth:`Relays.take_over`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from ..broker import Broker
 from ..table.actor import TableActor
-from ..table.manager import TableManager
+from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableOwners
 from .hints import HintService
 from .socket_guard import Refusal
@@ -48,6 +50,12 @@ MOVED = "the table moved to another server: reconnect to carry on"
 
 BROKEN = "the link between servers broke: reconnect to carry on"
 """Why a relayed socket is closed when the broker lost its connection."""
+
+HANDOVER_LOOK = 0.01
+"""Seconds between looks at a table whose owner was asked to hand it over."""
+
+HANDOVER_TRIES = 30
+"""Looks before the socket is relayed instead (the owner keeps a table with sockets)."""
 
 
 def inbox_channel(owner: str) -> str:
@@ -193,6 +201,9 @@ class Relays:
             table_id, _, reason = rest.partition(" ")
             task = asyncio.ensure_future(self._close_table(table_id, reason))
             task.add_done_callback(_log_failure)
+        elif op == "handover":
+            task = asyncio.ensure_future(self._hand_over(rest))
+            task.add_done_callback(_log_failure)
 
     def _open(self, relay_id: str, table_id: str, host: str) -> None:
         if not relay_id or relay_id in self.remotes:
@@ -248,6 +259,24 @@ class Relays:
         if actor is not None:
             await actor.close(reason or "closed")
             await self.manager.forget(table_id)
+
+    async def _hand_over(self, table_id: str) -> None:
+        actor = self.manager.peek(table_id)
+        if actor is not None and actor.subscribed == 0:
+            await self.manager.forget(table_id)  # saved, then the lease released
+
+    async def take_over(self, table_id: str, owner: str, tries: int = HANDOVER_TRIES
+                        ) -> TableActor | Elsewhere | None:
+        """Ask ``owner`` to hand the table over and take it if it does (it does when
+        nobody is connected to the table there); else where the table runs now."""
+        await self.broker.publish(inbox_channel(owner), f"handover {table_id}")
+        found: TableActor | Elsewhere | None = Elsewhere(owner)
+        for _ in range(tries):
+            await asyncio.sleep(HANDOVER_LOOK)
+            found = await self.manager.locate(table_id)
+            if not isinstance(found, Elsewhere) or found.owner != owner:
+                return found
+        return found
 
     async def close_remote(self, owner: str, table_id: str, reason: str) -> None:
         """Ask ``owner`` to end ``table_id`` (the manager's ``remote_close``)."""

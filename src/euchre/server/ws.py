@@ -203,8 +203,12 @@ async def table_socket(websocket: WebSocket) -> None:
     actor: TableActor | None = None
     metrics.sockets.inc()
     try:
+        relays = getattr(state, "relays", None)
         try:
             found = await manager.locate(table_id)
+            if isinstance(found, Elsewhere) and relays is not None:
+                # Nobody connected there: the table comes here; else this socket is relayed.
+                found = await relays.take_over(table_id, found.owner)
         except TableUnavailable as e:
             conn.send(error_message(e.message, code="unavailable"))
             conn.refuse(Refusal(1013, "try again shortly"))
@@ -213,7 +217,6 @@ async def table_socket(websocket: WebSocket) -> None:
             conn.send(error_message(f"no table {table_id!r}", code="no_table"))
             return
         if isinstance(found, Elsewhere):
-            relays = getattr(state, "relays", None)
             if relays is None:
                 conn.send(error_message("another server runs this table", code="unavailable"))
                 conn.refuse(Refusal(1013, "try again shortly"))
