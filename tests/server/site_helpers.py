@@ -19,7 +19,7 @@ import pytest
 from test_crash import free_port, receive
 
 from euchre.storage.sql import SqlStore
-from redis_fixtures import REDIS_URL
+from redis_fixtures import REDIS_URL, private_redis
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
 LEASE = "3"
@@ -142,14 +142,14 @@ def persons_turn(ws: Any) -> dict[str, Any]:
 
 @contextmanager
 def site_urls() -> Iterator[tuple[str, str]]:
-    """A fresh PostgreSQL database and the test Redis."""
+    """A fresh PostgreSQL database and a Redis of the test's own (its rate-limit counters
+    start from nothing, whatever ran before)."""
     server = postgres_url()
     if server is None or not REDIS_URL:
         pytest.skip("needs EUCHRE_TEST_DATABASE_URL and EUCHRE_TEST_REDIS_URL")
     url = asyncio.run(fresh_postgres(server))
     try:
-        yield url, REDIS_URL
+        with private_redis() as (redis_url, _):
+            yield url, redis_url
     finally:
         asyncio.run(drop_postgres(url))
-
-

@@ -29,7 +29,7 @@ from site_helpers import STARTED, Served, row, serving, site_urls, wait_until
 
 from euchre.record import GameRecord
 from euchre.storage.sql import SqlStore
-from redis_fixtures import needs_redis, private_redis
+from redis_fixtures import needs_redis
 
 
 @pytest.fixture
@@ -114,8 +114,11 @@ def _online_table(server: Served, seconds: float = 60) -> tuple[str, str, list[s
                                                    "seconds_per_move": seconds}).json()
     tokens = [made["token"]]
     for seat in (1, 2, 3):
-        r = httpx.post(f"{base}/api/tables/{made['id']}/seats",
-                       json={"seat": seat, "name": f"P{seat}"})
+        # Each guest from an address of their own (a guest holds two waiting seats at most).
+        transport = httpx.HTTPTransport(local_address=f"127.0.0.{seat + 1}")
+        with httpx.Client(transport=transport) as guest:
+            r = guest.post(f"{base}/api/tables/{made['id']}/seats",
+                           json={"seat": seat, "name": f"P{seat}"})
         assert r.status_code == 201, r.text
         tokens.append(r.json()["token"])
     r = httpx.post(f"{base}/api/tables/{made['id']}/start", json={"token": tokens[0]})
@@ -248,11 +251,9 @@ def _poll(check: Any, what: str, tries: int = 1200) -> Any:
 
 @needs_redis
 def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death(site):
-    db_url, _ = site
+    db_url, redis_url = site  # a Redis of its own: the sign-up limits count from nothing
     env = {"EUCHRE_MOVE_SECONDS": "1", "EUCHRE_ARGON2_PROFILE": "cheapest"}
-    # A Redis of its own: the sign-up and new-table limits count from nothing.
-    with private_redis() as (redis_url, _redis), \
-            serving(3, db_url, redis_url, bot_delay=0.05, env=env) as servers:
+    with serving(3, db_url, redis_url, bot_delay=0.05, env=env) as servers:
         for s in servers:
             wait_until([s], STARTED)
         person = httpx.Client(base_url=servers[0].base, timeout=30)
