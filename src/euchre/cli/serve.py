@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or sqlite+aiosqlite:///./var/euchre.db)")
     parser.add_argument("--redis-url", default=None,
                         help="Redis shared by every process of the site (rate-limit counters, "
-                             "the site lease, the broker), redis://host:port/db (default "
+                             "table leases, the broker), redis://host:port/db (default "
                              f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
                         help="with --redis-url: how long a table's lease lives unrenewed, so "
