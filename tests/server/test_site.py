@@ -249,3 +249,34 @@ def test_worker_settings_come_from_the_environment():
     assert (s.database_url, s.redis_url, s.bot_delay, s.hand_pause) == (
         PG, "redis://r:1/0", 0.5, 1.0)
     assert settings_from_env({"EUCHRE_DATABASE_URL": PG}).redis_url is None
+
+
+@needs_redis
+def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_path: Path):
+    from euchre.server.site_app import site_extensions
+
+    assert REDIS_URL
+    db = tmp_path / "s.db"
+    apps = [create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_extensions())
+            for _ in range(2)]
+    for application in apps:
+        from euchre.server.accounts_api import AccountsOptions
+
+        application.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
+        made = first.post("/api/tables", json={"kind": "online", "name": "Ann"}).json()
+        r = first.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]})
+        assert r.status_code == 200, r.text
+        with first.websocket_connect(made["ws"]) as ws:  # connected there: no handover
+            ws.send_json({"type": "join", "token": made["token"]})
+            assert ws.receive_json()["type"] == "joined"
+            r = second.post(f"/api/online/{made['id']}/leave-game",
+                            json={"token": made["token"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["left"] is True and r.json()["already"] is False
+            actor = first.app.state.manager.peek(made["id"])
+            assert actor is not None and actor.is_replaced(0)  # at its owner
+            assert second.app.state.manager.peek(made["id"]) is None
+            again = second.post(f"/api/online/{made['id']}/leave-game",
+                                json={"token": made["token"]})
+            assert again.status_code == 200 and again.json()["already"] is True

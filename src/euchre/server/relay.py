@@ -201,6 +201,10 @@ class Relays:
             table_id, _, reason = rest.partition(" ")
             task = asyncio.ensure_future(self._close_table(table_id, reason))
             task.add_done_callback(_log_failure)
+        elif op == "replace":
+            relay_id, table_id, seat, reason = [*rest.split(" ", 3), "", "", "", ""][:4]
+            task = asyncio.ensure_future(self._replace(relay_id, table_id, seat, reason))
+            task.add_done_callback(_log_failure)
         elif op == "handover":
             task = asyncio.ensure_future(self._hand_over(rest))
             task.add_done_callback(_log_failure)
@@ -259,6 +263,34 @@ class Relays:
         if actor is not None:
             await actor.close(reason or "closed")
             await self.manager.forget(table_id)
+
+    async def _replace(self, relay_id: str, table_id: str, seat: str, reason: str) -> None:
+        actor = self.manager.peek(table_id)
+        answer: dict[str, Any] = {"here": False}
+        if actor is not None and actor.running:
+            try:
+                answer = {"here": True, "now": await actor.replace(int(seat), reason)}
+            except Exception as e:  # stopped meanwhile, or refused: the caller says so
+                answer = {"here": False, "error": str(e)}
+        await self.broker.publish(out_channel(relay_id), json.dumps(answer))
+
+    async def replace_remote(self, owner: str, table_id: str, seat: int, reason: str,
+                             wait: float = 5.0) -> bool | None:
+        """Have ``owner`` give ``seat`` of its table ``table_id`` to a computer (a person
+        left at another process); whether it was taken over now, or None if ``owner``
+        no longer runs the table (or did not answer in ``wait`` seconds)."""
+        relay_id = secrets.token_hex(8)
+        async with self.broker.subscribe(out_channel(relay_id)) as sub:
+            await self.broker.publish(inbox_channel(owner),
+                                      f"replace {relay_id} {table_id} {seat} {reason}")
+            try:
+                async with asyncio.timeout(wait):
+                    async for raw in sub:
+                        answer = json.loads(raw)
+                        return bool(answer["now"]) if answer.get("here") else None
+            except TimeoutError:
+                return None
+        return None
 
     async def _hand_over(self, table_id: str) -> None:
         actor = self.manager.peek(table_id)
