@@ -7,6 +7,14 @@ that applies it. Prints p50/p90/p99/max latency and moves per second. Bounded in
 
 Usage: python scripts/bench_load.py [--tables 200] [--duration 30] [--bot-delay 0.05]
        [--database-url URL] [--url http://127.0.0.1:PORT (use a running server)]
+
+Scale-out: ``--processes 1 2 --tables 100 200 300 --database-url
+postgresql+asyncpg://.../postgres`` runs every table count against one site of each number
+of ``euchre serve`` processes (a fresh PostgreSQL database and a throwaway redis-server per
+run, unless ``--redis-url`` names one), each HTTP
+request and socket sent to a process chosen at random (what a round-robin proxy does under
+many clients: a socket that reaches a process not running its table is relayed), and
+prints, per process count, the most tables served with p99 move-to-update <= --p99-ms.
 """
 
 from __future__ import annotations
@@ -80,15 +88,16 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: float,
-                     rng: random.Random, think: float) -> None:
-    """Open practice tables one after another and play the person's seat until time is up."""
-    ws_base = base.replace("http://", "ws://")
+async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
+                     stop_at: float, rng: random.Random, think: float) -> None:
+    """Open practice tables one after another and play the person's seat until time is up
+    (each request and socket to one of ``bases`` at random)."""
     while time.monotonic() < stop_at:
-        r = await http.post(f"{base}/api/tables", json={"kind": "practice"})
+        r = await http.post(f"{rng.choice(bases)}/api/tables", json={"kind": "practice"})
         r.raise_for_status()
         table = r.json()
         stats.tables += 1
+        ws_base = rng.choice(bases).replace("http://", "ws://")
         async with connect(ws_base + table["ws"], max_size=2**20) as ws:
             await ws.send(json.dumps({"type": "join", "token": table["token"]}))
             sent_at: float | None = None
@@ -126,27 +135,27 @@ async def play_table(base: str, http: httpx.AsyncClient, stats: Stats, stop_at: 
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
-async def drive(base: str, tables: int, duration: float, warmup: float, seed: int,
-                think: float, server_pid: int | None) -> Stats:
+async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
+                think: float, server_pids: list[int]) -> Stats:
     """Run ``tables`` players; count only the ``duration`` seconds after ``warmup``."""
     stats = Stats()
     stop_at = time.monotonic() + warmup + duration
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         players = asyncio.gather(
-            *(play_table(base, http, stats, stop_at, random.Random(seed + i), think)
+            *(play_table(bases, http, stats, stop_at, random.Random(seed + i), think)
               for i in range(tables)),
             return_exceptions=True,
         )
         await asyncio.sleep(warmup)
-        cpu_before = cpu_seconds(server_pid) if server_pid is not None else 0.0
+        cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
         started = time.perf_counter()
         stats.measuring = True
         await asyncio.sleep(duration)
         stats.measuring = False
         stats.elapsed = time.perf_counter() - started
-        if server_pid is not None:
-            stats.server_cpu = cpu_seconds(server_pid) - cpu_before
+        if server_pids:
+            stats.server_cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu_before
         results = await players
     for res in results:
         if isinstance(res, BaseException):
@@ -161,10 +170,141 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+async def _create_database(server_url: str, create: bool) -> str:
+    """A fresh PostgreSQL database on the server of ``server_url`` (or drop it)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = make_url(server_url)
+    name = f"euchre_bench_{os.getpid()}_{random.randrange(16**6):06x}" if create \
+        else url.database
+    engine = create_async_engine(url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        async with engine.connect() as conn:
+            from sqlalchemy import text
+
+            if create:
+                await conn.execute(text(f'CREATE DATABASE "{name}"'))
+            else:
+                await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        await engine.dispose()
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
+def start_redis() -> tuple[str, subprocess.Popen[bytes]]:
+    """A throwaway redis-server on a free port (so one run's rate-limit counters and
+    leases never meet another's); its URL and process."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return f"redis://127.0.0.1:{port}/0", proc
+        time.sleep(0.02)
+    proc.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+def start_site(processes: int, db: str, redis_url: str | None, tables: int,
+               args: argparse.Namespace) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """``processes`` ``euchre serve`` processes of one site; their processes and bases."""
+    exe = Path(sys.executable).parent / "euchre"
+    servers, bases = [], []
+    for _ in range(processes):
+        port = free_port()
+        cmd = [str(exe), "serve", "--port", str(port), "--bot-delay", str(args.bot_delay),
+               "--hand-pause", str(args.hand_pause), "--database-url", db,
+               "--log-level", "warning", "--sockets-per-address", str(2 * tables + 10),
+               "--tables-per-address", str(10 * tables + 10)]
+        if redis_url:
+            cmd += ["--redis-url", redis_url]
+        servers.append(subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"}))
+        bases.append(f"http://127.0.0.1:{port}")
+    return servers, bases
+
+
+def stop_site(servers: list[subprocess.Popen[bytes]]) -> None:
+    """Stop the processes (SIGTERM, then SIGKILL after 15 s)."""
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def tables_before(counts: list[int], tables: int) -> int:
+    """The table count run before ``tables`` (0 for the first)."""
+    smaller = [c for c in counts if c < tables]
+    return max(smaller) if smaller else 0
+
+
+def scale_out(args: argparse.Namespace) -> int:
+    """Every table count against a site of each process count; the most tables each
+    served within the p99 target."""
+    if not (args.database_url or "").startswith("postgresql"):
+        print("--processes needs a PostgreSQL --database-url", file=sys.stderr)
+        return 2
+    best: dict[int, int] = {}
+    for processes in args.processes:
+        for tables in sorted(args.tables):
+            db = asyncio.run(_create_database(args.database_url, True))
+            redis_url, redis = args.redis_url, None
+            if redis_url is None:
+                redis_url, redis = start_redis()
+            servers, bases = start_site(processes, db, redis_url, tables, args)
+            try:
+                for base in bases:
+                    asyncio.run(wait_healthy(base, 60))
+                client_cpu = time.process_time()
+                stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
+                                          args.seed, args.think, [s.pid for s in servers]))
+                client_cpu = time.process_time() - client_cpu
+            finally:
+                stop_site(servers)
+                asyncio.run(_create_database(db, False))
+                if redis is not None:
+                    redis.kill()
+                    redis.wait()
+            lat = [x * 1000 for x in stats.latencies]
+            p99 = percentile(lat, 99) if lat else float("inf")
+            cpu = stats.server_cpu or 0.0
+            ok = p99 <= args.p99_ms and not stats.errors
+            print(f"processes {processes} tables {tables}: {len(lat)} moves "
+                  f"({len(lat) / stats.elapsed:.0f}/s), p50 "
+                  f"{percentile(lat, 50) if lat else float('nan'):.1f} ms, p99 {p99:.1f} ms, "
+                  f"server CPU {cpu / stats.elapsed:.0%} of one core "
+                  f"({cpu / max(1, len(lat)) * 1000:.2f} ms per person move), client CPU "
+                  f"{client_cpu / (stats.elapsed + args.warmup):.0%}, load "
+                  f"{os.getloadavg()[0]:.1f}, errors {len(stats.errors)}"
+                  + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
+                  + ("" if ok else "  <- over the target"), flush=True)
+            if ok and best.get(processes, 0) == tables_before(args.tables, tables):
+                best[processes] = tables  # every smaller count was within the target too
+    print(f"most tables with p99 <= {args.p99_ms:.0f} ms and no errors: " + ", ".join(
+        f"{p} process{'es' if p > 1 else ''}: {best.get(p, 0)}" for p in args.processes))
+    if len(args.processes) > 1 and best.get(args.processes[0]):
+        ratio = best.get(args.processes[-1], 0) / best[args.processes[0]]
+        print(f"ratio {args.processes[-1]} to {args.processes[0]}: {ratio:.2f}x")
+    return 0
+
+
 def main() -> int:
     """Run the benchmark and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--tables", type=int, nargs="+", default=[200],
+                        help="concurrent tables (with --processes: each count in turn)")
+    parser.add_argument("--processes", type=int, nargs="+", default=None,
+                        help="scale-out: sites of these numbers of processes")
+    parser.add_argument("--redis-url", default=None,
+                        help="with --processes: the site's Redis (default: a throwaway "
+                             "redis-server per run)")
+    parser.add_argument("--p99-ms", type=float, default=100.0,
+                        help="with --processes: the p99 target of move-to-update")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0,
                         help="seconds of play before measuring (tables opening)")
@@ -177,6 +317,9 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds the simulated person waits before each move")
     args = parser.parse_args()
+    if args.processes:
+        return scale_out(args)
+    args.tables = args.tables[0]
 
     server: subprocess.Popen[bytes] | None = None
     cpu: float | None = None
@@ -196,8 +339,8 @@ def main() -> int:
     try:
         asyncio.run(wait_healthy(base))
         client_cpu = time.process_time()
-        stats = asyncio.run(drive(base, args.tables, args.duration, args.warmup, args.seed,
-                                  args.think, server.pid if server is not None else None))
+        stats = asyncio.run(drive([base], args.tables, args.duration, args.warmup, args.seed,
+                                  args.think, [server.pid] if server is not None else []))
         client_cpu = time.process_time() - client_cpu
         elapsed = stats.elapsed
         cpu = stats.server_cpu

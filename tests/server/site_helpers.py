@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -18,28 +19,31 @@ import pytest
 from test_crash import free_port, receive
 
 from euchre.storage.sql import SqlStore
-from redis_fixtures import REDIS_URL
+from redis_fixtures import REDIS_URL, private_redis
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
 LEASE = "3"
-"""Seconds of the site lease: a standby takes over about this long after a death (long
-enough that a busy shared machine's pauses do not lose it by accident)."""
+"""Seconds of each table's lease: another process takes a dead one's tables about this
+long after the death (long enough that a busy shared machine's pauses do not lose it by
+accident)."""
 
 STARTED = "Uvicorn running on"
-"""Logged once the server listens (a standby never gets there)."""
+"""Logged once the server listens."""
 
 
 class Served:
     """One ``euchre serve`` process and the lines of its log so far."""
 
-    def __init__(self, db_url: str, redis_url: str, bot_delay: float) -> None:
+    def __init__(self, db_url: str, redis_url: str, bot_delay: float,
+                 env: dict[str, str] | None = None) -> None:
         self.port = free_port()
         exe = Path(sys.executable).parent / "euchre"
         self.proc = subprocess.Popen(
             [str(exe), "serve", "--port", str(self.port), "--database-url", db_url,
              "--redis-url", redis_url, "--lease-seconds", LEASE, "--bot-delay",
              str(bot_delay), "--hand-pause", "0", "--log-level", "info"],
-            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+            env={**os.environ, **(env or {})})
         self.lines: list[str] = []
         self.changed = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
@@ -83,9 +87,11 @@ def wait_until(servers: list[Served], text: str, timeout: float = 60) -> Served:
 
 
 @contextmanager
-def serving(n: int, db_url: str, redis_url: str, bot_delay: float) -> Iterator[list[Served]]:
-    """``n`` ``euchre serve`` processes of one site; killed (and their logs printed) after."""
-    servers = [Served(db_url, redis_url, bot_delay) for _ in range(n)]
+def serving(n: int, db_url: str, redis_url: str, bot_delay: float,
+            env: dict[str, str] | None = None) -> Iterator[list[Served]]:
+    """``n`` ``euchre serve`` processes of one site (``env`` added to their environment);
+    killed (and their logs printed) after."""
+    servers = [Served(db_url, redis_url, bot_delay, env) for _ in range(n)]
     try:
         yield servers
     finally:
@@ -136,14 +142,14 @@ def persons_turn(ws: Any) -> dict[str, Any]:
 
 @contextmanager
 def site_urls() -> Iterator[tuple[str, str]]:
-    """A fresh PostgreSQL database and the test Redis."""
+    """A fresh PostgreSQL database and a Redis of the test's own (its rate-limit counters
+    start from nothing, whatever ran before)."""
     server = postgres_url()
     if server is None or not REDIS_URL:
         pytest.skip("needs EUCHRE_TEST_DATABASE_URL and EUCHRE_TEST_REDIS_URL")
     url = asyncio.run(fresh_postgres(server))
     try:
-        yield url, REDIS_URL
+        with private_redis() as (redis_url, _):
+            yield url, redis_url
     finally:
         asyncio.run(drop_postgres(url))
-
-

@@ -1,18 +1,19 @@
-"""The site extension: broker and leases from ``Settings.redis_url``, the site lease
-(one active process, standbys, fenced handover), and ``/readyz``; ``euchre serve``
-refuses several workers with a one-line reason."""
+"""The site extension: broker and leases from ``Settings.redis_url``, tables under leases
+of their own (Redis down and back), a socket relayed to the table's owner, and
+``/readyz``; ``euchre serve`` refuses several workers without Redis and PostgreSQL."""
 
 from __future__ import annotations
 
-import asyncio
+import socket
 import subprocess
 import sys
-import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
@@ -20,7 +21,6 @@ from euchre.leases import MemoryLeases
 from euchre.server import Extension, Settings, create_app
 from euchre.server.practice_api import practice_extension
 from euchre.server.site import site_extension
-from euchre.storage import StaleFenceError
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
@@ -72,86 +72,145 @@ def _site_settings(db: Path, redis_url: str, **changes: object) -> Settings:
     return Settings(**base)  # type: ignore[arg-type]
 
 
-def test_losing_redis_loses_the_site_lease_stops_the_tables_and_shuts_down(tmp_path: Path):
+def _restart_redis(url: str) -> subprocess.Popen[bytes]:
+    """A fresh redis-server on the port of ``url`` (its data gone, as after a crash)."""
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+                             "--save", "", "--appendonly", "no"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.02)
+    proc.kill()
+    pytest.fail("redis-server did not start again")
+
+
+def _until(check: Callable[[], bool], what: str, tries: int = 600) -> None:
+    """Poll ``check`` (bounded, never a time assertion)."""
+    for _ in range(tries):
+        if check():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"never: {what}")
+
+
+def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
+        tmp_path: Path):
     with private_redis() as (url, redis_server):
-        application = create_app(_site_settings(tmp_path / "s.db", url), site_only())
-        lost = threading.Event()
-        application.state.site_lost_hook = lost.set  # instead of SIGTERM to this process
-        with TestClient(application) as client:
-            assert client.get("/readyz").json() == {
-                "ready": True, "database": "ok", "saver": "ok", "solver": "ok", "redis": "ok",
-                "site_lease": "held"}
-            table = client.post("/api/tables", json={"kind": "practice"}).json()
-            manager = application.state.manager
-            assert len(manager) == 1 and manager.guard()
-            redis_server.kill()
-            assert lost.wait(30)
-            assert not manager.guard()
-            assert len(manager) == 0  # every table stopped
-            r = client.get("/readyz")
-            assert r.status_code == 503
-            assert r.json() == {"ready": False, "database": "ok", "saver": "ok", "solver": "ok",
-                                "redis": "unavailable: BrokerUnavailable", "site_lease": "lost"}
-            stored = client.get(f"/api/tables/{table['id']}",
-                                params={"token": table["token"]})
-            assert stored.status_code == 200  # reading still works
+        application = create_app(_site_settings(tmp_path / "s.db", url, lease_ttl=1.5),
+                                 site_only())
+        again: subprocess.Popen[bytes] | None = None
+        try:
+            with TestClient(application) as client:
+                assert client.get("/readyz").json() == {
+                    "ready": True, "database": "ok", "saver": "ok", "solver": "ok",
+                    "redis": "ok", "relays": "ok"}
+                table = client.post("/api/tables", json={"kind": "practice"}).json()
+                manager = application.state.manager
+                owners = application.state.owners
+                assert len(manager) == 1 and table["id"] in owners.held
+                with client.websocket_connect(table["ws"]) as ws:
+                    ws.send_json({"type": "join", "token": table["token"]})
+                    joined = ws.receive_json()
+                    assert joined["type"] == "joined"
+                    redis_server.kill()
+                    redis_server.wait()
+                    # New tables: refused with a clear 503, nothing opened.
+                    r = client.post("/api/tables", json={"kind": "practice"})
+                    assert r.status_code == 503
+                    assert r.json()["code"] in ("unavailable", "limits_unavailable")
+                    assert "try again" in r.json()["error"]
+                    # The live table stops once its lease would have run out; the socket
+                    # is closed with the reason, so its client reconnects.
+                    _until(lambda: len(manager) == 0, "the table stopped")
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        while True:
+                            ws.receive_json()
+                    assert closed.value.code == 1012
+                    assert "lease" in closed.value.reason
+                r = client.get("/readyz")
+                assert r.status_code == 503 and r.json()["redis"].startswith("unavailable")
+                # Reconnecting while Redis is down: told to try again, nothing taken.
+                with client.websocket_connect(table["ws"]) as ws:
+                    m = ws.receive_json()
+                    assert m["type"] == "error" and m["code"] == "unavailable"
+                assert len(manager) == 0
+                # Redis is back (empty): the table is taken again and plays on.
+                again = _restart_redis(url)
+                _until(lambda: client.post("/api/tables", json={"kind": "practice"})
+                       .status_code == 201, "new tables are opened again")
+                with client.websocket_connect(table["ws"]) as ws:
+                    ws.send_json({"type": "join", "token": table["token"],
+                                  "since": joined["version"]})
+                    assert ws.receive_json()["type"] == "joined"
+                    assert table["id"] in owners.held
+                    assert owners.held[table["id"]].fence >= 2  # above the stored fence
+        finally:
+            if again is not None:
+                again.kill()
+                again.wait()
 
 
 @needs_redis
-def test_a_standby_takes_over_the_site_with_a_higher_fence_and_fences_out_the_old(tmp_path):
+def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Path):
     assert REDIS_URL
     db = tmp_path / "s.db"
-    first = TestClient(create_app(_site_settings(db, REDIS_URL), site_only()))
-    first.__enter__()
-    try:
-        table = first.post("/api/tables", json={"kind": "practice"}).json()
-        keeper = first.app.state.site_keeper
-        assert keeper.fence >= 1
-        second_app = create_app(_site_settings(db, REDIS_URL), site_only())
-        started, stop = threading.Event(), threading.Event()
-
-        def run_second() -> None:
-            with TestClient(second_app):
-                started.set()
-                stop.wait(60)
-
-        thread = threading.Thread(target=run_second)
-        thread.start()
-        # The first process renews its lease twice while the second waits as a standby.
-        for _ in range(2):
-            renewed = keeper.valid_until
-            while keeper.valid_until == renewed:
-                time.sleep(0.05)
-        assert not started.is_set()
-    finally:
-        first.__exit__(None, None, None)  # gives the lease up
-    try:
-        assert started.wait(30)
-        second = second_app.state.site_keeper
-        assert second.fence > keeper.fence
-        manager = second_app.state.manager
-        assert manager.store is manager.retirement.store is second_app.state.store
-        assert second_app.state.store.fence == second.fence
-        # Claimed at take-over; a practice table then waits in storage until asked for.
-        assert table["id"] in manager.retirement.dormant
-
-        async def old_owner_writes() -> None:
-            from euchre.storage.fenced import FencedStore
-            from euchre.storage.sql import SqlStore
-
-            store = await SqlStore.open(f"sqlite+aiosqlite:///{db}", run_migrations=False)
-            try:
-                game = await store.get(table["id"])
-                assert game is not None and game.fence == second.fence  # claimed
-                with pytest.raises(StaleFenceError):
-                    await FencedStore(store, keeper.fence).save(game)
-            finally:
-                await store.close()
-
-        asyncio.run(old_owner_writes())
-    finally:
-        stop.set()
-        thread.join(60)
+    first = TestClient(create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_only()))
+    second = TestClient(create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_only()))
+    with second:
+        with first:
+            table = first.post("/api/tables", json={"kind": "practice"}).json()
+            owner = first.app.state.owners
+            assert table["id"] in owner.held
+            # Reading the table at the other process: from storage, not taken.
+            r = second.get(f"/api/tables/{table['id']}", params={"token": table["token"]})
+            assert r.status_code == 200
+            assert table["id"] not in second.app.state.owners.held
+            versions: list[int] = []
+            # The person is connected at the first process: a second socket at the other
+            # process is relayed (nobody connected there would make the table move instead).
+            with first.websocket_connect(table["ws"]) as there, \
+                    second.websocket_connect(table["ws"]) as ws:
+                there.send_json({"type": "join", "token": table["token"]})
+                assert there.receive_json()["type"] == "joined"
+                ws.send_json({"type": "join", "token": table["token"]})
+                assert ws.receive_json()["type"] == "joined"
+                snap = ws.receive_json()
+                assert snap["type"] == "snapshot"
+                versions.append(snap["version"])
+                table_now, made, waiting = snap["table"], 0, False
+                while made < 3 or waiting:  # three moves through the relay, in order
+                    if table_now["view"]["legal"] and table_now["version"] == versions[-1] \
+                            and not waiting:
+                        ws.send_json({"type": "action",
+                                      "action": table_now["view"]["legal"][0]})
+                        made, waiting = made + 1, True
+                    m = ws.receive_json()
+                    assert m["type"] == "event", m
+                    assert m["version"] == versions[-1] + 1  # no gap, no repeat
+                    versions.append(m["version"])
+                    table_now = m["table"]
+                    if m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
+                        waiting = False
+                assert len(second.app.state.manager) == 0  # still run by the first
+                assert first.app.state.relays.remotes  # hosted there
+            # Nobody is connected now: a socket at the second process brings the table
+            # over (saved and released by the first, taken with a higher fence).
+            fence = owner.held[table["id"]].fence
+            with second.websocket_connect(table["ws"]) as ws:
+                ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})
+                assert ws.receive_json()["type"] == "joined"
+                assert ws.receive_json()["type"] == "snapshot"  # versions jumped: no replay
+                assert table["id"] not in owner.held
+                assert second.app.state.owners.held[table["id"]].fence > fence
+            versions.append(second.app.state.manager.peek(table["id"]).version)
+        # The first process stopped; the second still runs the table.
+        with second.websocket_connect(table["ws"]) as ws:
+            ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})
+            assert ws.receive_json()["type"] == "joined"
+            assert table["id"] in second.app.state.owners.held
 
 
 @pytest.mark.parametrize(("workers", "db", "redis", "says"), [
@@ -159,7 +218,6 @@ def test_a_standby_takes_over_the_site_with_a_higher_fence_and_fences_out_the_ol
     (2, PG, None, "--workers 2 needs --redis-url (or $EUCHRE_REDIS_URL)"),
     (3, "sqlite+aiosqlite:///x.db", "redis://r", "--workers 3 needs a PostgreSQL --database-url"),
     (2, "memory:", "redis://r", "needs a PostgreSQL"),
-    (2, PG, "redis://r", "--workers 2 is not available yet: tables do not run under leases"),
     (2, "postgres://u@db/x", "redis://r", "needs a PostgreSQL"),
 ])
 def test_several_workers_are_refused_with_a_reason(workers, db, redis, says):
@@ -167,9 +225,9 @@ def test_several_workers_are_refused_with_a_reason(workers, db, redis, says):
     assert refusal is not None and says in refusal and "\n" not in refusal
 
 
-def test_one_worker_needs_nothing_and_ownership_would_allow_several():
+def test_one_worker_needs_nothing_and_several_need_redis_and_postgresql():
     assert workers_refusal(1, "sqlite+aiosqlite:///x.db", None) is None
-    assert workers_refusal(4, PG, "redis://r", table_ownership=True) is None
+    assert workers_refusal(4, PG, "redis://r") is None
 
 
 def test_euchre_serve_refuses_several_workers_before_starting(tmp_path: Path):
@@ -191,3 +249,34 @@ def test_worker_settings_come_from_the_environment():
     assert (s.database_url, s.redis_url, s.bot_delay, s.hand_pause) == (
         PG, "redis://r:1/0", 0.5, 1.0)
     assert settings_from_env({"EUCHRE_DATABASE_URL": PG}).redis_url is None
+
+
+@needs_redis
+def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_path: Path):
+    from euchre.server.site_app import site_extensions
+
+    assert REDIS_URL
+    db = tmp_path / "s.db"
+    apps = [create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_extensions())
+            for _ in range(2)]
+    for application in apps:
+        from euchre.server.accounts_api import AccountsOptions
+
+        application.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
+        made = first.post("/api/tables", json={"kind": "online", "name": "Ann"}).json()
+        r = first.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]})
+        assert r.status_code == 200, r.text
+        with first.websocket_connect(made["ws"]) as ws:  # connected there: no handover
+            ws.send_json({"type": "join", "token": made["token"]})
+            assert ws.receive_json()["type"] == "joined"
+            r = second.post(f"/api/online/{made['id']}/leave-game",
+                            json={"token": made["token"]})
+            assert r.status_code == 200, r.text
+            assert r.json()["left"] is True and r.json()["already"] is False
+            actor = first.app.state.manager.peek(made["id"])
+            assert actor is not None and actor.is_replaced(0)  # at its owner
+            assert second.app.state.manager.peek(made["id"]) is None
+            again = second.post(f"/api/online/{made['id']}/leave-game",
+                                json={"token": made["token"]})
+            assert again.status_code == 200 and again.json()["already"] is True

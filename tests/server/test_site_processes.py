@@ -1,27 +1,31 @@
-"""Three real ``euchre serve`` processes on one PostgreSQL and one Redis: one serves, two
-wait as standbys. SIGKILL the active one mid-game: a standby takes over, resumes the table
-from PostgreSQL and the game is played to its end through it. Pause the next active one
-past its lease (SIGSTOP): the last standby takes over; resumed (SIGCONT), the paused one
-writes nothing and shuts itself down.
+"""Three real ``euchre serve`` processes on one PostgreSQL and one Redis, all serving.
 
-Real processes, sockets, PostgreSQL and Redis; the test waits for log lines and states,
-and asserts nothing about time.
+Four people play an online game with their sockets spread over the three processes (the
+table runs in one; the others relay). SIGKILL the table's owner mid-hand: its lease runs
+out, another process's sweeper (or a reconnecting socket) takes the table over from
+PostgreSQL with a higher fence, the people reconnect to the living processes and rejoin
+with ``since``, and the game is played to its end; every client sees the event versions
+in order with no gap (a rejoin that missed more than one event gets a snapshot). Then a
+game whose only person is disconnected runs to its end by itself after its owner dies.
+
+Real processes, sockets, PostgreSQL and Redis; the test waits for states (bounded), and
+asserts nothing about time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import signal
-import time
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
-from site_helpers import STARTED, persons_turn, quiet, row, serving, site_urls, wait_until
-from test_crash import play
-from websockets.sync.client import connect
+import websockets
+from site_helpers import STARTED, Served, row, serving, site_urls, wait_until
 
 from euchre.record import GameRecord
 from euchre.storage.sql import SqlStore
@@ -35,87 +39,94 @@ def site() -> Iterator[tuple[str, str]]:
         yield urls
 
 
-@needs_redis
-def test_a_killed_active_process_is_replaced_and_a_paused_one_writes_nothing(site):
-    db_url, redis_url = site
-    rng = random.Random(5)
-    with serving(3, db_url, redis_url, bot_delay=0.2) as servers:
-        first = wait_until(servers, STARTED)
-        standbys = [s for s in servers if s is not first]
-        wait_until(standbys, "standby:")
-        assert not any(s.has(STARTED) for s in standbys)
+class Player:
+    """One person's client: plays random legal moves, reconnects (to a living process)
+    and rejoins with ``since`` whenever its socket closes or goes quiet."""
 
-        table = httpx.post(f"{first.base}/api/tables", json={"kind": "practice"}).json()
-        with connect(f"ws://127.0.0.1:{first.port}{table['ws']}") as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
-            before = play(ws, rng, moves=6)
-        version, fence, _ = row(db_url, table["id"])
-        assert fence >= 1 and before["version"] >= 1
+    def __init__(self, seat: int, token: str, ws_path: str, rng: random.Random) -> None:
+        self.seat, self.token, self.path, self.rng = seat, token, ws_path, rng
+        self.version: int | None = None
+        self.events: list[int] = []
+        """Versions of the events received, in order."""
+        self.gaps: list[tuple[int, int]] = []
+        """(expected, received) wherever an event did not follow the one before."""
+        self.reconnects = 0
+        self.over: dict[str, Any] | None = None
 
-        # 1. SIGKILL the active process: a standby takes over with a higher fence.
-        first.proc.kill()
-        first.proc.wait()
-        second = wait_until(standbys, STARTED)
-        last = next(s for s in standbys if s is not second)
-        assert not last.has(STARTED)
-        r = httpx.get(f"{second.base}/api/tables/{table['id']}",
-                      params={"token": table["token"]})
-        assert r.status_code == 200
-        after = r.json()
-        assert after["version"] >= version  # resumed from the last saved point
-        _, fence2, _ = row(db_url, table["id"])
-        assert fence2 > fence  # claimed by the new owner
+    async def run(self, ports: list[int], first: int) -> None:
+        port = first
+        while self.over is None:
+            with contextlib.suppress(OSError, websockets.ConnectionClosed, TimeoutError):
+                await self._session(port)
+            if self.over is None:
+                self.reconnects += 1
+                port = self.rng.choice(ports)  # the living processes
+                await asyncio.sleep(0.2)
 
-        # 2. Play on through it, stop at the person's turn, and pause it past its lease.
-        with connect(f"ws://127.0.0.1:{second.port}{table['ws']}") as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"],
-                                "since": after["version"]}))
-            middle = play(ws, rng, moves=3)
-        assert not middle["game_over"]
-        second.proc.send_signal(signal.SIGSTOP)
-        third = wait_until([last], STARTED)
-        frozen = row(db_url, table["id"])
-        assert frozen[1] > fence2  # the third process claimed it
-        with connect(f"ws://127.0.0.1:{third.port}{table['ws']}") as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
-            at_turn = persons_turn(ws)
-            # Nothing moves now until the person does: once the socket is quiet (our
-            # joining is an event too) and the last save is in, keep the row.
-            latest = quiet(ws, at_turn["version"])
-            frozen = row(db_url, table["id"])
-            while frozen[0] < latest:
-                with last.changed:
-                    last.changed.wait(0.1)
-                frozen = row(db_url, table["id"])
-            assert frozen[0] == latest
-
-            # 3. Resume the paused one: it notices the lost lease, writes nothing, and
-            # shuts down (uvicorn ends by re-raising the SIGTERM it handled).
-            second.proc.send_signal(signal.SIGCONT)
-            assert second.proc.wait(60) in (0, -signal.SIGTERM)
-            assert second.has("lost the site lease")
-            assert second.has("Application shutdown complete")
-            assert row(db_url, table["id"]) == frozen
-
-            # 4. The game ends through the third process; its record replays.
-            end = at_turn
-            if not at_turn["game_over"]:
-                legal = at_turn["view"]["legal"]
-                ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
-                end = play(ws, rng, moves=None)
-        assert end["game_over"] and end["winner"] in (0, 1)
-        record = httpx.get(f"{third.base}/api/games/{table['id']}/record").text
-        assert record.startswith("euchre-record 1") and "\nend " in record
-        # Saves are written behind the events: wait (bounded) for the last one to land.
-        for _ in range(300):
-            final = asyncio.run(_stored_record(db_url, table["id"]))
-            if final.replay().is_over:
-                break
-            time.sleep(0.1)
-        assert final.replay().is_over
+    async def _session(self, port: int) -> None:
+        async with websockets.connect(f"ws://127.0.0.1:{port}{self.path}",
+                                      open_timeout=5) as ws:
+            join: dict[str, Any] = {"type": "join", "token": self.token}
+            if self.version is not None:
+                join["since"] = self.version
+            await ws.send(json.dumps(join))
+            waiting = False
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 8))
+                kind = m["type"]
+                if kind == "error":
+                    if m["code"] in ("unavailable", "table_stopped"):
+                        return  # reconnect
+                    if m["code"] == "illegal":
+                        waiting = False  # a move raced a timeout: choose again
+                        continue
+                    raise AssertionError(m)
+                if kind == "snapshot":
+                    self.version = m["version"]
+                    table = m["table"]
+                elif kind == "event":
+                    if self.version is not None and m["version"] != self.version + 1:
+                        self.gaps.append((self.version + 1, m["version"]))
+                    self.version = m["version"]
+                    self.events.append(m["version"])
+                    table = m["table"]
+                    ev = m["event"]
+                    if ev["kind"] == "action" and ev.get("seat") == self.seat:
+                        waiting = False
+                else:
+                    continue
+                if table["game_over"]:
+                    self.over = table
+                    return
+                if m["version"] != table["version"] or waiting:
+                    continue
+                legal = (table.get("view") or {}).get("legal") or []
+                if legal:
+                    await ws.send(json.dumps({"type": "action",
+                                              "action": self.rng.choice(legal)}))
+                    waiting = True
 
 
-async def _stored_record(db_url: str, table_id: str) -> GameRecord:
+def _online_table(server: Served, seconds: float = 60) -> tuple[str, str, list[str]]:
+    """An online table of four people opened and started at ``server``."""
+    base = server.base
+    made = httpx.post(f"{base}/api/tables", json={"kind": "online", "name": "Ann",
+                                                   "seconds_per_move": seconds}).json()
+    tokens = [made["token"]]
+    for seat in (1, 2, 3):
+        # Each guest from an address of their own (a guest holds two waiting seats at most).
+        transport = httpx.HTTPTransport(local_address=f"127.0.0.{seat + 1}")
+        with httpx.Client(transport=transport) as guest:
+            r = guest.post(f"{base}/api/tables/{made['id']}/seats",
+                           json={"seat": seat, "name": f"P{seat}"})
+        assert r.status_code == 201, r.text
+        tokens.append(r.json()["token"])
+    r = httpx.post(f"{base}/api/tables/{made['id']}/start", json={"token": tokens[0]})
+    assert r.status_code == 200, r.text
+    return made["id"], made["ws"], tokens
+
+
+async def _stored(db_url: str, table_id: str) -> GameRecord:
     store = await SqlStore.open(db_url, run_migrations=False)
     try:
         game = await store.get(table_id)
@@ -126,15 +137,218 @@ async def _stored_record(db_url: str, table_id: str) -> GameRecord:
 
 
 @needs_redis
-def test_a_standby_stops_at_once_on_sigterm_and_the_active_one_cleanly(site):
+def test_an_online_game_over_three_processes_survives_its_owner_killed(site):
     db_url, redis_url = site
-    with serving(2, db_url, redis_url, bot_delay=0.0) as servers:
-        active = wait_until(servers, STARTED)
-        standby = next(s for s in servers if s is not active)
-        wait_until([standby], "standby:")
-        standby.proc.send_signal(signal.SIGTERM)  # still in start-up: it was never serving
-        assert standby.proc.wait(60) == 0
-        assert standby.has("standby stopped")
-        active.proc.send_signal(signal.SIGTERM)
-        assert active.proc.wait(60) == 0
-        assert active.has("Application shutdown complete")
+    rng = random.Random(11)
+    with serving(3, db_url, redis_url, bot_delay=0.05) as servers:
+        for s in servers:
+            wait_until([s], STARTED)
+        owner = servers[0]
+        table_id, path, tokens = _online_table(owner)
+        players = [Player(i, tokens[i], path, random.Random(rng.random())) for i in range(4)]
+        ports = [s.port for s in servers]
+
+        async def game() -> None:
+            tasks = [asyncio.ensure_future(p.run(ports, ports[i % 3]))
+                     for i, p in enumerate(players)]
+            # Mid-hand: once a dozen moves are in, kill the table's owner.
+            for _ in range(600):
+                if max(len(p.events) for p in players) >= 12:
+                    break
+                await asyncio.sleep(0.05)
+            _, fence, _ = await asyncio.to_thread(row, db_url, table_id)
+            owner.proc.kill()
+            owner.proc.wait()
+            ports.remove(owner.port)
+            await asyncio.wait_for(asyncio.gather(*tasks), 600)
+            claimed = await asyncio.to_thread(row, db_url, table_id)
+            assert claimed[1] > fence  # another process claimed it
+
+        asyncio.run(game())
+        ends = {json.dumps([p.over["score"], p.over["winner"]]) for p in players
+                if p.over is not None}
+        assert len(ends) == 1  # every person saw the same end
+        for p in players:
+            assert p.gaps == [], (p.seat, p.gaps)  # events in order, none missing
+            assert p.events == sorted(set(p.events))
+        assert sum(p.reconnects for p in players) >= 1  # the killed process's sockets
+        assert any(s.has("took over") or s.has("serving the site") for s in servers[1:])
+        for _ in range(300):  # saves land behind the events: wait (bounded) for the last
+            final = asyncio.run(_stored(db_url, table_id))
+            if final.replay().is_over:
+                break
+            asyncio.run(asyncio.sleep(0.1))
+        assert final.replay().is_over
+
+
+@needs_redis
+def test_a_paused_owner_loses_its_tables_and_writes_nothing_when_resumed(site):
+    db_url, redis_url = site
+    with serving(2, db_url, redis_url, bot_delay=0.05) as servers:
+        for s in servers:
+            wait_until([s], STARTED)
+        first, second = servers
+        # Nobody connects: the people's clocks (5 s a move) play the game by themselves.
+        table_id, path, tokens = _online_table(first, seconds=5)
+        _, fence, _ = row(db_url, table_id)
+        first.proc.send_signal(signal.SIGSTOP)
+        wait_until([second], "took over 1 orphaned tables")
+        taken = row(db_url, table_id)
+        assert taken[1] > fence
+
+        async def move() -> int:
+            """The version of the next move made at the second process (a clock's)."""
+            async with websockets.connect(f"ws://127.0.0.1:{second.port}{path}") as ws:
+                await ws.send(json.dumps({"type": "join", "token": tokens[0]}))
+                while True:
+                    m = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if m["type"] == "event" and m["event"]["kind"] == "action":
+                        return int(m["version"])
+
+        moved = asyncio.run(move())
+        for _ in range(300):
+            now = row(db_url, table_id)
+            if now[0] >= moved:
+                break
+            asyncio.run(asyncio.sleep(0.1))
+        # Resumed, the old owner finds its lease gone and stops the table; the row is the
+        # second process's, whatever the first still had queued.
+        first.proc.send_signal(signal.SIGCONT)
+        wait_until([first], "lease lost")
+        after = row(db_url, table_id)
+        assert after[1] == taken[1] and after[0] >= moved
+
+
+async def _coin_state(db_url: str, table_id: str) -> tuple[str, dict[str, Any], bool]:
+    """(status, meta, balanced) of a coin table: its game row and the ledger invariant."""
+    from euchre.coins.ledger import Ledger
+
+    store = await SqlStore.open(db_url, run_migrations=False)
+    try:
+        game = await store.get(table_id)
+        assert game is not None
+        balances, entries = await Ledger(store.engine).totals()
+        return game.status, game.meta, balances == entries
+    finally:
+        await store.close()
+
+
+def _finished(db_url: str, table_id: str) -> tuple[dict[str, Any], bool] | None:
+    """(meta, balanced) once the coin table is stored as finished, else None."""
+    status, meta, balanced = asyncio.run(_coin_state(db_url, table_id))
+    return (meta, balanced) if status == "finished" else None
+
+
+def _poll(check: Any, what: str, tries: int = 1200) -> Any:
+    """Poll ``check()`` until it returns something true (bounded)."""
+    for _ in range(tries):
+        found = check()
+        if found:
+            return found
+        asyncio.run(asyncio.sleep(0.25))
+    pytest.fail(f"never: {what}")
+
+
+@needs_redis
+def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death(site):
+    db_url, redis_url = site  # a Redis of its own: the sign-up limits count from nothing
+    env = {"EUCHRE_MOVE_SECONDS": "1", "EUCHRE_ARGON2_PROFILE": "cheapest"}
+    with serving(3, db_url, redis_url, bot_delay=0.05, env=env) as servers:
+        for s in servers:
+            wait_until([s], STARTED)
+        person = httpx.Client(base_url=servers[0].base, timeout=30)
+        me = person.post("/api/accounts", json={"username": "carol",
+                                                "password": "correct horse"}).json()
+        csrf = {"X-CSRF-Token": me["csrf"]}
+        start = me["balance"]
+
+        # 1. The same leave request at all three processes at once: charged once, and the
+        # table is closed where it runs (the first process).
+        made = person.post("/api/tables", json={"kind": "coin", "stake": 100},
+                           headers=csrf).json()
+        assert "id" in made, made
+        cookies = dict(person.cookies)
+
+        async def leave_everywhere() -> list[httpx.Response]:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(httpx.AsyncClient(cookies=cookies, timeout=30).post(
+                    f"{s.base}/api/tables/{made['id']}/leave", headers=csrf))
+                    for s in servers]
+            return [t.result() for t in tasks]
+
+        answers = asyncio.run(leave_everywhere())
+        assert all(r.status_code in (200, 409) for r in answers), [r.text for r in answers]
+        fees = {r.json()["fee"] for r in answers if r.status_code == 200}
+        assert len(fees) == 1  # every answer names the one fee
+        fee = fees.pop()
+        assert fee > 0
+        meta, balanced = _poll(lambda: _finished(db_url, made["id"]), "the left table closed")
+        assert meta.get("closed") == "left" and balanced
+        balance = person.get("/api/me").json()["balance"]
+        assert balance == start - 100 - fee  # the stake and one fee, nothing twice
+
+        # 2. A coin game nobody is connected to, run by the second process, which dies:
+        # another process takes it over and its clock and computers play it to the end.
+        second = servers[1]
+        person.base_url = httpx.URL(second.base)
+        made = person.post("/api/tables", json={"kind": "coin", "stake": 100},
+                           headers=csrf).json()
+        assert made["id"]
+        _poll(lambda: row(db_url, made["id"])[0] >= 5, "the game under way")
+        _, fence, _ = row(db_url, made["id"])
+        second.proc.kill()
+        second.proc.wait()
+        meta, balanced = _poll(lambda: _finished(db_url, made["id"]),
+                               "the game played to its end")
+        assert balanced and "closed" not in meta
+        assert row(db_url, made["id"])[1] > fence  # finished by the new owner
+        person.base_url = httpx.URL(servers[2].base)
+        games = person.get("/api/me/games").json()["games"]
+        ours = next(g for g in games if g["id"] == made["id"])
+        assert ours["status"] in ("won", "lost")  # settled once, by whoever finished it
+
+
+@needs_redis
+def test_euchre_serve_workers_serve_one_port(site):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from test_crash import free_port, play
+
+    db_url, redis_url = site
+    port = free_port()
+    exe = Path(sys.executable).parent / "euchre"
+    proc = subprocess.Popen(
+        [str(exe), "serve", "--workers", "2", "--port", str(port), "--database-url", db_url,
+         "--redis-url", redis_url, "--bot-delay", "0.05", "--hand-pause", "0",
+         "--lease-seconds", "3"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def ready() -> bool:
+            try:
+                return httpx.get(f"{base}/readyz", timeout=2).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        _poll(ready, "the workers answer")
+        tables = [httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
+                  for _ in range(4)]
+        # Each table's socket on the one port, whichever worker takes it (relayed if needed).
+        for table in tables[:2]:
+            from websockets.sync.client import connect
+
+            with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
+                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                end = play(ws, random.Random(2), moves=None)
+            assert end["game_over"]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(60) == 0
+        assert proc.stderr is not None
+        log = proc.stderr.read()
+        assert log.count("serving the site as") == 2, log  # two processes, one site
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -2,8 +2,9 @@
 
 One process by default. ``--redis-url`` (or ``$EUCHRE_REDIS_URL``) names the Redis that
 the processes of one site share; ``--workers N`` asks for N processes on one port, which
-needs that Redis and a PostgreSQL database, and table ownership across processes (not
-built yet: see docs/scaling.md), so it is refused for now with a one-line reason.
+needs that Redis and a PostgreSQL database (refused otherwise with a one-line reason):
+each table runs in the one process holding its lease, and sockets are relayed to it
+(docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
 SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
 """Environment variable: ``--sockets-per-address`` for worker processes."""
+TABLES_PER_ADDRESS_ENV = "EUCHRE_TABLES_PER_ADDRESS"
+"""Environment variable: ``--tables-per-address`` for worker processes."""
+PUBLIC_URL_ENV = "EUCHRE_PUBLIC_URL"
+"""Environment variable: the public URL for worker processes."""
+LOG_LEVEL_ENV = "EUCHRE_LOG_LEVEL"
+"""Environment variable: ``--log-level`` for worker processes."""
+JSON_LOGS_ENV = "EUCHRE_JSON_LOGS"
+"""Environment variable: ``1`` for ``--json-logs`` in worker processes."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,11 +63,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or sqlite+aiosqlite:///./var/euchre.db)")
     parser.add_argument("--redis-url", default=None,
                         help="Redis shared by every process of the site (rate-limit counters, "
-                             "the site lease, the broker), redis://host:port/db (default "
+                             "table leases, the broker), redis://host:port/db (default "
                              f"${REDIS_URL_ENV}; without it all of these are in memory)")
     parser.add_argument("--lease-seconds", type=float, default=10.0, metavar="SECONDS",
-                        help="with --redis-url: how long the site lease lives unrenewed, so "
-                             "how soon a standby process takes over from a dead one "
+                        help="with --redis-url: how long a table's lease lives unrenewed, so "
+                             "how soon another process takes over a dead one's tables "
                              "(default 10)")
     parser.add_argument("--workers", type=int, default=1, metavar="N",
                         help="processes serving this port (default 1; more need --redis-url "
@@ -118,11 +127,19 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         tune_gc=True,
         socket_limits=SocketLimits(per_address=int(
             env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
+        limits=LimitSettings(tables_per_address=int(
+            env.get(TABLES_PER_ADDRESS_ENV, str(LimitSettings.tables_per_address)))),
+        upgrade=False,  # the parent migrated the database before forking the workers
+        public_url=env.get(PUBLIC_URL_ENV) or Settings.public_url,
     )
 
 
 def app_from_env() -> Any:
-    """The app of one worker process (uvicorn's factory when ``--workers`` > 1)."""
+    """The app of one worker process (uvicorn's factory when ``--workers`` > 1), with this
+    process's logging set up as the parent's."""
+    configure(os.environ.get(LOG_LEVEL_ENV, "info"),
+              json_lines=os.environ.get(JSON_LOGS_ENV) == "1")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     return create_app(settings_from_env())
 
 
@@ -158,7 +175,15 @@ def run(args: argparse.Namespace) -> int:
                            HAND_PAUSE_ENV: str(args.hand_pause),
                            LEASE_SECONDS_ENV: str(args.lease_seconds),
                            SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address),
+                           TABLES_PER_ADDRESS_ENV: str(args.tables_per_address),
+                           PUBLIC_URL_ENV: args.public_url or public_url(args.host, args.port),
+                           LOG_LEVEL_ENV: args.log_level,
+                           JSON_LOGS_ENV: "1" if args.json_logs else "0",
                            SEED_WAIT_ENV: str(args.seed_wait)})
+        if args.upgrade:  # once, here, not in every worker at once
+            from ..storage.sql import migrate
+
+            migrate(url)
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0

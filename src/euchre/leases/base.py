@@ -80,5 +80,13 @@ class Leases(ABC):
     async def holder(self, name: str) -> LeaseState | None:
         """Who holds the lease now, or None."""
 
+    async def holders(self, names: list[str]) -> dict[str, str | None]:
+        """The owner of each lease now (None where nobody holds it)."""
+        out: dict[str, str | None] = {}
+        for name in names:
+            state = await self.holder(name)
+            out[name] = state.owner if state is not None else None
+        return out
+
     async def close(self) -> None:  # noqa: B027 - memory holds nothing to release
         """Release connections."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime as dt
 import logging
 import os
 import tempfile
@@ -45,7 +46,7 @@ from ..accounts.sessions import SESSION_DAYS
 from ..coins import CoinService
 from ..coins import rules as coin_rules
 from ..record import GameRecord
-from ..storage.base import FINISHED, GameStore
+from ..storage.base import FINISHED, GameStore, StaleFenceError
 from ..table.clock import ClockPolicy
 from ..table.coin import COIN, coin_kind, coin_table
 from ..table.kinds import FinishedTable
@@ -327,10 +328,7 @@ async def post_leave(request: Request) -> Response:
     settled = await state.coins.leave(table_id, session.account_id)
     manager: TableManager = request.app.state.manager
     if settled.game.status == "left":
-        actor = await manager.get(table_id)
-        if actor is not None:
-            await actor.close("left")
-            await manager.forget(table_id)
+        await manager.close_table(table_id, "left")  # here, or at the process running it
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
     return json_answer(msgspec.convert({
@@ -362,11 +360,26 @@ async def _engine_for(store: GameStore) -> AsyncEngine:
     return make_engine(url)
 
 
-async def reconcile(state: AccountsState, store: GameStore) -> None:
+OPENING_GRACE = 120.0
+"""Seconds a coin game may have no stored table because another process of the site is
+still opening it (``reconcile``'s ``grace`` when many processes serve the site)."""
+
+
+def _age(created_at: dt.datetime, now: dt.datetime) -> float:
+    """Seconds from ``created_at`` to ``now``."""
+    def aware(t: dt.datetime) -> dt.datetime:
+        return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+    return (aware(now) - aware(created_at)).total_seconds()
+
+
+async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) -> None:
     """Settle coin games a crash left half done: refund a stake whose table was never
-    stored, pay (or close) a game that ended before its finish hook ran."""
+    stored (and is older than ``grace`` seconds), pay (or close) a game that ended before
+    its finish hook ran."""
     for game in await state.coins.active():
         stored = await store.get(game.table_id)
+        if stored is None and _age(game.created_at, state.coins.now()) < grace:
+            continue  # another process of the site may be opening it right now
         if stored is None:
             await state.coins.refund(game.table_id)
             log.info("refunded the stake of coin table %s (never opened)", game.table_id)
@@ -382,7 +395,10 @@ async def reconcile(state: AccountsState, store: GameStore) -> None:
         if left is not None and left.status == "left":
             # The person left, then the server stopped before the table was closed.
             meta = {**stored.meta, "closed": "left"}
-            await store.save(dataclasses.replace(stored, status=FINISHED, meta=meta))
+            try:
+                await store.save(dataclasses.replace(stored, status=FINISHED, meta=meta))
+            except StaleFenceError as e:  # another process runs it: it closes it
+                log.info("coin table %s left: not closed here: %s", stored.id, e)
 
 
 async def startup(app: Starlette) -> None:
@@ -408,7 +424,8 @@ async def startup(app: Starlette) -> None:
             await state.coins.finish(table.id, winner, fence=fence)
 
     manager.register(coin_kind(state.clock, settle))
-    await reconcile(state, store)
+    # With other processes serving the site, a stake without a table may be one being opened.
+    await reconcile(state, store, OPENING_GRACE if app.state.settings.redis_url else 0.0)
     await state.sessions.purge()
 
 

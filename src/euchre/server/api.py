@@ -17,7 +17,7 @@ from ..bots import LEVELS
 from ..errors import RecordError
 from ..record import GameRecord
 from ..rules import GAME_LENGTHS, PRESETS, Rules
-from ..table.manager import TableManager
+from ..table.manager import Elsewhere, TableManager
 from ..table.records import public_record, replay_frames
 from . import guards
 from .encoder import json_answer
@@ -92,7 +92,10 @@ async def get_table(request: Request) -> Response:
     """``GET /api/tables/{id}`` with the ``X-Seat-Token`` header (or ``?token=T``): the seat's
     table snapshot."""
     table_id = request.path_params["table_id"]
-    actor = await manager_of(request).get(table_id)
+    manager = manager_of(request)
+    found = await manager.locate(table_id)
+    # A table another process runs is read as last stored (it may lag its latest move).
+    actor = await manager.stored_view(table_id) if isinstance(found, Elsewhere) else found
     if actor is None:
         raise ApiError("no_table", f"no table {table_id!r}")
     token = request.headers.get(SEAT_TOKEN_HEADER) or request.query_params.get("token")

@@ -64,8 +64,8 @@ class Settings:
     """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
     counters, broker and leases; None: one process, all in memory."""
     lease_ttl: float = 10.0
-    """Seconds the site's lease lives without a renewal (with a Redis URL): a standby
-    process takes over this long after the active one died."""
+    """Seconds each table's lease lives without a renewal (with a Redis URL): another
+    process takes over a dead one's tables about this long after."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0

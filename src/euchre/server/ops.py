@@ -2,7 +2,7 @@
 
 ``/healthz`` answers while the process is up. ``/readyz`` answers 200 only when the
 database answers, the latest table save went through, the compiled solver is loaded and the
-extensions' own checks pass (the site's: Redis, the site lease); otherwise 503 with each
+extensions' own checks pass (the site's: Redis, the relays); otherwise 503 with each
 check's outcome. ``/metrics`` is Prometheus' text format.
 """
 

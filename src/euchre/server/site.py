@@ -1,52 +1,41 @@
 """What the processes of one site share, as a server extension: the broker and the leases
-(Redis when ``Settings.redis_url`` is set, this process's memory otherwise), the site
-lease, and the checks it adds to ``GET /readyz``.
+(Redis when ``Settings.redis_url`` is set, this process's memory otherwise), table
+ownership, socket relays, the orphan sweeper, and the checks it adds to ``GET /readyz``.
 
-Tables do not yet run under leases of their own with sockets relayed to their owner
-(:data:`TABLE_OWNERSHIP` is False). Until they do, a site with a Redis URL has one
-*active* process: the one holding the site lease, named after the database. Any other
-process started for the same site waits in start-up (a standby, not listening) until the
-lease is free, then takes over: it claims every unfinished game with its own, higher
-fence and resumes them from the database as a restart does. The active process renews
-the lease; if it loses it (paused past it, or Redis unreachable that long) its tables
-stop handling input at once, its late writes are refused by the fences, and it shuts
-down. Without a Redis URL nothing of this happens: one process, fence 0.
+With a Redis URL every process serves: each table runs in the one process holding its
+lease (:mod:`euchre.table.owners`; the manager takes a table's lease to open or load it,
+and stops its actor when the lease is lost), a socket that reaches another process is
+relayed to the owner (:mod:`.relay`), and every process sweeps for tables whose owner died
+every half lease and resumes them from the database. Writes that are not an actor's
+(retiring an abandoned table, closing a left coin game) take the table's lease for the
+write (:class:`~euchre.table.owners.LeasedStore`). Without a Redis URL nothing of this
+happens: one process, fence 0.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import contextlib
 import logging
 import os
+import random
 import secrets
-import signal
 import socket
-import threading
-from collections.abc import Callable
-from types import FrameType
 
-from sqlalchemy.engine import make_url
 from starlette.applications import Starlette
 
 from ..broker import Broker, BrokerUnavailable, open_broker
-from ..leases import Lease, LeaseKeeper, Leases, open_leases
-from ..storage.fenced import FencedStore
+from ..leases import Leases, open_leases
 from ..table.manager import TableManager
+from ..table.owners import LeasedStore, TableOwners
 from .registry import Extension
+from .relay import Relays
 
 log = logging.getLogger(__name__)
 
-TABLE_OWNERSHIP = False
-"""Whether tables run under leases of their own with sockets relayed to their owner
-(issue 11, still to come): several worker processes are refused until it is True."""
-
-
-def site_lease_name(database_url: str | None) -> str:
-    """The site lease's name: one per database (the password left out of the hash)."""
-    shown = make_url(database_url).render_as_string(hide_password=True) \
-        if database_url and "://" in database_url else str(database_url)
-    return "site:" + hashlib.sha256(shown.encode()).hexdigest()[:16]
+TABLE_OWNERSHIP = True
+"""Whether tables run under leases of their own with sockets relayed to their owner, so
+any number of processes serve one site (``euchre serve --workers N`` needs it)."""
 
 
 def process_name() -> str:
@@ -54,15 +43,10 @@ def process_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}".replace(" ", "_")
 
 
-def _terminate() -> None:
-    """Ask this process to shut down as on Ctrl-C (uvicorn handles SIGTERM)."""
-    os.kill(os.getpid(), signal.SIGTERM)
-
-
 async def startup(app: Starlette) -> None:
-    """Open the broker and the leases; with a Redis URL, wait for the site lease (a
-    standby waits here) and fence the store with it. A Redis that is down at start-up
-    is reported by ``/readyz``; the site lease is tried until it can be taken."""
+    """Open the broker and the leases; with a Redis URL, run tables under their own leases,
+    relay sockets and sweep for orphans. A Redis that is down at start-up is reported by
+    ``/readyz`` (and new tables are refused until it is back)."""
     settings = app.state.settings
     broker = open_broker(settings.redis_url)
     app.state.broker = broker
@@ -72,96 +56,60 @@ async def startup(app: Starlette) -> None:
     except BrokerUnavailable as e:
         log.warning("Redis is unavailable at start-up: %s", e)
     if settings.redis_url:
-        await _become_active(app)
+        await _join_site(app)
 
 
-async def _become_active(app: Starlette) -> None:
+async def _join_site(app: Starlette) -> None:
     settings = app.state.settings
     manager: TableManager = app.state.manager
     leases: Leases = app.state.leases
-    name, owner, ttl = site_lease_name(settings.database_url), process_name(), settings.lease_ttl
-    lost_hook: Callable[[], None] = getattr(app.state, "site_lost_hook", None) or _terminate
-
-    def on_lost(lease: Lease, why: str) -> None:
-        log.error("lost the site lease (fence %d): %s; stopping every table and shutting "
-                  "down", lease.fence, why)
-        # Kept on the app so the task is not collected before it is done.
-        app.state.site_stopping = asyncio.ensure_future(_stop_serving(manager, lost_hook))
-
-    keeper: LeaseKeeper | None = None
-    said = False
-    restore_signals = _standby_exits_on_signal()
-    try:
-        while keeper is None:
-            try:
-                keeper = await LeaseKeeper.acquire(leases, name, owner, ttl, on_lost,
-                                                   at_least=await app.state.store.max_fence())
-            except Exception as e:  # Redis down: a standby keeps trying
-                log.warning("cannot take the site lease yet: %s", e)
-            if keeper is None:
-                if not said:
-                    holder = await _holder(leases, name)
-                    log.info("standby: %s serves this site; waiting for its lease", holder)
-                    said = True
-                await asyncio.sleep(ttl / 3)
-    finally:
-        restore_signals()
-    keeper.start()
-    fenced = FencedStore(app.state.store, keeper.fence)
-    # Everything that writes games must write through the fence (retiring abandoned practice
-    # tables included): a plain store would save a game with the fence it was read with.
-    app.state.store = manager.store = manager.retirement.store = fenced
-    manager.guard = keeper.is_held
-    app.state.site_keeper = keeper
-    log.info("serving the site as %s with fence %d", owner, keeper.fence)
+    owners = TableOwners(leases, app.state.store, process_name(), settings.lease_ttl)
+    # Whatever writes games outside an actor writes under the table's lease.
+    leased = LeasedStore(owners)
+    app.state.store = manager.store = manager.retirement.store = leased
+    manager.owners = owners
+    relays = Relays(app.state.broker, manager, owners, app.state.hints)
+    manager.remote_close = relays.close_remote
+    app.state.owners = owners
+    app.state.relays = relays
+    relays.start()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(relays.ready.wait(), settings.lease_ttl)
+    app.state.orphan_sweeper = asyncio.ensure_future(_sweep_orphans(manager, settings.lease_ttl))
+    log.info("serving the site as %s", owners.owner)
 
 
-def _standby_exits_on_signal() -> Callable[[], None]:
-    """While this process waits as a standby (not listening, holding nothing), SIGTERM or
-    SIGINT ends it at once with status 0 (uvicorn would only act on them after start-up,
-    which a standby may never finish). Returns what puts the previous handlers back."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None  # signals go to the main thread only (tests run apps in others)
-    signals = (signal.SIGTERM, signal.SIGINT)
-    previous = {sig: signal.getsignal(sig) for sig in signals}
-
-    def leave(signum: int, frame: FrameType | None) -> None:
-        log.info("standby stopped (signal %d)", signum)
-        logging.shutdown()
-        os._exit(0)
-
-    for sig in signals:
-        signal.signal(sig, leave)
-
-    def restore() -> None:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-    return restore
-
-
-async def _holder(leases: Leases, name: str) -> str:
-    try:
-        state = await leases.holder(name)
-    except Exception:
-        return "another process"
-    return "nobody" if state is None else f"{state.owner} (fence {state.fence})"
-
-
-async def _stop_serving(manager: TableManager, then: Callable[[], None]) -> None:
-    try:
-        await manager.close()  # their last saves are refused if the next owner claimed
-    finally:
-        then()
+async def _sweep_orphans(manager: TableManager, ttl: float) -> None:
+    """Every half lease (jittered, so processes do not all look at once), take and resume
+    the tables whose owner died."""
+    failing = False
+    while True:
+        await asyncio.sleep(ttl / 2 * random.uniform(0.75, 1.25))
+        try:
+            taken = await manager.claim_orphans()
+        except Exception as e:
+            if not failing:
+                log.warning("sweeping for orphaned tables failed: %s", e)
+            failing = True
+            continue
+        failing = False
+        if taken:
+            log.info("took over %d orphaned tables", len(taken))
 
 
 async def shutdown(app: Starlette) -> None:
-    """Give the site lease up (a standby takes over at once), close broker and leases."""
-    keeper: LeaseKeeper | None = getattr(app.state, "site_keeper", None)
+    """Stop sweeping and relaying (the tables were stopped, saved and their leases given
+    up already), close broker and leases."""
+    sweeper: asyncio.Task[None] | None = getattr(app.state, "orphan_sweeper", None)
+    relays: Relays | None = getattr(app.state, "relays", None)
     broker: Broker | None = getattr(app.state, "broker", None)
     leases: Leases | None = getattr(app.state, "leases", None)
-    if keeper is not None:
-        await keeper.stop(release=True)
+    if sweeper is not None:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+    if relays is not None:
+        await relays.stop()
     if broker is not None:
         await broker.disconnect()
     if leases is not None:
@@ -169,8 +117,8 @@ async def shutdown(app: Starlette) -> None:
 
 
 async def readiness(app: Starlette) -> dict[str, str]:
-    """The site's ``/readyz`` checks: Redis (if used) answers and this process holds the
-    site lease (if there is one)."""
+    """The site's ``/readyz`` checks: Redis (if used) answers, and this process listens
+    for relayed sockets."""
     state = app.state
     checks: dict[str, str] = {}
     if not state.settings.redis_url:
@@ -181,12 +129,12 @@ async def readiness(app: Starlette) -> dict[str, str]:
         checks["redis"] = "ok"
     except Exception as e:
         checks["redis"] = f"unavailable: {type(e).__name__}"
-    keeper: LeaseKeeper | None = getattr(state, "site_keeper", None)
-    checks["site_lease"] = "held" if keeper is not None and keeper.is_held() else "lost"
+    relays: Relays | None = getattr(state, "relays", None)
+    checks["relays"] = "ok" if relays is not None and relays.ready.is_set() else "not listening"
     return checks
 
 
 def site_extension() -> Extension:
-    """The site: broker and leases (in Redis with a Redis URL), the site lease and the
-    fenced store; put it first, so it decides whether this process runs tables."""
+    """The site: broker and leases (in Redis with a Redis URL), table ownership, relays
+    and the orphan sweeper; put it first, so tables run under leases from the start."""
     return Extension("site", startup=startup, shutdown=shutdown, ready=readiness)

@@ -25,6 +25,7 @@ from ..record import GameRecord
 from ..storage.base import FINISHED, GameStore
 from ..table.actor import LEFT, TableStopped
 from ..table.kinds import FinishedTable
+from ..table.manager import Elsewhere
 from ..table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from .api import manager_of, read_body
 from .encoder import json_answer
@@ -84,7 +85,14 @@ async def post_leave_game(request: Request) -> Response:
     leaving fee charged, once, however many requests (or processes) it reaches."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    actor = await manager_of(request).get(table_id)
+    manager = manager_of(request)
+    relays = getattr(request.app.state, "relays", None)
+    found = await manager.locate(table_id)
+    if isinstance(found, Elsewhere) and relays is not None:
+        found = await relays.take_over(table_id, found.owner)  # if nobody is there
+    owner = found.owner if isinstance(found, Elsewhere) else None
+    # Another process runs it: read it as stored, and have the owner give the seat away.
+    actor = await manager.stored_view(table_id) if isinstance(found, Elsewhere) else found
     if actor is None or actor.config.kind != ONLINE:
         raise ApiError("no_table", f"no started online table {table_id!r}")
     seat = actor.seat_of(body.token) if isinstance(body.token, str) else None
@@ -101,7 +109,14 @@ async def post_leave_game(request: Request) -> Response:
         part = pot.seat(seat)
         charged = part is not None and part.status == "left"
         fee = (part.fee or 0) if part is not None else 0
-    if not already:
+    if not already and owner is not None:
+        now = await relays.replace_remote(owner, table_id, seat, LEFT) if relays else None
+        if now is None:
+            raise ApiError("unavailable", "the table is moving to another server: try "
+                                          "again in a moment")
+        already = not now
+        actor.replaced[seat] = LEFT  # the stored view, for the answer below
+    elif not already:
         try:
             already = not await actor.replace(seat, LEFT)
         except TableStopped:

@@ -20,7 +20,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..errors import DomainError
 from ..table.actor import TableActor, TableStopped
-from ..table.manager import TableManager
+from ..table.manager import Elsewhere, TableManager
+from ..table.owners import TableUnavailable
 from .encoder import encode_text, raw
 from .hints import HintService, HintUnavailable
 from .metrics import Metrics
@@ -127,6 +128,20 @@ class Connection:
             return
         self._queued.set()
 
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (relayed from the table's process)."""
+        if self.overflowed or self.broken:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            if self.metrics is not None:
+                self.metrics.outbox_overflows.inc()
+            self.send_close()
+            return
+        self._queued.set()
+
     def refuse(self, refusal: Refusal) -> None:
         """Close after what is queued, with the refusal's code and reason."""
         if self.close_with is None:
@@ -196,10 +211,27 @@ async def table_socket(websocket: WebSocket) -> None:
     actor: TableActor | None = None
     metrics.sockets.inc()
     try:
-        actor = await manager.get(table_id)
-        if actor is None:
+        relays = getattr(state, "relays", None)
+        try:
+            found = await manager.locate(table_id)
+            if isinstance(found, Elsewhere) and relays is not None:
+                # Nobody connected there: the table comes here; else this socket is relayed.
+                found = await relays.take_over(table_id, found.owner)
+        except TableUnavailable as e:
+            conn.send(error_message(e.message, code="unavailable"))
+            conn.refuse(Refusal(1013, "try again shortly"))
+            return
+        if found is None:
             conn.send(error_message(f"no table {table_id!r}", code="no_table"))
             return
+        if isinstance(found, Elsewhere):
+            if relays is None:
+                conn.send(error_message("another server runs this table", code="unavailable"))
+                conn.refuse(Refusal(1013, "try again shortly"))
+                return
+            await relays.serve_edge(conn, websocket, table_id, found.owner)
+            return
+        actor = found
         while not conn.overflowed and conn.close_with is None:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -207,7 +239,7 @@ async def table_socket(websocket: WebSocket) -> None:
             data = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
-            await _handle(conn, actor, data, state.hints)
+            await handle_message(conn, actor, data, state.hints)
             await conn.write_queued()
     except WebSocketDisconnect:
         pass
@@ -232,8 +264,9 @@ async def table_socket(websocket: WebSocket) -> None:
                 await websocket.close()
 
 
-async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
-                  hints: HintService) -> None:
+async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
+                         hints: HintService) -> None:
+    """Parse one client message and act on it at ``actor`` (a direct or relayed socket)."""
     try:
         msg = parse_client_message(data)
     except DomainError as e:

@@ -93,6 +93,11 @@ class GameStore(ABC):
     async def unfinished(self) -> list[StoredGame]:
         """Every game still in progress (to resume after a restart), oldest first."""
 
+    async def unfinished_ids(self) -> list[tuple[str, str, float]]:
+        """(id, kind, updated_at) of every game still in progress, oldest first: what a
+        sweeper looks through (stores override it with a query that reads no records)."""
+        return [(g.id, g.kind, g.updated_at) for g in await self.unfinished()]
+
     @abstractmethod
     async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
         """The most recently updated games, newest first (optionally of one status)."""

@@ -67,6 +67,10 @@ class FencedStore(GameStore):
                 claimed.append(fresh)
         return claimed
 
+    async def unfinished_ids(self) -> list[tuple[str, str, float]]:
+        """(id, kind, updated_at) of the games in progress (nothing claimed)."""
+        return await self.inner.unfinished_ids()
+
     async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
         """The most recently updated games."""
         return await self.inner.recent(limit, status)

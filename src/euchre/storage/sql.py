@@ -211,6 +211,13 @@ class SqlStore(GameStore):
             )
             return [_game(r) for r in rows]
 
+    async def unfinished_ids(self) -> list[tuple[str, str, float]]:
+        """(id, kind, updated_at) of the games in progress, oldest first (no records read)."""
+        query = select(GameRow.id, GameRow.kind, GameRow.updated_at) \
+            .where(GameRow.status == PLAYING).order_by(GameRow.created_at)
+        async with self.engine.connect() as conn:
+            return [(r.id, r.kind, float(r.updated_at)) for r in await conn.execute(query)]
+
     async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
         """Newest first."""
         query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)

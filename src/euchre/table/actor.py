@@ -335,6 +335,11 @@ class TableActor:
         return waiting_for_person and now - self.last_active >= idle_after
 
     @property
+    def subscribed(self) -> int:
+        """How many connections (seats and spectators) receive this table's events."""
+        return len(self._subscribers)
+
+    @property
     def running(self) -> bool:
         """Whether the actor's task is alive."""
         return self._task is not None and not self._task.done()

@@ -1,17 +1,29 @@
-"""The tables a server is running: open, find (loading from storage), resume, close."""
+"""The tables a server is running: open, find (loading from storage), resume, close.
+
+With :attr:`TableManager.owners` set (a site of many processes), a table runs here only
+while this process holds its lease: opening a table takes the new table's lease, loading
+one takes its lease (or says which process has it, :class:`Elsewhere`), every actor saves
+through its own fenced store and handles input only while its lease is held, and an actor
+whose lease is lost is stopped at once. :meth:`TableManager.claim_orphans` takes the tables
+whose owner died (the site's sweeper calls it).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..game import GameState
 from ..shuffle import new_seed
-from ..storage.base import GameStore, StoredGame
+from ..storage.base import PLAYING, GameStore, StoredGame
 from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
+from .owners import TableOwners, TableUnavailable
+from .ownership import Ownership
 from .pacing import Pacing, Scheduler, pacing_for_speed
 from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
@@ -21,6 +33,25 @@ log = logging.getLogger(__name__)
 OpenHook = Callable[[TableConfig], Awaitable[None]]
 """Called with a new table's settings before it is first saved (e.g. note who sits where);
 if it raises, the table is not opened."""
+
+LOST = "this server lost the right to run this table (its lease ran out): reconnect to carry on"
+"""Why the subscribers of a table whose lease was lost are released."""
+
+VERSION_JUMP = 1000
+"""How far a table's versions jump when a process takes it under a new lease (far more
+events than one owner publishes before they are saved)."""
+
+RemoteClose = Callable[[str, str, str], Awaitable[None]]
+"""``(owner, table_id, reason)``: ask the process ``owner`` to close one of its tables."""
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """A table another process runs now."""
+
+    owner: str
+    """The process holding the table's lease."""
+
 
 class TableManager:
     """Every live table actor, by id; tables not in memory are loaded from storage."""
@@ -53,11 +84,18 @@ class TableManager:
         """Hooks called by :meth:`open` for every new table, before it is saved."""
         self.guard: Callable[[], bool] | None = None
         """Every table handles input only while this says True (the site's lease)."""
+        self.owners: TableOwners | None = None
+        """This process's table leases, when many processes serve the site (None: one
+        process runs every table)."""
+        self.remote_close: RemoteClose | None = None
+        """How to close a table another process runs (the site's relay)."""
         self._bot_factory = bot_factory
         self._seed_source = seed_source
         self._history_limit = history_limit
         self._tables: dict[str, TableActor] = {}
         self._load_lock = asyncio.Lock()
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._stopping: set[asyncio.Future[None]] = set()
         self.retirement = Retirement(store, retire_after)
         """Practice tables only in storage, and retiring the abandoned (``retire.py``)."""
 
@@ -76,12 +114,13 @@ class TableManager:
             counts[actor.config.kind] = counts.get(actor.config.kind, 0) + 1
         return counts
 
-    def _actor_kwargs(self, config: TableConfig) -> dict[str, Any]:
+    def _actor_kwargs(self, config: TableConfig, own: Ownership | None = None
+                      ) -> dict[str, Any]:
         kind = self.kinds.get(config.kind) or TableKind(config.kind)
         return {
             "scheduler": self.scheduler,
             "pacing": pacing_for_speed(self.pacing, config.extra.get("speed")),
-            "store": self.store,
+            "store": own.store if own is not None else self.store,
             "policy": kind.policy(config),
             "bot_factory": self._bot_factory,
             "seed_source": self._seed_source,
@@ -89,18 +128,33 @@ class TableManager:
             "history_limit": self._history_limit,
             "kind": kind,
             "observer": self.observer,
-            "guard": self.guard,
+            "guard": own.is_held if own is not None else self.guard,
         }
 
     async def open(self, config: TableConfig, game: GameState | None = None,
                    seeds: Sequence[str] = ()) -> TableActor:
         """Start a new table (saved at once; the first hand is dealt straight away, unless
-        ``game`` is given already dealt, with ``seeds`` for its hands: "" for a set deal)."""
-        for hook in self.open_hooks:
-            await hook(config)
-        actor = TableActor(config, game=game, seeds=seeds, **self._actor_kwargs(config))
-        self._tables[config.id] = actor
-        await self.store.save(actor.stored())
+        ``game`` is given already dealt, with ``seeds`` for its hands: "" for a set deal).
+        With :attr:`owners`, this process takes the new table's lease first:
+        :class:`TableUnavailable` if it cannot (nothing opened)."""
+        own: Ownership | None = None
+        if self.owners is not None:
+            own = await self.owners.take(config.id, self._lost)
+            if own is None:
+                raise TableUnavailable(f"table {config.id} is already run by another server")
+        try:
+            for hook in self.open_hooks:
+                await hook(config)
+            actor = TableActor(config, game=game, seeds=seeds,
+                               **self._actor_kwargs(config, own))
+            self._tables[config.id] = actor
+            assert actor.store is not None
+            await actor.store.save(actor.stored())
+        except BaseException:
+            self._tables.pop(config.id, None)
+            if own is not None and self.owners is not None:
+                await self.owners.release(config.id)
+            raise
         actor.start()
         return actor
 
@@ -109,10 +163,20 @@ class TableManager:
         return self._tables.get(table_id)
 
     async def get(self, table_id: str) -> TableActor | None:
-        """The table with this id (loaded from storage if needed), or None."""
+        """The table with this id (loaded from storage if needed), or None (no such table,
+        or another process runs it)."""
+        found = await self.locate(table_id)
+        return found if isinstance(found, TableActor) else None
+
+    async def locate(self, table_id: str) -> TableActor | Elsewhere | None:
+        """The table here (loaded, and with :attr:`owners` taken, if nobody runs it), the
+        process that runs it, or None if there is no such table.
+        :class:`TableUnavailable` if ownership cannot be decided now."""
         actor = self._tables.get(table_id)
         if actor is not None:
             return actor
+        if self.owners is not None:
+            return await self._locate_owned(self.owners, table_id)
         async with self._load_lock:
             actor = self._tables.get(table_id)
             if actor is not None:
@@ -122,9 +186,109 @@ class TableManager:
                 return None
             return self._resume(stored)
 
+    async def stored_view(self, table_id: str) -> TableActor | None:
+        """The table as last stored, rebuilt but not started and never saved: for reading
+        a table another process runs (its snapshot may lag the owner's latest move)."""
+        stored = await self.store.get(table_id)
+        if stored is None or "config" not in stored.meta:
+            return None
+        config = TableConfig.from_json(stored.meta["config"])
+        kwargs = {**self._actor_kwargs(config), "store": None, "guard": lambda: False}
+        return restore(stored, **kwargs)
+
+    async def _locate_owned(self, owners: TableOwners, table_id: str
+                             ) -> TableActor | Elsewhere | None:
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                actor = self._tables.get(table_id)
+                if actor is not None:
+                    return actor
+                for _ in range(3):  # a lease let go between our two looks: look again
+                    own = await owners.take(table_id, self._lost)
+                    if own is not None:
+                        stored = own.stored
+                        if stored is None or "config" not in stored.meta:
+                            await owners.release(table_id)
+                            return None
+                        return self._resume(stored, own)
+                    holder = await owners.holder(table_id)
+                    if holder is not None:
+                        return Elsewhere(holder)
+                return None
+        finally:
+            if not lock.locked() and self._loading.get(table_id) is lock:
+                del self._loading[table_id]
+
+    def _lost(self, table_id: str, why: str) -> None:
+        """The table's lease is lost: stop its actor at once (no more moves or saves that
+        count: a new owner's claim refuses them)."""
+        actor = self._tables.pop(table_id, None)
+        if actor is None:
+            return
+        log.warning("table %s: lease lost (%s): stopped here", table_id, why)
+        stopping = asyncio.ensure_future(actor.stop(LOST))
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
+
+    async def claim_orphans(self) -> list[str]:
+        """Take and resume every unfinished table nobody runs (its owner died) that runs by
+        itself; returns their ids. Orphaned practice tables wait in storage (kept to be
+        retired if abandoned). Does nothing without :attr:`owners`."""
+        owners = self.owners
+        if owners is None:
+            return []
+        ids = []
+        for table_id, kind, updated_at in await owners.orphans(lambda i: i in self._tables):
+            if is_waiting_kind(kind):
+                if table_id not in self.retirement.dormant:
+                    self.retirement.keep(table_id, updated_at)
+                continue
+            lock = self._loading.setdefault(table_id, asyncio.Lock())
+            try:
+                async with lock:
+                    if table_id in self._tables:
+                        continue
+                    own = await owners.take(table_id, self._lost)
+                    if own is None:
+                        continue  # another process was quicker
+                    stored = own.stored
+                    if stored is None or stored.status != PLAYING or "config" not in stored.meta:
+                        await owners.release(table_id)
+                        continue
+                    try:
+                        self._resume(stored, own)
+                    except Exception:
+                        log.exception("cannot resume table %s", table_id)
+                        await owners.release(table_id)
+                        continue
+                    ids.append(table_id)
+            finally:
+                if not lock.locked() and self._loading.get(table_id) is lock:
+                    del self._loading[table_id]
+        return ids
+
+    async def close_table(self, table_id: str, reason: str) -> bool:
+        """End a table before its game is over, wherever it runs (here, or through
+        :attr:`remote_close` at its owner); whether there was such a table."""
+        found = await self.locate(table_id)
+        if isinstance(found, TableActor):
+            await found.close(reason)
+            await self.forget(table_id)
+            return True
+        if isinstance(found, Elsewhere):
+            if self.remote_close is None:
+                raise TableUnavailable("another server runs this table")
+            await self.remote_close(found.owner, table_id, reason)
+            return True
+        return False
+
     async def resume_unfinished(self) -> list[str]:
         """Load and start every unfinished game in storage that runs by itself; returns
-        their ids. Practice tables wait in storage until asked for (retired if abandoned)."""
+        their ids. Practice tables wait in storage until asked for (retired if abandoned).
+        With :attr:`owners`: only those nobody runs (:meth:`claim_orphans`)."""
+        if self.owners is not None:
+            return await self.claim_orphans()
         ids = []
         for stored in await self.retirement.sort(await self.store.unfinished()):
             if stored.id in self._tables:
@@ -137,10 +301,14 @@ class TableManager:
             ids.append(stored.id)
         return ids
 
-    def _resume(self, stored: StoredGame) -> TableActor:
-        """Rebuild a stored table, keep it in memory and start it."""
+    def _resume(self, stored: StoredGame, own: Ownership | None = None) -> TableActor:
+        """Rebuild a stored table, keep it in memory and start it. Under a new lease its
+        versions go on :data:`VERSION_JUMP` above the stored one: the last owner may have
+        published events it never saved, and no client may see a version twice."""
         config = TableConfig.from_json(stored.meta["config"])
-        actor = restore(stored, **self._actor_kwargs(config))
+        if own is not None:
+            stored = dataclasses.replace(stored, version=stored.version + VERSION_JUMP)
+        actor = restore(stored, **self._actor_kwargs(config, own))
         self._tables[stored.id] = actor
         self.retirement.loaded(stored.id)
         actor.start()
@@ -167,12 +335,19 @@ class TableManager:
         return idle
 
     async def forget(self, table_id: str) -> None:
-        """Stop a table and drop it from memory (it stays in storage)."""
+        """Stop a table and drop it from memory (it stays in storage); with
+        :attr:`owners`, give its lease up once it is saved."""
         actor = self._tables.pop(table_id, None)
         if actor is not None:
             await actor.stop()
+        if self.owners is not None:
+            await self.owners.release(table_id)
 
     async def close(self) -> None:
-        """Stop every table."""
+        """Stop every table (and give their leases up)."""
         for table_id in list(self._tables):
             await self.forget(table_id)
+        if self._stopping:
+            await asyncio.gather(*self._stopping, return_exceptions=True)
+        if self.owners is not None:
+            await self.owners.close()

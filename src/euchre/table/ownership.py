@@ -1,12 +1,11 @@
 """Owning one table when many processes serve a site: its lease, its fence, its store.
 
-The building block of per-table ownership (docs/scaling.md, "still to come"): a process
-that wants to run a table takes the lease ``table:{id}`` with the game's stored fence as
+The building block of per-table ownership (docs/scaling.md; :mod:`.owners` uses it): a
+process that wants to run a table takes the lease ``table:{id}`` with the game's stored fence as
 the floor, claims the game with the lease's fence (so everything an earlier owner writes
 from then on is refused), and gets back the game as claimed, a store stamped with its fence
 and the keeper of its lease. :func:`orphans` lists the unfinished tables whose lease nobody
-holds (their owner died): what a sweeper takes over. The table manager does not use this
-yet; today one process per site owns every table (``euchre.server.site``).
+holds (their owner died): what a sweeper takes over.
 """
 
 from __future__ import annotations

@@ -387,5 +387,6 @@ class Ready(Struct, omit_defaults=True):
     """``ok`` when the compiled solver is loaded."""
     redis: str | None = None
     """With the site extension: ``not used``, ``ok`` or ``unavailable: ...``."""
-    site_lease: str | None = None
-    """With a Redis URL: ``held`` or ``lost``."""
+    relays: str | None = None
+    """With a Redis URL: ``ok`` when this process listens for relayed sockets, else
+    ``not listening``."""

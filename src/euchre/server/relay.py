@@ -1,0 +1,392 @@
+"""Socket relays: a table socket that reaches a process which does not run the table is
+relayed through the broker to the process that does, and back.
+
+Every process listens on its own inbox channel, ``relay:in:{owner}``. A socket at table T
+that lands on process B while process A holds T's lease (the *edge*, B) picks a relay id
+R, subscribes to ``relay:out:{R}``, and sends A ``open R T address``; then each of the
+client's messages as ``msg R text``. A (the *host*) gives R a connection of its own, whose
+"socket" publishes each encoded message to ``relay:out:{R}`` (``T`` + text) and its close
+(``C`` + ``[code, reason]``); the connection is handled by the same code as a direct
+socket, so joins, moves, seeds, watching, hints and rejoining with ``since`` work
+unchanged, and the broker keeps one publisher's messages in order, so versioned events
+arrive in order with no gap. A relayed connection is as good as its lease: the edge looks
+at T's lease every third of its time to live (and tells A it is still there); if the
+lease moved or is gone, or the relay breaks, the edge closes the socket with 1012 and the
+client reconnects and rejoins with ``since`` wherever the table is now. A host drops
+relays it has not heard of for a while (their edge died).
+
+``close T reason`` asks the host to end table T (a person left a coin game at another
+process). ``handover T`` asks it to let T go if nobody is connected to it there: the table
+is saved, its lease released, and the asking process takes it, so a table follows its
+first socket and a one-person table is not relayed at all (:meth:`Relays.take_over`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, cast
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from ..broker import Broker
+from ..table.actor import TableActor
+from ..table.manager import Elsewhere, TableManager
+from ..table.owners import TableOwners
+from .hints import HintService
+from .socket_guard import Refusal
+from .ws import Connection, handle_message
+
+log = logging.getLogger(__name__)
+
+MOVED = "the table moved to another server: reconnect to carry on"
+"""Why a relayed socket is closed when its table changed hands."""
+
+BROKEN = "the link between servers broke: reconnect to carry on"
+"""Why a relayed socket is closed when the broker lost its connection."""
+
+HANDOVER_LOOK = 0.01
+"""Seconds between looks at a table whose owner was asked to hand it over."""
+
+HANDOVER_TRIES = 30
+"""Looks before the socket is relayed instead (the owner keeps a table with sockets)."""
+
+
+def inbox_channel(owner: str) -> str:
+    """The channel a process reads relayed messages from."""
+    return f"relay:in:{owner}"
+
+
+def out_channel(relay_id: str) -> str:
+    """The channel a host sends one relayed connection's messages on."""
+    return f"relay:out:{relay_id}"
+
+
+class _BrokerSocket:
+    """What a relayed connection writes to: the edge's channel, through the broker."""
+
+    def __init__(self, broker: Broker, channel: str, host: str) -> None:
+        self.broker = broker
+        self.channel = channel
+        self.client = SimpleNamespace(host=host)
+        self.application_state = WebSocketState.CONNECTED
+
+    async def send_text(self, text: str) -> None:
+        await self.broker.publish(self.channel, "T" + text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self.application_state = WebSocketState.DISCONNECTED
+        await self.broker.publish(self.channel, "C" + json.dumps([code, reason]))
+
+
+@dataclass
+class _Remote:
+    """A relayed connection at its host."""
+
+    relay_id: str
+    table_id: str
+    conn: Connection
+    inputs: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    heard: float = field(default_factory=time.monotonic)
+    task: asyncio.Task[None] | None = None
+    dropped: bool = False
+
+
+class Relays:
+    """One process's relays: the host of its tables' remote sockets, the edge of sockets
+    whose table runs elsewhere."""
+
+    def __init__(self, broker: Broker, manager: TableManager, owners: TableOwners,
+                 hints: HintService) -> None:
+        """Relays over ``broker`` for ``manager``'s tables, leases in ``owners``."""
+        self.broker = broker
+        """The pub/sub between processes."""
+        self.manager = manager
+        """This process's tables."""
+        self.owners = owners
+        """Table leases (who runs what)."""
+        self.hints = hints
+        """Hints for relayed connections (worked out here, at the host)."""
+        self.remotes: dict[str, _Remote] = {}
+        """Relayed connections hosted here, by relay id."""
+        self.ready = asyncio.Event()
+        """Set once the inbox is subscribed."""
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def inbox(self) -> str:
+        """This process's inbox channel."""
+        return inbox_channel(self.owners.owner)
+
+    @property
+    def beat_every(self) -> float:
+        """Seconds between an edge's looks at its table's lease."""
+        return self.owners.ttl / 3
+
+    def start(self) -> None:
+        """Listen on the inbox (in the background, reconnecting after a broken link)."""
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._listen())
+
+    async def stop(self) -> None:
+        """Stop listening and end every hosted connection."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for remote in list(self.remotes.values()):
+            self._drop(remote)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self.broker.subscribe(self.inbox) as sub:
+                    self.ready.set()
+                    reaper = asyncio.ensure_future(self._reap())
+                    try:
+                        async for raw in sub:
+                            try:
+                                self._on_message(raw.decode())
+                            except Exception:
+                                log.exception("relay: a bad inbox message")
+                    finally:
+                        reaper.cancel()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:
+                log.warning("relay inbox: %s; listening again shortly", e)
+            self.ready.clear()
+            for remote in list(self.remotes.values()):  # their edges see the break too
+                self._drop(remote)
+            await asyncio.sleep(self.beat_every)
+
+    async def _reap(self) -> None:
+        """Drop hosted connections whose edge has not been heard of for a while."""
+        while True:
+            await asyncio.sleep(self.beat_every)
+            stale = time.monotonic() - 3 * self.beat_every - 1.0
+            for remote in [r for r in self.remotes.values() if r.heard < stale]:
+                log.info("relay %s: its edge went quiet; dropped", remote.relay_id)
+                self._drop(remote)
+
+    def _on_message(self, text: str) -> None:
+        op, _, rest = text.partition(" ")
+        if op == "msg":
+            relay_id, _, data = rest.partition(" ")
+            remote = self.remotes.get(relay_id)
+            if remote is not None:
+                remote.heard = time.monotonic()
+                remote.inputs.put_nowait(data)
+        elif op == "open":
+            relay_id, table_id, host = [*rest.split(" "), "", "", ""][:3]
+            self._open(relay_id, table_id, host)
+        elif op == "beat":
+            now = time.monotonic()
+            for relay_id in rest.split(","):
+                remote = self.remotes.get(relay_id)
+                if remote is not None:
+                    remote.heard = now
+        elif op == "bye":
+            remote = self.remotes.get(rest)
+            if remote is not None:
+                remote.inputs.put_nowait(None)
+        elif op == "close":
+            table_id, _, reason = rest.partition(" ")
+            task = asyncio.ensure_future(self._close_table(table_id, reason))
+            task.add_done_callback(_log_failure)
+        elif op == "replace":
+            relay_id, table_id, seat, reason = [*rest.split(" ", 3), "", "", "", ""][:4]
+            task = asyncio.ensure_future(self._replace(relay_id, table_id, seat, reason))
+            task.add_done_callback(_log_failure)
+        elif op == "handover":
+            task = asyncio.ensure_future(self._hand_over(rest))
+            task.add_done_callback(_log_failure)
+
+    def _open(self, relay_id: str, table_id: str, host: str) -> None:
+        if not relay_id or relay_id in self.remotes:
+            return
+        socket = _BrokerSocket(self.broker, out_channel(relay_id), host)
+        conn = Connection(cast(WebSocket, socket))
+        remote = _Remote(relay_id, table_id, conn)
+        self.remotes[relay_id] = remote
+        remote.task = asyncio.ensure_future(self._host(remote))
+
+    async def _host(self, remote: _Remote) -> None:
+        """Serve one relayed connection: its messages in order, as a direct socket's."""
+        conn = remote.conn
+        writer = asyncio.ensure_future(conn.write_all())
+        actor: TableActor | None = self.manager.peek(remote.table_id)
+        try:
+            if actor is None or not actor.running:
+                conn.release(MOVED)  # not (or no longer) ours: the edge reconnects
+                return
+            while not conn.overflowed and conn.close_with is None:
+                data = await remote.inputs.get()
+                if data is None:
+                    if remote.dropped:  # not the edge's goodbye: tell it to reconnect
+                        conn.release(BROKEN)
+                    break
+                await handle_message(conn, actor, data, self.hints)
+                await conn.write_queued()
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("relay %s: error", remote.relay_id)
+        finally:
+            if actor is not None:
+                actor.leave(conn)
+            conn.send_close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, timeout=5)
+            if not writer.done():
+                writer.cancel()
+            if conn.hint_task is not None:
+                conn.hint_task.cancel()
+            if self.remotes.get(remote.relay_id) is remote:
+                del self.remotes[remote.relay_id]
+
+    def _drop(self, remote: _Remote) -> None:
+        remote.dropped = True
+        remote.inputs.put_nowait(None)
+        if self.remotes.get(remote.relay_id) is remote:
+            del self.remotes[remote.relay_id]
+
+    async def _close_table(self, table_id: str, reason: str) -> None:
+        actor = self.manager.peek(table_id)
+        if actor is not None:
+            await actor.close(reason or "closed")
+            await self.manager.forget(table_id)
+
+    async def _replace(self, relay_id: str, table_id: str, seat: str, reason: str) -> None:
+        actor = self.manager.peek(table_id)
+        answer: dict[str, Any] = {"here": False}
+        if actor is not None and actor.running:
+            try:
+                answer = {"here": True, "now": await actor.replace(int(seat), reason)}
+            except Exception as e:  # stopped meanwhile, or refused: the caller says so
+                answer = {"here": False, "error": str(e)}
+        await self.broker.publish(out_channel(relay_id), json.dumps(answer))
+
+    async def replace_remote(self, owner: str, table_id: str, seat: int, reason: str,
+                             wait: float = 5.0) -> bool | None:
+        """Have ``owner`` give ``seat`` of its table ``table_id`` to a computer (a person
+        left at another process); whether it was taken over now, or None if ``owner``
+        no longer runs the table (or did not answer in ``wait`` seconds)."""
+        relay_id = secrets.token_hex(8)
+        async with self.broker.subscribe(out_channel(relay_id)) as sub:
+            await self.broker.publish(inbox_channel(owner),
+                                      f"replace {relay_id} {table_id} {seat} {reason}")
+            try:
+                async with asyncio.timeout(wait):
+                    async for raw in sub:
+                        answer = json.loads(raw)
+                        return bool(answer["now"]) if answer.get("here") else None
+            except TimeoutError:
+                return None
+        return None
+
+    async def _hand_over(self, table_id: str) -> None:
+        actor = self.manager.peek(table_id)
+        if actor is not None and actor.subscribed == 0:
+            await self.manager.forget(table_id)  # saved, then the lease released
+
+    async def take_over(self, table_id: str, owner: str, tries: int = HANDOVER_TRIES
+                        ) -> TableActor | Elsewhere | None:
+        """Ask ``owner`` to hand the table over and take it if it does (it does when
+        nobody is connected to the table there); else where the table runs now."""
+        await self.broker.publish(inbox_channel(owner), f"handover {table_id}")
+        found: TableActor | Elsewhere | None = Elsewhere(owner)
+        for _ in range(tries):
+            await asyncio.sleep(HANDOVER_LOOK)
+            found = await self.manager.locate(table_id)
+            if not isinstance(found, Elsewhere) or found.owner != owner:
+                return found
+        return found
+
+    async def close_remote(self, owner: str, table_id: str, reason: str) -> None:
+        """Ask ``owner`` to end ``table_id`` (the manager's ``remote_close``)."""
+        await self.broker.publish(inbox_channel(owner), f"close {table_id} {reason}")
+
+    # -- the edge -------------------------------------------------------------------------
+
+    async def serve_edge(self, conn: Connection, websocket: WebSocket, table_id: str,
+                         owner: str) -> None:
+        """Relay this socket to ``owner``, which runs ``table_id``, until either side ends."""
+        relay_id = secrets.token_hex(8)
+        inbox = inbox_channel(owner)
+        host = websocket.client.host if websocket.client else "?"
+        async with self.broker.subscribe(out_channel(relay_id)) as sub:
+            await self.broker.publish(inbox, f"open {relay_id} {table_id} {host}")
+            pump = asyncio.ensure_future(_pump(sub, conn, table_id))
+            watch = asyncio.ensure_future(self._watch(relay_id, inbox, table_id, owner, conn))
+            try:
+                while not conn.overflowed and conn.close_with is None:
+                    message = await websocket.receive()
+                    if message["type"] == "websocket.disconnect":
+                        break
+                    data = message.get("text")
+                    if data is None:
+                        data = (message.get("bytes") or b"").decode("utf-8", "replace")
+                    await self.broker.publish(inbox, f"msg {relay_id} {data}")
+            finally:
+                with contextlib.suppress(Exception):
+                    await self.broker.publish(inbox, f"bye {relay_id}")
+                for task in (pump, watch):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+
+    async def _watch(self, relay_id: str, inbox: str, table_id: str, owner: str,
+                     conn: Connection) -> None:
+        """Tell the host we are here, and close the socket once the table changed hands."""
+        while True:
+            await asyncio.sleep(self.beat_every)
+            try:
+                await self.broker.publish(inbox, f"beat {relay_id}")
+                holder = await self.owners.holder(table_id)
+            except Exception as e:
+                log.info("relay %s: %s", relay_id, e)
+                conn.release(BROKEN)
+                return
+            if holder != owner:
+                conn.release(MOVED)
+                return
+
+
+async def _pump(sub: Any, conn: Connection, table_id: str) -> None:
+    """The host's messages to the client; its close closes the socket. The socket's place
+    in this process's counts is taken when the host says it joined (caps and the join
+    deadline hold at the process the client reached)."""
+    try:
+        async for raw in sub:
+            if raw[:1] == b"T":
+                text = raw[1:].decode()
+                if conn.ticket is not None and conn.ticket.seat is None \
+                        and text.startswith('{"type":"joined"'):
+                    refusal = conn.ticket.join(table_id, json.loads(text).get("seat"))
+                    if refusal is not None:
+                        conn.refuse(refusal)
+                        return
+                conn.send_text(text)
+            elif raw[:1] == b"C":
+                code, reason = json.loads(raw[1:])
+                conn.refuse(Refusal(int(code), str(reason)))
+                return
+    except asyncio.CancelledError:
+        raise
+    except Exception as e:
+        log.info("relay broke: %s", e)
+    conn.release(BROKEN)
+
+
+def _log_failure(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("relay: closing a table failed: %r", task.exception())
+
