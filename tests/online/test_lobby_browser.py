@@ -108,7 +108,7 @@ def test_two_people_meet_through_play_now_agree_to_fill_and_play(new_context: Ne
     for page in (ann, bob):
         expect(page).to_have_url(re.compile(rf"/table/{table_id}$"))
         expect(page.locator(".hand")).to_be_visible()
-    expect(ann.get_by_text("Bob", exact=False).first).to_be_visible()
+    expect(ann.locator(".seat-title", has_text="Bob")).to_be_visible()
     _shot(bob, "phone-table")
 
     # Cy's lobby: the table left the open list, and the game is there to watch.
