@@ -128,7 +128,7 @@ def main() -> None:
     else:
         _init(*init)
         results = [_deal(i) for i in indices]
-    per_deal = [sum(d for _, d in r) for r in results]
+    per_deal = [sum(d for _, d in r) / 2.0 for r in results]
     by_kind: dict[str, list[float]] = defaultdict(list)
     for r in results:
         for kind, d in r:
@@ -152,7 +152,7 @@ def main() -> None:
     print(f"  estimated points per deal {mean:+.4f} (95% {mean - half:+.4f} .. {mean + half:+.4f})")
     for k, v in rep["kinds"].items():
         print(f"  {k:14s} differ {v['n']:5d}  better {v['better']:4d} worse {v['worse']:4d}"
-              f"  sum {v['sum']:+7.1f}  per deal {v['sum'] / n:+.4f}")
+              f"  sum {v['sum']:+7.1f}  per deal {v['sum'] / 2.0 / n:+.4f}")
 
 
 if __name__ == "__main__":
