@@ -48,6 +48,12 @@ def candidate(name: str, seed: int) -> Player:
             bot.budget = dataclasses.replace(bot.budget, read_play=False)
         elif variant == "bids":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160)
+        elif variant in ("bidsC", "bids4C"):
+            from euchre.bots import bidding
+
+            bidding.CALL_OFFSET.update({1: 0.05, 2: 0.09})
+            bot.budget = dataclasses.replace(
+                bot.budget, bid_samples=400 if variant == "bids4C" else 160)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

@@ -55,7 +55,7 @@ def true_hands(state: HandState) -> tuple[int, int, int, int]:
 
 
 def test_past_plays_are_the_other_seats_cards_with_what_they_kept() -> None:
-    state, view = late_views(3)[0]
+    _state, view = late_views(3)[0]
     plays = past_plays(view)
     played = [c for _, cards, _ in view.tricks for c in cards] + list(view.trick)
     mine = {p.card for p in plays}
