@@ -79,11 +79,15 @@ def _finish(state: HandState) -> HandState:
     return state
 
 
-def _kind(view: Any) -> str:
+def _kind(view: Any, ref: Any, cand: Any) -> str:
     if view.phase == "play":
         return f"play trick {len(view.tricks) + 1}"
     if view.phase in ("order", "call", "benny"):
-        return "bid"
+        if "pass" in (ref.kind, cand.kind):
+            return f"bid r{1 if view.phase == 'order' else 2} pass?"
+        if ref.alone != cand.alone and getattr(ref, "suit", 0) == getattr(cand, "suit", 0):
+            return "bid alone?"
+        return "bid suit?"
     return view.phase
 
 
@@ -103,7 +107,7 @@ def _deal(i: int) -> list[tuple[str, float]]:
         if len(view.legal) > 1:
             other = _W["cand"][seat % 2].choose(view)
             if other != action:
-                pending.append((_kind(view), seat, state.apply(other, seat)))
+                pending.append((_kind(view, action, other), seat, state.apply(other, seat)))
         state = state.apply(action, seat)
     for kind, seat, alt in pending:
         end = _finish(alt)
