@@ -1,12 +1,14 @@
-"""Bids valued on the bidder's own cards: sampled deals, solved from the opening lead.
+"""Going alone or not, judged on the bidder's own cards: sampled deals, solved both ways.
 
 The bidding tables of :mod:`euchre.bots.policy` value a call from a few hand features,
-fitted over many open-handed play-outs. Here the same open-handed worth is measured for
-the exact hand: deals of the unseen cards that fit the bidding so far (weighted as card
-play weights them) are solved from the opening lead with the candidate suit as trump,
-plainly and alone, under the score-aware payoff. The worth of passing still comes from
-the tables (it depends on how the later seats bid), so a call is compared with passing on
-the tables' own scale: both are open-handed estimates of the same thing.
+fitted over many open-handed play-outs. For the choice between calling a suit alone and
+with partner, the same open-handed worth is measured for the exact hand: deals of the
+unseen cards that fit the bidding so far (weighted as card play weights them) are solved
+from the opening lead with that suit as trump, alone and not, under the score-aware
+payoff. The deal-by-deal difference (plus the tables' lone-hand calibration) is added to
+the tables' worth of the plain call. Whether to call at all, and which suit, stays with
+the tables and the conventions: measured by play-outs, sampled worths for those choices
+gained nothing, and they broke a convention (a light order-up for partner).
 """
 
 from __future__ import annotations
@@ -27,13 +29,9 @@ from .policy import (
 )
 from .sampling import bid_weight, informative_bids, knowledge, sample_hands
 
-BID_SAMPLES = 160
-"""Sampled deals per bidding decision (each solved once per suit and way of calling)."""
-
-CALL_OFFSET = {1: 0.0, 2: 0.0}
-"""Points taken off a sampled call's worth, by round: the sampled deals read the earlier
-passes more loosely than the real bidders pass, so they flatter calls a little against the
-tables' worth of passing."""
+BID_SAMPLES = 300
+"""Sampled deals per bidding decision with a loner to judge (each solved alone and not,
+for every suit that may be called alone)."""
 
 BATCH = 40
 """Deals solved per call of the solver."""
@@ -46,12 +44,13 @@ def _round(view: HandView) -> int:
 def sampled_bid_estimates(
     view: HandView, rng: random.Random, samples: int = BID_SAMPLES, max_nodes: int = 4_000_000,
 ) -> list[BidEstimate]:
-    """:func:`~euchre.bots.policy.bid_estimates` with each call's worth from sampled deals.
+    """:func:`~euchre.bots.policy.bid_estimates` with each lone call judged on sampled deals.
 
-    Passing keeps the tables' worth; a call's worth is the weighted average over the deals
-    of its open-handed score-aware worth (alone: plus the tables' lone-hand calibration);
-    a loner the tables rule out (a plain march wins the game) stays ruled out. Without a
-    suit to sample (the Benny turned up), the tables' estimates are returned.
+    A lone call's worth becomes the tables' worth of the plain call in its suit plus the
+    weighted average, over the deals, of alone's open-handed score-aware worth less the
+    plain call's (and the tables' lone-hand calibration). Passing and plain calls keep the
+    tables' worths; a loner the tables rule out (a plain march wins the game) stays ruled
+    out. With the Benny turned up, or no loner to judge, the tables' estimates are returned.
     """
     from .hard import first_leader, out_mask, payoffs  # hard imports this module's users
 
@@ -59,8 +58,6 @@ def sampled_bid_estimates(
     if view.upcard == JOKER or view.phase == "benny":
         return table
     calls = [e for e in table if e.action.kind in (A.ORDER, A.CALL) and e.utility > -50.0]
-    if not calls:
-        return table
     me = view.seat
     side = me % 2
     round_ = _round(view)
@@ -72,8 +69,10 @@ def sampled_bid_estimates(
     kinds: list[tuple[int, bool]] = []
     for e in calls:
         suit = card_suit(up) if e.action.kind == A.ORDER else e.action.suit
-        if (suit, e.action.alone) not in kinds:
-            kinds.append((suit, e.action.alone))
+        if e.action.alone and (suit, True) not in kinds:
+            kinds += [(suit, False), (suit, True)]
+    if not kinds:
+        return table
     base_out = out_mask(view)
     plans = []
     for suit, alone in kinds:
@@ -116,13 +115,16 @@ def sampled_bid_estimates(
     worth = {kinds[j]: totals[j] / wsum for j in range(len(kinds))}
     game_to = view.rules.game_to
     calibration = linear_utility(view.score, side, game_to, ALONE_CALIBRATION)
+    plain = {(card_suit(up) if e.action.kind == A.ORDER else e.action.suit): e.utility
+             for e in calls if not e.action.alone}
     out_est: list[BidEstimate] = []
     for e in table:
-        if e.action.kind in (A.ORDER, A.CALL) and e.utility > -50.0:
-            suit = card_suit(up) if e.action.kind == A.ORDER else e.action.suit
-            u = worth[(suit, e.action.alone)] + (calibration if e.action.alone else 0.0)
-            u -= CALL_OFFSET[round_]
-            e = BidEstimate(e.action, e.expected_points, e.make_chance, u)
+        suit = card_suit(up) if e.action.kind == A.ORDER else e.action.suit
+        if e.action.alone and e.utility > -50.0 and suit in plain and (suit, False) in worth:
+            # alone against plain by the deals (the same deals decide both, so their
+            # common error cancels), added to the tables' worth of the plain call
+            gain = worth[(suit, True)] - worth[(suit, False)] + calibration
+            e = BidEstimate(e.action, e.expected_points, e.make_chance, plain[suit] + gain)
         out_est.append(e)
     out_est.sort(key=lambda e: -e.utility)
     return out_est

@@ -537,7 +537,8 @@ class HardBot(Bot):
                 return A.DISCARDS[dealer_discard(hand, trump)]
             return A.DISCARDS[ranked_discards(view, rng, self.budget)[0][0]]
         if phase in ("order", "call", "benny"):
-            if self.budget.bid_samples and len(view.legal) > 1:
+            # a bid the hand and the score settle (clear_cut) needs no sampling
+            if self.budget.bid_samples and len(view.legal) > 1 and clear_bids(view) is None:
                 est = sampled_bid_estimates(view, rng, self.budget.bid_samples,
                                             self.budget.nodes)
                 return ranked_bids(view, est)[0].action
