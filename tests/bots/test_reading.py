@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import euchre
 from euchre.bots import make
 from euchre.bots.bidding import sampled_bid_estimates
+from euchre.bots.expert import EXPERT_BUDGET, ExpertBot
+from euchre.bots.hard import HardBot
 from euchre.bots.policy import bid_estimates
 from euchre.bots.reading import MISS, PlayReader, past_plays
 from euchre.bots.sampling import knowledge, sample_hands
@@ -121,3 +124,12 @@ def test_sampled_bids_repeat_with_the_same_generator() -> None:
     a = sampled_bid_estimates(view, random.Random(5), samples=40)
     b = sampled_bid_estimates(view, random.Random(5), samples=40)
     assert a == b
+
+
+def test_expert_keeps_its_whole_budget() -> None:
+    # the paired stopping, the reading of the play and the loner sampling survive a
+    # changed number of deals (HardBot once rebuilt the budget from three fields)
+    bot = ExpertBot(seed=1, samples=100)
+    assert bot.budget == dataclasses.replace(EXPERT_BUDGET, samples=100)
+    assert bot.budget.paired and bot.budget.read_play and bot.budget.bid_samples > 0
+    assert HardBot(seed=1).budget == HardBot.default_budget

@@ -482,6 +482,17 @@ def ranked_bids(view: HandView, est: list[BidEstimate] | None = None) -> list[Bi
         e for e in ranked if e.action not in allowed]
 
 
+def bid_choices(view: HandView, rng: random.Random, budget: Budget = Budget()) -> list[
+    BidEstimate
+]:
+    """:func:`ranked_bids`, loners judged on ``budget.bid_samples`` sampled deals if any."""
+    # a bid the hand and the score settle (clear_cut) needs no sampling
+    if budget.bid_samples and len(view.legal) > 1 and clear_bids(view) is None:
+        est = sampled_bid_estimates(view, rng, budget.bid_samples, budget.nodes)
+        return ranked_bids(view, est)
+    return ranked_bids(view)
+
+
 def _trumps_for(view: HandView, action: Action) -> int:
     """How many trumps the bidder would hold after making ``action`` (99 for a pass)."""
     if action.kind == A.ORDER:
@@ -537,12 +548,7 @@ class HardBot(Bot):
                 return A.DISCARDS[dealer_discard(hand, trump)]
             return A.DISCARDS[ranked_discards(view, rng, self.budget)[0][0]]
         if phase in ("order", "call", "benny"):
-            # a bid the hand and the score settle (clear_cut) needs no sampling
-            if self.budget.bid_samples and len(view.legal) > 1 and clear_bids(view) is None:
-                est = sampled_bid_estimates(view, rng, self.budget.bid_samples,
-                                            self.budget.nodes)
-                return ranked_bids(view, est)[0].action
-            return ranked_bids(view)[0].action
+            return bid_choices(view, rng, self.budget)[0].action
         if phase == "defend":
             lone, pair = evaluate_defend_alone(view, rng, self.budget)
             return A.DEFEND_ALONE if lone > pair + DEFEND_ALONE_MARGIN else A.PASS
@@ -560,6 +566,7 @@ __all__ = [
     "Budget",
     "HardBot",
     "PlayEstimate",
+    "bid_choices",
     "evaluate_discards",
     "evaluate_plays",
     "ranked_bids",
