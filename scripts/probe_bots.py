@@ -13,7 +13,9 @@ reference's way). Most decisions agree, so this measures a change far faster tha
 
 Usage: python scripts/probe_bots.py CANDIDATE [--ref hard] [--deals N] [--start I]
        [--seed S] [--workers W] [--json]
-Candidates: a level name, or ``expert-read`` / ``hard-read`` (reading the play), ``expert-noread``.
+Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate`
+(``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
+sampled deals with a lone-hand calibration of N/10 points).
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ def candidate(name: str, seed: int) -> Player:
             bidding.CALL_OFFSET.update({1: 0.05, 2: 0.09})
             bot.budget = dataclasses.replace(
                 bot.budget, bid_samples=400 if variant == "bids4C" else 160)
+        elif variant.startswith("lone"):
+            from euchre.bots import bidding
+
+            if variant[4:]:
+                bidding.LONE_CALIBRATION = float(variant[4:]) / 10.0
+            bot.budget = dataclasses.replace(bot.budget, bid_samples=300)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

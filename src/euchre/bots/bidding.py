@@ -33,6 +33,10 @@ BID_SAMPLES = 300
 """Sampled deals per bidding decision with a loner to judge (each solved alone and not,
 for every suit that may be called alone)."""
 
+LONE_CALIBRATION = ALONE_CALIBRATION
+"""Points added to alone's sampled gain over plain: lone hands score more at the table
+than open-handed (the tables' own calibration)."""
+
 BATCH = 40
 """Deals solved per call of the solver."""
 
@@ -114,7 +118,7 @@ def sampled_bid_estimates(
         return table
     worth = {kinds[j]: totals[j] / wsum for j in range(len(kinds))}
     game_to = view.rules.game_to
-    calibration = linear_utility(view.score, side, game_to, ALONE_CALIBRATION)
+    calibration = linear_utility(view.score, side, game_to, LONE_CALIBRATION)
     plain = {(card_suit(up) if e.action.kind == A.ORDER else e.action.suit): e.utility
              for e in calls if not e.action.alone}
     out_est: list[BidEstimate] = []
