@@ -481,6 +481,88 @@ async def old_rejoin(base: str, seconds: float) -> str:
     return f"rejoin with since=1 at version {version}: {total / 1000:.1f} kB sent back"
 
 
+async def seat_hoard(base: str, seconds: float) -> str:
+    """Issue 13 item 10: one client presses Play now without end (each time another clock,
+    so each would open a table) and claims seats at others' tables; another then plays."""
+    async with client_at(base, "127.0.0.30") as c:
+        clocks = iter(range(10**9))
+
+        async def play_now() -> str:
+            r = await c.post("/api/online/quick",
+                             json={"name": "Hoarder", "seconds_per_move": 5 + next(clocks) % 500})
+            return f"{r.status_code} {r.json().get('code', '')}".strip()
+
+        answers = await for_a_while(seconds, play_now, 20)
+    async with client_at(base, "127.0.0.31") as c:
+        other = await c.post("/api/online/quick", json={"name": "Other"})
+    return f"Play now: {counts(answers)}; another client then: {other.status_code}"
+
+
+async def lobby_sockets(base: str, seconds: float) -> str:
+    """Issue 13 item 10: one address opens 100 lobby sockets and floods one with pings;
+    a lobby elsewhere still hears of a table opened, at once."""
+    opened: list[Any] = []
+    refused = 0
+    for _ in range(100):
+        try:
+            ws = await ws_at(base, "/ws/lobby", "127.0.0.32").__aenter__()
+            if await recv_json(ws, 5) is None:
+                raise OSError("closed")
+            opened.append(ws)
+        except Exception:
+            refused += 1
+    pings = 0
+    stop_at = time.monotonic() + seconds
+
+    cut = "not closed"
+
+    async def flood() -> None:
+        nonlocal pings, cut
+        ws = opened[0]
+        try:
+            while time.monotonic() < stop_at:
+                await ws.send('{"type": "ping"}')
+                pings += 1
+                if pings % 100 == 0:
+                    await asyncio.sleep(0)
+        except ConnectionClosed as e:
+            cut = f"closed by the server ({e.rcvd.code if e.rcvd else '?'})"
+
+    async def drain(ws: Any) -> None:
+        with contextlib.suppress(Exception):
+            while time.monotonic() < stop_at + 1:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(ws.recv(), 1)
+
+    heard: list[float] = []
+
+    async def watcher() -> None:
+        async with ws_at(base, "/ws/lobby", "127.0.0.33") as ws, \
+                client_at(base, "127.0.0.34") as c:
+            await recv_json(ws)
+            while time.monotonic() < stop_at:
+                sent = time.monotonic()
+                made = (await c.post("/api/online/quick", json={
+                    "name": "Watcher", "seconds_per_move": 7})).json()
+                while True:
+                    message = await recv_json(ws)
+                    if message is None or (message.get("table") or {}).get("id") == made["id"]:
+                        break
+                heard.append(time.monotonic() - sent)
+                await c.post(f"/api/online/{made['id']}/leave", json={"token": made["token"]})
+                await asyncio.sleep(0.2)
+
+    await asyncio.gather(flood(), watcher(), *(drain(ws) for ws in opened))
+    for ws in opened:
+        with contextlib.suppress(Exception):
+            await ws.close()
+    heard.sort()
+    median = heard[len(heard) // 2] * 1000 if heard else float("nan")
+    return (f"100 lobby sockets from one address: {len(opened)} open, {refused} refused; "
+            f"{pings} pings sent on one, {cut}; another lobby heard {len(heard)} tables opened, "
+            f"median {median:.1f} ms from the request")
+
+
 ATTACKS = [
     Attack("1 sign-in guesses at once", sign_in_burst),
     Attack("9 sign-ups: taken name, farming", sign_up_taken),
@@ -493,6 +575,8 @@ ATTACKS = [
     Attack("2 sockets that never join", idle_sockets),
     Attack("2 fan-out to one seat", fan_out),
     Attack("12 rejoin with an old since", old_rejoin),
+    Attack("13 Play now and seat hoard", seat_hoard),
+    Attack("13 lobby sockets", lobby_sockets),
 ]
 
 

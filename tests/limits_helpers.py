@@ -18,4 +18,6 @@ def roomy_limits() -> Any:
     lots = 100_000
     return LimitSettings(sign_up_attempts_per_address=lots, sign_ups_per_address=lots,
                          tables_per_address=lots, tables_per_account=lots,
-                         open_online_per_creator=lots, sign_in_per_address=lots)
+                         open_online_per_creator=lots, sign_in_per_address=lots,
+                         seats_per_address=lots, seats_per_account=lots,
+                         seats_held_per_person=lots)

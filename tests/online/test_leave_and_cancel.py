@@ -34,10 +34,11 @@ def _seen(client: TestClient, table_id: str) -> Any:
 def test_a_person_leaves_their_seat_and_it_is_free_again(client: TestClient) -> None:
     table_id, _, bob = _table(client)
     left = client.post(f"/api/online/{table_id}/leave", json={"token": bob})
-    assert left.status_code == 200 and left.json() == {"id": table_id, "seat": 1}
+    assert left.status_code == 200
+    assert left.json() == {"id": table_id, "seat": 1, "gone": False}
     seats = _seen(client, table_id)["seats"]
     assert seats[1] == {"seat": 1, "position": "West", "name": None, "taken": False,
-                        "signed_in": False, "rating": None}
+                        "signed_in": False, "fill": False, "rating": None}
     assert _seen(client, table_id)["free"] == 3
     again = client.post(f"/api/online/{table_id}/leave", json={"token": bob})
     assert again.status_code == 403 and "no seat" in again.json()["error"]

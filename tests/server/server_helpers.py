@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from euchre import actions as A
 from euchre.bots import make
 from euchre.cards import card_text
 from euchre.game import GameState
@@ -134,11 +135,14 @@ def cards_in(message: Any) -> set[int]:
 
 def visible_cards(game: GameState, seat: int) -> set[int]:
     """Every card ``seat`` has been allowed to see so far, from the engine's full state:
-    its own cards (as dealt and as now held), each upcard, and every card played."""
+    its own cards (as dealt and as now held, and the kitty cards it took in a farmer's swap,
+    which it may have discarded since), each upcard, and every card played."""
     seen: set[int] = set()
     for hand in game.all_hands():
         seen.update(hand.deal.hands[seat])
         seen.update(hand.hand(seat))
+        if any(s == seat and a.kind == A.FARMER_SWAP for s, a in hand.history()):
+            seen.update(hand.deal.kitty[1:4])  # the three it took from under the upcard
         seen.add(hand.upcard)
         for _, cards, _ in hand.tricks:
             seen.update(cards)

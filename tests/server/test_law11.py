@@ -4,7 +4,10 @@ card is led. Earlier tricks may not be examined."
 Every message sent to every seat over whole games (random rule mixes, random play, seats
 rejoining with old versions) is scanned twice, from the engine's full state when it was sent:
 for a card the seat may not see at all, and for a card played in a trick before the one on
-view. Computer players keep the full view (their own memory); records keep everything.
+view. Spectators at online tables are scanned the same way (they may see only each upcard and
+the plays on view: no hand, no kitty below the upcard, no discard), joining and leaving at
+random moments with old ``since`` values. Computer players keep the full view (their own
+memory); records keep everything.
 """
 
 from __future__ import annotations
@@ -32,16 +35,20 @@ from euchre.rules import GAME_LENGTHS
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor
 from euchre.table.law11 import plays_on_view
+from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 
 
-def on_view_or_own(game: GameState, seat: int) -> set[Card]:
+def on_view_or_own(game: GameState, seat: int | None) -> set[Card]:
     """The cards a seat may be shown now: the plays on view, its own cards (held, discarded,
-    given to the kitty), the upcard."""
+    given to the kitty), the upcard; a spectator (None) only the plays on view and the
+    upcard."""
     allowed = set(plays_on_view(game)[1])
     current = game.current
-    if current is not None:
+    if current is not None and seat is None:
+        allowed.add(current.upcard)
+    elif current is not None:
         view = current.view(seat)
         allowed.update(view.hand, view.farmer_gave, [view.upcard])
         if view.discard is not None:
@@ -49,7 +56,21 @@ def on_view_or_own(game: GameState, seat: int) -> set[Card]:
     return allowed
 
 
-def earlier_plays(game: GameState, seat: int) -> set[Card]:
+def seen_by(game: GameState, seat: int | None) -> set[int]:
+    """Every card ``seat`` has been allowed to see so far; a spectator (None): each upcard
+    and every card played, never a hand, the kitty below the upcard or a discard."""
+    if seat is not None:
+        return visible_cards(game, seat)
+    seen: set[int] = set()
+    for hand in game.all_hands():
+        seen.add(hand.upcard)
+        for _, cards, _ in hand.tricks:
+            seen.update(cards)
+        seen.update(hand.trick[1])
+    return seen
+
+
+def earlier_plays(game: GameState, seat: int | None) -> set[Card]:
     """Cards played in this game that law 11 hides from ``seat`` now."""
     played: set[Card] = set()
     for hand in game.all_hands():
@@ -70,11 +91,10 @@ def public_part(message: dict[str, Any]) -> dict[str, Any]:
 def violations(rec: Recorder) -> list[tuple[int, str, set[str]]]:
     """(message index, what, card texts) for each hidden card or earlier trick sent."""
     found = []
-    assert rec.seat is not None
     for i, (message, game) in enumerate(zip(rec.messages, rec.games, strict=True)):
         assert game is not None
         named = cards_in(public_part(message))
-        hidden = named - visible_cards(game, rec.seat)
+        hidden = named - seen_by(game, rec.seat)
         earlier = named & earlier_plays(game, rec.seat)
         if hidden:
             found.append((i, "hidden", {card_text(c) for c in hidden}))
@@ -105,6 +125,75 @@ rule_mixes = st.fixed_dictionaries({
     "lead_when_sitting_out": st.sampled_from(["dealer-left", "loner-left"]),
     "dealer_exchanges_when_partner_alone": st.booleans(),
 })
+
+
+def watched_table(rules: dict[str, Any], level: str, prefix: str,
+                  ) -> tuple[TableActor, ManualScheduler]:
+    """An online table (anyone may watch) with one person South and computers of ``level``
+    in the other seats, its first dealer drawn, with fake time."""
+    registry = OnlineTables(now=lambda: 0.0)
+    opened, token = registry.create(OnlineOptions(rules=rules, level=level, name="Ann"),
+                                    table_id="watched")
+    registry.start(opened.id, token)
+    config = opened.config()
+    sched = ManualScheduler()
+    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
+                       policy=online_policy(config), kind=ONLINE_KIND,
+                       bot_factory=fixed_bots, seed_source=seeds(prefix))
+    return actor, sched
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_mixes, level=st.sampled_from(["random", "easy"]), seed=st.integers(0, 10**6))
+def test_law_11_no_spectator_or_seat_is_sent_an_earlier_trick_or_a_hidden_card(
+        rules: dict[str, Any], level: str, seed: int) -> None:
+    """Whole online games: every message to every seat and to every spectator, spectators
+    joining (and leaving) at random moments with old ``since`` values."""
+
+    async def run() -> None:
+        actor, sched = watched_table(rules, level, f"watch-{seed}")
+        seats = [Recorder(s, actor) for s in range(4)]
+        first = Recorder(None, actor)
+        actor.start()
+        for rec in seats:
+            await actor.join(rec)
+        await actor.watch(first)
+        rng = random.Random(seed)
+        watchers: list[Recorder] = [first]
+        here: list[Recorder] = [first]
+
+        async def come_and_go() -> None:
+            roll = rng.random()
+            if roll < 0.35:  # a spectator arrives, with an old version or none
+                rec = Recorder(None, actor)
+                since = rng.choice([None, 0, actor.version,
+                                    max(0, actor.version - rng.randrange(1, 80))])
+                await actor.watch(rec, since=since)
+                watchers.append(rec)
+                here.append(rec)
+            elif roll < 0.5 and len(here) > 1:
+                actor.leave(here.pop(rng.randrange(1, len(here))))  # the first stays
+                await actor.settle()
+
+        await play_game(actor, sched, rng, come_and_go)
+        assert actor.game.is_over
+        for rec in seats:
+            assert violations(rec) == [], f"seat {rec.seat}"
+        for i, rec in enumerate(watchers):
+            assert violations(rec) == [], f"spectator {i}"
+            tables = [m["table"] for m in rec.messages if "table" in m]
+            assert all(t["seat"] is None for t in tables)
+            assert all(t["view"] is None or (t["view"]["hand"] == [] and not t["view"]["legal"]
+                                             and t["view"]["discard"] is None)
+                       for t in tables)
+        # not vacuous: the first spectator saw the whole game, plays and the count included
+        got = [m for m in first.messages if m["type"] == "event"]
+        assert any(m["event"].get("action", "").startswith("play ") for m in got)
+        assert any(m["event"]["kind"] == "spectators" for m in got)
+        assert first.last_table()["game_over"]
+        await actor.stop()
+
+    asyncio.run(run())
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -203,4 +292,29 @@ async def test_law_11_rejoin_across_a_led_trick_gets_a_snapshot() -> None:
     await actor.join(recent, since=since_in_trick)
     assert [m["type"] for m in recent.messages[:2]] == ["joined", "event"]
     assert not recent.of_type("snapshot") and violations(recent) == []
+    await actor.stop()
+
+
+async def test_the_spectator_scan_catches_a_hand_a_discard_and_an_earlier_trick() -> None:
+    """A seat's view, or the full view, sent to a spectator would be caught."""
+    actor, sched = watched_table({}, "easy", "catch")
+    eve = Recorder(None, actor)
+    actor.start()
+    await actor.watch(eve)
+    rng = random.Random(4)
+    while True:  # play until the second trick has been led
+        assert await until_person(actor, sched)
+        current = actor.game.current
+        assert current is not None
+        if len(current.tricks) >= 1 and current.trick[1]:
+            break
+        await actor.act(0, str(rng.choice(current.legal_actions())))
+    assert violations(eve) == []
+    eve.send({"type": "snapshot", "table": {"view": current.view(0).to_table_json()}})
+    assert [what for _, what, _ in violations(eve)] == ["hidden"]
+    eve.send({"type": "snapshot", "table": {"view": current.view(1).to_json()}})
+    assert [what for _, what, _ in violations(eve)][1:] == ["hidden", "earlier trick"]
+    kitty = " ".join(card_text(c) for c in current.deal.kitty[1:])
+    eve.send({"type": "event", "oops": kitty})
+    assert [what for _, what, _ in violations(eve)][3:] == ["hidden"]
     await actor.stop()

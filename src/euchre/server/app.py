@@ -140,7 +140,7 @@ async def get_openapi(request: Request) -> Response:
 
 async def get_asyncapi(request: Request) -> Response:
     """``GET /asyncapi.json``: the table socket's protocol, generated from its models."""
-    return json_answer(asyncapi_document())
+    return json_answer(asyncapi_document(request.app.state.registry))
 
 
 def core_extension() -> Extension:
@@ -212,6 +212,7 @@ def build_app(settings: Settings | None = None,
 
     routes: list[BaseRoute] = [e.route() for e in registry.endpoints()]
     routes.append(WebSocketRoute("/ws/tables/{table_id}", table_socket))
+    routes += [WebSocketRoute(s.path, s.handler) for s in registry.sockets()]
     routes += [Route(path, client_page, methods=["GET"]) for path in registry.pages()]
     routes.append(Mount("/static", app=StaticFiles(directory=static, check_dir=False),
                         name="static"))

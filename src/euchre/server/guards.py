@@ -14,13 +14,20 @@ The counts live in ``app.state.limits``: in memory, or in Redis when the server 
   address are limited further (each gets the welcome coins).
 - Tables: new tables of any kind per address, and per account when signed in; open online
   tables per creator (the registry's count).
+- Lobby: ``Play now`` and seat claims per address (and per account when signed in); seats
+  one person (account, else address) holds at once across waiting tables (the lobby's
+  count; the creator's own seat at an invite table does not count, the cap on open tables
+  covers it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import math
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -56,6 +63,15 @@ class LimitSettings:
     """Seconds."""
     open_online_per_creator: int = 3
     """Online tables one creator (account, else address) may have waiting for their start."""
+    seats_per_address: int = 60
+    """``Play now`` and seat claims per address in :attr:`seats_window`."""
+    seats_per_account: int = 30
+    """``Play now`` and seat claims per signed-in account in :attr:`seats_window`."""
+    seats_window: float = 600.0
+    """Seconds."""
+    seats_held_per_person: int = 2
+    """Seats one person (account, else address) may hold at once at waiting tables (not
+    counting their own seat at an invite table they opened)."""
 
 
 class Limited(DomainError):
@@ -82,11 +98,16 @@ RETRY_WHEN_DOWN = 5
 
 
 class OpenTables(Protocol):
-    """What the cap on open online tables reads of the registry of open tables (the online
-    kind's, which this module does not import)."""
+    """What the caps on open online tables and seats read of the lobby (the online kind's,
+    which this module does not import)."""
 
-    def open_by(self, creator: str) -> list[Any]:
+    async def open_by(self, creator: str) -> list[Any]:
         """The tables ``creator`` opened that wait for their start."""
+        ...
+
+    async def seats_held(self, holder: str) -> list[Any]:
+        """The waiting tables where ``holder`` holds a seat, one entry per seat (their own
+        seat at an invite table they opened left out)."""
         ...
 
     def expires_at(self, table: Any) -> float:
@@ -231,10 +252,68 @@ async def online_creator(request: Request, tables: OpenTables) -> str:
     """The creator of a new online table (account, else address), refused with
     :class:`Limited` while they have their share of tables waiting to start."""
     creator = await creator_of(request)
-    waiting = tables.open_by(creator)
+    waiting = await tables.open_by(creator)
     cap = settings_of(request).open_online_per_creator
     if len(waiting) >= cap:
         wait = max(1, math.ceil(min(tables.expires_at(t) for t in waiting) - tables.now()))
         raise Limited(f"you already have {len(waiting)} online tables waiting to start: "
                       f"start one, or try again in {wait} seconds", wait)
     return creator
+
+
+class TooManySeats(DomainError):
+    """A person already holds their share of seats at waiting tables (409)."""
+
+    code = "too_many_seats"
+
+
+class PersonLocks:
+    """One lock per person (account or address): their checks of a cap and the change the
+    check allows run one at a time, so a burst of requests cannot all pass the check
+    before any of them changed anything (within this process)."""
+
+    def __init__(self) -> None:
+        """No locks yet."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._users: Counter[str] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, person: str) -> AsyncIterator[None]:
+        """Hold ``person``'s lock for the block (forgotten when nobody wants it)."""
+        lock = self._locks.setdefault(person, asyncio.Lock())
+        self._users[person] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[person] -= 1
+            if not self._users[person]:
+                del self._users[person]
+                del self._locks[person]
+
+
+def person_locks(conn: HTTPConnection) -> PersonLocks:
+    """The app's :class:`PersonLocks`."""
+    locks: PersonLocks | None = getattr(conn.app.state, "person_locks", None)
+    if locks is None:
+        locks = conn.app.state.person_locks = PersonLocks()
+    return locks
+
+
+async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str:
+    """Count a seat claim or ``Play now`` per address and account (:class:`Limited`), and
+    refuse (:class:`TooManySeats`) a person who holds their share of seats; returns who
+    holds the seat, ``holder`` (the account, else the address: :func:`creator_of`). Call
+    it holding the person's lock (:func:`person_locks`) until the seat is taken."""
+    s = settings_of(request)
+    held = await tables.seats_held(holder)
+    if len(held) >= s.seats_held_per_person:
+        raise TooManySeats(f"you already hold {len(held)} seats at tables waiting to start "
+                           f"(at most {s.seats_held_per_person}): leave one first")
+    checks = [(f"seats:ip:{address_of(request)}", s.seats_per_address, s.seats_window,
+               "too many seat claims from your address")]
+    if holder.startswith("account:"):
+        checks.append((f"seats:{holder}", s.seats_per_account, s.seats_window,
+                       "too many seat claims for your account"))
+    await hit_all(limits_of(request), checks)
+    return holder

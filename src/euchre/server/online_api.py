@@ -1,39 +1,63 @@
 """Online tables over HTTP: open one, list the open ones, claim a seat, start the game.
 
 An extension (see :mod:`euchre.server.app`): its startup registers the ``online`` table
-kind (its move clock, no hints) and the registry of open tables; its endpoints add the API
-and the ``/online`` pages. Playing is the ordinary table socket, one seat token per person.
+kind (its move clock, no hints) and the registry of open tables; its endpoints add the API,
+the ``/online`` pages and the ``/watch/{id}`` page (a spectator's view of a public table).
+Playing is the ordinary table socket, one seat token per person.
 Invite links are built from the server's public URL (``euchre serve --public-url``), never
 from a request's Host header.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable
 from typing import Any
 
-import msgspec
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..broker import Broker, BrokerUnavailable, MemoryBroker
+from ..storage.open_tables import MemoryOpenTableStore, OpenTableStore
+from ..table.kinds import FinishedTable
+from ..table.lobby import Lobby
 from ..table.online import (
+    DEFAULT_LEVEL,
     MAX_PAGE,
     ONLINE,
     ONLINE_KIND,
     PAGE_SIZE,
+    OnlineConflict,
+    OnlineForbidden,
     OnlineOptions,
-    OnlineTables,
     OpenTable,
+    check_creator,
 )
 from . import guards
-from .api import int_param, manager_of, read_body
-from .encoder import json_answer
+from .api import int_param, read_body
+from .encoder import encode_text, json_answer
 from .errors import ApiError
+from .lobby_state import (
+    LOBBY_CHANNEL,
+    broker_of,
+    invite_link,
+    lobby_of,
+    shown_tables,
+)
+from .lobby_ws import lobby_sockets
 from .people import person_of
 from .registry import Endpoint, Extension, Param, TableKindApi
+from .wire.lobby import TableChanged, TableGone
 from .wire.online import (
+    FillAgreed,
     OnlineTable,
     OnlineTableRequest,
+    QuickRequest,
+    QuickSeat,
     SeatLeft,
     SeatRequest,
     SeatTaken,
@@ -42,20 +66,7 @@ from .wire.online import (
 )
 from .wire.online import OnlineTables as OnlineTablesAnswer
 
-
-def tables_of(request: Request) -> OnlineTables:
-    """The app's registry of open online tables."""
-    tables: OnlineTables | None = getattr(request.app.state, "online", None)
-    if tables is None:
-        raise ApiError("not_enabled", "online tables are not enabled on this server")
-    return tables
-
-
-def invite_link(request: Request, table_id: str) -> str:
-    """The link to the table's waiting page, on the server's public URL."""
-    public_url: str = request.app.state.settings.public_url
-    return f"{public_url.rstrip('/')}/online/{table_id}"
-
+log = logging.getLogger(__name__)
 
 def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> SeatTaken:
     return SeatTaken(id=table_id, seat=seat, token=token, url=f"/online/{table_id}",
@@ -64,12 +75,68 @@ def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> Seat
 
 
 async def _tables(request: Request, tables: list[OpenTable], **extra: Any) -> list[OnlineTable]:
-    """The tables as anyone may see them, each signed-in person's seat with their rating."""
-    shown = [{**t.to_json(), **extra} for t in tables]
-    rate = getattr(request.app.state, "seat_ratings", None)  # set by ratings_api
-    if rate is not None:
-        await rate([t.accounts for t in tables], shown)
-    return [msgspec.convert(t, OnlineTable) for t in shown]
+    return await shown_tables(request.app, tables, **extra)
+
+
+# -- the one start -------------------------------------------------------------------------
+
+
+async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable], None]
+                     ) -> OpenTable:
+    """Start an online table's game: the creator's start, a quick table's fourth person,
+    and everyone's agreement to fill all come here. ``check`` refuses if this caller may
+    not start it; the table is marked started (one caller wins, in any process), the game
+    is opened with computers in the free seats, and only then is the start announced (so
+    whoever is told finds the table)."""
+    lobby = lobby_of(app)
+    table = await lobby.start(table_id, check)
+    try:
+        await app.state.manager.open(table.config())
+    except Exception:
+        try:
+            await lobby.unstart(table_id)
+        except Exception:  # the original failure is the one to report
+            log.exception("online table %s: could not put it back to waiting", table_id)
+        raise
+    await lobby.announce(table)
+    return table
+
+
+def _must_be_ready(table: OpenTable) -> None:
+    if not table.ready():
+        raise OnlineConflict("the table is not ready to start")
+
+
+async def start_if_ready(app: Starlette, table: OpenTable) -> OpenTable:
+    """Start a quick table when four people sit or everyone seated agreed to fill; the
+    table as it now is (a start by another request meanwhile is fine)."""
+    if not table.ready():
+        return table
+    try:
+        return await start_game(app, table.id, _must_be_ready)
+    except OnlineConflict:
+        return await lobby_of(app).get(table.id)
+
+
+# -- publishing ----------------------------------------------------------------------------
+
+
+def _listener(app: Starlette) -> Callable[[OpenTable | None, str, str], Any]:
+    async def publish(table: OpenTable | None, table_id: str, why: str) -> None:
+        if table is None:
+            message: Any = TableGone(id=table_id, reason=why or "empty")  # type: ignore[arg-type]
+        else:
+            [shown] = await shown_tables(app, [table])
+            message = TableChanged(table=shown)
+        try:
+            await broker_of(app).publish(LOBBY_CHANNEL, encode_text(message))
+        except BrokerUnavailable as e:  # the change stands; lobbies catch up on reconnect
+            log.warning("could not announce a change to online table %s: %s", table_id, e)
+
+    return publish
+
+
+# -- endpoints -----------------------------------------------------------------------------
 
 
 async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
@@ -78,64 +145,114 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators)
-    tables = tables_of(request)
-    creator = await guards.online_creator(request, tables)  # 429: too many waiting
-    table, token = tables.create(options, creator=creator,
-                                 account=person.account_id if person is not None else None)
+    tables = lobby_of(request)
+    async with guards.person_locks(request).hold(await guards.creator_of(request)):
+        creator = await guards.online_creator(request, tables)  # 429: too many waiting
+        table, token = await tables.create(
+            options, creator=creator,
+            account=person.account_id if person is not None else None)
     return _seat_answer(request, table.id, 0, token)
-
 
 
 async def get_online(request: Request) -> Response:
     """``GET /api/online?limit=N&cursor=C``: the online tables waiting for their start,
     newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
     limit = int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
-    tables, after = tables_of(request).page(limit, request.query_params.get("cursor"))
+    tables, after = await lobby_of(request).page(limit, request.query_params.get("cursor"))
     return json_answer(OnlineTablesAnswer(tables=await _tables(request, tables), next=after))
 
 
 async def get_online_table(request: Request) -> Response:
     """``GET /api/online/{id}``: one online table's seats and status."""
-    table = tables_of(request).get(request.path_params["table_id"])
-    [shown] = await _tables(request, [table], invite=invite_link(request, table.id))
+    table = await lobby_of(request).get(request.path_params["table_id"])
+    [shown] = await _tables(request, [table])
     return json_answer(shown)
 
 
 async def post_seat(request: Request) -> Response:
-    """``POST /api/tables/{id}/seats``: claim a free seat; answers its token."""
+    """``POST /api/tables/{id}/seats``: claim a free seat; answers its token. The fourth
+    person at a quick-play table starts its game."""
     table_id = request.path_params["table_id"]
-    tables = tables_of(request)
+    tables = lobby_of(request)
     body = await read_body(request, SeatRequest)
-    person = await person_of(request, csrf=tables.get(table_id).options.rated)
+    person = await person_of(request, csrf=(await tables.get(table_id)).options.rated)
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
     name = person.username if person is not None else str(body.name)
-    token = tables.claim(table_id, body.seat, name,
-                         account=person.account_id if person is not None else None)
+    holder = await guards.creator_of(request)
+    async with guards.person_locks(request).hold(holder):
+        await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
+        table, token = await tables.claim(
+            table_id, body.seat, name,
+            account=person.account_id if person is not None else None, holder=holder)
+    await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
+
+
+async def post_quick(request: Request) -> Response:
+    """``POST /api/online/quick``: ``Play now``, a seat at the oldest matching quick-play
+    table (or a new one); the fourth person starts the game."""
+    body = await read_body(request, QuickRequest)
+    person = await person_of(request, csrf=body.rated or body.stake > 0)
+    if person is None and body.name is None:
+        raise ApiError("bad_request", "name: give your name (or sign in)")
+    if person is None and body.stake:
+        raise OnlineForbidden("stakes are for signed-in people: sign in (or create an "
+                              "account) first")
+    tables = lobby_of(request)
+    account = person.account_id if person is not None else None
+    options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
+                            person.username if person is not None else str(body.name),
+                            body.rated, True, body.stake)
+    holder = await guards.creator_of(request)
+
+    async def may_open() -> None:  # a new table counts as one: the caps on tables
+        await guards.online_creator(request, tables)
+        await guards.table_attempt(request, ONLINE)
+
+    async with guards.person_locks(request).hold(holder):
+        await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
+        table, seat, token = await tables.quick_seat(options, account, holder, may_open)
+    opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
+    table = await start_if_ready(request.app, table)
+    return json_answer(QuickSeat(id=table.id, seat=seat, token=token,
+                                 url=f"/online/{table.id}", table_url=f"/table/{table.id}",
+                                 ws=f"/ws/tables/{table.id}",
+                                 status="started" if table.started else "open",
+                                 opened=opened), 201 if opened else 200)
+
+
+async def post_fill(request: Request) -> Response:
+    """``POST /api/online/{id}/fill {"token"}``: the person at the token's seat agrees to
+    fill the free seats with computers; the game starts when everyone seated agreed."""
+    table_id = request.path_params["table_id"]
+    body = await read_body(request, TokenRequest)
+    table, seat = await lobby_of(request).agree(table_id, body.token)
+    table = await start_if_ready(request.app, table)
+    extra = {"table_url": f"/table/{table_id}"} if table.started else {}
+    [shown] = await _tables(request, [table], **extra)
+    return json_answer(FillAgreed(id=table_id, seat=seat, table=shown))
 
 
 async def post_start(request: Request) -> Response:
     """``POST /api/tables/{id}/start {"token"}``: the creator starts the game."""
     table_id = request.path_params["table_id"]
-    tables = tables_of(request)
     body = await read_body(request, StartRequest)
-    table = tables.start(table_id, body.token)
-    try:
-        await manager_of(request).open(table.config())
-    except Exception:
-        tables.unstart(table_id)
-        raise
+    table = await start_game(request.app, table_id, lambda t: check_creator(t, body.token))
     [shown] = await _tables(request, [table], table_url=f"/table/{table_id}")
     return json_answer(shown)
 
 
 async def post_leave(request: Request) -> Response:
-    """``POST /api/online/{id}/leave {"token"}``: give up a claimed seat before the start."""
+    """``POST /api/online/{id}/leave {"token"}``: give up a claimed seat before the start
+    (anyone at a quick-play table; it goes when the last person leaves)."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    seat = tables_of(request).leave(table_id, body.token)
-    return json_answer(SeatLeft(id=table_id, seat=seat))
+    table, seat = await lobby_of(request).leave(table_id, body.token)
+    gone = table.quick and not table.seated()
+    if not gone:
+        await start_if_ready(request.app, table)  # everyone still seated had agreed
+    return json_answer(SeatLeft(id=table_id, seat=seat, gone=gone))
 
 
 async def post_cancel(request: Request) -> Response:
@@ -143,15 +260,62 @@ async def post_cancel(request: Request) -> Response:
     start; it leaves the list, and the people seated see it cancelled."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table = tables_of(request).cancel(table_id, body.token)
+    table = await lobby_of(request).cancel(table_id, body.token)
     [shown] = await _tables(request, [table])
     return json_answer(shown)
 
 
+def open_table_store(app: Starlette) -> OpenTableStore:
+    """Open tables in the site's database when games are in SQL, else in memory."""
+    engine = getattr(app.state.store, "engine", None)
+    if engine is None:
+        return MemoryOpenTableStore()
+    from ..storage.open_tables_sql import SqlOpenTableStore
+
+    return SqlOpenTableStore(engine)
+
+
 async def startup(app: Starlette) -> None:
-    """Register the online kind and the open-table registry."""
-    app.state.online = OnlineTables()
-    app.state.manager.register(ONLINE_KIND)
+    """Register the online kind (its end takes the game off the lobby) and the lobby; push
+    every change to the lobby's channel."""
+    lobby = Lobby(getattr(app.state, "open_table_store", None) or open_table_store(app))
+    app.state.online = lobby
+    if getattr(app.state, "broker", None) is None:
+        app.state.lobby_broker = MemoryBroker()
+        await app.state.lobby_broker.connect()
+    lobby.listeners.append(_listener(app))
+
+    async def off_the_lobby(table: FinishedTable) -> None:
+        await lobby.finished(table.id)
+
+    app.state.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
+        *ONLINE_KIND.finish, off_the_lobby)))
+    app.state.lobby_sweeper = asyncio.create_task(_sweep_forever(lobby))
+
+
+SWEEP_EVERY = 30.0
+"""Seconds between sweeps of expired open tables (each announced to the lobbies)."""
+
+
+async def _sweep_forever(lobby: Lobby) -> None:
+    while True:
+        await asyncio.sleep(SWEEP_EVERY)
+        try:
+            await lobby.sweep()
+        except Exception:  # the database may be away a moment: the next sweep tries again
+            log.exception("sweeping expired online tables failed")
+
+
+async def shutdown(app: Starlette) -> None:
+    """Stop the sweeps; close the lobby's own broker."""
+    sweeper: asyncio.Task[None] | None = getattr(app.state, "lobby_sweeper", None)
+    if sweeper is not None:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+    own: Broker | None = getattr(app.state, "lobby_broker", None)
+    if own is not None:
+        await own.disconnect()
 
 
 _ID = Param("table_id", "path", "The table id.")
@@ -179,8 +343,10 @@ def online_extension() -> Extension:
                      refusals={400: "A bad seat or name (a guest must give one).",
                                403: "A guest at a rated table, or no CSRF token.",
                                404: "No such open table.",
-                               409: "The seat is taken, the game has started, or the "
-                                    "person already sits at this rated table."}),
+                               409: "The seat is taken, the game has started, the "
+                                    "person already sits at this rated table, or holds their "
+                                    "share of seats (``too_many_seats``).",
+                               429: "Too many seat claims from the address or account."}),
             Endpoint("POST", "/api/tables/{table_id}/start", post_start,
                      "The creator starts the game (computers fill free seats)",
                      params=[_ID], body=StartRequest, answers={200: OnlineTable},
@@ -188,6 +354,29 @@ def online_extension() -> Extension:
                                404: "No such open table.",
                                409: "The game has already started, or a rated table "
                                     "has a free seat."}),
+            Endpoint("POST", "/api/online/quick", post_quick,
+                     "Play now: a seat at a quick-play table with these rules and clock",
+                     "The oldest waiting quick-play table with the same preset, clock, stake "
+                     "and rated flag that has a free seat, else a new one (201). The fourth "
+                     "person starts the game (``status`` ``started``).",
+                     body=QuickRequest, answers={200: QuickSeat, 201: QuickSeat},
+                     refusals={400: "A bad preset, clock, stake or name (a guest must give "
+                                    "one).",
+                               403: "A guest at a rated table or with a stake, or no CSRF "
+                                    "token.",
+                               409: "The person already holds their share of seats "
+                                    "(``too_many_seats``), or too many tables wait.",
+                               429: "Too many seat claims, or new tables, from the address "
+                                    "or account; or their share of waiting tables."}),
+            Endpoint("POST", "/api/online/{table_id}/fill", post_fill,
+                     "Agree to fill the free seats with computers (quick play)",
+                     "The game starts when every person seated agreed.",
+                     params=[_ID], body=TokenRequest, answers={200: FillAgreed},
+                     refusals={403: "The token holds no seat at this table.",
+                               404: "No such open table.",
+                               409: "A rated table (it needs four people), a table by "
+                                    "invitation (its creator starts it), or the game has "
+                                    "started."}),
             Endpoint("POST", "/api/online/{table_id}/leave", post_leave,
                      "Give up a claimed seat before the start",
                      params=[_ID], body=TokenRequest, answers={200: SeatLeft},
@@ -203,7 +392,9 @@ def online_extension() -> Extension:
                                409: "The game has started, or the table is already "
                                     "cancelled."}),
         ],
-        pages=["/online", "/online/{table_id}"],
+        pages=["/online", "/online/{table_id}", "/lobby", "/watch/{table_id}"],
+        sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
         startup=startup,
+        shutdown=shutdown,
     )

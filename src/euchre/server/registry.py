@@ -73,6 +73,24 @@ class TableKindApi:
     """Opens the table from the decoded body; returns the answer."""
 
 
+@dataclass(frozen=True)
+class SocketChannel:
+    """A WebSocket route an extension adds, with its messages for ``/asyncapi.json``."""
+
+    name: str
+    """The channel's name in the document."""
+    path: str
+    handler: Callable[[Any], Awaitable[None]]
+    """The Starlette WebSocket endpoint."""
+    description: str
+    client_messages: Sequence[type[Any]] = ()
+    """What a client may send (tagged structs)."""
+    server_messages: Sequence[type[Any]] = ()
+    """What the server sends (tagged structs)."""
+    parameters: Mapping[str, str] = field(default_factory=dict)
+    """Path parameter -> its description."""
+
+
 Startup = Callable[[Starlette], Awaitable[None]]
 """Run once the table manager exists, before tables are resumed (shutdown hooks have the
 same shape: run after the tables stopped, in reverse order)."""
@@ -97,6 +115,8 @@ class Extension:
     """Further checks ``/readyz`` makes."""
     schemas: Sequence[type[Any]] = ()
     """Further models the documents describe."""
+    sockets: Sequence[SocketChannel] = ()
+    """WebSocket routes, documented in ``/asyncapi.json``."""
 
 
 class Registry:
@@ -134,6 +154,11 @@ class Registry:
         """The extra models to document."""
         for ext in self.extensions:
             yield from ext.schemas
+
+    def sockets(self) -> Iterator[SocketChannel]:
+        """Every extension's WebSocket routes."""
+        for ext in self.extensions:
+            yield from ext.sockets
 
     def startups(self) -> Iterator[Startup]:
         """The startup hooks, in order."""

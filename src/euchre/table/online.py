@@ -10,14 +10,23 @@ seats, computer players (of the level chosen at creation) in the seats still fre
 person's move is timed by the same move clock as coin tables
 (:class:`~euchre.table.coin.CoinTurnPolicy`), with the table's own ``seconds_per_move``.
 
-Open tables are kept in memory only (a restart forgets them); started tables are stored
-and resumed like every other table. An open table nobody but its creator has joined is
-forgotten after :data:`ALONE_FOR` (10 minutes), one with people after :data:`OPEN_FOR` (an
-hour); the list is read a page at a time (:meth:`OnlineTables.page`).
+The rules of each change (who may claim, leave, start, cancel, agree to fill) are methods of
+:class:`OpenTable`, shared by the two registries: :class:`OnlineTables` here keeps open
+tables in this process's memory (tests inject its clock), and :class:`euchre.table.lobby.Lobby`
+keeps them in a store (:mod:`euchre.table.open_store`: memory, or SQL so they survive a
+restart and every process sees the same). Started tables are stored and resumed like every
+other table. An open table nobody but its creator has joined is forgotten after
+:data:`ALONE_FOR` (10 minutes), one with people after :data:`OPEN_FOR` (an hour); the list
+is read a page at a time (:meth:`OnlineTables.page`).
+
+A *quick-play* table (``quick``) is opened by ``Play now``: it has no creator's privileges,
+anyone seated may leave (South too), and it starts by itself when four people sit or when
+every person seated agreed to fill the rest with computers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import secrets
 import time
@@ -138,6 +147,16 @@ class OpenTable:
     """Per seat: the id of the signed-in account that claimed it (None: a guest, or free)."""
     cancelled: bool = False
     """Whether the creator cancelled it (kept a while so seated people can be told)."""
+    quick: bool = False
+    """A quick-play table: matched by ``Play now``, starts by itself, no creator."""
+    holders: list[str | None] = field(default_factory=lambda: [None] * 4)
+    """Per seat: who holds it (``account:N`` or ``ip:A``), for the cap on seats per person."""
+    agreed: list[bool] = field(default_factory=lambda: [False] * 4)
+    """Per seat: whether its person agreed to fill the free seats with computers."""
+    started_at: float | None = None
+    """When the game started (the registry's clock), once it has."""
+    version: int = 0
+    """Raised by every change: a store writes a change only over the version it read."""
 
     def waiting(self) -> bool:
         """Whether it waits for its start (neither started nor cancelled)."""
@@ -161,12 +180,139 @@ class OpenTable:
         """The seats nobody has claimed."""
         return [i for i, p in enumerate(self.people) if p is None]
 
+    def seated(self) -> int:
+        """How many people sit here."""
+        return 4 - len(self.free_seats())
+
+    def status(self) -> str:
+        """``open``, ``started`` or ``cancelled``."""
+        return "cancelled" if self.cancelled else "started" if self.started else "open"
+
+    def match_key(self) -> str:
+        """What ``Play now`` matches on: preset, clock, stake, rated (rule changes: none)."""
+        o = self.options
+        return f"{o.preset}|{o.seconds_per_move:g}|{o.stake}|{int(o.rated)}"
+
+    def check_open(self) -> None:
+        """Refuse (409) unless seats can still change: not cancelled, not started."""
+        _refuse_cancelled(self)
+        if self.started:
+            raise OnlineConflict("the game has started: no seat can be claimed now")
+
+    def take_seat(self, seat: int, name: str, token: str, account: int | None,
+                  holder: str | None = None) -> None:
+        """Seat a person (refused: taken seat, started, cancelled; at a rated table a guest
+        or a second seat for one account)."""
+        self.check_open()
+        if self.people[seat] is not None:
+            raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+        if self.options.rated:
+            if account is None:
+                raise OnlineForbidden(GUEST_REFUSED)
+            if account in self.accounts:
+                raise OnlineConflict("you already have a seat at this rated table")
+        self.people[seat] = (name, hash_token(token))
+        self.accounts[seat] = account
+        self.holders[seat] = holder
+        self.agreed[seat] = False
+
+    def begin(self, now: float) -> None:
+        """Mark the game started (refused: cancelled, started already, rated with a free
+        seat)."""
+        _refuse_cancelled(self)
+        if self.started:
+            raise OnlineConflict("the game has already started")
+        free = len(self.free_seats())
+        if self.options.rated and free:
+            raise OnlineConflict(f"a rated table starts only with four people: "
+                                 f"{free} seat{'s are' if free > 1 else ' is'} still free")
+        self.started = True
+        self.started_at = now
+
+    def give_up(self, token: Any) -> int:
+        """Free the seat ``token`` holds before the start; returns it. The creator of an
+        invite table cancels instead; at a quick table anyone may leave."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise OnlineForbidden("that token holds no seat at this table")
+        _refuse_cancelled(self)
+        if self.started:
+            raise OnlineConflict("the game has started: a seat cannot be given up before "
+                                 "the start any more")
+        if seat == 0 and not self.quick:
+            raise OnlineConflict("the creator cannot leave their own table: cancel it instead")
+        self.people[seat] = None
+        self.accounts[seat] = None
+        self.holders[seat] = None
+        self.agreed[seat] = False
+        return seat
+
+    def cancel_by(self, token: Any) -> None:
+        """Cancel before the start (the creator's token; quick tables have no creator)."""
+        if self.quick or self.seat_of(token) != 0:
+            raise OnlineForbidden("only the table's creator can cancel it"
+                                  + (": at a quick-play table, leave your seat" if self.quick
+                                     else ""))
+        _refuse_cancelled(self)
+        if self.started:
+            raise OnlineConflict("the game has started: it cannot be cancelled")
+        self.cancelled = True
+
+    def agree_to_fill(self, token: Any) -> int:
+        """The person at ``token``'s seat agrees to fill free seats with computers; returns
+        the seat (refused at rated tables: they need four people)."""
+        seat = self.seat_of(token)
+        if seat is None:
+            raise OnlineForbidden("that token holds no seat at this table")
+        self.check_open()
+        if not self.quick:
+            raise OnlineConflict("at a table by invitation the creator starts the game")
+        if self.options.rated:
+            raise OnlineConflict("a rated table cannot be filled with computers: it starts "
+                                 "when four people sit")
+        self.agreed[seat] = True
+        return seat
+
+    def ready(self) -> bool:
+        """Whether a quick table starts now: four people, or everyone seated agreed to fill
+        (never a rated table short of four)."""
+        if not self.quick or not self.waiting() or not self.seated():
+            return False
+        if not self.free_seats():
+            return True
+        return not self.options.rated and all(
+            self.agreed[i] for i, p in enumerate(self.people) if p is not None)
+
+    def to_stored(self) -> dict[str, Any]:
+        """Everything to keep it (token hashes included: private), as JSON data."""
+        return {"id": self.id, "created_at": self.created_at, "creator": self.creator,
+                "options": dataclasses.asdict(self.options),  # every option, new ones too
+                "people": [list(p) if p else None for p in self.people],
+                "accounts": self.accounts, "holders": self.holders, "agreed": self.agreed,
+                "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
+                "started_at": self.started_at, "version": self.version}
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> OpenTable:
+        """The table :meth:`to_stored` kept."""
+        return cls(
+            id=data["id"], options=OnlineOptions(**data["options"]),
+            created_at=float(data["created_at"]),
+            people=[(p[0], p[1]) if p else None for p in data["people"]],
+            started=bool(data["started"]), creator=data.get("creator", ""),
+            accounts=list(data["accounts"]), cancelled=bool(data["cancelled"]),
+            quick=bool(data.get("quick", False)),
+            holders=list(data.get("holders") or [None] * 4),
+            agreed=list(data.get("agreed") or [False] * 4),
+            started_at=data.get("started_at"), version=int(data.get("version", 0)))
+
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""
         rules = self.options.make_rules()
         return {
             "id": self.id,
-            "status": "cancelled" if self.cancelled else "started" if self.started else "open",
+            "status": self.status(),
+            "quick": self.quick,
             "rated": self.options.rated,
             "spectators": self.options.spectators,
             "stake": self.options.stake,
@@ -177,7 +323,8 @@ class OpenTable:
             "level": self.options.level,
             "seats": [{"seat": i, "position": SEAT_NAMES[i],
                        "name": p[0] if p else None, "taken": p is not None,
-                       "signed_in": self.accounts[i] is not None}
+                       "signed_in": self.accounts[i] is not None,
+                       "fill": p is not None and self.agreed[i]}
                       for i, p in enumerate(self.people)],
             "free": len(self.free_seats()),
             "url": f"/online/{self.id}",
@@ -284,78 +431,40 @@ class OnlineTables:
         """One page of :meth:`open_tables` after ``cursor`` (from the page before), and the
         cursor of the next page (None on the last). A table opened or gone between pages
         moves nothing: the cursor names a place in the order, not a position."""
-        after = parse_cursor(cursor) if cursor else None
-        waiting = self.open_tables()
-        if after is not None:
-            waiting = [t for t in waiting if (t.created_at, t.id) < after]
-        page = waiting[:limit]
-        more = len(waiting) > limit
-        return page, (_cursor(page[-1]) if more and page else None)
+        return page_of(self.open_tables(), limit, cursor)
 
     def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
               account: int | None = None) -> str:
         """Take a free seat (as ``account`` if signed in); returns its token (409 if taken
         or started; at a rated table 403 for a guest, 409 for a second seat)."""
         table = self.get(table_id)
-        _refuse_cancelled(table)
-        if table.started:
-            raise OnlineConflict("the game has started: no seat can be claimed now")
-        if table.people[seat] is not None:
-            raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
-        if table.options.rated:
-            if account is None:
-                raise OnlineForbidden(GUEST_REFUSED)
-            if account in table.accounts:
-                raise OnlineConflict("you already have a seat at this rated table")
         token = token or new_token()
-        table.people[seat] = (name, hash_token(token))
-        table.accounts[seat] = account
+        table.take_seat(seat, name, token, account)
+        table.version += 1
         return token
 
     def start(self, table_id: str, token: Any) -> OpenTable:
         """Mark the table started (the creator's token only); the caller opens it."""
         table = self.get(table_id)
-        creator = table.people[0]
-        if not isinstance(token, str) or creator is None \
-                or not secrets.compare_digest(creator[1], hash_token(token)):
-            raise OnlineForbidden("only the table's creator can start the game")
-        _refuse_cancelled(table)
-        if table.started:
-            raise OnlineConflict("the game has already started")
-        free = len(table.free_seats())
-        if table.options.rated and free:
-            raise OnlineConflict(f"a rated table starts only with four people: "
-                                 f"{free} seat{'s are' if free > 1 else ' is'} still free")
-        table.started = True
+        check_creator(table, token)
+        table.begin(self.now())
+        table.version += 1
         return table
 
     def leave(self, table_id: str, token: Any) -> int:
         """Give up a claimed seat before the start (that seat's token); returns the seat.
         The creator cancels the table instead; after the start leaving is another matter."""
         table = self.get(table_id)
-        seat = table.seat_of(token)
-        if seat is None:
-            raise OnlineForbidden("that token holds no seat at this table")
-        _refuse_cancelled(table)
-        if table.started:
-            raise OnlineConflict("the game has started: a seat cannot be given up before "
-                                 "the start any more")
-        if seat == 0:
-            raise OnlineConflict("the creator cannot leave their own table: cancel it instead")
-        table.people[seat] = None
-        table.accounts[seat] = None
+        seat = table.give_up(token)
+        table.version += 1
         return seat
 
     def cancel(self, table_id: str, token: Any) -> OpenTable:
         """Cancel the table before its start (the creator's token only): it leaves the list,
         and whoever asks about it is told it was cancelled until it is forgotten."""
         table = self.get(table_id)
-        if table.seat_of(token) != 0:
-            raise OnlineForbidden("only the table's creator can cancel it")
-        _refuse_cancelled(table)
-        if table.started:
-            raise OnlineConflict("the game has started: it cannot be cancelled")
-        table.cancelled = True
+        table.cancel_by(token)
+        table.version += 1
         return table
 
     def unstart(self, table_id: str) -> None:
@@ -363,11 +472,34 @@ class OnlineTables:
         table = self._tables.get(table_id)
         if table is not None:
             table.started = False
+            table.started_at = None
+
+
+def check_creator(table: OpenTable, token: Any) -> None:
+    """Refuse (403) unless ``token`` is the creator's (an invite table's South)."""
+    creator = table.people[0]
+    if table.quick or not isinstance(token, str) or creator is None \
+            or not secrets.compare_digest(creator[1], hash_token(token)):
+        raise OnlineForbidden("only the table's creator can start the game"
+                              + (": a quick-play table starts by itself" if table.quick
+                                 else ""))
 
 
 def _refuse_cancelled(table: OpenTable) -> None:
     if table.cancelled:
         raise OnlineConflict("the creator cancelled this table")
+
+
+def page_of(newest_first: list[OpenTable], limit: int, cursor: str | None
+            ) -> tuple[list[OpenTable], str | None]:
+    """One page of ``newest_first`` after ``cursor``, and the next page's cursor."""
+    after = parse_cursor(cursor) if cursor else None
+    waiting = newest_first
+    if after is not None:
+        waiting = [t for t in waiting if (t.created_at, t.id) < after]
+    page = waiting[:limit]
+    more = len(waiting) > limit
+    return page, (_cursor(page[-1]) if more and page else None)
 
 
 def _cursor(table: OpenTable) -> str:

@@ -7,6 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from msgspec import Meta, Struct
 
+from ...coins.rules import STAKES
 from ...rules import Rules
 from ...table.names import check_display_name
 from ...table.online import DEFAULT_LEVEL, DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
@@ -102,6 +103,60 @@ class SeatRequest(Request):
             self.name = display_name(self.name)
 
 
+_STAKE = "stake must be 0 (no stake) or one of " + ", ".join(str(s) for s in STAKES) + " coins"
+
+
+class QuickRequest(Request):
+    """``POST /api/online/quick``: ``Play now``. A seat at the oldest waiting quick-play
+    table with the same preset, clock, stake and rated flag, or a new one."""
+
+    preset: PresetName = "classic"
+    seconds_per_move: Annotated[float, Meta(ge=MIN_SECONDS, le=MAX_SECONDS)] = DEFAULT_SECONDS
+    """Each person's clock for one move."""
+    stake: Annotated[int, Meta(extra_json_schema={"enum": [0, *STAKES]})] = 0
+    """Play coins each person stakes (0: none; signed-in people only)."""
+    rated: bool = False
+    """Rated: signed-in people only (with the X-CSRF-Token header), four of them."""
+    name: Annotated[DisplayName, Meta(
+        description="A guest's name (a signed-in person plays under their account's name)."
+    )] | None = None
+
+    what: ClassVar[str] = "Play now"
+    refusals: ClassVar[dict[str, Any]] = {
+        "preset": preset_refusal,
+        "seconds_per_move": _SECONDS,
+        "stake": _STAKE,
+        "rated": "rated must be true or false",
+        "name": _NAME,
+    }
+
+    def __post_init__(self) -> None:
+        self.preset = preset_of(self.preset)
+        if not math.isfinite(self.seconds_per_move):
+            raise ValueError(_SECONDS)
+        self.seconds_per_move = float(self.seconds_per_move)
+        if self.stake not in (0, *STAKES):
+            raise ValueError(_STAKE)
+        if self.name is not None:
+            self.name = display_name(self.name)
+
+
+class QuickSeat(Struct):
+    """A seat found (or a table opened) by ``Play now``, and its token."""
+
+    id: str
+    seat: SeatNumber
+    token: str
+    url: str
+    """The table's waiting page."""
+    table_url: str
+    ws: str
+    status: Literal["open", "started"]
+    """``started`` when this person was the fourth and the game began."""
+    opened: bool
+    """Whether no table matched and a new one was opened."""
+
+
 class StartRequest(Struct):
     """``POST /api/tables/{id}/start``: the creator's token."""
 
@@ -119,6 +174,17 @@ class SeatLeft(Struct):
 
     id: str
     seat: SeatNumber
+    gone: bool = False
+    """Whether the table went (a quick-play table left empty)."""
+
+
+class FillAgreed(Struct):
+    """A person agreed to fill free seats with computers; the table as it now is
+    (``status`` ``started`` once everyone seated agreed)."""
+
+    id: str
+    seat: SeatNumber
+    table: OnlineTable
 
 
 class SeatRating(Struct):
@@ -140,6 +206,8 @@ class OnlineSeat(Struct):
     taken: bool
     signed_in: bool = False
     """Whether a signed-in person sits here (else a guest, or free)."""
+    fill: bool = False
+    """Whether the person here agreed to fill free seats with computers (quick play)."""
     rating: SeatRating | None = None
     """A signed-in person's rating (null: unrated, or a guest)."""
 
@@ -164,9 +232,13 @@ class OnlineTable(Struct):
     free: int
     url: str
     invite: str | None = None
-    """The link to send to the people invited (one table's answer)."""
+    """The link to send to the people invited (its waiting page on the site's address)."""
     table_url: str | None = None
     """The table's page (once started)."""
+    watch: str | None = None
+    """The page to watch the game on (a started table open to spectators)."""
+    quick: bool = False
+    """A quick-play table (``Play now``): starts by itself, no creator."""
 
 
 class OnlineTables(Struct):

@@ -8,7 +8,11 @@ from alembic import context
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from euchre.storage import accounts_models, people_models  # noqa: F401  (add tables to Base)
+from euchre.storage import (  # noqa: F401  (add tables to Base)
+    accounts_models,
+    lobby_models,
+    people_models,
+)
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine
 

@@ -85,7 +85,7 @@ export function cardFace(card) {
     body = corner(card) + rotated + centre(card);
   }
   return (
-    `<svg class="card-svg ${colour}" viewBox="0 0 60 84" aria-hidden="true" focusable="false">` +
+    `<svg class="card-svg ${colour}" data-card="${card}" viewBox="0 0 60 84" aria-hidden="true" focusable="false">` +
     `<rect x="0.75" y="0.75" width="58.5" height="82.5" rx="5" class="card-paper"/>` +
     body +
     `</svg>`

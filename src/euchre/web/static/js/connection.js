@@ -1,5 +1,6 @@
 // The table's WebSocket: join with our token (and last version), then receive snapshots and events.
 // Reconnects by itself; a rejoin sends the last version seen so only missing events come back.
+// With no token it watches instead (a spectator: no seat, the public view, nothing to send).
 
 /** The close code of a socket refused by a cap on connections (server/socket_guard.py). */
 const TOO_MANY = 4429;
@@ -7,7 +8,7 @@ const TOO_MANY = 4429;
 export class TableConnection {
   /**
    * @param {string} tableId
-   * @param {string} token
+   * @param {string|null} token (null: watch as a spectator)
    * @param {{onTable: Function, onError: Function, onHint: Function, onState: Function}} handlers
    */
   constructor(tableId, token, handlers) {
@@ -26,7 +27,10 @@ export class TableConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.retries = 0;
-      socket.send(JSON.stringify({ type: "join", token: this.token, since: this.version }));
+      const hello = this.token === null
+        ? { type: "watch", since: this.version }
+        : { type: "join", token: this.token, since: this.version };
+      socket.send(JSON.stringify(hello));
       this.handlers.onState?.("open");
     });
     socket.addEventListener("message", (message) => this.receive(JSON.parse(message.data)));
@@ -61,7 +65,7 @@ export class TableConnection {
         this.handlers.onHint?.(message.hints, message.version);
         break;
       case "error": {
-        const fatal = message.code === "no_table" || message.code === "bad_token";
+        const fatal = ["no_table", "bad_token", "private"].includes(message.code);
         if (fatal) this.closed = true;
         this.handlers.onError?.(message.message, fatal, message.code);
         break;

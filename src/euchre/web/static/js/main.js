@@ -1,10 +1,11 @@
 // The client's entry point: a small router over the paths the server serves index.html for
-// (/, /table/{id}, /replay/{id}, /rules) that mounts one page at a time.
+// (/, /table/{id}, /watch/{id}, /replay/{id}, /rules) that mounts one page at a time.
 
 import { mountAccount } from "../account/account.js";
 import { mountCoins } from "../account/coins.js";
 import { initAccountSlot } from "../account/session.js";
 import { mountLeaders } from "./leaders.js";
+import { mountLobbyPage } from "./lobby.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
 import { mountReplay } from "./replay.js";
@@ -12,16 +13,19 @@ import { mountLearn } from "./learn.js";
 import { mountRules } from "./rules-page.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
+import { mountWatch } from "./watch.js";
 
 const ROUTES = [
   [/^\/$/, (main) => mountStart(main), "Euchre", "/"],
   [/^\/table\/([\w.~-]+)$/, (main, id) => mountTable(main, id), "Euchre: your table", null],
+  [/^\/watch\/([\w.~-]+)$/, (main, id) => mountWatch(main, id), "Euchre: watching", null],
   [/^\/rules$/, (main) => mountRules(main, new URLSearchParams(location.search).get("table")), "Euchre: rules", "/rules"],
   [/^\/learn$/, (main) => mountLearn(main), "Euchre: strategy guide", "/learn"],
   [/^\/replay\/([\w.~-]+)$/, (main, id) => mountReplay(main, id), "Euchre: replay", null],
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
   [/^\/leaders$/, (main) => mountLeaders(main), "Euchre: leaderboard", "/leaders"],
+  [/^\/lobby$/, (main) => mountLobbyPage(main), "Euchre: lobby", "/lobby"],
   [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
   [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
 ];

@@ -6,17 +6,17 @@ import { ratingBadge } from "../account/person-stats.js";
 import { call as accountCall, me } from "../account/session.js";
 import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
+import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { rememberSeat } from "./storage.js";
 
 const KEY = "euchre.online";
-const NAME_KEY = "euchre.onlineName";
-const POLL_MS = 1500;
+export const NAME_KEY = "euchre.onlineName";
 const POSITIONS = ["South", "West", "North", "East"];
 
 // Calls that change something carry the session's CSRF token when someone is signed in
 // (a signed-in person sits under their account; rated tables require it).
-async function call(method, path, body) {
+export async function call(method, path, body) {
   if (method !== "GET") await me().catch(() => null);
   return accountCall(method, path, body);
 }
@@ -38,7 +38,7 @@ function heldSeat(id) {
   return held()[id] ?? null;
 }
 
-function holdSeat(id, seat, token) {
+export function holdSeat(id, seat, token) {
   const all = held();
   all[id] = { seat, token, at: Date.now() };
   const recent = Object.entries(all).sort((a, b) => b[1].at - a[1].at).slice(0, 30);
@@ -51,17 +51,17 @@ function dropSeat(id) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
-function savedName() {
+export function savedName() {
   return localStorage.getItem(NAME_KEY) || "";
 }
 
-function humanise(name) {
+export function humanise(name) {
   const text = String(name).replaceAll("-", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describe(table) {
-  const host = table.seats[0]?.name ?? "Someone";
+  const host = table.seats.find((s) => s.taken)?.name ?? "Someone"; // a quick table's South may have left
   const free = table.free === 1 ? "1 seat free" : `${table.free} seats free`;
   const rated = table.rated ? "rated, " : "";
   return `${host}'s table: ${rated}${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
@@ -95,7 +95,7 @@ export function mountOnlineSection(section) {
   fill(
     section,
     h("h2", {}, "Play online"),
-    h("p", { class: "field-help" }, "Play against real people: open a table and share its invite link, or join an open table. Each move has its own clock; when it runs out the table plays that move for you."),
+    h("p", { class: "field-help" }, "Play against real people: ", h("a", { href: "/lobby" }, "Play now in the lobby"), ", open a table and share its invite link, or join an open table. Each move has its own clock; when it runs out the table plays that move for you."),
     form,
     errorBox,
     h("h3", {}, "Open tables"),
@@ -169,10 +169,11 @@ export function mountOnlinePage(main) {
   return () => {};
 }
 
-/** The waiting page of one online table: invite link, seats, and the start. */
+/** The waiting page of one online table: invite link, seats, and the start, pushed live over
+ * /ws/online/{id} (no polling). */
 export function mountOnlineLobby(main, id) {
-  let timer = null;
   let stopped = false;
+  let last = null; // the table as last pushed
   const status = h("p", { role: "status", "aria-live": "polite" }, "Loading the table…");
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const body = h("div", { class: "online-lobby" });
@@ -181,7 +182,7 @@ export function mountOnlineLobby(main, id) {
   let account = null; // who is signed in (a rated table seats only signed-in people)
   signedIn().then((who) => {
     account = who;
-    shown = ""; // draw again with what we now know
+    redraw(); // draw again with what we now know
   });
   fill(main, h("div", { class: "page notice" }, h("h1", {}, "Online table"), status, errorBox, body));
 
@@ -214,7 +215,7 @@ export function mountOnlineLobby(main, id) {
     } catch (error) {
       showError(`Could not take that seat: ${error.message}`);
     }
-    await load();
+    redraw();
   }
 
   async function start() {
@@ -224,7 +225,16 @@ export function mountOnlineLobby(main, id) {
       enterTable();
     } catch (error) {
       showError(`Could not start the game: ${error.message}`);
-      await load();
+    }
+  }
+
+  async function agree() {
+    showError("");
+    try {
+      const done = await call("POST", `/api/online/${encodeURIComponent(id)}/fill`, { token: heldSeat(id)?.token });
+      if (done.table.status === "started") enterTable();
+    } catch (error) {
+      showError(`Could not agree: ${error.message}`);
     }
   }
 
@@ -236,7 +246,7 @@ export function mountOnlineLobby(main, id) {
     } catch (error) {
       showError(`Could not leave the seat: ${error.message}`);
     }
-    await load();
+    redraw();
   }
 
   async function cancel() {
@@ -247,7 +257,11 @@ export function mountOnlineLobby(main, id) {
     } catch (error) {
       showError(`Could not cancel the table: ${error.message}`);
     }
-    await load();
+  }
+
+  function redraw() {
+    shown = "";
+    if (last) receive(last);
   }
 
   function render(table) {
@@ -281,13 +295,18 @@ export function mountOnlineLobby(main, id) {
           s.taken ? h("strong", {}, s.name) : "free",
           s.rating ? [" ", ratingBadge(s.rating)] : null,
           mine && mine.seat === s.seat ? " (you)" : null,
+          table.quick && s.taken && s.fill ? h("span", { class: "fill-mark" }, " agreed to fill") : null,
           !mine && !s.taken && !guestAtRated ? h("button", { type: "button", class: "tool", onclick: () => claim(s.seat) }, `Sit ${s.position}`) : null,
         ),
       ),
     );
     const filler = table.rated
       ? "Rated: four signed-in people play, no computers; the game starts when every seat is taken, and everyone's rating changes when it ends."
-      : `Free seats are played by ${table.level} computer players.`;
+      : table.quick
+        ? `The game starts when four people sit, or when everyone seated agrees to fill the empty seats with ${table.level} computer players.`
+        : `Free seats are played by ${table.level} computer players.`;
+    const agreedAlready = mine && table.seats[mine.seat]?.fill;
+    const waitingFor = table.seats.filter((s) => s.taken && !s.fill && (!mine || s.seat !== mine.seat)).map((s) => s.name);
     fill(
       body,
       h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
@@ -298,52 +317,62 @@ export function mountOnlineLobby(main, id) {
       guestAtRated ? h("p", { class: "notice rated-sign-in" }, "This table is rated: only signed-in people may sit. ", h("a", { href: "/account" }, "Sign in or create an account")) : null,
       !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
       !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
-      mine && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
-      mine && mine.seat === 0 ? h("button", { type: "button", class: "tool", onclick: cancel }, "Cancel the table") : null,
-      mine && mine.seat !== 0 ? h("button", { type: "button", class: "tool", onclick: leave }, "Leave my seat") : null,
+      mine && table.quick && !table.rated && !agreedAlready ? h("button", { type: "button", class: "start-button fill-button", onclick: agree }, "Fill the empty seats with computers") : null,
+      mine && table.quick && agreedAlready ? h("p", { class: "fill-wait" }, waitingFor.length ? `You agreed to fill with computers. Waiting for ${waitingFor.join(", ")} to agree, or for more people.` : "You agreed to fill with computers.") : null,
+      mine && !table.quick && mine.seat === 0 ? h("button", { type: "button", class: "start-button", onclick: start }, "Start the game") : null,
+      mine && !table.quick && mine.seat === 0 ? h("button", { type: "button", class: "tool", onclick: cancel }, "Cancel the table") : null,
+      mine && (table.quick || mine.seat !== 0) ? h("button", { type: "button", class: "tool", onclick: leave }, "Leave my seat") : null,
     );
+    const people = table.seats.filter((s) => s.taken).map((s) => s.name).join(", ");
     status.textContent = !mine
-      ? `Choose a free seat at ${host}'s table.`
-      : mine.seat === 0
-        ? "Share the invite link; start the game when you are ready."
-        : `You sit ${POSITIONS[mine.seat]}. Waiting for ${host} to start the game.`;
+      ? (table.quick ? `Choose a free seat at the table with ${people}.` : `Choose a free seat at ${host}'s table.`)
+      : table.quick
+        ? `You sit ${POSITIONS[mine.seat]}. Waiting for more people (${table.free} ${table.free === 1 ? "seat" : "seats"} free).`
+        : mine.seat === 0
+          ? "Share the invite link; start the game when you are ready."
+          : `You sit ${POSITIONS[mine.seat]}. Waiting for ${host} to start the game.`;
   }
 
-  async function load() {
-    if (stopped) return;
-    clearTimeout(timer);
-    try {
-      const table = await call("GET", `/api/online/${encodeURIComponent(id)}`);
-      if (stopped) return;
-      if (table.status === "cancelled") {
-        dropSeat(id);
-        status.textContent = `${table.seats[0]?.name ?? "The host"} cancelled this table.`;
-        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
-        return;
-      }
-      if (table.status === "started") {
-        if (enterTable()) return;
-        status.textContent = "This game has started without you.";
-        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
-        return;
-      }
-      render(table);
-    } catch (error) {
-      if (stopped) return;
-      if (error.status === 404) {
-        if (enterTable()) return;
-        status.textContent = "There is no open online table with that link.";
-        fill(body, h("p", {}, h("a", { class: "button-link", href: "/online" }, "See the open tables")));
-        return;
-      }
-      showError(`Could not load the table: ${error.message}`);
+  function closedPage(text) {
+    status.textContent = text;
+    fill(body, h("p", {}, h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
+  }
+
+  function receive(table) {
+    last = table;
+    if (table.status === "cancelled") {
+      dropSeat(id);
+      closedPage(`${table.seats[0]?.name ?? "The host"} cancelled this table.`);
+      return;
     }
-    timer = setTimeout(load, POLL_MS);
+    if (table.status === "started") {
+      if (enterTable()) return;
+      status.textContent = "This game has started without you.";
+      fill(body, h("p", {},
+        table.watch ? h("a", { class: "button-link", href: table.watch }, "Watch the game") : null, " ",
+        h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
+      return;
+    }
+    render(table);
   }
 
-  load();
+  // The table and every change to it come over the socket: no polling.
+  const close = openLive(`/ws/online/${encodeURIComponent(id)}`, (message) => {
+    if (stopped) return;
+    if (message.type === "table") receive(message.table);
+    else if (message.type === "gone") {
+      last = null;
+      if (enterTable()) return; // a finished or vanished table: the table page knows
+      dropSeat(id);
+      closedPage(message.reason === "empty" ? "Everyone left this table, so it closed." : "There is no open online table with that link.");
+    }
+  }, (state) => {
+    if (state === "closed" && !stopped) showError("Connection lost: reconnecting…");
+    if (state === "open") showError("");
+  });
+
   return () => {
     stopped = true;
-    clearTimeout(timer);
+    close();
   };
 }

@@ -3,12 +3,17 @@
 import { cardFace, cardName, suitMark, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { lastTrickPlays } from "./trick.js";
-import { handSummary, seatName, sideName, sideOf } from "./words.js";
+import { gameOverText, handSummary, seatName, sideName, sideOf, sidesFor } from "./words.js";
 
 /** What a finished hand came to (the server's SUMMARY), with a Continue button. */
 export function summaryPanel(summary, me, onContinue) {
   const words = handSummary(summary, me);
-  const mine = sideOf(me);
+  const [mine] = sidesFor(me);
+  // "us 3, them 2" for a player; "Ann and North 3, West and East 2" for an onlooker.
+  const onlooker = me === null || me === undefined;
+  const pair = ([a, b]) => (onlooker
+    ? `${sideName(0, me)} ${a}, ${sideName(1, me)} ${b}`
+    : `us ${a}, them ${b}`);
   const made =
     summary.trump && summary.maker !== null
       ? h(
@@ -17,7 +22,7 @@ export function summaryPanel(summary, me, onContinue) {
           `${seatName(summary.maker, me)} made `,
           suitMark(summary.trump),
           ` ${suitName(summary.trump)} trump${summary.alone ? ", alone" : ""}. `,
-          `Tricks: us ${summary.tricks_won[mine]}, them ${summary.tricks_won[1 - mine]}.`,
+          `Tricks: ${pair([summary.tricks_won[mine], summary.tricks_won[1 - mine]])}.`,
         )
       : null;
   return h(
@@ -28,7 +33,7 @@ export function summaryPanel(summary, me, onContinue) {
     made,
     words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
     summary.score
-      ? h("p", { class: "summary-score" }, `Score: us ${summary.score[mine]}, them ${summary.score[1 - mine]}.`)
+      ? h("p", { class: "summary-score" }, `Score: ${pair([summary.score[mine], summary.score[1 - mine]])}.`)
       : null,
     h("button", { type: "button", class: "panel-close", dataset: { key: "panel:summary" }, onclick: onContinue }, "Continue"),
   );
@@ -51,6 +56,24 @@ export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
       h("a", { class: "button-link", href: "/" }, "New game"),
     ),
     verify,
+  );
+}
+
+/** The end of a game watched from no seat: who won, the score, the replay and the way out. */
+export function watchedOverPanel(table, replayUrl) {
+  const [a, b] = [0, 1];
+  return h(
+    "section",
+    { class: "panel game-over-panel watched", "aria-label": "Game over" },
+    h("h2", {}, "The game is over"),
+    h("p", {}, gameOverText(table.winner, table.score, null)),
+    h("p", { class: "final-score" }, `${table.score[a]} – ${table.score[b]}`),
+    h(
+      "div",
+      { class: "panel-actions" },
+      h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
+      h("a", { class: "button-link", href: "/" }, "Find another game"),
+    ),
   );
 }
 

@@ -2,7 +2,7 @@
 // and the pips showing count the points (pips still covered are drawn faint).
 
 import { h } from "./dom.js";
-import { sideName, sideOf, sideShort } from "./words.js";
+import { sideName, sideShort, sidesFor } from "./words.js";
 
 const FOUR = [[14, 14], [34, 14], [14, 42], [34, 42]];
 const SIX = [[14, 12], [34, 12], [14, 28], [34, 28], [14, 44], [34, 44]];
@@ -17,7 +17,7 @@ function markerCard(pips, lit, suitClass) {
 
 /** One side's score with its Four and Six markers. */
 function sideScore(side, points, me, gameTo) {
-  const mine = side === sideOf(me);
+  const mine = side === sidesFor(me)[0];
   const four = Math.min(points, 4);
   const six = Math.max(0, Math.min(points - 4, 6));
   const suitClass = mine ? "marker-red" : "marker-black";
@@ -36,7 +36,7 @@ function sideScore(side, points, me, gameTo) {
 
 /** The score box: both sides, ours first. */
 export function scoreBox(score, me, gameTo) {
-  const mine = sideOf(me);
+  const [mine] = sidesFor(me);
   return h(
     "section",
     { class: "score", "aria-label": "Score" },

@@ -55,7 +55,7 @@ export function renderSeats(seats, view, table, me) {
     const box = seats[position(seat, me)];
     const info = (table.seats || []).find((s) => s.seat === seat);
     const out = view.sitting_out.includes(seat);
-    const partner = seat === (me + 2) % 4;
+    const partner = me !== null && seat === (me + 2) % 4;
     const bot = info?.kind === "bot";
     // The mark says a computer plays this seat, and how well, on every screen size.
     const mark = bot ? (info.level ? `computer · ${info.level}` : "computer") : null;

@@ -2,7 +2,7 @@
 
 import { cardName, suitMark, suitName } from "./cards.js";
 import { h } from "./dom.js";
-import { actionLabel, seatName, sideName, sideOf } from "./words.js";
+import { actionLabel, seatName, sideName, sideOf, sideShort, sidesFor } from "./words.js";
 
 /** The hand at a glance, as <dl> rows: hand, dealer, trump, makers, loners, tricks. */
 export function factRows(view, handNumber, me) {
@@ -18,18 +18,20 @@ export function factRows(view, handNumber, me) {
   if (view.lone_defender !== null) row("Defending alone", seatName(view.lone_defender, me));
   if (view.discard) row("Your discard", cardName(view.discard));
   if (view.sitting_out.length) row("Sitting out", view.sitting_out.map((s) => seatName(s, me)).join(", "));
-  const mine = sideOf(me);
-  row("Tricks this hand", h("span", { class: "trick-count" }, `Us ${view.tricks_won[mine]} · Them ${view.tricks_won[1 - mine]}`));
+  const [a, b] = sidesFor(me);
+  row("Tricks this hand", h("span", { class: "trick-count" }, `${sideShort(a, me)} ${view.tricks_won[a]} · ${sideShort(b, me)} ${view.tricks_won[b]}`));
   return rows;
 }
 
 /** One line of score, trump and tricks, for small screens. */
 export function stripParts(score, view, me) {
-  const mine = sideOf(me);
-  const parts = [h("span", {}, h("b", {}, "Us "), String(score[mine]), h("b", {}, " · Them "), String(score[1 - mine]))];
+  const [a, b] = sidesFor(me);
+  // An onlooker's strip names the sides by compass, briefly (the seats carry the names).
+  const label = (side) => (me === null || me === undefined ? (side === 0 ? "N–S" : "E–W") : sideShort(side, me));
+  const parts = [h("span", {}, h("b", {}, `${label(a)} `), String(score[a]), h("b", {}, ` · ${label(b)} `), String(score[b]))];
   if (view?.trump) parts.push(h("span", {}, h("b", {}, "Trump "), suitMark(view.trump)));
   if (view && view.phase === "play") {
-    parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[mine]}–${view.tricks_won[1 - mine]}`));
+    parts.push(h("span", {}, h("b", {}, "Tricks "), `${view.tricks_won[a]}–${view.tricks_won[b]}`));
   }
   return parts;
 }

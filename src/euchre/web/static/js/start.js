@@ -91,6 +91,7 @@ export function mountStart(main) {
           { class: "hero-actions" },
           practice,
           speedSelect(h, "speed"),
+          h("a", { class: "button-link lobby-link", href: "/lobby" }, "Play people: the lobby"),
           resumeId ? h("a", { class: "button-link", href: `/table/${encodeURIComponent(resumeId)}` }, "Resume your game") : null,
         ),
         h("p", { class: "hero-note" }, "No account needed. ", h("a", { href: "/rules" }, "How to play and the house rules"), "."),

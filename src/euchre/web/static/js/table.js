@@ -1,5 +1,7 @@
 // The table page: connects to the table, keeps the latest table object, and redraws.
 // Everything shown comes from the server's table object; every move is sent as notation.
+// Without a token the same page watches (a spectator, /watch/{id}): no seat, no hand, no
+// controls, no hints, no shuffle seeds; seats by name and the score from no side.
 
 import { renderCoinPanel } from "../account/coin-table.js";
 import { createPractice } from "./api.js";
@@ -8,7 +10,7 @@ import { controlButtons, farmerSwapButton, isControlAction } from "./controls.js
 import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
-import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel } from "./panels.js";
+import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel, watchedOverPanel } from "./panels.js";
 import { SPEED_FACTORS, setSound, soundOn, speed } from "./prefs.js";
 import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, renderUpcardNote, seatBoxes } from "./seats.js";
@@ -18,7 +20,7 @@ import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage
 import { playSound } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
-import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideOf, timedOutText } from "./words.js";
+import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
 import { recordPracticeGame } from "./my-stats.js";
@@ -47,10 +49,27 @@ export function mountTable(main, tableId) {
   return () => page.stop();
 }
 
+/**
+ * Watch a table from no seat in `main`; `onGone(code, message)` is called when the socket
+ * says the table cannot be watched ("private", "no_table"). Returns a function that stops.
+ */
+export function watchTable(main, tableId, onGone) {
+  const page = new TablePage(main, tableId, null, { onGone });
+  page.start();
+  return () => page.stop();
+}
+
+/** "1 spectator" / "3 spectators" (none: ""). */
+function spectatorsText(count) {
+  return count ? `${count} ${count === 1 ? "spectator" : "spectators"}` : "";
+}
+
 class TablePage {
-  constructor(main, tableId, token) {
+  constructor(main, tableId, token, { onGone = null } = {}) {
     this.main = main;
     this.tableId = tableId;
+    this.watching = token === null; // a spectator: no seat, nothing to send but the watch
+    this.onGone = onGone;
     this.table = null; // the latest settled TABLE object
     this.pending = false; // a move was sent and not yet answered
     this.showLastTrick = false;
@@ -72,11 +91,16 @@ class TablePage {
       onHint: (hints, version) => this.showHints(hints, version),
       // A seed refused (sent too late for its hand) is not the player's doing: the hand's
       // check reports it. Other refusals are shown.
-      onError: (message, fatal, code) => (code === "bad_seed" ? this.fairDeal.refused() : this.showError(message, fatal)),
+      onError: (message, fatal, code) => {
+        if (code === "bad_seed") this.fairDeal?.refused();
+        else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
+        else this.showError(message, fatal);
+      },
       onState: (state) => this.setConnected(state === "open"),
     });
-    // This browser's seed in every deal, and its own check of each finished hand.
-    this.fairDeal = new FairDeal(tableId, (message) => this.connection.send(message), () => this.table && this.render());
+    // This browser's seed in every deal, and its own check of each finished hand (a
+    // spectator has no seed to give: the people at the table make the deal).
+    this.fairDeal = this.watching ? null : new FairDeal(tableId, (message) => this.connection.send(message), () => this.table && this.render());
     this.build();
   }
 
@@ -90,7 +114,9 @@ class TablePage {
     setSeatNames(null); // the next page starts from positions
   }
 
+  /** The viewer's seat (it sits South); null for a spectator (seat 0 South, no "You"). */
   get me() {
+    if (this.watching) return null;
     return this.table ? (this.table.seat ?? this.table.view?.seat ?? 0) : 0;
   }
 
@@ -109,7 +135,9 @@ class TablePage {
   build() {
     // The visible line says what just happened and whose turn it is; screen readers hear
     // every event, in order, from the log region below (so the status itself is not live).
-    this.status = h("p", { class: "status", role: "status", "aria-live": "off" }, "Joining the table…");
+    this.status = h("p", { class: "status", role: "status", "aria-live": "off" }, this.watching ? "Connecting to the table…" : "Joining the table…");
+    // How many watch: told to the players and to the spectators themselves.
+    this.watchers = h("p", { class: "watchers", "aria-live": "polite", hidden: true });
     this.announcer = h("div", { class: "visually-hidden", role: "log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Table announcements" });
     this.errorBox = h("p", { class: "error", role: "alert", hidden: true });
     // A one-line score for small screens, where the side panel sits below the table.
@@ -159,13 +187,14 @@ class TablePage {
       this.verdictLine,
       tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
     );
+    const watching = this.watching;
     const side = h(
       "aside",
       { class: "side" },
-      this.coinSlot,
+      watching ? null : this.coinSlot,
       this.scoreSlot,
       this.facts,
-      this.hintPanel,
+      watching ? null : this.hintPanel,
       h("section", { class: "bids-box", "aria-label": "Bidding" }, h("h2", {}, "Bidding"), this.bidsBox),
       h("section", { class: "log-box", "aria-label": "What happened" }, h("h2", {}, "This hand"), this.logList),
       h(
@@ -173,25 +202,26 @@ class TablePage {
         { class: "tools" },
         h("a", { class: "tool", href: `/rules?table=${encodeURIComponent(this.tableId)}` }, "Rules"),
         h("a", { class: "tool", href: "/learn" }, "Strategy guide"),
-        tool("Download record", "tool:record", () => this.downloadRecord()),
+        watching ? null : tool("Download record", "tool:record", () => this.downloadRecord()),
       ),
-      this.shuffleBox,
+      watching ? null : this.shuffleBox,
     );
-    // The tools used while playing sit above the felt, in view at every size.
-    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, this.hintButton, this.lastTrickButton, this.soundButton);
+    // The tools used while playing sit above the felt, in view at every size (a spectator
+    // gets no hint: it has no move to make).
+    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, watching ? null : this.hintButton, this.lastTrickButton, this.soundButton);
     this.page = h(
       "div",
-      { class: "table-page" },
+      { class: `table-page${watching ? " watching" : ""}` },
       h(
         "div",
         { class: "play-area" },
-        h("h1", { class: "visually-hidden" }, "Your table"),
-        h("div", { class: "status-row" }, this.status, this.strip, this.toolbar),
+        h("h1", { class: "visually-hidden" }, watching ? "Watching a table" : "Your table"),
+        h("div", { class: "status-row" }, this.status, this.strip, this.watchers, this.toolbar),
         this.clock,
         this.errorBox,
         felt,
-        this.controls,
-        this.hand,
+        watching ? null : this.controls,
+        watching ? null : this.hand,
         this.announcer,
       ),
       side,
@@ -203,7 +233,7 @@ class TablePage {
 
   update(table, event, settled) {
     const previous = this.table;
-    keepCommitments(this.tableId, table, event);
+    if (!this.watching) keepCommitments(this.tableId, table, event);
     setSeatNames(table.seats);
     if (event) {
       const line = this.describeEvent(event, table);
@@ -217,16 +247,16 @@ class TablePage {
     if (!settled) return;
     for (const i of table.clock_played ?? []) {  // a snapshot: moves the clock played
       const [seat, action] = table.view?.history?.[i] ?? [];
-      if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, table.seat ?? table.view?.seat ?? 0, table.view));
+      if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, this.watching ? null : table.seat ?? table.view?.seat ?? 0, table.view));
     }
     this.table = table;
     this.pending = false;
     this.error = "";
-    this.fairDeal.update(table, table.seat);
+    this.fairDeal?.update(table, table.seat);
     const view = table.view;
     const me = this.me;
     if (!event && !previous) this.message = "";
-    if (view && view.to_act === me && !table.game_over && !table.closed && !this.closedReason) {
+    if (view && me !== null && view.to_act === me && !table.game_over && !table.closed && !this.closedReason) {
       const decision = this.decision;
       if (this.announcedTurn !== decision) {
         this.announcedTurn = decision;
@@ -235,7 +265,7 @@ class TablePage {
         if (table.extra?.example && table.kind === "practice") this.autoHint = decision;
       }
     }
-    if (table.game_over && !previous?.game_over) {
+    if (table.game_over && !previous?.game_over && !this.watching) {
       rememberFinished(this.gameId, table.score, table.winner, me);
       if (table.kind === "practice") recordPracticeGame(this.gameId, me).catch(() => {}); // this browser's statistics
     }
@@ -249,7 +279,9 @@ class TablePage {
     const summary = table.summary;
     if (summary && view && summary.hand_number !== table.hand_number) {
       const played = view.history.some(([, a]) => isPlay(a));
-      if (view.to_act === me || played) this.dismissedSummary = summary.hand_number;
+      // A spectator reads it until the next hand's bidding starts.
+      const moved = me === null ? view.history.length > 0 : view.to_act === me;
+      if (moved || played) this.dismissedSummary = summary.hand_number;
     }
     this.render();
   }
@@ -275,8 +307,9 @@ class TablePage {
         if (!summary) return "The hand is over.";
         const words = handSummary(summary, me);
         const score = event.score ?? summary.score;
-        const mine = sideOf(me);
-        const line = score ? ` Score: us ${score[mine]}, them ${score[1 - mine]}.` : "";
+        const mine = sideOf(me ?? 0);
+        const us = me === null ? `${sideName(0, me)} ${score?.[0]}, ${sideName(1, me)} ${score?.[1]}` : `us ${score?.[mine]}, them ${score?.[1 - mine]}`;
+        const line = score ? ` Score: ${us}.` : "";
         return `${words.headline} ${words.detail}${line}`.trim();
       }
       case "game_over":
@@ -471,7 +504,7 @@ class TablePage {
 
     this.renderStatus();
     this.renderClock();
-    renderCoinPanel(this.coinSlot, table);
+    if (!this.watching) renderCoinPanel(this.coinSlot, table);
     this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
     fill(this.strip, stripParts(table.score, view, me));
     if (view) {
@@ -481,7 +514,7 @@ class TablePage {
       renderUpcardNote(this.upcardNote, view, me);
       this.renderBids(view);
       this.renderTrick(view);
-      this.renderControls(view);
+      if (!this.watching) this.renderControls(view);
       fill(this.facts, factRows(view, table.hand_number, me));
     } else {
       fill(this.actions);
@@ -489,8 +522,10 @@ class TablePage {
     }
     this.renderOverlay(view);
     this.renderTools(view);
-    this.renderShuffle();
-    this.renderHints();
+    if (!this.watching) {
+      this.renderShuffle();
+      this.renderHints();
+    }
     fill(this.logList, view ? this.handLog(view).map((entry) => h("li", { class: entry.play ? "log-play" : null }, entry.text)) : []);
     if (this.autoHint && this.autoHint === this.decision && !this.hints && !this.pending) {
       this.autoHint = null;
@@ -510,7 +545,7 @@ class TablePage {
       }
     } else if (again) {
       again.focus({ preventScroll: true });
-    } else if (unplaced && view && view.to_act === me && !this.pending) {
+    } else if (unplaced && view && me !== null && view.to_act === me && !this.pending) {
       const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
       first?.focus({ preventScroll: true });
     }
@@ -518,7 +553,7 @@ class TablePage {
 
   renderError() {
     this.errorBox.hidden = !this.error;
-    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: "/" }, "Start a new table")] : null);
+    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: "/" }, this.watching ? "Find another game" : "Start a new table")] : null);
   }
 
   renderStatus() {
@@ -539,10 +574,15 @@ class TablePage {
     } else {
       text = [this.message, this.pending ? "" : prompt(view, me)].filter(Boolean).join(" ");
     }
+    if (this.watching && table.game_over) text = `The game is over: ${text}`;
     if (this.status.textContent !== text) this.status.textContent = text;
-    const yourTurn = Boolean(view && view.to_act === me && !table.game_over && !table.closed && !this.closedReason);
+    const yourTurn = Boolean(view && me !== null && view.to_act === me && !table.game_over && !table.closed && !this.closedReason);
     this.status.classList.toggle("your-turn", yourTurn);
-    document.title = yourTurn ? "Your turn · Euchre" : "Euchre: your table";
+    document.title = this.watching ? "Watching · Euchre" : yourTurn ? "Your turn · Euchre" : "Euchre: your table";
+    const watchers = spectatorsText(table.spectators ?? 0);
+    const count = this.watching ? `Watching · ${watchers || "1 spectator"}` : watchers ? `${watchers} watching` : "";
+    this.watchers.hidden = !count;
+    if (this.watchers.textContent !== count) this.watchers.textContent = count;
   }
 
   renderClock() {
@@ -595,7 +635,9 @@ class TablePage {
     let panel = null;
     // The game-over panel is drawn once: redrawing it would take the focus away from it.
     if (table.game_over && this.overlay.querySelector(".game-over-panel")) return;
-    if (table.game_over) {
+    if (table.game_over && this.watching) {
+      panel = watchedOverPanel(table, `/replay/${encodeURIComponent(this.gameId)}`);
+    } else if (table.game_over) {
       panel = gameOverPanel(table, me, {
         replayUrl: `/replay/${encodeURIComponent(this.gameId)}`,
         onAgain: () => this.playAgain(),
@@ -633,7 +675,7 @@ class TablePage {
 
   renderControls(view) {
     const me = this.me;
-    const mine = view.to_act === me && !this.table.game_over && !this.table.closed && !this.closedReason;
+    const mine = me !== null && view.to_act === me && !this.table.game_over && !this.table.closed && !this.closedReason;
     const legal = mine ? view.legal : [];
     const swaps = legal.filter((a) => a.startsWith("farmer swap "));
     const buttons = controlButtons(legal.filter(isControlAction), (a) => this.act(a));
@@ -666,9 +708,9 @@ class TablePage {
   }
 
   renderTools(view) {
-    const mine = Boolean(view && view.to_act === this.me && !this.table.game_over && view.legal.length);
+    const mine = Boolean(view && this.me !== null && view.to_act === this.me && !this.table.game_over && view.legal.length);
     // No hints at coin and online tables (the server refuses them there): they are for practice.
-    const noHints = ["coin", "online"].includes(this.table?.kind);
+    const noHints = this.watching || ["coin", "online"].includes(this.table?.kind);
     this.hintButton.hidden = noHints;
     this.hintButton.disabled = noHints || !mine || this.pending;
     const last = Boolean(view && view.last_trick);

@@ -43,7 +43,8 @@ export function sideOf(seat) {
 
 /** "You and North" or "West and East" for a side. */
 export function sideName(side, me) {
-  if (me === null || me === undefined) return side === 0 ? "North and South" : "East and West";
+  // An onlooker: the partners by name ("Ann and North"; "North and South" with no names).
+  if (me === null || me === undefined) return `${seatName(side + 2, null)} and ${seatName(side, null)}`;
   if (side === sideOf(me)) return `You and ${seatName((me + 2) % 4, me)}`;
   return `${seatName((me + 1) % 4, me)} and ${seatName((me + 3) % 4, me)}`;
 }
@@ -207,8 +208,15 @@ export function bidLabel(action, seat, view) {
   }
 }
 
-/** "You won the game, 10 to 7." from the viewer's side. */
+/** The two sides in the order a viewer reads them: their own first (0 then 1 for an onlooker). */
+export function sidesFor(me) {
+  const mine = me === null || me === undefined ? 0 : sideOf(me);
+  return [mine, 1 - mine];
+}
+
+/** "You won the game, 10 to 7." from the viewer's side ("Ann and North won …" for an onlooker). */
 export function gameOverText(winner, score, me) {
+  if (me === null || me === undefined) return `${sideName(winner, me)} won the game, ${score[winner]} to ${score[1 - winner]}.`;
   const mine = sideOf(me);
   const a = score[winner];
   const b = score[1 - winner];

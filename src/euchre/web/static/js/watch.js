@@ -1,0 +1,130 @@
+// The watch page, /watch/{id}: a table seen from no seat (a spectator). Before the socket it
+// asks the online list how the table stands, so it can say why there is nothing to watch yet:
+// private to spectators, cancelled, not found, or not started (then it offers to wait and
+// starts watching when the game starts, asking again with a growing pause, at most 15 s).
+
+import { ApiError, request } from "./api.js";
+import { fill, h } from "./dom.js";
+import { watchTable } from "./table.js";
+
+const FIRST_WAIT_MS = 1000;
+const LONGEST_WAIT_MS = 15000;
+
+export function mountWatch(main, tableId) {
+  const page = new WatchPage(main, tableId);
+  page.start();
+  return () => page.stop();
+}
+
+/** The online table as the lobby lists it, or null if no open or recent one has that id. */
+async function onlineTable(tableId) {
+  try {
+    return await request("GET", `/api/online/${encodeURIComponent(tableId)}`);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+class WatchPage {
+  constructor(main, tableId) {
+    this.main = main;
+    this.tableId = tableId;
+    this.stopTable = null;
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  async start() {
+    this.notice("Looking for the table…", "");
+    let table;
+    try {
+      table = await onlineTable(this.tableId);
+    } catch (error) {
+      this.notice("Could not reach the server", `${error.message}. Reload the page to try again.`);
+      return;
+    }
+    if (this.stopped) return;
+    this.decide(table, true);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.stopTable?.();
+  }
+
+  /** What to show for the table's listing (null: none listed; the socket has the last word). */
+  decide(table, first) {
+    if (table?.spectators === false) return this.private();
+    if (table?.status === "cancelled") {
+      return this.notice("This table was cancelled", "Its creator cancelled it before the game started.");
+    }
+    if (table?.status === "open") return first ? this.offerToWait(table) : null;
+    return this.watch();
+  }
+
+  watch() {
+    this.stopTable?.();
+    this.stopTable = watchTable(this.main, this.tableId, (code) => this.gone(code));
+  }
+
+  /** The socket refused: private, or no such table (perhaps one not started yet). */
+  async gone(code) {
+    this.stopTable?.();
+    this.stopTable = null;
+    if (code === "private") return this.private();
+    const table = await onlineTable(this.tableId).catch(() => null);
+    if (this.stopped) return;
+    if (table?.status === "open") return this.offerToWait(table);
+    if (table?.status === "started") return this.waitFor(table); // it is starting right now
+    this.notice("No table here", "There is no table with that id to watch: it may have ended long ago, or the link is wrong.");
+  }
+
+  private() {
+    this.notice("This table is private", "Its players chose to play without spectators, so it cannot be watched.");
+  }
+
+  offerToWait(table) {
+    const creator = table.seats?.[0]?.name;
+    const taken = table.seats?.filter((s) => s.taken).length ?? 1;
+    const button = h("button", { type: "button", class: "primary", onclick: () => this.waitFor(table) }, "Wait and watch");
+    this.notice(
+      "This game has not started yet",
+      `${creator ? `${creator}'s table` : "The table"} has ${taken} of 4 seats taken. ` +
+        "Wait here and watching starts when the game starts.",
+      button,
+    );
+  }
+
+  /** Ask again after a growing pause until the game starts (or the table goes away). */
+  waitFor(table, tries = 0) {
+    this.notice("Waiting for the game to start…", "This page starts watching as soon as the game starts.");
+    clearTimeout(this.timer);
+    const wait = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 1.6 ** tries);
+    this.timer = setTimeout(async () => {
+      let now;
+      try {
+        now = await onlineTable(this.tableId);
+      } catch {
+        now = table; // the server is not answering: keep waiting
+      }
+      if (this.stopped) return;
+      if (now?.status === "open") return this.waitFor(now, tries + 1);
+      this.decide(now, false);
+    }, wait);
+  }
+
+  notice(title, text, ...extra) {
+    fill(
+      this.main,
+      h(
+        "section",
+        { class: "page notice watch-notice" },
+        h("h1", {}, title),
+        text ? h("p", { role: "status" }, text) : null,
+        h("p", { class: "notice-actions" }, ...extra, h("a", { href: "/", class: "button-link" }, "Find another game")),
+      ),
+    );
+  }
+}

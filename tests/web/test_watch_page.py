@@ -1,0 +1,209 @@
+"""The watch page ``/watch/{id}`` in a real browser: two spectators (a phone and a laptop)
+follow a real online game, Ann playing it in a third browser, from before its start to its
+end. A script in each spectator's page notes every card face drawn, where it was drawn, and
+every card named in the page's text, after every change to the page (a MutationObserver):
+no face-up card but the upcard and the plays on view, never a hand, never a control to act,
+no more than two tricks' plays in the log (table law 11), no card named that was not public.
+The messages for a private table, a table not found and a cancelled one are shown too.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, Page, expect
+from web_helpers import GAME_OVER, SIZES, Shots, choices, make_a_move, wait_for_turn
+
+from euchre.cards import card_name, card_text
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = SIZES["390x844"]
+
+OBSERVER_JS = """
+(() => {
+  const REGIONS = [".trick", ".pile", ".upcard-note", ".last-trick-panel", ".hand", ".seat",
+                   ".summary-panel", ".game-over-panel", ".side"];
+  const RANK = "(?:Nine|Ten|Jack|Queen|King|Ace)";
+  const NAME = new RegExp(`\\\\b(?:${RANK} of (?:Clubs|Diamonds|Hearts|Spades)|Joker)\\\\b`, "g");
+  const seen = new Set();
+  const named = new Set();
+  const watch = { faces: [], named: [], controls: 0, maxTrick: 0, maxLogPlays: 0, scans: 0 };
+  window.__watch = watch;
+  function scan() {
+    const main = document.getElementById("main");
+    if (!main || !location.pathname.startsWith("/watch/")) return;
+    watch.scans += 1;
+    for (const svg of main.querySelectorAll("svg.card-svg[data-card]")) {
+      const region = REGIONS.find((r) => svg.closest(r)) || "other";
+      const key = `${svg.dataset.card}@${region}`;
+      if (!seen.has(key)) { seen.add(key); watch.faces.push([svg.dataset.card, region]); }
+    }
+    for (const name of main.textContent.match(NAME) || []) {
+      if (!named.has(name)) { named.add(name); watch.named.push(name); }
+    }
+    const count = (selector) => main.querySelectorAll(selector).length;
+    watch.maxTrick = Math.max(watch.maxTrick, count(".trick svg.card-svg[data-card]"));
+    watch.maxLogPlays = Math.max(watch.maxLogPlays, count(".log li.log-play"));
+    const act = ".actions, .hand, .card-button, .bid-button, [data-key='tool:hint']";
+    if (main.querySelector(act)) watch.controls += 1;
+  }
+  new MutationObserver(scan).observe(
+    document, { subtree: true, childList: true, characterData: true, attributes: true });
+})();
+"""
+
+
+def _context_page(browser: Browser, server_url: str, viewport: dict[str, int],
+                  errors: list[str], observe: bool = False) -> Page:
+    context = browser.new_context(viewport=viewport, base_url=server_url)
+    if observe:
+        context.add_init_script(OBSERVER_JS)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def _public_cards(record: dict[str, Any]) -> set[str]:
+    """Every card a spectator may be shown: each hand's upcard and every card played."""
+    seen: set[str] = set()
+    for hand in record["hands"]:
+        seen.add(hand["kitty"][0])
+        seen.update(a.split()[1] for _, a in hand["actions"] if a.startswith("play "))
+    return seen
+
+
+def _snap(page: Page, shots: Shots) -> None:
+    """A screenshot of the bidding and of the play, the first time each is on view."""
+    if shots.wants("bidding") and page.locator(".pile:not([hidden]) .upcard").count() \
+            and page.locator(".bids li").count() >= 2:
+        shots.take(page, "bidding")
+    if shots.wants("playing") and page.locator(".trick .trick-card").count() >= 2:
+        shots.take(page, "playing")
+
+
+def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
+        browser: Browser, server_url: str, artifacts: Path) -> None:
+    errors: list[str] = []
+    ann = _context_page(browser, server_url, LAPTOP, errors)
+    eve = _context_page(browser, server_url, PHONE, errors, observe=True)
+    dan = _context_page(browser, server_url, LAPTOP, errors, observe=True)
+    shots = {eve: Shots(artifacts, "watch-390x844"), dan: Shots(artifacts, "watch-1366x768")}
+
+    ann.goto("/online")
+    ann.get_by_label("Your name").fill("Ann")
+    presets = ann.get_by_label("Rules to play by")
+    expect(presets.locator("option[value='short']")).to_have_count(1)
+    presets.select_option("short")
+    ann.get_by_label("Computer players in empty seats").select_option("easy")
+    ann.get_by_role("button", name="Create an online table").click()
+    expect(ann).to_have_url(re.compile(r"/online/[\w-]+$"))
+    table_id = ann.url.rsplit("/", 1)[1]
+
+    # Eve comes before the start: she is told so and offered to wait.
+    eve.goto(f"/watch/{table_id}")
+    expect(eve.get_by_role("heading", name="This game has not started yet")).to_be_visible()
+    expect(eve.get_by_role("status")).to_contain_text("Ann's table has 1 of 4 seats taken")
+    eve.screenshot(path=str(artifacts / "watch-390x844-not-started.png"), full_page=True)
+    eve.get_by_role("button", name="Wait and watch").click()
+    expect(eve.get_by_role("heading", name="Waiting for the game to start…")).to_be_visible()
+
+    ann.get_by_role("button", name="Start the game").click()
+    expect(ann).to_have_url(re.compile(r"/table/[\w-]+$"))
+    # Eve starts watching by herself; Dan comes after the start.
+    expect(eve.locator(".table-page.watching")).to_be_visible()
+    dan.goto(f"/watch/{table_id}")
+    expect(dan.locator(".table-page.watching")).to_be_visible()
+    for page in (eve, dan):
+        expect(page.locator(".seat-south .seat-title")).to_have_text("Ann")
+        expect(page.locator(".seat-south .seat-mark")).to_have_count(0)
+        for where in ("west", "north", "east"):
+            expect(page.locator(f".seat-{where} .seat-mark")).to_have_text("computer · easy")
+        expect(page.locator(".watchers")).to_have_text("Watching · 2 spectators")
+        expect(page.locator(".actions, .hand, [data-key='tool:hint']")).to_have_count(0)
+    expect(ann.locator(".watchers")).to_have_text("2 spectators watching")
+
+    clock_seen = False
+    for _ in range(600):
+        wait_for_turn(ann)
+        if ann.locator(GAME_OVER).is_visible():
+            break
+        if not choices(ann).count():
+            continue
+        if not clock_seen:  # Ann is to move: the spectators see her clock, by name
+            for page in (eve, dan):
+                expect(page.locator(".clock")).to_contain_text("Ann's clock: ")
+                expect(page.locator(".status")).to_contain_text("Ann")
+            clock_seen = True
+        for page, shot in shots.items():
+            _snap(page, shot)
+        make_a_move(ann)
+    else:
+        raise AssertionError("the game did not end")
+
+    for page in (eve, dan):
+        expect(page.locator(GAME_OVER)).to_be_visible()
+        expect(page.locator(GAME_OVER)).to_contain_text("The game is over")
+        expect(page.locator(".status")).to_contain_text(
+            re.compile(r"The game is over: .* won the game"))
+        expect(page.get_by_role("link", name="Watch the replay")).to_be_visible()
+    for page, shot in shots.items():
+        shot.take(page, "game-over")
+        assert {"bidding", "playing"} <= shot.taken, shot.taken
+    for page, size in ((eve, 390), (dan, 1366)):
+        assert page.evaluate("document.documentElement.scrollWidth") <= size
+
+    record = httpx.get(f"{server_url}/api/games/{table_id}/record",
+                       params={"format": "json"}).json()
+    public = _public_cards(record)
+    public_names = {card_name(c) for c in range(25) if card_text(c) in public}
+    for page in (eve, dan):
+        watched = page.evaluate("window.__watch")
+        assert watched["scans"] > 100, watched["scans"]
+        faces = {(card, region) for card, region in watched["faces"]}
+        regions = {region for _, region in faces}
+        assert regions <= {".trick", ".pile", ".upcard-note", ".last-trick-panel"}, faces
+        assert {card for card, _ in faces} <= public, faces
+        assert any(region == ".trick" for _, region in faces)
+        assert watched["maxTrick"] <= 4, watched["maxTrick"]
+        assert 0 < watched["maxLogPlays"] <= 8, watched["maxLogPlays"]
+        assert watched["controls"] == 0
+        assert set(watched["named"]) <= public_names, set(watched["named"]) - public_names
+        assert watched["named"]
+    # Not vacuous: most of the deck was never public, and none of it was drawn face up.
+    assert len(public) < 25
+    assert not errors, errors
+
+
+def test_the_watch_page_says_why_there_is_nothing_to_watch(browser: Browser,
+                                                           server_url: str) -> None:
+    errors: list[str] = []
+    eve = _context_page(browser, server_url, PHONE, errors)
+    with httpx.Client(base_url=server_url) as http:
+        private = http.post("/api/tables", json={"kind": "online", "name": "Pia",
+                                                 "spectators": False}).json()
+        started = http.post("/api/tables", json={"kind": "online", "name": "Sal",
+                                                 "spectators": False}).json()
+        assert http.post(f"/api/tables/{started['id']}/start",
+                         json={"token": started["token"]}).status_code == 200
+        gone = http.post("/api/tables", json={"kind": "online", "name": "Cy"}).json()
+        assert http.post(f"/api/online/{gone['id']}/cancel",
+                         json={"token": gone["token"]}).status_code == 200
+    for table_id, heading in ((private["id"], "This table is private"),
+                              (started["id"], "This table is private"),
+                              (gone["id"], "This table was cancelled"),
+                              ("no-such-table", "No table here")):
+        eve.goto(f"/watch/{table_id}")
+        expect(eve.get_by_role("heading", name=heading)).to_be_visible()
+        expect(eve.get_by_role("link", name="Find another game")).to_be_visible()
+        expect(eve.locator(".table-page")).to_have_count(0)
+    assert not errors, errors
