@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_load import cpu_seconds, free_port, percentile, wait_healthy
+from table_flood import flood, quiet_table
 
 PASSWORD = "correct horse battery"
 VICTIM = f"victim-{os.getpid() % 100000}"
@@ -481,6 +482,37 @@ async def old_rejoin(base: str, seconds: float) -> str:
     return f"rejoin with since=1 at version {version}: {total / 1000:.1f} kB sent back"
 
 
+async def one_table_flood(base: str, seconds: float) -> str:
+    """Issue 13 item 10: a flood at one online table (``scripts/table_flood.py``: junk,
+    moves for other seats, spectators past the cap and churning, sockets past a seat's cap,
+    forged tokens, seat claims), the table's game checked unchanged after."""
+    table = await quiet_table(base)
+
+    async def game() -> Any:
+        async with client_at(base, "127.0.13.9") as c:
+            t = (await c.get(f"/api/tables/{table.id}",
+                             headers={"X-Seat-Token": table.ann})).json()
+        return t["hand_number"], t["view"]["history"], t["view"]["to_act"]
+
+    before = await game()
+    stop_at = time.monotonic() + seconds
+    got = await flood(base, table, lambda: time.monotonic() >= stop_at)
+    unchanged = await game() == before
+    c = got.counts
+
+    def n(key: str) -> int:
+        return c.get(key, 0)
+
+    junk, moves = n("Mal's message: error bad_message"), n("Mal's message: error illegal")
+    seat = n("another socket on Mal's seat: error too_many")
+    return (f"{c['rounds']} rounds: spectators joined×{n('spectator: joined')} (at most "
+            f"{got.most_watching} at once), refused×{n('spectator: closed 4429')}; "
+            f"junk: bad_message×{junk}; moves for other seats: illegal×{moves}; seat "
+            f"sockets refused×{seat}; forged token: bad_token×"
+            f"{n('forged token: error bad_token')}; seat claims: 409×{n('seat claim: 409')}; "
+            f"the table's game unchanged: {'yes' if unchanged else 'NO'}")
+
+
 async def seat_hoard(base: str, seconds: float) -> str:
     """Issue 13 item 10: one client presses Play now without end (each time another clock,
     so each would open a table) and claims seats at others' tables; another then plays."""
@@ -575,6 +607,7 @@ ATTACKS = [
     Attack("2 sockets that never join", idle_sockets),
     Attack("2 fan-out to one seat", fan_out),
     Attack("12 rejoin with an old since", old_rejoin),
+    Attack("13.10 flood at one online table", one_table_flood),
     Attack("13 Play now and seat hoard", seat_hoard),
     Attack("13 lobby sockets", lobby_sockets),
 ]

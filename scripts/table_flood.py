@@ -16,7 +16,8 @@ and as strangers until ``stop()`` says so, each round:
 - joins with forged tokens, and seat claims over HTTP at a started table.
 
 Run as a script it floods until its standard input closes, printing ``ready`` once the
-spectators are at the cap and the counts (one JSON object) at the end::
+spectators are at the cap, ``round N`` after each round, and the counts (one JSON object) at
+the end::
 
     python scripts/table_flood.py BASE_URL TABLE_ID MAL_TOKEN
 """
@@ -92,17 +93,22 @@ async def quiet_table(base: str, address: str = "127.0.13.9") -> QuietTable:
     rng = random.Random(1)
     async with connect(ws_url(base, made["ws"]), local_addr=(address, 0)) as ws:
         await ws.send(json.dumps({"type": "join", "token": mal["token"]}))
+        waiting = False  # Mal's move was sent and has not come back yet
         while True:
             m = await recv(ws)
             assert m is not None and m["type"] != "error", m
+            event = m.get("event") or {}
+            if event.get("kind") == "action" and event.get("seat") == 1:
+                waiting = False
             t = m.get("table")
-            if not t or m["version"] != t["version"] or not t["view"]:
+            if waiting or not t or m["version"] != t["version"] or not t["view"]:
                 continue
             if t["view"]["to_act"] == 0:
                 break
             if t["view"]["legal"]:
                 await ws.send(json.dumps({"type": "action",
                                           "action": rng.choice(t["view"]["legal"])}))
+                waiting = True
     return QuietTable(made["id"], made["token"], mal["token"], made["ws"])
 
 
@@ -224,9 +230,10 @@ async def _forged(base: str, table: QuietTable, out: Flood, http: httpx.AsyncCli
 
 
 async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
-                ready: Callable[[], None] | None = None) -> Flood:
+                ready: Callable[[], None] | None = None,
+                done_round: Callable[[int], None] | None = None) -> Flood:
     """Flood table A until ``stop()``; ``ready()`` is called once the spectators are at the
-    cap. Returns the counts of every answer."""
+    cap, ``done_round(n)`` after each round. Returns the counts of every answer."""
     out = Flood()
     rng = random.Random(13)
     spectators = _Spectators(base, table.ws, out)
@@ -253,6 +260,8 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
             if rounds % 5 == 1:
                 await _extra_seat_sockets(base, table, out)
                 await _forged(base, table, out, http, rng)
+            if done_round is not None:
+                done_round(rounds)
         out.counts["rounds"] = rounds
         await spectators.close()
     return out
@@ -268,7 +277,8 @@ async def _main(base: str, table_id: str, mal: str) -> None:
     stopped = asyncio.Event()
     waiter = asyncio.create_task(_until_stdin_closes(stopped))
     table = QuietTable(table_id, "", mal, f"/ws/tables/{table_id}")
-    result = await flood(base, table, stopped.is_set, lambda: print("ready", flush=True))
+    result = await flood(base, table, stopped.is_set, lambda: print("ready", flush=True),
+                         lambda n: print(f"round {n}", flush=True))
     waiter.cancel()
     print(json.dumps({"counts": dict(result.counts), "most_watching": result.most_watching}),
           flush=True)

@@ -122,7 +122,8 @@ def test_open_tables_expire_and_requests_are_checked() -> None:
     bad: list[dict[str, Any]] = [
         {"seconds_per_move": 0}, {"seconds_per_move": "30"}, {"seconds_per_move": True},
         {"seconds_per_move": 601}, {"level": "genius"}, {"name": ""}, {"name": "x" * 25},
-        {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 10},
+        {"preset": "nope"}, {"rules": {"no_such_rule": True}}, {"stake": 7}, {"stake": "10"},
+        {"stake": -10}, {"stake": 10**9}, {"stakes": 10},
     ]
     for body in bad:
         with pytest.raises(BadRequest):
@@ -252,7 +253,8 @@ async def test_a_dropped_person_is_played_for_and_rejoins_with_the_token() -> No
             history = m["table"]["view"]["history"]
             marked += [history[i][0] for i in m["table"]["clock_played"]]
     assert marked == [1]
-    assert events[-1]["kind"] == "presence" and events[-1]["connected"]
+    assert events[-2]["kind"] == "presence" and events[-2]["connected"]
+    assert events[-1] == {"kind": "back", "seat": 1}  # back within the grace: still his seat
     await t.actor.stop()
 
 

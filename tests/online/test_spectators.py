@@ -15,7 +15,7 @@ from starlette.testclient import WebSocketTestSession as Socket
 from euchre.bots import make
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
-from euchre.table.actor import TableError
+from euchre.table.actor import SPECTATOR_COUNT_EVERY, TableError
 from euchre.table.law11 import plays_on_view
 
 _seeds = itertools.count()
@@ -182,7 +182,11 @@ async def test_the_actor_shows_players_the_count_and_spectators_no_hand() -> Non
     assert watched["view"]["hand"] == [] and watched["view"]["seat"] is None
     t.actor.leave(eve)
     await t.actor.settle()
+    if t.actor.snapshot(0)["spectators"] != 0:  # held back: a count went out under 1 s ago
+        t.scheduler.advance(SPECTATOR_COUNT_EVERY)
+        await t.actor.settle()
     assert t.actor.snapshot(0)["spectators"] == 0
+    assert [e["count"] for e in ann.events() if e["kind"] == "spectators"] == [1, 0]
     with_seat = Recorder(1, t.actor)
     try:
         await t.actor.watch(with_seat)
@@ -190,6 +194,34 @@ async def test_the_actor_shows_players_the_count_and_spectators_no_hand() -> Non
         assert "no seat" in e.message
     else:
         raise AssertionError("a seated subscriber watched")
+    await t.actor.stop()
+
+
+async def test_spectators_coming_and_going_send_the_count_at_most_once_a_second() -> None:
+    """The first change goes out at once; a crowd arriving and leaving within the next
+    second is one more count event, with the count as it then is."""
+    t = Table()
+    ann = Recorder(0, t.actor)
+    t.actor.start()
+    await t.actor.join(ann)
+    await t.until_person()  # Ann is to move: nothing else happens while time passes
+    crowd = [Recorder(0, t.actor) for _ in range(30)]
+    for i, eve in enumerate(crowd):
+        eve.seat = None
+        await t.actor.watch(eve)
+        if i % 3 == 2:
+            t.actor.leave(crowd[i - 1])
+    await t.actor.settle()
+    counts = [e["count"] for e in ann.events() if e["kind"] == "spectators"]
+    assert counts == [1]
+    t.scheduler.advance(SPECTATOR_COUNT_EVERY)
+    await t.actor.settle()
+    counts = [e["count"] for e in ann.events() if e["kind"] == "spectators"]
+    assert counts == [1, 20] and t.actor.snapshot(0)["spectators"] == 20
+    # The spectators still here got it too: their tables show 20 now.
+    stayed = crowd[::3]
+    assert all([m for m in eve.messages if "table" in m][-1]["table"]["spectators"] == 20
+               for eve in stayed)
     await t.actor.stop()
 
 

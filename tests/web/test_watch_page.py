@@ -42,10 +42,13 @@ OBSERVER_JS = """
     const main = document.getElementById("main");
     if (!main || !location.pathname.startsWith("/watch/")) return;
     watch.scans += 1;
+    const handRow = [...main.querySelectorAll(".facts .fact")].find(
+      (row) => row.querySelector("dt")?.textContent === "Hand");
+    const hand = Number(handRow?.querySelector("dd")?.textContent || 0);
     for (const svg of main.querySelectorAll("svg.card-svg[data-card]")) {
       const region = REGIONS.find((r) => svg.closest(r)) || "other";
-      const key = `${svg.dataset.card}@${region}`;
-      if (!seen.has(key)) { seen.add(key); watch.faces.push([svg.dataset.card, region]); }
+      const key = `${svg.dataset.card}@${region}@${hand}`;
+      if (!seen.has(key)) { seen.add(key); watch.faces.push([svg.dataset.card, region, hand]); }
     }
     for (const name of main.textContent.match(NAME) || []) {
       if (!named.has(name)) { named.add(name); watch.named.push(name); }
@@ -73,13 +76,11 @@ def _context_page(browser: Browser, server_url: str, viewport: dict[str, int],
     return page
 
 
-def _public_cards(record: dict[str, Any]) -> set[str]:
-    """Every card a spectator may be shown: each hand's upcard and every card played."""
-    seen: set[str] = set()
-    for hand in record["hands"]:
-        seen.add(hand["kitty"][0])
-        seen.update(a.split()[1] for _, a in hand["actions"] if a.startswith("play "))
-    return seen
+def _public_by_hand(record: dict[str, Any]) -> list[set[str]]:
+    """For each hand, the cards a spectator may be shown: its upcard and its plays."""
+    return [{hand["kitty"][0]} | {a.split()[1] for _, a in hand["actions"]
+                                  if a.startswith("play ")}
+            for hand in record["hands"]]
 
 
 def _snap(page: Page, shots: Shots) -> None:
@@ -164,16 +165,21 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
 
     record = httpx.get(f"{server_url}/api/games/{table_id}/record",
                        params={"format": "json"}).json()
-    public = _public_cards(record)
+    by_hand = _public_by_hand(record)
+    public = set().union(*by_hand)
     public_names = {card_name(c) for c in range(25) if card_text(c) in public}
     for page in (eve, dan):
         watched = page.evaluate("window.__watch")
         assert watched["scans"] > 100, watched["scans"]
-        faces = {(card, region) for card, region in watched["faces"]}
-        regions = {region for _, region in faces}
+        faces = {(card, region, hand) for card, region, hand in watched["faces"]}
+        regions = {region for _, region, _ in faces}
         assert regions <= {".trick", ".pile", ".upcard-note", ".last-trick-panel"}, faces
-        assert {card for card, _ in faces} <= public, faces
-        assert any(region == ".trick" for _, region in faces)
+        assert any(region == ".trick" for _, region, _ in faces)
+        # Each face drawn while hand N was on the page is that hand's upcard or a play of
+        # it (or of hand N-1: its last trick and upcard stay a moment as the next is dealt).
+        for card, region, hand in faces:
+            allowed = set().union(*by_hand[max(0, hand - 2):hand]) if hand else set()
+            assert card in allowed, (card, region, hand)
         assert watched["maxTrick"] <= 4, watched["maxTrick"]
         assert 0 < watched["maxLogPlays"] <= 8, watched["maxLogPlays"]
         assert watched["controls"] == 0

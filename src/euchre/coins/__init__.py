@@ -14,6 +14,7 @@ from .errors import (
     UnknownAccountError,
 )
 from .ledger import Entry, Ledger
+from .pots import Pot, PotService, StakeRefused
 from .rules import NO_CASH_VALUE, STAKES, STARTING_BALANCE, leaving_fee, payout
 from .service import CoinGame, CoinService
 
@@ -31,6 +32,9 @@ __all__ = [
     "InsufficientCoinsError",
     "Ledger",
     "NotActiveError",
+    "Pot",
+    "PotService",
+    "StakeRefused",
     "TopUpRefusedError",
     "UnknownAccountError",
     "leaving_fee",

@@ -126,7 +126,7 @@ async def _active_table(conn: AsyncConnection, account_id: int) -> str | None:
     )
 
 
-async def _check_fence(conn: AsyncConnection, table_id: str, fence: int) -> None:
+async def check_fence(conn: AsyncConnection, table_id: str, fence: int) -> None:
     """Lock the table's game row if its fence is not higher than ``fence`` (a new owner's
     claim then waits for this transaction), else raise :class:`StaleFenceError`."""
     result = await conn.execute(
@@ -229,7 +229,7 @@ class CoinService:
         async def work(conn: AsyncConnection) -> Settled:
             game = await self._locked(conn, table_id)
             if fence is not None:
-                await _check_fence(conn, table_id, fence)
+                await check_fence(conn, table_id, fence)
             if game.status != ACTIVE:
                 return Settled(game, await find_entry(conn, f"payout:{table_id}"))
             now = self.now()

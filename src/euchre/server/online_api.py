@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..broker import Broker, BrokerUnavailable, MemoryBroker
+from ..coins.pots import StakeRefused
 from ..storage.open_tables import MemoryOpenTableStore, OpenTableStore
 from ..table.kinds import FinishedTable
 from ..table.lobby import Lobby
@@ -37,7 +38,7 @@ from ..table.online import (
     OpenTable,
     check_creator,
 )
-from . import guards
+from . import guards, stakes
 from .api import int_param, read_body
 from .encoder import encode_text, json_answer
 from .errors import ApiError
@@ -91,12 +92,18 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
     lobby = lobby_of(app)
     table = await lobby.start(table_id, check)
     try:
+        await stakes.take_stakes(app, table)  # every stake into the pot, or none (named)
+    except Exception:
+        await lobby.unstart(table_id)
+        raise
+    try:
         await app.state.manager.open(table.config())
     except Exception:
         try:
             await lobby.unstart(table_id)
         except Exception:  # the original failure is the one to report
             log.exception("online table %s: could not put it back to waiting", table_id)
+        await stakes.give_back(app, table_id)
         raise
     await lobby.announce(table)
     return table
@@ -115,6 +122,9 @@ async def start_if_ready(app: Starlette, table: OpenTable) -> OpenTable:
     try:
         return await start_game(app, table.id, _must_be_ready)
     except OnlineConflict:
+        return await lobby_of(app).get(table.id)
+    except StakeRefused as e:  # someone seated can no longer cover it: the table waits
+        log.info("quick table %s did not start: %s", table.id, e.message)
         return await lobby_of(app).get(table.id)
 
 
@@ -141,10 +151,12 @@ def _listener(app: Starlette) -> Callable[[OpenTable | None, str, str], Any]:
 
 async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
-    person = await person_of(request, csrf=body.rated)  # rated: the CSRF token too
+    # rated or staked: the CSRF token too
+    person = await person_of(request, csrf=body.rated or bool(body.stake))
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
-                            body.level, name, body.rated, body.spectators)
+                            body.level, name, body.rated, body.spectators, body.stake)
+    await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
     tables = lobby_of(request)
     async with guards.person_locks(request).hold(await guards.creator_of(request)):
         creator = await guards.online_creator(request, tables)  # 429: too many waiting
@@ -175,7 +187,9 @@ async def post_seat(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     tables = lobby_of(request)
     body = await read_body(request, SeatRequest)
-    person = await person_of(request, csrf=(await tables.get(table_id)).options.rated)
+    options = (await tables.get(table_id)).options
+    person = await person_of(request, csrf=options.rated or bool(options.stake))
+    await stakes.check_stake(request.app, options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
     name = person.username if person is not None else str(body.name)
@@ -199,6 +213,7 @@ async def post_quick(request: Request) -> Response:
     if person is None and body.stake:
         raise OnlineForbidden("stakes are for signed-in people: sign in (or create an "
                               "account) first")
+    await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
     tables = lobby_of(request)
     account = person.account_id if person is not None else None
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
@@ -341,19 +356,21 @@ def online_extension() -> Extension:
             Endpoint("POST", "/api/tables/{table_id}/seats", post_seat, "Claim a free seat",
                      params=[_ID], body=SeatRequest, answers={201: SeatTaken},
                      refusals={400: "A bad seat or name (a guest must give one).",
-                               403: "A guest at a rated table, or no CSRF token.",
+                               403: "A guest at a rated or stake table, or no CSRF token.",
                                404: "No such open table.",
                                409: "The seat is taken, the game has started, the "
-                                    "person already sits at this rated table, or holds their "
-                                    "share of seats (``too_many_seats``).",
+                                    "person already sits at this rated or stake table, "
+                                    "their balance does not cover the stake, or they hold "
+                                    "their share of seats (``too_many_seats``).",
                                429: "Too many seat claims from the address or account."}),
             Endpoint("POST", "/api/tables/{table_id}/start", post_start,
                      "The creator starts the game (computers fill free seats)",
                      params=[_ID], body=StartRequest, answers={200: OnlineTable},
                      refusals={403: "Only the creator can start the game.",
                                404: "No such open table.",
-                               409: "The game has already started, or a rated table "
-                                    "has a free seat."}),
+                               409: "The game has already started, a rated table "
+                                    "has a free seat, or someone seated cannot cover the "
+                                    "stake (named; nothing is taken)."}),
             Endpoint("POST", "/api/online/quick", post_quick,
                      "Play now: a seat at a quick-play table with these rules and clock",
                      "The oldest waiting quick-play table with the same preset, clock, stake "
@@ -365,7 +382,8 @@ def online_extension() -> Extension:
                                403: "A guest at a rated table or with a stake, or no CSRF "
                                     "token.",
                                409: "The person already holds their share of seats "
-                                    "(``too_many_seats``), or too many tables wait.",
+                                    "(``too_many_seats``), their balance does not cover the "
+                                    "stake, or too many tables wait.",
                                429: "Too many seat claims, or new tables, from the address "
                                     "or account; or their share of waiting tables."}),
             Endpoint("POST", "/api/online/{table_id}/fill", post_fill,

@@ -17,14 +17,16 @@ from .practice_api import practice_extension
 from .ratings_api import ratings_extension
 from .registry import Extension
 from .site import site_extension
+from .stakes import stakes_extension
 
 
 def site_extensions() -> list[Extension]:
     """The site's extensions: the site itself (broker, leases: first, it decides whether
     this process runs tables), practice tables, accounts and coin tables, online tables,
-    ratings and statistics (after accounts and online: it uses both)."""
+    their coin stakes and leaving a started game (after both), ratings and statistics
+    (after accounts and online: it uses both)."""
     return [site_extension(), practice_extension(), accounts_extension(), online_extension(),
-            ratings_extension()]
+            stakes_extension(), ratings_extension()]
 
 
 def create_app(settings: Settings | None = None,

@@ -47,6 +47,11 @@ log = logging.getLogger(__name__)
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
 
+_last_encoded: list[Any] = [None, None]
+"""The table snapshot last encoded in this process and its encoding: an event is delivered
+to its subscribers one after another, so all who share a snapshot (the spectators, a
+seat's tabs) share one encoding. Snapshots are never changed once sent."""
+
 
 class Connection:
     """One socket's side of a table: a subscriber with an outbox."""
@@ -81,9 +86,12 @@ class Connection:
         self._queued = asyncio.Event()
 
     def _table(self, table: dict[str, Any]) -> Any:
-        """A table snapshot encoded once: the events of one move share it."""
+        """A table snapshot encoded once: the events of one move share it, and so do the
+        connections an event fans out to (every spectator gets the same snapshot)."""
         if table is not self._last_table:
-            self._last_table, self._last_raw = table, raw(table)
+            if _last_encoded[0] is not table:
+                _last_encoded[:] = [table, raw(table)]
+            self._last_table, self._last_raw = table, _last_encoded[1]
         return self._last_raw
 
     def message(self, message: dict[str, Any] | ServerMessage) -> ServerMessage:
@@ -255,6 +263,9 @@ async def _handle(conn: Connection, actor: TableActor, data: str | bytes,
         except TableStopped as e:
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)
+        except DomainError as e:  # the seat's person left: a computer plays it now
+            conn.seat = None
+            conn.send(error_message(e.message, code=e.code))
     elif conn.seat is None:
         conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
     elif isinstance(msg, Act):

@@ -10,7 +10,9 @@ subscriber gets every event with its own seat's snapshot. Time comes from an inj
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import math
 import random
 import time
 from collections import deque
@@ -32,11 +34,14 @@ from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
 from ..view import HandView
 from .events import (
     ACTION,
+    AWAY,
+    BACK,
     CLOSED,
     DEAL,
     GAME_OVER,
     HAND_OVER,
     PRESENCE,
+    REPLACED,
     SPECTATORS,
     TRICK,
     Event,
@@ -76,6 +81,20 @@ class TableError(DomainError):
 
 class TableStopped(TableError):
     """The table has stopped in this process (it may be loaded again): nothing changed."""
+
+
+class SeatReplaced(TableError):
+    """The seat's person left the game: a computer plays it to the end (nothing changed)."""
+
+    code = "replaced"
+
+
+LEFT = "left"
+"""Why a computer took a seat: its person left the game (the Leave button)."""
+AWAY_TOO_LONG = "away"
+"""Why a computer took a seat: its person's connection was gone past the grace."""
+REPLACED_TEXT = "you left this game: a computer plays your seat to the end"
+"""The refusal of a move, a seed or a join from a seat a computer took over."""
 
 
 class Subscriber(Protocol):
@@ -139,9 +158,27 @@ class _Seed:
 
 
 @dataclass
+class _Replace:
+    seat: int
+    reason: str
+    done: asyncio.Future[bool]
+
+
+@dataclass
+class _AwayDue:
+    seat: int
+    generation: int
+
+
+@dataclass
 class _Close:
     reason: str
     done: asyncio.Future[None]
+
+
+@dataclass
+class _CountSpectators:
+    """Time to publish the spectator count held back by :data:`SPECTATOR_COUNT_EVERY`."""
 
 
 @dataclass
@@ -151,7 +188,12 @@ class _Stop:
 
 
 _Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
-            | _Close | _Stop | _Seed)
+            | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators)
+
+SPECTATOR_COUNT_EVERY = 1.0
+"""Seconds between two spectator-count events of one table: the first change is published
+at once, later ones at most this often (spectators coming and going in a flood would
+otherwise send every subscriber an event each)."""
 
 STOPPED = "the table has stopped: reload the page to carry on"
 """The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
@@ -181,6 +223,9 @@ class TableActor:
         shuffle_state: dict[str, Any] | None = None,
         rng: random.Random | None = None,
         guard: Callable[[], bool] | None = None,
+        replaced: dict[int, str] | None = None,
+        seen: Sequence[int] = (),
+        away_left: dict[int, float] | None = None,
     ) -> None:
         """A table from its settings, optionally resuming ``game`` at ``version``; while
         ``guard()`` is False the table handles no input (this process lost the right to
@@ -229,12 +274,27 @@ class TableActor:
             for i, s in enumerate(config.seats)
             if s.is_bot()
         }
+        self.replaced: dict[int, str] = {}
+        """Seats a computer plays since their person left, and why (``left``, ``away``)."""
+        for seat, why in (replaced or {}).items():
+            if 0 <= seat < 4 and not config.seats[seat].is_bot():
+                self.replaced[seat] = why
+                self._bots[seat] = self._replacement(seat)
+                self.policy.forget(seat)
+        self._seen: set[int] = {s for s in seen if s not in self.replaced}
+        self._away: dict[int, float] = {}  # seat -> when its grace runs out (scheduler time)
+        self._away_timers: dict[int, TimerHandle] = {}
+        self._away_generation = 0
+        self._away_generation_of: dict[int, int] = {}
+        self._away_restore = dict(away_left or {})  # seat -> seconds left, set at start
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
         self._queue: asyncio.Queue[_Command] = asyncio.Queue()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
+        self._count_timer: TimerHandle | None = None  # the held-back spectator count
+        self._count_at = -math.inf  # when the spectator count was last published
         self._deadline: tuple[int, float] | None = None
         self._step = 0
         self._summary: dict[str, Any] | None = None
@@ -271,7 +331,7 @@ class TableActor:
         if self.finished:
             return True
         waiting_for_person = self._deadline is None and self.game.to_act is not None \
-            and not self.config.seats[self.game.to_act].is_bot()
+            and self.game.to_act not in self._bots
         return waiting_for_person and now - self.last_active >= idle_after
 
     @property
@@ -285,6 +345,7 @@ class TableActor:
             self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
+            self._resume_away()
             self._frame = self._make_frame()  # snapshots show a deadline started here
 
     async def stop(self, reason: str = STOPPED) -> None:
@@ -295,6 +356,12 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        for timer in self._away_timers.values():
+            timer.cancel()
+        self._away_timers.clear()
+        if self._count_timer is not None:
+            self._count_timer.cancel()
+            self._count_timer = None
         self._drop_thinking()
         if self.running:
             stop = _Stop()
@@ -303,6 +370,8 @@ class TableActor:
         self._task = None
         _refuse_queued(self._queue)
         release_all(self._subscribers, reason)
+        if self._away and self.store is not None:
+            self._save_soon()  # the grace left now, so a restart resumes it
         await self.flush()
 
     async def settle(self) -> None:
@@ -388,6 +457,23 @@ class TableActor:
         self._queue.put_nowait(_Seed(seat, hand_number, seed, done))
         await done
 
+    async def replace(self, seat: int, reason: str = LEFT) -> bool:
+        """A computer plays ``seat`` to the end of the game (its person left); True if it
+        was taken over now, False if it already was (or the game is over)."""
+        self._check_open()
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Replace(seat, reason, done))
+        return await done
+
+    def is_replaced(self, seat: int) -> bool:
+        """Whether a computer plays ``seat`` since its person left."""
+        return seat in self.replaced
+
+    def away_seconds(self, seat: int) -> float | None:
+        """Seconds left of an away person's grace, or None if they are not away."""
+        until = self._away.get(seat)
+        return None if until is None else max(0.0, until - self.scheduler.now())
+
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
         if self.running:
@@ -436,12 +522,27 @@ class TableActor:
             meta={"config": self._config_json, "policy": self.policy.to_json(),
                   "shuffle": {"next_seed": self._next_seed,
                               "pending": {str(s): c for s, c in self._pending.items()}},
+                  **self._presence_json(),
                   **({"closed": self.closed} if self.closed else {})},
             record=record,
             record_text=record_text,
             created_at=self.config.created_at or now,
             updated_at=now,
         )
+
+    def _presence_json(self) -> dict[str, Any]:
+        """Who left, who has been seen, and each away person's grace left (seconds), to
+        save with the table: a restart keeps them (and never shortens a grace)."""
+        out: dict[str, Any] = {}
+        if self.replaced:
+            out["replaced"] = {str(s): why for s, why in sorted(self.replaced.items())}
+        if self._seen:
+            out["seen"] = sorted(self._seen)
+        if self._away:
+            now = self.scheduler.now()
+            out["away"] = {str(s): round(max(0.0, t - now), 3)
+                           for s, t in sorted(self._away.items())}
+        return out
 
     def _record_parts(self) -> tuple[dict[str, Any], str]:
         """The record as JSON data and as compact JSON text; finished hands are built and
@@ -522,7 +623,11 @@ class TableActor:
             if cmd.step == self._step and self.game.needs_deal:
                 await self._deal()
         elif isinstance(cmd, _Join):
-            changed = self._on_join(cmd.subscriber, cmd.since)
+            try:
+                changed = self._on_join(cmd.subscriber, cmd.since)
+            except TableError as e:
+                cmd.done.set_exception(e)
+                return
             if not cmd.done.done():
                 cmd.done.set_result(None)
             if changed:
@@ -530,6 +635,9 @@ class TableActor:
         elif isinstance(cmd, _Leave):
             if self._on_leave(cmd.subscriber):
                 self._save_soon()
+        elif isinstance(cmd, _CountSpectators):
+            self._count_timer = None
+            self._publish_count()
         elif isinstance(cmd, _Seed):
             try:
                 self._on_seed(cmd.seat, cmd.hand_number, cmd.seed)
@@ -538,6 +646,20 @@ class TableActor:
                 return
             cmd.done.set_result(None)
             self._save_soon()
+        elif isinstance(cmd, _Replace):
+            try:
+                taken = await self._replace(cmd.seat, cmd.reason)
+            except TableError as e:
+                cmd.done.set_exception(e)
+                return
+            cmd.done.set_result(taken)
+        elif isinstance(cmd, _AwayDue):
+            if self._away_generation_of.get(cmd.seat) == cmd.generation \
+                    and cmd.seat in self._away:
+                if self.finished:
+                    self._end_away(cmd.seat)
+                else:
+                    await self._replace(cmd.seat, AWAY_TOO_LONG)
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
@@ -549,6 +671,8 @@ class TableActor:
     # -- handlers ---------------------------------------------------------------------------
 
     async def _on_act(self, seat: int, text: str) -> None:
+        if seat in self.replaced:
+            raise SeatReplaced(REPLACED_TEXT)
         if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
             raise TableError("you have no seat at this table")
         game = self.game
@@ -574,6 +698,8 @@ class TableActor:
         await self._advance(new, seat, action)
 
     def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
+        if seat in self.replaced:
+            raise SeatReplaced(REPLACED_TEXT)
         if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
             raise TableError("you have no seat at this table")
         if self.finished:
@@ -594,8 +720,7 @@ class TableActor:
 
     def _all_seeds_in(self) -> bool:
         """Whether every person's seat has sent its seed for the next hand."""
-        return all(i in self._pending for i, s in enumerate(self.config.seats)
-                   if not s.is_bot())
+        return all(i in self._pending for i in range(4) if i not in self._bots)
 
     async def _on_bot_turn(self) -> None:
         seat = self.game.to_act
@@ -784,6 +909,8 @@ class TableActor:
         await self.flush()
 
     def _on_join(self, sub: Subscriber, since: int | None) -> bool:
+        if sub.seat is not None and sub.seat in self.replaced:
+            raise SeatReplaced(REPLACED_TEXT)
         was = self._connected()
         self._subscribers.append(sub)
         sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
@@ -800,21 +927,121 @@ class TableActor:
         else:
             sub.send({"type": "snapshot", "version": self.version,
                       "table": self.snapshot(sub.seat)})
-        return self._presence(was) | self._spectators(sub)
+        changed = self._presence(was) | self._spectators(sub)
+        if sub.seat is not None:
+            changed |= sub.seat not in self._seen
+            self._seen.add(sub.seat)
+            if sub.seat in self._away:
+                self._end_away(sub.seat)
+                self._publish([(BACK, {"seat": sub.seat}, None)])
+                changed = True
+        return changed
 
     def _on_leave(self, sub: Subscriber) -> bool:
         if sub not in self._subscribers:
             return False
         was = self._connected()
         self._subscribers.remove(sub)
-        return self._presence(was) | self._spectators(sub)
+        changed = self._presence(was) | self._spectators(sub)
+        seat = sub.seat
+        if seat is not None and not self._connected()[seat]:
+            changed |= self._go_away(seat, self.kind.away_grace)
+        return changed
+
+    # -- away and replaced -----------------------------------------------------------------
+
+    def _go_away(self, seat: int, seconds: float | None) -> bool:
+        """Start ``seat``'s grace (its person's last connection is gone); True if it did."""
+        if seconds is None or self.kind.away_grace is None or self.finished \
+                or seat in self._bots or seat in self._away:
+            return False
+        self._away_generation += 1
+        generation = self._away_generation
+        self._away_generation_of[seat] = generation
+        self._away[seat] = self.scheduler.now() + seconds
+        self._away_timers[seat] = self.scheduler.call_later(
+            seconds, lambda: self._post(_AwayDue(seat, generation)))
+        self._publish([(AWAY, {"seat": seat, "ms_left": math.ceil(seconds * 1000)}, None)])
+        return True
+
+    def _end_away(self, seat: int) -> None:
+        """The seat is no longer away (back, replaced, or the game ended)."""
+        self._away.pop(seat, None)
+        self._away_generation_of.pop(seat, None)
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+
+    def _resume_away(self) -> None:
+        """At the start: people seen before but not connected now are away, with the grace
+        they had left when saved (a restart's downtime counts against nobody), else all of
+        it (their connection was cut by the restart)."""
+        grace = self.kind.away_grace
+        restore, self._away_restore = self._away_restore, {}
+        if grace is None or self.finished:
+            return
+        connected = self._connected()
+        for seat in sorted(self._seen):
+            if not connected[seat] and seat not in self._away:
+                left = restore.get(seat)
+                self._go_away(seat, min(grace, left) if left is not None else grace)
+
+    def _replacement(self, seat: int) -> Any:
+        """The computer that plays ``seat`` once its person left (seeded from the table and
+        seat, so a resumed table's computer decides the same)."""
+        seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:7], "big")
+        return self._factory(self.kind.replacement_level, seed)
+
+    async def _replace(self, seat: int, reason: str) -> bool:
+        """A computer takes ``seat`` for the rest of the game: the token no longer moves,
+        the clock is dropped, the person's connections are released; saved, then the
+        kind's hooks run (a stake table charges the leaving fee)."""
+        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
+            raise TableError("that seat is not a person's")
+        if seat in self.replaced or self.finished:
+            return False
+        self.replaced[seat] = reason
+        self._seen.discard(seat)
+        self._end_away(seat)
+        self._bots[seat] = self._replacement(seat)
+        self.policy.forget(seat)
+        if self.game.to_act == seat:
+            self._step += 1  # the person's clock and its timeout move are void
+            self._schedule()
+        self._publish([(REPLACED, {"seat": seat, "reason": reason,
+                                   "level": self.kind.replacement_level}, None)])
+        gone = [s for s in self._subscribers if s.seat == seat]
+        for sub in gone:
+            self._subscribers.remove(sub)
+        release_all(gone, REPLACED_TEXT)
+        if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
+            self._later(0.0, _DealNext(self._step))
+        await self._save()
+        for hook in self.kind.on_replaced:
+            try:
+                await hook(self, seat, reason)
+            except Exception:
+                log.exception("table %s: replace hook failed", self.id)
+        return True
 
     def _spectators(self, sub: Subscriber) -> bool:
-        """Publish the new count of spectators if ``sub`` was one; True if it was."""
-        if sub.seat is not None:
-            return False
-        self._publish([(SPECTATORS, {"count": self._watching()}, None)])
-        return True
+        """Publish the new count of spectators if ``sub`` was one: at once, unless a count
+        went out less than :data:`SPECTATOR_COUNT_EVERY` ago (then when that time is up).
+        Always False: a count is not worth a save."""
+        if sub.seat is None and self._count_timer is None:
+            wait = self._count_at + SPECTATOR_COUNT_EVERY - self.scheduler.now()
+            if wait <= 0:
+                self._publish_count()
+            else:
+                self._count_timer = self.scheduler.call_later(
+                    wait, lambda: self._post(_CountSpectators()))
+        return False
+
+    def _publish_count(self) -> None:
+        """Publish the spectator count, if it differs from the one the table last showed."""
+        self._count_at = self.scheduler.now()
+        if self._watching() != self._frame.spectators:
+            self._publish([(SPECTATORS, {"count": self._watching()}, None)])
 
     def _watching(self) -> int:
         return sum(s.seat is None for s in self._subscribers)
@@ -834,7 +1061,8 @@ class TableActor:
 
     def _connected(self) -> tuple[bool, bool, bool, bool]:
         seats = {s.seat for s in self._subscribers}
-        c = [s.is_bot() or i in seats for i, s in enumerate(self.config.seats)]
+        c = [s.is_bot() or i in seats or i in self.replaced
+             for i, s in enumerate(self.config.seats)]
         return (c[0], c[1], c[2], c[3])
 
     def _make_frame(self) -> Frame:
@@ -850,6 +1078,9 @@ class TableActor:
             ),
             connected=self._connected(),
             spectators=self._watching(),
+            replaced=tuple(sorted(self.replaced.items())),
+            away=tuple(sorted(self._away.items())),
+            replacement_level=self.kind.replacement_level,
             deadline=self._deadline,
             closed=self.closed,
             next_commitment=None if self.finished else {
@@ -973,8 +1204,13 @@ def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
     game = record.replay() if record.hands else GameState(config.rules, config.first_dealer)
     seeds = [h.seed or "" for h in record.hands]
     clients = [h.client_seeds for h in record.hands]
+    meta = stored.meta
     actor = TableActor(config, game=game, seeds=seeds, version=stored.version,
-                       client_seeds=clients, shuffle_state=stored.meta.get("shuffle"), **kwargs)
+                       client_seeds=clients, shuffle_state=meta.get("shuffle"),
+                       replaced={int(s): str(w) for s, w in (meta.get("replaced") or {}).items()},
+                       seen=[int(s) for s in meta.get("seen") or ()],
+                       away_left={int(s): float(t) for s, t in (meta.get("away") or {}).items()},
+                       **kwargs)
     actor.policy.load_json(stored.meta.get("policy") or {})
     actor.closed = stored.meta.get("closed")
     return actor

@@ -75,6 +75,10 @@ class CoinTurnPolicy(TurnPolicy):
         """Computer speed ends with the hand; the misses in a row carry on."""
         self.clocks = {seat: c.stop().new_hand() for seat, c in self.clocks.items()}
 
+    def forget(self, seat: int) -> None:
+        """A computer plays ``seat`` from now on: its clock is dropped."""
+        self.clocks.pop(seat, None)
+
     def clock_json(self, seat: int | None, deadline: float | None, now: float) -> Any:
         """``{"seat", "deadline_ms_left", "move_ms", "seconds_per_move", "misses",
         "computer_speed"}`` while a person's move is timed, else None."""

@@ -9,6 +9,7 @@ seat: another seat's discard shows as ``"discard"`` without the card, and the sn
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +38,14 @@ CLOSED = "closed"
 """The table was closed before its game ended: ``reason`` (``left``: the person left)."""
 PRESENCE = "presence"
 """A person connected or left: ``seat``, ``connected``."""
+AWAY = "away"
+"""A person's connection is gone: ``seat``, ``ms_left`` of the grace before a computer
+takes the seat for the rest of the game (unless they come back)."""
+BACK = "back"
+"""A person who was away came back within the grace: ``seat``."""
+REPLACED = "replaced"
+"""A computer plays a person's seat to the end of the game: ``seat``, ``reason`` (``left``:
+they left; ``away``: gone past the grace), ``level``."""
 SPECTATORS = "spectators"
 """A spectator started or stopped watching: ``count``, how many watch now."""
 
@@ -65,6 +74,12 @@ class Frame:
     """``{"hand_number", "commitment"}`` of the next hand's table seed, for people's seeds."""
     spectators: int = 0
     """How many connections watch the table without a seat."""
+    replaced: tuple[tuple[int, str], ...] = ()
+    """(seat, why) of each seat a computer took over from a person who left."""
+    away: tuple[tuple[int, float], ...] = ()
+    """(seat, time) when each away person's grace runs out."""
+    replacement_level: str = "expert"
+    """The level of the computer that takes over a seat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +136,19 @@ def hand_summary(hand: HandState, number: int, score: tuple[int, int],
     }
 
 
+def _seat_json(config: TableConfig, frame: Frame, seat: int, now: float) -> dict[str, Any]:
+    """What everyone sees of a seat: who, connected, away (and for how long), or played by
+    a computer since its person left (``kind`` bot, ``replaced`` says why)."""
+    out = {**config.seats[seat].public_json(seat), "connected": frame.connected[seat]}
+    why = dict(frame.replaced).get(seat)
+    if why is not None:
+        out.update(kind="bot", level=frame.replacement_level, replaced=why)
+    until = dict(frame.away).get(seat)
+    if until is not None and why is None and not frame.game.is_over:
+        out["away_ms_left"] = max(0, math.ceil((until - now) * 1000))
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def _rules(rules: Rules) -> tuple[dict[str, Any], list[str]]:
     return rules.to_dict(), rules.describe()
@@ -143,10 +171,7 @@ def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: T
         "kind": config.kind,
         "version": frame.version,
         "seat": seat,
-        "seats": [
-            {**s.public_json(i), "connected": frame.connected[i]}
-            for i, s in enumerate(config.seats)
-        ],
+        "seats": [_seat_json(config, frame, i, now) for i in range(4)],
         "preset": config.preset,
         "rules": rules_json,
         "rules_text": rules_text,

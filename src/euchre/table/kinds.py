@@ -42,6 +42,9 @@ class TurnPolicy:
     def hand_over(self, now: float) -> None:
         """A hand ended (a policy may reset per-hand counters)."""
 
+    def forget(self, seat: int) -> None:
+        """A computer plays ``seat`` from now on (the person left): no clock for it."""
+
     def clock_json(self, seat: int | None, deadline: float | None, now: float) -> Any:
         """The ``clock`` field of a table snapshot: who is on the clock and the time left."""
         if seat is None or deadline is None:
@@ -69,9 +72,18 @@ class FinishedTable(Protocol):
         """The finished game."""
         ...
 
+    @property
+    def replaced(self) -> dict[int, str]:
+        """Seats a computer took over from a person who left (``left`` or ``away``)."""
+        ...
+
 
 FinishHook = Callable[[FinishedTable], Awaitable[None]]
 """Called once when a table's game ends (after its record is stored): e.g. pay out stakes."""
+
+ReplaceHook = Callable[[FinishedTable, int, str], Awaitable[None]]
+"""Called when a computer takes over a person's seat for the rest of the game (after the
+table is saved), with the seat and why (``left`` or ``away``): e.g. charge a leaving fee."""
 
 
 def no_policy(config: Any) -> TurnPolicy:
@@ -96,6 +108,13 @@ class TableKind:
     """The refusal of a hint where :attr:`hints` is False."""
     spectators: bool = False
     """Whether anyone may watch its tables (a table may still be made private)."""
+    away_grace: float | None = None
+    """Seconds a person whose connection is gone keeps the seat; then a computer plays it
+    to the end of the game (None: never, the move clock alone plays for them)."""
+    on_replaced: Sequence[ReplaceHook] = field(default_factory=tuple)
+    """Run when a computer takes over a person's seat (see :data:`ReplaceHook`)."""
+    replacement_level: str = "expert"
+    """The computer level that takes over a seat whose person left."""
 
 
 PRACTICE_KIND = TableKind(PRACTICE, hints=True)

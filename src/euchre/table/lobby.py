@@ -32,6 +32,7 @@ from ..storage.open_tables import (
 from .online import (
     ALONE_FOR,
     GUEST_REFUSED,
+    GUEST_STAKE_REFUSED,
     MAX_OPEN,
     OPEN_FOR,
     PAGE_SIZE,
@@ -192,6 +193,8 @@ class Lobby:
         """Open a table with its first person South; returns it and their token."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
+        if options.stake and account is None:
+            raise OnlineForbidden(GUEST_STAKE_REFUSED)
         await self.sweep()
         if len(await self.waiting()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")

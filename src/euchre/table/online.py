@@ -76,8 +76,16 @@ MAX_OPEN = 500
 MAX_NAME = 24
 """The longest display name."""
 
+AWAY_GRACE = 60.0
+"""Seconds a person whose connection is gone keeps the seat in a started game; then a
+computer (expert) plays it to the end, as if they had left."""
+
 GUEST_REFUSED = "rated tables are for signed-in people: sign in (or create an account) first"
 """Why a guest may not open, or sit at, a rated table."""
+
+GUEST_STAKE_REFUSED = ("tables with a stake are for signed-in people (play coins are kept "
+                       "on an account): sign in (or create an account) first")
+"""Why a guest may not open, or sit at, a table with a stake."""
 
 class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
@@ -172,6 +180,16 @@ class OpenTable:
                 return i
         return None
 
+    def pot(self) -> int:
+        """Coins in the pot at the start: the stake of each person seated (computers stake
+        nothing)."""
+        return self.options.stake * sum(p is not None for p in self.people)
+
+    def stakers(self) -> dict[int, int]:
+        """Seat -> account of each person who stakes at the start."""
+        return {i: a for i, a in enumerate(self.accounts)
+                if a is not None and self.people[i] is not None}
+
     def is_alone(self) -> bool:
         """Whether nobody but the creator has taken a seat."""
         return all(p is None for p in self.people[1:])
@@ -201,16 +219,18 @@ class OpenTable:
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
                   holder: str | None = None) -> None:
-        """Seat a person (refused: taken seat, started, cancelled; at a rated table a guest
-        or a second seat for one account)."""
+        """Seat a person (refused: taken seat, started, cancelled; at a rated or stake table
+        a guest or a second seat for one account)."""
         self.check_open()
         if self.people[seat] is not None:
             raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
-        if self.options.rated:
+        if self.options.rated or self.options.stake:
             if account is None:
-                raise OnlineForbidden(GUEST_REFUSED)
+                raise OnlineForbidden(GUEST_REFUSED if self.options.rated
+                                      else GUEST_STAKE_REFUSED)
             if account in self.accounts:
-                raise OnlineConflict("you already have a seat at this rated table")
+                what = "rated" if self.options.rated else "stake"
+                raise OnlineConflict(f"you already have a seat at this {what} table")
         self.people[seat] = (name, hash_token(token))
         self.accounts[seat] = account
         self.holders[seat] = holder
@@ -316,6 +336,7 @@ class OpenTable:
             "rated": self.options.rated,
             "spectators": self.options.spectators,
             "stake": self.options.stake,
+            "pot": self.pot() if self.started else 0,
             "preset": self.options.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
@@ -355,7 +376,8 @@ class OpenTable:
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
                    **({"rated": True} if self.options.rated else {}),
                    **({} if self.options.spectators else {"spectators": False}),
-                   **({"stake": self.options.stake} if self.options.stake else {})},
+                   **({"stake": self.options.stake, "pot": self.pot()}
+                      if self.options.stake else {})},
         )
 
 
@@ -401,6 +423,8 @@ class OnlineTables:
         the creator's token. A guest may not open a rated table."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
+        if options.stake and account is None:
+            raise OnlineForbidden(GUEST_STAKE_REFUSED)
         self.sweep()
         if sum(t.waiting() for t in self._tables.values()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")
@@ -526,6 +550,7 @@ def online_policy(config: TableConfig) -> CoinTurnPolicy:
 
 
 ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS,
-                        spectators=True)
+                        spectators=True, away_grace=AWAY_GRACE)
 """Online tables: each person's move on the table's clock; no hints (other people play);
-anyone may watch unless the creator chose ``spectators: false``."""
+anyone may watch unless the creator chose ``spectators: false``; a person away past
+:data:`AWAY_GRACE` is replaced by a computer for the rest of the game."""

@@ -25,6 +25,7 @@ from .tables import MAX_NAME, DisplayName, SeatNumber, checked_rules
 
 _SECONDS = f"seconds_per_move must be a number from {MIN_SECONDS:g} to {MAX_SECONDS:g}"
 _NAME = f"name must be 1 to {MAX_NAME} characters"
+_STAKE = "stake must be 0 (no stake) or one of " + ", ".join(str(s) for s in STAKES) + " coins"
 
 
 def display_name(value: str) -> str:
@@ -58,6 +59,10 @@ class OnlineTableRequest(Request):
     people, updates their ratings when the game ends."""
     spectators: bool = True
     """Whether anyone may watch the game live (false: a watch is refused)."""
+    stake: int = 0
+    """Play coins each person stakes (0: none; else one of the coin tables' stakes): for
+    signed-in people whose balance covers it (with the X-CSRF-Token header); taken when
+    the game starts, the winners share the pot."""
 
     what: ClassVar[str] = "online tables"
     refusals: ClassVar[dict[str, Any]] = {
@@ -68,9 +73,12 @@ class OnlineTableRequest(Request):
         "name": _NAME,
         "rated": "rated must be true or false",
         "spectators": "spectators must be true or false",
+        "stake": _STAKE,
     }
 
     def __post_init__(self) -> None:
+        if self.stake != 0 and self.stake not in STAKES:
+            raise ValueError(_STAKE)
         self.preset = preset_of(self.preset)
         if not math.isfinite(self.seconds_per_move):
             raise ValueError(_SECONDS)
@@ -101,9 +109,6 @@ class SeatRequest(Request):
     def __post_init__(self) -> None:
         if self.name is not None:
             self.name = display_name(self.name)
-
-
-_STAKE = "stake must be 0 (no stake) or one of " + ", ".join(str(s) for s in STAKES) + " coins"
 
 
 class QuickRequest(Request):
@@ -187,6 +192,26 @@ class FillAgreed(Struct):
     table: OnlineTable
 
 
+class GameLeft(Struct):
+    """A started game left: a computer (expert) plays the seat to the end. At a stake
+    table the stake is forfeit and the leaving fee charged, once however often asked."""
+
+    id: str
+    seat: SeatNumber
+    left: bool
+    """Always true: the seat is played by a computer now."""
+    already: bool
+    """True when the seat had been left (or replaced) already: nothing more happened."""
+    stake: int
+    """The table's stake (0: none)."""
+    stake_forfeit: int
+    """The stake lost by leaving (0 at a table with no stake)."""
+    fee: int
+    """The leaving fee charged (10% of the stake rounded up, never more than the balance)."""
+    balance: int | None = None
+    """The leaver's balance after, when the request is signed in as them."""
+
+
 class SeatRating(Struct):
     """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
     ``ordinal`` = mu - 3 sigma, rated games finished."""
@@ -231,6 +256,8 @@ class OnlineTable(Struct):
     seats: list[OnlineSeat]
     free: int
     url: str
+    pot: int = 0
+    """Coins in the pot once started (the stake times the people seated at the start)."""
     invite: str | None = None
     """The link to send to the people invited (its waiting page on the site's address)."""
     table_url: str | None = None

@@ -8,7 +8,7 @@ table snapshot and an event body are rendered by the table layer and embedded as
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 from msgspec import Meta, Raw, Struct
@@ -185,7 +185,8 @@ class ErrorMessage(ServerMessage, tag="error"):
     code: str
     """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``, ``private``,
     ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
-    ``table_stopped``, ``internal``."""
+    ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
+    ``internal``."""
     message: str
 
 
@@ -262,6 +263,29 @@ class PresenceEvent(Event, tag="presence"):
     connected: bool
 
 
+class AwayEvent(Event, tag="away"):
+    """A person's connection is gone: a computer takes the seat for the rest of the game in
+    ``ms_left`` milliseconds unless they come back (their move clock plays meanwhile)."""
+
+    seat: SeatNumber
+    ms_left: Annotated[int, Meta(ge=0)]
+
+
+class BackEvent(Event, tag="back"):
+    """A person who was away came back within the grace: the seat is theirs again."""
+
+    seat: SeatNumber
+
+
+class ReplacedEvent(Event, tag="replaced"):
+    """A computer plays a person's seat to the end of the game: they left (``left``) or
+    were away past the grace (``away``); the seat's token no longer moves."""
+
+    seat: SeatNumber
+    reason: Literal["left", "away"]
+    level: str
+
+
 class SpectatorsEvent(Event, tag="spectators"):
     """A spectator started or stopped watching; ``count``: how many watch now."""
 
@@ -269,11 +293,12 @@ class SpectatorsEvent(Event, tag="spectators"):
 
 
 EVENTS: tuple[type[Event], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
-                                   GameOverEvent, ClosedEvent, PresenceEvent, SpectatorsEvent)
+                                   GameOverEvent, ClosedEvent, PresenceEvent, AwayEvent,
+                                   BackEvent, ReplacedEvent, SpectatorsEvent)
 """Every event kind."""
 
 TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
-    ClosedEvent | PresenceEvent | SpectatorsEvent
+    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent
 """The schema of an event body."""
 
 

@@ -126,8 +126,15 @@ class SeatInfo(Struct):
     seat: SeatNumber
     name: str
     kind: Literal["human", "bot"]
+    """``bot`` also for a person's seat a computer plays since they left (see ``replaced``)."""
     level: str | None
     connected: bool
+    replaced: Literal["left", "away"] | None = None
+    """Why a computer plays this person's seat to the end: they left (``left``), or were
+    away past the grace (``away``); absent while the person plays it."""
+    away_ms_left: Annotated[int, Meta(ge=0)] | None = None
+    """The person's connection is gone: milliseconds until a computer takes the seat for
+    the rest of the game, unless they come back (absent while they are here)."""
 
 
 class LastTrick(Struct):

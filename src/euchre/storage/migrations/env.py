@@ -12,6 +12,7 @@ from euchre.storage import (  # noqa: F401  (add tables to Base)
     accounts_models,
     lobby_models,
     people_models,
+    stake_models,
 )
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine

@@ -13,5 +13,12 @@ export const COIN_PARAGRAPHS = [
   "Play coins have no cash value and cannot be cashed out.",
 ];
 
+// Stakes against people at online tables (docs/online.md, "Coin stakes against people").
+export const STAKE_PARAGRAPHS = [
+  "An online table against people may carry a stake, chosen when it is opened (10, 50, 100 or 500 coins) and shown in the list. Only signed-in people whose balance covers it may sit; everyone seated stakes the same and computer seats stake nothing. The stakes go into the table's pot when the game starts; if someone seated can no longer cover it, the game does not start and nothing is taken.",
+  "The winning side shares the pot: it is split equally between the winning seats where a person staked, and each part is paid to its person if they are still playing. A winner whose partner is a computer takes the whole pot. The part of someone who left goes to nobody, so a partner who stays wins the same as in a full game; if two computers win, the pot goes to nobody.",
+  "Leaving a started game (the Leave button, or being away more than 60 seconds) forfeits your stake and adds the 10% leaving fee, never more than your balance; a computer plays your seat to the end and you keep your side's result for ratings. Come back within the 60 seconds and the seat is still yours.",
+];
+
 /** The rules page's section: [title, paragraphs]. */
-export const COIN_SECTION = ["Coin tables and your clock", [...COIN_PARAGRAPHS, ...CLOCK_PARAGRAPHS]];
+export const COIN_SECTION = ["Coin tables and your clock", [...COIN_PARAGRAPHS, ...STAKE_PARAGRAPHS, ...CLOCK_PARAGRAPHS]];

@@ -65,7 +65,8 @@ export class TableConnection {
         this.handlers.onHint?.(message.hints, message.version);
         break;
       case "error": {
-        const fatal = ["no_table", "bad_token", "private"].includes(message.code);
+        // "replaced": this seat's person left; a computer plays it to the end.
+        const fatal = ["no_table", "bad_token", "private", "replaced"].includes(message.code);
         if (fatal) this.closed = true;
         this.handlers.onError?.(message.message, fatal, message.code);
         break;

@@ -64,7 +64,8 @@ function describe(table) {
   const host = table.seats.find((s) => s.taken)?.name ?? "Someone"; // a quick table's South may have left
   const free = table.free === 1 ? "1 seat free" : `${table.free} seats free`;
   const rated = table.rated ? "rated, " : "";
-  return `${host}'s table: ${rated}${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
+  const stake = table.stake ? `stake ${table.stake} coins, ` : "";
+  return `${host}'s table: ${rated}${stake}${humanise(table.preset)}, ${table.seconds_per_move} s a move, ${free}`;
 }
 
 /** The "Play online" section: a form to open a table and the list of open tables. */
@@ -76,6 +77,9 @@ export function mountOnlineSection(section) {
   const level = h("select", { id: "online-level", name: "level" },
     ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
   const rated = h("input", { id: "online-rated", name: "rated", type: "checkbox" });
+  // A coin stake (signed-in people only): each person stakes it at the start, the winners share the pot.
+  const stake = h("select", { id: "online-stake", name: "stake" },
+    [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins` : "No stake")));
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   const form = h(
     "form",
@@ -85,6 +89,7 @@ export function mountOnlineSection(section) {
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
+    h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
     create,
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
@@ -141,6 +146,7 @@ export function mountOnlineSection(section) {
       const made = await call("POST", "/api/tables", {
         kind: "online", name: name.value.trim(), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
+        stake: Number(stake.value),
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -267,7 +273,8 @@ export function mountOnlineLobby(main, id) {
   function render(table) {
     const mine = heldSeat(id);
     const key = JSON.stringify([table, mine, account?.username ?? null]);
-    const guestAtRated = table.rated && !account && !mine;
+    // Rated and stake tables seat signed-in people only.
+    const guestAtRated = (table.rated || table.stake > 0) && !account && !mine;
     if (key === shown) return; // nothing changed: keep focus and typing as they are
     shown = key;
     const host = table.seats[0]?.name ?? "the host";
@@ -314,7 +321,8 @@ export function mountOnlineLobby(main, id) {
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,
-      guestAtRated ? h("p", { class: "notice rated-sign-in" }, "This table is rated: only signed-in people may sit. ", h("a", { href: "/account" }, "Sign in or create an account")) : null,
+      table.stake ? h("p", { class: "notice stake-notice" }, `Stake: ${table.stake} coins each, taken when the game starts; the winning side's people share the pot. Leaving a started game forfeits the stake plus a ${Math.ceil(table.stake / 10)}-coin leaving fee.`) : null,
+      guestAtRated ? h("p", { class: "notice rated-sign-in" }, `This table is ${table.rated ? "rated" : "played for coins"}: only signed-in people may sit. `, h("a", { href: "/account" }, "Sign in or create an account")) : null,
       !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
       !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,
       mine && table.quick && !table.rated && !agreedAlready ? h("button", { type: "button", class: "start-button fill-button", onclick: agree }, "Fill the empty seats with computers") : null,

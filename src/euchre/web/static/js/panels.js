@@ -72,7 +72,7 @@ export function watchedOverPanel(table, replayUrl) {
       "div",
       { class: "panel-actions" },
       h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
-      h("a", { class: "button-link", href: "/" }, "Find another game"),
+      h("a", { class: "button-link", href: "/lobby" }, "Find another game"),
     ),
   );
 }

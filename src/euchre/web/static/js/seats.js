@@ -57,14 +57,22 @@ export function renderSeats(seats, view, table, me) {
     const out = view.sitting_out.includes(seat);
     const partner = me !== null && seat === (me + 2) % 4;
     const bot = info?.kind === "bot";
-    // The mark says a computer plays this seat, and how well, on every screen size.
+    // The mark says a computer plays this seat, and how well, on every screen size; a person
+    // who left keeps their name, marked "(left)" (or "(away)" when gone past the grace).
     const mark = bot ? (info.level ? `computer · ${info.level}` : "computer") : null;
+    const gone = info?.replaced ? ` (${info.replaced === "left" ? "left" : "away"})` : "";
+    const away = !gone && info?.away_ms_left !== undefined && info?.away_ms_left !== null;
+    const markTitle = gone
+      ? `A computer player${info.level ? `, level ${info.level},` : ""} plays this seat to the end: its person ${info.replaced === "left" ? "left" : "was away too long"}`
+      : `A computer player${info?.level ? `, level ${info.level}` : ""}`;
     fill(
       box.name,
-      h("span", { class: "seat-title" }, seat === me ? "You" : seatName(seat, me)),
+      h("span", { class: "seat-title" }, `${seat === me ? "You" : seatName(seat, me)}${gone}`),
       partner ? h("span", { class: "seat-detail" }, "partner") : null,
-      mark ? h("span", { class: "seat-mark", title: `A computer player${info.level ? `, level ${info.level}` : ""}` }, mark) : null,
+      mark ? h("span", { class: `seat-mark${gone ? " seat-mark-left" : ""}`, title: markTitle }, gone ? `— ${mark}` : mark) : null,
+      away ? h("span", { class: "seat-away", dataset: { seat: String(seat) }, title: "Away: a computer takes the seat when the time runs out, unless they come back" }, "away") : null,
     );
+    box.box.classList.toggle("away", away);
     fill(box.tags, tagsFor(seat, view, lastSaid.get(seat)));
     box.box.classList.toggle("to-act", view.to_act === seat);
     box.box.classList.toggle("sitting-out", out);

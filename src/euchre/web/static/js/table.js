@@ -24,6 +24,7 @@ import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, 
 import { firstDrawText, isPlay } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
 import { recordPracticeGame } from "./my-stats.js";
+import { awayLine, awaySeats, leaveGame, leaveQuestion, presenceEventText, stakeLine } from "./presence.js";
 
 /** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
@@ -68,6 +69,10 @@ class TablePage {
   constructor(main, tableId, token, { onGone = null } = {}) {
     this.main = main;
     this.tableId = tableId;
+    this.token = token;
+    this.left = null; // once this person left the game (online tables): what it cost
+    this.away = []; // people away: [{seat, ends}]
+    this.awayTimer = null;
     this.watching = token === null; // a spectator: no seat, nothing to send but the watch
     this.onGone = onGone;
     this.table = null; // the latest settled TABLE object
@@ -111,6 +116,7 @@ class TablePage {
   stop() {
     this.connection.close();
     clearInterval(this.clockTimer);
+    clearInterval(this.awayTimer);
     setSeatNames(null); // the next page starts from positions
   }
 
@@ -170,6 +176,12 @@ class TablePage {
     this.lastTrickButton.setAttribute("aria-expanded", "false");
     this.soundButton = tool("Sound", "tool:sound", () => this.toggleSound());
     this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    // Online tables: leave a started game (a computer plays the seat to the end).
+    // In the toolbar only while there is a game to leave.
+    this.leaveButton = tool("Leave", "tool:leave", () => this.leaveGame());
+    this.leaveButton.classList.add("game-leave");
+    // Who is away, with the time before a computer takes their seat ("Ann is away — 0:42").
+    this.awayBox = h("p", { class: "away-line", hidden: true });
     this.bidsBox = h("ol", { class: "bids" });
     this.clock = h("p", { class: "clock", hidden: true });
     this.coinSlot = h("section", { class: "coin-slot", "aria-label": "Coins", hidden: true });
@@ -218,6 +230,7 @@ class TablePage {
         h("h1", { class: "visually-hidden" }, watching ? "Watching a table" : "Your table"),
         h("div", { class: "status-row" }, this.status, this.strip, this.watchers, this.toolbar),
         this.clock,
+        this.awayBox,
         this.errorBox,
         felt,
         watching ? null : this.controls,
@@ -250,6 +263,7 @@ class TablePage {
       if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, this.watching ? null : table.seat ?? table.view?.seat ?? 0, table.view));
     }
     this.table = table;
+    this.away = awaySeats(table, Date.now());
     this.pending = false;
     this.error = "";
     this.fairDeal?.update(table, table.seat);
@@ -318,8 +332,11 @@ class TablePage {
         this.closedReason = event.reason ?? "closed";
         if (event.reason === "abandoned") return ABANDONED_TEXT;
         return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
+      case "replaced":
+        if (event.seat === me && !this.left) this.left = { reason: event.reason };
+        return presenceEventText(event, me);
       default:
-        return "";
+        return presenceEventText(event, me) ?? "";
     }
   }
 
@@ -504,7 +521,10 @@ class TablePage {
 
     this.renderStatus();
     this.renderClock();
-    if (!this.watching) renderCoinPanel(this.coinSlot, table);
+    if (this.watching) {
+      // a spectator sees no coin panel
+    } else if (table.kind === "online") this.renderStake(table);
+    else renderCoinPanel(this.coinSlot, table);
     this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
     fill(this.strip, stripParts(table.score, view, me));
     if (view) {
@@ -521,6 +541,7 @@ class TablePage {
       fill(this.hand);
     }
     this.renderOverlay(view);
+    this.renderAway(); // after the seats: it counts down on their marks too
     this.renderTools(view);
     if (!this.watching) {
       this.renderShuffle();
@@ -553,7 +574,7 @@ class TablePage {
 
   renderError() {
     this.errorBox.hidden = !this.error;
-    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: "/" }, this.watching ? "Find another game" : "Start a new table")] : null);
+    fill(this.errorBox, this.error, this.fatal ? [" ", h("a", { href: this.watching ? "/lobby" : "/" }, this.watching ? "Find another game" : "Start a new table")] : null);
   }
 
   renderStatus() {
@@ -563,6 +584,8 @@ class TablePage {
     let text;
     if (table.game_over) {
       text = gameOverText(table.winner, table.score, me);
+    } else if (this.left) {
+      text = this.leftText();
     } else if (table.closed || this.closedReason) {
       // A closed table asks nobody to move: the reason only, no prompt.
       const reason = this.closedReason ?? table.closed;
@@ -576,7 +599,7 @@ class TablePage {
     }
     if (this.watching && table.game_over) text = `The game is over: ${text}`;
     if (this.status.textContent !== text) this.status.textContent = text;
-    const yourTurn = Boolean(view && me !== null && view.to_act === me && !table.game_over && !table.closed && !this.closedReason);
+    const yourTurn = Boolean(view && me !== null && view.to_act === me && !table.game_over && !table.closed && !this.closedReason && !this.left);
     this.status.classList.toggle("your-turn", yourTurn);
     document.title = this.watching ? "Watching · Euchre" : yourTurn ? "Your turn · Euchre" : "Euchre: your table";
     const watchers = spectatorsText(table.spectators ?? 0);
@@ -586,7 +609,7 @@ class TablePage {
   }
 
   renderClock() {
-    const clock = this.table.closed || this.closedReason ? null : this.table.clock;
+    const clock = this.table.closed || this.closedReason || this.left ? null : this.table.clock;
     clearInterval(this.clockTimer);
     this.clock.hidden = !clock;
     for (const seat of Object.values(this.seats)) seat.clock.hidden = true;
@@ -675,7 +698,7 @@ class TablePage {
 
   renderControls(view) {
     const me = this.me;
-    const mine = me !== null && view.to_act === me && !this.table.game_over && !this.table.closed && !this.closedReason;
+    const mine = me !== null && view.to_act === me && !this.table.game_over && !this.table.closed && !this.closedReason && !this.left;
     const legal = mine ? view.legal : [];
     const swaps = legal.filter((a) => a.startsWith("farmer swap "));
     const buttons = controlButtons(legal.filter(isControlAction), (a) => this.act(a));
@@ -713,9 +736,67 @@ class TablePage {
     const noHints = this.watching || ["coin", "online"].includes(this.table?.kind);
     this.hintButton.hidden = noHints;
     this.hintButton.disabled = noHints || !mine || this.pending;
+    const started = this.table?.kind === "online" && !this.table.game_over && !this.table.closed && !this.watching;
+    const leavable = started && !this.left && !this.fatal;
+    if (leavable && !this.leaveButton.isConnected) this.toolbar.append(this.leaveButton);
+    else if (!leavable && this.leaveButton.isConnected) this.leaveButton.remove();
     const last = Boolean(view && view.last_trick);
     this.lastTrickButton.disabled = !last;
     this.lastTrickButton.setAttribute("aria-expanded", String(this.showLastTrick && last));
+  }
+
+  /** Who is away, counting down to the moment a computer takes their seat. */
+  renderAway() {
+    clearInterval(this.awayTimer);
+    const away = this.left ? [] : this.away;
+    this.awayBox.hidden = !away.length;
+    if (!away.length) return;
+    const tick = () => {
+      const now = Date.now();
+      const text = `${awayLine(away, this.me, now)} (then a computer plays the seat to the end)`;
+      if (this.awayBox.textContent !== text) this.awayBox.textContent = text;
+      for (const mark of this.main.querySelectorAll(".seat-away")) {
+        const entry = away.find((a) => String(a.seat) === mark.dataset.seat);
+        if (entry) mark.textContent = `away ${awayLine([{ seat: entry.seat, ends: entry.ends }], this.me, now).split("— ")[1]}`;
+      }
+    };
+    tick();
+    this.awayTimer = setInterval(tick, 500);
+  }
+
+  /** The stake and the pot of an online table with a stake, in the side panel. */
+  renderStake(table) {
+    const line = stakeLine(table);
+    this.coinSlot.hidden = !line;
+    if (this.coinSlot.dataset.line === line) return;
+    this.coinSlot.dataset.line = line;
+    fill(this.coinSlot, line ? h("p", { class: "coin-stake" }, line) : null);
+  }
+
+  /** What the status line says once this person left the game. */
+  leftText() {
+    const left = this.left;
+    const base = left.reason === "away"
+      ? "You were away too long: a computer plays your seat to the end."
+      : "You left this game: a computer plays your seat to the end.";
+    if (!left.stake) return base;
+    return `${base} Your ${left.stake}-coin stake is forfeit; leaving fee: ${left.fee} coins.`;
+  }
+
+  /** Leave a started online game, after asking (at a stake table it costs the stake and fee). */
+  async leaveGame() {
+    if (!this.table || !window.confirm(leaveQuestion(this.table))) return;
+    this.leaveButton.disabled = true;
+    try {
+      const answer = await leaveGame(this.tableId, this.token);
+      this.left = { reason: "left", stake: answer.stake_forfeit, fee: answer.fee };
+      this.connection.close();
+      forgetSeat(this.tableId);
+      this.render();
+    } catch (error) {
+      this.leaveButton.disabled = false;
+      this.showError(`Could not leave: ${error.message}`, false);
+    }
   }
 
   /** "Shuffle commitment for hand 3: 9f86d081884c7d65…" (the whole of it in the tooltip). */

@@ -1,14 +1,13 @@
 // The watch page, /watch/{id}: a table seen from no seat (a spectator). Before the socket it
 // asks the online list how the table stands, so it can say why there is nothing to watch yet:
-// private to spectators, cancelled, not found, or not started (then it offers to wait and
-// starts watching when the game starts, asking again with a growing pause, at most 15 s).
+// private to spectators, cancelled, not found, or not started (then it offers to wait, and
+// starts watching when the game starts: the table's waiting-page socket /ws/online/{id}
+// pushes the start, no polling).
 
 import { ApiError, request } from "./api.js";
 import { fill, h } from "./dom.js";
+import { openLive } from "./live.js";
 import { watchTable } from "./table.js";
-
-const FIRST_WAIT_MS = 1000;
-const LONGEST_WAIT_MS = 15000;
 
 export function mountWatch(main, tableId) {
   const page = new WatchPage(main, tableId);
@@ -31,7 +30,7 @@ class WatchPage {
     this.main = main;
     this.tableId = tableId;
     this.stopTable = null;
-    this.timer = null;
+    this.stopLive = null;
     this.stopped = false;
   }
 
@@ -50,7 +49,7 @@ class WatchPage {
 
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.stopLive?.();
     this.stopTable?.();
   }
 
@@ -65,6 +64,8 @@ class WatchPage {
   }
 
   watch() {
+    this.stopLive?.();
+    this.stopLive = null;
     this.stopTable?.();
     this.stopTable = watchTable(this.main, this.tableId, (code) => this.gone(code));
   }
@@ -77,7 +78,7 @@ class WatchPage {
     const table = await onlineTable(this.tableId).catch(() => null);
     if (this.stopped) return;
     if (table?.status === "open") return this.offerToWait(table);
-    if (table?.status === "started") return this.waitFor(table); // it is starting right now
+    if (table?.status === "started") return this.waitFor(); // it is starting right now
     this.notice("No table here", "There is no table with that id to watch: it may have ended long ago, or the link is wrong.");
   }
 
@@ -88,7 +89,7 @@ class WatchPage {
   offerToWait(table) {
     const creator = table.seats?.[0]?.name;
     const taken = table.seats?.filter((s) => s.taken).length ?? 1;
-    const button = h("button", { type: "button", class: "primary", onclick: () => this.waitFor(table) }, "Wait and watch");
+    const button = h("button", { type: "button", onclick: () => this.waitFor() }, "Wait and watch");
     this.notice(
       "This game has not started yet",
       `${creator ? `${creator}'s table` : "The table"} has ${taken} of 4 seats taken. ` +
@@ -97,22 +98,18 @@ class WatchPage {
     );
   }
 
-  /** Ask again after a growing pause until the game starts (or the table goes away). */
-  waitFor(table, tries = 0) {
+  /** Wait for the start on the table's waiting-page socket, which pushes every change. */
+  waitFor() {
     this.notice("Waiting for the game to start…", "This page starts watching as soon as the game starts.");
-    clearTimeout(this.timer);
-    const wait = Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 1.6 ** tries);
-    this.timer = setTimeout(async () => {
-      let now;
-      try {
-        now = await onlineTable(this.tableId);
-      } catch {
-        now = table; // the server is not answering: keep waiting
-      }
+    this.stopLive?.();
+    this.stopLive = openLive(`/ws/online/${encodeURIComponent(this.tableId)}`, (message) => {
       if (this.stopped) return;
-      if (now?.status === "open") return this.waitFor(now, tries + 1);
-      this.decide(now, false);
-    }, wait);
+      if (message.type === "table" && message.table.status === "open") return;
+      this.stopLive?.();
+      this.stopLive = null;
+      if (message.type === "table") this.decide(message.table, false);
+      else if (message.type === "gone") this.watch(); // finished or forgotten: the table's socket knows
+    });
   }
 
   notice(title, text, ...extra) {
@@ -123,7 +120,7 @@ class WatchPage {
         { class: "page notice watch-notice" },
         h("h1", {}, title),
         text ? h("p", { role: "status" }, text) : null,
-        h("p", { class: "notice-actions" }, ...extra, h("a", { href: "/", class: "button-link" }, "Find another game")),
+        h("p", { class: "notice-actions" }, ...extra, h("a", { href: "/lobby", class: "button-link" }, "Find another game")),
       ),
     );
   }

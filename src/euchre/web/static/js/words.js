@@ -21,7 +21,8 @@ let people = [null, null, null, null];
 export function setSeatNames(seats) {
   people = [0, 1, 2, 3].map((seat) => {
     const info = (seats || []).find((s) => s.seat === seat);
-    return info && info.kind === "human" && info.name ? info.name : null;
+    // A person who left keeps their name (a computer plays their seat: the seat's mark says so).
+    return info && (info.kind === "human" || info.replaced) && info.name ? info.name : null;
   });
 }
 
