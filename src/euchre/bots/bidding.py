@@ -19,6 +19,7 @@ from .. import actions as A
 from ..cards import JOKER, card_suit
 from ..view import HandView
 from . import solver
+from .payoffs import first_leader, out_mask, payoffs
 from .policy import (
     ALONE_CALIBRATION,
     BidEstimate,
@@ -56,7 +57,6 @@ def sampled_bid_estimates(
     tables' worths; a loner the tables rule out (a plain march wins the game) stays ruled
     out. With the Benny turned up, or no loner to judge, the tables' estimates are returned.
     """
-    from .hard import first_leader, out_mask, payoffs  # hard imports this module's users
 
     table = bid_estimates(view)
     if view.upcard == JOKER or view.phase == "benny":
