@@ -81,7 +81,7 @@ class Players:
         self.events: dict[int, list[dict[str, Any]]] = {s: [] for s in range(4)}
         self.errors: dict[int, list[dict[str, Any]]] = {s: [] for s in range(4)}
         self.moves = dict.fromkeys(range(4), 0)
-        self._sent: dict[int, int] = {}
+        self._waiting: set[int] = set()  # seats whose move has not come back yet
         self._stack = contextlib.ExitStack()
         for seat, token in enumerate(tokens):
             ws = self._stack.enter_context(connect(f"{ws_base}/ws/tables/{table_id}"))
@@ -101,8 +101,11 @@ class Players:
             return False
         if m["type"] == "error":
             self.errors[seat].append(m)
+            self._waiting.discard(seat)
         if m["type"] == "event":
             self.events[seat].append(m["event"])
+            if m["event"].get("kind") == "action" and m["event"].get("seat") == seat:
+                self._waiting.discard(seat)
         if "table" in m:
             self.tables[seat] = m["table"]
         return True
@@ -126,10 +129,12 @@ class Players:
                 if seat in idle or table is None or table.get("game_over"):
                     continue
                 view = table.get("view")
+                # Not again until the move comes back: events that change no turn (away,
+                # replaced, clocks) bring new versions of a table where it is still our turn.
                 turn = (table.get("to_act") == seat and view and view.get("legal")
-                        and self._sent.get(seat) != table["version"])
+                        and seat not in self._waiting)
                 if turn:
-                    self._sent[seat] = table["version"]
+                    self._waiting.add(seat)
                     self.sockets[seat].send(json.dumps(
                         {"type": "action", "action": self.rng.choice(view["legal"])}))
                     self.moves[seat] += 1

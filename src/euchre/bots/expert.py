@@ -16,7 +16,8 @@ from typing import ClassVar
 
 from .hard import Budget, HardBot
 
-EXPERT_BUDGET = Budget(samples=800, nodes=6_000_000, time_cap=2.0, paired=True)
+EXPERT_BUDGET = Budget(samples=800, nodes=6_000_000, time_cap=2.0, paired=True,
+                       bid_samples=300, read_play=True)
 """Up to 800 deals a decision (hard: 200), stopping earlier once the deal-by-deal difference
 of the two best cards settles the choice; 6 million solver nodes; a 2 s time cap."""
 

@@ -9,6 +9,7 @@ with the best weighted average. Bidding (order, call, alone) uses the hand-value
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import random
@@ -23,9 +24,12 @@ from ..view import HandView
 from . import knowledge as K
 from . import solver
 from .base import Bot
+from .bidding import sampled_bid_estimates
 from .clear_cut import clear_bids
 from .medium import MediumBot
-from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for, utility
+from .payoffs import first_leader, out_mask, payoffs
+from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for
+from .reading import PlayReader
 from .sampling import (
     bid_weight,
     clue_weight,
@@ -62,6 +66,12 @@ class Budget:
     """Seconds after which a decision stops anyway, and says so in the log."""
     paired: bool = False
     """Stop card play on the deal-by-deal difference of the two best cards (see ``_clear``)."""
+    bid_samples: int = 0
+    """Sampled deals to value each call on the bidder's exact cards (0: the tables alone;
+    :func:`~euchre.bots.bidding.sampled_bid_estimates`)."""
+    read_play: bool = False
+    """Weight deals by how well the conventions explain the other seats' plays
+    (:class:`~euchre.bots.reading.PlayReader`)."""
 
 
 class _Meter:
@@ -98,36 +108,6 @@ class _Meter:
         value, nodes = solver.solve_value_counted(*args)  # type: ignore[arg-type]
         self.nodes += nodes
         return value
-
-
-def payoffs(view: HandView, maker: int, alone: bool, lone_defender: int) -> tuple[
-    list[int], list[float], list[int]
-]:
-    """Per maker trick count 0-5: score-aware worth for the makers (thousandths), points
-    for the makers' side (signed), and whether they made it (0 or 1)."""
-    side = maker % 2
-    game_to = view.rules.game_to
-    euchre = 4 if lone_defender >= 0 else 2
-    worth: list[int] = []
-    points: list[float] = []
-    for t in range(6):
-        if t < 3:
-            ours, theirs = 0, euchre
-        elif t < 5:
-            ours, theirs = 1, 0
-        else:
-            ours, theirs = (4 if alone else 2), 0
-        worth.append(round(1000 * utility(view.score, side, ours, theirs, game_to)))
-        points.append(float(ours - theirs))
-    return worth, points, [0, 0, 0, 1, 1, 1]
-
-
-def out_mask(view: HandView) -> int:
-    """The seats sitting out, as a 4-bit mask."""
-    m = 0
-    for s in view.sitting_out:
-        m |= 1 << s
-    return m
 
 
 @dataclass
@@ -230,6 +210,7 @@ def evaluate_plays(
     k = knowledge(view)
     bids = informative_bids(view)
     clues = play_clues(view) if use_clues else []
+    reader = PlayReader(view) if budget.read_play and use_clues else None
     maker = view.maker
     side = view.seat % 2
     sign = 1.0 if maker % 2 == side else -1.0
@@ -247,6 +228,8 @@ def evaluate_plays(
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
             w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
+            if reader is not None and w > 0.0:
+                w *= reader.weight(hands)
             n += 1
             if w > 0.0:
                 batch.append((hands, *args_common, worth_pay))
@@ -285,16 +268,6 @@ def evaluate_plays(
         ))
     out.sort(key=lambda e: (-e.worth, e.card))
     return out
-
-
-def first_leader(view: HandView, out: int, maker: int, alone: bool, lone_defender: int) -> int:
-    """Who leads the first trick, as the engine decides it."""
-    lone = maker if alone else lone_defender
-    start = lone if view.rules.lead_when_sitting_out == "loner-left" and lone >= 0 else view.dealer
-    seat = (start + 1) % 4
-    while out >> seat & 1:
-        seat = (seat + 1) % 4
-    return seat
 
 
 def evaluate_discards(
@@ -444,12 +417,14 @@ def ranked_discards(
     return _prefer(est, [e[1] for e in est], index, PLAY_MARGIN)
 
 
-def ranked_bids(view: HandView) -> list[BidEstimate]:
-    """:func:`~euchre.bots.policy.bid_estimates`, the conventional bid first when close.
+def ranked_bids(view: HandView, est: list[BidEstimate] | None = None) -> list[BidEstimate]:
+    """:func:`~euchre.bots.policy.bid_estimates` (or ``est``), the conventional bid first
+    when close.
 
     Bids that :func:`~euchre.bots.clear_cut.clear_bids` settles come before all others.
     """
-    est = bid_estimates(view)
+    if est is None:
+        est = bid_estimates(view)
     action = convention(view)
     index = next((i for i, e in enumerate(est) if e.action == action), None)
     if index is not None and est[index].utility < -50.0:
@@ -466,6 +441,17 @@ def ranked_bids(view: HandView) -> list[BidEstimate]:
     # the hand and the score settle it: those bids first, the rest after (for hints)
     return [e for e in ranked if e.action in allowed] + [
         e for e in ranked if e.action not in allowed]
+
+
+def bid_choices(view: HandView, rng: random.Random, budget: Budget = Budget()) -> list[
+    BidEstimate
+]:
+    """:func:`ranked_bids`, loners judged on ``budget.bid_samples`` sampled deals if any."""
+    # a bid the hand and the score settle (clear_cut) needs no sampling
+    if budget.bid_samples and len(view.legal) > 1 and clear_bids(view) is None:
+        est = sampled_bid_estimates(view, rng, budget.bid_samples, budget.nodes)
+        return ranked_bids(view, est)
+    return ranked_bids(view)
 
 
 def _trumps_for(view: HandView, action: Action) -> int:
@@ -498,7 +484,8 @@ class HardBot(Bot):
         """A bot doing at most ``samples`` deals and ``nodes`` solver nodes a decision."""
         super().__init__(seed)
         d = self.default_budget
-        self.budget = Budget(
+        self.budget = dataclasses.replace(
+            d,
             samples=d.samples if samples is None else samples,
             nodes=d.nodes if nodes is None else nodes,
             time_cap=d.time_cap if time_cap is None else time_cap,
@@ -522,7 +509,7 @@ class HardBot(Bot):
                 return A.DISCARDS[dealer_discard(hand, trump)]
             return A.DISCARDS[ranked_discards(view, rng, self.budget)[0][0]]
         if phase in ("order", "call", "benny"):
-            return ranked_bids(view)[0].action
+            return bid_choices(view, rng, self.budget)[0].action
         if phase == "defend":
             lone, pair = evaluate_defend_alone(view, rng, self.budget)
             return A.DEFEND_ALONE if lone > pair + DEFEND_ALONE_MARGIN else A.PASS
@@ -540,6 +527,7 @@ __all__ = [
     "Budget",
     "HardBot",
     "PlayEstimate",
+    "bid_choices",
     "evaluate_discards",
     "evaluate_plays",
     "ranked_bids",

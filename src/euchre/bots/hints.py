@@ -19,7 +19,7 @@ from ..cards import card_name, card_suit, suit_name
 from ..view import HandView
 from .base import decision_rng
 from .expert import EXPERT_BUDGET
-from .hard import Budget, evaluate_defend_alone, ranked_bids, ranked_discards, ranked_plays
+from .hard import Budget, bid_choices, evaluate_defend_alone, ranked_discards, ranked_plays
 from .policy import bid_features, estimate, load_tables, position, variant
 
 DEFAULT_BUDGET = 1.0
@@ -128,7 +128,7 @@ def analyse(
         return _play_hints(view, rng, work)
     if phase in ("order", "call", "benny"):
         hints = []
-        for e in ranked_bids(view):
+        for e in bid_choices(view, rng, work):
             note = "" if e.action.kind != A.PASS_KIND else "leaves trump to the others"
             hints.append(_hint(view, e.action, e.expected_points, e.make_chance, True, note))
         return hints

@@ -1,0 +1,177 @@
+"""Where a candidate player's decisions differ from a reference player's, and what each is worth.
+
+Arena deals (``Random("arena:S:deal:i")``, dealer ``i % 4``, 0-0) are played by four
+reference players (two seeds, one per side, as the arena seats them). At every decision
+with a real choice the candidate is asked too; where it chooses otherwise, the hand is
+played on from the candidate's action by the reference players, and the difference in
+the deciding side's points (candidate's line minus the reference line) is recorded by
+decision type. Both lines are deterministic, so one play-out each is exact for that deal
+and those seeds. Summed over the deal's four seats and divided by the deals, the figure
+estimates what the candidate on one side would score per deal against the reference in
+``euchre arena`` (to first order: after the changed decision both sides play the
+reference's way). Most decisions agree, so this measures a change far faster than a match.
+
+Usage: python scripts/probe_bots.py CANDIDATE [--ref hard] [--deals N] [--start I]
+       [--seed S] [--workers W] [--json]
+Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate`
+(``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
+sampled deals with a lone-hand calibration of N/10 points).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import multiprocessing
+import random
+from collections import defaultdict
+from typing import Any
+
+from euchre.bots import make
+from euchre.bots.base import Player
+from euchre.bots.hard import HardBot
+from euchre.hand import HandState
+from euchre.rules import Rules
+from euchre.shuffle import deal_from_deck, shuffled_deck
+
+_W: dict[str, Any] = {}
+
+
+def candidate(name: str, seed: int) -> Player:
+    """The candidate player called ``name``."""
+    base, _, variant = name.partition("-")
+    bot = make(base, seed=seed)
+    if variant and isinstance(bot, HardBot):
+        if variant == "read":
+            bot.budget = dataclasses.replace(bot.budget, read_play=True)
+        elif variant == "noread":
+            bot.budget = dataclasses.replace(bot.budget, read_play=False)
+        elif variant == "bids":
+            bot.budget = dataclasses.replace(bot.budget, bid_samples=160)
+        elif variant in ("bidsC", "bids4C"):
+            from euchre.bots import bidding
+
+            bidding.CALL_OFFSET.update({1: 0.05, 2: 0.09})
+            bot.budget = dataclasses.replace(
+                bot.budget, bid_samples=400 if variant == "bids4C" else 160)
+        elif variant.startswith("lone"):
+            from euchre.bots import bidding
+
+            if variant[4:]:
+                bidding.LONE_CALIBRATION = float(variant[4:]) / 10.0
+            bot.budget = dataclasses.replace(bot.budget, bid_samples=300)
+        elif variant == "bidsread":
+            bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
+        else:
+            raise SystemExit(f"unknown variant {variant!r}")
+    return bot
+
+
+def _init(cand: str, ref: str, seed: int, preset: str) -> None:
+    _W.update(
+        ref=[make(ref, seed=seed * 2 + 1), make(ref, seed=seed * 2 + 2)],
+        cand=[candidate(cand, seed * 2 + 1), candidate(cand, seed * 2 + 2)],
+        seed=seed,
+        rules=Rules.preset(preset),
+    )
+
+
+def _finish(state: HandState) -> HandState:
+    ref = _W["ref"]
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state = state.apply(ref[seat % 2].choose(state.view(seat)), seat)
+    return state
+
+
+def _kind(view: Any, ref: Any, cand: Any) -> str:
+    if view.phase == "play":
+        return f"play trick {len(view.tricks) + 1}"
+    if view.phase in ("order", "call", "benny"):
+        if "pass" in (ref.kind, cand.kind):
+            return f"bid r{1 if view.phase == 'order' else 2} pass?"
+        if ref.alone != cand.alone and getattr(ref, "suit", 0) == getattr(cand, "suit", 0):
+            return "bid alone?"
+        return "bid suit?"
+    return view.phase
+
+
+def _deal(i: int) -> list[tuple[str, float]]:
+    rules: Rules = _W["rules"]
+    rng = random.Random(f"arena:{_W['seed']}:deal:{i}")
+    dealer = i % 4
+    deal = deal_from_deck(shuffled_deck(rules.benny, rng), dealer, rng.choice(("3-2", "2-3")))
+    state = HandState(rules, dealer, deal)
+    out: list[tuple[str, float]] = []
+    pending: list[tuple[str, int, HandState]] = []
+    while not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        action = _W["ref"][seat % 2].choose(view)
+        if len(view.legal) > 1:
+            other = _W["cand"][seat % 2].choose(view)
+            if other != action:
+                pending.append((_kind(view, action, other), seat, state.apply(other, seat)))
+        state = state.apply(action, seat)
+    for kind, seat, alt in pending:
+        end = _finish(alt)
+        side = seat % 2
+        mine = end.points[side] - end.points[1 - side]
+        base = state.points[side] - state.points[1 - side]
+        out.append((kind, float(mine - base)))
+    return out
+
+
+def main() -> None:
+    """Probe and print."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("candidate")
+    ap.add_argument("--ref", default="hard")
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--preset", default="classic")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    init = (args.candidate, args.ref, args.seed, args.preset)
+    indices = range(args.start, args.start + args.deals)
+    if args.workers > 1:
+        with multiprocessing.Pool(args.workers, _init, init) as pool:
+            results = pool.map(_deal, indices, chunksize=4)
+    else:
+        _init(*init)
+        results = [_deal(i) for i in indices]
+    per_deal = [sum(d for _, d in r) / 2.0 for r in results]
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for kind, d in r:
+            by_kind[kind].append(d)
+    n = len(per_deal)
+    mean = sum(per_deal) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in per_deal) / max(1, n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    rep = {
+        "candidate": args.candidate, "ref": args.ref, "deals": n, "start": args.start,
+        "seed": args.seed, "per_deal": mean, "ci95": [mean - half, mean + half],
+        "kinds": {k: {"n": len(v), "sum": sum(v), "mean": sum(v) / len(v),
+                      "better": sum(1 for x in v if x > 0), "worse": sum(1 for x in v if x < 0)}
+                  for k, v in sorted(by_kind.items())},
+        "raw": per_deal,
+    }
+    if args.json:
+        print(json.dumps(rep))
+        return
+    print(f"{args.candidate} vs {args.ref}: {n} deals from {args.start}, seed {args.seed}")
+    print(f"  estimated points per deal {mean:+.4f} (95% {mean - half:+.4f} .. {mean + half:+.4f})")
+    for k, v in rep["kinds"].items():
+        print(f"  {k:14s} differ {v['n']:5d}  better {v['better']:4d} worse {v['worse']:4d}"
+              f"  sum {v['sum']:+7.1f}  per deal {v['sum'] / 2.0 / n:+.4f}")
+
+
+if __name__ == "__main__":
+    main()
