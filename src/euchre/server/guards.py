@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from typing import Any, Protocol
 from starlette.requests import HTTPConnection, Request
 
 from ..errors import DomainError
+from ..leases import Leases
 from ..limits import Decision, Limits, LimitsUnavailable, MemoryLimits, retry_seconds
 
 log = logging.getLogger(__name__)
@@ -267,15 +269,33 @@ class TooManySeats(DomainError):
     code = "too_many_seats"
 
 
+class PersonBusy(DomainError):
+    """Another request of the same person held their lock for too long; nothing changed."""
+
+    code = "unavailable"
+
+
+PERSON_LOCK_TTL = 10.0
+"""Seconds a person's site-wide lock lives if its process dies holding it."""
+
+PERSON_LOCK_WAIT = 5.0
+"""Seconds a request waits for the person's lock before it is refused (503)."""
+
+
 class PersonLocks:
     """One lock per person (account or address): their checks of a cap and the change the
     check allows run one at a time, so a burst of requests cannot all pass the check
-    before any of them changed anything (within this process)."""
+    before any of them changed anything. With site-wide ``leases`` (Redis) the lock holds
+    across every process of the site, not only this one."""
 
-    def __init__(self) -> None:
-        """No locks yet."""
+    def __init__(self, leases: Leases | None = None, owner: str = "") -> None:
+        """No locks yet; ``leases`` make them site-wide (``owner`` names this process)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._users: Counter[str] = Counter()
+        self.leases = leases
+        """The site's leases, or None (this process only)."""
+        self.owner = owner or f"process-{secrets.token_hex(4)}"
+        """This process, as the holder of a site-wide lock."""
 
     @contextlib.asynccontextmanager
     async def hold(self, person: str) -> AsyncIterator[None]:
@@ -283,20 +303,47 @@ class PersonLocks:
         lock = self._locks.setdefault(person, asyncio.Lock())
         self._users[person] += 1
         try:
-            async with lock:
-                yield
+            async with lock:  # this process's requests queue here, not at Redis
+                if self.leases is None:
+                    yield
+                else:
+                    async with self._site_lock(person):
+                        yield
         finally:
             self._users[person] -= 1
             if not self._users[person]:
                 del self._users[person]
                 del self._locks[person]
 
+    @contextlib.asynccontextmanager
+    async def _site_lock(self, person: str) -> AsyncIterator[None]:
+        assert self.leases is not None
+        name = f"person:{person}"
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + PERSON_LOCK_WAIT
+        delay = 0.005
+        while True:
+            lease = await self.leases.acquire(name, self.owner, PERSON_LOCK_TTL)
+            if lease is not None:
+                break
+            if loop.time() >= give_up:
+                raise PersonBusy("another of your requests is still being handled: try "
+                                 "again in a moment")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+        try:
+            yield
+        finally:
+            await self.leases.release(lease)
+
 
 def person_locks(conn: HTTPConnection) -> PersonLocks:
-    """The app's :class:`PersonLocks`."""
+    """The app's :class:`PersonLocks`: site-wide when the site has a Redis URL."""
     locks: PersonLocks | None = getattr(conn.app.state, "person_locks", None)
     if locks is None:
-        locks = conn.app.state.person_locks = PersonLocks()
+        site_wide = conn.app.state.settings.redis_url is not None
+        leases = getattr(conn.app.state, "leases", None) if site_wide else None
+        locks = conn.app.state.person_locks = PersonLocks(leases)
     return locks
 
 
