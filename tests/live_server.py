@@ -1,10 +1,15 @@
-"""The one live server of the tests: an app under uvicorn on a free port, in a thread with its
-own event loop, for as long as a ``with`` block lasts (the browser tests use it)."""
+"""The live servers of the tests: an app under uvicorn on a free port, in a thread with its
+own event loop, for as long as a ``with`` block lasts (the browser tests use it); and
+``euchre serve`` in a subprocess, to kill and start again (the crash tests)."""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -42,3 +47,56 @@ def live_server(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+class ServerProcess:
+    """``euchre serve`` in a subprocess on ``database_url``, to be killed (SIGKILL) and
+    started again on the same database."""
+
+    def __init__(self, database_url: str, port: int) -> None:
+        self.database_url = database_url
+        self.port = port
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> None:
+        """Start and wait (reading its log, no sleeping) until it listens."""
+        env = {**os.environ, "EUCHRE_ARGON2_PROFILE": "cheapest", "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "euchre.cli", "serve", "--port", str(self.port),
+             "--database-url", self.database_url, "--bot-delay", "0", "--hand-pause", "0",
+             "--log-level", "info"],
+            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stderr is not None
+        seen = []
+        for line in self.proc.stderr:
+            seen.append(line)
+            if "Uvicorn running on" in line:
+                break
+        else:
+            raise AssertionError("the server did not start:\n" + "".join(seen))
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        for _ in self.proc.stderr:
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        """End it if it runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    @property
+    def base(self) -> str:
+        """The HTTP base URL."""
+        return f"http://127.0.0.1:{self.port}"

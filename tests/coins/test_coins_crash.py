@@ -8,12 +8,7 @@ socket, kills it, restarts it on the same file and plays the game to the end.
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,76 +17,15 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from live_server import ServerProcess, free_port
+
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``euchre serve`` in a subprocess."""
-
-    def __init__(self, db: Path, port: int) -> None:
-        self.db = db
-        self.port = port
-        self.proc: subprocess.Popen[str] | None = None
-
-    def start(self) -> None:
-        """Start and wait (reading its log, no sleeping) until it listens."""
-        env = {**os.environ, "EUCHRE_ARGON2_PROFILE": "cheapest", "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "euchre.cli", "serve", "--port", str(self.port),
-             "--database-url", f"sqlite+aiosqlite:///{self.db}", "--bot-delay", "0",
-             "--hand-pause", "0", "--log-level", "info"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )
-        assert self.proc.stderr is not None
-        seen = []
-        for line in self.proc.stderr:
-            seen.append(line)
-            if "Uvicorn running on" in line:
-                break
-        else:
-            raise AssertionError("the server did not start:\n" + "".join(seen))
-        # Keep draining its log so it never blocks on a full pipe.
-        import threading
-
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self) -> None:
-        assert self.proc is not None and self.proc.stderr is not None
-        for _ in self.proc.stderr:
-            pass
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush."""
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        """End it if it runs."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-    @property
-    def base(self) -> str:
-        """The HTTP base URL."""
-        return f"http://127.0.0.1:{self.port}"
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server on a fresh SQLite file (stopped at the end)."""
-    s = Server(tmp_path / "crash.db", _free_port())
+    s = ServerProcess(f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}", free_port())
     s.start()
     try:
         yield s
@@ -140,7 +74,7 @@ class Seat:
         return made
 
 
-def _play(server: Server, table: dict[str, Any], seed: int, moves: int | None) -> Seat:
+def _play(server: ServerProcess, table: dict[str, Any], seed: int, moves: int | None) -> Seat:
     with connect(f"ws://127.0.0.1:{server.port}{table['ws']}") as ws:
         ws.send(json.dumps({"type": "join", "token": table["token"]}))
         seat = Seat(ws, seed)
@@ -153,7 +87,7 @@ def _ledger(http: httpx.Client) -> list[tuple[str, int]]:
     return [(e["reason"], e["amount"]) for e in http.get("/api/me/ledger").json()["entries"]]
 
 
-def test_a_killed_server_resumes_the_coin_game_and_settles_it_once(server: Server) -> None:
+def test_a_killed_server_resumes_the_coin_game_and_settles_it_once(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.base, timeout=60) as http:
         me = http.post("/api/accounts", json={"username": "crash", "password": "correct horse"})
         assert me.status_code == 201, me.text

@@ -13,7 +13,6 @@ import pytest
 from stake_helpers import (
     Person,
     Players,
-    ServerProcess,
     check_no_coin_created_or_lost,
     leave_at_once,
     pot_figures,
@@ -21,7 +20,7 @@ from stake_helpers import (
 )
 
 from ledger_fixtures import db_url
-from live_server import free_port
+from live_server import ServerProcess, free_port
 
 __all__ = ["db_url"]
 

@@ -240,15 +240,7 @@ class Relays:
         except Exception:
             log.exception("relay %s: error", remote.relay_id)
         finally:
-            if actor is not None:
-                actor.leave(conn)
-            conn.send_close()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, timeout=5)
-            if not writer.done():
-                writer.cancel()
-            if conn.hint_task is not None:
-                conn.hint_task.cancel()
+            await conn.finish(actor, writer)
             if self.remotes.get(remote.relay_id) is remote:
                 del self.remotes[remote.relay_id]
 

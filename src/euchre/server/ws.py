@@ -161,6 +161,19 @@ class Connection:
             self.outbox.put_nowait(None)
         self._queued.set()
 
+    async def finish(self, actor: TableActor | None, writer: asyncio.Task[None]) -> None:
+        """Leave the table, let the writer send what is queued and close (at most 5 s), and
+        stop a hint in progress: the end of a direct or a relayed socket alike."""
+        if actor is not None:
+            actor.leave(self)
+        self.send_close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+        if not writer.done():
+            writer.cancel()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
+
     async def write_queued(self) -> None:
         """Write what is queued now, in order, unless another write is under way (it will
         write it)."""
@@ -250,15 +263,7 @@ async def table_socket(websocket: WebSocket) -> None:
     finally:
         metrics.sockets.dec()
         ticket.release()
-        if actor is not None:
-            actor.leave(conn)
-        conn.send_close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, timeout=5)
-        if not writer.done():
-            writer.cancel()
-        if conn.hint_task is not None:
-            conn.hint_task.cancel()
+        await conn.finish(actor, writer)
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close()
