@@ -28,6 +28,7 @@ from .bidding import sampled_bid_estimates
 from .clear_cut import clear_bids
 from .medium import MediumBot
 from .payoffs import first_leader, out_mask, payoffs
+from .playouts import bid_playouts
 from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for
 from .reading import PlayReader
 from .sampling import (
@@ -72,6 +73,11 @@ class Budget:
     read_play: bool = False
     """Weight deals by how well the conventions explain the other seats' plays
     (:class:`~euchre.bots.reading.PlayReader`)."""
+    bid_playouts: int = 0
+    """Sampled deals on which a close bid's two best choices are played out by the
+    conventions (0: none; :func:`~euchre.bots.playouts.bid_playouts`)."""
+    playout_margin: float = 0.3
+    """How close (points of utility, by the tables) two bids must be to be played out."""
 
 
 class _Meter:
@@ -448,10 +454,48 @@ def bid_choices(view: HandView, rng: random.Random, budget: Budget = Budget()) -
 ]:
     """:func:`ranked_bids`, loners judged on ``budget.bid_samples`` sampled deals if any."""
     # a bid the hand and the score settle (clear_cut) needs no sampling
-    if budget.bid_samples and len(view.legal) > 1 and clear_bids(view) is None:
-        est = sampled_bid_estimates(view, rng, budget.bid_samples, budget.nodes)
-        return ranked_bids(view, est)
-    return ranked_bids(view)
+    if len(view.legal) < 2 or clear_bids(view) is not None:
+        return ranked_bids(view)
+    if budget.bid_samples:
+        ranked = ranked_bids(view, sampled_bid_estimates(
+            view, rng, budget.bid_samples, budget.nodes))
+    else:
+        ranked = ranked_bids(view)
+    if budget.bid_playouts:
+        ranked = judge_close_bids(view, ranked, rng, budget)
+    return ranked
+
+
+def _table_bid(view: HandView) -> Action:
+    return ranked_bids(view)[0].action
+
+
+def _same_call(a: Action, b: Action) -> bool:
+    return a.kind == b.kind and a.suit == b.suit
+
+
+def judge_close_bids(
+    view: HandView, ranked: list[BidEstimate], rng: random.Random, budget: Budget,
+) -> list[BidEstimate]:
+    """``ranked`` with its first bid and the best other within ``budget.playout_margin``
+    (another call or suit, not the same call alone) played out on ``budget.bid_playouts``
+    sampled deals (:func:`~euchre.bots.playouts.bid_playouts`); the better goes first."""
+    first = ranked[0]
+    rival = None
+    for e in ranked[1:]:
+        if e.utility < -50.0 or _same_call(e.action, first.action):
+            continue
+        if abs(first.utility - e.utility) <= budget.playout_margin and (
+            rival is None or e.utility > rival.utility
+        ):
+            rival = e
+    if rival is None:
+        return ranked
+    found = bid_playouts(view, [first.action, rival.action], rng, budget.bid_playouts,
+                         _table_bid)
+    if found is None or found.worth[rival.action] <= found.worth[first.action]:
+        return ranked
+    return [rival, *[e for e in ranked if e is not rival]]
 
 
 def _trumps_for(view: HandView, action: Action) -> int:
@@ -530,6 +574,7 @@ __all__ = [
     "bid_choices",
     "evaluate_discards",
     "evaluate_plays",
+    "judge_close_bids",
     "ranked_bids",
     "ranked_discards",
     "ranked_plays",
