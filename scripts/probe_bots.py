@@ -63,12 +63,14 @@ def candidate(name: str, seed: int) -> Player:
                 bidding.LONE_CALIBRATION = float(variant[4:]) / 10.0
             bot.budget = dataclasses.replace(bot.budget, bid_samples=300)
         elif variant.startswith("play"):
-            # playN[mM]: close bids (within M/100) played out on N deals
-            spec = variant[4:]
+            # playN[mM][zZ]: close bids (within M/100) played out on N deals, the tables
+            # overruled when the rival leads by Z standard errors
+            spec, _, z = variant[4:].partition("z")
             n, _, m = spec.partition("m")
             bot.budget = dataclasses.replace(
                 bot.budget, bid_playouts=int(n or 200),
-                playout_margin=float(m) / 100.0 if m else bot.budget.playout_margin)
+                playout_margin=float(m) / 100.0 if m else bot.budget.playout_margin,
+                playout_z=float(z) if z else 0.0)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

@@ -78,6 +78,9 @@ class Budget:
     conventions (0: none; :func:`~euchre.bots.playouts.bid_playouts`)."""
     playout_margin: float = 0.3
     """How close (points of utility, by the tables) two bids must be to be played out."""
+    playout_z: float = 0.0
+    """The play-outs overrule the tables' first bid only when the rival leads by this many
+    standard errors of the deal-by-deal difference."""
 
 
 class _Meter:
@@ -493,7 +496,9 @@ def judge_close_bids(
         return ranked
     found = bid_playouts(view, [first.action, rival.action], rng, budget.bid_playouts,
                          _table_bid)
-    if found is None or found.worth[rival.action] <= found.worth[first.action]:
+    if found is None or found.worth[rival.action] - found.worth[first.action] <= (
+        budget.playout_z * found.diff_se
+    ):
         return ranked
     return [rival, *[e for e in ranked if e is not rival]]
 
