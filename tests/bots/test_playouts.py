@@ -117,3 +117,11 @@ def test_the_same_view_and_seed_give_the_same_bid() -> None:
         assert len(picks) == 1
         assert judge_close_bids(view, ranked_bids(view), decision_rng(3, view), budget) == \
             judge_close_bids(view, ranked_bids(view), decision_rng(3, view), budget)
+
+
+def test_the_tables_stand_unless_the_play_outs_clear_the_standard_errors() -> None:
+    sure = Budget(bid_playouts=40, playout_margin=10.0, playout_z=1e9)
+    for state in bidding_states(6, 10)[:16]:
+        view = state.view(state.to_act)  # type: ignore[arg-type]
+        ranked = ranked_bids(view)
+        assert judge_close_bids(view, ranked, random.Random(1), sure) == ranked
