@@ -15,7 +15,9 @@ Usage: python scripts/probe_bots.py CANDIDATE [--ref hard] [--deals N] [--start 
        [--seed S] [--workers W] [--json]
 Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate`
 (``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
-sampled deals with a lone-hand calibration of N/10 points).
+sampled deals with a lone-hand calibration of N/10 points; ``playN[mM][zZ]``: close
+bids, within M/100 points, played out on N deals by the conventions, the tables overruled
+when the rival leads by Z standard errors: :mod:`euchre.bots.playouts`).
 """
 
 from __future__ import annotations
