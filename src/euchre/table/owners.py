@@ -3,7 +3,8 @@
 Each live table runs in exactly one process: the one holding the table's lease
 (``table:{id}``, :mod:`euchre.table.ownership`). :class:`TableOwners` is one process's
 side of that: it takes a table's lease (claiming the game with the lease's fence, so the
-actor's saves are fenced), keeps the leases it holds, says who holds a table it does not,
+actor's saves are fenced), keeps the leases it holds (renewing them all in one request a
+tick), says who holds a table it does not,
 lists the orphans (unfinished tables nobody holds: their owner died) and writes a stray
 save (retiring a table, closing a left coin game) under the table's lease.
 """
@@ -15,7 +16,7 @@ import logging
 from collections.abc import Callable
 
 from ..errors import DomainError
-from ..leases import Lease, Leases
+from ..leases import Lease, LeaseRenewer, Leases
 from ..storage.base import GameStore, StaleFenceError, StoredGame
 from .ownership import Ownership, table_lease_name, take_table
 
@@ -63,6 +64,8 @@ class TableOwners:
         """Seconds a table's lease lives without a renewal."""
         self.held: dict[str, Ownership] = {}
         """The tables this process owns, by id."""
+        self.renewer = LeaseRenewer(leases)
+        """Renews every table lease held here in one request a tick."""
 
     async def take(self, table_id: str, on_lost: LostTable | None = None) -> Ownership | None:
         """Take the table's lease and claim its game; None if another process owns it.
@@ -81,7 +84,7 @@ class TableOwners:
 
         try:
             own = await take_table(self.leases, self.store, table_id, self.owner, self.ttl,
-                                   lost)
+                                   lost, self.renewer)
         except Exception as e:
             raise TableUnavailable(f"tables cannot be opened or moved between servers now "
                                    f"(their leases cannot be reached: {e}): try again "
@@ -119,6 +122,7 @@ class TableOwners:
         """Give every lease up (the actors stopped and saved)."""
         for table_id in list(self.held):
             await self.release(table_id)
+        await self.renewer.close()
 
 
 class LeasedStore(GameStore):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..leases import LeaseKeeper, Leases
+from ..leases import LeaseKeeper, LeaseRenewer, Leases
 from ..leases.keeper import LostHook
 from ..storage.base import GameStore, StaleFenceError, StoredGame
 from ..storage.fenced import FencedStore
@@ -52,12 +52,15 @@ class Ownership:
 
 
 async def take_table(leases: Leases, store: GameStore, table_id: str, owner: str,
-                     ttl: float, on_lost: LostHook | None = None) -> Ownership | None:
+                     ttl: float, on_lost: LostHook | None = None,
+                     renewer: LeaseRenewer | None = None) -> Ownership | None:
     """Take the table's lease and claim its game; None if another process owns it (its
-    lease is held, or a newer fence than ours reached the store meanwhile)."""
+    lease is held, or a newer fence than ours reached the store meanwhile). The lease is
+    renewed with the others of ``renewer`` if given, else by itself."""
     before = await store.get(table_id)
     keeper = await LeaseKeeper.acquire(leases, table_lease_name(table_id), owner, ttl,
-                                       on_lost, at_least=before.fence if before else 0)
+                                       on_lost, at_least=before.fence if before else 0,
+                                       renewer=renewer)
     if keeper is None:
         return None
     try:
