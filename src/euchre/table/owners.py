@@ -18,6 +18,7 @@ from collections.abc import Callable
 from ..errors import DomainError
 from ..leases import Lease, LeaseRenewer, Leases
 from ..storage.base import GameStore, StaleFenceError, StoredGame
+from ..storage.passthrough import PassThroughStore
 from .ownership import Ownership, table_lease_name, take_table
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ class TableOwners:
         await self.renewer.close()
 
 
-class LeasedStore(GameStore):
+class LeasedStore(PassThroughStore):
     """The site's store for writers that are not a table's actor (retiring an abandoned
     table, closing a left coin game at start-up): a save takes the table's lease first
     (or uses this process's, if it owns the table), and is refused (:class:`OwnedElsewhere`)
@@ -134,19 +135,9 @@ class LeasedStore(GameStore):
 
     def __init__(self, owners: TableOwners) -> None:
         """Saves under ``owners``' leases."""
+        super().__init__(owners.store)
         self.owners = owners
         """This process's table leases."""
-        self.inner = owners.store
-        """The store underneath."""
-
-    @property
-    def engine(self) -> object:
-        """The SQL engine of the store underneath (None in memory)."""
-        return getattr(self.inner, "engine", None)
-
-    async def ping(self) -> None:
-        """Reach the store underneath."""
-        await self.inner.ping()
 
     async def save(self, game: StoredGame) -> None:
         """Save ``game`` with its table's fence (taking the lease for this one write)."""
@@ -165,31 +156,3 @@ class LeasedStore(GameStore):
             await own.store.save(dataclasses.replace(game, fence=own.fence))
         finally:
             await self.owners.release(game.id)
-
-    async def claim(self, game_id: str, fence: int) -> StoredGame | None:
-        """Claim on the store underneath."""
-        return await self.inner.claim(game_id, fence)
-
-    async def max_fence(self) -> int:
-        """The highest fence stored."""
-        return await self.inner.max_fence()
-
-    async def get(self, game_id: str) -> StoredGame | None:
-        """The game as stored."""
-        return await self.inner.get(game_id)
-
-    async def unfinished(self) -> list[StoredGame]:
-        """Every game in progress, as stored (nothing claimed)."""
-        return await self.inner.unfinished()
-
-    async def unfinished_ids(self) -> list[tuple[str, str, float]]:
-        """(id, kind, updated_at) of the games in progress."""
-        return await self.inner.unfinished_ids()
-
-    async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
-        """The most recently updated games."""
-        return await self.inner.recent(limit, status)
-
-    async def close(self) -> None:
-        """Close the store underneath."""
-        await self.inner.close()
