@@ -68,9 +68,11 @@ class TableOwners:
         self.renewer = LeaseRenewer(leases)
         """Renews every table lease held here in one request a tick."""
 
-    async def take(self, table_id: str, on_lost: LostTable | None = None) -> Ownership | None:
-        """Take the table's lease and claim its game; None if another process owns it.
-        :class:`TableUnavailable` if Redis cannot be reached (nothing taken)."""
+    async def take(self, table_id: str, on_lost: LostTable | None = None, *,
+                   new: bool = False) -> Ownership | None:
+        """Take the table's lease and claim its game (a ``new`` table's id has no game to
+        claim yet); None if another process owns it. :class:`TableUnavailable` if Redis
+        cannot be reached (nothing taken)."""
         mine = self.held.get(table_id)
         if mine is not None and mine.is_held():
             return mine
@@ -85,7 +87,7 @@ class TableOwners:
 
         try:
             own = await take_table(self.leases, self.store, table_id, self.owner, self.ttl,
-                                   lost, self.renewer)
+                                   lost, self.renewer, new=new)
         except Exception as e:
             raise TableUnavailable(f"tables cannot be opened or moved between servers now "
                                    f"(their leases cannot be reached: {e}): try again "
