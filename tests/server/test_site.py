@@ -196,8 +196,12 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                         waiting = False
                 assert len(second.app.state.manager) == 0  # still run by the first
                 assert first.app.state.relays.remotes  # hosted there
-            # Nobody is connected now: a socket at the second process brings the table
-            # over (saved and released by the first, taken with a higher fence).
+            # Nobody is connected now (once the first process has seen both sockets go): a
+            # socket at the second process brings the table over (saved and released by
+            # the first, taken with a higher fence).
+            actor = first.app.state.manager.peek(table["id"])
+            _until(lambda: not first.app.state.relays.remotes and actor.subscribed == 0,
+                   "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:
                 ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})

@@ -16,9 +16,11 @@ client reconnects and rejoins with ``since`` wherever the table is now. A host d
 relays it has not heard of for a while (their edge died).
 
 ``close T reason`` asks the host to end table T (a person left a coin game at another
-process). ``handover T`` asks it to let T go if nobody is connected to it there: the table
-is saved, its lease released, and the asking process takes it, so a table follows its
-first socket and a one-person table is not relayed at all (:meth:`Relays.take_over`).
+process). ``handover T R`` asks it to let T go if nobody is connected to it there: the
+table is saved, its lease released, and the host answers on ``relay:out:{R}`` (``1``: let
+go, or not there; ``0``: kept), so the asking process takes the table at once or relays
+without looking again; a table follows its first socket and a one-person table is not
+relayed at all (:meth:`Relays.take_over`).
 """
 
 from __future__ import annotations
@@ -51,11 +53,9 @@ MOVED = "the table moved to another server: reconnect to carry on"
 BROKEN = "the link between servers broke: reconnect to carry on"
 """Why a relayed socket is closed when the broker lost its connection."""
 
-HANDOVER_LOOK = 0.01
-"""Seconds between looks at a table whose owner was asked to hand it over."""
-
-HANDOVER_TRIES = 30
-"""Looks before the socket is relayed instead (the owner keeps a table with sockets)."""
+HANDOVER_WAIT = 2.0
+"""Seconds to wait for the owner's answer to a handover (it saves the table first) before
+looking up where the table is anyway (an owner that died, or does not answer)."""
 
 
 def inbox_channel(owner: str) -> str:
@@ -284,23 +284,34 @@ class Relays:
                 return None
         return None
 
-    async def _hand_over(self, table_id: str) -> None:
+    async def _hand_over(self, rest: str) -> None:
+        table_id, _, reply = rest.partition(" ")
         actor = self.manager.peek(table_id)
-        if actor is not None and actor.subscribed == 0:
+        kept = actor is not None and actor.subscribed > 0
+        if actor is not None and not kept:
             await self.manager.forget(table_id)  # saved, then the lease released
+        if reply:
+            await self.broker.publish(out_channel(reply), "0" if kept else "1")
 
-    async def take_over(self, table_id: str, owner: str, tries: int = HANDOVER_TRIES
+    async def take_over(self, table_id: str, owner: str, wait: float = HANDOVER_WAIT
                         ) -> TableActor | Elsewhere | None:
         """Ask ``owner`` to hand the table over and take it if it does (it does when
-        nobody is connected to the table there); else where the table runs now."""
-        await self.broker.publish(inbox_channel(owner), f"handover {table_id}")
-        found: TableActor | Elsewhere | None = Elsewhere(owner)
-        for _ in range(tries):
-            await asyncio.sleep(HANDOVER_LOOK)
-            found = await self.manager.locate(table_id)
-            if not isinstance(found, Elsewhere) or found.owner != owner:
-                return found
-        return found
+        nobody is connected to the table there); else where the table runs now. One
+        question and its answer, not a poll: a kept table is relayed to ``owner`` at once."""
+        reply = secrets.token_hex(8)
+        let_go: bool | None = None
+        async with self.broker.subscribe(out_channel(reply)) as sub:
+            await self.broker.publish(inbox_channel(owner), f"handover {table_id} {reply}")
+            try:
+                async with asyncio.timeout(wait):
+                    async for raw in sub:
+                        let_go = raw == b"1"
+                        break
+            except TimeoutError:
+                pass  # no answer: look where it is now
+        if let_go is False:
+            return Elsewhere(owner)
+        return await self.manager.locate(table_id)
 
     async def close_remote(self, owner: str, table_id: str, reason: str) -> None:
         """Ask ``owner`` to end ``table_id`` (the manager's ``remote_close``)."""
