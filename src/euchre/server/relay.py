@@ -9,9 +9,10 @@ client's messages as ``msg R text``. A (the *host*) gives R a connection of its 
 (``C`` + ``[code, reason]``); the connection is handled by the same code as a direct
 socket, so joins, moves, seeds, watching, hints and rejoining with ``since`` work
 unchanged, and the broker keeps one publisher's messages in order, so versioned events
-arrive in order with no gap. A relayed connection is as good as its lease: the edge looks
-at T's lease every third of its time to live (and tells A it is still there); if the
-lease moved or is gone, or the relay breaks, the edge closes the socket with 1012 and the
+arrive in order with no gap. A relayed connection is as good as its lease: every third of
+a lease the edge looks at the leases of all its relayed tables (one ``MGET``) and tells
+each host which of its relays are still there (one ``beat`` per host); if a table's lease
+moved or is gone, or the relay breaks, the edge closes that socket with 1012 and the
 client reconnects and rejoins with ``since`` wherever the table is now. A host drops
 relays it has not heard of for a while (their edge died).
 
@@ -86,6 +87,17 @@ class _BrokerSocket:
 
 
 @dataclass
+class _Edge:
+    """A socket relayed from here to its table's owner."""
+
+    relay_id: str
+    inbox: str
+    table_id: str
+    owner: str
+    conn: Connection
+
+
+@dataclass
 class _Remote:
     """A relayed connection at its host."""
 
@@ -115,9 +127,12 @@ class Relays:
         """Hints for relayed connections (worked out here, at the host)."""
         self.remotes: dict[str, _Remote] = {}
         """Relayed connections hosted here, by relay id."""
+        self.edges: dict[str, _Edge] = {}
+        """Sockets relayed from here to their table's owner, by relay id."""
         self.ready = asyncio.Event()
         """Set once the inbox is subscribed."""
         self._task: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
 
     @property
     def inbox(self) -> str:
@@ -135,12 +150,13 @@ class Relays:
             self._task = asyncio.ensure_future(self._listen())
 
     async def stop(self) -> None:
-        """Stop listening and end every hosted connection."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop listening and watching, and end every hosted connection."""
+        for task in (self._task, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._watcher = None
         for remote in list(self.remotes.values()):
             self._drop(remote)
 
@@ -328,7 +344,9 @@ class Relays:
         async with self.broker.subscribe(out_channel(relay_id)) as sub:
             await self.broker.publish(inbox, f"open {relay_id} {table_id} {host}")
             pump = asyncio.ensure_future(_pump(sub, conn, table_id))
-            watch = asyncio.ensure_future(self._watch(relay_id, inbox, table_id, owner, conn))
+            self.edges[relay_id] = _Edge(relay_id, inbox, table_id, owner, conn)
+            if self._watcher is None or self._watcher.done():
+                self._watcher = asyncio.ensure_future(self._watch())
             try:
                 while not conn.overflowed and conn.close_with is None:
                     message = await websocket.receive()
@@ -339,28 +357,44 @@ class Relays:
                         data = (message.get("bytes") or b"").decode("utf-8", "replace")
                     await self.broker.publish(inbox, f"msg {relay_id} {data}")
             finally:
+                self.edges.pop(relay_id, None)
                 with contextlib.suppress(Exception):
                     await self.broker.publish(inbox, f"bye {relay_id}")
-                for task in (pump, watch):
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+                pump.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pump
 
-    async def _watch(self, relay_id: str, inbox: str, table_id: str, owner: str,
-                     conn: Connection) -> None:
-        """Tell the host we are here, and close the socket once the table changed hands."""
-        while True:
+    async def _watch(self) -> None:
+        """Every third of a lease, while sockets are relayed from here: :meth:`watch_once`."""
+        while self.edges:
             await asyncio.sleep(self.beat_every)
             try:
-                await self.broker.publish(inbox, f"beat {relay_id}")
-                holder = await self.owners.holder(table_id)
-            except Exception as e:
-                log.info("relay %s: %s", relay_id, e)
-                conn.release(BROKEN)
-                return
-            if holder != owner:
-                conn.release(MOVED)
-                return
+                await self.watch_once()
+            except Exception:  # never stop watching the others
+                log.exception("relay: watching the relayed sockets failed")
+
+    async def watch_once(self) -> None:
+        """Tell each host which of its relays are still here (one ``beat`` each), look at
+        every relayed table's lease at once, and close the sockets whose table changed
+        hands (or all of them if Redis cannot be reached)."""
+        edges = list(self.edges.values())
+        if not edges:
+            return
+        by_inbox: dict[str, list[str]] = {}
+        for edge in edges:
+            by_inbox.setdefault(edge.inbox, []).append(edge.relay_id)
+        try:
+            await asyncio.gather(*(self.broker.publish(inbox, "beat " + ",".join(ids))
+                                   for inbox, ids in by_inbox.items()))
+            holders = await self.owners.holders(sorted({edge.table_id for edge in edges}))
+        except Exception as e:
+            log.info("relays: %s", e)
+            for edge in edges:
+                edge.conn.release(BROKEN)
+            return
+        for edge in edges:
+            if holders.get(edge.table_id) != edge.owner:
+                edge.conn.release(MOVED)
 
 
 async def _pump(sub: Any, conn: Connection, table_id: str) -> None:

@@ -113,6 +113,15 @@ class TableOwners:
             raise TableUnavailable(f"table ownership cannot be decided: {e}") from e
         return state.owner if state is not None else None
 
+    async def holders(self, table_ids: list[str]) -> dict[str, str | None]:
+        """Who holds each table's lease now (None where nobody does), in one lookup.
+        :class:`TableUnavailable` if Redis cannot be reached."""
+        try:
+            found = await self.leases.holders([table_lease_name(t) for t in table_ids])
+        except Exception as e:
+            raise TableUnavailable(f"table ownership cannot be decided: {e}") from e
+        return {t: found.get(table_lease_name(t)) for t in table_ids}
+
     async def orphans(self, skip: Callable[[str], bool] = lambda table_id: False
                       ) -> list[tuple[str, str, float]]:
         """(id, kind, updated_at) of the unfinished tables whose lease nobody holds, oldest
