@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +66,8 @@ class Stats:
     """Seconds measured."""
     server_cpu: float | None = None
     """Server CPU seconds used while measuring."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """What the site's Redis and database did while measuring (commands, commits)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -141,9 +144,11 @@ async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
 
 
 async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
-                think: float, server_pids: list[int], profile: Path | None = None) -> Stats:
+                think: float, server_pids: list[int], profile: Path | None = None,
+                counters: Counters | None = None) -> Stats:
     """Run ``tables`` players; count only the ``duration`` seconds after ``warmup`` (and
-    sample the servers' stacks then into ``profile``, a path prefix, if given)."""
+    sample the servers' stacks then into ``profile``, a path prefix, if given, and read
+    ``counters`` before and after)."""
     stats = Stats()
     stop_at = time.monotonic() + warmup + duration
     limits = httpx.Limits(max_connections=64)
@@ -156,6 +161,7 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         await asyncio.sleep(warmup)
         spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
                  for i, pid in enumerate(server_pids)] if profile is not None else []
+        counts_before = await counters() if counters is not None else {}
         cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
         started = time.perf_counter()
         stats.measuring = True
@@ -164,6 +170,9 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         stats.elapsed = time.perf_counter() - started
         if server_pids:
             stats.server_cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu_before
+        if counters is not None:
+            counts_after = await counters()
+            stats.counts = {k: v - counts_before.get(k, 0) for k, v in counts_after.items()}
         results = await players
     for spy in spies:
         await asyncio.to_thread(spy.wait)
@@ -171,6 +180,38 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         if isinstance(res, BaseException):
             stats.errors.append(repr(res))
     return stats
+
+
+Counters = Callable[[], Awaitable[dict[str, int]]]
+"""Reads running totals of the site's shared parts (Redis commands, database commits)."""
+
+
+def site_counters(redis_url: str, database_url: str) -> Counters:
+    """Redis's commands processed and the benchmark database's commits so far: counted by
+    Redis and PostgreSQL themselves, so unlike CPU time they do not vary with how busy the
+    machine is (PostgreSQL's statistics may lag up to a second)."""
+    from redis.asyncio import Redis
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def read() -> dict[str, int]:
+        redis = Redis.from_url(redis_url)
+        try:
+            info = await redis.info("stats")
+        finally:
+            await redis.aclose()
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.connect() as conn:
+                commits = await conn.scalar(text(
+                    "SELECT xact_commit FROM pg_stat_database "
+                    "WHERE datname = current_database()"))
+        finally:
+            await engine.dispose()
+        return {"redis commands": int(info["total_commands_processed"]),
+                "database commits": int(commits)}
+
+    return read
 
 
 def start_spy(pid: int, duration: float, out: Path) -> subprocess.Popen[bytes]:
@@ -315,7 +356,7 @@ def scale_out(args: argparse.Namespace) -> int:
                           if args.profile else None)
                 stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
                                           args.seed, args.think, [s.pid for s in servers],
-                                          prefix))
+                                          prefix, site_counters(redis_url, db)))
                 client_cpu = time.process_time() - client_cpu
             finally:
                 stop_site(servers)
@@ -336,6 +377,10 @@ def scale_out(args: argparse.Namespace) -> int:
                   f"{os.getloadavg()[0]:.1f}, errors {len(stats.errors)}"
                   + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
                   + ("" if ok else "  <- over the target"), flush=True)
+            if stats.counts and lat:
+                print("  per person move: " + ", ".join(
+                    f"{n / len(lat):.2f} {what}" for what, n in stats.counts.items()),
+                      flush=True)
             if prefix is not None:
                 print(profile_top([Path(f"{prefix}-{i}.txt") for i in range(processes)]),
                       flush=True)
