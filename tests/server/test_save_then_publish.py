@@ -239,3 +239,45 @@ async def test_without_a_newer_owner_hook_a_fenced_out_table_stops_itself() -> N
             break
         await asyncio.sleep(0)
     assert not actor.running
+
+
+class GatedStore(MemoryStore):
+    """A memory store whose saves wait while :attr:`gate` is closed (a slow database)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+
+    async def save(self, game: StoredGame) -> None:
+        await self.gate.wait()
+        await super().save(game)
+
+
+async def test_joins_and_leaves_waiting_behind_a_save_count_as_connected() -> None:
+    store = GatedStore()
+    actor, _, sched = make_table(store=store)
+    first = Recorder(0, actor)
+    actor.start()
+    await actor.join(first)
+    assert await until_person(actor, sched)
+    view = actor.view(0)
+    assert view is not None
+    store.gate.clear()  # the move's save is in flight...
+    move = asyncio.ensure_future(actor.act(0, str(view.legal[0])))
+    await asyncio.sleep(0)
+    sent = len(first.messages)
+    second = Recorder(None, actor)
+    joining = asyncio.ensure_future(actor.join(second, since=actor.shown_version))
+    await asyncio.sleep(0)
+    assert actor.subscribed == 2  # ...and a join waits behind it: counted already
+    actor.leave(first)
+    assert actor.subscribed == 1
+    assert len(first.messages) == sent and not move.done()  # nothing shown before stored
+    store.gate.set()
+    await asyncio.wait_for(asyncio.gather(move, joining), 5)
+    await actor.settle()
+    assert actor.subscribed == 1
+    shown = [m["event"]["kind"] for m in first.messages[sent:] if m["type"] == "event"]
+    assert shown[0] == ACTION  # the move, once stored; then the spectator's arrival
+    await actor.stop()

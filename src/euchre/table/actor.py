@@ -352,6 +352,8 @@ class TableActor:
         self._away_restore = dict(away_left or {})  # seat -> seconds left, set at start
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
+        self._joining = 0  # joins queued, not yet handled
+        self._leaving = 0  # leaves queued, not yet handled
         self._queue = _Inbox()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -408,8 +410,10 @@ class TableActor:
 
     @property
     def subscribed(self) -> int:
-        """How many connections (seats and spectators) receive this table's events."""
-        return len(self._subscribers)
+        """How many connections (seats and spectators) receive this table's events, counting
+        those whose join or leave waits its turn in the queue (the table may be busy
+        storing a move)."""
+        return max(0, len(self._subscribers) + self._joining - self._leaving)
 
     @property
     def running(self) -> bool:
@@ -448,6 +452,7 @@ class TableActor:
             await stop.done
         self._task = None
         _refuse_queued(self._queue)
+        self._leaving = 0
         release_all(self._subscribers, reason)
         if self.store is not None and not self._stale and (self._away or self._unsaved):
             async with self._busy:
@@ -502,7 +507,11 @@ class TableActor:
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Join(subscriber, since, done))
-        await done
+        self._joining += 1
+        try:
+            await done
+        finally:
+            self._joining -= 1
 
     async def close(self, reason: str) -> None:
         """End the table before its game is over: nothing more is played; saved as finished.
@@ -567,6 +576,7 @@ class TableActor:
         """Unsubscribe (the connection closed)."""
         if self.running:
             self._queue.put_nowait(_Leave(subscriber))
+            self._leaving += 1
         elif subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
 
@@ -701,6 +711,8 @@ class TableActor:
                 self._queue.task_done()
 
     async def _handle_one(self, cmd: _Command) -> None:
+        if isinstance(cmd, _Leave):
+            self._leaving -= 1
         if self._stale or (self.guard is not None and not self.guard()):
             # Another process may own the table now: act on nothing, tell a waiting caller.
             done = getattr(cmd, "done", None)
