@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 from server_helpers import Recorder, make_table, until_person
+from server_helpers import seeds as seeds_from
 
+from euchre.rules import Rules
 from euchre.storage import MemoryStore
 from euchre.storage.base import StoredGame
 from euchre.storage.fenced import FencedStore
@@ -16,7 +18,8 @@ from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, Tabl
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy
 from euchre.table.events import ACTION
-from euchre.table.pacing import ManualScheduler
+from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.seats import HUMAN, Seat, TableConfig, hash_token
 
 
 class FlakyStore(MemoryStore):
@@ -280,4 +283,56 @@ async def test_joins_and_leaves_waiting_behind_a_save_count_as_connected() -> No
     assert actor.subscribed == 1
     shown = [m["event"]["kind"] for m in first.messages[sent:] if m["type"] == "event"]
     assert shown[0] == ACTION  # the move, once stored; then the spectator's arrival
+    await actor.stop()
+
+
+class CountingGatedStore(GatedStore):
+    """A gated store that notes the version of every save it stores."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saves: list[int] = []
+
+    async def save(self, game: StoredGame) -> None:
+        await super().save(game)
+        self.saves.append(game.version)
+
+
+async def test_moves_queued_while_a_save_is_in_flight_share_the_next_save() -> None:
+    rules = Rules.preset("classic")
+    seats = tuple(Seat(HUMAN, f"P{i}", token_hash=hash_token(f"t{i}")) for i in range(4))
+    config = TableConfig("t1", "practice", rules, seats)  # type: ignore[arg-type]
+    store = CountingGatedStore()
+    sched = ManualScheduler()
+    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=store,
+                       seed_source=seeds_from("g"))
+    rec = StoredWhenSent(0, store)
+    actor.start()
+    await actor.join(rec)
+    while actor.game.current is None:
+        due = sched.next_due()
+        assert due is not None
+        sched.advance(due - sched.now())
+        await actor.settle()
+    first = actor.game.to_act
+    assert first is not None
+    store.gate.clear()
+    a = asyncio.ensure_future(actor.act(first, "pass"))  # its save is in flight...
+    await asyncio.sleep(0)
+    b = asyncio.ensure_future(actor.act((first + 1) % 4, "pass"))  # ...these two wait
+    c = asyncio.ensure_future(actor.act((first + 2) % 4, "pass"))
+    await asyncio.sleep(0)
+    saves, sent = len(store.saves), len(rec.events())
+    assert not a.done() and len(rec.events()) == sent
+    store.gate.set()
+    await asyncio.wait_for(asyncio.gather(a, b, c), 5)
+    await actor.settle()
+    version = actor.version
+    assert store.saves[saves:] == [version - 2, version]  # a alone, then b and c in one save
+    new = rec.events()[sent:]
+    assert [(m["event"]["kind"], m["event"]["seat"]) for m in new] == [
+        (ACTION, first), (ACTION, (first + 1) % 4), (ACTION, (first + 2) % 4)]
+    assert_gap_free(rec)
+    for shown, stored in rec.stored_at_send:
+        assert stored >= shown
     await actor.stop()

@@ -1066,9 +1066,11 @@ class TableActor:
                     self._kept = self._keep()
                 self._failures = 0
                 self._retry_at = -math.inf
-        elif self._changed:
+        elif self._changed:  # nowhere to save it (no store)
             self._changed = False
             self._kept = self._keep()
+            self._failures = 0
+            self._retry_at = -math.inf
         if show:
             self._show()
 

@@ -62,6 +62,8 @@ class TurnPolicy:
     def copy(self) -> TurnPolicy:
         """A copy that later changes to this policy leave alone (the table goes back to
         it when a save fails); subclasses with much state may copy it more cheaply."""
+        if type(self) is TurnPolicy:
+            return self  # no state: nothing to copy
         return copy.deepcopy(self)
 
 
