@@ -38,8 +38,9 @@ LOST = "this server lost the right to run this table (its lease ran out): reconn
 """Why the subscribers of a table whose lease was lost are released."""
 
 VERSION_JUMP = 1000
-"""How far a table's versions jump when a process takes it under a new lease (far more
-events than one owner publishes before they are saved)."""
+"""How far a table's versions jump when a process takes it under a new lease: moves are
+stored before they are shown, but a few connection events (a spectator count, a presence
+change whose save failed) are shown unsaved, and no client may see a version twice."""
 
 RemoteClose = Callable[[str, str, str], Awaitable[None]]
 """``(owner, table_id, reason)``: ask the process ``owner`` to close one of its tables."""
@@ -314,7 +315,8 @@ class TableManager:
     def _resume(self, stored: StoredGame, own: Ownership | None = None) -> TableActor:
         """Rebuild a stored table, keep it in memory and start it. Under a new lease its
         versions go on :data:`VERSION_JUMP` above the stored one: the last owner may have
-        published events it never saved, and no client may see a version twice."""
+        shown a few connection events it never saved, and no client may see a version
+        twice."""
         config = TableConfig.from_json(stored.meta["config"])
         if own is not None:
             stored = dataclasses.replace(stored, version=stored.version + VERSION_JUMP)
