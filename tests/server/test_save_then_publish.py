@@ -4,6 +4,7 @@ save fails is undone (the mover is told, nobody sees it, computers and clocks tr
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
@@ -12,12 +13,12 @@ from server_helpers import seeds as seeds_from
 
 from euchre.rules import Rules
 from euchre.storage import MemoryStore
-from euchre.storage.base import StoredGame
+from euchre.storage.base import FINISHED, StoredGame
 from euchre.storage.fenced import FencedStore
 from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, TableError
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy
-from euchre.table.events import ACTION
+from euchre.table.events import ACTION, GAME_OVER
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.seats import HUMAN, Seat, TableConfig, hash_token
 
@@ -335,4 +336,57 @@ async def test_moves_queued_while_a_save_is_in_flight_share_the_next_save() -> N
     assert_gap_free(rec)
     for shown, stored in rec.stored_at_send:
         assert stored >= shown
+    await actor.stop()
+
+
+class EndFailsTwice(MemoryStore):
+    """A memory store whose first two saves of a finished game fail."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failed = 0
+
+    async def save(self, game: StoredGame) -> None:
+        if game.status == FINISHED and self.failed < 2:
+            self.failed += 1
+            raise OSError("connection refused")
+        await super().save(game)
+
+
+async def test_the_game_ends_once_stored_then_its_hooks_run_then_everyone_is_told() -> None:
+    store = EndFailsTwice()
+    actor, _, sched = make_table(store=store, pacing=None)
+    paid: list[str] = []
+
+    async def pay(table: Any) -> None:
+        stored = await store.get(table.id)
+        assert stored is not None and stored.status == FINISHED
+        paid.append(table.id)
+
+    actor.on_finish.append(pay)
+    told: list[int] = []
+
+    class Told(Recorder):
+        def send(self, message: dict[str, Any]) -> None:
+            super().send(message)
+            if message["type"] == "event" and message["event"]["kind"] == GAME_OVER:
+                told.append(len(paid))
+
+    rec = Told(0, actor)
+    actor.start()
+    await actor.join(rec)
+    rng = random.Random(3)
+    refused = 0
+    while await until_person(actor, sched):
+        view = actor.view(0)
+        assert view is not None
+        move = str(rng.choice(view.legal))
+        try:
+            await actor.act(0, move)
+        except NotStored:
+            refused += 1  # the game's last move: undone, sent again
+            assert not paid and not actor.game.is_over
+    assert store.failed == 2 and actor.game.is_over
+    assert paid == ["t1"] and told == [1]  # paid once, before anyone was told
+    assert_gap_free(rec)
     await actor.stop()

@@ -376,6 +376,7 @@ class TableActor:
         self._stopper: asyncio.Future[None] | None = None  # stopping itself (stale)
         self._failures = 0  # failed saves in a row
         self._retry_at = -math.inf  # nothing is scheduled before this after a failed save
+        self._stored_version = version  # the version of the state last stored
         self._config_json = config.to_json()
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
@@ -1060,6 +1061,7 @@ class TableActor:
                 log.warning("table %s: could not save (%s)", self.id, e)
             else:
                 self.observer.saved(time.perf_counter() - started, True)
+                self._stored_version = self.version
                 self._unsaved = False
                 if self._changed:
                     self._changed = False
@@ -1091,8 +1093,8 @@ class TableActor:
                      self.closed, self._summary, list(self._clock_played))
 
     def _roll_back(self, error: TableError) -> None:
-        """Go back to the decisions last stored: the held events are dropped (their
-        versions are used again), the callers waiting for them get ``error``, and what
+        """Go back to the decisions last stored: the held events not stored are dropped
+        (their versions are used again), the callers waiting get ``error``, and what
         is due (a computer's move, the clock, the next deal) is scheduled again after a
         pause that grows with each failure in a row."""
         kept = self._kept
@@ -1115,8 +1117,10 @@ class TableActor:
             done += 1
         del self._hands_json[done:]
         del self._hands_raw[done:]
-        self.version -= len(self._held)
-        self._held.clear()
+        # Events already stored (a finished game, before its hooks ran) stay, and are shown.
+        stored = [e for e in self._held if e.version <= self._stored_version]
+        self.version -= len(self._held) - len(stored)
+        self._held = stored
         self._changed = False
         self._unsaved = False
         waiting, self._waiting = self._waiting, []
@@ -1129,7 +1133,7 @@ class TableActor:
         self._step += 1  # whatever was scheduled for the undone state is void
         self._schedule()
         self._frame = self._make_frame()
-        self._shown = self._frame
+        self._show()
 
     def _fenced_out(self) -> None:
         """A newer owner's fence refused a save: undo, act on nothing more, and have the
