@@ -15,6 +15,10 @@ run, unless ``--redis-url`` names one), each HTTP
 request and socket sent to a process chosen at random (what a round-robin proxy does under
 many clients: a socket that reaches a process not running its table is relayed), and
 prints, per process count, the most tables served with p99 move-to-update <= --p99-ms.
+
+Profiling: ``--profile DIR`` samples every server with py-spy (the dev extra) during the
+measured seconds, writes each run's stacks to DIR and prints where the servers' CPU went
+(the functions most often on the stack, and most often running themselves).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +66,8 @@ class Stats:
     """Seconds measured."""
     server_cpu: float | None = None
     """Server CPU seconds used while measuring."""
+    counts: dict[str, int] = field(default_factory=dict)
+    """What the site's Redis and database did while measuring (commands, commits)."""
 
 
 def cpu_seconds(pid: int) -> float:
@@ -136,8 +144,11 @@ async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
 
 
 async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
-                think: float, server_pids: list[int]) -> Stats:
-    """Run ``tables`` players; count only the ``duration`` seconds after ``warmup``."""
+                think: float, server_pids: list[int], profile: Path | None = None,
+                counters: Counters | None = None) -> Stats:
+    """Run ``tables`` players; count only the ``duration`` seconds after ``warmup`` (and
+    sample the servers' stacks then into ``profile``, a path prefix, if given, and read
+    ``counters`` before and after)."""
     stats = Stats()
     stop_at = time.monotonic() + warmup + duration
     limits = httpx.Limits(max_connections=64)
@@ -148,6 +159,9 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
             return_exceptions=True,
         )
         await asyncio.sleep(warmup)
+        spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
+                 for i, pid in enumerate(server_pids)] if profile is not None else []
+        counts_before = await counters() if counters is not None else {}
         cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
         started = time.perf_counter()
         stats.measuring = True
@@ -156,11 +170,86 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         stats.elapsed = time.perf_counter() - started
         if server_pids:
             stats.server_cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu_before
+        if counters is not None:
+            counts_after = await counters()
+            stats.counts = {k: v - counts_before.get(k, 0) for k, v in counts_after.items()}
         results = await players
+    for spy in spies:
+        await asyncio.to_thread(spy.wait)
     for res in results:
         if isinstance(res, BaseException):
             stats.errors.append(repr(res))
     return stats
+
+
+Counters = Callable[[], Awaitable[dict[str, int]]]
+"""Reads running totals of the site's shared parts (Redis commands, database commits)."""
+
+
+def site_counters(redis_url: str, database_url: str) -> Counters:
+    """Redis's commands processed and the benchmark database's commits so far: counted by
+    Redis and PostgreSQL themselves, so unlike CPU time they do not vary with how busy the
+    machine is (PostgreSQL's statistics may lag up to a second)."""
+    from redis.asyncio import Redis
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def read() -> dict[str, int]:
+        redis = Redis.from_url(redis_url)
+        try:
+            info = await redis.info("stats")
+        finally:
+            await redis.aclose()
+        engine = create_async_engine(database_url)
+        try:
+            async with engine.connect() as conn:
+                commits = await conn.scalar(text(
+                    "SELECT xact_commit FROM pg_stat_database "
+                    "WHERE datname = current_database()"))
+        finally:
+            await engine.dispose()
+        return {"redis commands": int(info["total_commands_processed"]),
+                "database commits": int(commits)}
+
+    return read
+
+
+def start_spy(pid: int, duration: float, out: Path) -> subprocess.Popen[bytes]:
+    """py-spy sampling process ``pid`` for ``duration`` seconds into ``out`` (raw stacks,
+    without pausing the process)."""
+    spy = Path(sys.executable).parent / "py-spy"
+    return subprocess.Popen([str(spy), "record", "--pid", str(pid), "--duration",
+                             str(max(1, round(duration))), "--rate", "200", "--nonblocking",
+                             "--nolineno", "--format", "raw", "--output", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_top(paths: list[Path], top: int = 25) -> str:
+    """Where the sampled CPU went, over every file in ``paths`` (py-spy raw stacks): each
+    function's share of the samples with it on the stack (inclusive) and running itself."""
+    on_stack: Counter[str] = Counter()
+    running: Counter[str] = Counter()
+    total = 0
+    for path in paths:
+        if not path.exists():
+            continue
+        for line in path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not stack or not count.isdigit():
+                continue
+            frames = stack.split(";")
+            total += int(count)
+            for frame in set(frames):
+                on_stack[frame] += int(count)
+            if frames:
+                running[frames[-1]] += int(count)
+    if not total:
+        return "  (no samples)"
+    rows = [f"  {total} samples; on the stack (inclusive):"]
+    rows += [f"    {n / total:6.1%}  {f}" for f, n in on_stack.most_common(top)]
+    rows.append("  running itself:")
+    rows += [f"    {n / total:6.1%}  {f}" for f, n in running.most_common(top)]
+    return "\n".join(rows)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -250,6 +339,8 @@ def scale_out(args: argparse.Namespace) -> int:
         print("--processes needs a PostgreSQL --database-url", file=sys.stderr)
         return 2
     best: dict[int, int] = {}
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     for processes in args.processes:
         for tables in sorted(args.tables):
             db = asyncio.run(_create_database(args.database_url, True))
@@ -261,8 +352,11 @@ def scale_out(args: argparse.Namespace) -> int:
                 for base in bases:
                     asyncio.run(wait_healthy(base, 60))
                 client_cpu = time.process_time()
+                prefix = (Path(args.profile) / f"p{processes}-t{tables}"
+                          if args.profile else None)
                 stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
-                                          args.seed, args.think, [s.pid for s in servers]))
+                                          args.seed, args.think, [s.pid for s in servers],
+                                          prefix, site_counters(redis_url, db)))
                 client_cpu = time.process_time() - client_cpu
             finally:
                 stop_site(servers)
@@ -283,6 +377,13 @@ def scale_out(args: argparse.Namespace) -> int:
                   f"{os.getloadavg()[0]:.1f}, errors {len(stats.errors)}"
                   + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
                   + ("" if ok else "  <- over the target"), flush=True)
+            if stats.counts and lat:
+                print("  per person move: " + ", ".join(
+                    f"{n / len(lat):.2f} {what}" for what, n in stats.counts.items()),
+                      flush=True)
+            if prefix is not None:
+                print(profile_top([Path(f"{prefix}-{i}.txt") for i in range(processes)]),
+                      flush=True)
             if ok and best.get(processes, 0) == tables_before(args.tables, tables):
                 best[processes] = tables  # every smaller count was within the target too
     print(f"most tables with p99 <= {args.p99_ms:.0f} ms and no errors: " + ", ".join(
@@ -314,6 +415,9 @@ def main() -> int:
                         help="default: a fresh SQLite file in a temporary folder")
     parser.add_argument("--url", default=None, help="use a server already running here")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="with --processes: sample the servers with py-spy while "
+                             "measuring, keep the stacks in DIR and print the top costs")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds the simulated person waits before each move")
     args = parser.parse_args()

@@ -4,8 +4,11 @@ once, whether another owner took it or renewals failed until it ran out."""
 from __future__ import annotations
 
 import asyncio
+import time
 
-from euchre.leases import Lease, LeaseKeeper, MemoryLeases
+import pytest
+
+from euchre.leases import Lease, LeaseKeeper, LeaseRenewer, MemoryLeases
 from redis_fixtures import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 
@@ -107,3 +110,177 @@ async def test_a_keeper_paused_past_its_lease_gives_it_up_without_asking():
     assert (await leases.acquire("t", "p2", 10)).fence == 2
     assert not await keeper.renew_once()
     assert lost == ["the lease could not be renewed before it ran out"]
+
+
+class CountedLeases(MemoryLeases):
+    """Memory leases that note every renewal request: how many leases each carried."""
+
+    def __init__(self, now) -> None:
+        super().__init__(now=now)
+        self.batches: list[int] = []
+        self.singles = 0
+
+    async def renew(self, lease: Lease, ttl: float) -> bool:
+        self.singles += 1
+        return await super().renew(lease, ttl)
+
+    async def renew_many(self, leases: list[Lease], ttl: float) -> list[bool]:
+        self.batches.append(len(leases))
+        return [await MemoryLeases.renew(self, lease, ttl) for lease in leases]
+
+
+class Renewing:
+    """Keepers of leases ``names`` under one renewer driven by hand, on a fake clock."""
+
+    def __init__(self) -> None:
+        self.clock = FakeClock()
+        self.leases = CountedLeases(self.clock)
+        self.renewer = LeaseRenewer(self.leases, now=self.clock, background=False)
+        self.lost: list[tuple[str, str]] = []
+
+    async def keep(self, names: list[str]) -> list[LeaseKeeper]:
+        keepers = []
+        for name in names:
+            keeper = await LeaseKeeper.acquire(
+                self.leases, name, "p1", 10,
+                lambda lease, why: self.lost.append((lease.name, why)),
+                now=self.clock, renewer=self.renewer)
+            assert keeper is not None
+            keeper.start()  # handed to the renewer: no task of its own
+            assert keeper._task is None
+            keepers.append(keeper)
+        return keepers
+
+
+async def test_the_renewer_renews_every_lease_in_one_request():
+    r = Renewing()
+    clock, leases, renewer, lost = r.clock, r.leases, r.renewer, r.lost
+    keepers = await r.keep(["a", "b", "c"])
+    clock.advance(4)
+    await renewer.renew_once()
+    assert leases.batches == [3] and leases.singles == 0
+    assert all(k.valid_until == clock() + 10 and k.is_held() for k in keepers)
+    assert lost == []
+    await renewer.close()
+
+
+async def test_a_lease_taken_over_is_reported_lost_while_the_others_in_the_batch_renew():
+    r = Renewing()
+    clock, leases, renewer, lost = r.clock, r.leases, r.renewer, r.lost
+    keepers = await r.keep(["a", "b", "c"])
+    assert len(renewer) == 3
+    clock.advance(5)
+    assert await leases.release(keepers[1].lease)  # gone from the service, and taken
+    assert (await leases.acquire("b", "p2", 10)).fence == 2
+    await renewer.renew_once()
+    assert lost == [("b", "the lease ran out or another owner holds it")]
+    assert [k.is_held() for k in keepers] == [True, False, True]
+    assert keepers[0].valid_until == keepers[2].valid_until == clock() + 10
+    assert len(renewer) == 2  # the lost one is renewed no more
+    await renewer.renew_once()
+    assert lost == [("b", "the lease ran out or another owner holds it")]  # once
+    assert leases.batches == [3, 2]
+    assert (await leases.holder("b")).owner == "p2"
+    await keepers[1].stop()  # stopping a lost lease frees nothing
+    assert (await leases.holder("b")).owner == "p2"
+    await keepers[0].stop()
+    assert len(renewer) == 1 and await leases.holder("a") is None  # released
+    await renewer.close()
+
+
+async def test_a_renewer_paused_past_its_leases_gives_them_up_without_asking():
+    r = Renewing()
+    clock, leases, renewer, lost = r.clock, r.leases, r.renewer, r.lost
+    keepers = await r.keep(["a", "b"])
+    clock.advance(11)  # paused (SIGSTOP) past the leases, then resumed
+    assert not any(k.is_held() for k in keepers)
+    assert (await leases.acquire("a", "p2", 10)).fence == 2
+    await renewer.renew_once()
+    assert leases.batches == []  # nothing asked
+    assert sorted(lost) == [("a", "the lease could not be renewed before it ran out"),
+                            ("b", "the lease could not be renewed before it ran out")]
+    assert len(renewer) == 0 and renewer.due_in() is None
+    await renewer.close()
+
+
+async def test_a_renewer_without_redis_keeps_its_leases_until_their_time_then_loses_them():
+    from euchre.leases.redis import RedisLeases
+
+    clock = FakeClock()
+    dead = RedisLeases.from_url("redis://127.0.0.1:1/0")  # nothing listens on port 1
+    renewer = LeaseRenewer(dead, now=clock, background=False)
+    lost: list[str] = []
+    keepers = [LeaseKeeper(dead, Lease(name, "p1", 7), 10, clock(),
+                           lambda lease, why: lost.append(why), now=clock, renewer=renewer)
+               for name in ("a", "b")]
+    for k in keepers:
+        k.start()
+    clock.advance(3)
+    await renewer.renew_once()  # failed, but the leases have time left
+    assert all(k.is_held() and k.valid_until == clock() + 7 for k in keepers) and lost == []
+    assert renewer.due_in() == pytest.approx(10 / 3)  # tried again a third of a lease on
+    clock.advance(6)
+    await renewer.renew_once()
+    assert lost == ["the lease could not be renewed before it ran out"] * 2
+    await renewer.close()
+    await dead.close()
+
+
+async def test_the_renewer_in_the_background_keeps_short_leases_alive_in_batches():
+    leases = CountedLeases(time.monotonic)
+    renewer = LeaseRenewer(leases)
+    keepers = []
+    for name in ("a", "b", "c"):
+        keeper = await LeaseKeeper.acquire(leases, name, "p1", 0.3, renewer=renewer)
+        assert keeper is not None
+        keeper.start()
+        keepers.append(keeper)
+    await asyncio.sleep(1.0)  # more than three times the ttl
+    assert all(k.is_held() for k in keepers)
+    assert await leases.acquire("b", "p2", 0.3) is None
+    assert leases.batches and set(leases.batches) == {3} and leases.singles == 0
+    for k in keepers:
+        await k.stop()
+    assert len(renewer) == 0
+    assert (await leases.acquire("b", "p2", 0.3)).fence == 2
+    await renewer.close()
+
+
+@needs_redis
+async def test_on_real_redis_a_taken_lease_is_lost_while_the_batch_renews():
+    from euchre.leases.redis import RedisLeases
+
+    assert REDIS_URL
+    prefix = fresh_prefix()
+    leases = RedisLeases.from_url(REDIS_URL, prefix=prefix)
+    other = RedisLeases.from_url(REDIS_URL, prefix=prefix)  # another process
+    renewer = LeaseRenewer(leases)
+    lost = asyncio.Event()
+    why: list[str] = []
+    keepers = []
+    for name in ("a", "b", "c"):
+        keeper = await LeaseKeeper.acquire(
+            leases, name, "p1", 0.3,
+            lambda lease, reason: (why.append(f"{lease.name}: {reason}"), lost.set()),
+            renewer=renewer)
+        assert keeper is not None
+        keeper.start()
+        keepers.append(keeper)
+    await asyncio.sleep(0.5)
+    assert all(k.is_held() for k in keepers) and not lost.is_set()
+    await leases.client.delete(leases._key("b"))  # as if it ran out
+    taken = await other.acquire("b", "p2", 30)
+    assert taken is not None and taken.fence == 2
+    await asyncio.wait_for(lost.wait(), 5)
+    await asyncio.sleep(0.5)  # more renewals: the others live on
+    assert why == ["b: the lease ran out or another owner holds it"]
+    assert [k.is_held() for k in keepers] == [True, False, True]
+    for name in ("a", "c"):
+        state = await other.holder(name)
+        assert state is not None and state.owner == "p1"
+    assert (await other.holder("b")).owner == "p2"
+    for k in keepers:
+        await k.stop()
+    await renewer.close()
+    await leases.close()
+    await other.close()

@@ -132,3 +132,43 @@ def test_open_leases_picks_the_implementation():
     assert isinstance(open_leases(""), MemoryLeases)
     with pytest.raises(ValueError, match="not a Redis URL"):
         open_leases("postgresql://x")
+
+
+async def test_renewing_many_extends_those_still_held_and_reports_the_others_lost(made):
+    mine = [await made.a.acquire(f"t{i}", "p1", TTL) for i in range(4)]
+    assert all(mine)
+    # t1 taken over by another owner; t2 released (nobody holds it): both lost to p1.
+    assert await made.a.release(mine[1])
+    other = await made.b.acquire("t1", "p2", 30)
+    assert other is not None and other.fence == 2
+    assert await made.a.release(mine[2])
+    assert await made.a.renew_many(mine, 30) == [True, False, False, True]
+    await made.wait(TTL + 0.1)  # past the first time to live: the renewed ones live on
+    for i in (0, 3):
+        state = await made.b.holder(f"t{i}")
+        assert state is not None and (state.owner, state.fence) == ("p1", 1)
+    state = await made.a.holder("t1")
+    assert state is not None and (state.owner, state.fence) == ("p2", 2)  # untouched
+    assert await made.a.holder("t2") is None  # not brought back
+    assert await made.a.renew_many([], 30) == []
+
+
+async def test_renewing_many_refuses_a_bad_ttl_and_changes_nothing(made):
+    lease = await made.a.acquire("t", "p1", TTL)
+    assert lease is not None
+    with pytest.raises(LeaseError):
+        await made.a.renew_many([lease], 0)
+    await made.wait(TTL + 0.1)
+    assert await made.a.holder("t") is None  # it was not extended
+
+
+async def test_renewing_more_leases_than_one_batch(made):
+    from euchre.leases.redis import BATCH
+
+    names = [f"t{i}" for i in range(BATCH * 2 + 7)]
+    leases = [await made.a.acquire(n, "p1", 30) for n in names]
+    assert all(leases)
+    taken = leases[BATCH + 3]
+    assert taken is not None and await made.a.release(taken)
+    answers = await made.a.renew_many([x for x in leases if x is not None], 30)
+    assert answers == [i != BATCH + 3 for i in range(len(names))]

@@ -120,3 +120,22 @@ async def test_a_table_not_saved_yet_can_be_taken(leases, stores):
     await owned.store.save(game("new", 1))
     assert (await sa.get("new")).fence == 1
     await owned.release()
+
+
+async def test_a_new_table_takes_just_its_lease_and_a_clashing_id_changes_nothing(
+        leases, stores):
+    (la, _), (sa, _) = leases, stores
+    owned = await take_table(la, sa, "fresh", "p1", 30, new=True)
+    assert owned is not None and owned.stored is None and owned.fence == 1
+    await owned.store.save(game("fresh", 1))
+    assert (await sa.get("fresh")).fence == 1
+    await owned.release()
+    # An id saved already under a higher fence than the lease service remembers (its
+    # data lost): taken as new, the first save is refused and the row stays as it was.
+    await sa.save(game("old", 4, fence=7))
+    clash = await take_table(la, sa, "old", "p1", 30, new=True)
+    assert clash is not None and clash.fence == 1
+    with pytest.raises(StaleFenceError):
+        await clash.store.save(game("old", 1))
+    assert await sa.get("old") == game("old", 4, fence=7)
+    await clash.release()

@@ -4,6 +4,7 @@ of their own (Redis down and back), a socket relayed to the table's owner, and
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -154,6 +155,44 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
 
 
 @needs_redis
+def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
+        tmp_path: Path):
+    from euchre.server.relay import MOVED
+
+    assert REDIS_URL
+    db = tmp_path / "s.db"
+    first = TestClient(create_app(_site_settings(db, REDIS_URL, lease_ttl=30.0), site_only()))
+    second = TestClient(create_app(_site_settings(db, REDIS_URL, lease_ttl=30.0), site_only()))
+    with second, first:
+        tables = [first.post("/api/tables", json={"kind": "practice"}).json() for _ in range(2)]
+        with contextlib.ExitStack() as stack:
+            relayed = []
+            for table in tables:  # a person at the owner keeps each table there
+                there = stack.enter_context(first.websocket_connect(table["ws"]))
+                there.send_json({"type": "join", "token": table["token"]})
+                assert there.receive_json()["type"] == "joined"
+                ws = stack.enter_context(second.websocket_connect(table["ws"]))
+                ws.send_json({"type": "join", "token": table["token"]})
+                assert ws.receive_json()["type"] == "joined"
+                relayed.append(ws)
+            relays = second.app.state.relays
+            assert len(relays.edges) == 2
+            assert second.portal is not None and first.portal is not None
+            second.portal.call(relays.watch_once)  # both still run there: nothing closed
+            assert all(e.conn.close_with is None for e in relays.edges.values())
+            # The first table's lease goes (as if it ran out): only its socket is closed.
+            first.portal.call(first.app.state.owners.release, tables[0]["id"])
+            second.portal.call(relays.watch_once)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    relayed[0].receive_json()
+            assert (closed.value.code, closed.value.reason) == (1012, MOVED)
+            closing = {e.table_id: e.conn.close_with for e in relays.edges.values()}
+            assert closing[tables[1]["id"]] is None
+            assert closing[tables[0]["id"]] is not None  # ends when its client leaves
+
+
+@needs_redis
 def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Path):
     assert REDIS_URL
     db = tmp_path / "s.db"
@@ -196,8 +235,12 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                         waiting = False
                 assert len(second.app.state.manager) == 0  # still run by the first
                 assert first.app.state.relays.remotes  # hosted there
-            # Nobody is connected now: a socket at the second process brings the table
-            # over (saved and released by the first, taken with a higher fence).
+            # Nobody is connected now (once the first process has seen both sockets go): a
+            # socket at the second process brings the table over (saved and released by
+            # the first, taken with a higher fence).
+            actor = first.app.state.manager.peek(table["id"])
+            _until(lambda: not first.app.state.relays.remotes and actor.subscribed == 0,
+                   "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:
                 ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})

@@ -173,3 +173,24 @@ async def test_the_migration_gives_games_saved_before_it_fence_zero(backend, tmp
             from testdb import drop_postgres
 
             await drop_postgres(url)
+
+
+async def test_a_fenced_store_changes_saves_and_loading_only(stores):
+    from euchre.storage.fenced import FencedStore
+
+    a, b = stores
+    await a.save(game("t", 3, fence=1))
+    await a.save(game("done", 4, fence=1, status=FINISHED))
+    fenced = FencedStore(b, 2)
+    await fenced.ping()
+    assert fenced.engine is getattr(b, "engine", None)
+    assert await fenced.get("t") == game("t", 3, fence=1)  # reads as they are
+    assert await fenced.unfinished_ids() == await b.unfinished_ids()
+    assert [g.id for g in await fenced.recent(status=FINISHED)] == ["done"]
+    assert await fenced.max_fence() == 1
+    assert await fenced.unfinished() == [game("t", 3, fence=2)]  # loading claims
+    await fenced.save(game("t", 4, fence=0))  # stamped with its own fence
+    assert await a.get("t") == game("t", 4, fence=2)
+    with pytest.raises(StaleFenceError):
+        await FencedStore(a, 1).save(game("t", 5, fence=9))  # the old owner's fence
+    assert await fenced.claim("t", 3) == game("t", 4, fence=3)

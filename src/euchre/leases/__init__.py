@@ -5,13 +5,14 @@ live that its owner renews; every acquisition gets a fencing number higher than 
 acquisition of that name before it, which the table store checks on every save (a paused
 owner that lost its lease cannot write over the new owner). Memory (one process) and Redis
 (every process of a site) implementations; :func:`open_leases` picks one from a URL;
-:class:`LeaseKeeper` renews a held lease and says when it is lost.
+:class:`LeaseKeeper` renews a held lease and says when it is lost; :class:`LeaseRenewer`
+renews many keepers' leases in one request a tick.
 """
 
 from .base import Lease, LeaseError, Leases, LeaseState
-from .keeper import LeaseKeeper
+from .keeper import LeaseKeeper, LeaseRenewer
 from .memory import MemoryLeases
 from .open import open_leases
 
-__all__ = ["Lease", "LeaseError", "LeaseKeeper", "LeaseState", "Leases", "MemoryLeases",
-           "open_leases"]
+__all__ = ["Lease", "LeaseError", "LeaseKeeper", "LeaseRenewer", "LeaseState", "Leases",
+           "MemoryLeases", "open_leases"]

@@ -72,6 +72,11 @@ class Leases(ABC):
         """Extend a lease still held by this acquisition to ``ttl`` seconds from now;
         False (and nothing changes) if it ran out or another acquisition holds it."""
 
+    async def renew_many(self, leases: list[Lease], ttl: float) -> list[bool]:
+        """:meth:`renew` each of ``leases`` (in one round trip where the service allows);
+        for each, whether it is still held (extended) or lost."""
+        return [await self.renew(lease, ttl) for lease in leases]
+
     @abstractmethod
     async def release(self, lease: Lease) -> bool:
         """Give the lease up if this acquisition still holds it; whether it did."""

@@ -188,6 +188,8 @@ def build_app(settings: Settings | None = None,
         app.state.manager = manager
         if getattr(app.state, "limits", None) is None:  # tests may set their own
             app.state.limits = open_limits(settings.redis_url)
+        if settings.redis_url:  # one hint at a time per client on the whole site
+            app.state.hints.share_site_wide(app.state.limits)
         for startup in registry.startups():
             await startup(app)
         if settings.resume:

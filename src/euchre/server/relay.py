@@ -9,16 +9,19 @@ client's messages as ``msg R text``. A (the *host*) gives R a connection of its 
 (``C`` + ``[code, reason]``); the connection is handled by the same code as a direct
 socket, so joins, moves, seeds, watching, hints and rejoining with ``since`` work
 unchanged, and the broker keeps one publisher's messages in order, so versioned events
-arrive in order with no gap. A relayed connection is as good as its lease: the edge looks
-at T's lease every third of its time to live (and tells A it is still there); if the
-lease moved or is gone, or the relay breaks, the edge closes the socket with 1012 and the
+arrive in order with no gap. A relayed connection is as good as its lease: every third of
+a lease the edge looks at the leases of all its relayed tables (one ``MGET``) and tells
+each host which of its relays are still there (one ``beat`` per host); if a table's lease
+moved or is gone, or the relay breaks, the edge closes that socket with 1012 and the
 client reconnects and rejoins with ``since`` wherever the table is now. A host drops
 relays it has not heard of for a while (their edge died).
 
 ``close T reason`` asks the host to end table T (a person left a coin game at another
-process). ``handover T`` asks it to let T go if nobody is connected to it there: the table
-is saved, its lease released, and the asking process takes it, so a table follows its
-first socket and a one-person table is not relayed at all (:meth:`Relays.take_over`).
+process). ``handover T R`` asks it to let T go if nobody is connected to it there: the
+table is saved, its lease released, and the host answers on ``relay:out:{R}`` (``1``: let
+go, or not there; ``0``: kept), so the asking process takes the table at once or relays
+without looking again; a table follows its first socket and a one-person table is not
+relayed at all (:meth:`Relays.take_over`).
 """
 
 from __future__ import annotations
@@ -51,11 +54,9 @@ MOVED = "the table moved to another server: reconnect to carry on"
 BROKEN = "the link between servers broke: reconnect to carry on"
 """Why a relayed socket is closed when the broker lost its connection."""
 
-HANDOVER_LOOK = 0.01
-"""Seconds between looks at a table whose owner was asked to hand it over."""
-
-HANDOVER_TRIES = 30
-"""Looks before the socket is relayed instead (the owner keeps a table with sockets)."""
+HANDOVER_WAIT = 2.0
+"""Seconds to wait for the owner's answer to a handover (it saves the table first) before
+looking up where the table is anyway (an owner that died, or does not answer)."""
 
 
 def inbox_channel(owner: str) -> str:
@@ -83,6 +84,17 @@ class _BrokerSocket:
     async def close(self, code: int = 1000, reason: str = "") -> None:
         self.application_state = WebSocketState.DISCONNECTED
         await self.broker.publish(self.channel, "C" + json.dumps([code, reason]))
+
+
+@dataclass
+class _Edge:
+    """A socket relayed from here to its table's owner."""
+
+    relay_id: str
+    inbox: str
+    table_id: str
+    owner: str
+    conn: Connection
 
 
 @dataclass
@@ -115,9 +127,12 @@ class Relays:
         """Hints for relayed connections (worked out here, at the host)."""
         self.remotes: dict[str, _Remote] = {}
         """Relayed connections hosted here, by relay id."""
+        self.edges: dict[str, _Edge] = {}
+        """Sockets relayed from here to their table's owner, by relay id."""
         self.ready = asyncio.Event()
         """Set once the inbox is subscribed."""
         self._task: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
 
     @property
     def inbox(self) -> str:
@@ -135,12 +150,13 @@ class Relays:
             self._task = asyncio.ensure_future(self._listen())
 
     async def stop(self) -> None:
-        """Stop listening and end every hosted connection."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop listening and watching, and end every hosted connection."""
+        for task in (self._task, self._watcher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._watcher = None
         for remote in list(self.remotes.values()):
             self._drop(remote)
 
@@ -284,23 +300,34 @@ class Relays:
                 return None
         return None
 
-    async def _hand_over(self, table_id: str) -> None:
+    async def _hand_over(self, rest: str) -> None:
+        table_id, _, reply = rest.partition(" ")
         actor = self.manager.peek(table_id)
-        if actor is not None and actor.subscribed == 0:
+        kept = actor is not None and actor.subscribed > 0
+        if actor is not None and not kept:
             await self.manager.forget(table_id)  # saved, then the lease released
+        if reply:
+            await self.broker.publish(out_channel(reply), "0" if kept else "1")
 
-    async def take_over(self, table_id: str, owner: str, tries: int = HANDOVER_TRIES
+    async def take_over(self, table_id: str, owner: str, wait: float = HANDOVER_WAIT
                         ) -> TableActor | Elsewhere | None:
         """Ask ``owner`` to hand the table over and take it if it does (it does when
-        nobody is connected to the table there); else where the table runs now."""
-        await self.broker.publish(inbox_channel(owner), f"handover {table_id}")
-        found: TableActor | Elsewhere | None = Elsewhere(owner)
-        for _ in range(tries):
-            await asyncio.sleep(HANDOVER_LOOK)
-            found = await self.manager.locate(table_id)
-            if not isinstance(found, Elsewhere) or found.owner != owner:
-                return found
-        return found
+        nobody is connected to the table there); else where the table runs now. One
+        question and its answer, not a poll: a kept table is relayed to ``owner`` at once."""
+        reply = secrets.token_hex(8)
+        let_go: bool | None = None
+        async with self.broker.subscribe(out_channel(reply)) as sub:
+            await self.broker.publish(inbox_channel(owner), f"handover {table_id} {reply}")
+            try:
+                async with asyncio.timeout(wait):
+                    async for raw in sub:
+                        let_go = raw == b"1"
+                        break
+            except TimeoutError:
+                pass  # no answer: look where it is now
+        if let_go is False:
+            return Elsewhere(owner)
+        return await self.manager.locate(table_id)
 
     async def close_remote(self, owner: str, table_id: str, reason: str) -> None:
         """Ask ``owner`` to end ``table_id`` (the manager's ``remote_close``)."""
@@ -317,7 +344,9 @@ class Relays:
         async with self.broker.subscribe(out_channel(relay_id)) as sub:
             await self.broker.publish(inbox, f"open {relay_id} {table_id} {host}")
             pump = asyncio.ensure_future(_pump(sub, conn, table_id))
-            watch = asyncio.ensure_future(self._watch(relay_id, inbox, table_id, owner, conn))
+            self.edges[relay_id] = _Edge(relay_id, inbox, table_id, owner, conn)
+            if self._watcher is None or self._watcher.done():
+                self._watcher = asyncio.ensure_future(self._watch())
             try:
                 while not conn.overflowed and conn.close_with is None:
                     message = await websocket.receive()
@@ -328,28 +357,44 @@ class Relays:
                         data = (message.get("bytes") or b"").decode("utf-8", "replace")
                     await self.broker.publish(inbox, f"msg {relay_id} {data}")
             finally:
+                self.edges.pop(relay_id, None)
                 with contextlib.suppress(Exception):
                     await self.broker.publish(inbox, f"bye {relay_id}")
-                for task in (pump, watch):
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
+                pump.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pump
 
-    async def _watch(self, relay_id: str, inbox: str, table_id: str, owner: str,
-                     conn: Connection) -> None:
-        """Tell the host we are here, and close the socket once the table changed hands."""
-        while True:
+    async def _watch(self) -> None:
+        """Every third of a lease, while sockets are relayed from here: :meth:`watch_once`."""
+        while self.edges:
             await asyncio.sleep(self.beat_every)
             try:
-                await self.broker.publish(inbox, f"beat {relay_id}")
-                holder = await self.owners.holder(table_id)
-            except Exception as e:
-                log.info("relay %s: %s", relay_id, e)
-                conn.release(BROKEN)
-                return
-            if holder != owner:
-                conn.release(MOVED)
-                return
+                await self.watch_once()
+            except Exception:  # never stop watching the others
+                log.exception("relay: watching the relayed sockets failed")
+
+    async def watch_once(self) -> None:
+        """Tell each host which of its relays are still here (one ``beat`` each), look at
+        every relayed table's lease at once, and close the sockets whose table changed
+        hands (or all of them if Redis cannot be reached)."""
+        edges = list(self.edges.values())
+        if not edges:
+            return
+        by_inbox: dict[str, list[str]] = {}
+        for edge in edges:
+            by_inbox.setdefault(edge.inbox, []).append(edge.relay_id)
+        try:
+            await asyncio.gather(*(self.broker.publish(inbox, "beat " + ",".join(ids))
+                                   for inbox, ids in by_inbox.items()))
+            holders = await self.owners.holders(sorted({edge.table_id for edge in edges}))
+        except Exception as e:
+            log.info("relays: %s", e)
+            for edge in edges:
+                edge.conn.release(BROKEN)
+            return
+        for edge in edges:
+            if holders.get(edge.table_id) != edge.owner:
+                edge.conn.release(MOVED)
 
 
 async def _pump(sub: Any, conn: Connection, table_id: str) -> None:

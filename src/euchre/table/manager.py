@@ -141,7 +141,7 @@ class TableManager:
         :class:`TableUnavailable` if it cannot (nothing opened)."""
         own: Ownership | None = None
         if self.owners is not None:
-            own = await self.owners.take(config.id, self._lost)
+            own = await self.owners.take(config.id, self._lost, new=True)
             if own is None:
                 raise TableUnavailable(f"table {config.id} is already run by another server")
         try:

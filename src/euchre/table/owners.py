@@ -3,7 +3,8 @@
 Each live table runs in exactly one process: the one holding the table's lease
 (``table:{id}``, :mod:`euchre.table.ownership`). :class:`TableOwners` is one process's
 side of that: it takes a table's lease (claiming the game with the lease's fence, so the
-actor's saves are fenced), keeps the leases it holds, says who holds a table it does not,
+actor's saves are fenced), keeps the leases it holds (renewing them all in one request a
+tick), says who holds a table it does not,
 lists the orphans (unfinished tables nobody holds: their owner died) and writes a stray
 save (retiring a table, closing a left coin game) under the table's lease.
 """
@@ -15,8 +16,9 @@ import logging
 from collections.abc import Callable
 
 from ..errors import DomainError
-from ..leases import Lease, Leases
+from ..leases import Lease, LeaseRenewer, Leases
 from ..storage.base import GameStore, StaleFenceError, StoredGame
+from ..storage.passthrough import PassThroughStore
 from .ownership import Ownership, table_lease_name, take_table
 
 log = logging.getLogger(__name__)
@@ -63,10 +65,14 @@ class TableOwners:
         """Seconds a table's lease lives without a renewal."""
         self.held: dict[str, Ownership] = {}
         """The tables this process owns, by id."""
+        self.renewer = LeaseRenewer(leases)
+        """Renews every table lease held here in one request a tick."""
 
-    async def take(self, table_id: str, on_lost: LostTable | None = None) -> Ownership | None:
-        """Take the table's lease and claim its game; None if another process owns it.
-        :class:`TableUnavailable` if Redis cannot be reached (nothing taken)."""
+    async def take(self, table_id: str, on_lost: LostTable | None = None, *,
+                   new: bool = False) -> Ownership | None:
+        """Take the table's lease and claim its game (a ``new`` table's id has no game to
+        claim yet); None if another process owns it. :class:`TableUnavailable` if Redis
+        cannot be reached (nothing taken)."""
         mine = self.held.get(table_id)
         if mine is not None and mine.is_held():
             return mine
@@ -81,7 +87,7 @@ class TableOwners:
 
         try:
             own = await take_table(self.leases, self.store, table_id, self.owner, self.ttl,
-                                   lost)
+                                   lost, self.renewer, new=new)
         except Exception as e:
             raise TableUnavailable(f"tables cannot be opened or moved between servers now "
                                    f"(their leases cannot be reached: {e}): try again "
@@ -107,6 +113,15 @@ class TableOwners:
             raise TableUnavailable(f"table ownership cannot be decided: {e}") from e
         return state.owner if state is not None else None
 
+    async def holders(self, table_ids: list[str]) -> dict[str, str | None]:
+        """Who holds each table's lease now (None where nobody does), in one lookup.
+        :class:`TableUnavailable` if Redis cannot be reached."""
+        try:
+            found = await self.leases.holders([table_lease_name(t) for t in table_ids])
+        except Exception as e:
+            raise TableUnavailable(f"table ownership cannot be decided: {e}") from e
+        return {t: found.get(table_lease_name(t)) for t in table_ids}
+
     async def orphans(self, skip: Callable[[str], bool] = lambda table_id: False
                       ) -> list[tuple[str, str, float]]:
         """(id, kind, updated_at) of the unfinished tables whose lease nobody holds, oldest
@@ -119,9 +134,10 @@ class TableOwners:
         """Give every lease up (the actors stopped and saved)."""
         for table_id in list(self.held):
             await self.release(table_id)
+        await self.renewer.close()
 
 
-class LeasedStore(GameStore):
+class LeasedStore(PassThroughStore):
     """The site's store for writers that are not a table's actor (retiring an abandoned
     table, closing a left coin game at start-up): a save takes the table's lease first
     (or uses this process's, if it owns the table), and is refused (:class:`OwnedElsewhere`)
@@ -130,19 +146,9 @@ class LeasedStore(GameStore):
 
     def __init__(self, owners: TableOwners) -> None:
         """Saves under ``owners``' leases."""
+        super().__init__(owners.store)
         self.owners = owners
         """This process's table leases."""
-        self.inner = owners.store
-        """The store underneath."""
-
-    @property
-    def engine(self) -> object:
-        """The SQL engine of the store underneath (None in memory)."""
-        return getattr(self.inner, "engine", None)
-
-    async def ping(self) -> None:
-        """Reach the store underneath."""
-        await self.inner.ping()
 
     async def save(self, game: StoredGame) -> None:
         """Save ``game`` with its table's fence (taking the lease for this one write)."""
@@ -161,31 +167,3 @@ class LeasedStore(GameStore):
             await own.store.save(dataclasses.replace(game, fence=own.fence))
         finally:
             await self.owners.release(game.id)
-
-    async def claim(self, game_id: str, fence: int) -> StoredGame | None:
-        """Claim on the store underneath."""
-        return await self.inner.claim(game_id, fence)
-
-    async def max_fence(self) -> int:
-        """The highest fence stored."""
-        return await self.inner.max_fence()
-
-    async def get(self, game_id: str) -> StoredGame | None:
-        """The game as stored."""
-        return await self.inner.get(game_id)
-
-    async def unfinished(self) -> list[StoredGame]:
-        """Every game in progress, as stored (nothing claimed)."""
-        return await self.inner.unfinished()
-
-    async def unfinished_ids(self) -> list[tuple[str, str, float]]:
-        """(id, kind, updated_at) of the games in progress."""
-        return await self.inner.unfinished_ids()
-
-    async def recent(self, limit: int = 50, status: str | None = None) -> list[StoredGame]:
-        """The most recently updated games."""
-        return await self.inner.recent(limit, status)
-
-    async def close(self) -> None:
-        """Close the store underneath."""
-        await self.inner.close()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..leases import LeaseKeeper, Leases
+from ..leases import LeaseKeeper, LeaseRenewer, Leases
 from ..leases.keeper import LostHook
 from ..storage.base import GameStore, StaleFenceError, StoredGame
 from ..storage.fenced import FencedStore
@@ -52,16 +52,22 @@ class Ownership:
 
 
 async def take_table(leases: Leases, store: GameStore, table_id: str, owner: str,
-                     ttl: float, on_lost: LostHook | None = None) -> Ownership | None:
+                     ttl: float, on_lost: LostHook | None = None,
+                     renewer: LeaseRenewer | None = None, *,
+                     new: bool = False) -> Ownership | None:
     """Take the table's lease and claim its game; None if another process owns it (its
-    lease is held, or a newer fence than ours reached the store meanwhile)."""
-    before = await store.get(table_id)
+    lease is held, or a newer fence than ours reached the store meanwhile). The lease is
+    renewed with the others of ``renewer`` if given, else by itself. A ``new`` table (an
+    id never saved) has nothing to read or claim: just the lease (should a row with its id
+    exist after all, one with a higher fence refuses the first save: nothing changes)."""
+    before = None if new else await store.get(table_id)
     keeper = await LeaseKeeper.acquire(leases, table_lease_name(table_id), owner, ttl,
-                                       on_lost, at_least=before.fence if before else 0)
+                                       on_lost, at_least=before.fence if before else 0,
+                                       renewer=renewer)
     if keeper is None:
         return None
     try:
-        claimed = await store.claim(table_id, keeper.fence)
+        claimed = None if new else await store.claim(table_id, keeper.fence)
     except StaleFenceError:
         await keeper.stop(release=True)
         return None
