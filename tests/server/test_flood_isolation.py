@@ -229,8 +229,10 @@ def test_a_flood_at_one_table_is_refused_and_another_table_plays_on(tmp_path: Pa
     assert counts["Mal's message: error illegal"] >= 10 * counts["rounds"]
     assert counts["another socket on Mal's seat: error too_many"] >= 3
     assert counts["forged token: error bad_token"] >= 1
+    # refused as taken, or (a long flood on a busy machine) by the request rate limit
     assert counts["seat claim: 409"] >= 3 and not any(
-        k.startswith("seat claim:") and k != "seat claim: 409" for k in counts)
+        k.startswith("seat claim:") and k not in ("seat claim: 409", "seat claim: 429")
+        for k in counts)
     # A's game did not move.
     assert after == before
     # Table B: every move came back as its event, and every event in order, none missing.

@@ -50,6 +50,8 @@ class Player:
         """Versions of the events received, in order."""
         self.gaps: list[tuple[int, int]] = []
         """(expected, received) wherever an event did not follow the one before."""
+        self.actions: list[tuple[int, int, int, str]] = []
+        """(version, hand number, seat, action) of every action event received."""
         self.reconnects = 0
         self.over: dict[str, Any] | None = None
 
@@ -91,6 +93,9 @@ class Player:
                     self.events.append(m["version"])
                     table = m["table"]
                     ev = m["event"]
+                    if ev["kind"] == "action":
+                        self.actions.append((m["version"], table["hand_number"], ev["seat"],
+                                             ev["action"]))
                     if ev["kind"] == "action" and ev.get("seat") == self.seat:
                         waiting = False
                 else:
@@ -124,6 +129,14 @@ def _online_table(server: Served, seconds: float = 60) -> tuple[str, str, list[s
     r = httpx.post(f"{base}/api/tables/{made['id']}/start", json={"token": tokens[0]})
     assert r.status_code == 200, r.text
     return made["id"], made["ws"], tokens
+
+
+def _in_order(some: list[tuple[int, str]], every: list[tuple[int, str]]) -> bool:
+    """Whether the moves ``some`` are ``every`` with some left out (none moved or added);
+    a move shown without its hidden card (``discard``) matches the stored one with it."""
+    items = iter(every)
+    return all(any(x[0] == y[0] and (y[1] == x[1] or y[1].startswith(x[1] + " "))
+                   for y in items) for x in some)
 
 
 async def _stored(db_url: str, table_id: str) -> GameRecord:
@@ -160,11 +173,31 @@ def test_an_online_game_over_three_processes_survives_its_owner_killed(site):
             owner.proc.kill()
             owner.proc.wait()
             ports.remove(owner.port)
+            at_kill.append(await asyncio.to_thread(row, db_url, table_id))
             await asyncio.wait_for(asyncio.gather(*tasks), 600)
             claimed = await asyncio.to_thread(row, db_url, table_id)
             assert claimed[1] > fence  # another process claimed it
+            assert at_kill[0][1] == fence  # read before anyone took it over
 
+        at_kill: list[tuple[int, int, str]] = []
         asyncio.run(game())
+        # Save, then publish: every event the killed owner sent is in the row it left
+        # (the new owner's versions jump by 1,000 from there), and every move it showed is
+        # stored, in the order shown.
+        stored_version, _, record_text = at_kill[0]
+        stored = GameRecord.from_json(json.loads(record_text))
+        hands = {i: [(s, str(a)) for s, a in h.actions]
+                 for i, h in enumerate(stored.hands, 1)}
+        for p in players:
+            sent = [v for v in p.events if v <= stored_version + 1000]
+            assert all(v <= stored_version for v in sent), (p.seat, stored_version, sent)
+            shown: dict[int, list[tuple[int, str]]] = {}
+            for version, hand, seat, action in p.actions:
+                if version <= stored_version:
+                    shown.setdefault(hand, []).append((seat, action))
+            assert shown, p.seat
+            for hand, moves in shown.items():
+                assert _in_order(moves, hands.get(hand, [])), (p.seat, hand, moves)
         ends = {json.dumps([p.over["score"], p.over["winner"]]) for p in players
                 if p.over is not None}
         assert len(ends) == 1  # every person saw the same end

@@ -59,6 +59,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "rate_limited": 429,
     "internal": 500,
     "unavailable": 503,
+    "not_stored": 503,
     "limits_unavailable": 503,
     "not_ready": 503,
 })

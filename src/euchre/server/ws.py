@@ -19,7 +19,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ..errors import DomainError
-from ..table.actor import TableActor, TableStopped
+from ..table.actor import NotStored, TableActor, TableStopped
 from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableUnavailable
 from .encoder import encode_text, raw
@@ -320,6 +320,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
         except TableStopped as e:
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)
+        except NotStored as e:  # not the seed's fault: it may be sent again
+            conn.send(error_message(e.message, code=e.code))
         except DomainError as e:
             conn.send(error_message(e.message, code="bad_seed"))
     elif isinstance(msg, Hint):
@@ -366,7 +368,7 @@ async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None
 
 
 async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
-    version = actor.version
+    version = actor.shown_version
     try:
         client = conn.websocket.client.host if conn.websocket.client else ""
         items = await hints.for_view(actor.view(seat), client)  # one per client at once

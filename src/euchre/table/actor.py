@@ -5,11 +5,22 @@ deadline, the next deal after the pause between hands, and people connecting or
 leaving. Each handler calls the pure engine and produces versioned :class:`Event`s; each
 subscriber gets every event with its own seat's snapshot. Time comes from an injected
 :class:`~euchre.table.pacing.Scheduler`, so tests move time without sleeping.
+
+With a store, a change is shown only once it is stored (save, then publish): the events a
+handler makes are held, and the actor saves the table before it sends them to anyone or
+answers the person who moved. People's inputs that queued while a save was in flight are
+handled together and go in the next save. A save that fails undoes every change since the
+last stored one: the mover is told (:class:`NotStored`), nobody sees the change, and a
+computer's or the clock's move is tried again after a growing pause (:data:`RETRY_FIRST`
+to :data:`RETRY_MOST`). A save refused by a newer owner's fence stops the actor (another
+process runs the table). Connection facts (presence, away, spectators) are not decisions:
+they are shown even if their save fails, and carried by the next save.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import math
@@ -30,7 +41,7 @@ from ..errors import DomainError, IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
 from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
-from ..storage.base import FINISHED, PLAYING, GameStore, StoredGame
+from ..storage.base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
 from ..view import HandView
 from .events import (
     ACTION,
@@ -77,6 +88,23 @@ class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
 
     code = "illegal"
+
+
+NOT_STORED = "the move could not be stored (the database is not answering): try again"
+"""Why a change was refused when its save failed (nothing changed, nobody saw it)."""
+
+RETRY_FIRST = 0.25
+"""Seconds before a computer's or the clock's move is tried again after a failed save."""
+RETRY_MOST = 5.0
+"""The longest pause between two tries (the pause doubles from :data:`RETRY_FIRST`)."""
+
+
+class NotStored(TableError):
+    """The change could not be stored (the database did not answer): it was undone, nobody
+    saw it, and the caller may try again."""
+
+    code = "not_stored"
+    retry_after = 1
 
 
 class TableStopped(TableError):
@@ -190,6 +218,37 @@ class _Stop:
 _Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
             | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators)
 
+_GATHERED = (_Act, _Seed)
+"""People's inputs that may share one save when several are queued (a save was in flight)."""
+
+GATHER_MOST = 32
+"""The most inputs handled before one save."""
+
+
+class _Inbox(asyncio.Queue[_Command]):
+    """The actor's queue, whose next input can be looked at without taking it."""
+
+    def peek(self) -> _Command | None:
+        """The next input, or None if the queue is empty."""
+        items = self._queue  # type: ignore[attr-defined]  # asyncio.Queue's own deque
+        return items[0] if items else None
+
+
+@dataclass
+class _Kept:
+    """The decisions as last stored: what a failed save goes back to."""
+
+    game: GameState
+    seeds: list[str]
+    client_seeds: list[dict[int, str]]
+    next_seed: str
+    pending: dict[int, str]
+    policy: TurnPolicy
+    replaced: dict[int, str]
+    closed: str | None
+    summary: dict[str, Any] | None
+    clock_played: list[tuple[int, int]]
+
 SPECTATOR_COUNT_EVERY = 1.0
 """Seconds between two spectator-count events of one table: the first change is published
 at once, later ones at most this often (spectators coming and going in a flood would
@@ -226,10 +285,12 @@ class TableActor:
         replaced: dict[int, str] | None = None,
         seen: Sequence[int] = (),
         away_left: dict[int, float] | None = None,
+        on_stale: Callable[[str], None] | None = None,
     ) -> None:
         """A table from its settings, optionally resuming ``game`` at ``version``; while
         ``guard()`` is False the table handles no input (this process lost the right to
-        run it)."""
+        run it). ``on_stale(id)`` is told once when a save is refused by a newer owner's
+        fence (the actor has stopped acting; None: it stops itself)."""
         self.config = config
         """The table's fixed settings."""
         self.kind = kind or TableKind(config.kind)
@@ -241,7 +302,7 @@ class TableActor:
         self.pacing = pacing or Pacing()
         """Bot delay and pauses."""
         self.store = store
-        """Where the game is saved after every change (None: nowhere)."""
+        """Where the game is saved, before any change is shown (None: nowhere)."""
         self.policy = policy or TurnPolicy()
         """Turn deadlines (none at practice tables)."""
         self.game = game or GameState(config.rules, config.first_dealer)
@@ -258,6 +319,8 @@ class TableActor:
         """Why the table was closed before its game ended (a person left a coin game)."""
         self.guard = guard
         """Whether this process may still run the table (None: always)."""
+        self.on_stale = on_stale
+        """Told the table's id when a newer owner's fence refused a save."""
         self._factory: BotFactory = bot_factory or make_bot
         self._rng = rng or random.Random()
         self._thinking: Thinking | None = None
@@ -289,7 +352,9 @@ class TableActor:
         self._away_restore = dict(away_left or {})  # seat -> seconds left, set at start
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
-        self._queue: asyncio.Queue[_Command] = asyncio.Queue()
+        self._joining = 0  # joins queued, not yet handled
+        self._leaving = 0  # leaves queued, not yet handled
+        self._queue = _Inbox()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
@@ -302,14 +367,24 @@ class TableActor:
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._hands_json: list[dict[str, Any]] = []
         self._hands_raw: list[msgspec.Raw] = []
-        self._saver: asyncio.Future[None] | None = None
-        self._dirty = False
+        self._held: list[Event] = []  # made, not yet shown: waiting for their save
+        self._shown = self._frame  # the frame last shown (while events are held)
+        self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
+        self._changed = False  # a decision since the last stored state
+        self._unsaved = False  # anything since the last save (a decision or a connection)
+        self._stale = False  # a newer owner's fence refused a save: act on nothing
+        self._stopper: asyncio.Future[None] | None = None  # stopping itself (stale)
+        self._failures = 0  # failed saves in a row
+        self._retry_at = -math.inf  # nothing is scheduled before this after a failed save
+        self._stored_version = version  # the version of the state last stored
         self._config_json = config.to_json()
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
             self._summary = self._last_summary()
             self._frame = self._make_frame()
+            self._shown = self._frame
+        self._kept = self._keep()
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -336,8 +411,10 @@ class TableActor:
 
     @property
     def subscribed(self) -> int:
-        """How many connections (seats and spectators) receive this table's events."""
-        return len(self._subscribers)
+        """How many connections (seats and spectators) receive this table's events, counting
+        those whose join or leave waits its turn in the queue (the table may be busy
+        storing a move)."""
+        return max(0, len(self._subscribers) + self._joining - self._leaving)
 
     @property
     def running(self) -> bool:
@@ -351,7 +428,9 @@ class TableActor:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
             self._resume_away()
+            self._show()  # who is away: connection facts, shown without a save
             self._frame = self._make_frame()  # snapshots show a deadline started here
+            self._kept = self._keep()  # with the clock started here
 
     async def stop(self, reason: str = STOPPED) -> None:
         """Stop the task: moves and joins are refused from now on, pending timers are
@@ -374,21 +453,21 @@ class TableActor:
             await stop.done
         self._task = None
         _refuse_queued(self._queue)
+        self._leaving = 0
         release_all(self._subscribers, reason)
-        if self._away and self.store is not None:
-            self._save_soon()  # the grace left now, so a restart resumes it
-        await self.flush()
+        if self.store is not None and not self._stale and (self._away or self._unsaved):
+            async with self._busy:
+                await self._save_quietly()  # the grace left now, so a restart resumes it
 
     async def settle(self) -> None:
-        """Wait until every queued input has been handled, any computer's thinking has
-        ended, and the table is saved (for tests)."""
+        """Wait until every queued input has been handled (and stored), and any
+        computer's thinking has ended (for tests)."""
         while True:
             await self._queue.join()
             thinking = self._thinking
             if thinking is None or thinking.task.done():
                 break
             await asyncio.wait([thinking.task])
-        await self.flush()
 
     # -- inputs ---------------------------------------------------------------------------
 
@@ -397,18 +476,15 @@ class TableActor:
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Act(seat, text, done))
-        if self.running and not self.on_finish and self._queue.qsize() == 1 \
-                and not self._busy.locked():
+        if self.running and self.store is None and not self.on_finish \
+                and self._queue.qsize() == 1 and not self._busy.locked():
             # The table is idle and this move is the only input queued: take it from the
             # queue and handle it here, still one input at a time (the lock), saving the
-            # task switches on the way to everyone's update. (Without finish hooks handling
-            # a move never waits, so it cannot be cut off half-way.)
+            # task switches on the way to everyone's update. (Without a store or finish
+            # hooks handling a move never waits, so it cannot be cut off half-way; a save
+            # could be, so a table with a store handles every input in its own task.)
             cmd = self._queue.get_nowait()
-            try:
-                async with self._busy:
-                    await self._handle_one(cmd)
-            finally:
-                self._queue.task_done()
+            await self._handle_batch(cmd)
         await done
 
     @property
@@ -432,21 +508,39 @@ class TableActor:
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait(_Join(subscriber, since, done))
-        await done
+        self._joining += 1
+        try:
+            await done
+        finally:
+            self._joining -= 1
 
     async def close(self, reason: str) -> None:
-        """End the table before its game is over: nothing more is played; saved as finished."""
+        """End the table before its game is over: nothing more is played; saved as finished.
+        :class:`NotStored` if that cannot be stored (the table plays on)."""
         if self.running and not self._stopping:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._queue.put_nowait(_Close(reason, done))
             try:
                 await done
                 return
+            except NotStored:
+                raise
             except TableError:  # the table stopped before it got there: close it here
                 pass
-        if self.closed is None and not self.game.is_over:
-            self.closed = reason
-        await self._save()
+        if self.closed is not None or self.game.is_over:
+            return
+        self.closed = reason
+        if self.store is None or self._stale:
+            return
+        async with self._busy:
+            try:
+                await self.store.save(self.stored())
+            except StaleFenceError:
+                log.warning("table %s: not closed here: another process runs it", self.id)
+            except Exception as e:
+                self.closed = None
+                log.warning("table %s: could not store its closing: %s", self.id, e)
+                raise NotStored(NOT_STORED) from e
 
     def _check_open(self) -> None:
         """Refuse at once if the table is not running: a queued input would never be
@@ -483,6 +577,7 @@ class TableActor:
         """Unsubscribe (the connection closed)."""
         if self.running:
             self._queue.put_nowait(_Leave(subscriber))
+            self._leaving += 1
         elif subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
 
@@ -492,14 +587,23 @@ class TableActor:
         """The seat a token belongs to, or None."""
         return self.config.seat_of(token)
 
+    @property
+    def shown_version(self) -> int:
+        """The version of the last event sent (later ones wait for their save)."""
+        return self.version - len(self._held)
+
+    def _shown_frame(self) -> Frame:
+        """The table as last shown: changes waiting for their save are not in it."""
+        return self._shown if self._held else self._frame
+
     def view(self, seat: int) -> HandView | None:
-        """The seat's view of the current hand, or None before the first deal."""
-        current = self.game.current
+        """The seat's view of the current hand as shown, or None before the first deal."""
+        current = self._shown_frame().game.current
         return current.view(seat) if current is not None else None
 
     def snapshot(self, seat: int | None) -> dict[str, Any]:
-        """The seat's TABLE object now."""
-        table = snapshot_json(self.config, self._frame, seat, self.policy,
+        """The seat's TABLE object as shown (a change waiting for its save is not in it)."""
+        table = snapshot_json(self.config, self._shown_frame(), seat, self.policy,
                               self.scheduler.now())
         # Which moves of this hand the clock played, so a seat that rejoins with a
         # snapshot (not the events) still sees them marked.
@@ -512,8 +616,9 @@ class TableActor:
         return game_record(self.game, self.seeds, self.client_seeds)
 
     def public_record(self) -> GameRecord:
-        """The record without the hand in progress."""
-        return public_record(self.record())
+        """The record as shown, without the hand in progress."""
+        game = self._shown_frame().game
+        return public_record(game_record(game, self.seeds, self.client_seeds))
 
     def stored(self) -> StoredGame:
         """The table as storage keeps it."""
@@ -580,17 +685,36 @@ class TableActor:
         TABLE_ID.set(self.id)  # this task's own context: its log lines name the table
         while True:
             cmd = await self._queue.get()
-            try:
-                if isinstance(cmd, _Stop):
-                    cmd.done.set_result(None)
-                    return
-                async with self._busy:
+            if isinstance(cmd, _Stop):
+                self._queue.task_done()
+                cmd.done.set_result(None)
+                return
+            await self._handle_batch(cmd)
+
+    async def _handle_batch(self, first: _Command) -> None:
+        """Handle ``first`` (taken from the queue), and if it is a person's input, the
+        people's inputs queued behind it (they came while the last save was in flight);
+        then store the changes and show them (:meth:`_store`)."""
+        taken = 1
+        try:
+            async with self._busy:
+                await self._handle_one(first)
+                while isinstance(first, _GATHERED) and taken < GATHER_MOST \
+                        and isinstance(self._queue.peek(), _GATHERED):
+                    cmd = self._queue.get_nowait()
+                    taken += 1
                     await self._handle_one(cmd)
-            finally:
+                if self._held or self._waiting or self._unsaved:
+                    with contextlib.suppress(TableError):  # undone; the callers were told
+                        await self._store()
+        finally:
+            for _ in range(taken):
                 self._queue.task_done()
 
     async def _handle_one(self, cmd: _Command) -> None:
-        if self.guard is not None and not self.guard():
+        if isinstance(cmd, _Leave):
+            self._leaving -= 1
+        if self._stale or (self.guard is not None and not self.guard()):
             # Another process may own the table now: act on nothing, tell a waiting caller.
             done = getattr(cmd, "done", None)
             if done is not None and not done.done():
@@ -599,11 +723,17 @@ class TableActor:
         try:
             self.last_active = self.scheduler.now()
             await self._handle(cmd)
-        except Exception:  # a bug must not kill the table, nor leave a caller waiting
-            log.exception("table %s: error handling %r", self.id, cmd)
+        except TableError as e:  # a save failed: the changes were undone (see _store)
             done = getattr(cmd, "done", None)
             if done is not None and not done.done():
-                done.set_exception(TableError("the table could not do that (a server error)"))
+                done.set_exception(e)
+        except Exception:  # a bug must not kill the table, nor leave a caller waiting
+            log.exception("table %s: error handling %r", self.id, cmd)
+            error = TableError("the table could not do that (a server error)")
+            self._roll_back(error)  # nothing half done is kept
+            done = getattr(cmd, "done", None)
+            if done is not None and not done.done():
+                done.set_exception(error)
 
     async def _handle(self, cmd: _Command) -> None:
         if isinstance(cmd, _Act):
@@ -613,8 +743,7 @@ class TableActor:
                 if not cmd.done.done():
                     cmd.done.set_exception(e)
                 return
-            if not cmd.done.done():
-                cmd.done.set_result(None)
+            self._answer(cmd.done, None)
         elif isinstance(cmd, _BotTurn):
             if cmd.step == self._step:
                 await self._on_bot_turn()
@@ -635,11 +764,9 @@ class TableActor:
                 return
             if not cmd.done.done():
                 cmd.done.set_result(None)
-            if changed:
-                self._save_soon()
+            self._unsaved |= changed
         elif isinstance(cmd, _Leave):
-            if self._on_leave(cmd.subscriber):
-                self._save_soon()
+            self._unsaved |= self._on_leave(cmd.subscriber)
         elif isinstance(cmd, _CountSpectators):
             self._count_timer = None
             self._publish_count()
@@ -649,8 +776,7 @@ class TableActor:
             except TableError as e:
                 cmd.done.set_exception(e)
                 return
-            cmd.done.set_result(None)
-            self._save_soon()
+            self._answer(cmd.done, None)
         elif isinstance(cmd, _Replace):
             try:
                 taken = await self._replace(cmd.seat, cmd.reason)
@@ -668,9 +794,10 @@ class TableActor:
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
+                self._decided()
                 self._schedule()
                 self._publish([(CLOSED, {"reason": cmd.reason}, None)])
-                await self._save()
+                await self._store()
             cmd.done.set_result(None)
 
     # -- handlers ---------------------------------------------------------------------------
@@ -720,6 +847,7 @@ class TableActor:
         if seat in self._pending:
             raise TableError(f"your seed for hand {hand_number} was already taken")
         self._pending[seat] = seed
+        self._decided()
         if self.game.current is None and self._all_seeds_in():
             self._later(0.0, _DealNext(self._step))  # everyone's seed is in: deal now
 
@@ -835,28 +963,42 @@ class TableActor:
         finished_now = new.is_over and not self.game.is_over
         self.game = new
         self._step += 1
+        self._decided()
         self._schedule()
+        self._publish(events)
         if finished_now and self.on_finish:
             # The finished record is stored and the hooks (a coin payout) run before anyone
             # is told the game is over, so the balance they look at is already settled.
-            await self._save()
+            await self._store(show=False)
             for hook in self.on_finish:
                 try:
                     await hook(self)
                 except Exception:
                     log.exception("table %s: finish hook failed", self.id)
-        self._publish(events)
-        self._save_soon()
 
     def _publish(self, events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
+        """Number the events and hold them: :meth:`_show` sends them once they are stored."""
+        if not self._held:
+            self._shown = self._frame
         self.version += len(events)
         self._frame = self._make_frame()
         first = self.version - len(events) + 1
         for i, (kind, data, action) in enumerate(events):
-            event = Event(first + i, kind, data, action, self._frame)
+            self._held.append(Event(first + i, kind, data, action, self._frame))
+
+    def _show(self) -> None:
+        """Send the held events to every subscriber (in order, each once), then answer the
+        callers waiting for them."""
+        held, self._held = self._held, []
+        for event in held:
             self._history.append(event)
             for sub in list(self._subscribers):
                 self._deliver(sub, event)
+        self._shown = self._frame
+        waiting, self._waiting = self._waiting, []
+        for done, value in waiting:
+            if not done.done():
+                done.set_result(value)
 
     def _table_json(self, frame: Frame, seat: int | None) -> dict[str, Any]:
         """A seat's snapshot of a frame, built once per frame and seat."""
@@ -882,36 +1024,130 @@ class TableActor:
             log.exception("table %s: dropping a subscriber", self.id)
             self._subscribers.remove(sub)
 
-    def _save_soon(self) -> None:
-        """Save the table soon; the actor does not wait. While a write is in flight, later
-        changes are gathered into the next one (the latest state is always what is saved)."""
-        if self.store is None:
-            return
-        self._dirty = True
-        if self._saver is None or self._saver.done():
-            self._saver = asyncio.ensure_future(self._save_loop())
+    def _answer(self, done: asyncio.Future[Any], value: Any) -> None:
+        """Answer a caller now, or once the changes made so far are stored and shown."""
+        if self._held or self._changed:
+            self._waiting.append((done, value))
+        elif not done.done():
+            done.set_result(value)
 
-    async def _save_loop(self) -> None:
-        assert self.store is not None
-        while self._dirty:
-            self._dirty = False
+    def _decided(self) -> None:
+        """A decision was made (a move, a deal, a seed, a seat taken over, a closing): it
+        is shown only once stored, and undone if it cannot be."""
+        self._changed = True
+        self._unsaved = True
+
+    async def _store(self, *, show: bool = True) -> None:
+        """Save the table if anything changed, then (``show``) send the held events and
+        answer the waiting callers. If the save fails, every decision since the last
+        stored state is undone and :class:`NotStored` raised (connection facts are shown
+        all the same); a newer owner's fence stops the actor (``TableError``)."""
+        if self.store is not None and self._unsaved:
             started = time.perf_counter()
             try:
                 await self.store.save(self.stored())
-            except Exception:
+            except StaleFenceError as e:
                 self.observer.saved(time.perf_counter() - started, False)
-                log.exception("table %s: could not save", self.id)
+                log.warning("table %s: a newer owner runs it (%s): stopped here", self.id, e)
+                self._fenced_out()
+                raise TableError(NOT_OURS) from e
+            except Exception as e:
+                self.observer.saved(time.perf_counter() - started, False)
+                if self._changed:
+                    log.warning("table %s: could not save (%s): its last changes are undone",
+                                self.id, e)
+                    self._roll_back(NotStored(NOT_STORED))
+                    raise NotStored(NOT_STORED) from e
+                log.warning("table %s: could not save (%s)", self.id, e)
             else:
                 self.observer.saved(time.perf_counter() - started, True)
+                self._stored_version = self.version
+                self._unsaved = False
+                if self._changed:
+                    self._changed = False
+                    self._kept = self._keep()
+                self._failures = 0
+                self._retry_at = -math.inf
+        elif self._changed:  # nowhere to save it (no store)
+            self._changed = False
+            self._kept = self._keep()
+            self._failures = 0
+            self._retry_at = -math.inf
+        if show:
+            self._show()
 
-    async def flush(self) -> None:
-        """Wait until the latest state has been saved."""
-        while self._saver is not None and not self._saver.done():
-            await asyncio.wait([self._saver])
+    async def _save_quietly(self) -> None:
+        """Save as the actor stops (the grace left of whoever is away); a failure is logged."""
+        assert self.store is not None
+        try:
+            await self.store.save(self.stored())
+        except Exception as e:
+            log.warning("table %s: could not save as it stopped: %s", self.id, e)
+        else:
+            self._unsaved = False
 
-    async def _save(self) -> None:
-        self._save_soon()
-        await self.flush()
+    def _keep(self) -> _Kept:
+        """The decisions now, to go back to if the next save fails."""
+        return _Kept(self.game, list(self.seeds), list(self.client_seeds), self._next_seed,
+                     dict(self._pending), self.policy.copy(), dict(self.replaced),
+                     self.closed, self._summary, list(self._clock_played))
+
+    def _roll_back(self, error: TableError) -> None:
+        """Go back to the decisions last stored: the held events not stored are dropped
+        (their versions are used again), the callers waiting get ``error``, and what
+        is due (a computer's move, the clock, the next deal) is scheduled again after a
+        pause that grows with each failure in a row."""
+        kept = self._kept
+        self.game = kept.game
+        self.seeds = list(kept.seeds)
+        self.client_seeds = list(kept.client_seeds)
+        self._next_seed = kept.next_seed
+        self._pending = dict(kept.pending)
+        self.policy = kept.policy.copy()
+        for seat in [s for s in self.replaced if s not in kept.replaced]:
+            self._bots.pop(seat, None)  # its person plays it again
+        self.replaced = dict(kept.replaced)
+        self.closed = kept.closed
+        self._summary = kept.summary
+        self._clock_played = list(kept.clock_played)
+        done = 0
+        for hand in self.game.all_hands():
+            if not hand.is_over:
+                break
+            done += 1
+        del self._hands_json[done:]
+        del self._hands_raw[done:]
+        # Events already stored (a finished game, before its hooks ran) stay, and are shown.
+        stored = [e for e in self._held if e.version <= self._stored_version]
+        self.version -= len(self._held) - len(stored)
+        self._held = stored
+        self._changed = False
+        self._unsaved = False
+        waiting, self._waiting = self._waiting, []
+        for fut, _ in waiting:
+            if not fut.done():
+                fut.set_exception(error)
+        self._failures += 1
+        pause = min(RETRY_MOST, RETRY_FIRST * 2 ** (self._failures - 1))
+        self._retry_at = self.scheduler.now() + pause
+        self._step += 1  # whatever was scheduled for the undone state is void
+        self._schedule()
+        self._frame = self._make_frame()
+        self._show()
+
+    def _fenced_out(self) -> None:
+        """A newer owner's fence refused a save: undo, act on nothing more, and have the
+        table stopped here (by :attr:`on_stale`, else by itself)."""
+        self._stale = True
+        self._roll_back(TableError(NOT_OURS))
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._drop_thinking()
+        if self.on_stale is not None:
+            self.on_stale(self.id)
+        else:
+            self._stopper = asyncio.ensure_future(self.stop(NOT_OURS))
 
     def _on_join(self, sub: Subscriber, since: int | None) -> bool:
         if sub.seat is not None and sub.seat in self.replaced:
@@ -960,14 +1196,19 @@ class TableActor:
         if seconds is None or self.kind.away_grace is None or self.finished \
                 or seat in self._bots or seat in self._away:
             return False
+        self._arm_away(seat, self.scheduler.now() + seconds)
+        self._publish([(AWAY, {"seat": seat, "ms_left": math.ceil(seconds * 1000)}, None)])
+        return True
+
+    def _arm_away(self, seat: int, until: float) -> None:
+        """``seat`` is away until ``until`` (scheduler time), when a computer takes it."""
         self._away_generation += 1
         generation = self._away_generation
         self._away_generation_of[seat] = generation
-        self._away[seat] = self.scheduler.now() + seconds
+        self._away[seat] = until
         self._away_timers[seat] = self.scheduler.call_later(
-            seconds, lambda: self._post(_AwayDue(seat, generation)))
-        self._publish([(AWAY, {"seat": seat, "ms_left": math.ceil(seconds * 1000)}, None)])
-        return True
+            max(0.0, until - self.scheduler.now()),
+            lambda: self._post(_AwayDue(seat, generation)))
 
     def _end_away(self, seat: int) -> None:
         """The seat is no longer away (back, replaced, or the game ended)."""
@@ -999,29 +1240,41 @@ class TableActor:
 
     async def _replace(self, seat: int, reason: str) -> bool:
         """A computer takes ``seat`` for the rest of the game: the token no longer moves,
-        the clock is dropped, the person's connections are released; saved, then the
-        kind's hooks run (a stake table charges the leaving fee)."""
+        the clock is dropped; stored and shown, then the person's connections are released
+        and the kind's hooks run (a stake table charges the leaving fee). :class:`NotStored`
+        if it cannot be stored (nothing changed; a grace that ran out is tried again)."""
         if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
             raise TableError("that seat is not a person's")
         if seat in self.replaced or self.finished:
             return False
+        away_until = self._away.get(seat)
+        seen = seat in self._seen
         self.replaced[seat] = reason
         self._seen.discard(seat)
         self._end_away(seat)
         self._bots[seat] = self._replacement(seat)
         self.policy.forget(seat)
+        self._decided()
         if self.game.to_act == seat:
             self._step += 1  # the person's clock and its timeout move are void
             self._schedule()
         self._publish([(REPLACED, {"seat": seat, "reason": reason,
                                    "level": self.kind.replacement_level}, None)])
+        if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
+            self._later(0.0, _DealNext(self._step))
+        try:
+            await self._store()
+        except NotStored:
+            # Undone: the person still holds the seat (and its grace, tried again later).
+            if seen:
+                self._seen.add(seat)
+            if away_until is not None:
+                self._arm_away(seat, max(away_until, self._retry_at))
+            raise
         gone = [s for s in self._subscribers if s.seat == seat]
         for sub in gone:
             self._subscribers.remove(sub)
         release_all(gone, REPLACED_TEXT)
-        if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
-            self._later(0.0, _DealNext(self._step))
-        await self._save()
         for hook in self.kind.on_replaced:
             try:
                 await hook(self, seat, reason)
@@ -1109,7 +1362,7 @@ class TableActor:
             self._timer = None
         self._drop_thinking()
         self._deadline = None
-        if self._task is None:
+        if self._task is None or self._stale:
             return
         game = self.game
         step = self._step
@@ -1140,6 +1393,7 @@ class TableActor:
                         _PrepareTimeout(seat, step, deadline))
 
     def _later(self, delay: float, cmd: _Command) -> None:
+        delay = max(delay, self._retry_at - self.scheduler.now())  # after a failed save
         if delay <= 0:
             self._post(cmd)
         else:

@@ -11,6 +11,7 @@ the hand was running at it).
 
 from __future__ import annotations
 
+import copy
 import math
 import secrets
 import time
@@ -90,6 +91,12 @@ class CoinTurnPolicy(TurnPolicy):
             "running": True,
             "deadline_ms_left": max(0, math.ceil((deadline - now) * 1000)),
         }
+
+    def copy(self) -> CoinTurnPolicy:
+        """The same clocks (each an immutable value), in a dict of its own."""
+        twin = copy.copy(self)
+        twin.clocks = dict(self.clocks)
+        return twin
 
     def to_json(self) -> dict[str, Any]:
         """The streaks, to save with the table."""

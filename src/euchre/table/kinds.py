@@ -10,6 +10,7 @@ actor itself does not change. :class:`TableObserver` is how a table reports what
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,6 +58,13 @@ class TurnPolicy:
 
     def load_json(self, data: dict[str, Any]) -> None:
         """Restore what :meth:`to_json` saved."""
+
+    def copy(self) -> TurnPolicy:
+        """A copy that later changes to this policy leave alone (the table goes back to
+        it when a save fails); subclasses with much state may copy it more cheaply."""
+        if type(self) is TurnPolicy:
+            return self  # no state: nothing to copy
+        return copy.deepcopy(self)
 
 
 class FinishedTable(Protocol):

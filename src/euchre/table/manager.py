@@ -20,7 +20,7 @@ from typing import Any
 from ..game import GameState
 from ..shuffle import new_seed
 from ..storage.base import PLAYING, GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, NotStored, TableActor, restore
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
 from .ownership import Ownership
@@ -38,8 +38,9 @@ LOST = "this server lost the right to run this table (its lease ran out): reconn
 """Why the subscribers of a table whose lease was lost are released."""
 
 VERSION_JUMP = 1000
-"""How far a table's versions jump when a process takes it under a new lease (far more
-events than one owner publishes before they are saved)."""
+"""How far a table's versions jump when a process takes it under a new lease: moves are
+stored before they are shown, but a few connection events (a spectator count, a presence
+change whose save failed) are shown unsaved, and no client may see a version twice."""
 
 RemoteClose = Callable[[str, str, str], Awaitable[None]]
 """``(owner, table_id, reason)``: ask the process ``owner`` to close one of its tables."""
@@ -129,6 +130,7 @@ class TableManager:
             "kind": kind,
             "observer": self.observer,
             "guard": own.is_held if own is not None else self.guard,
+            "on_stale": self._stale,
         }
 
     async def open(self, config: TableConfig, game: GameState | None = None,
@@ -231,6 +233,15 @@ class TableManager:
         self._stopping.add(stopping)
         stopping.add_done_callback(self._stopping.discard)
 
+    def _stale(self, table_id: str) -> None:
+        """A newer owner's fence refused the table's save: stop it here, as for a lost
+        lease, and give up the lease if this process still holds it."""
+        self._lost(table_id, "a newer owner's fence refused its save")
+        if self.owners is not None:
+            releasing = asyncio.ensure_future(self.owners.release(table_id))
+            self._stopping.add(releasing)
+            releasing.add_done_callback(self._stopping.discard)
+
     async def claim_orphans(self) -> list[str]:
         """Take and resume every unfinished table nobody runs (its owner died) that runs by
         itself; returns their ids. Orphaned practice tables wait in storage (kept to be
@@ -304,7 +315,8 @@ class TableManager:
     def _resume(self, stored: StoredGame, own: Ownership | None = None) -> TableActor:
         """Rebuild a stored table, keep it in memory and start it. Under a new lease its
         versions go on :data:`VERSION_JUMP` above the stored one: the last owner may have
-        published events it never saved, and no client may see a version twice."""
+        shown a few connection events it never saved, and no client may see a version
+        twice."""
         config = TableConfig.from_json(stored.meta["config"])
         if own is not None:
             stored = dataclasses.replace(stored, version=stored.version + VERSION_JUMP)
@@ -325,7 +337,10 @@ class TableManager:
             waiting = is_waiting_kind(actor.config.kind) and not actor.finished
             last_active = retirement.now() - (now - actor.last_active)
             if waiting and actor.is_idle(now, retirement.retire_after):
-                await actor.close(ABANDONED)
+                try:
+                    await actor.close(ABANDONED)
+                except NotStored:
+                    continue  # the database is not answering: retired at a later sweep
                 waiting = False
             await self.forget(table_id)
             if waiting:

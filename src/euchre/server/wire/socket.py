@@ -186,7 +186,8 @@ class ErrorMessage(ServerMessage, tag="error"):
     """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``, ``private``,
     ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
     ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
-    ``internal``."""
+    ``not_stored`` (the database did not answer: the move was not made, try again),
+    ``unavailable``, ``internal``."""
     message: str
 
 
