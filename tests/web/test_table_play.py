@@ -29,6 +29,10 @@ def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Pat
     first = choices(page).first
     first.wait_for()
     expect(first).to_be_focused()
+    # In a short game every later turn of ours may come after someone has already called,
+    # so the bidding is pictured at the first turn when it is a bid.
+    if page.get_by_role("button", name="Pass", exact=True).count():
+        shots.take(page, "bidding")
     page.keyboard.press("Enter")
 
     final = play_to_the_end(page, shots, take_discard=True)
