@@ -19,21 +19,13 @@ from dataclasses import dataclass
 
 from .. import actions as A
 from ..actions import Action
+from ..cards import cards_of
 from ..errors import IllegalActionError
 from ..hand import Deal, HandState
 from ..view import HandView
 from . import medium
 from .policy import utility
 from .sampling import bid_weight, informative_bids, knowledge, sample_hands
-
-
-def _bits(mask: int) -> tuple[int, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -78,8 +70,8 @@ def replay(view: HandView, hands: Sequence[int], pool: int) -> HandState | None:
     for seat in range(4):
         mask = hands[seat] if seat != me else sum(1 << c for c in view.hand)
         taken |= mask
-        dealt.append(_bits(mask))
-    kitty = _bits(pool & ~taken)
+        dealt.append(tuple(cards_of(mask)))
+    kitty = tuple(cards_of(pool & ~taken))
     try:
         state = HandState(rules, view.dealer, Deal(tuple(dealt), (view.upcard, *kitty), "3-2"),
                           view.score)

@@ -20,7 +20,18 @@ from typing import Any
 
 from .. import actions as A
 from ..actions import Action
-from ..cards import ACE, JACK, JOKER, KING, Card, card_rank, card_suit, effective_suit, trump_rank
+from ..cards import (
+    ACE,
+    JACK,
+    JOKER,
+    KING,
+    Card,
+    card_rank,
+    card_suit,
+    cards_of,
+    effective_suit,
+    trump_rank,
+)
 from ..rules import Rules
 from ..view import HandView
 
@@ -51,18 +62,10 @@ TARGETS: tuple[str, ...] = ("call", "pass", "make", "march", "alone", "make_alon
 DATA_FILE = "policy.json"
 """The shipped tables, in ``euchre/bots/data``."""
 
-def _bits(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 def dealer_discard(hand: int, trump: int) -> Card:
     """A plain dealer's discard from six cards: the weakest off card, keeping aces."""
-    cards = _bits(hand)
+    cards = cards_of(hand)
     off = [c for c in cards if effective_suit(c, trump) != trump]
     if not off:
         return min(cards, key=lambda c: trump_rank(c, trump))

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import actions as A
-from ..cards import Card
+from ..cards import Card, cards_of
 from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK
 from ..view import HandView
 from .medium import play_card
@@ -71,14 +71,6 @@ def past_plays(view: HandView) -> list[PastPlay]:
     return out
 
 
-def _cards(mask: int) -> tuple[Card, ...]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
-
 
 class PlayReader:
     """Weights deals by how well the conventions explain the other seats' plays.
@@ -117,14 +109,14 @@ class PlayReader:
                 v,
                 seat=pp.seat,
                 to_act=pp.seat,
-                hand=_cards(held),
+                hand=tuple(cards_of(held)),
                 discard=None,
                 farmer_gave=(),
                 leader=pp.leader,
                 trick=pp.before,
                 tricks=done,
                 tricks_won=(won[0], won[1]),
-                legal=tuple(A.PLAYS[c] for c in _cards(legal)),
+                legal=tuple(A.PLAYS[c] for c in cards_of(legal)),
             )
             choice = play_card(then)
         self._memo[key] = choice

@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 
 from .. import actions as A
-from ..cards import JOKER, Card, card_suit
+from ..cards import JOKER, Card, card_suit, cards_of
 from ..lookup import FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 from . import knowledge as K
@@ -24,14 +24,6 @@ from .policy import call_probability, dealer_discard
 
 Hands = tuple[int, int, int, int]
 
-
-def _bits(mask: int) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _count(mask: int) -> int:
@@ -142,7 +134,7 @@ def _plan(k: Knowledge) -> tuple[tuple[tuple[Card, tuple[int, ...]], ...], tuple
     holding = tuple(s for s in range(4) if k.slots[s])
     bound: list[tuple[Card, tuple[int, ...]]] = []
     free: list[Card] = []
-    for c in _bits(k.pool):
+    for c in cards_of(k.pool):
         seats = tuple(s for s in holding if k.allowed[s] >> c & 1)
         if seats == holding:
             free.append(c)
@@ -199,7 +191,7 @@ def sample_hands(k: Knowledge, rng: random.Random) -> Hands:
 def _matching(k: Knowledge, rng: random.Random) -> Hands:
     """A valid deal by bipartite matching of hand places to cards (the slow, sure way)."""
     places = [s for s in range(4) for _ in range(k.slots[s])]
-    cards = _bits(k.pool)
+    cards = cards_of(k.pool)
     rng.shuffle(cards)
     owner: dict[Card, int] = {}
 
@@ -385,11 +377,11 @@ def play_clues(view: HandView) -> list[Clue]:
                             if s2 == seat:
                                 later |= 1 << c2
                     if _suit_of(card, trump) == led and p >= 2:
-                        winners = sum(1 << c for c in _bits(led_cards)
+                        winners = sum(1 << c for c in cards_of(led_cards)
                                       if _rank(c, trump, led) > best_rank)
                         clues.append(Clue(seat, winners, later, THIRD_HAND_FACTOR))
                     elif _suit_of(card, trump) != led and _suit_of(card, trump) != trump:
-                        winners = sum(1 << c for c in _bits(trump_cards)
+                        winners = sum(1 << c for c in cards_of(trump_cards)
                                       if _rank(c, trump, led) > best_rank)
                         clues.append(Clue(seat, winners, later, NO_RUFF_FACTOR))
             if _rank(card, trump, led) > _rank(best, trump, led):

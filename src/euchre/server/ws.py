@@ -116,17 +116,8 @@ class Connection:
 
     def send(self, message: dict[str, Any] | ServerMessage) -> None:
         """Queue a message for the writer (never blocks)."""
-        if self.overflowed or self.broken:
-            return
-        try:
-            self.outbox.put_nowait(self.encode(message))
-        except asyncio.QueueFull:
-            self.overflowed = True
-            if self.metrics is not None:
-                self.metrics.outbox_overflows.inc()
-            self.send_close()
-            return
-        self._queued.set()
+        if not (self.overflowed or self.broken):
+            self.send_text(self.encode(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already encoded (relayed from the table's process)."""
