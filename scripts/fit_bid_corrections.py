@@ -1,19 +1,20 @@
-"""Fit the bidding tables' corrections from the hard player's own play-outs.
+"""How much corrections to the bidding tables could gain, from the hard player's play-outs.
 
 Reads the labels of ``scripts/label_bids.py`` (JSON lines). For each bidding group
 (round and seat relative to the dealer) the error of the tables, ``played − table``
 (points after calling less points after passing, as the hard player played both lines,
 against the tables' difference of utility), is fitted by ridge least squares on the
-tables' difference and the call's hand features. The correction is added to every call's
-utility against passing (:func:`euchre.bots.policy.bid_corrections`).
+tables' difference and the call's hand features (``--simple``: on the difference and a
+constant). A corrected bid calls when the tables' difference plus the fitted error is
+above zero.
 
-It reports, on deals held out (two folds by deal number), what the corrected choice
-would have gained: for each labelled decision whose sign the correction flips, the
-play-out's points of the new choice less the old, summed and divided by twice the
-deals (the arena's points per deal, both sides playing the corrected bids). With
-``--write`` it fits on every label and writes ``src/euchre/bots/data/bid_corrections.json``.
+It prints each group's mean error, then what the corrected choice would have gained
+on deals held out (two folds by deal parity): for each labelled decision whose choice
+the correction changes, the play-out's points of the new choice less the old, summed
+and divided by twice the deals (the arena's points per deal, both sides bidding the
+corrected way); and ``cell_oracle``, an in-sample upper bound (:func:`cell_oracle`).
 
-Usage: python scripts/fit_bid_corrections.py LABELS.jsonl [...] [--ridge R] [--write]
+Usage: python scripts/fit_bid_corrections.py LABELS.jsonl [...] [--ridge R] [--simple]
 """
 
 from __future__ import annotations
@@ -21,14 +22,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 from train_policy import solve_linear
-
-OUT = Path(__file__).resolve().parent.parent / "src/euchre/bots/data/bid_corrections.json"
 
 Row = dict[str, Any]
 
@@ -130,13 +127,11 @@ def cell_oracle(rows: list[Row], width: float = 0.2) -> float:
 
 
 def main() -> None:
-    """Fit, report, and write when asked."""
+    """Fit and report."""
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("labels", nargs="+")
     ap.add_argument("--ridge", type=float, default=50.0)
-    ap.add_argument("--write", action="store_true")
     ap.add_argument("--simple", action="store_true", help="the difference and a constant only")
-    ap.add_argument("--groups", default="", help="write only these groups (comma-separated)")
     args = ap.parse_args()
     global FULL
     FULL = not args.simple
@@ -156,20 +151,6 @@ def main() -> None:
     rep = held_out(rows, args.ridge)
     rep["cell_oracle"] = cell_oracle(rows)
     print(json.dumps(rep))
-    if args.write:
-        weights = fit(rows, args.ridge)
-        if args.groups:
-            weights = {g: w for g, w in weights.items() if g in args.groups.split(",")}
-        if not FULL:  # shipped in the full layout: the constant is the first feature
-            weights = {g: [*w, *[0.0] * 15] for g, w in weights.items()}
-        OUT.write_text(json.dumps({
-            "about": "corrections to the bidding tables from the hard player's play-outs "
-                     "(scripts/label_bids.py, scripts/fit_bid_corrections.py)",
-            "labels": len(rows), "ridge": args.ridge,
-            "design": ["table difference", "bid_features ..."],
-            "groups": {g: [round(x, 5) for x in w] for g, w in weights.items()},
-        }, indent=1) + "\n")
-        print(f"wrote {OUT}", file=sys.stderr)
 
 
 if __name__ == "__main__":

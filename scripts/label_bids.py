@@ -13,7 +13,7 @@ beside the tables' ``table`` = utility of calling − utility of passing.
 One JSON object per labelled decision on standard output (or ``--out``, appended):
 ``deal``, ``round``, ``pos``, ``alone``, ``chosen`` ("call" or "pass"), ``table``,
 ``played``, ``features`` (:func:`~euchre.bots.policy.bid_features` of the call).
-``scripts/fit_bid_corrections.py`` fits the corrections from them.
+``scripts/fit_bid_corrections.py`` measures what corrections fitted to them would gain.
 
 Usage: python scripts/label_bids.py [--deals N] [--start I] [--seed S] [--margin M]
        [--workers W] [--out FILE]

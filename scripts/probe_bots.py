@@ -73,8 +73,6 @@ def candidate(name: str, seed: int) -> Player:
                 bot.budget, bid_playouts=int(n or 200),
                 playout_margin=float(m) / 100.0 if m else bot.budget.playout_margin,
                 playout_z=float(z) if z else 0.0)
-        elif variant == "corr":
-            bot.budget = dataclasses.replace(bot.budget, bid_corrections=True)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

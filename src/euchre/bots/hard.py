@@ -26,7 +26,6 @@ from . import solver
 from .base import Bot
 from .bidding import sampled_bid_estimates
 from .clear_cut import clear_bids
-from .corrections import corrected
 from .medium import MediumBot
 from .payoffs import first_leader, out_mask, payoffs
 from .playouts import bid_playouts
@@ -82,9 +81,6 @@ class Budget:
     playout_z: float = 0.0
     """The play-outs overrule the tables' first bid only when the rival leads by this many
     standard errors of the deal-by-deal difference."""
-    bid_corrections: bool = False
-    """Correct the tables' calls against passing by the hard player's own play-outs
-    (:func:`~euchre.bots.corrections.corrected`)."""
 
 
 class _Meter:
@@ -463,11 +459,11 @@ def bid_choices(view: HandView, rng: random.Random, budget: Budget = Budget()) -
     # a bid the hand and the score settle (clear_cut) needs no sampling
     if len(view.legal) < 2 or clear_bids(view) is not None:
         return ranked_bids(view)
-    est = (sampled_bid_estimates(view, rng, budget.bid_samples, budget.nodes)
-           if budget.bid_samples else bid_estimates(view))
-    if budget.bid_corrections:
-        est = corrected(view, est)
-    ranked = ranked_bids(view, est)
+    if budget.bid_samples:
+        ranked = ranked_bids(view, sampled_bid_estimates(
+            view, rng, budget.bid_samples, budget.nodes))
+    else:
+        ranked = ranked_bids(view)
     if budget.bid_playouts:
         ranked = judge_close_bids(view, ranked, rng, budget)
     return ranked
