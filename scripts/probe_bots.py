@@ -17,7 +17,9 @@ Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate
 (``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
 sampled deals with a lone-hand calibration of N/10 points; ``playN[mM][zZ]``: close
 bids, within M/100 points, played out on N deals by the conventions, the tables overruled
-when the rival leads by Z standard errors: :mod:`euchre.bots.playouts`).
+when the rival leads by Z standard errors: :mod:`euchre.bots.playouts`; ``mLsS``: the
+conventional lead played within L/100 points of the best card, second hand's card within
+S/100).
 """
 
 from __future__ import annotations
@@ -73,6 +75,12 @@ def candidate(name: str, seed: int) -> Player:
                 bot.budget, bid_playouts=int(n or 200),
                 playout_margin=float(m) / 100.0 if m else bot.budget.playout_margin,
                 playout_z=float(z) if z else 0.0)
+        elif variant.startswith("m") and "s" in variant:
+            # mLsS: the conventions' lead margin L/100 and second-hand margin S/100 points
+            lead, _, second = variant[1:].partition("s")
+            bot.budget = dataclasses.replace(
+                bot.budget, lead_margin=float(lead) / 100.0,
+                second_hand_margin=float(second) / 100.0)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

@@ -49,6 +49,14 @@ log = logging.getLogger("euchre.bots")
 """Where a decision that reached its time cap is reported."""
 
 
+LEAD_MARGIN = 0.15
+"""The margin for a lead, where open-handed solving is weakest: it leads as if it knew
+where every card is, and the conventions say what partner will make of the lead."""
+SECOND_HAND_MARGIN = 0.3
+"""The margin for the second hand: open-handed, a high card second looks safe because the
+solver knows who holds the cards above it; at the table, second hand plays low."""
+
+
 @dataclass(frozen=True)
 class Budget:
     """The work one decision may do: sampled deals and solver nodes. Seconds only cap it.
@@ -73,6 +81,10 @@ class Budget:
     read_play: bool = False
     """Weight deals by how well the conventions explain the other seats' plays
     (:class:`~euchre.bots.reading.PlayReader`)."""
+    lead_margin: float = LEAD_MARGIN
+    """The conventional lead is played when its worth is within this of the best card's."""
+    second_hand_margin: float = SECOND_HAND_MARGIN
+    """Second hand plays the conventional card when within this of the best card's."""
     bid_playouts: int = 0
     """Sampled deals on which a close bid's two best choices are played out by the
     conventions (0: none; :func:`~euchre.bots.playouts.bid_playouts`)."""
@@ -377,12 +389,6 @@ PLAY_MARGIN = 0.05
 """A card (or discard) the conventions prefer is played when within this many points of the
 best: where the sampled deals cannot tell cards apart, the conventions of good players
 carry what open-handed solving leaves out (what partner will read from the card)."""
-LEAD_MARGIN = 0.15
-"""The margin for a lead, where open-handed solving is weakest: it leads as if it knew
-where every card is, and the conventions say what partner will make of the lead."""
-SECOND_HAND_MARGIN = 0.3
-"""The margin for the second hand: open-handed, a high card second looks safe because the
-solver knows who holds the cards above it; at the table, second hand plays low."""
 BID_MARGIN = 0.15
 """The same for bids: the conventional bid wins when within this many points (utility) of
 the tables' best, as the tables are fitted open-handed and are least sure near the bar."""
@@ -412,7 +418,8 @@ def ranked_plays(
     est = evaluate_plays(view, rng, budget, detailed)
     card = convention(view).card
     index = next((i for i, e in enumerate(est) if e.card == card), None)
-    margin = {0: LEAD_MARGIN, 1: SECOND_HAND_MARGIN}.get(len(view.trick), PLAY_MARGIN)
+    margin = {0: budget.lead_margin, 1: budget.second_hand_margin}.get(
+        len(view.trick), PLAY_MARGIN)
     return _prefer(est, [e.worth for e in est], index, margin)
 
 
