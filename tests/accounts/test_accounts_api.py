@@ -300,10 +300,11 @@ def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
     assert stats["hands"] >= 3 and stats["hands_made"] <= stats["trump_called"]
     assert client.get(game["replay"].replace("/replay/", "/api/games/") + "/replay"
                       ).status_code == 200
-    # Leaving after the end is free.
-    left = client.post(f"/api/tables/{table['id']}/leave",
-                       headers={"X-CSRF-Token": me["csrf"]}).json()
-    assert (left["left"], left["fee"], left["balance"]) == (False, 0, expected)
+    # Leaving after the end is refused, and free: the game had ended.
+    late = client.post(f"/api/tables/{table['id']}/leave",
+                       headers={"X-CSRF-Token": me["csrf"]})
+    assert late.status_code == 409 and late.json()["code"] == "game_ended"
+    assert "already ended" in late.json()["error"] and balance(client) == expected
 
 
 def test_no_hints_at_a_coin_table(client: TestClient) -> None:

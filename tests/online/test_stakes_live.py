@@ -73,7 +73,7 @@ def test_a_whole_stake_game_with_one_person_leaving(db_url: str) -> None:
         again = leave_at_once(base, table_id, tokens[2], 1)[0]
         assert again.status_code == 200 and again.json()["already"]
         late = leave_at_once(base, table_id, tokens[0], 1)[0]
-        assert late.status_code == 409 and "over" in late.json()["error"]
+        assert late.status_code == 409 and "already ended" in late.json()["error"]
         assert [p.balance() for p in people] == balances
         for p in people:
             p.close()

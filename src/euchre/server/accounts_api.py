@@ -50,7 +50,7 @@ from ..storage.base import FINISHED, GameStore, StaleFenceError
 from ..table.clock import ClockPolicy
 from ..table.coin import COIN, coin_kind, coin_table
 from ..table.kinds import FinishedTable
-from ..table.manager import TableManager
+from ..table.manager import Elsewhere, TableManager
 from ..table.seats import new_table_id, new_token
 from . import guards
 from .account_stats import account_stats
@@ -317,18 +317,57 @@ async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTab
                             "notice": coin_rules.NO_CASH_VALUE}, CoinTableCreated)
 
 
+COIN_GAME_ENDED = ("the game had already ended when your leave reached the table: you "
+                   "played it to the end and nothing was charged (a win is paid as usual)")
+"""The refusal of a leave that the coin table saw after the game's deciding card."""
+
+
+async def _close_at_table(request: Request, table_id: str) -> bool:
+    """End the coin table for its person's leave at the table itself, wherever it runs:
+    its queue orders the leave against the moves (the deciding card among them) and the
+    clock. True if the table was closed before its game ended (now, or by an earlier
+    leave), False if the game had ended first (nothing changed)."""
+    manager: TableManager = request.app.state.manager
+    relays = getattr(request.app.state, "relays", None)
+    for _ in range(3):  # its owner let it go between our look and our question: again
+        found = await manager.locate(table_id)
+        if isinstance(found, Elsewhere) and relays is not None:
+            found = await relays.take_over(table_id, found.owner)  # if nobody is there
+        if not isinstance(found, Elsewhere):
+            break
+        here, closed = (await relays.close_and_tell(found.owner, table_id, "left")
+                        if relays is not None else (False, None))
+        if here:
+            return closed is not None
+    else:
+        raise ApiError("unavailable", "the table is moving to another server: try again "
+                                      "in a moment")
+    if found is None:
+        return True  # never stored (a crash while opening): the leave stands as asked
+    await found.close("left")
+    closed = found.closed is not None
+    await manager.forget(table_id)
+    return closed
+
+
 async def post_leave(request: Request) -> Response:
-    """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a fee)."""
+    """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a
+    fee). The table decides first: a leave it sees after the deciding card is refused
+    (409 ``game_ended``) and charges nothing; one before it closes the table and is
+    charged once, however often (or wherever) it is asked."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
     table_id = request.path_params["table_id"]
     game = await state.coins.get(table_id)
     if game is None or game.account_id != session.account_id:
         raise ApiError("no_table", "you have no coin table with that id")
+    if game.status in ("won", "lost"):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    if game.status == "active" and not await _close_at_table(request, table_id):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    # Closed before the end: charged here, after the table stored its closing (a crash
+    # in between is charged by ``reconcile``); a repeat charges nothing again.
     settled = await state.coins.leave(table_id, session.account_id)
-    manager: TableManager = request.app.state.manager
-    if settled.game.status == "left":
-        await manager.close_table(table_id, "left")  # here, or at the process running it
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
     return json_answer(msgspec.convert({
@@ -375,7 +414,7 @@ def _age(created_at: dt.datetime, now: dt.datetime) -> float:
 async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) -> None:
     """Settle coin games a crash left half done: refund a stake whose table was never
     stored (and is older than ``grace`` seconds), pay (or close) a game that ended before
-    its finish hook ran."""
+    its finish hook ran, charge a leave whose table closed before the charge."""
     for game in await state.coins.active():
         stored = await store.get(game.table_id)
         if stored is None and _age(game.created_at, state.coins.now()) < grace:
@@ -388,6 +427,11 @@ async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) 
             if winner is not None:
                 await state.coins.finish(game.table_id, winner)
                 log.info("settled coin table %s after a restart", game.table_id)
+        elif stored.status == FINISHED and stored.meta.get("closed") == "left":
+            # The table closed for the person's leave, then the server stopped before the
+            # charge: the leave was decided before the end, so it is charged.
+            await state.coins.leave(game.table_id, game.account_id)
+            log.info("charged the leave of coin table %s after a restart", game.table_id)
     for stored in await store.unfinished():
         if stored.kind != COIN:
             continue

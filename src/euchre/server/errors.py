@@ -51,6 +51,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "idempotency_conflict": 409,
     "already_playing": 409,
     "not_active": 409,
+    "game_ended": 409,
     "top_up_refused": 409,
     "still_playing": 409,
     "too_many_seats": 409,

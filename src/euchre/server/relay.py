@@ -217,6 +217,10 @@ class Relays:
             table_id, _, reason = rest.partition(" ")
             task = asyncio.ensure_future(self._close_table(table_id, reason))
             task.add_done_callback(_log_failure)
+        elif op == "closing":
+            reply, table_id, reason = [*rest.split(" ", 2), "", "", ""][:3]
+            task = asyncio.ensure_future(self._closing(reply, table_id, reason))
+            task.add_done_callback(_log_failure)
         elif op == "replace":
             relay_id, table_id, seat, reason = [*rest.split(" ", 3), "", "", "", ""][:4]
             task = asyncio.ensure_future(self._replace(relay_id, table_id, seat, reason))
@@ -272,21 +276,58 @@ class Relays:
             await actor.close(reason or "closed")
             await self.manager.forget(table_id)
 
+    async def _closing(self, reply: str, table_id: str, reason: str) -> None:
+        actor = self.manager.peek(table_id)
+        answer: dict[str, Any] = {"here": False}
+        if actor is not None and actor.running:
+            try:
+                await actor.close(reason)
+                answer = {"here": True, "closed": actor.closed}
+                await self.manager.forget(table_id)
+            except Exception as e:  # stopped meanwhile, or not stored: the caller says so
+                answer = {"here": False, "error": str(e)}
+        await self.broker.publish(out_channel(reply), json.dumps(answer))
+
+    async def close_and_tell(self, owner: str, table_id: str, reason: str,
+                             wait: float = 5.0) -> tuple[bool, str | None]:
+        """Have ``owner`` end its table ``table_id`` before its game is over, and tell what
+        its table decided in the order its queue saw things: (True, how it was closed:
+        ``reason`` now, an earlier reason, or None when the game had ended first), or
+        (False, None) if ``owner`` no longer runs it (or did not answer in ``wait`` s)."""
+        reply = secrets.token_hex(8)
+        async with self.broker.subscribe(out_channel(reply)) as sub:
+            await self.broker.publish(inbox_channel(owner),
+                                      f"closing {reply} {table_id} {reason}")
+            try:
+                async with asyncio.timeout(wait):
+                    async for raw in sub:
+                        answer = json.loads(raw)
+                        if not answer.get("here"):
+                            return False, None
+                        closed = answer.get("closed")
+                        return True, str(closed) if closed else None
+            except TimeoutError:
+                return False, None
+        return False, None
+
     async def _replace(self, relay_id: str, table_id: str, seat: str, reason: str) -> None:
         actor = self.manager.peek(table_id)
         answer: dict[str, Any] = {"here": False}
         if actor is not None and actor.running:
             try:
-                answer = {"here": True, "now": await actor.replace(int(seat), reason)}
+                now = await actor.replace(int(seat), reason)
+                answer = {"here": True, "now": now, "replaced": actor.is_replaced(int(seat))}
             except Exception as e:  # stopped meanwhile, or refused: the caller says so
                 answer = {"here": False, "error": str(e)}
         await self.broker.publish(out_channel(relay_id), json.dumps(answer))
 
     async def replace_remote(self, owner: str, table_id: str, seat: int, reason: str,
-                             wait: float = 5.0) -> bool | None:
+                             wait: float = 5.0) -> str | None:
         """Have ``owner`` give ``seat`` of its table ``table_id`` to a computer (a person
-        left at another process); whether it was taken over now, or None if ``owner``
-        no longer runs the table (or did not answer in ``wait`` seconds)."""
+        left at another process). What its table decided, in the order its queue saw
+        things: ``"now"`` (taken over by this request), ``"already"`` (taken over
+        before), ``"over"`` (the game had ended first: nothing changed); None if
+        ``owner`` no longer runs the table (or did not answer in ``wait`` seconds)."""
         relay_id = secrets.token_hex(8)
         async with self.broker.subscribe(out_channel(relay_id)) as sub:
             await self.broker.publish(inbox_channel(owner),
@@ -295,7 +336,11 @@ class Relays:
                 async with asyncio.timeout(wait):
                     async for raw in sub:
                         answer = json.loads(raw)
-                        return bool(answer["now"]) if answer.get("here") else None
+                        if not answer.get("here"):
+                            return None
+                        if answer["now"]:
+                            return "now"
+                        return "already" if answer.get("replaced") else "over"
             except TimeoutError:
                 return None
         return None
