@@ -440,11 +440,16 @@ def main() -> int:
                "--tables-per-address", str(10 * args.tables + 10)]
         server = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         base = f"http://127.0.0.1:{port}"
+    prefix = None
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        prefix = Path(args.profile) / f"p1-t{args.tables}"
     try:
         asyncio.run(wait_healthy(base))
         client_cpu = time.process_time()
         stats = asyncio.run(drive([base], args.tables, args.duration, args.warmup, args.seed,
-                                  args.think, [server.pid] if server is not None else []))
+                                  args.think, [server.pid] if server is not None else [],
+                                  prefix if server is not None else None))
         client_cpu = time.process_time() - client_cpu
         elapsed = stats.elapsed
         cpu = stats.server_cpu
@@ -469,12 +474,17 @@ def main() -> int:
               f"max {max(lat):.1f}  mean {statistics.fmean(lat):.1f}")
     if cpu is not None:
         per = f", {cpu / stats.messages * 1000:.2f} ms per message sent" if stats.messages else ""
+        if lat:
+            per += f", {cpu / len(lat) * 1000:.2f} ms per person move"
         print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core){per}")
     print(f"benchmark client CPU: {client_cpu:.1f} s over the whole run")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors
                                             else ""))
+    if prefix is not None:
+        print("where the server's CPU went:")
+        print(profile_top([Path(f"{prefix}-0.txt")]))
     return 0 if lat and not stats.errors else 1
 
 

@@ -148,22 +148,10 @@ class GameRecord:
         """The record in the text format."""
         lines = [MAGIC, f"rules {self.rules.to_text()}"]
         for number, hand in enumerate(self.hands, 1):
-            lines.append(f"hand {number}")
-            lines.append(f"dealer {hand.dealer}")
-            lines.append(f"deal {hand.deal.pattern}")
-            lines.append(
-                "hands " + " | ".join(" ".join(card_text(c) for c in h) for h in hand.deal.hands)
-            )
-            lines.append("kitty " + " ".join(card_text(c) for c in hand.deal.kitty))
-            if hand.seed:
-                lines.append(f"seed {hand.seed}")
-            if hand.client_seeds:
-                lines.append("client_seeds " + " ".join(
-                    f"{seat}:{hand.client_seeds[seat]}" for seat in sorted(hand.client_seeds)))
-            for seat, action in hand.actions:
-                lines.append(str(action) if action.kind == RENEGE else f"{seat} {action}")
+            lines += opening_lines(number, hand.dealer, hand.deal, hand.seed, hand.client_seeds)
+            lines += (action_line(seat, action) for seat, action in hand.actions)
             if hand.result is not None:
-                lines.append(f"result {hand.result[0]} {hand.result[1]}")
+                lines.append(result_line(hand.result))
         if self.final is not None:
             lines.append(f"end {self.final[0]} {self.final[1]}")
         return "\n".join(lines) + "\n"
@@ -295,6 +283,30 @@ class GameRecord:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise RecordError(f"malformed JSON record: {e}") from None
+
+
+def opening_lines(number: int, dealer: int, deal: Deal, seed: str | None,
+                  client_seeds: dict[int, str]) -> list[str]:
+    """The text lines that open hand ``number`` (from 1): its dealer, cards and seeds."""
+    lines = [f"hand {number}", f"dealer {dealer}", f"deal {deal.pattern}",
+             "hands " + " | ".join(" ".join(card_text(c) for c in h) for h in deal.hands),
+             "kitty " + " ".join(card_text(c) for c in deal.kitty)]
+    if seed:
+        lines.append(f"seed {seed}")
+    if client_seeds:
+        lines.append("client_seeds " + " ".join(
+            f"{seat}:{client_seeds[seat]}" for seat in sorted(client_seeds)))
+    return lines
+
+
+def action_line(seat: int, action: Action) -> str:
+    """The text line of one action (a renege claim names its seats itself)."""
+    return str(action) if action.kind == RENEGE else f"{seat} {action}"
+
+
+def result_line(points: tuple[int, int]) -> str:
+    """The text line of a hand's result (checked on replay)."""
+    return f"result {points[0]} {points[1]}"
 
 
 class ReplayError(RecordError):

@@ -1,7 +1,9 @@
 """The storage interface for games: a table's settings and its record, saved after every move.
 
 A game is stored as its record (rules, deals, actions, seeds) plus the table's settings;
-the state is derived by replaying the record. ``status`` is ``playing`` until the game
+the state is derived by replaying the record. A save after a move writes only the record's
+lines added since the last save (:mod:`.journal`), so a move costs the same late in a game
+as early. ``status`` is ``playing`` until the game
 ends, so a restarted server can find the tables to resume.
 
 Every game row keeps a fencing number: the fence of the lease its owner held when it last
@@ -16,6 +18,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
+
+from .journal import RecordTail
 
 PLAYING = "playing"
 """Status of a game in progress."""
@@ -39,7 +43,8 @@ class StoredGame:
     """The table settings and actor state (JSON): seats, token hashes, pending seeds."""
     record: dict[str, Any]
     """The full record so far (:meth:`GameRecord.to_json`), including the hand in progress:
-    private; serve it only through :func:`euchre.table.records.public_record`."""
+    private; serve it only through :func:`euchre.table.records.public_record`. Not read
+    when saving with a :attr:`journal`."""
     created_at: float
     """When the table was made (seconds since the epoch)."""
     updated_at: float
@@ -49,6 +54,10 @@ class StoredGame:
     record_text: str | None = field(default=None, compare=False, repr=False)
     """``record`` already encoded as compact JSON, if the caller has it (saves encoding it
     again); stores read it back into ``record``."""
+    journal: RecordTail | None = field(default=None, compare=False, repr=False)
+    """Saving only: the record's lines added since the last save (the game must be stored
+    already; its record is then not written whole, and ``record`` is not read). None: the
+    whole record is written (a new base, and no lines after it)."""
 
 
 class StaleFenceError(Exception):
@@ -73,7 +82,10 @@ class GameStore(ABC):
     @abstractmethod
     async def save(self, game: StoredGame) -> None:
         """Insert or replace the game with this id, unless the stored fence is higher than
-        ``game.fence`` (then raise :class:`StaleFenceError`, and nothing changes)."""
+        ``game.fence`` (then raise :class:`StaleFenceError`, and nothing changes). With a
+        :attr:`StoredGame.journal`, append those record lines (from its ``start``) to the
+        stored game instead of writing the record whole (:class:`LookupError` if there is
+        no such game)."""
 
     @abstractmethod
     async def claim(self, game_id: str, fence: int) -> StoredGame | None:

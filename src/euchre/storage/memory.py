@@ -6,16 +6,27 @@ import json
 from dataclasses import replace
 
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
+from .journal import fold_lines
+
+_Item = tuple[StoredGame, str, str, tuple[str, ...]]
+"""A game as kept: its fields, its meta and record base as JSON text, its journal lines."""
 
 
-def _freeze(game: StoredGame) -> tuple[StoredGame, str, str]:
-    record = game.record_text or json.dumps(game.record)
-    return replace(game, record_text=None), json.dumps(game.meta), record
+def _freeze(game: StoredGame, before: _Item | None) -> _Item:
+    fields = replace(game, record_text=None, record={}, journal=None)
+    if game.journal is None:
+        return fields, json.dumps(game.meta), game.record_text or json.dumps(game.record), ()
+    if before is None:
+        raise LookupError(f"no stored game {game.id} to add record lines to")
+    kept = before[3][:game.journal.start]
+    if len(kept) < game.journal.start:
+        raise ValueError(f"game {game.id}: journal lines from {len(kept)} are missing")
+    return fields, json.dumps(game.meta), before[2], kept + game.journal.lines
 
 
-def _thaw(item: tuple[StoredGame, str, str]) -> StoredGame:
-    game, meta, record = item
-    return replace(game, meta=json.loads(meta), record=json.loads(record))
+def _thaw(item: _Item) -> StoredGame:
+    game, meta, base, lines = item
+    return replace(game, meta=json.loads(meta), record=fold_lines(json.loads(base), lines))
 
 
 class MemoryStore(GameStore):
@@ -24,12 +35,13 @@ class MemoryStore(GameStore):
 
     def __init__(self) -> None:
         """An empty store."""
-        self._games: dict[str, tuple[StoredGame, str, str]] = {}
+        self._games: dict[str, _Item] = {}
 
     async def save(self, game: StoredGame) -> None:
-        """Insert or replace, unless the stored fence is higher."""
+        """Insert or replace (or append the journal's lines), unless the stored fence is
+        higher."""
         self._check_fence(game.id, game.fence)
-        self._games[game.id] = _freeze(game)
+        self._games[game.id] = _freeze(game, self._games.get(game.id))
 
     async def claim(self, game_id: str, fence: int) -> StoredGame | None:
         """Raise the stored fence to ``fence``; the game as stored, or None."""
@@ -37,8 +49,8 @@ class MemoryStore(GameStore):
         if item is None:
             return None
         self._check_fence(game_id, fence)
-        game, meta, record = item
-        self._games[game_id] = (replace(game, fence=fence), meta, record)
+        game, meta, base, lines = item
+        self._games[game_id] = (replace(game, fence=fence), meta, base, lines)
         return _thaw(self._games[game_id])
 
     async def max_fence(self) -> int:

@@ -26,7 +26,11 @@ class GameRow(Base):
     meta: Mapped[str] = mapped_column(Text)
     """Table settings and actor state, JSON."""
     record: Mapped[str] = mapped_column(Text)
-    """The full record, JSON (private: includes the hand in progress)."""
+    """The record's base, JSON (private: includes the hand in progress): the record as
+    last written whole; the lines after it are in :class:`GameLineRow`."""
+    lines: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    """How many of the game's :class:`GameLineRow` rows follow the base (rows from this
+    number on are left over from a save that was undone, and are not read)."""
     created_at: Mapped[float] = mapped_column(Float)
     """Seconds since the epoch."""
     updated_at: Mapped[float] = mapped_column(Float, index=True)
@@ -34,3 +38,18 @@ class GameRow(Base):
     fence: Mapped[int] = mapped_column(BigInteger, default=0, server_default=text("0"))
     """The fencing number of the owner that last wrote the row (saves with a lower one
     are refused)."""
+
+
+class GameLineRow(Base):
+    """One line of a game's record after its base (the text format of
+    :mod:`euchre.record`): a save after a move appends rows, and rewrites nothing."""
+
+    __tablename__ = "game_lines"
+
+    game_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The game (no foreign key: a games row is never deleted, and a key would be checked
+    on every move)."""
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The line's place after the base, from 0."""
+    line: Mapped[str] = mapped_column(Text)
+    """The line."""

@@ -10,17 +10,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, func, select, text, update
+from sqlalchemy import bindparam, delete, event, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
-from .models import GameRow
+from .journal import RecordTail, fold_lines
+from .models import GameLineRow, GameRow
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
@@ -63,24 +65,71 @@ def migrate(url: str) -> None:
 
 
 _COLUMNS = ("id", "kind", "status", "version", "meta", "record", "created_at", "updated_at",
-            "fence")
+            "fence", "lines")
+_TAIL_COLUMNS = ("status", "version", "meta", "updated_at", "fence", "lines")
+"""What a save with a journal writes to the games row (the record's base stays)."""
 
 
-def _values(game: StoredGame) -> dict[str, Any]:
-    return {
+@dataclass(frozen=True)
+class _Write:
+    """A save waiting for the writer: the game's latest fields, its record written whole
+    (``whole``, or None: only lines), and the lines to write."""
+
+    game: StoredGame
+    whole: StoredGame | None
+    tail: RecordTail
+
+    def then(self, later: _Write) -> _Write:
+        """This save followed by ``later``, as one."""
+        if later.whole is not None:
+            return later
+        return _Write(later.game, self.whole, self.tail.then(later.tail))
+
+
+def _write(game: StoredGame) -> _Write:
+    if game.journal is None:
+        return _Write(game, game, RecordTail(0, ()))
+    return _Write(game, None, game.journal)
+
+
+def _values(w: _Write) -> dict[str, Any]:
+    game = w.game
+    values = {
         "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
         "meta": json.dumps(game.meta, separators=(",", ":")),
-        "record": game.record_text or json.dumps(game.record, separators=(",", ":")),
         "created_at": game.created_at, "updated_at": game.updated_at, "fence": game.fence,
+        "lines": w.tail.end,
     }
+    if w.whole is not None:
+        values["record"] = (w.whole.record_text
+                            or json.dumps(w.whole.record, separators=(",", ":")))
+    return values
 
 
-def _game(row: GameRow) -> StoredGame:
+def _tail_values(w: _Write) -> dict[str, Any]:
+    values = _values(w)
+    return {"b_id": values["id"], "b_start": w.tail.start,
+            **{f"b_{c}": values[c] for c in _TAIL_COLUMNS}}
+
+
+def _game(row: Any, lines: list[str] | tuple[str, ...] = ()) -> StoredGame:
     return StoredGame(
         id=row.id, kind=row.kind, status=row.status, version=row.version,
-        meta=json.loads(row.meta), record=json.loads(row.record),
+        meta=json.loads(row.meta), record=fold_lines(json.loads(row.record), lines),
         created_at=row.created_at, updated_at=row.updated_at, fence=row.fence,
     )
+
+
+async def _lines(conn: Any, *where: Any) -> dict[str, list[str]]:
+    """The journal lines that count of the games ``where`` selects, by game id, in order."""
+    query = (select(GameLineRow.game_id, GameLineRow.line)
+             .join(GameRow, GameRow.id == GameLineRow.game_id)
+             .where(GameLineRow.seq < GameRow.lines, *where)
+             .order_by(GameLineRow.game_id, GameLineRow.seq))
+    out: dict[str, list[str]] = {}
+    for game_id, line in await conn.execute(query):
+        out.setdefault(game_id, []).append(line)
+    return out
 
 
 class SqlStore(GameStore):
@@ -112,7 +161,16 @@ class SqlStore(GameStore):
             set_={c: stmt.excluded[c] for c in _COLUMNS if c not in ("id", "created_at")},
             where=GameRow.fence <= stmt.excluded.fence,
         ).returning(GameRow.id)
-        self._pending: dict[str, StoredGame] = {}
+        self._append = update(GameRow).where(
+            GameRow.id == bindparam("b_id"), GameRow.fence <= bindparam("b_fence"),
+            GameRow.lines >= bindparam("b_start"),  # the lines before them are stored
+        ).values({c: bindparam(f"b_{c}") for c in _TAIL_COLUMNS})
+        lines = insert(GameLineRow)
+        self._put_lines = lines.on_conflict_do_update(
+            index_elements=["game_id", "seq"], set_={"line": lines.excluded.line})
+        self._trim_lines = delete(GameLineRow).where(
+            GameLineRow.game_id == bindparam("b_id"), GameLineRow.seq >= bindparam("b_lines"))
+        self._pending: dict[str, _Write] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -126,11 +184,13 @@ class SqlStore(GameStore):
         return cls(make_engine(url), commit_window)
 
     async def save(self, game: StoredGame) -> None:
-        """Insert or replace unless fenced out; returns once committed."""
+        """Insert or replace (or append the journal's lines) unless fenced out; returns
+        once committed."""
         pending = self._pending.get(game.id)
-        if pending is not None and pending.fence > game.fence:
-            raise StaleFenceError(game.id, game.fence, pending.fence)
-        self._pending[game.id] = game  # encoded by the writer: only the latest per game
+        if pending is not None and pending.game.fence > game.fence:
+            raise StaleFenceError(game.id, game.fence, pending.game.fence)
+        # Encoded by the writer: only the latest fields per game, and every line.
+        self._pending[game.id] = _write(game) if pending is None else pending.then(_write(game))
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(game.id, []).append((game.fence, done))
         if self._writer is None or self._writer.done():
@@ -149,31 +209,73 @@ class SqlStore(GameStore):
                 self._pending, self._waiters = {}, {}
                 try:
                     async with self.engine.begin() as conn:
-                        written = set((await conn.execute(
-                            self._upsert, [_values(g) for g in games.values()])).scalars())
-                        refused = {
-                            game_id: StaleFenceError(game_id, games[game_id].fence, int(fence))
-                            for game_id, fence in (await conn.execute(
-                                select(GameRow.id, GameRow.fence).where(
-                                    GameRow.id.in_(set(games) - written)))).all()
-                        } if len(written) < len(games) else {}
+                        refused = await self._write(conn, games)
                 except Exception as e:
                     for _, w in (w for ws in waiters.values() for w in ws):
                         if not w.done():
                             w.set_exception(e)
                     continue
                 for game_id, ws in waiters.items():
-                    written_fence = games[game_id].fence
+                    written_fence = games[game_id].game.fence
                     for fence, w in ws:
                         if w.done():
                             continue
-                        error = refused.get(game_id)
+                        error: Exception | None = refused.get(game_id)
                         if fence < written_fence:  # replaced in the queue by a newer owner
                             error = StaleFenceError(game_id, fence, written_fence)
                         if error is None:
                             w.set_result(None)
                         else:
                             w.set_exception(error)
+
+    async def _write(self, conn: Any, games: dict[str, _Write]) -> dict[str, Exception]:
+        """Write ``games`` in the open transaction: rows written whole are upserted, rows
+        with only new lines updated, each where its fence allows; then the lines of the
+        games written. Why each game not written was not."""
+        wholes = [w for w in games.values() if w.whole is not None]
+        tails = [w for w in games.values() if w.whole is None]
+        written: set[str] = set()
+        if wholes:
+            written |= set((await conn.execute(
+                self._upsert, [_values(w) for w in wholes])).scalars())
+        if tails:
+            result = await conn.execute(self._append, [_tail_values(w) for w in tails])
+            if conn.dialect.supports_sane_multi_rowcount and result.rowcount == len(tails):
+                written |= {w.game.id for w in tails}
+            else:  # which were written: each row as it is now says
+                now = {r.id: r for r in (await conn.execute(
+                    select(GameRow.id, GameRow.fence, GameRow.lines, GameRow.version).where(
+                        GameRow.id.in_([w.game.id for w in tails])))).all()}
+                written |= {w.game.id for w in tails if w.game.id in now
+                            and (now[w.game.id].fence, now[w.game.id].lines,
+                                 now[w.game.id].version)
+                            == (w.game.fence, w.tail.end, w.game.version)}
+        refused: dict[str, Exception] = {}
+        if len(written) < len(games):
+            rows = {r.id: r for r in (await conn.execute(
+                select(GameRow.id, GameRow.fence, GameRow.lines).where(
+                    GameRow.id.in_(set(games) - written)))).all()}
+            for game_id in set(games) - written:
+                w, row = games[game_id], rows.get(game_id)
+                if row is None:
+                    refused[game_id] = LookupError(
+                        f"no stored game {game_id} to add record lines to")
+                elif row.fence > w.game.fence:
+                    refused[game_id] = StaleFenceError(game_id, w.game.fence, int(row.fence))
+                else:
+                    refused[game_id] = ValueError(
+                        f"game {game_id}: journal lines {row.lines} to {w.tail.start - 1} "
+                        "are missing")
+        rows = [{"game_id": w.game.id, "seq": w.tail.start + i, "line": line}
+                for w in games.values() if w.game.id in written
+                for i, line in enumerate(w.tail.lines)]
+        if rows:
+            await conn.execute(self._put_lines, rows)
+        trims = [{"b_id": w.game.id, "b_lines": w.tail.end} for w in wholes
+                 if w.game.id in written]
+        if trims:  # lines after an old base: never read, tidied away
+            await conn.execute(self._trim_lines, trims)
+        return refused
 
     async def claim(self, game_id: str, fence: int) -> StoredGame | None:
         """Raise the stored fence to ``fence`` (one conditional UPDATE) and read the game
@@ -183,11 +285,12 @@ class SqlStore(GameStore):
             await conn.execute(update(GameRow).where(GameRow.id == game_id,
                                                      GameRow.fence <= fence).values(fence=fence))
             row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
+            lines = await _lines(conn, GameRow.id == game_id) if row is not None else {}
         if row is None:
             return None
         if row.fence != fence:
             raise StaleFenceError(game_id, fence, row.fence)
-        return _game(GameRow(**row._mapping))
+        return _game(row, lines.get(game_id, ()))
 
     async def max_fence(self) -> int:
         """The highest fence stored (0 if none)."""
@@ -197,19 +300,32 @@ class SqlStore(GameStore):
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None (a save still being written counts)."""
         pending = self._pending.get(game_id)
-        if pending is not None:
-            return _game(GameRow(**_values(pending)))
-        async with self.sessions() as session:
-            row = await session.get(GameRow, game_id)
-            return _game(row) if row is not None else None
+        if pending is not None and pending.whole is not None:
+            record = fold_lines(pending.whole.record, pending.tail.lines)
+            return replace(pending.game, record=record, record_text=None, journal=None)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
+            lines = await _lines(conn, GameRow.id == game_id) if row is not None else {}
+        if row is None:
+            return None
+        stored = _game(row, lines.get(game_id, ()))
+        if pending is None:
+            return stored
+        tail = lines.get(game_id, [])[:pending.tail.start]
+        if len(tail) < pending.tail.start:
+            return stored  # the lines before it are missing: its save will fail
+        record = fold_lines(json.loads(row.record), [*tail, *pending.tail.lines])
+        return replace(pending.game, record=record, created_at=stored.created_at,
+                       journal=None)
 
     async def unfinished(self) -> list[StoredGame]:
         """Games in progress, oldest first."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(GameRow).where(GameRow.status == PLAYING).order_by(GameRow.created_at)
-            )
-            return [_game(r) for r in rows]
+        where = GameRow.status == PLAYING
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(GameRow).where(where).order_by(GameRow.created_at))).all()
+            lines = await _lines(conn, where)
+        return [_game(r, lines.get(r.id, ())) for r in rows]
 
     async def unfinished_ids(self) -> list[tuple[str, str, float]]:
         """(id, kind, updated_at) of the games in progress, oldest first (no records read)."""
@@ -223,8 +339,11 @@ class SqlStore(GameStore):
         query = select(GameRow).order_by(GameRow.updated_at.desc()).limit(limit)
         if status is not None:
             query = query.where(GameRow.status == status)
-        async with self.sessions() as session:
-            return [_game(r) for r in await session.scalars(query)]
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+            with_lines = [r.id for r in rows if r.lines]
+            lines = await _lines(conn, GameRow.id.in_(with_lines)) if with_lines else {}
+        return [_game(r, lines.get(r.id, ())) for r in rows]
 
     async def ping(self) -> None:
         """Run ``SELECT 1``: raises if the database cannot be reached."""

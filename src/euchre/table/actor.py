@@ -42,6 +42,7 @@ from ..game import GameState
 from ..record import GameRecord
 from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
 from ..storage.base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
+from ..storage.journal import RecordTail
 from ..view import HandView
 from .events import (
     ACTION,
@@ -60,11 +61,12 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
+from .journal import Mark, RecordJournal, lines_since, mark_of
 from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
-from .records import game_record, hand_json, public_record
+from .records import game_record, public_record
 from .seats import TableConfig
 from .timing import Thinking, jittered, start_thinking, think
 
@@ -365,8 +367,7 @@ class TableActor:
         self._summary: dict[str, Any] | None = None
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
-        self._hands_json: list[dict[str, Any]] = []
-        self._hands_raw: list[msgspec.Raw] = []
+        self._journal = RecordJournal()  # how much of the record is stored
         self._held: list[Event] = []  # made, not yet shown: waiting for their save
         self._shown = self._frame  # the frame last shown (while events are held)
         self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
@@ -534,7 +535,7 @@ class TableActor:
             return
         async with self._busy:
             try:
-                await self.store.save(self.stored())
+                await self._save()
             except StaleFenceError:
                 log.warning("table %s: not closed here: another process runs it", self.id)
             except Exception as e:
@@ -621,9 +622,21 @@ class TableActor:
         return public_record(game_record(game, self.seeds, self.client_seeds))
 
     def stored(self) -> StoredGame:
-        """The table as storage keeps it."""
+        """The table as storage keeps it, its record whole. The table's next save writes
+        its record whole too (whether or not this one is saved), so the lines it appends
+        after that always follow the record stored."""
+        self._journal.forget()
+        return self._stored(None)
+
+    def _stored(self, tail: RecordTail | None) -> StoredGame:
+        """The table to save: with ``tail``, only those lines of its record (appended to
+        the stored ones), else its record whole."""
         now = time.time()
-        record, record_text = self._record_parts()
+        record: dict[str, Any] = {}
+        record_text = None
+        if tail is None:
+            record = self.record().to_json()
+            record_text = _ENCODER.encode(record).decode()
         return StoredGame(
             id=self.id,
             kind=self.config.kind,
@@ -638,7 +651,31 @@ class TableActor:
             record_text=record_text,
             created_at=self.config.created_at or now,
             updated_at=now,
+            journal=tail,
         )
+
+    def _to_save(self) -> tuple[StoredGame, Mark]:
+        """What the next save writes, and where the stored record ends once it is saved:
+        the record's lines since the last save, or the record whole when where the store's
+        copy ends is not known (or the game is over, so a finished game is read whole)."""
+        mark = self._journal.mark
+        if mark is None or (self.finished and mark.lines):
+            return self._stored(None), mark_of(self.game)
+        tail, after = lines_since(mark, self.game, self.seeds, self.client_seeds)
+        return self._stored(tail), after
+
+    async def _save(self) -> None:
+        """Save the table (its record's new lines); the journal knows them stored after,
+        and forgets where the stored record ends if the save fails."""
+        assert self.store is not None
+        generation = self._journal.generation
+        game, mark = self._to_save()
+        try:
+            await self.store.save(game)
+        except BaseException:
+            self._journal.forget()
+            raise
+        self._journal.saved(mark, generation)
 
     def _presence_json(self) -> dict[str, Any]:
         """Who left, who has been seen, and each away person's grace left (seconds), to
@@ -653,23 +690,6 @@ class TableActor:
             out["away"] = {str(s): round(max(0.0, t - now), 3)
                            for s, t in sorted(self._away.items())}
         return out
-
-    def _record_parts(self) -> tuple[dict[str, Any], str]:
-        """The record as JSON data and as compact JSON text; finished hands are built and
-        encoded once (kept as :class:`msgspec.Raw`), so a save costs the hand in progress,
-        not the whole game."""
-        hands = self.game.all_hands()
-        while len(self._hands_json) < len(hands) and hands[len(self._hands_json)].is_over:
-            i = len(self._hands_json)
-            self._hands_json.append(hand_json(hands[i], self._seed(i), self._clients(i)))
-            self._hands_raw.append(msgspec.Raw(_ENCODER.encode(self._hands_json[-1])))
-        rest = [hand_json(h, self._seed(i), self._clients(i))
-                for i, h in enumerate(hands) if i >= len(self._hands_json)]
-        head = {"format": "euchre-record", "version": 1, "rules": self.config.rules.to_dict()}
-        final = list(self.game.score) if self.game.is_over else None
-        data = {**head, "hands": [*self._hands_json, *rest], "final": final}
-        text = _ENCODER.encode({**head, "hands": [*self._hands_raw, *rest], "final": final})
-        return data, text.decode()
 
     def _seed(self, index: int) -> str | None:
         """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
@@ -1045,7 +1065,7 @@ class TableActor:
         if self.store is not None and self._unsaved:
             started = time.perf_counter()
             try:
-                await self.store.save(self.stored())
+                await self._save()
             except StaleFenceError as e:
                 self.observer.saved(time.perf_counter() - started, False)
                 log.warning("table %s: a newer owner runs it (%s): stopped here", self.id, e)
@@ -1080,7 +1100,7 @@ class TableActor:
         """Save as the actor stops (the grace left of whoever is away); a failure is logged."""
         assert self.store is not None
         try:
-            await self.store.save(self.stored())
+            await self._save()
         except Exception as e:
             log.warning("table %s: could not save as it stopped: %s", self.id, e)
         else:
@@ -1110,13 +1130,6 @@ class TableActor:
         self.closed = kept.closed
         self._summary = kept.summary
         self._clock_played = list(kept.clock_played)
-        done = 0
-        for hand in self.game.all_hands():
-            if not hand.is_over:
-                break
-            done += 1
-        del self._hands_json[done:]
-        del self._hands_raw[done:]
         # Events already stored (a finished game, before its hooks ran) stay, and are shown.
         stored = [e for e in self._held if e.version <= self._stored_version]
         self.version -= len(self._held) - len(stored)
@@ -1453,7 +1466,7 @@ def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
                 done.set_exception(TableStopped(STOPPED))
 
 
-_ENCODER = msgspec.json.Encoder()  # stateless: encodes the record for saving
+_ENCODER = msgspec.json.Encoder()  # stateless: encodes a record written whole
 
 
 def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
