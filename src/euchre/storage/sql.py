@@ -266,11 +266,11 @@ class SqlStore(GameStore):
                     refused[game_id] = ValueError(
                         f"game {game_id}: journal lines {row.lines} to {w.tail.start - 1} "
                         "are missing")
-        rows = [{"game_id": w.game.id, "seq": w.tail.start + i, "line": line}
-                for w in games.values() if w.game.id in written
-                for i, line in enumerate(w.tail.lines)]
-        if rows:
-            await conn.execute(self._put_lines, rows)
+        lines = [{"game_id": w.game.id, "seq": w.tail.start + i, "line": line}
+                 for w in games.values() if w.game.id in written
+                 for i, line in enumerate(w.tail.lines)]
+        if lines:
+            await conn.execute(self._put_lines, lines)
         trims = [{"b_id": w.game.id, "b_lines": w.tail.end} for w in wholes
                  if w.game.id in written]
         if trims:  # lines after an old base: never read, tidied away
