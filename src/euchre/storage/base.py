@@ -54,6 +54,9 @@ class StoredGame:
     record_text: str | None = field(default=None, compare=False, repr=False)
     """``record`` already encoded as compact JSON, if the caller has it (saves encoding it
     again); stores read it back into ``record``."""
+    meta_text: str | None = field(default=None, compare=False, repr=False)
+    """``meta`` already encoded as compact JSON, if the caller has it; stores read it back
+    into ``meta``."""
     journal: RecordTail | None = field(default=None, compare=False, repr=False)
     """Saving only: the record's lines added since the last save (the game must be stored
     already; its record is then not written whole, and ``record`` is not read). None: the

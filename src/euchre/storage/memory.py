@@ -13,15 +13,16 @@ _Item = tuple[StoredGame, str, str, tuple[str, ...]]
 
 
 def _freeze(game: StoredGame, before: _Item | None) -> _Item:
-    fields = replace(game, record_text=None, record={}, journal=None)
+    fields = replace(game, record_text=None, record={}, meta_text=None, journal=None)
+    meta = game.meta_text or json.dumps(game.meta)
     if game.journal is None:
-        return fields, json.dumps(game.meta), game.record_text or json.dumps(game.record), ()
+        return fields, meta, game.record_text or json.dumps(game.record), ()
     if before is None:
         raise LookupError(f"no stored game {game.id} to add record lines to")
     kept = before[3][:game.journal.start]
     if len(kept) < game.journal.start:
         raise ValueError(f"game {game.id}: journal lines from {len(kept)} are missing")
-    return fields, json.dumps(game.meta), before[2], kept + game.journal.lines
+    return fields, meta, before[2], kept + game.journal.lines
 
 
 def _thaw(item: _Item) -> StoredGame:

@@ -96,7 +96,7 @@ def _values(w: _Write) -> dict[str, Any]:
     game = w.game
     values = {
         "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
-        "meta": json.dumps(game.meta, separators=(",", ":")),
+        "meta": game.meta_text or json.dumps(game.meta, separators=(",", ":")),
         "created_at": game.created_at, "updated_at": game.updated_at, "fence": game.fence,
         "lines": w.tail.end,
     }
@@ -302,7 +302,8 @@ class SqlStore(GameStore):
         pending = self._pending.get(game_id)
         if pending is not None and pending.whole is not None:
             record = fold_lines(pending.whole.record, pending.tail.lines)
-            return replace(pending.game, record=record, record_text=None, journal=None)
+            return replace(pending.game, record=record, record_text=None, meta_text=None,
+                           journal=None)
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(GameRow).where(GameRow.id == game_id))).first()
             lines = await _lines(conn, GameRow.id == game_id) if row is not None else {}
@@ -316,7 +317,7 @@ class SqlStore(GameStore):
             return stored  # the lines before it are missing: its save will fail
         record = fold_lines(json.loads(row.record), [*tail, *pending.tail.lines])
         return replace(pending.game, record=record, created_at=stored.created_at,
-                       journal=None)
+                       meta_text=None, journal=None)
 
     async def unfinished(self) -> list[StoredGame]:
         """Games in progress, oldest first."""

@@ -379,6 +379,7 @@ class TableActor:
         self._retry_at = -math.inf  # nothing is scheduled before this after a failed save
         self._stored_version = version  # the version of the state last stored
         self._config_json = config.to_json()
+        self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))  # encoded once
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -632,6 +633,10 @@ class TableActor:
         """The table to save: with ``tail``, only those lines of its record (appended to
         the stored ones), else its record whole."""
         now = time.time()
+        meta = {"config": self._config_json, "policy": self.policy.to_json(),
+                "shuffle": {"next_seed": self._next_seed,
+                            "pending": {str(s): c for s, c in self._pending.items()}},
+                **self._presence_json(), **({"closed": self.closed} if self.closed else {})}
         record: dict[str, Any] = {}
         record_text = None
         if tail is None:
@@ -642,11 +647,8 @@ class TableActor:
             kind=self.config.kind,
             status=FINISHED if self.finished else PLAYING,
             version=self.version,
-            meta={"config": self._config_json, "policy": self.policy.to_json(),
-                  "shuffle": {"next_seed": self._next_seed,
-                              "pending": {str(s): c for s, c in self._pending.items()}},
-                  **self._presence_json(),
-                  **({"closed": self.closed} if self.closed else {})},
+            meta=meta,
+            meta_text=_ENCODER.encode({**meta, "config": self._config_raw}).decode(),
             record=record,
             record_text=record_text,
             created_at=self.config.created_at or now,
