@@ -8,6 +8,7 @@ argon2 profile. The browser is the module's Chromium (tests/conftest.py).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from live_server import live_server
 pytestmark = pytest.mark.browser
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "accounts"
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +82,48 @@ def test_sign_up_play_a_coin_table_time_out_and_leave(page: Page) -> None:
     expect(ledger).to_contain_text("Leaving fee")
     expect(ledger).to_contain_text("Stake held")
     expect(page.locator('[data-stat="left"]')).to_have_text("1")
+
+
+def test_the_stake_and_the_fee_cover_are_shown_before_sitting(page: Page) -> None:
+    """The coin page says what a seat needs (the stake and its fee's cover) before the
+    person clicks, and a balance that has the stake but not the cover cannot sit; the
+    online table form and Play now say the same on their stake choices."""
+    # Console errors of the pages this test is about (the /account page logs the 401 of
+    # /api/me before sign-up, and the table page's inline styles are CSP work elsewhere).
+    errors: list[str] = []
+    shown = ("/coins", "/online", "/lobby")
+    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}")
+            if m.type == "error" and page.url.endswith(shown) else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.goto("/account")
+    form = page.locator('form[data-form="sign-up"]')
+    form.get_by_label("Username").fill("coverme")
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    expect(page.locator(".balance-box [data-balance]")).to_have_text("1,000 coins")
+    page.goto("/coins")
+    stake = page.locator(".stake", has=page.locator('button[data-stake="500"]'))
+    expect(stake.locator(".stake-cover")).to_contain_text(
+        "Sitting down needs 550 coins: the 500-coin stake and 50 to cover the leaving fee.")
+    expect(stake.locator(".stake-cover")).to_contain_text("always in full")
+    expect(page.locator('button[data-stake="500"]')).to_be_enabled()
+    page.screenshot(path=str(ARTIFACTS / "coins-cover.png"))
+    # 500 staked and left: 450 coins, the stake of 500 no longer covered (550 needed)
+    page.locator('button[data-stake="500"]').click()
+    page.wait_for_url("**/table/*")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator(".leave-button").click()
+    expect(page.locator(".coin-result")).to_contain_text("Balance: 450 coins")
+    page.goto("/coins")
+    expect(page.locator('button[data-stake="500"]')).to_be_disabled()
+    expect(page.locator('button[data-stake="100"]')).to_be_enabled()
+    expect(page.locator(".stake", has=page.locator('button[data-stake="100"]'))
+           .locator(".stake-cover")).to_contain_text("Sitting down needs 110 coins")
+    page.goto("/online")
+    expect(page.locator("#online-stake option[value='100']")).to_have_text(
+        "100 coins (sitting needs 110)")
+    page.goto("/lobby")
+    expect(page.locator("#quick-stake option[value='500']")).to_have_text(
+        "500 coins (sitting needs 550)")
+    assert not errors, errors

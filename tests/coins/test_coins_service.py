@@ -25,7 +25,7 @@ def test_the_payout_rule_and_the_fee() -> None:
     assert [leaving_fee(s) for s in (1, 9, 11, 15, 101)] == [1, 1, 2, 2, 11]
     body = stakes_json()
     assert body["stakes"][0] == {"stake": 10, "payout": 20, "winnings": 10,
-                                 "leaving_fee": 1, "leaving_costs": 11}
+                                 "leaving_fee": 1, "leaving_costs": 11, "cover": 11}
     assert "no cash value" in body["notice"]
 
 
@@ -79,17 +79,18 @@ async def test_leaving_forfeits_the_stake_and_charges_the_fee(engine: AsyncEngin
     await assert_balanced(engine, a)
 
 
-async def test_the_fee_never_takes_the_balance_below_zero(engine: AsyncEngine) -> None:
+async def test_sitting_needs_the_stake_and_the_fee_and_leaving_pays_it_in_full(
+        engine: AsyncEngine) -> None:
     coins = CoinService(engine, FakeNow())
-    a = await new_account(engine, 503)
-    await coins.open(a, "t5", 500)
-    left = await coins.leave("t5", a)
-    assert left.entry is not None and left.entry.amount == -3
-    assert await coins.ledger.balance(a) == 0
-    b = await new_account(engine, 500)
+    a = await new_account(engine, 549)
+    with pytest.raises(InsufficientCoinsError, match="needs 550 coins: the stake and 50 to "
+                                                     "cover the leaving fee; your balance is 549"):
+        await coins.open(a, "t5", 500)
+    assert await coins.ledger.balance(a) == 549 and await coins.get("t5") is None
+    b = await new_account(engine, 550)
     await coins.open(b, "t6", 500)
     left = await coins.leave("t6", b)
-    assert left.entry is not None and left.entry.amount == 0
+    assert left.entry is not None and left.entry.amount == -50  # in full, never capped
     assert await coins.ledger.balance(b) == 0
     await assert_balanced(engine, a, b)
 
@@ -173,9 +174,11 @@ async def test_the_daily_top_up(engine: AsyncEngine) -> None:
     # Spend it down: still only once a day.
     await coins.open(poor, "t15", 100)
     await coins.leave("t15", poor)
-    for i in range(5):  # 90 -> 40 -> 30 -> 20 -> 10 -> 0
+    for i in range(3):  # 90 -> 40 -> 30 -> 20
         await coins.open(poor, f"t16-{i}", 50 if i == 0 else 10)
         await coins.finish(f"t16-{i}", 1)
+    await coins.open(poor, "t16-3", 10)  # 20 covers 10 and its fee: 10 left, then 9
+    await coins.leave("t16-3", poor)
     assert await coins.ledger.balance(poor) < 10
     assert not await coins.can_top_up(poor)
     with pytest.raises(TopUpRefusedError, match="tomorrow"):
@@ -188,11 +191,11 @@ async def test_the_daily_top_up(engine: AsyncEngine) -> None:
 
 async def test_no_top_up_during_a_coin_game(engine: AsyncEngine) -> None:
     coins = CoinService(engine, FakeNow())
-    a = await new_account(engine, 10)
+    a = await new_account(engine, 11)  # the stake and its fee
     await coins.open(a, "t17", 10)
     with pytest.raises(TopUpRefusedError, match="finish"):
         await coins.top_up(a)
-    assert await coins.ledger.balance(a) == 0
+    assert await coins.ledger.balance(a) == 1
 
 
 async def test_the_game_shows_its_payout(engine: AsyncEngine) -> None:

@@ -152,15 +152,41 @@ async def test_leaving_twice_or_at_once_charges_once(engine: AsyncEngine) -> Non
     await assert_balanced(engine, *people.values())
 
 
-async def test_the_fee_never_takes_a_balance_below_zero(engine: AsyncEngine) -> None:
+async def test_the_start_needs_the_fee_covered_and_leaving_pays_it_in_full(
+        engine: AsyncEngine) -> None:
     service = PotService(engine, lambda: T0)
     people = await _people(engine, 3)
-    people[3] = await new_account(engine, 104)  # 4 coins left after the stake; fee 10
+    people[3] = await new_account(engine, 109)  # the stake 100 and its fee 10: one short
+    with pytest.raises(StakeRefused, match=r"with the leaving fee's cover, 110\) and Dee "
+                                           r"\(East\) has 109"):
+        await service.escrow("t1", 100, people, NAMES)
+    assert await service.get("t1") is None and await _balance(service, people[3]) == 109
+    people[3] = await new_account(engine, 110)
     await service.escrow("t1", 100, people, NAMES)
     pot = await service.leave("t1", 3)
-    assert pot.seat(3).fee == 4  # type: ignore[union-attr]  # the rest is waived
+    assert pot.seat(3).fee == 10  # type: ignore[union-attr]  # in full, never capped
     assert await _balance(service, people[3]) == 0
     await assert_balanced(engine, *people.values())
+
+
+async def test_the_fees_of_games_in_play_are_kept_back(engine: AsyncEngine) -> None:
+    """A person at two tables keeps both fees: the second seat needs its stake and fee
+    beyond the first table's fee, so leaving both always costs both fees in full."""
+    service = PotService(engine, lambda: T0)
+    people = await _people(engine, 3)
+    people[3] = await new_account(engine, 219)
+    await service.escrow("t1", 100, people, NAMES)  # 119 left, 10 of it kept for t1's fee
+    with pytest.raises(StakeRefused, match="your balance is 119 \\(10 of it covers"):
+        await service.covers(people[3], 100)
+    assert await service.covers(people[3], 50) == 119
+    others = await _people(engine, 3)
+    with pytest.raises(StakeRefused, match="Dee \\(East\\) has 109"):
+        await service.escrow("t2", 100, {**others, 3: people[3]}, NAMES)
+    await service.escrow("t2", 50, {**others, 3: people[3]}, NAMES)  # 69 left
+    assert (await service.leave("t1", 3)).seat(3).fee == 10  # type: ignore[union-attr]
+    assert (await service.leave("t2", 3)).seat(3).fee == 5  # type: ignore[union-attr]
+    assert await _balance(service, people[3]) == 54
+    await assert_balanced(engine, *people.values(), *others.values())
 
 
 async def test_settling_charges_a_replaced_seat_not_yet_charged(engine: AsyncEngine) -> None:
@@ -194,5 +220,6 @@ async def test_covers_refuses_a_short_balance(engine: AsyncEngine) -> None:
     service = PotService(engine, lambda: T0)
     poor = await new_account(engine, 30)
     assert await service.covers(poor, 10) == 30
-    with pytest.raises(StakeRefused, match="stake is 50 coins and your balance is 30"):
+    with pytest.raises(StakeRefused, match="needs 55 coins: the stake and 5 to cover the "
+                                           "leaving fee; your balance is 30"):
         await service.covers(poor, 50)

@@ -83,8 +83,9 @@ def test_opening_a_stake_table(site: Site) -> None:
     assert site.balance("Eve") == 450
     above = site.post("Eve", "/api/tables", {"kind": "online", "stake": 500})
     assert above.status_code == 409
-    assert above.json()["error"] == ("this table's stake is 500 coins and your balance is "
-                                     "450: top up or choose a smaller stake")
+    assert above.json()["error"] == ("sitting at a 500-coin table needs 550 coins: the stake "
+                                     "and 50 to cover the leaving fee; your balance is 450: "
+                                     "top up or choose a smaller stake")
     assert site.balance("Eve") == 450
     table_id, _ = _open(site, "Ann", 100)
     shown = site.client.get(f"/api/online/{table_id}").json()
@@ -103,7 +104,8 @@ def test_claiming_a_seat_at_a_stake_table(site: Site) -> None:
     assert guest.status_code == 403 and "signed-in" in guest.json()["error"]
     poor = site.post("Eve", path, {"seat": 1})
     assert poor.status_code == 409
-    assert "stake is 500 coins and your balance is 450" in poor.json()["error"]
+    assert "needs 550 coins: the stake and 50 to cover the leaving fee; your balance is 450" \
+        in poor.json()["error"]
     assert site.balance("Eve") == 450
     assert site.post("Bob", path, {"seat": 1}).status_code == 201
     twice = site.post("Bob", path, {"seat": 3})
@@ -116,21 +118,23 @@ def test_claiming_a_seat_at_a_stake_table(site: Site) -> None:
 def test_a_start_someone_can_no_longer_cover_is_refused_naming_them(
         site: Site, tmp_path: Path) -> None:
     site.sign_up("Ann", "Bob", "Cyd", "Dee")
-    # Bob sits at three tables of 500: two start and take 1000, the third cannot
-    tables = [_open(site, creator, 500) for creator in ("Ann", "Cyd", "Dee")]
+    # Bob sits at tables of 500, 500 and 100: two start and take 600 of his 1000 (60 more
+    # is kept for their leaving fees), the third cannot (it needs 550: 500 and its fee)
+    tables = [_open(site, creator, stake)
+              for creator, stake in (("Ann", 500), ("Cyd", 500), ("Dee", 100))]
     for table_id, _ in tables:
         assert site.post("Bob", f"/api/tables/{table_id}/seats", {"seat": 1}).status_code == 201
-    for table_id, token in tables[1:]:
+    for (table_id, token), pot in zip(tables[1:], (1000, 200), strict=True):
         r = site.post(None, f"/api/tables/{table_id}/start", {"token": token})
         assert r.status_code == 200, r.text
-        assert r.json()["pot"] == 1000
-    assert site.balance("Bob") == 0
+        assert r.json()["pot"] == pot
+    assert site.balance("Bob") == 400
     table_id, token = tables[0]
     refused = site.post(None, f"/api/tables/{table_id}/start", {"token": token})
     assert refused.status_code == 409
     assert refused.json()["error"] == (
-        "the stake is 500 coins and Bob (West) has 0: the game cannot start until "
-        "everyone seated covers it")
+        "the stake is 500 coins (with the leaving fee's cover, 550) and Bob (West) has 340: "
+        "the game cannot start until everyone seated covers it")
     assert site.balance("Ann") == 1000  # nothing moved for anyone
     shown = site.client.get(f"/api/online/{table_id}").json()
     assert shown["status"] == "open"  # still waiting: Bob may leave his seat, another sit

@@ -34,6 +34,7 @@ from ..hand import SEAT_NAMES
 from ..storage.accounts_models import accounts
 from ..storage.stake_models import stake_pots, stake_seats
 from . import rules
+from .cover import held_for_fees, legacy_short, short_of
 from .errors import BadStakeError, CoinsError, InsufficientCoinsError, NotActiveError
 from .ledger import in_transaction, lock_account, post, utcnow
 from .service import check_fence
@@ -177,14 +178,18 @@ class PotService:
         """The clock."""
 
     async def covers(self, account_id: int, stake: int) -> int:
-        """The account's balance if it covers ``stake``, else :class:`StakeRefused`
-        (nothing moves: a seat claim checks this, the start takes the stake)."""
+        """The account's balance if it covers a seat at ``stake`` (the stake plus its
+        leaving fee, beyond the fees of the games it is in: ``cover.py``), else
+        :class:`StakeRefused` (nothing moves: a seat claim checks this, the start takes
+        the stake). ``stake`` 0: just the balance."""
         async with self.engine.connect() as conn:
             balance = await conn.scalar(select(accounts.c.balance)
                                         .where(accounts.c.id == account_id))
-        if balance is None or int(balance) < stake:
-            raise StakeRefused(f"this table's stake is {stake} coins and your balance is "
-                               f"{int(balance or 0)}: top up or choose a smaller stake")
+            held = await held_for_fees(conn, account_id) if stake else 0
+        short = short_of(stake, int(balance or 0), held) if stake else None
+        if balance is None or short is not None:
+            raise StakeRefused(f"{short or 'no such account'}: top up or choose a smaller "
+                               "stake")
         return int(balance)
 
     async def escrow(self, table_id: str, stake: int, people: Mapping[int, int],
@@ -201,15 +206,20 @@ class PotService:
                 return pot
             now = self.now()
             balances = {a: await lock_account(conn, a) for a in sorted(set(people.values()))}
+            # What each has free: the balance less the fees of the games they are in
+            # (cover.py); sitting here needs the stake and this table's fee.
+            free = {a: b - await held_for_fees(conn, a) for a, b in balances.items()}
+            need = rules.cover(stake)
             short = [f"{names.get(seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]}) has "
-                     f"{balances[a]}" for seat, a in sorted(people.items())
-                     if balances[a] < stake]
+                     f"{max(0, free[a])}" for seat, a in sorted(people.items())
+                     if free[a] < need]
             if short:
-                refused = StakeRefused(f"the stake is {stake} coins and {'; '.join(short)}: "
-                                       "the game cannot start until everyone seated covers it")
+                refused = StakeRefused(f"the stake is {stake} coins (with the leaving fee's "
+                                       f"cover, {need}) and {'; '.join(short)}: the game "
+                                       "cannot start until everyone seated covers it")
                 refused.short = tuple(names.get(seat, SEAT_NAMES[seat])
                                       for seat, a in sorted(people.items())
-                                      if balances[a] < stake)
+                                      if free[a] < need)
                 raise refused
             await conn.execute(stake_pots.insert().values(
                 table_id=table_id, stake=stake, status=ACTIVE, created_at=now))
@@ -226,8 +236,9 @@ class PotService:
 
     async def leave(self, table_id: str, seat: int, fence: int | None = None) -> Pot:
         """The person at ``seat`` left (or was away too long): the stake is forfeit and
-        the leaving fee charged (10% of the stake rounded up, never more than the balance:
-        the rest is waived). Once per seat; after the end (or a second time) nothing moves.
+        the leaving fee charged (10% of the stake rounded up, in full: the balance kept it
+        from the start, ``cover.py``). Once per seat; after the end (or a second time)
+        nothing moves.
         With ``fence``, refused if the table has a newer owner."""
 
         async def work(conn: AsyncConnection) -> Pot:
@@ -247,9 +258,11 @@ class PotService:
         return await in_transaction(self.engine, work)
 
     async def _charge_fee(self, conn: AsyncConnection, pot: Pot, part: PotSeat) -> None:
+        balance = await lock_account(conn, part.account_id)
         entry = await post(conn, part.account_id, -rules.leaving_fee(pot.stake), "fee",
                            f"fee:{pot.table_id}:{part.seat}", self.now(),
-                           table_id=pot.table_id, up_to_balance=True)
+                           table_id=pot.table_id,
+                           up_to_balance=legacy_short(balance, pot.stake))
         await _set_seat(conn, pot.table_id, part.seat, status="left", fee=-entry.amount)
 
     async def settle(self, table_id: str, winner: int, replaced: Sequence[int] = (),

@@ -5,8 +5,9 @@
 - Winning the game pays :data:`PAYOUT_MULTIPLE` times the stake: the stake back plus
   equal winnings. Losing forfeits the stake; nothing more is charged.
 - Leaving an active coin game forfeits the stake and charges a leaving fee of 10% of the
-  stake, rounded up to a whole coin; the fee never takes the balance below zero (it
-  charges what is there, up to the full fee).
+  stake, rounded up to a whole coin, always in full: sitting down needs the stake plus the
+  fee (:func:`cover`), and the balance keeps the fee of every game still played
+  (``cover.py``).
 - Once a day (UTC), an account whose balance is below the smallest stake and that has
   no active coin game may take a free top-up to :data:`TOP_UP_TO` coins.
 """
@@ -44,6 +45,11 @@ def leaving_fee(stake: int) -> int:
     return -(-stake * LEAVING_FEE_PERCENT // 100)
 
 
+def cover(stake: int) -> int:
+    """Coins a balance needs to sit at ``stake``: the stake plus its leaving fee."""
+    return stake + leaving_fee(stake)
+
+
 def min_stake() -> int:
     """The smallest offered stake."""
     return min(STAKES)
@@ -59,14 +65,15 @@ def stakes_json() -> dict[str, Any]:
                 "winnings": payout(s) - s,
                 "leaving_fee": leaving_fee(s),
                 "leaving_costs": s + leaving_fee(s),
+                "cover": cover(s),
             }
             for s in STAKES
         ],
         "rule": (
             "The stake is held when the game starts. Win and you get twice the stake back "
             "(your stake plus equal winnings); lose and the stake is gone. Leaving an active "
-            "game forfeits the stake plus a 10% leaving fee (rounded up to a whole coin, "
-            "never more than your balance)."
+            "game forfeits the stake plus a 10% leaving fee (rounded up to a whole coin). "
+            "To sit down your balance must cover the stake plus that fee."
         ),
         "starting_balance": STARTING_BALANCE,
         "top_up_to": TOP_UP_TO,

@@ -21,6 +21,7 @@ from ..storage.accounts_models import accounts, coin_games
 from ..storage.base import StaleFenceError
 from ..storage.models import GameRow
 from . import rules
+from .cover import held_for_fees, legacy_short, short_of
 from .errors import (
     AlreadyPlayingError,
     BadStakeError,
@@ -193,10 +194,9 @@ class CoinService:
                 raise AlreadyPlayingError(
                     "you are already playing a coin game: finish it or leave it first", active
                 )
-            if balance < amount:
-                raise InsufficientCoinsError(
-                    f"not enough coins: the stake is {amount} and your balance is {balance}"
-                )
+            short = short_of(amount, balance, await held_for_fees(conn, account_id))
+            if short is not None:
+                raise InsufficientCoinsError(f"not enough coins: {short}")
             await conn.execute(
                 coin_games.insert().values(
                     table_id=table_id,
@@ -248,13 +248,14 @@ class CoinService:
     async def leave(self, table_id: str, account_id: int) -> Settled:
         """Leave an active coin game: the stake is forfeit and the leaving fee charged.
 
-        The fee (key ``fee:{table}``) is 10% of the stake rounded up, but never more than
-        the balance. Leaving a game that is over costs nothing. Repeating returns the
-        first result.
+        The fee (key ``fee:{table}``) is 10% of the stake rounded up, in full: the balance
+        kept it from the start (``cover.py``). Leaving a game that is over costs nothing.
+        Repeating returns the first result.
         """
 
         async def work(conn: AsyncConnection) -> Settled:
             game = await self._locked(conn, table_id)
+            balance = await lock_account(conn, game.account_id)
             if game.account_id != account_id:
                 raise NotActiveError("that is not your coin table")
             if game.status != ACTIVE:
@@ -262,7 +263,7 @@ class CoinService:
             now = self.now()
             entry = await post(
                 conn, account_id, -rules.leaving_fee(game.stake), "fee", f"fee:{table_id}",
-                now, table_id=table_id, up_to_balance=True,
+                now, table_id=table_id, up_to_balance=legacy_short(balance, game.stake),
             )
             await self._set_status(conn, table_id, "left", now)
             return Settled(await self._fresh(conn, table_id), entry)

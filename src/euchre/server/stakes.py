@@ -257,7 +257,7 @@ def stakes_extension() -> Extension:
             Endpoint("POST", "/api/online/{table_id}/leave-game", post_leave_game,
                      "Leave a started online game (a computer plays the seat to the end)",
                      "At a stake table the stake is forfeit and the leaving fee (10% of the "
-                     "stake rounded up, never more than the balance) is charged, once: a "
+                     "stake rounded up, in full) is charged, once: a "
                      "repeat answers ``already`` and moves nothing.",
                      params=[Param("table_id", "path", "The table id.")],
                      body=TokenRequest, answers={200: GameLeft},

@@ -146,6 +146,8 @@ class Stake(Struct):
     winnings: int
     leaving_fee: int
     leaving_costs: int
+    cover: int
+    """Coins a balance needs to sit at this stake: the stake plus the leaving fee."""
 
 
 class Stakes(Struct):

@@ -207,7 +207,7 @@ class GameLeft(Struct):
     stake_forfeit: int
     """The stake lost by leaving (0 at a table with no stake)."""
     fee: int
-    """The leaving fee charged (10% of the stake rounded up, never more than the balance)."""
+    """The leaving fee charged (10% of the stake rounded up, in full)."""
     balance: int | None = None
     """The leaver's balance after, when the request is signed in as them."""
 

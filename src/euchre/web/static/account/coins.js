@@ -4,6 +4,7 @@
 import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { rememberSeat } from "../js/storage.js";
+import { coverText } from "../js/cover.js";
 import { CLOCK_PARAGRAPHS } from "./rules-text.js";
 import { NOTICE, call, coins, me, setBalance } from "./session.js";
 
@@ -26,7 +27,7 @@ function draw(page, stakes, account) {
   const choices = stakes.stakes.map((s) => {
     // One request id per button: a double click sends the same id and opens one table.
     const requestId = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
-    const affordable = account && account.balance >= s.stake;
+    const affordable = account && account.balance >= s.cover; // the stake and the fee's cover
     const button = h(
       "button",
       {
@@ -55,7 +56,7 @@ function draw(page, stakes, account) {
       "li",
       { class: "stake" },
       h("p", { class: "stake-line" }, h("strong", {}, coins(s.stake)), ` stake · a win pays ${coins(s.payout)} (your stake back plus ${coins(s.winnings)})`),
-      h("p", { class: "field-help" }, `Leaving before the end costs the stake and a ${coins(s.leaving_fee)} leaving fee.`),
+      h("p", { class: "field-help stake-cover" }, `${coverText(s.stake)} Leaving before the end costs the stake and the ${coins(s.leaving_fee)} leaving fee, always in full.`),
       button,
     );
   });

@@ -7,6 +7,7 @@ import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { call, holdSeat, humanise, savedName, NAME_KEY } from "./online.js";
+import { cover } from "./cover.js";
 
 const CLOCKS = [15, 30, 60];
 const STAKES = [0, 10, 50, 100, 500];
@@ -71,7 +72,7 @@ export function mountLobbyPage(main) {
   const clock = h("select", { id: "quick-clock", name: "clock" },
     CLOCKS.map((s) => h("option", { value: String(s), selected: s === 30 }, clockText(s))));
   const stake = h("select", { id: "quick-stake", name: "stake" },
-    STAKES.map((s) => h("option", { value: String(s) }, stakeText(s))));
+    STAKES.map((s) => h("option", { value: String(s) }, s ? `${stakeText(s)} (sitting needs ${cover(s)})` : stakeText(s))));
   const rated = h("input", { id: "quick-rated", name: "rated", type: "checkbox" });
   const play = h("button", { type: "submit", class: "big-button play-now" }, "Play now");
   const signedNote = h("p", { class: "field-help" }, "Stakes and rated games are for signed-in people. ", h("a", { href: "/account" }, "Sign in"));

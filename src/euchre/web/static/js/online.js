@@ -9,6 +9,7 @@ import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { rememberSeat } from "./storage.js";
+import { cover, coverText, leavingFee } from "./cover.js";
 
 const KEY = "euchre.online";
 export const NAME_KEY = "euchre.onlineName";
@@ -79,7 +80,7 @@ export function mountOnlineSection(section) {
   const rated = h("input", { id: "online-rated", name: "rated", type: "checkbox" });
   // A coin stake (signed-in people only): each person stakes it at the start, the winners share the pot.
   const stake = h("select", { id: "online-stake", name: "stake" },
-    [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins` : "No stake")));
+    [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins (sitting needs ${cover(c)})` : "No stake")));
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   const form = h(
     "form",
@@ -325,7 +326,7 @@ export function mountOnlineLobby(main, id) {
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,
-      table.stake ? h("p", { class: "notice stake-notice" }, `Stake: ${table.stake} coins each, taken when the game starts; the winning side's people share the pot. Leaving a started game forfeits the stake plus a ${Math.ceil(table.stake / 10)}-coin leaving fee.`) : null,
+      table.stake ? h("p", { class: "notice stake-notice" }, `Stake: ${table.stake} coins each, taken when the game starts; the winning side's people share the pot. Leaving a started game forfeits the stake plus a ${leavingFee(table.stake)}-coin leaving fee. ${coverText(table.stake)}`) : null,
       guestAtRated ? h("p", { class: "notice rated-sign-in" }, `This table is ${table.rated ? "rated" : "played for coins"}: only signed-in people may sit. `, h("a", { href: "/account" }, "Sign in or create an account")) : null,
       !mine && !account && !guestAtRated ? h("div", { class: "field" }, h("label", { for: "lobby-name" }, "Your name"), nameInput) : null,
       !mine && account ? h("p", {}, `You sit as ${account.username}.`) : null,

@@ -49,7 +49,7 @@ export function leaveQuestion(table) {
   const fee = Math.ceil(stake / 10);
   const base = "Leave this game? A computer plays your seat to the end and you cannot come back to it.";
   if (!stake) return base;
-  return `${base} You forfeit your ${stake}-coin stake and pay a ${fee}-coin leaving fee (never more than your balance).`;
+  return `${base} You forfeit your ${stake}-coin stake and pay a ${fee}-coin leaving fee.`;
 }
 
 /** "Stake 100 coins each · pot 400 · the winning side's people share it". */
