@@ -126,7 +126,7 @@ async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapsho
 
 def _copy(stored: StoredGame, table_id: str) -> StoredGame:
     meta = {**stored.meta, "config": {**stored.meta["config"], "id": table_id}}
-    return dataclasses.replace(stored, id=table_id, meta=meta)
+    return dataclasses.replace(stored, id=table_id, meta=meta, meta_text=None)
 
 
 async def _table_sums(engine: AsyncEngine, table_id: str) -> dict[str, int]:
