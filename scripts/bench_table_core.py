@@ -1,0 +1,91 @@
+"""The table core's CPU per person move, without sockets: tables, their computers and their
+saves to SQLite, on a fake clock, in this one process.
+
+Opens N practice tables (medium computers) through a :class:`TableManager` on a fresh SQLite
+file, and plays every table's person with random legal moves, one move per table a round,
+until every game is over. Prints the process's CPU time (every thread: the database's
+worker too) per person move over the whole games, and over the first and the last third of
+the rounds (a save that rewrote the whole record would cost more late in a game than early).
+No network and no client in the process, so it varies less with a busy machine than
+``bench_load.py``. Uses only the table layer's public names, so it runs against older trees:
+
+    cd /some/older/tree && .venv/bin/python /path/to/scripts/bench_table_core.py --tables 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import tempfile
+import time
+
+from euchre.storage.sql import SqlStore
+from euchre.table.manager import TableManager
+from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.practice import PracticeOptions, practice_table
+
+
+async def run(tables: int, seed: int) -> None:
+    """Play ``tables`` games to the end; print the CPU per person move."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp}/core.db", commit_window=0)
+        sched = ManualScheduler()
+        manager = TableManager(store, sched, Pacing(0.05, 0.2))
+        actors = []
+        for i in range(tables):
+            config, _ = practice_table(PracticeOptions(), table_id=f"t{i}", first_dealer=i % 4)
+            actors.append(await manager.open(config))
+        rounds: list[tuple[float, int]] = []  # (CPU seconds, person moves) per round
+        started = time.process_time()
+        while True:
+            # Run every table's computers until each person is to move or the game is over.
+            while True:
+                await asyncio.gather(*(a.settle() for a in actors))
+                waiting = [a for a in actors if not a.game.is_over and a.game.to_act != 0]
+                due = sched.next_due()
+                if not waiting or due is None:
+                    break
+                sched.advance(max(0.0, due - sched.now()))
+            movers = [a for a in actors if not a.game.is_over and a.game.to_act == 0]
+            if not movers:
+                break
+            before = time.process_time()
+            moves = []
+            for a in movers:
+                view = a.view(0)
+                assert view is not None
+                moves.append(a.act(0, str(rng.choice(view.legal))))
+            await asyncio.gather(*moves)
+            rounds.append((time.process_time() - before, len(movers)))
+        total = time.process_time() - started
+        await manager.close()
+        await store.close()
+    moves_made = sum(n for _, n in rounds)
+    # Early against late, over the rounds where nearly every table still plays (so each
+    # round's saves share commits alike).
+    full = [r for r in rounds if r[1] >= 0.9 * tables]
+    third = max(1, len(full) // 3)
+
+    def per_move(part: list[tuple[float, int]]) -> float:
+        return sum(c for c, _ in part) / max(1, sum(n for _, n in part)) * 1000
+
+    print(f"tables {tables}: {moves_made} person moves in {len(rounds)} rounds; CPU per "
+          f"person move {total / moves_made * 1000:.2f} ms over whole games (with the "
+          f"computers' moves between); the person's move and its save alone, over the "
+          f"{len(full)} rounds with 90% of the tables playing: first third "
+          f"{per_move(full[:third]):.2f} ms, last third {per_move(full[-third:]):.2f} ms")
+
+
+def main() -> None:
+    """Parse the arguments and run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.tables, args.seed))
+
+
+if __name__ == "__main__":
+    main()
