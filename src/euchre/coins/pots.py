@@ -210,12 +210,13 @@ class PotService:
             # (cover.py); sitting here needs the stake and this table's fee.
             free = {a: b - await held_for_fees(conn, a) for a, b in balances.items()}
             need = rules.cover(stake)
-            short = [f"{names.get(seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]}) has "
-                     f"{max(0, free[a])}" for seat, a in sorted(people.items())
-                     if free[a] < need]
+            # Named with their seat, never with their balance: that is theirs alone.
+            short = [f"{names.get(seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]})"
+                     for seat, a in sorted(people.items()) if free[a] < need]
             if short:
+                who = short[0] if len(short) == 1 else f"{', '.join(short[:-1])} and {short[-1]}"
                 refused = StakeRefused(f"the stake is {stake} coins (with the leaving fee's "
-                                       f"cover, {need}) and {'; '.join(short)}: the game "
+                                       f"cover, {need}) and {who} cannot cover it: the game "
                                        "cannot start until everyone seated covers it")
                 refused.short = tuple(names.get(seat, SEAT_NAMES[seat])
                                       for seat, a in sorted(people.items())
