@@ -246,7 +246,7 @@ def test_every_answer_has_the_security_headers_and_a_request_id() -> None:
 
 
 def test_health_readiness_and_metrics() -> None:
-    with TestClient(site()) as client:
+    with TestClient(site(metrics_token="scrape-me")) as client:
         assert client.get("/healthz").json()["ok"] is True
         ready = client.get("/readyz")
         assert ready.status_code == 200, ready.text
@@ -256,11 +256,28 @@ def test_health_readiness_and_metrics() -> None:
         with client.websocket_connect(table["ws"]) as ws:
             ws.send_json({"type": "join", "token": table["token"]})
             play_to_the_end(ws)
-        text = client.get("/metrics").text
+        text = client.get("/metrics", headers={"Authorization": "Bearer scrape-me"}).text
         assert 'euchre_tables{kind="practice"} 1.0' in text
         assert 'euchre_moves_total{by="person"}' in text
         assert "euchre_bot_decision_seconds_count" in text
         assert "euchre_save_seconds_count" in text
+
+
+def test_metrics_are_served_only_for_the_operators_token() -> None:
+    with TestClient(site()) as client:  # no token configured: not served at all
+        for headers in ({}, {"Authorization": "Bearer "}, {"Authorization": "Bearer x"}):
+            r = client.get("/metrics", headers=headers)
+            assert r.status_code == 404 and "euchre_" not in r.text
+            assert r.json()["code"] == "not_found"
+    with TestClient(site(metrics_token="scrape-me")) as client:
+        for headers in ({}, {"Authorization": "Bearer scrape-you"},
+                        {"Authorization": "Basic scrape-me"}, {"Authorization": "scrape-me"},
+                        {"Authorization": "Bearer scrape-me-too"}):
+            r = client.get("/metrics", headers=headers)
+            assert r.status_code == 401 and "euchre_" not in r.text, headers
+            assert r.headers["www-authenticate"].startswith("Bearer")
+        r = client.get("/metrics", headers={"Authorization": "bearer scrape-me"})
+        assert r.status_code == 200 and "euchre_sockets" in r.text
 
 
 def test_readiness_fails_with_the_reason_when_saves_fail() -> None:

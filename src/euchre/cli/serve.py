@@ -45,6 +45,9 @@ LOG_LEVEL_ENV = "EUCHRE_LOG_LEVEL"
 """Environment variable: ``--log-level`` for worker processes."""
 JSON_LOGS_ENV = "EUCHRE_JSON_LOGS"
 """Environment variable: ``1`` for ``--json-logs`` in worker processes."""
+METRICS_TOKEN_ENV = "EUCHRE_METRICS_TOKEN"
+"""Environment variable: the token that reads ``/metrics`` (unset: it is not served). Only
+from the environment, never an argument, so it does not show in the process list."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -131,6 +134,7 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
             env.get(TABLES_PER_ADDRESS_ENV, str(LimitSettings.tables_per_address)))),
         upgrade=False,  # the parent migrated the database before forking the workers
         public_url=env.get(PUBLIC_URL_ENV) or Settings.public_url,
+        metrics_token=env.get(METRICS_TOKEN_ENV) or None,
     )
 
 
@@ -193,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
                         socket_limits=SocketLimits(per_address=args.sockets_per_address),
                         limits=LimitSettings(tables_per_address=args.tables_per_address),
                         upgrade=args.upgrade,
-                        public_url=args.public_url or public_url(args.host, args.port))
+                        public_url=args.public_url or public_url(args.host, args.port),
+                        metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None)
     uvicorn.run(create_app(settings), **options)
     return 0
 

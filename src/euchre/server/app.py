@@ -106,6 +106,9 @@ class Settings:
     """How much each rate limit allows."""
     socket_limits: SocketLimits = field(default_factory=SocketLimits)
     """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
+    metrics_token: str | None = None
+    """The token a scraper shows to read ``/metrics`` (``Authorization: Bearer ...``;
+    ``euchre serve`` reads ``$EUCHRE_METRICS_TOKEN``). None: ``/metrics`` is not served."""
 
 
 def tune_gc() -> None:

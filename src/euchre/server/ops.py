@@ -3,13 +3,16 @@
 ``/healthz`` answers while the process is up. ``/readyz`` answers 200 only when the
 database answers, the latest table save went through, the compiled solver is loaded and the
 extensions' own checks pass (the site's: Redis, the relays); otherwise 503 with each
-check's outcome. ``/metrics`` is Prometheus' text format.
+check's outcome. ``/metrics`` is Prometheus' text format, served only to a scraper that
+shows the operator's token (``Settings.metrics_token``, ``$EUCHRE_METRICS_TOKEN``): without a
+token configured it is not served at all (404), so nothing about the site's load is public.
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
+import secrets
 
 import msgspec
 from starlette.requests import Request
@@ -17,6 +20,7 @@ from starlette.responses import Response
 
 from ..storage.base import GameStore
 from .encoder import json_answer
+from .errors import ApiError
 from .metrics import CONTENT_TYPE, Metrics
 from .registry import Endpoint, registry_of
 from .wire.tables import Health, Ready
@@ -68,8 +72,26 @@ async def get_readyz(request: Request) -> Response:
     return json_answer(answer, 200 if ready else 503)
 
 
+def metrics_allowed(token: str | None, authorization: str | None) -> bool:
+    """Whether a request with the ``Authorization`` header ``authorization`` may read the
+    metrics: only ``Bearer <token>`` with the operator's token, and never without one."""
+    if not token or not authorization:
+        return False
+    scheme, _, given = authorization.partition(" ")
+    return scheme.lower() == "bearer" and secrets.compare_digest(
+        given.strip().encode(), token.encode())
+
+
 async def get_metrics(request: Request) -> Response:
-    """``GET /metrics``: Prometheus' text format."""
+    """``GET /metrics``: Prometheus' text format, for the operator's token only. No token
+    configured: 404 as for any unknown path; a missing or wrong one: 401."""
+    token: str | None = getattr(request.app.state.settings, "metrics_token", None)
+    if not token:
+        raise ApiError("not_found", "not found")
+    if not metrics_allowed(token, request.headers.get("authorization")):
+        return json_answer({"error": "the metrics need the operator's token: "
+                                     "Authorization: Bearer <token>", "code": "unauthorized"},
+                           401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
     metrics: Metrics = request.app.state.metrics
     return Response(metrics.render(), media_type=CONTENT_TYPE)
 
