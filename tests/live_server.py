@@ -53,14 +53,18 @@ class ServerProcess:
     """``euchre serve`` in a subprocess on ``database_url``, to be killed (SIGKILL) and
     started again on the same database."""
 
-    def __init__(self, database_url: str, port: int) -> None:
+    def __init__(self, database_url: str, port: int, env: dict[str, str] | None = None
+                 ) -> None:
         self.database_url = database_url
         self.port = port
+        self.env = env or {}
+        """Environment variables of its own (on top of this process's)."""
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> None:
         """Start and wait (reading its log, no sleeping) until it listens."""
-        env = {**os.environ, "EUCHRE_ARGON2_PROFILE": "cheapest", "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "EUCHRE_ARGON2_PROFILE": "cheapest", "PYTHONUNBUFFERED": "1",
+               **self.env}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "euchre.cli", "serve", "--port", str(self.port),
              "--database-url", self.database_url, "--bot-delay", "0", "--hand-pause", "0",

@@ -102,10 +102,10 @@ def test_state_changes_need_the_csrf_token(client: TestClient) -> None:
     for headers in ({}, {"X-CSRF-Token": "forged"}):
         r = client.post("/api/tables", json={"kind": "coin", "stake": 10}, headers=headers)
         assert r.status_code == 403 and "CSRF" in r.json()["error"]
-        assert client.post("/api/me/topup", headers=headers).status_code == 403
-        assert client.delete("/api/session", headers=headers).status_code == 403
+        assert client.post("/api/me/topup", json={}, headers=headers).status_code == 403
+        assert client.request("DELETE", "/api/session", json={}, headers=headers).status_code == 403
     assert balance(client) == 1000 and client.get("/api/me").json()["active_table"] is None
-    out = client.delete("/api/session", headers={"X-CSRF-Token": me["csrf"]})
+    out = client.request("DELETE", "/api/session", json={}, headers={"X-CSRF-Token": me["csrf"]})
     assert out.status_code == 200
     assert client.get("/api/me").status_code == 401
 
@@ -231,10 +231,10 @@ def test_a_coin_table_holds_the_stake_and_leaving_costs_the_fee(client: TestClie
     snap = client.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
     assert snap["kind"] == "coin" and snap["extra"]["stake"] == 500
     headers = {"X-CSRF-Token": me["csrf"]}
-    left = client.post(f"/api/tables/{table['id']}/leave", headers=headers).json()
+    left = client.post(f"/api/tables/{table['id']}/leave", json={}, headers=headers).json()
     assert (left["left"], left["stake_forfeit"], left["fee"], left["balance"]) == (
         True, 500, 50, 450)
-    again = client.post(f"/api/tables/{table['id']}/leave", headers=headers).json()
+    again = client.post(f"/api/tables/{table['id']}/leave", json={}, headers=headers).json()
     assert again["fee"] == 50 and again["balance"] == 450  # nothing charged twice
     assert _ledger(client) == [("fee", -50), ("stake", -500), ("welcome", 1000)]
     # The stake above the balance is refused now, and nothing changes.
@@ -269,9 +269,10 @@ def test_leaving_someone_elses_table_is_refused(client: TestClient, tmp_path: Pa
     _, table = open_coin(client, me["csrf"], 10)
     client.cookies.clear()
     other = sign_up(client, "liz")
-    r = client.post(f"/api/tables/{table['id']}/leave", headers={"X-CSRF-Token": other["csrf"]})
+    r = client.post(f"/api/tables/{table['id']}/leave", json={},
+                    headers={"X-CSRF-Token": other["csrf"]})
     assert r.status_code == 404 and r.json()["error"]
-    r = client.post("/api/tables/nosuch/leave", headers={"X-CSRF-Token": other["csrf"]})
+    r = client.post("/api/tables/nosuch/leave", json={}, headers={"X-CSRF-Token": other["csrf"]})
     assert r.status_code == 404
     assert balance(client) == 1000
 
@@ -301,7 +302,7 @@ def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
     assert client.get(game["replay"].replace("/replay/", "/api/games/") + "/replay"
                       ).status_code == 200
     # Leaving after the end is refused, and free: the game had ended.
-    late = client.post(f"/api/tables/{table['id']}/leave",
+    late = client.post(f"/api/tables/{table['id']}/leave", json={},
                        headers={"X-CSRF-Token": me["csrf"]})
     assert late.status_code == 409 and late.json()["code"] == "game_ended"
     assert "already ended" in late.json()["error"] and balance(client) == expected
@@ -328,7 +329,7 @@ def test_no_hints_at_a_coin_table(client: TestClient) -> None:
 
 def test_the_top_up_is_refused_while_rich(client: TestClient) -> None:
     me = sign_up(client, "nina")
-    r = client.post("/api/me/topup", headers={"X-CSRF-Token": me["csrf"]})
+    r = client.post("/api/me/topup", json={}, headers={"X-CSRF-Token": me["csrf"]})
     assert r.status_code == 409 and "below 10" in r.json()["error"]
     assert balance(client) == 1000 and not client.get("/api/me").json()["can_top_up"]
 
@@ -336,7 +337,7 @@ def test_the_top_up_is_refused_while_rich(client: TestClient) -> None:
 def test_ledger_paging_and_bad_parameters(client: TestClient) -> None:
     me = sign_up(client, "oscar")
     _, t = open_coin(client, me["csrf"], 10)
-    client.post(f"/api/tables/{t['id']}/leave", headers={"X-CSRF-Token": me["csrf"]})
+    client.post(f"/api/tables/{t['id']}/leave", json={}, headers={"X-CSRF-Token": me["csrf"]})
     page = client.get("/api/me/ledger?limit=2").json()["entries"]
     assert [e["reason"] for e in page] == ["fee", "stake"]
     rest = client.get(f"/api/me/ledger?before={page[-1]['id']}").json()["entries"]

@@ -148,7 +148,8 @@ def test_refusals_change_nothing(client: TestClient) -> None:
         assert r.status_code == status and words in r.json()["error"], (body, r.text)
         assert r.json()["code"]
     for raw in (b"{", b"[]", b'{"name": "Bo"' + b"[" * 40):
-        r = client.post("/api/online/quick", content=raw, headers=at("10.9.9.9"))
+        r = client.post("/api/online/quick", content=raw,
+                        headers={**at("10.9.9.9"), "content-type": "application/json"})
         assert r.status_code == 400 and r.json()["code"] == "bad_message", raw
     # A taken seat; a full table; a token that holds no seat.
     bob = client.post(f"/api/tables/{table_id}/seats", json={"seat": 0, "name": "Bob"},

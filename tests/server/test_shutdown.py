@@ -67,7 +67,7 @@ def test_a_move_after_leaving_a_coin_table_is_refused_and_sigterm_ends_the_serve
             with connect(ws_url) as playing, connect(ws_url):  # the second never joins
                 playing.send(json.dumps({"type": "join", "token": token}))
                 until(playing, lambda m: m["type"] == "snapshot")
-                r = http.post(f"/api/tables/{table_id}/leave", headers=csrf)
+                r = http.post(f"/api/tables/{table_id}/leave", json={}, headers=csrf)
                 assert r.status_code == 200 and r.json()["left"], r.text
                 # the table closed and stopped: the move is refused, or the socket closes
                 # (the table released it), and nothing waits for ever

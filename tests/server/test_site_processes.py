@@ -305,7 +305,7 @@ def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death
         async def leave_everywhere() -> list[httpx.Response]:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(httpx.AsyncClient(cookies=cookies, timeout=30).post(
-                    f"{s.base}/api/tables/{made['id']}/leave", headers=csrf))
+                    f"{s.base}/api/tables/{made['id']}/leave", json={}, headers=csrf))
                     for s in servers]
             return [t.result() for t in tasks]
 

@@ -199,7 +199,14 @@ def run(args: argparse.Namespace) -> int:
                         upgrade=args.upgrade,
                         public_url=args.public_url or public_url(args.host, args.port),
                         metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None)
-    uvicorn.run(create_app(settings), **options)
+    from .serving import StartFailed, serve
+
+    served = {k: v for k, v in options.items() if k not in ("host", "port")}
+    try:
+        serve(create_app(settings), args.host, args.port, served)
+    except StartFailed as e:
+        print(f"euchre serve: {e}", file=sys.stderr)
+        return 1
     return 0
 
 

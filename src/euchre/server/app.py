@@ -37,6 +37,7 @@ from .encoder import json_answer
 from .errors import handlers
 from .guards import LimitSettings
 from .hints import HintService
+from .json_only import JsonOnlyMiddleware
 from .metrics import Metrics
 from .middleware import EdgeMiddleware
 from .openapi import openapi_document
@@ -222,7 +223,7 @@ def build_app(settings: Settings | None = None,
     routes.append(Mount("/static", app=StaticFiles(directory=static, check_dir=False),
                         name="static"))
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers(),
-                    middleware=[Middleware(EdgeMiddleware)])
+                    middleware=[Middleware(EdgeMiddleware), Middleware(JsonOnlyMiddleware)])
     app.state.settings = settings
     app.state.registry = registry
     app.state.metrics = metrics

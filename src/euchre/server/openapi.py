@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from .. import __version__
+from .json_only import CHANGING
 from .registry import KIND_ANSWERS, KIND_REQUESTS, TEXT, Endpoint, Registry
 from .wire.common import REF, ErrorAnswer
 from .wire.tables import TableSnapshot
@@ -91,7 +92,11 @@ def _operation(endpoint: Endpoint, registry: Registry, schemas: Schemas) -> dict
                                   and model not in (TEXT, KIND_ANSWERS) else "The answer."}
         if content is not None:
             responses[str(status)]["content"] = content
-    for status, why in endpoint.refusals.items():
+    refusals = dict(endpoint.refusals)
+    if endpoint.method in CHANGING and endpoint.path.startswith("/api/"):
+        refusals.setdefault(415, "Not ``Content-Type: application/json`` (a form or text "
+                                 "post another site could forge); nothing changed.")
+    for status, why in refusals.items():
         responses[str(status)] = {"description": why,
                                   "content": {"application/json": {
                                       "schema": schemas.use(ErrorAnswer)}}}

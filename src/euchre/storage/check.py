@@ -1,8 +1,10 @@
 """Start-up checks of the database: a broken one is refused with one line naming it.
 
 SQLite: the file is an SQLite database (or empty, or not there yet, with a folder that can
-hold it), passes ``PRAGMA quick_check``, and can be written. PostgreSQL: a connection is
-made and answers. :class:`DatabaseUnusable` says which database and why, in one line.
+hold it), passes ``PRAGMA quick_check``, and can be written (a write is tried and rolled
+back: a read-only file, folder or journal is refused). PostgreSQL: a connection is made and
+answers. A URL whose driver this server does not speak is refused before anything is
+tried. :class:`DatabaseUnusable` says which database and why, in one line.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from sqlalchemy.exc import ArgumentError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file."""
+
+DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
+"""The database drivers the server speaks (and ``memory:``)."""
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for PostgreSQL to answer."""
@@ -39,6 +44,13 @@ def _one_line(error: BaseException) -> str:
 
 
 def _check_sqlite(path: Path) -> None:
+    try:
+        _check_sqlite_file(path)
+    except PermissionError as e:  # a folder on the way this user may not enter
+        raise DatabaseUnusable(f"cannot reach it: {e.strerror or _one_line(e)}") from None
+
+
+def _check_sqlite_file(path: Path) -> None:
     if path.is_dir():
         raise DatabaseUnusable("it is a folder, not a file")
     for above in path.parents:
@@ -60,14 +72,17 @@ def _check_sqlite(path: Path) -> None:
         if head and head != SQLITE_HEADER:
             raise DatabaseUnusable("it is not an SQLite database")
     try:
-        conn = sqlite3.connect(path, timeout=5)
+        conn = sqlite3.connect(path, timeout=5, isolation_level=None)
     except sqlite3.Error as e:
         raise DatabaseUnusable(f"cannot open it: {_one_line(e)}") from None
     try:
         problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check")]
         if problems != ["ok"]:
             raise DatabaseUnusable(f"it is corrupt (quick_check: {problems[0]})")
-        conn.execute("BEGIN IMMEDIATE")  # takes the write lock: a read-only file fails here
+        # A real write, rolled back: the write lock alone is granted on a read-only file.
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(f"PRAGMA user_version = {version}")
         conn.execute("ROLLBACK")
     except sqlite3.DatabaseError as e:
         message = _one_line(e)
@@ -102,12 +117,16 @@ async def _check_postgres(url: str) -> None:
 async def check_database(url: str) -> None:
     """Raise :class:`DatabaseUnusable` ("database URL: why") if the database at ``url``
     cannot be used; ``memory:`` always can."""
-    if url == "memory:":
+    if url in ("memory", "memory:"):
         return
     try:
         parsed = make_url(url)
     except ArgumentError:
         raise DatabaseUnusable(f"database {url}: not a database URL") from None
+    if parsed.drivername not in DRIVERS:
+        raise DatabaseUnusable(
+            f"database {shown(url)}: the driver {parsed.drivername!r} is not one this server "
+            f"speaks (use {' or '.join(d + '://' for d in DRIVERS)}, or memory:)")
     try:
         backend = parsed.get_backend_name()
         if backend == "sqlite":

@@ -11,10 +11,12 @@ export class ApiError extends Error {
 /** Call the API; `headers` are added to the request (e.g. the CSRF token). */
 export async function request(method, path, body, headers = {}) {
   const init = { method, headers: { Accept: "application/json", ...headers } };
-  if (body !== undefined) {
+  // The server takes a request that changes something only as JSON (a form or text post
+  // from another site is refused): say so even when there is no body.
+  if (body !== undefined || (method !== "GET" && method !== "HEAD")) {
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
   }
+  if (body !== undefined) init.body = JSON.stringify(body);
   const response = await fetch(path, init);
   const text = await response.text();
   let data = null;
