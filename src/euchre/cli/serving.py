@@ -87,12 +87,11 @@ def serve(app: Starlette, host: str, port: int, options: dict[str, Any]) -> None
 
     async def main() -> None:
         lifespan = app.router.lifespan_context(app)
-        log.info("Waiting for application startup.")  # uvicorn's own words, as before
         try:
             await lifespan.__aenter__()
         except (Exception, asyncio.CancelledError) as e:
             raise StartFailed(f"could not start: {one_line(e)}") from None
-        log.info("Application startup complete.")
+        log.info("Application startup complete.")  # uvicorn's words: scripts wait for them
         left = False
 
         async def leave() -> None:
