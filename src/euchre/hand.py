@@ -58,6 +58,22 @@ def _next_table() -> tuple[tuple[int, ...], ...]:
 _NEXT = _next_table()  # _NEXT[out_mask][seat]: next seat clockwise that is playing
 _PLAYERS = tuple(4 - bin(m).count("1") for m in range(16))  # playing seats per out mask
 _BITS = tuple(1 << c for c in range(25))
+_new_state = object.__new__
+_PLAY_KIND = A.PLAY
+
+
+def _by_mask(actions: Sequence[Action]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """``t[0][m & 0xFFF] + t[1][m >> 12]``: the actions of the cards of mask ``m`` in card order.
+
+    Two halves (cards 0-11 and 12-24) keep the tables small and a lookup to two indexings.
+    """
+    low = tuple(tuple(actions[c] for c in cards_of(m)) for m in range(1 << 12))
+    high = tuple(tuple(actions[c + 12] for c in cards_of(m)) for m in range(1 << 13))
+    return (low, high)
+
+
+_PLAYS_LOW, _PLAYS_HIGH = _by_mask(A.PLAYS)
+_DISCARDS_LOW, _DISCARDS_HIGH = _by_mask(A.DISCARDS)
 
 
 class Deal:
@@ -88,7 +104,39 @@ class Deal:
         return f"Deal(hands={self.hands!r}, kitty={self.kitty!r}, pattern={self.pattern!r})"
 
 
-def _check_deal(rules: Rules, deal: Deal) -> None:
+_BIT_OF = {c: 1 << c for c in range(25)}
+
+
+def _check_deal(rules: Rules, deal: Deal) -> tuple[int, int, int, int]:
+    """The four hands as bit masks, or :class:`DealError` for a misdeal."""
+    hands = deal.hands
+    kitty = deal.kitty
+    if len(hands) == 4 and len(kitty) == (5 if rules.benny else 4) and deal.pattern in PATTERNS:
+        # One pass over the cards: an unknown card misses the table, a repeated one loses a
+        # bit; anything odd falls through to _refuse_deal, which names the fault.
+        bit = _BIT_OF
+        h0, h1, h2, h3 = hands
+        try:
+            if len(h0) == len(h1) == len(h2) == len(h3) == 5:
+                masks = (
+                    bit[h0[0]] | bit[h0[1]] | bit[h0[2]] | bit[h0[3]] | bit[h0[4]],
+                    bit[h1[0]] | bit[h1[1]] | bit[h1[2]] | bit[h1[3]] | bit[h1[4]],
+                    bit[h2[0]] | bit[h2[1]] | bit[h2[2]] | bit[h2[3]] | bit[h2[4]],
+                    bit[h3[0]] | bit[h3[1]] | bit[h3[2]] | bit[h3[3]] | bit[h3[4]],
+                )
+                total = masks[0] | masks[1] | masks[2] | masks[3]
+                for c in kitty:
+                    total |= bit[c]
+                if total.bit_count() == 20 + len(kitty) and (total >> JOKER == 1) == rules.benny:
+                    return masks
+        except (KeyError, TypeError):
+            pass
+    _refuse_deal(rules, deal)
+    raise DealError("misdeal")  # pragma: no cover - _refuse_deal names every fault
+
+
+def _refuse_deal(rules: Rules, deal: Deal) -> None:
+    """Raise :class:`DealError` naming the first fault of a misdeal."""
     if len(deal.hands) != 4:
         raise DealError(f"misdeal: {len(deal.hands)} hands dealt, not 4")
     for seat, hand in enumerate(deal.hands):
@@ -184,7 +232,7 @@ class HandState:
         """Start a hand from a fixed deal; prefer :func:`euchre.deal`."""
         if dealer not in (0, 1, 2, 3):
             raise DealError(f"the dealer must be a seat 0-3, not {dealer!r}")
-        _check_deal(rules, deal)
+        self._hands = _check_deal(rules, deal)
         self.rules = rules
         self.deal = deal
         self.dealer = dealer
@@ -198,11 +246,6 @@ class HandState:
         self.points = (0, 0)
         self.thrown_in = False
         self.reneged = None
-        hands = [0, 0, 0, 0]
-        for seat, cards in enumerate(deal.hands):
-            for c in cards:
-                hands[seat] |= 1 << c
-        self._hands = (hands[0], hands[1], hands[2], hands[3])
         self._down = deal.kitty[1:]
         self._passes = 0
         self._leader = -1
@@ -308,13 +351,7 @@ class HandState:
                 follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][self._trick[0]]]
                 if follow:
                     hand = follow
-            plays = A.PLAYS
-            out = []
-            while hand:
-                low = hand & -hand
-                out.append(plays[low.bit_length() - 1])
-                hand ^= low
-            return out
+            return [*_PLAYS_LOW[hand & 0xFFF], *_PLAYS_HIGH[hand >> 12]]
         if phase == OVER:
             return []
         seat = self.to_act
@@ -332,7 +369,8 @@ class HandState:
                     acts.append(A.CALLS_ALONE[s])
             return acts
         if phase == DISCARD:
-            return [A.DISCARDS[c] for c in cards_of(self._hands[seat])]
+            hand = self._hands[seat]
+            return [*_DISCARDS_LOW[hand & 0xFFF], *_DISCARDS_HIGH[hand >> 12]]
         if phase == DEFEND:
             return [A.PASS, A.DEFEND_ALONE]
         if phase == BENNY:
@@ -367,18 +405,87 @@ class HandState:
             if not isinstance(action, str):
                 raise IllegalActionError(f"not an action: {action!r}")
             action = parse_action(action)
+        actor: int = self.to_act  # type: ignore[assignment]
+        if self.phase == PLAY and action.kind == _PLAY_KIND and (seat is None or seat == actor):
+            # The play phase is most of a hand's actions: check the card with two mask tests
+            # (no legal list), and copy the state here rather than through _copy.
+            masks = self._hands
+            card = action.card
+            hand = masks[actor]
+            bit = _BITS[card] if 0 <= card < 25 else 0
+            if not hand & bit:
+                raise IllegalActionError(self._why_illegal(actor, action))
+            trick = self._trick
+            trump = self.trump
+            if trick:
+                follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
+                if follow and not follow & bit:
+                    raise IllegalActionError(self._why_illegal(actor, action))
+            new = _new_state(HandState)
+            new.rules = self.rules
+            new.deal = self.deal
+            new.dealer = self.dealer
+            new.score = self.score
+            new.phase = PLAY
+            new.trump = trump
+            new.maker = self.maker
+            new.alone = self.alone
+            new.lone_defender = self.lone_defender
+            new.out = out = self.out
+            new.discard = self.discard
+            new.points = self.points
+            new.thrown_in = False
+            new.reneged = None
+            new._down = self._down
+            new._passes = self._passes
+            new._prev = self
+            new._last = (actor, action)
+            if actor == 0:
+                new._hands = (masks[0] ^ bit, masks[1], masks[2], masks[3])
+            elif actor == 1:
+                new._hands = (masks[0], masks[1] ^ bit, masks[2], masks[3])
+            elif actor == 2:
+                new._hands = (masks[0], masks[1], masks[2] ^ bit, masks[3])
+            else:
+                new._hands = (masks[0], masks[1], masks[2], masks[3] ^ bit)
+            trick = (*trick, card)
+            nxt = _NEXT[out]
+            leader = self._leader
+            if len(trick) < _PLAYERS[out]:
+                new._trick = trick
+                new._leader = leader
+                new._tricks = self._tricks
+                new._won = self._won
+                new.to_act = nxt[actor]
+                return new
+            ranks = TRICK_RANK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
+            at = winner = leader
+            best = -1
+            for c in trick:
+                r = ranks[c]
+                if r > best:
+                    best = r
+                    winner = at
+                at = nxt[at]
+            won = self._won
+            new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
+            new._tricks = tricks = (*self._tricks, (leader, trick, winner))
+            new._trick = ()
+            new._leader = winner
+            new.to_act = winner
+            if len(tricks) == 5:
+                new._leader = leader  # as before: the last trick's leader stays
+                new._score_hand()
+            return new
         if action.kind == A.RENEGE:
             return self._renege(action)
         if self.phase == OVER:
             raise IllegalActionError("the hand is over")
-        actor = self.to_act
         assert actor is not None
         if seat is not None and seat != actor:
             raise IllegalActionError(
                 f"it is {SEAT_NAMES[actor]}'s turn (seat {actor}), not seat {seat}'s"
             )
-        if self.phase == PLAY and action.kind == A.PLAY:
-            return self._play(actor, action.card, action)
         if action not in self.legal_actions():
             raise IllegalActionError(self._why_illegal(actor, action))
         new = self._copy(actor, action)
@@ -444,53 +551,6 @@ class HandState:
         new._won = self._won
         new._prev = self
         new._last = (actor, action)
-        return new
-
-    def _play(self, actor: int, card: Card, action: Action) -> HandState:
-        hand = self._hands[actor]
-        bit = _BITS[card] if 0 <= card < 25 else 0
-        if not hand & bit:
-            raise IllegalActionError(self._why_illegal(actor, action))
-        trick = self._trick
-        trump = self.trump
-        if trick:
-            follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
-            if follow and not follow & bit:
-                raise IllegalActionError(self._why_illegal(actor, action))
-        new = self._copy(actor, action)
-        hands = self._hands
-        if actor == 0:
-            new._hands = (hands[0] ^ bit, hands[1], hands[2], hands[3])
-        elif actor == 1:
-            new._hands = (hands[0], hands[1] ^ bit, hands[2], hands[3])
-        elif actor == 2:
-            new._hands = (hands[0], hands[1], hands[2] ^ bit, hands[3])
-        else:
-            new._hands = (hands[0], hands[1], hands[2], hands[3] ^ bit)
-        trick = (*trick, card)
-        nxt = _NEXT[self.out]
-        if len(trick) < _PLAYERS[self.out]:
-            new._trick = trick
-            new.to_act = nxt[actor]
-            return new
-        ranks = TRICK_RANK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
-        seat = winner = self._leader
-        best = -1
-        for c in trick:
-            r = ranks[c]
-            if r > best:
-                best = r
-                winner = seat
-            seat = nxt[seat]
-        won = self._won
-        new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
-        new._tricks = (*self._tricks, (self._leader, trick, winner))
-        new._trick = ()
-        if len(new._tricks) == 5:
-            new._score_hand()
-        else:
-            new._leader = winner
-            new.to_act = winner
         return new
 
     def _begin_bidding(self) -> None:
@@ -683,12 +743,15 @@ def deal(
     def card(x: str | Card) -> Card:
         return parse_card(x) if isinstance(x, str) else int(x)
 
+    def cards(xs: Sequence[str | Card]) -> tuple[Card, ...]:
+        t = tuple(xs)
+        for x in t:
+            if type(x) is not int:  # text, or an int-like value: convert each card
+                return tuple(card(c) for c in t)
+        return t  # type: ignore[return-value]
+
     try:
-        d = Deal(
-            tuple(tuple(card(c) for c in h) for h in hands),
-            tuple(card(c) for c in kitty),
-            pattern,
-        )
+        d = Deal(tuple(cards(h) for h in hands), cards(kitty), pattern)
     except (CardError, TypeError, ValueError) as e:
         raise DealError(f"misdeal: {e}") from None
     return HandState(rules, dealer, d, score)
