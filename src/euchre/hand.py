@@ -57,8 +57,9 @@ def _next_table() -> tuple[tuple[int, ...], ...]:
 
 _NEXT = _next_table()  # _NEXT[out_mask][seat]: next seat clockwise that is playing
 _PLAYERS = tuple(4 - bin(m).count("1") for m in range(16))  # playing seats per out mask
-_BITS = tuple(1 << c for c in range(25))
+_BIT_OF_CARD = {c: 1 << c for c in range(25)}
 _new_state = object.__new__
+_bit_of = _BIT_OF_CARD.get  # a card's bit; 0 for anything that is not a card
 _PLAY_KIND = A.PLAY
 
 
@@ -104,7 +105,6 @@ class Deal:
         return f"Deal(hands={self.hands!r}, kitty={self.kitty!r}, pattern={self.pattern!r})"
 
 
-_BIT_OF = {c: 1 << c for c in range(25)}
 
 
 def _check_deal(rules: Rules, deal: Deal) -> tuple[int, int, int, int]:
@@ -114,7 +114,7 @@ def _check_deal(rules: Rules, deal: Deal) -> tuple[int, int, int, int]:
     if len(hands) == 4 and len(kitty) == (5 if rules.benny else 4) and deal.pattern in PATTERNS:
         # One pass over the cards: an unknown card misses the table, a repeated one loses a
         # bit; anything odd falls through to _refuse_deal, which names the fault.
-        bit = _BIT_OF
+        bit = _BIT_OF_CARD
         h0, h1, h2, h3 = hands
         try:
             if len(h0) == len(h1) == len(h2) == len(h3) == 5:
@@ -171,11 +171,58 @@ def is_farmers_hand(cards: Sequence[Card], rule: str) -> bool:
     return nines == 3 and tens == 2
 
 
+class _Settled:
+    """The parts of a hand that many actions in a row leave alone: the deal, then what the
+    bidding settled (trump, maker, alone, who sits out), and at the end the result.
+
+    Consecutive states share one; an action that changes any of it gives its new state a copy
+    (a few times a hand), so a card played copies only what a card changes.
+    """
+
+    __slots__ = ("alone", "deal", "dealer", "discard", "down", "lone_defender", "maker", "out",
+                 "points", "reneged", "rules", "score", "thrown_in", "trump")
+
+    rules: Rules
+    deal: Deal
+    dealer: int
+    score: tuple[int, int]
+    trump: int
+    maker: int
+    alone: bool
+    lone_defender: int
+    out: int
+    discard: int
+    down: tuple[Card, ...]
+    points: tuple[int, int]
+    thrown_in: bool
+    reneged: tuple[int, int] | None
+
+    def copy(self) -> _Settled:
+        """A copy to change (field by field: faster than a loop over the slots)."""
+        new = _new_state(_Settled)
+        new.rules = self.rules
+        new.deal = self.deal
+        new.dealer = self.dealer
+        new.score = self.score
+        new.trump = self.trump
+        new.maker = self.maker
+        new.alone = self.alone
+        new.lone_defender = self.lone_defender
+        new.out = self.out
+        new.discard = self.discard
+        new.down = self.down
+        new.points = self.points
+        new.thrown_in = self.thrown_in
+        new.reneged = self.reneged
+        return new
+
+
 class HandState:
     """One hand of euchre at one moment; immutable (``apply`` returns a new state)."""
 
     __slots__ = (
-        "_down",
+        "_fix",
+        "_follow",
         "_hands",
         "_last",
         "_leader",
@@ -184,40 +231,20 @@ class HandState:
         "_trick",
         "_tricks",
         "_won",
-        "alone",
-        "deal",
-        "dealer",
-        "discard",
-        "lone_defender",
-        "maker",
-        "out",
+        "is_over",
         "phase",
-        "points",
-        "reneged",
-        "rules",
-        "score",
-        "thrown_in",
         "to_act",
-        "trump",
     )
 
-    rules: Rules
-    deal: Deal
-    dealer: int
-    score: tuple[int, int]
     phase: int
+    """The phase (``FARMER`` … ``OVER``); :attr:`phase_name` is the word."""
     to_act: int | None
-    trump: int
-    maker: int
-    alone: bool
-    lone_defender: int
-    out: int
-    discard: int
-    points: tuple[int, int]
-    thrown_in: bool
-    reneged: tuple[int, int] | None
+    """The seat to act, or None once the hand is over."""
+    is_over: bool
+    """Whether the hand has ended (scored, thrown in, or stopped by a renege)."""
+    _fix: _Settled
+    _follow: int  # cards that follow the suit led to the trick in progress (0: none led)
     _hands: tuple[int, int, int, int]
-    _down: tuple[Card, ...]
     _passes: int
     _leader: int
     _trick: tuple[Card, ...]
@@ -233,27 +260,30 @@ class HandState:
         if dealer not in (0, 1, 2, 3):
             raise DealError(f"the dealer must be a seat 0-3, not {dealer!r}")
         self._hands = _check_deal(rules, deal)
-        self.rules = rules
-        self.deal = deal
-        self.dealer = dealer
-        self.score = (int(score[0]), int(score[1]))
-        self.trump = -1
-        self.maker = -1
-        self.alone = False
-        self.lone_defender = -1
-        self.out = 0
-        self.discard = -1
-        self.points = (0, 0)
-        self.thrown_in = False
-        self.reneged = None
-        self._down = deal.kitty[1:]
+        fix = self._fix = _new_state(_Settled)
+        fix.rules = rules
+        fix.deal = deal
+        fix.dealer = dealer
+        fix.score = (int(score[0]), int(score[1]))
+        fix.trump = -1
+        fix.maker = -1
+        fix.alone = False
+        fix.lone_defender = -1
+        fix.out = 0
+        fix.discard = -1
+        fix.down = deal.kitty[1:]
+        fix.points = (0, 0)
+        fix.thrown_in = False
+        fix.reneged = None
         self._passes = 0
         self._leader = -1
         self._trick = ()
+        self._follow = 0
         self._tricks = ()
         self._won = (0, 0)
         self._prev = None
         self._last = None
+        self.is_over = False
         self.phase = ORDER
         self.to_act = (dealer + 1) % 4
         if rules.farmers_hand != "off":
@@ -265,17 +295,86 @@ class HandState:
                     return
         self._begin_bidding()
 
+    def _own(self) -> _Settled:
+        """This (new, not yet returned) state's settled part, copied before its first change."""
+        fix = self._fix
+        if self._prev is not None and fix is self._prev._fix:
+            fix = self._fix = fix.copy()
+        return fix
+
+    # -- what the bidding settled (read-only) ---------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The house rules of this hand."""
+        return self._fix.rules
+
+    @property
+    def deal(self) -> Deal:
+        """The cards as dealt."""
+        return self._fix.deal
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self._fix.dealer
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The game score before this hand (seats 0 & 2, seats 1 & 3)."""
+        return self._fix.score
+
+    @property
+    def trump(self) -> int:
+        """The trump suit, or -1 before it is made."""
+        return self._fix.trump
+
+    @property
+    def maker(self) -> int:
+        """The seat that made trump, or -1."""
+        return self._fix.maker
+
+    @property
+    def alone(self) -> bool:
+        """Whether the maker plays alone."""
+        return self._fix.alone
+
+    @property
+    def lone_defender(self) -> int:
+        """The seat defending alone, or -1."""
+        return self._fix.lone_defender
+
+    @property
+    def out(self) -> int:
+        """The seats sitting out, as a bit mask (bit ``seat``)."""
+        return self._fix.out
+
+    @property
+    def discard(self) -> int:
+        """The dealer's discard, or -1 (the full state: only the dealer may see it)."""
+        return self._fix.discard
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """Points this hand scored for seats 0 & 2 and seats 1 & 3 ((0, 0) until it ends)."""
+        return self._fix.points
+
+    @property
+    def thrown_in(self) -> bool:
+        """Whether everyone passed and the hand was thrown in (or a farmer threw it in)."""
+        return self._fix.thrown_in
+
+    @property
+    def reneged(self) -> tuple[int, int] | None:
+        """A renege claim that ended the hand: (reneging seat, claiming seat), or None."""
+        return self._fix.reneged
+
     # -- public read-only properties ------------------------------------------------
 
     @property
     def upcard(self) -> Card:
         """The card turned face up."""
         return self.deal.kitty[0]
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the hand has ended (scored, thrown in, or stopped by a renege)."""
-        return self.phase == OVER
 
     @property
     def phase_name(self) -> str:
@@ -305,7 +404,7 @@ class HandState:
     @property
     def kitty_down(self) -> tuple[Card, ...]:
         """The face-down kitty cards (including the dealer's discard)."""
-        return self._down
+        return self._fix.down
 
     def hand(self, seat: int) -> list[Card]:
         """The cards a seat holds now (this is the full state: do not show it to others)."""
@@ -346,11 +445,9 @@ class HandState:
         phase = self.phase
         if phase == PLAY:
             hand = self._hands[self.to_act]  # type: ignore[index]
-            if self._trick:
-                trump = self.trump
-                follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][self._trick[0]]]
-                if follow:
-                    hand = follow
+            follow = hand & self._follow
+            if follow:
+                hand = follow
             return [*_PLAYS_LOW[hand & 0xFFF], *_PLAYS_HIGH[hand >> 12]]
         if phase == OVER:
             return []
@@ -412,31 +509,17 @@ class HandState:
             masks = self._hands
             card = action.card
             hand = masks[actor]
-            bit = _BITS[card] if 0 <= card < 25 else 0
+            bit = _bit_of(card, 0)
             if not hand & bit:
                 raise IllegalActionError(self._why_illegal(actor, action))
-            trick = self._trick
-            trump = self.trump
-            if trick:
-                follow = hand & FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
-                if follow and not follow & bit:
-                    raise IllegalActionError(self._why_illegal(actor, action))
+            follow = hand & self._follow
+            if follow and not follow & bit:
+                raise IllegalActionError(self._why_illegal(actor, action))
+            fix = self._fix
             new = _new_state(HandState)
-            new.rules = self.rules
-            new.deal = self.deal
-            new.dealer = self.dealer
-            new.score = self.score
+            new._fix = fix
             new.phase = PLAY
-            new.trump = trump
-            new.maker = self.maker
-            new.alone = self.alone
-            new.lone_defender = self.lone_defender
-            new.out = out = self.out
-            new.discard = self.discard
-            new.points = self.points
-            new.thrown_in = False
-            new.reneged = None
-            new._down = self._down
+            new.is_over = False
             new._passes = self._passes
             new._prev = self
             new._last = (actor, action)
@@ -448,7 +531,15 @@ class HandState:
                 new._hands = (masks[0], masks[1], masks[2] ^ bit, masks[3])
             else:
                 new._hands = (masks[0], masks[1], masks[2], masks[3] ^ bit)
-            trick = (*trick, card)
+            trick = self._trick
+            trump = fix.trump
+            if trick:
+                new._follow = self._follow
+                trick = (*trick, card)
+            else:
+                new._follow = FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][card]]
+                trick = (card,)
+            out = fix.out
             nxt = _NEXT[out]
             leader = self._leader
             if len(trick) < _PLAYERS[out]:
@@ -471,6 +562,7 @@ class HandState:
             new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
             new._tricks = tricks = (*self._tricks, (leader, trick, winner))
             new._trick = ()
+            new._follow = 0
             new._leader = winner
             new.to_act = winner
             if len(tricks) == 5:
@@ -500,22 +592,25 @@ class HandState:
             hands = list(new._hands)
             hands[actor] &= ~(1 << action.card)
             new._hands = (hands[0], hands[1], hands[2], hands[3])
-            new.discard = action.card
-            new._down = (*new._down, action.card)
+            fix = new._own()
+            fix.discard = action.card
+            fix.down = (*fix.down, action.card)
             new._after_exchange()
         elif kind == A.DEFEND:
-            new.lone_defender = actor
-            new.out |= 1 << ((actor + 2) % 4)
+            fix = new._own()
+            fix.lone_defender = actor
+            fix.out |= 1 << ((actor + 2) % 4)
             new._start_play()
         elif kind == A.FARMER_SWAP:
             hands = list(new._hands)
-            take = self._down[:3]
+            down = self._fix.down
+            take = down[:3]
             for c in action.cards:
                 hands[actor] &= ~(1 << c)
             for c in take:
                 hands[actor] |= 1 << c
             new._hands = (hands[0], hands[1], hands[2], hands[3])
-            new._down = (*action.cards, *self._down[3:])
+            new._own().down = (*action.cards, *down[3:])
             new._begin_bidding()
         elif kind == A.FARMER_KEEP:
             new._begin_bidding()
@@ -526,27 +621,16 @@ class HandState:
         return new
 
     def _copy(self, actor: int, action: Action) -> HandState:
-        new = HandState.__new__(HandState)
-        new.rules = self.rules
-        new.deal = self.deal
-        new.dealer = self.dealer
-        new.score = self.score
+        new = _new_state(HandState)
+        new._fix = self._fix
         new.phase = self.phase
+        new.is_over = self.is_over
         new.to_act = self.to_act
-        new.trump = self.trump
-        new.maker = self.maker
-        new.alone = self.alone
-        new.lone_defender = self.lone_defender
-        new.out = self.out
-        new.discard = self.discard
-        new.points = self.points
-        new.thrown_in = self.thrown_in
-        new.reneged = self.reneged
         new._hands = self._hands
-        new._down = self._down
         new._passes = self._passes
         new._leader = self._leader
         new._trick = self._trick
+        new._follow = self._follow
         new._tricks = self._tricks
         new._won = self._won
         new._prev = self
@@ -554,12 +638,13 @@ class HandState:
         return new
 
     def _begin_bidding(self) -> None:
-        if self.rules.benny and self.upcard == JOKER:
+        fix = self._fix
+        if fix.rules.benny and fix.deal.kitty[0] == JOKER:
             self.phase = BENNY
-            self.to_act = self.dealer
+            self.to_act = fix.dealer
         else:
             self.phase = ORDER
-            self.to_act = (self.dealer + 1) % 4
+            self.to_act = (fix.dealer + 1) % 4
         self._passes = 0
 
     def _pass(self, actor: int) -> None:
@@ -576,33 +661,36 @@ class HandState:
         elif self.phase == ORDER:
             self.phase = CALL
             self._passes = 0
-            self.to_act = (self.dealer + 1) % 4
+            self.to_act = (self._fix.dealer + 1) % 4
         else:
             self._throw_in()
 
     def _throw_in(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self.to_act = None
-        self.thrown_in = True
+        self._own().thrown_in = True
 
     def _make(self, actor: int, trump: int, alone: bool, exchange: bool) -> None:
-        self.trump = trump
-        self.maker = actor
-        self.alone = alone
+        fix = self._own()
+        fix.trump = trump
+        fix.maker = actor
+        fix.alone = alone
         if alone:
-            self.out |= 1 << ((actor + 2) % 4)
-        dealer_out = bool(self.out >> self.dealer & 1)
-        if exchange and (not dealer_out or self.rules.dealer_exchanges_when_partner_alone):
+            fix.out |= 1 << ((actor + 2) % 4)
+        dealer = fix.dealer
+        dealer_out = fix.out >> dealer & 1
+        if exchange and (not dealer_out or fix.rules.dealer_exchanges_when_partner_alone):
             hands = list(self._hands)
-            hands[self.dealer] |= 1 << self.upcard
+            hands[dealer] |= 1 << fix.deal.kitty[0]
             self._hands = (hands[0], hands[1], hands[2], hands[3])
             self.phase = DISCARD
-            self.to_act = self.dealer
+            self.to_act = dealer
         else:
             self._after_exchange()
 
     def _after_exchange(self) -> None:
-        if self.rules.defend_alone:
+        if self._fix.rules.defend_alone:
             first = self._next_defender(None)
             self.phase = DEFEND
             self._passes = 0
@@ -621,26 +709,28 @@ class HandState:
         return -1
 
     def _start_play(self) -> None:
+        fix = self._fix
         self.phase = PLAY
-        lone = self.maker if self.alone else self.lone_defender
-        if self.rules.lead_when_sitting_out == "loner-left" and lone >= 0:
+        lone = fix.maker if fix.alone else fix.lone_defender
+        if lone >= 0 and fix.rules.lead_when_sitting_out == "loner-left":
             start = lone
         else:
-            start = self.dealer
-        self._leader = _NEXT[self.out][start]
-        self.to_act = self._leader
+            start = fix.dealer
+        self._leader = self.to_act = _NEXT[fix.out][start]
 
     def _score_hand(self) -> None:
         self.phase = OVER
+        self.is_over = True
         self.to_act = None
-        side = self.maker % 2
+        fix = self._own()
+        side = fix.maker % 2
         taken = self._won[side]
         if taken >= 3:
-            pts = 1 if taken < 5 else (4 if self.alone else 2)
-            self.points = (pts, 0) if side == 0 else (0, pts)
+            pts = 1 if taken < 5 else (4 if fix.alone else 2)
+            fix.points = (pts, 0) if side == 0 else (0, pts)
         else:
-            pts = 4 if self.lone_defender >= 0 else 2
-            self.points = (0, pts) if side == 0 else (pts, 0)
+            pts = 4 if fix.lone_defender >= 0 else 2
+            fix.points = (0, pts) if side == 0 else (pts, 0)
 
     def _renege(self, action: Action) -> HandState:
         if self.phase != PLAY and not (self.phase == OVER and not self.thrown_in):
@@ -659,14 +749,16 @@ class HandState:
         new = self._copy(action.by, action)
         new.phase = OVER
         new.to_act = None
-        new.reneged = (action.seat, action.by)
+        new.is_over = True
+        fix = new._own()
+        fix.reneged = (action.seat, action.by)
         # "As if they had won the hand": 4 only when the claiming side played the lone hand.
         side = action.by % 2
         lone = (self.alone and self.maker % 2 == side) or (
             self.lone_defender >= 0 and self.lone_defender % 2 == side
         )
         pts = 4 if lone and self.rules.renege_penalty == "hand" else 2
-        new.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
+        fix.points = (pts, 0) if action.by % 2 == 0 else (0, pts)
         return new
 
     def _has_followed(self, seat: int) -> bool:
