@@ -8,6 +8,7 @@ Seats are 0-3 clockwise, partners 0 & 2 and 1 & 3, left of the dealer is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 from . import actions as A
 from .actions import Action, parse_action
@@ -59,6 +60,7 @@ _NEXT = _next_table()  # _NEXT[out_mask][seat]: next seat clockwise that is play
 _PLAYERS = tuple(4 - bin(m).count("1") for m in range(16))  # playing seats per out mask
 _BIT_OF_CARD = {c: 1 << c for c in range(25)}
 _new_state = object.__new__
+_INT_ONLY = frozenset({int})
 _bit_of = _BIT_OF_CARD.get  # a card's bit; 0 for anything that is not a card
 _PLAY_KIND = A.PLAY
 
@@ -835,15 +837,13 @@ def deal(
     def card(x: str | Card) -> Card:
         return parse_card(x) if isinstance(x, str) else int(x)
 
-    def cards(xs: Sequence[str | Card]) -> tuple[Card, ...]:
-        t = tuple(xs)
-        for x in t:
-            if type(x) is not int:  # text, or an int-like value: convert each card
-                return tuple(card(c) for c in t)
-        return t  # type: ignore[return-value]
-
     try:
-        d = Deal(tuple(cards(h) for h in hands), cards(kitty), pattern)
+        hs = tuple(map(tuple, hands))
+        ks = tuple(kitty)
+        if not set(map(type, chain(ks, *hs))) <= _INT_ONLY:  # text (or int-like): convert
+            hs = tuple(tuple(card(c) for c in h) for h in hs)
+            ks = tuple(card(c) for c in ks)
+        d = Deal(hs, ks, pattern)  # type: ignore[arg-type]
     except (CardError, TypeError, ValueError) as e:
         raise DealError(f"misdeal: {e}") from None
     return HandState(rules, dealer, d, score)
