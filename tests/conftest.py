@@ -69,3 +69,21 @@ def new_context(browser: Browser) -> Iterator[Callable[..., BrowserContext]]:
     yield make
     for context in contexts:
         context.close()
+
+
+# -- no silent skips where everything is installed ---------------------------------------
+# scripts/test installs every optional part a test needs (Chromium, PostgreSQL, Redis, nginx,
+# Node, the compiled solver, open_spiel) and sets EUCHRE_TEST_NO_SKIP=1: there a skip means a
+# part is missing, so it fails the run with the skip's reason instead of passing quietly.
+NO_SKIP = os.environ.get("EUCHRE_TEST_NO_SKIP") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With EUCHRE_TEST_NO_SKIP=1, report a skipped test as failed, naming the reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if NO_SKIP and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped where nothing may be skipped (EUCHRE_TEST_NO_SKIP=1): {reason}"
