@@ -1,0 +1,154 @@
+"""A Gymnasium environment for one learner seated with three of our computer players."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from ..bots import LEVELS, Bot, make
+from ..rules import Rules
+from ..view import HandView
+from .actions import INDEX, NUM_ACTIONS
+from .aec import AGENTS, raw_env
+from .observation import SIZE
+
+Vector = npt.NDArray[np.int8]
+
+
+class SingleAgentEnv(gymnasium.Env[Vector, int]):
+    """One seat learns; a computer partner and two computer opponents play the others.
+
+    ``SingleAgentEnv(preset="classic", seat=0, partner="medium", opponents="medium",
+    whole_game=False, win_reward=0.0, **rule_options)``: ``seat`` is the learner's seat
+    (None: a random seat each episode); ``partner`` is a level of :func:`euchre.bots.make`
+    and ``opponents`` one level or a pair (left, right). The observation is the learner's
+    vector (:mod:`euchre.env.observation`); ``info["action_mask"]`` (and
+    :meth:`action_masks`) marks its legal actions. The reward is the learner's side's points
+    minus the other side's, at the end of each hand.
+
+    An episode starts at the learner's first decision: a hand that ends before the learner
+    has anything to decide (thrown in by a farmer, or played out while it sits out) is
+    skipped when single hands are played, and counted in ``info["hands_skipped"]``.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's
+
+    def __init__(
+        self,
+        preset: str | Rules = "classic",
+        *,
+        seat: int | None = 0,
+        partner: str = "medium",
+        opponents: str | tuple[str, str] = "medium",
+        whole_game: bool = False,
+        win_reward: float = 0.0,
+        render_mode: str | None = None,
+        **rule_options: Any,
+    ) -> None:
+        """An environment for the preset's rules with ``rule_options`` changed."""
+        if seat is not None and seat not in (0, 1, 2, 3):
+            raise ValueError(f"seat must be 0-3 or None, not {seat!r}")
+        pair = (opponents, opponents) if isinstance(opponents, str) else tuple(opponents)
+        if len(pair) != 2:
+            raise ValueError("opponents is one level or a pair of levels")
+        for level in (partner, *pair):
+            if level.strip().lower() not in LEVELS:
+                raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+        self.levels: tuple[str, str, str] = (partner, pair[0], pair[1])
+        """The computer players' levels: partner, left opponent, right opponent."""
+        self.fixed_seat = seat
+        """The learner's seat, or None for a random seat each episode."""
+        self.aec = raw_env(
+            preset, whole_game=whole_game, win_reward=win_reward, render_mode=render_mode,
+            **rule_options,
+        )
+        """The four-seat environment underneath."""
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(low=0, high=1, shape=(SIZE,), dtype=np.int8)
+        self.action_space: spaces.Space[int] = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
+        self.seat = 0 if seat is None else seat
+        """The learner's seat this episode."""
+        self._bots: dict[int, Bot] = {}
+        self._rng = random.Random()
+
+    def _make_bots(self, seed: int | None) -> None:
+        partner, left, right = self.levels
+        levels = {(self.seat + 2) % 4: partner, (self.seat + 1) % 4: left,
+                  (self.seat + 3) % 4: right}
+        self._bots = {
+            s: make(level, None if seed is None else seed * 4 + s) for s, level in levels.items()
+        }
+
+    def _advance(self) -> float:
+        """Let the computer players act until it is the learner's turn or the episode ends;
+        the learner's reward on the way."""
+        aec = self.aec
+        me = AGENTS[self.seat]
+        reward = 0.0
+        while not aec.terminations[me] and aec.agent_selection != me:
+            seat = AGENTS.index(aec.agent_selection)
+            action = self._bots[seat].choose(aec.view(seat))
+            aec.step(INDEX[action])
+            reward += aec.rewards[me]
+        return reward
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.aec.action_mask(AGENTS[self.seat])}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Vector, dict[str, Any]]:
+        """Deal until the learner has a decision; the seed fixes deals, seats and bots."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        bot_seed = self._rng.getrandbits(48) if seed is not None else None
+        if self.fixed_seat is None:
+            self.seat = self._rng.randrange(4)
+        self._make_bots(bot_seed)
+        skipped = 0
+        aec_seed = self._rng.getrandbits(63) if seed is not None else None
+        while True:
+            self.aec.reset(seed=aec_seed, options=options)
+            aec_seed = None
+            options = None
+            self._advance()
+            if not self.aec.terminations[AGENTS[self.seat]]:
+                break
+            skipped += 1
+        info = self._info()
+        info["hands_skipped"] = skipped
+        return self._observation(), info
+
+    def _observation(self) -> Vector:
+        return self.aec.observe(AGENTS[self.seat])["observation"]
+
+    def step(self, action: int) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
+        """The learner takes the action with this index; the others play until its next
+        decision or the end of the episode."""
+        aec = self.aec
+        me = AGENTS[self.seat]
+        if aec.terminations.get(me, True):
+            raise RuntimeError("the episode is over: call reset()")
+        aec.step(action)
+        reward = aec.rewards[me] + self._advance()
+        done = aec.terminations[me]
+        return self._observation(), float(reward), done, False, self._info()
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The learner's legal actions now, as 0/1 (the name sb3-contrib's maskable
+        algorithms look for)."""
+        return self.aec.action_mask(AGENTS[self.seat])
+
+    def view(self) -> HandView:
+        """The learner's own view of the hand (to ask a computer player what it would do)."""
+        return self.aec.view(self.seat)
+
+    def render(self) -> str | None:
+        """The table as text with ``render_mode="ansi"``."""
+        return self.aec.render()
