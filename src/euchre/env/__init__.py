@@ -13,13 +13,10 @@ from typing import Any
 
 from ..rules import Rules
 from .actions import NUM_ACTIONS, action_index, index_action
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, ILLEGAL_REWARD, raw_env
 from .observation import FIELDS, OFFSETS, SIZE, describe, encode_view
 from .single import SingleAgentEnv
 from .wrapper import CheckedEnv
-
-ILLEGAL_REWARD = -4.0
-"""What :func:`env` gives an agent that takes an illegal action (the worst hand's score)."""
 
 __all__ = [
     "AGENTS",

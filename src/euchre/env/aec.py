@@ -25,6 +25,9 @@ from .observation import SIZE, Tracker
 AGENTS: tuple[str, ...] = ("player_0", "player_1", "player_2", "player_3")
 """The agents' names; ``player_i`` sits in seat ``i`` (partners 0 & 2 and 1 & 3)."""
 
+ILLEGAL_REWARD = -4.0
+"""What an illegal action scores where it ends the episode (the worst a hand can score)."""
+
 _SEAT = {name: seat for seat, name in enumerate(AGENTS)}
 _NO_MASK = bytes(NUM_ACTIONS)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..bots import LEVELS, Bot, make
 from ..rules import Rules
 from ..view import HandView
 from .actions import INDEX, NUM_ACTIONS
-from .aec import AGENTS, raw_env
+from .aec import AGENTS, ILLEGAL_REWARD, raw_env
 from .observation import SIZE
 
 Vector = npt.NDArray[np.int8]
@@ -29,7 +30,10 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
     and ``opponents`` one level or a pair (left, right). The observation is the learner's
     vector (:mod:`euchre.env.observation`); ``info["action_mask"]`` (and
     :meth:`action_masks`) marks its legal actions. The reward is the learner's side's points
-    minus the other side's, at the end of each hand.
+    minus the other side's, at the end of each hand. An illegal action ends the episode
+    with ``illegal_reward`` (-4, the worst a hand scores) and ``info["illegal_action"]``,
+    as PettingZoo's classic games do; with ``illegal_reward=None`` it raises
+    :class:`~euchre.IllegalActionError` and changes nothing.
 
     An episode starts at the learner's first decision: a hand that ends before the learner
     has anything to decide (thrown in by a farmer, or played out while it sits out) is
@@ -47,10 +51,14 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
         opponents: str | tuple[str, str] = "medium",
         whole_game: bool = False,
         win_reward: float = 0.0,
+        illegal_reward: float | None = ILLEGAL_REWARD,
         render_mode: str | None = None,
         **rule_options: Any,
     ) -> None:
         """An environment for the preset's rules with ``rule_options`` changed."""
+        self.illegal_reward = illegal_reward
+        """What an illegal action scores; it ends the episode (None: it raises instead)."""
+        self._over = True
         if seat is not None and seat not in (0, 1, 2, 3):
             raise ValueError(f"seat must be 0-3 or None, not {seat!r}")
         pair = (opponents, opponents) if isinstance(opponents, str) else tuple(opponents)
@@ -121,6 +129,7 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
             if not self.aec.terminations[AGENTS[self.seat]]:
                 break
             skipped += 1
+        self._over = False
         info = self._info()
         info["hands_skipped"] = skipped
         return self._observation(), info
@@ -133,12 +142,24 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
         decision or the end of the episode."""
         aec = self.aec
         me = AGENTS[self.seat]
-        if aec.terminations.get(me, True):
+        if self._over:
             raise RuntimeError("the episode is over: call reset()")
+        if self.illegal_reward is not None and not self._is_legal(action):
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), self.illegal_reward, True, False, info
         aec.step(action)
         reward = aec.rewards[me] + self._advance()
-        done = aec.terminations[me]
+        done = self._over = aec.terminations[me]
         return self._observation(), float(reward), done, False, self._info()
+
+    def _is_legal(self, action: Any) -> bool:
+        try:
+            index = operator.index(action)
+        except TypeError:
+            return False
+        return 0 <= index < NUM_ACTIONS and bool(self.aec._legal_mask()[index])
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The learner's legal actions now, as 0/1 (the name sb3-contrib's maskable

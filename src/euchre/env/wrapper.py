@@ -25,6 +25,11 @@ from ..errors import IllegalActionError
 from .actions import NUM_ACTIONS
 from .aec import Observation, raw_env
 
+_NEED_RESET = frozenset(
+    ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos",
+     "num_agents")
+)
+
 
 class CheckedEnv(BaseWrapper):
     """The raw environment with PettingZoo's classic-game checks (see the module docstring)."""
@@ -88,6 +93,13 @@ class CheckedEnv(BaseWrapper):
     def _check_reset(self, name: str) -> None:
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
+
+    def __getattr__(self, name: str) -> Any:
+        """Other attributes of the raw environment (a property that refused before reset
+        lands here too, and is refused again)."""
+        if name in _NEED_RESET:
+            self._check_reset(name)
+        return super().__getattr__(name)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new episode (see :class:`~euchre.env.raw_env`)."""

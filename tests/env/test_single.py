@@ -1,0 +1,117 @@
+"""The Gymnasium wrapper: one learner with three of our computer players."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from euchre import IllegalActionError
+from euchre.bots import make
+from euchre.env import SingleAgentEnv, action_index, single_agent
+
+
+def test_gymnasiums_env_checker_passes() -> None:
+    check_env(single_agent("kitchen-table", partner="easy", opponents="random"),
+              skip_render_check=True)
+
+
+def _run(env: SingleAgentEnv, seed: int, rng: random.Random) -> tuple[list[int], float]:
+    obs, info = env.reset(seed=seed)
+    actions: list[int] = []
+    total = 0.0
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        mask = info["action_mask"]
+        assert mask.any() and np.array_equal(mask, env.action_masks())
+        action = rng.choice(np.flatnonzero(mask).tolist())
+        actions.append(action)
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        total += reward
+    return actions, total
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3, None])
+def test_the_learner_is_paid_its_sides_points(seat: int | None) -> None:
+    env = single_agent("classic", seat=seat, partner="medium", opponents=("easy", "random"))
+    rng = random.Random(1)
+    for episode in range(30):
+        _, total = _run(env, episode, rng)
+        hand = env.aec.hand_state
+        us = env.seat % 2
+        assert total == hand.points[us] - hand.points[1 - us]
+        assert all(env.aec.terminations.values())
+
+
+def test_the_learner_acts_only_in_its_own_seat_and_sees_its_own_view() -> None:
+    env = single_agent(seat=None)
+    rng = random.Random(2)
+    for episode in range(20):
+        _, info = env.reset(seed=episode)
+        view = env.view()
+        assert view.seat == env.seat and view.to_act == env.seat
+        assert {action_index(a) for a in view.legal} == set(np.flatnonzero(info["action_mask"]))
+        env.step(rng.choice(np.flatnonzero(info["action_mask"]).tolist()))
+
+
+def test_a_seed_repeats_the_episode() -> None:
+    a = single_agent(seat=None, opponents="medium")
+    b = single_agent(seat=None, opponents="medium")
+    for seed in range(5):
+        assert _run(a, seed, random.Random(seed)) == _run(b, seed, random.Random(seed))
+        assert a.seat == b.seat
+
+
+def test_a_whole_game_runs_to_the_target() -> None:
+    env = single_agent("short", whole_game=True, partner="easy", opponents="easy")
+    _, total = _run(env, 3, random.Random(3))
+    game = env.aec.game_state
+    assert game is not None and game.is_over
+    us = env.seat % 2
+    assert total == game.score[us] - game.score[1 - us]
+
+
+def test_a_computer_player_can_stand_in_for_the_learner() -> None:
+    env = single_agent(partner="medium", opponents="medium")
+    bot = make("medium", seed=1)
+    points = 0.0
+    for episode in range(30):
+        env.reset(seed=episode)
+        done = False
+        while not done:
+            _, reward, done, _, _ = env.step(action_index(bot.choose(env.view())))
+            points += reward
+    assert -60 <= points <= 60
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="seat"):
+        single_agent(seat=4)
+    with pytest.raises(ValueError, match="unknown level"):
+        single_agent(partner="grandmaster")
+    with pytest.raises(ValueError, match="pair"):
+        single_agent(opponents=("easy", "easy", "easy"))  # type: ignore[arg-type]
+    env = single_agent()
+    env.reset(seed=1)
+    _run(env, 1, random.Random(1))
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_an_illegal_action_ends_the_episode_or_raises_when_asked() -> None:
+    env = single_agent()
+    _, info = env.reset(seed=4)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, done, _, info = env.step(illegal)
+    assert (reward, done, info["illegal_action"]) == (-4.0, True, True)
+    strict = single_agent(illegal_reward=None)
+    _, info = strict.reset(seed=4)
+    history = strict.aec.hand_state.history()
+    with pytest.raises(IllegalActionError, match="not legal now"):
+        strict.step(illegal)
+    assert strict.aec.hand_state.history() == history
+    strict.step(int(np.flatnonzero(info["action_mask"])[0]))
