@@ -18,7 +18,7 @@ def test_gymnasiums_env_checker_passes() -> None:
               skip_render_check=True)
 
 
-def _run(env: SingleAgentEnv, seed: int, rng: random.Random) -> tuple[list[int], float]:
+def _run(env: SingleAgentEnv, seed: int | None, rng: random.Random) -> tuple[list[int], float]:
     obs, info = env.reset(seed=seed)
     actions: list[int] = []
     total = 0.0
@@ -64,6 +64,8 @@ def test_a_seed_repeats_the_episode() -> None:
     for seed in range(5):
         assert _run(a, seed, random.Random(seed)) == _run(b, seed, random.Random(seed))
         assert a.seat == b.seat
+        # The unseeded episodes after a seeded one follow from that seed too.
+        assert _run(a, None, random.Random(seed)) == _run(b, None, random.Random(seed))
 
 
 def test_a_whole_game_runs_to_the_target() -> None:

@@ -20,6 +20,8 @@ from .observation import SIZE
 
 Vector = npt.NDArray[np.int8]
 
+_ROLE = {2: 0, 1: 1, 3: 2}  # a seat relative to the learner -> partner, left, right
+
 
 class SingleAgentEnv(gymnasium.Env[Vector, int]):
     """One seat learns; a computer partner and two computer opponents play the others.
@@ -81,16 +83,13 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
         self.action_space: spaces.Space[int] = spaces.Discrete(NUM_ACTIONS)  # type: ignore[assignment]
         self.seat = 0 if seat is None else seat
         """The learner's seat this episode."""
-        self._bots: dict[int, Bot] = {}
+        self._bots: tuple[Bot, ...] = ()
         self._rng = random.Random()
 
-    def _make_bots(self, seed: int | None) -> None:
-        partner, left, right = self.levels
-        levels = {(self.seat + 2) % 4: partner, (self.seat + 1) % 4: left,
-                  (self.seat + 3) % 4: right}
-        self._bots = {
-            s: make(level, None if seed is None else seed * 4 + s) for s, level in levels.items()
-        }
+    def _make_bots(self, seed: int) -> None:
+        # Partner, left and right: a bot answers from its seed and the view it is given, so
+        # the same three serve whichever seat the learner takes.
+        self._bots = tuple(make(level, seed * 3 + i) for i, level in enumerate(self.levels))
 
     def _advance(self) -> float:
         """Let the computer players act until it is the learner's turn or the episode ends;
@@ -100,7 +99,7 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
         reward = 0.0
         while not aec.terminations[me] and aec.agent_selection != me:
             seat = AGENTS.index(aec.agent_selection)
-            action = self._bots[seat].choose(aec.view(seat))
+            action = self._bots[_ROLE[(seat - self.seat) % 4]].choose(aec.view(seat))
             aec.step(INDEX[action])
             reward += aec.rewards[me]
         return reward
@@ -111,16 +110,17 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Vector, dict[str, Any]]:
-        """Deal until the learner has a decision; the seed fixes deals, seats and bots."""
+        """Deal until the learner has a decision; a seed fixes the deals, seats and computer
+        players' choices of this episode and of the unseeded ones after it."""
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        bot_seed = self._rng.getrandbits(48) if seed is not None else None
+        if seed is not None or not self._bots:
+            self._make_bots(self._rng.getrandbits(48))
         if self.fixed_seat is None:
             self.seat = self._rng.randrange(4)
-        self._make_bots(bot_seed)
         skipped = 0
-        aec_seed = self._rng.getrandbits(63) if seed is not None else None
+        aec_seed: int | None = self._rng.getrandbits(63)
         while True:
             self.aec.reset(seed=aec_seed, options=options)
             aec_seed = None
