@@ -12,7 +12,7 @@ legal action) and our medium computer player in the learner's seat, once, for co
 The curve goes to ``--out`` (a PNG), and the figures are printed.
 
     pip install -e '.[rl]'
-    python examples/train_env_policy.py                      # about 5 minutes on one core
+    python examples/train_env_policy.py          # about 2.5 minutes of CPU (docs/env.md)
     python examples/train_env_policy.py --hands 20000 --eval-hands 300   # a quick look
 """
 
@@ -120,10 +120,10 @@ def evaluate(env: SingleAgentEnv, choose: Chooser, seeds: list[int]) -> float:
 def main() -> None:
     """Train, evaluate along the way, print the figures and draw the curve."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=60_000, help="training hands")
-    parser.add_argument("--batch", type=int, default=250, help="hands per update")
+    parser.add_argument("--hands", type=int, default=40_000, help="training hands")
+    parser.add_argument("--batch", type=int, default=100, help="hands per update")
     parser.add_argument("--hidden", type=int, default=64)
-    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--lr", type=float, default=5e-3)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--eval-every", type=int, default=5_000)
     parser.add_argument("--eval-hands", type=int, default=1_000)

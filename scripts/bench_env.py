@@ -5,9 +5,10 @@ its action mask), a uniformly random legal action from the mask, ``env.step(acti
 episodes are reset as they end (their dead steps are not counted). The process is pinned
 to one core and timed by its own CPU time (``time.process_time``), so other work on a
 shared machine slows the figure less than it would a wall-clock one; the load average is
-printed beside it. Three ways are timed: ``env()`` (PettingZoo's wrappers, as people use it),
-``raw_env()`` through the same loop, and ``raw_env()`` driven directly (``observe`` of the
-agent to act, then ``step``), the loop a trainer that owns the environment would write.
+printed beside it. Four ways are timed: ``env()`` (as people use it), ``raw_env()`` through
+the same loop, ``raw_env()`` driven directly (``observe`` of the agent to act, then
+``step``), the loop a trainer that owns the environment would write, and, for comparison,
+``raw_env()`` in PettingZoo's own three wrappers, which ``env()`` replaces by one layer.
 
 Usage: python scripts/bench_env.py [--steps N] [--rounds R] [--preset NAME] [--whole-game]
                                    [--cpu C] [--seed S]
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from pettingzoo.utils import wrappers
 
 import euchre.env as euchre_env
 
@@ -64,6 +66,14 @@ def direct_loop(env: Any, steps: int, rng: random.Random) -> float:
     return done / (time.process_time() - start)
 
 
+def pettingzoo_wrapped(preset: str, whole_game: bool) -> Any:
+    """``raw_env`` in PettingZoo's own three classic-game wrappers (what ``env()`` replaces)."""
+    env: Any = euchre_env.raw_env(preset, whole_game=whole_game)
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=euchre_env.ILLEGAL_REWARD)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
 def main() -> None:
     """Time each way ``--rounds`` times and print the median and the best."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,6 +95,8 @@ def main() -> None:
          lambda: euchre_env.raw_env(args.preset, whole_game=args.whole_game), agent_loop),
         ("raw_env() observe/step",
          lambda: euchre_env.raw_env(args.preset, whole_game=args.whole_game), direct_loop),
+        ("PettingZoo's 3 wrappers, same loop",
+         lambda: pettingzoo_wrapped(args.preset, args.whole_game), agent_loop),
     ]
     mode = "whole games" if args.whole_game else "single hands"
     print(f"random legal play, preset {args.preset}, {mode}, {args.steps} steps x "
@@ -94,7 +106,7 @@ def main() -> None:
         env = make()
         loop(env, min(args.steps, 5_000), rng)  # warm up
         rates = [loop(env, args.steps, rng) for _ in range(args.rounds)]
-        print(f"  {name:32s} median {statistics.median(rates):9,.0f} steps/s"
+        print(f"  {name:36s} median {statistics.median(rates):9,.0f} steps/s"
               f"   best {max(rates):9,.0f}")
 
 

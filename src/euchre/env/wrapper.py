@@ -3,7 +3,7 @@
 PettingZoo's classic games wrap their raw environment in ``TerminateIllegalWrapper``,
 ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Each of those looks up the
 environment's attributes through a chain of ``__getattr__`` calls, which made a step about
-four times as dear as the game itself (docs/env.md has the figures). :class:`CheckedEnv`
+three times as dear as without them (docs/env.md has the figures). :class:`CheckedEnv`
 does what the three do, in one layer that reads the raw environment directly:
 
 - before ``reset()``, ``step``/``observe``/``render``/``agent_iter`` fail as PettingZoo's do;
