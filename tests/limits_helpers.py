@@ -17,6 +17,7 @@ def roomy_limits() -> Any:
 
     lots = 100_000
     return LimitSettings(sign_up_attempts_per_address=lots, sign_ups_per_address=lots,
+                         sign_ups_per_address_day=lots,
                          tables_per_address=lots, tables_per_account=lots,
                          open_online_per_creator=lots, sign_in_per_address=lots,
                          seats_per_address=lots, seats_per_account=lots,

@@ -11,8 +11,10 @@ import pytest
 from api_helpers import SocketPlayer, app_for, balance, open_coin, sign_up
 from starlette.testclient import TestClient
 
+from addressed import Addressed, at
 from euchre.limits import MemoryLimits
 from euchre.server.accounts_api import AccountsOptions
+from euchre.server.guards import LimitSettings
 from limits_helpers import FakeClock
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
@@ -148,28 +150,59 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
                                                   "password": "correct horse"}).status_code == 409
         assert client.post("/api/accounts", json={"username": "user9",
                                                   "password": "short"}).status_code == 400
-        for n in range(1, 5):
-            clock.advance(60)
+        # A club's evening: twenty people behind one router sign up within minutes.
+        for n in range(1, 20):
+            clock.advance(30)
             sign_up(client, f"user{n}")
         client.cookies.clear()
-        clock.advance(60)
-        r = client.post("/api/accounts", json={"username": "sixth", "password": "correct horse"})
-        assert r.status_code == 429 and r.headers["retry-after"] == "3300"
-        assert r.json()["error"] == ("too many new accounts from your address: try again in "
-                                     "3300 seconds")
+        clock.advance(30)
+        r = client.post("/api/accounts", json={"username": "late", "password": "correct horse"})
+        assert r.status_code == 429 and r.headers["retry-after"] == "3000"
+        assert r.json()["error"] == ("too many new accounts from your address this hour: try "
+                                     "again in 3000 seconds")
         assert "set-cookie" not in r.headers and client.get("/api/me").status_code == 401
         # Nothing was created: the name is free, no coins were given.
-        assert client.post("/api/session", json={"username": "sixth", "password":
+        assert client.post("/api/session", json={"username": "late", "password":
                                                  "correct horse"}).status_code == 401
         ledger = app.state.accounts.coins.ledger
-        assert client.portal.call(ledger.totals) == (5000, 5000)  # type: ignore[union-attr]
-        # Signing in is not limited by it; an hour after the first, one more sign-up is allowed.
+        assert client.portal.call(ledger.totals) == (20000, 20000)  # type: ignore[union-attr]
+        # Signing in is not limited by it; an hour after the first, ten more; then the day's
+        # thirty are used until a day after the first.
         r = client.post("/api/session", json={"username": "user1", "password": "correct horse"})
         assert r.status_code == 200
         clock.t = 1000.0 + 3600
-        assert sign_up(client, "sixth")["balance"] == 1000
-        r = client.post("/api/accounts", json={"username": "seventh", "password": "correct horse"})
-        assert r.status_code == 429
+        for n in range(10):
+            clock.advance(30)
+            sign_up(client, f"next{n}")
+        client.cookies.clear()
+        clock.t = 1000.0 + 6 * 3600
+        r = client.post("/api/accounts", json={"username": "farmed", "password": "correct horse"})
+        assert r.status_code == 429 and r.json()["error"].startswith(
+            "too many new accounts from your address today: try again in ")
+        assert int(r.headers["retry-after"]) == 86400 - 6 * 3600
+        clock.t = 1000.0 + 86400
+        assert sign_up(client, "farmed")["balance"] == 1000
+
+
+def test_a_households_ipv6_addresses_are_one_address(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup6.db")
+    app.state.settings.limits = LimitSettings(sign_ups_per_address=2)
+    app.state.limits = MemoryLimits(now=clock)
+    with TestClient(Addressed(app)) as client:
+        for n, address in enumerate(("2001:db8:1:2::10", "2001:db8:1:2:ffff::1")):
+            r = client.post("/api/accounts", json={"username": f"six{n}", "password":
+                                                   "correct horse"}, headers=at(address))
+            assert r.status_code == 201
+            client.cookies.clear()
+        same_64 = client.post("/api/accounts", json={"username": "six3", "password":
+                                                     "correct horse"},
+                              headers=at("2001:db8:1:2:abcd::9"))
+        assert same_64.status_code == 429
+        other_64 = client.post("/api/accounts", json={"username": "six4", "password":
+                                                      "correct horse"},
+                               headers=at("2001:db8:1:3::10"))
+        assert other_64.status_code == 201
 
 
 def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -> None:
@@ -185,7 +218,7 @@ def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -
             return await real_hash(secret)
 
         passwords.hash = counted_hash
-        for _ in range(9):  # ten attempts from the address in all
+        for _ in range(39):  # forty attempts from the address in all
             r = client.post("/api/accounts", json={"username": "TAKEN", "password": "new horse"})
             assert r.status_code == 409
         assert hashes == []

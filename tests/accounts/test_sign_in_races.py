@@ -111,7 +111,7 @@ async def test_parallel_sign_ups_from_one_address_stop_at_the_limit(tmp_path: Pa
     async with running(app) as client:
         answers = await asyncio.gather(*(
             client.post("/api/accounts", json={"username": f"farm{i}", "password":
-                                               "correct horse"}) for i in range(30)))
-        assert sorted(a.status_code for a in answers) == [201] * 5 + [429] * 25
+                                               "correct horse"}) for i in range(60)))
+        assert sorted(a.status_code for a in answers) == [201] * 20 + [429] * 40
         ledger = app.state.accounts.coins.ledger
-        assert await ledger.totals() == (5000, 5000)
+        assert await ledger.totals() == (20000, 20000)

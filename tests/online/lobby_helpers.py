@@ -7,28 +7,11 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from addressed import Addressed, at
 from euchre.bots import make
 from euchre.server import Settings, create_app
 from euchre.server.accounts_api import AccountsOptions
 from euchre.server.guards import LimitSettings
-
-ADDRESS = "x-test-address"
-"""The header a test names its client address with (see :class:`Addressed`)."""
-
-
-class Addressed:
-    """An ASGI app that takes the client's address from the ``x-test-address`` header, so
-    one test client can stand for people at several addresses."""
-
-    def __init__(self, app: Starlette) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket"):
-            for key, value in scope.get("headers", []):
-                if key == ADDRESS.encode():
-                    scope = {**scope, "client": (value.decode(), 1)}
-        await self.app(scope, receive, send)
 
 
 def lobby_app(database_url: str = "memory:", **limits: Any) -> Starlette:
@@ -44,11 +27,6 @@ def lobby_app(database_url: str = "memory:", **limits: Any) -> Starlette:
 def client_for(app: Starlette) -> TestClient:
     """A test client whose requests may name their address (``at(...)``)."""
     return TestClient(Addressed(app))
-
-
-def at(address: str) -> dict[str, str]:
-    """The headers of a request from ``address``."""
-    return {ADDRESS: address}
 
 
 def quick(client: TestClient, name: str, address: str | None = None, **body: Any) -> Any:

@@ -11,7 +11,8 @@ The counts live in ``app.state.limits``: in memory, or in Redis when the server 
   :attr:`~LimitSettings.sign_in_per_address` per address in a window; a correct password
   gives its own place back.
 - Sign-up: every attempt from an address counts (a taken name too), and new accounts from an
-  address are limited further (each gets the welcome coins).
+  address are limited further, per hour and per day (each gets the welcome coins); an IPv6
+  address counts as its /64 (:func:`network_of`).
 - Tables: new tables of any kind per address, and per account when signed in; open online
   tables per creator (the registry's count).
 - Lobby: ``Play now`` and seat claims per address (and per account when signed in); seats
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import math
 import secrets
@@ -51,11 +53,17 @@ class LimitSettings:
     """Sign-in attempts per client address in :attr:`sign_in_window`."""
     sign_in_window: float = 300.0
     """Seconds."""
-    sign_up_attempts_per_address: int = 10
-    """Sign-up attempts per address in :attr:`sign_up_window`, refused ones included."""
-    sign_ups_per_address: int = 5
-    """New accounts per address in :attr:`sign_up_window`."""
+    sign_up_attempts_per_address: int = 40
+    """Sign-up attempts per address in :attr:`sign_up_window`, refused ones included (a
+    club of 20 may each get a name taken or a password refused once)."""
+    sign_ups_per_address: int = 20
+    """New accounts per address in :attr:`sign_up_window`: a club's evening at once."""
     sign_up_window: float = 3600.0
+    """Seconds."""
+    sign_ups_per_address_day: int = 30
+    """New accounts per address in :attr:`sign_up_day`: well above a household's or a
+    club's, far below what farming wants (each account gets the welcome coins)."""
+    sign_up_day: float = 86400.0
     """Seconds."""
     tables_per_address: int = 30
     """New tables (practice, coin, online) per address in :attr:`tables_window`."""
@@ -140,6 +148,25 @@ def address_of(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client else "unknown"
 
 
+def network_of(address: str) -> str:
+    """The network a household or club is reached at: an IPv4 address itself, an IPv6
+    address's /64 (one home or office is given a whole /64, and picks any address in it)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 address
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def household_of(conn: HTTPConnection) -> str:
+    """:func:`network_of` the client's address."""
+    return network_of(address_of(conn))
+
+
 def _refusal(what: str, decision: Decision) -> Limited:
     wait = retry_seconds(decision)
     return Limited(f"{what}: try again in {wait} seconds", wait)
@@ -205,12 +232,14 @@ async def sign_up_attempt(request: Request) -> Counted:
     """Count a sign-up attempt from the client's address, refused ones included, and
     reserve a new account's place (give it back if no account was made)."""
     s = settings_of(request)
-    address = address_of(request)
+    network = household_of(request)
     counted = await hit_all(limits_of(request), [
-        (f"signup:ip:{address}", s.sign_up_attempts_per_address, s.sign_up_window,
+        (f"signup:ip:{network}", s.sign_up_attempts_per_address, s.sign_up_window,
          "too many sign-up attempts from your address"),
-        (f"newaccount:ip:{address}", s.sign_ups_per_address, s.sign_up_window,
-         "too many new accounts from your address"),
+        (f"newaccount:ip:{network}", s.sign_ups_per_address, s.sign_up_window,
+         "too many new accounts from your address this hour"),
+        (f"newaccount-day:ip:{network}", s.sign_ups_per_address_day, s.sign_up_day,
+         "too many new accounts from your address today"),
     ])
     return Counted(counted.limits, counted.tickets[1:])
 
