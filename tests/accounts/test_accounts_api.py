@@ -263,6 +263,10 @@ def test_a_coin_table_holds_the_stake_and_leaving_costs_the_fee(client: TestClie
     assert client.get("/api/me").json()["active_table"]["id"] == table["id"]
     snap = client.get(f"/api/tables/{table['id']}", params={"token": table["token"]}).json()
     assert snap["kind"] == "coin" and snap["extra"]["stake"] == 500
+    # the coin site's rules: all pass twice, the same dealer deals again, never forced
+    assert snap["preset"] == "redeal"
+    assert snap["rules"]["all_pass"] == "same-dealer" and not snap["rules"]["stick_the_dealer"]
+    assert "If everyone passes twice, the same dealer deals a new hand." in snap["rules_text"]
     headers = {"X-CSRF-Token": me["csrf"]}
     left = client.post(f"/api/tables/{table['id']}/leave", json={}, headers=headers).json()
     assert (left["left"], left["stake_forfeit"], left["fee"], left["balance"]) == (

@@ -63,6 +63,9 @@ def test_sign_up_play_a_coin_table_time_out_and_leave(page: Page) -> None:
     page.wait_for_url("**/table/*")
     expect(page.locator("#account [data-balance]")).to_have_text("990 coins")
     expect(page.locator(".coin-slot")).to_contain_text("stake 10 coins")
+    expect(page.locator(".coin-rules")).to_have_text(
+        "Rules: redeal — If everyone passes twice, the same dealer deals a new hand. "
+        "The dealer is never forced to call.")
 
     # Our turn comes; we do nothing; the table plays the move for us after 3 seconds.
     expect(page.locator(".clock")).to_contain_text("Your clock", timeout=30000)

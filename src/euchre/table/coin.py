@@ -32,8 +32,10 @@ TIMEOUT_LEVEL = "expert"
 COIN_OPPONENTS = "expert"
 """The level of the computer players at a coin table (partner and both opponents)."""
 
-COIN_PRESET = "classic"
-"""The rules of a coin table."""
+COIN_PRESET = "redeal"
+"""The rules of a coin table: the coin site's (doc 000): when all four pass twice the hand
+is redealt by the same dealer, who is never forced to call (``docs/rules.md``, presets).
+The preset is stored with each table, so a table begun under other rules keeps them."""
 
 NO_HINTS = "Hints are off at coin and online tables: they are for practice."
 """The refusal of a hint at a coin or online table (the play must be the person's own)."""

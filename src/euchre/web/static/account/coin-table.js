@@ -37,6 +37,16 @@ export function renderCoinPanel(slot, table) {
   }
 }
 
+/** "Rules: redeal — If everyone passes twice, the same dealer deals a new hand. The dealer
+ * is never forced to call.": the rules this table plays, from its snapshot. */
+export function rulesLine(table) {
+  const name = (table.preset ?? "custom").replace(/-/g, " ");
+  const pass = (table.rules_text ?? []).find((s) => s.includes("passes twice"));
+  if (!pass) return `Rules: ${name}`;
+  const never = table.rules?.stick_the_dealer ? "" : " The dealer is never forced to call.";
+  return `Rules: ${name} — ${pass}${never}`;
+}
+
 function build(slot, table) {
   const stake = table.extra?.stake ?? 0;
   const fee = Math.ceil(stake / 10);
@@ -72,6 +82,7 @@ function build(slot, table) {
   fill(
     slot,
     h("p", { class: "coin-stake" }, `Coin table · stake ${coins(stake)} · a win pays ${coins(2 * stake)}`),
+    h("p", { class: "coin-rules" }, rulesLine(table)),
     parts.misses,
     parts.leave,
     parts.result,

@@ -68,7 +68,7 @@ function draw(page, stakes, account) {
   fill(
     page,
     h("h1", {}, "Coin tables"),
-    h("p", {}, "You and a computer partner against two computer players, classic rules, game to 10. ", stakes.rule),
+    h("p", {}, "You and a computer partner against two computer players, game to 10. The coin site's rules: when all four pass twice, the same dealer deals a new hand; the dealer is never forced to call. ", stakes.rule),
     h("p", { class: "notice" }, NOTICE),
     who,
     error,
