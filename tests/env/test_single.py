@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from env_helpers import farmer_deal
 from gymnasium.utils.env_checker import check_env
 
 from euchre import IllegalActionError
@@ -117,3 +118,17 @@ def test_an_illegal_action_ends_the_episode_or_raises_when_asked() -> None:
         strict.step(illegal)
     assert strict.aec.hand_state.history() == history
     strict.step(int(np.flatnonzero(info["action_mask"])[0]))
+
+
+def test_a_hand_over_before_the_learner_decides_is_skipped_and_counted() -> None:
+    # Seat 1 decides first on a farmer's hand; a random player throws it in one time in 12.
+    env = single_agent("classic", seat=0, partner="random", opponents="random",
+                       farmers_hand="nines-and-tens")
+    rng = random.Random(6)
+    skipped = 0
+    for seed in range(80):
+        _, info = env.reset(seed=seed, options={"dealer": 0, "deal": farmer_deal(rng, 1)})
+        skipped += info["hands_skipped"]
+        view = env.view()
+        assert view.to_act == 0 and view.legal  # the episode starts at the learner's decision
+    assert skipped >= 2
