@@ -33,6 +33,7 @@ from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
 from . import api, ops
 from .asyncapi import asyncapi_document
+from .bot_gate import BotGate
 from .encoder import json_answer
 from .errors import handlers
 from .guards import LimitSettings
@@ -228,4 +229,5 @@ def build_app(settings: Settings | None = None,
     app.state.registry = registry
     app.state.metrics = metrics
     app.state.hints = HintService(settings.hint_budget, metrics)
+    app.state.bot_gate = BotGate(lambda: getattr(app.state, "bots", None))
     return app

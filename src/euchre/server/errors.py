@@ -35,6 +35,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "no_token": 401,
     "not_signed_in": 401,
     "wrong_credentials": 401,
+    "bad_bot_token": 401,
     "csrf": 403,
     "forbidden": 403,
     "bad_token": 403,

@@ -248,11 +248,17 @@ async def sign_up_attempt(request: Request) -> Counted:
 
 
 async def account_of(request: Request) -> int | None:
-    """The signed-in account's id, if the request carries a live session."""
+    """The signed-in account's id, if the request carries a live session (or the bot's
+    own account, for an outside bot's bearer token: bots are counted as accounts)."""
     state = getattr(request.app.state, "accounts", None)
     if state is None:
         return None
     from ..accounts import COOKIE_NAME
+    from .people import bearer_token, bot_of
+
+    bearer = bearer_token(request)
+    if bearer is not None:
+        return (await bot_of(request, bearer)).account_id
 
     cookie = request.cookies.get(COOKIE_NAME)
     if not cookie:

@@ -32,6 +32,7 @@ from ..table.online import (
     ONLINE,
     ONLINE_KIND,
     PAGE_SIZE,
+    BotSeat,
     OnlineConflict,
     OnlineForbidden,
     OnlineOptions,
@@ -50,7 +51,7 @@ from .lobby_state import (
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
-from .people import person_of
+from .people import Person, person_of
 from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.lobby import StartRefused, TableChanged, TableGone
 from .wire.online import (
@@ -181,20 +182,28 @@ def _listener(app: Starlette) -> Callable[[OpenTable | None, str, str], Any]:
 # -- endpoints -----------------------------------------------------------------------------
 
 
+def bot_seat(person: Person | None) -> BotSeat | None:
+    """The outside bot a request comes from (its bearer token), if a bot's."""
+    if person is None or person.bot is None:
+        return None
+    return BotSeat(person.bot.token_id, person.bot.owner_id)
+
+
 async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
     # rated or staked: the CSRF token too
     person = await person_of(request, csrf=body.rated or bool(body.stake))
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
-                            body.level, name, body.rated, body.spectators, body.stake)
+                            body.level, name, body.rated, body.spectators, body.stake,
+                            body.allow_bots)
     await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
     tables = lobby_of(request)
     async with guards.person_locks(request).hold(await guards.creator_of(request)):
         creator = await guards.online_creator(request, tables)  # 429: too many waiting
         table, token = await tables.create(
             options, creator=creator,
-            account=person.account_id if person is not None else None)
+            account=person.account_id if person is not None else None, bot=bot_seat(person))
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -230,7 +239,8 @@ async def post_seat(request: Request) -> Response:
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
         table, token = await tables.claim(
             table_id, body.seat, name,
-            account=person.account_id if person is not None else None, holder=holder)
+            account=person.account_id if person is not None else None, holder=holder,
+            bot=bot_seat(person))
     await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
@@ -259,7 +269,8 @@ async def post_quick(request: Request) -> Response:
 
     async with guards.person_locks(request).hold(holder):
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
-        table, seat, token = await tables.quick_seat(options, account, holder, may_open)
+        table, seat, token = await tables.quick_seat(options, account, holder, may_open,
+                                                     bot_seat(person))
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
     table = await start_if_ready(request.app, table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,

@@ -4,6 +4,11 @@ The session cookie is ``SameSite=Strict`` (never sent by another site's request)
 ordinary table may take the account from it alone; a rated table (where a seat changes
 the person's rating) also wants the session's CSRF token in ``X-CSRF-Token``, like every
 other request that changes an account.
+
+A program playing an outside bot sends ``Authorization: Bearer <bot token>`` instead
+(:mod:`euchre.accounts.bots`): the request acts as the bot, under the bot's name, with no
+cookie and no CSRF token (a browser never adds that header by itself, so another site
+cannot forge it). An unknown or revoked token is refused (401), never taken as a guest.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 
 from ..accounts import COOKIE_NAME, CSRF_HEADER, CsrfError, NotSignedInError
+from ..accounts.bots import BotIdentity, BotService, BotTokenRefused
 from ..table.seats import TableConfig
 
 
@@ -25,6 +31,13 @@ class Person:
     """The account's id."""
     username: str
     """The account's name (their name at every table)."""
+    bot: BotIdentity | None = None
+    """The outside bot's token, when a program plays as a bot (else None: a person)."""
+
+    @property
+    def bot_token(self) -> int | None:
+        """The id of the bot token the request came with, if a bot's."""
+        return self.bot.token_id if self.bot is not None else None
 
 
 async def person_of(request: Request, *, csrf: bool = False) -> Person | None:
@@ -33,6 +46,10 @@ async def person_of(request: Request, *, csrf: bool = False) -> Person | None:
     state = getattr(request.app.state, "accounts", None)
     if state is None:
         return None
+    bearer = bearer_token(request)
+    if bearer is not None:
+        bot = await bot_of(request, bearer)
+        return Person(bot.account_id, bot.name, bot)
     cookie = request.cookies.get(COOKIE_NAME)
     session = await state.sessions.find(cookie) if cookie else None
     if session is None:
@@ -46,6 +63,26 @@ async def person_of(request: Request, *, csrf: bool = False) -> Person | None:
     return Person(int(account.id), str(account.username))
 
 
+def bearer_token(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, if the request has one."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise BotTokenRefused("the Authorization header must be 'Bearer <bot token>'")
+    return token.strip()
+
+
+async def bot_of(request: Request, token: str) -> BotIdentity:
+    """The bot a live bearer token speaks for (:class:`BotTokenRefused`: 401 otherwise)."""
+    service: BotService | None = getattr(request.app.state, "bots", None)
+    found = await service.identify(token) if service is not None else None
+    if found is None:
+        raise BotTokenRefused("this bot token is unknown or was revoked")
+    return found
+
+
 async def seat_person(request: Request, config: TableConfig, seat: int) -> TableConfig:
     """``config`` with the signed-in person (if any) recorded at ``seat``."""
     person = await person_of(request)
@@ -53,5 +90,7 @@ async def seat_person(request: Request, config: TableConfig, seat: int) -> Table
         return config
     seats = list(config.seats)
     seats[seat] = dataclasses.replace(seats[seat], account=person.username,
-                                      account_id=person.account_id)
+                                      account_id=person.account_id, name=(
+                                          person.username if person.bot else seats[seat].name),
+                                      bot_token=person.bot_token)
     return dataclasses.replace(config, seats=(seats[0], seats[1], seats[2], seats[3]))

@@ -42,6 +42,7 @@ from ..broker import Broker
 from ..table.actor import TableActor
 from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableOwners
+from .bot_gate import BotGate
 from .hints import HintService
 from .socket_guard import Refusal
 from .ws import Connection, handle_message
@@ -115,8 +116,9 @@ class Relays:
     whose table runs elsewhere."""
 
     def __init__(self, broker: Broker, manager: TableManager, owners: TableOwners,
-                 hints: HintService) -> None:
-        """Relays over ``broker`` for ``manager``'s tables, leases in ``owners``."""
+                 hints: HintService, gate: BotGate | None = None) -> None:
+        """Relays over ``broker`` for ``manager``'s tables, leases in ``owners``
+        (``gate``: the outside bots' check, as on a direct socket)."""
         self.broker = broker
         """The pub/sub between processes."""
         self.manager = manager
@@ -125,6 +127,8 @@ class Relays:
         """Table leases (who runs what)."""
         self.hints = hints
         """Hints for relayed connections (worked out here, at the host)."""
+        self.gate = gate
+        """The outside bots' token check for relayed connections."""
         self.remotes: dict[str, _Remote] = {}
         """Relayed connections hosted here, by relay id."""
         self.edges: dict[str, _Edge] = {}
@@ -253,7 +257,7 @@ class Relays:
                     if remote.dropped:  # not the edge's goodbye: tell it to reconnect
                         conn.release(BROKEN)
                     break
-                await handle_message(conn, actor, data, self.hints)
+                await handle_message(conn, actor, data, self.hints, self.gate)
                 await conn.write_queued()
         except asyncio.CancelledError:
             pass

@@ -68,7 +68,8 @@ async def _join_site(app: Starlette) -> None:
     leased = LeasedStore(owners)
     app.state.store = manager.store = manager.retirement.store = leased
     manager.owners = owners
-    relays = Relays(app.state.broker, manager, owners, app.state.hints)
+    relays = Relays(app.state.broker, manager, owners, app.state.hints,
+                    getattr(app.state, "bot_gate", None))
     manager.remote_close = relays.close_remote
     app.state.owners = owners
     app.state.relays = relays

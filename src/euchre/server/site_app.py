@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 
 from .accounts_api import accounts_extension
 from .app import Settings, build_app
+from .bots_api import bots_extension
 from .online_api import online_extension
 from .practice_api import practice_extension
 from .ratings_api import ratings_extension
@@ -22,11 +23,12 @@ from .stakes import stakes_extension
 
 def site_extensions() -> list[Extension]:
     """The site's extensions: the site itself (broker, leases: first, it decides whether
-    this process runs tables), practice tables, accounts and coin tables, online tables,
-    their coin stakes and leaving a started game (after both), ratings and statistics
-    (after accounts and online: it uses both)."""
-    return [site_extension(), practice_extension(), accounts_extension(), online_extension(),
-            stakes_extension(), ratings_extension()]
+    this process runs tables), practice tables, accounts and coin tables, outside bots'
+    tokens (after accounts: its database), online tables, their coin stakes and leaving a
+    started game (after both), ratings and statistics (after accounts and online: it uses
+    both)."""
+    return [site_extension(), practice_extension(), accounts_extension(), bots_extension(),
+            online_extension(), stakes_extension(), ratings_extension()]
 
 
 def create_app(settings: Settings | None = None,

@@ -22,6 +22,7 @@ from ..errors import DomainError
 from ..table.actor import NotStored, TableActor, TableStopped
 from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableUnavailable
+from .bot_gate import BotGate
 from .encoder import encode_text, raw
 from .hints import HintService, HintUnavailable
 from .metrics import Metrics
@@ -243,7 +244,8 @@ async def table_socket(websocket: WebSocket) -> None:
             data = message.get("text")
             if data is None:
                 data = message.get("bytes") or b""
-            await handle_message(conn, actor, data, state.hints)
+            await handle_message(conn, actor, data, state.hints,
+                                 getattr(state, "bot_gate", None))
             await conn.write_queued()
     except WebSocketDisconnect:
         pass
@@ -261,12 +263,15 @@ async def table_socket(websocket: WebSocket) -> None:
 
 
 async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
-                         hints: HintService) -> None:
-    """Parse one client message and act on it at ``actor`` (a direct or relayed socket)."""
+                         hints: HintService, gate: BotGate | None = None) -> None:
+    """Parse one client message and act on it at ``actor`` (a direct or relayed socket).
+    ``gate`` refuses a seat an outside bot took once its bot token is revoked."""
     try:
         msg = parse_client_message(data)
     except DomainError as e:
         conn.send(error_message(e.message, code="bad_message"))
+        return
+    if gate is not None and not await gate.admits(conn, actor):
         return
     if isinstance(msg, Ping):
         conn.send(Pong())
@@ -287,6 +292,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
         if not _admitted(conn, actor.id, seat):
             return
         conn.seat = seat
+        if gate is not None and not await gate.admits(conn, actor):
+            return
         try:
             await actor.join(conn, msg.since)
         except TableStopped as e:

@@ -36,11 +36,13 @@ from .online import (
     MAX_OPEN,
     OPEN_FOR,
     PAGE_SIZE,
+    BotSeat,
     OnlineConflict,
     OnlineForbidden,
     OnlineNotFound,
     OnlineOptions,
     OpenTable,
+    check_bot_allowed,
     page_of,
 )
 from .seats import hash_token, new_table_id, new_token
@@ -189,12 +191,14 @@ class Lobby:
 
     async def create(self, options: OnlineOptions, table_id: str | None = None,
                      token: str | None = None, creator: str = "", account: int | None = None,
-                     quick: bool = False) -> tuple[OpenTable, str]:
-        """Open a table with its first person South; returns it and their token."""
+                     quick: bool = False, bot: BotSeat | None = None) -> tuple[OpenTable, str]:
+        """Open a table with its first person (or outside bot) South; returns it and their
+        token."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
         if options.stake and account is None:
             raise OnlineForbidden(GUEST_STAKE_REFUSED)
+        check_bot_allowed(options, bot)
         await self.sweep()
         if len(await self.waiting()) >= self.limit:
             raise OnlineConflict("too many online tables are waiting to start: try again later")
@@ -202,30 +206,33 @@ class Lobby:
         table = OpenTable(table_id or new_table_id(), options, self.now(),
                           [(options.name, hash_token(token)), None, None, None],
                           creator=creator, accounts=[account, None, None, None],
-                          quick=quick, holders=[creator or None, None, None, None])
+                          quick=quick, holders=[creator or None, None, None, None],
+                          bots=[bot, None, None, None])
         await self._add(table)
         return table, token
 
     async def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
-                    account: int | None = None, holder: str | None = None
-                    ) -> tuple[OpenTable, str]:
-        """Take a free seat; the table and the seat's token."""
+                    account: int | None = None, holder: str | None = None,
+                    bot: BotSeat | None = None) -> tuple[OpenTable, str]:
+        """Take a free seat (a person's, or an outside ``bot``'s); the table and the
+        seat's token."""
         token = token or new_token()
         table, _ = await self._change(
-            table_id, lambda t: t.take_seat(seat, name, token, account, holder))
+            table_id, lambda t: t.take_seat(seat, name, token, account, holder, bot))
         return table, token
 
     async def quick_seat(self, options: OnlineOptions, account: int | None, holder: str,
-                         may_open: Callable[[], Awaitable[None]] | None = None
-                         ) -> tuple[OpenTable, int, str]:
+                         may_open: Callable[[], Awaitable[None]] | None = None,
+                         bot: BotSeat | None = None) -> tuple[OpenTable, int, str]:
         """``Play now``: a seat at the oldest matching quick table, or a new one (after
         ``may_open`` let it: the caps on new tables); the table, the seat and its token."""
         if options.rated and account is None:
             raise OnlineForbidden(GUEST_REFUSED)
+        check_bot_allowed(options, bot)
         token = new_token()
         allowed = False
         for _ in range(RETRIES):
-            found = await self._seat_at_match(options, account, holder, token)
+            found = await self._seat_at_match(options, account, holder, token, bot)
             if found is not None:
                 return found[0], found[1], token
             if may_open is not None and not allowed:
@@ -233,7 +240,7 @@ class Lobby:
                 allowed = True
             try:
                 made, token = await self.create(options, token=token, creator=holder,
-                                                account=account, quick=True)
+                                                account=account, quick=True, bot=bot)
             except MatchTaken:  # opened elsewhere at the same moment: sit there instead
                 continue
             return made, 0, token
@@ -241,7 +248,8 @@ class Lobby:
                              "and stake: leave it first, or choose others")
 
     async def _seat_at_match(self, options: OnlineOptions, account: int | None, holder: str,
-                             token: str) -> tuple[OpenTable, int] | None:
+                             token: str, bot: BotSeat | None = None
+                             ) -> tuple[OpenTable, int] | None:
         """A seat at the oldest waiting quick table that matches, or None."""
         key = OpenTable("", options, 0.0, [None] * 4).match_key()
         for table in await self.waiting():
@@ -252,7 +260,7 @@ class Lobby:
                 continue
             try:
                 return await self._change(
-                    table.id, lambda t: _take_any(t, options.name, token, account, holder))
+                    table.id, lambda t: _take_any(t, options.name, token, account, holder, bot))
             except (OnlineConflict, OnlineNotFound):
                 continue  # filled or gone meanwhile: the next one
         return None
@@ -301,11 +309,11 @@ class Lobby:
 
 
 def _take_any(table: OpenTable, name: str, token: str, account: int | None,
-              holder: str) -> int:
+              holder: str, bot: BotSeat | None = None) -> int:
     free = table.free_seats()
     if not free:
         raise OnlineConflict("the table is full")
-    table.take_seat(free[0], name, token, account, holder)
+    table.take_seat(free[0], name, token, account, holder, bot)
     return free[0]
 
 

@@ -87,6 +87,17 @@ GUEST_STAKE_REFUSED = ("tables with a stake are for signed-in people (play coins
                        "on an account): sign in (or create an account) first")
 """Why a guest may not open, or sit at, a table with a stake."""
 
+BOT_RATED_REFUSED = ("this rated table does not allow bots: its people chose to be rated "
+                     "against people only")
+"""Why an outside bot may not sit at a rated table opened without ``allow_bots``."""
+
+BOT_STAKE_REFUSED = "bots hold no play coins: tables with a stake are for people"
+"""Why an outside bot may not sit at a table with a stake."""
+
+BOT_OWNER_REFUSED = "a bot and its owner cannot sit at one rated table"
+"""Why a bot may not be rated at its owner's table (nor the owner at their bot's)."""
+
+
 class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
 
@@ -129,10 +140,34 @@ class OnlineOptions:
     """Whether anyone may watch the game (False: private to spectators)."""
     stake: int = 0
     """Play coins each person stakes to sit (0: no stake); the winners share the pot."""
+    allow_bots: bool = False
+    """At a rated table: outside bots may sit, and are rated with the people (everyone who
+    sits accepts it; off by default). Unrated tables always take bots."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
         return Rules.preset(self.preset, **self.rules)
+
+
+@dataclass(frozen=True)
+class BotSeat:
+    """An outside bot claiming a seat: the token it came with and the bot's owner."""
+
+    token_id: int
+    """The bot token's id (the started table's seat keeps it)."""
+    owner_id: int
+    """The account of the person who made the bot."""
+
+
+def check_bot_allowed(options: OnlineOptions, bot: BotSeat | None) -> None:
+    """Refuse (403) an outside bot at a table with a stake, or at a rated table whose
+    people did not allow bots."""
+    if bot is None:
+        return
+    if options.stake:
+        raise OnlineForbidden(BOT_STAKE_REFUSED)
+    if options.rated and not options.allow_bots:
+        raise OnlineForbidden(BOT_RATED_REFUSED)
 
 
 @dataclass
@@ -165,6 +200,8 @@ class OpenTable:
     """When the game started (the registry's clock), once it has."""
     version: int = 0
     """Raised by every change: a store writes a change only over the version it read."""
+    bots: list[BotSeat | None] = field(default_factory=lambda: [None] * 4)
+    """Per seat: the outside bot sitting there (None: a person, or free)."""
 
     def waiting(self) -> bool:
         """Whether it waits for its start (neither started nor cancelled)."""
@@ -218,12 +255,18 @@ class OpenTable:
             raise OnlineConflict("the game has started: no seat can be claimed now")
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
-                  holder: str | None = None) -> None:
-        """Seat a person (refused: taken seat, started, cancelled; at a rated or stake table
-        a guest or a second seat for one account)."""
+                  holder: str | None = None, bot: BotSeat | None = None) -> None:
+        """Seat a person or an outside bot (refused: taken seat, started, cancelled; at a
+        rated or stake table a guest or a second seat for one account; a bot where it is
+        not allowed, or with its owner at a rated table)."""
         self.check_open()
         if self.people[seat] is not None:
             raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
+        check_bot_allowed(self.options, bot)
+        if self.options.rated:
+            owners = {b.owner_id for b in self.bots if b is not None}
+            if (bot is not None and bot.owner_id in self.accounts) or account in owners:
+                raise OnlineConflict(BOT_OWNER_REFUSED)
         if self.options.rated or self.options.stake:
             if account is None:
                 raise OnlineForbidden(GUEST_REFUSED if self.options.rated
@@ -235,6 +278,7 @@ class OpenTable:
         self.accounts[seat] = account
         self.holders[seat] = holder
         self.agreed[seat] = False
+        self.bots[seat] = bot
 
     def begin(self, now: float) -> None:
         """Mark the game started (refused: cancelled, started already, rated with a free
@@ -265,6 +309,7 @@ class OpenTable:
         self.accounts[seat] = None
         self.holders[seat] = None
         self.agreed[seat] = False
+        self.bots[seat] = None
         return seat
 
     def cancel_by(self, token: Any) -> None:
@@ -310,7 +355,8 @@ class OpenTable:
                 "people": [list(p) if p else None for p in self.people],
                 "accounts": self.accounts, "holders": self.holders, "agreed": self.agreed,
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
-                "started_at": self.started_at, "version": self.version}
+                "started_at": self.started_at, "version": self.version,
+                "bots": [dataclasses.asdict(b) if b else None for b in self.bots]}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> OpenTable:
@@ -324,7 +370,8 @@ class OpenTable:
             quick=bool(data.get("quick", False)),
             holders=list(data.get("holders") or [None] * 4),
             agreed=list(data.get("agreed") or [False] * 4),
-            started_at=data.get("started_at"), version=int(data.get("version", 0)))
+            started_at=data.get("started_at"), version=int(data.get("version", 0)),
+            bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4])
 
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""
@@ -335,6 +382,7 @@ class OpenTable:
             "quick": self.quick,
             "rated": self.options.rated,
             "spectators": self.options.spectators,
+            "allow_bots": self.options.allow_bots,
             "stake": self.options.stake,
             "pot": self.pot() if self.started else 0,
             "preset": self.options.preset,
@@ -345,6 +393,7 @@ class OpenTable:
             "seats": [{"seat": i, "position": SEAT_NAMES[i],
                        "name": p[0] if p else None, "taken": p is not None,
                        "signed_in": self.accounts[i] is not None,
+                       "bot": self.bots[i] is not None,
                        "fill": p is not None and self.agreed[i]}
                       for i, p in enumerate(self.people)],
             "free": len(self.free_seats()),
@@ -359,9 +408,10 @@ class OpenTable:
             person = self.people[i]
             if person is None:
                 return Seat(BOT, f"{SEAT_NAMES[i]} ({level})", level, secrets.randbits(62))
-            account = self.accounts[i]
+            account, bot = self.accounts[i], self.bots[i]
             return Seat(HUMAN, person[0], None, None, person[1],
-                        account=person[0] if account is not None else None, account_id=account)
+                        account=person[0] if account is not None else None, account_id=account,
+                        bot_token=bot.token_id if bot is not None else None)
 
         dealer, draw = choose_first_dealer(first_dealer)
         return TableConfig(
@@ -375,6 +425,7 @@ class OpenTable:
             first_draw=draw,
             extra={"seconds_per_move": self.options.seconds_per_move, "level": level,
                    **({"rated": True} if self.options.rated else {}),
+                   **({"allow_bots": True} if self.options.allow_bots else {}),
                    **({} if self.options.spectators else {"spectators": False}),
                    **({"stake": self.options.stake, "pot": self.pot()}
                       if self.options.stake else {})},

@@ -51,6 +51,13 @@ class Seat:
     """The account sitting here, if any (coin tables)."""
     account_id: int | None = None
     """The id of the signed-in account sitting here (practice and online tables), if any."""
+    bot_token: int | None = None
+    """The id of the bot token an outside bot took this seat with (None: a person): its
+    program plays the seat through the token, and only while the token is live."""
+
+    def is_outside_bot(self) -> bool:
+        """Whether an outside bot (a program with a bot token) plays this seat."""
+        return self.bot_token is not None
 
     def is_bot(self) -> bool:
         """Whether a computer plays this seat."""
@@ -64,7 +71,11 @@ class Seat:
 
     def public_json(self, seat: int) -> dict[str, Any]:
         """What everyone may see about the seat."""
-        return {"seat": seat, "name": self.name, "kind": self.kind, "level": self.level}
+        out: dict[str, Any] = {"seat": seat, "name": self.name, "kind": self.kind,
+                               "level": self.level}
+        if self.bot_token is not None:
+            out["outside_bot"] = True
+        return out
 
     def to_json(self) -> dict[str, Any]:
         """The seat for storage (the token only as its hash)."""
@@ -76,6 +87,7 @@ class Seat:
             "token_hash": self.token_hash,
             "account": self.account,
             **({"account_id": self.account_id} if self.account_id is not None else {}),
+            **({"bot_token": self.bot_token} if self.bot_token is not None else {}),
         }
 
     @classmethod
@@ -89,6 +101,7 @@ class Seat:
             token_hash=data.get("token_hash"),
             account=data.get("account"),
             account_id=data.get("account_id"),
+            bot_token=data.get("bot_token"),
         )
 
 

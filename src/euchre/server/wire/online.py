@@ -63,6 +63,9 @@ class OnlineTableRequest(Request):
     """Play coins each person stakes (0: none; else one of the coin tables' stakes): for
     signed-in people whose balance covers it (with the X-CSRF-Token header); taken when
     the game starts, the winners share the pot."""
+    allow_bots: bool = False
+    """At a rated table: outside bots may sit and are rated with the people (off by
+    default: a rated table refuses bots). Unrated tables always take bots."""
 
     what: ClassVar[str] = "online tables"
     refusals: ClassVar[dict[str, Any]] = {
@@ -74,6 +77,7 @@ class OnlineTableRequest(Request):
         "rated": "rated must be true or false",
         "spectators": "spectators must be true or false",
         "stake": _STAKE,
+        "allow_bots": "allow_bots must be true or false",
     }
 
     def __post_init__(self) -> None:
@@ -235,6 +239,8 @@ class OnlineSeat(Struct):
     """Whether the person here agreed to fill free seats with computers (quick play)."""
     rating: SeatRating | None = None
     """A signed-in person's rating (null: unrated, or a guest)."""
+    bot: bool = False
+    """Whether an outside bot (a program with a bot token) sits here."""
 
 
 class OnlineTable(Struct):
@@ -266,6 +272,9 @@ class OnlineTable(Struct):
     """The page to watch the game on (a started table open to spectators)."""
     quick: bool = False
     """A quick-play table (``Play now``): starts by itself, no creator."""
+    allow_bots: bool = False
+    """A rated table where outside bots may sit (and be rated with the people): everyone
+    who sits there accepts it. Other rated tables refuse bots."""
 
 
 class OnlineTables(Struct):

@@ -135,6 +135,9 @@ class SeatInfo(Struct):
     away_ms_left: Annotated[int, Meta(ge=0)] | None = None
     """The person's connection is gone: milliseconds until a computer takes the seat for
     the rest of the game, unless they come back (absent while they are here)."""
+    outside_bot: bool = False
+    """An outside bot plays this seat: a program holding a bot token, under the bot's
+    name (``kind`` is ``human``: it plays through its seat token like a person)."""
 
 
 class LastTrick(Struct):

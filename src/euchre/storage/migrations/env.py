@@ -10,6 +10,7 @@ from sqlalchemy.engine import Connection
 
 from euchre.storage import (  # noqa: F401  (add tables to Base)
     accounts_models,
+    bot_models,
     lobby_models,
     people_models,
     stake_models,
