@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("euchre.cli.arena", "play duplicate matches between computer players"),
     "engine": ("euchre.cli.engine", "drive the engine and bots with JSON lines on stdin"),
     "verify": ("euchre.cli.verify", "check that a record's deals came from its shuffle seeds"),
+    "bot": ("euchre.cli.bot", "outside bots: 'euchre bot connect URL TOKEN -- COMMAND' plays "
+                              "a seat at a real table with a program"),
     "db": ("euchre.cli.db", "database chores: 'euchre db upgrade' runs the migrations"),
 }
 """Subcommand name -> (module, one-line help)."""

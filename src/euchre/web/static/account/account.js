@@ -5,6 +5,7 @@ import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { rememberSeat } from "../js/storage.js";
 import { practiceStats } from "../js/my-stats.js";
+import { botsSection } from "./bots.js";
 import { personSection, statsTable } from "./person-stats.js";
 import { NOTICE, call, coins, me, setMe } from "./session.js";
 
@@ -164,6 +165,7 @@ async function accountView(page, account, refresh) {
     statsSection(games.stats),
     gamesSection(games.games),
     ledgerSection(ledger.entries),
+    botsSection(),
   );
 }
 

@@ -8,6 +8,7 @@ import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { call, holdSeat, humanise, savedName, NAME_KEY } from "./online.js";
 import { cover } from "./cover.js";
+import { botLabel } from "./words.js";
 
 const CLOCKS = [15, 30, 60];
 const STAKES = [0, 10, 50, 100, 500];
@@ -22,7 +23,7 @@ function stakeText(stake) {
 
 /** "Ann, Bob" (names, never compass points) or "nobody yet". */
 function seatedNames(table) {
-  const names = table.seats.filter((s) => s.taken).map((s) => s.name);
+  const names = table.seats.filter((s) => s.taken).map((s) => botLabel(s.name, s.bot));
   return names.length ? names.join(", ") : "nobody yet";
 }
 

@@ -10,6 +10,7 @@ import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { rememberSeat } from "./storage.js";
 import { cover, coverText, leavingFee } from "./cover.js";
+import { botLabel } from "./words.js";
 
 const KEY = "euchre.online";
 export const NAME_KEY = "euchre.onlineName";
@@ -78,6 +79,8 @@ export function mountOnlineSection(section) {
   const level = h("select", { id: "online-level", name: "level" },
     ["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l, selected: l === "medium" }, humanise(l))));
   const rated = h("input", { id: "online-rated", name: "rated", type: "checkbox" });
+  // Outside bots (programs with a bot token) may sit at unrated tables; at a rated one only if allowed.
+  const allowBots = h("input", { id: "online-allow-bots", name: "allow_bots", type: "checkbox" });
   // A coin stake (signed-in people only): each person stakes it at the start, the winners share the pot.
   const stake = h("select", { id: "online-stake", name: "stake" },
     [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins (sitting needs ${cover(c)})` : "No stake")));
@@ -90,6 +93,7 @@ export function mountOnlineSection(section) {
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
+    h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Rated tables: allow outside bots (rated with the people)")),
     h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
     create,
   );
@@ -147,7 +151,7 @@ export function mountOnlineSection(section) {
       const made = await call("POST", "/api/tables", {
         kind: "online", name: name.value.trim(), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
-        stake: Number(stake.value),
+        stake: Number(stake.value), allow_bots: rated.checked && allowBots.checked,
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -164,7 +168,7 @@ export function mountOnlineSection(section) {
 function seatedPeople(table) {
   const seated = table.seats.filter((s) => s.taken);
   if (!seated.length) return null;
-  const parts = seated.flatMap((s, i) => [i ? ", " : "", s.name, ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
+  const parts = seated.flatMap((s, i) => [i ? ", " : "", botLabel(s.name, s.bot), ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
   return h("span", { class: "seated" }, " — ", parts);
 }
 
@@ -304,7 +308,7 @@ export function mountOnlineLobby(main, id) {
           "li",
           {},
           `${s.position}: `,
-          s.taken ? h("strong", {}, s.name) : "free",
+          s.taken ? h("strong", {}, botLabel(s.name, s.bot)) : "free",
           s.rating ? [" ", ratingBadge(s.rating)] : null,
           mine && mine.seat === s.seat ? " (you)" : null,
           table.quick && s.taken && s.fill ? h("span", { class: "fill-mark" }, " agreed to fill") : null,
@@ -313,12 +317,12 @@ export function mountOnlineLobby(main, id) {
       ),
     );
     const filler = table.rated
-      ? "Rated: four signed-in people play, no computers; the game starts when every seat is taken, and everyone's rating changes when it ends."
+      ? `Rated: four signed-in ${table.allow_bots ? "players (outside bots allowed: they are rated with you)" : "people play (no bots)"}, no computers; the game starts when every seat is taken, and everyone's rating changes when it ends.`
       : table.quick
         ? `The game starts when four people sit, or when everyone seated agrees to fill the empty seats with ${table.level} computer players.`
         : `Free seats are played by ${table.level} computer players.`;
     const agreedAlready = mine && table.seats[mine.seat]?.fill;
-    const waitingFor = table.seats.filter((s) => s.taken && !s.fill && (!mine || s.seat !== mine.seat)).map((s) => s.name);
+    const waitingFor = table.seats.filter((s) => s.taken && !s.fill && (!mine || s.seat !== mine.seat)).map((s) => botLabel(s.name, s.bot));
     fill(
       body,
       h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
@@ -336,7 +340,7 @@ export function mountOnlineLobby(main, id) {
       mine && !table.quick && mine.seat === 0 ? h("button", { type: "button", class: "tool", onclick: cancel }, "Cancel the table") : null,
       mine && (table.quick || mine.seat !== 0) ? h("button", { type: "button", class: "tool", onclick: leave }, "Leave my seat") : null,
     );
-    const people = table.seats.filter((s) => s.taken).map((s) => s.name).join(", ");
+    const people = table.seats.filter((s) => s.taken).map((s) => botLabel(s.name, s.bot)).join(", ");
     status.textContent = !mine
       ? (table.quick ? `Choose a free seat at the table with ${people}.` : `Choose a free seat at ${host}'s table.`)
       : table.quick

@@ -22,8 +22,14 @@ export function setSeatNames(seats) {
   people = [0, 1, 2, 3].map((seat) => {
     const info = (seats || []).find((s) => s.seat === seat);
     // A person who left keeps their name (a computer plays their seat: the seat's mark says so).
-    return info && (info.kind === "human" || info.replaced) && info.name ? info.name : null;
+    if (!(info && (info.kind === "human" || info.replaced) && info.name)) return null;
+    return botLabel(info.name, info.outside_bot);
   });
+}
+
+/** A name as shown: an outside bot's (a program with a bot token) carries "(bot)". */
+export function botLabel(name, isBot) {
+  return isBot ? `${name} (bot)` : name;
 }
 
 /** "You", a person's name, or the compass name of a computer's seat. */

@@ -1,0 +1,321 @@
+"""``euchre bot connect URL TOKEN -- COMMAND``: play a seat at a real table with a program.
+
+The bridge signs in as an outside bot with its bot token (``Authorization: Bearer``), takes a
+seat (a free one at the online table ``URL`` links to; or with ``--practice`` or ``--quick``
+a new practice table, or ``Play now``, on the site at ``URL``), waits for the game to start,
+and plays it over the ordinary table socket. The program ``COMMAND`` is started as a child
+process and speaks the JSON lines of ``euchre engine`` (docs/engine_protocol.md), the other
+way round: at each of the seat's turns the bridge sends it one request,
+
+    {"id": N, "cmd": "bot", "seat": S, "view": VIEW, "table": {...}}
+
+where ``VIEW`` is exactly what the table sends that seat (``table.view``: its own cards,
+never another's), and the program answers as ``euchre engine`` answers ``bot``:
+
+    {"id": N, "ok": true, "cmd": "bot", "seat": S, "action": "play JH"}
+
+A refused move is asked again with ``"refused": {"code", "message"}`` added (at most
+:data:`TRIES` times a turn; then the table's clock decides). At the end the program gets
+``{"cmd": "quit"}``. See docs/outside_bots.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import sys
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+TRIES = 3
+"""Times a turn is asked of the program when the table refuses its move."""
+
+ANSWER_WITHIN = 60.0
+"""Seconds the program has to answer one request before the bridge gives up."""
+
+
+class BridgeError(Exception):
+    """The bridge cannot go on (refused token, no seat, the program failed); the message
+    says why, for a person."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``euchre bot connect URL TOKEN [options] -- COMMAND...``."""
+    sub = parser.add_subparsers(dest="bot_command", metavar="SUBCOMMAND", required=True)
+    connect = sub.add_parser(
+        "connect", help="play a seat at a table with a program that speaks the engine "
+                        "protocol", description=__doc__.splitlines()[0] if __doc__ else None)
+    connect.add_argument("url", help="the online table's link (/online/ID or /table/ID), or "
+                                     "the site's address with --practice or --quick")
+    connect.add_argument("token", help="the bot token (made on the account page)")
+    connect.add_argument("--seat", type=int, choices=[0, 1, 2, 3],
+                         help="the seat to claim at an online table (default: the first free)")
+    how = connect.add_mutually_exclusive_group()
+    how.add_argument("--practice", action="store_true",
+                     help="open a practice table on the site (computers in the other seats)")
+    how.add_argument("--quick", action="store_true",
+                     help="Play now: a seat at a waiting quick-play table (or a new one)")
+    connect.add_argument("--fill", action="store_true",
+                         help="with --quick: agree to fill free seats with computers")
+    connect.add_argument("--preset", default="classic", help="rules preset for a new table")
+    connect.add_argument("command", nargs=argparse.REMAINDER,
+                         help="-- then the program to run and its arguments")
+
+
+@dataclass
+class Seat:
+    """The seat taken: its table, number and token."""
+
+    table_id: str
+    seat: int
+    token: str
+
+
+class Program:
+    """The child process that decides: one JSON request per line, one answer per line."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        """Wrap a started process (stdin and stdout piped)."""
+        self.proc = proc
+        """The process."""
+        self.next_id = 0
+
+    @classmethod
+    async def start(cls, command: list[str]) -> Program:
+        """Start ``command``."""
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+        except OSError as e:
+            raise BridgeError(f"could not start {command[0]!r}: {e}") from None
+        return cls(proc)
+
+    async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        """Send one request; its answer (:class:`BridgeError` if none comes, or not JSON)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.next_id += 1
+        line = json.dumps({"id": self.next_id, "cmd": cmd, **fields}, separators=(",", ":"))
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            await self.proc.stdin.drain()
+            raw = await asyncio.wait_for(self.proc.stdout.readline(), ANSWER_WITHIN)
+        except (BrokenPipeError, ConnectionResetError):
+            raise BridgeError("the program stopped") from None
+        except TimeoutError:
+            raise BridgeError(f"the program did not answer within {ANSWER_WITHIN:g} s"
+                              ) from None
+        if not raw:
+            raise BridgeError("the program stopped (its output ended)")
+        try:
+            answer = json.loads(raw)
+        except ValueError:
+            raise BridgeError(f"the program's answer is not JSON: {raw[:80]!r}") from None
+        if not isinstance(answer, dict):
+            raise BridgeError("the program's answer is not a JSON object")
+        if answer.get("id", self.next_id) != self.next_id:
+            raise BridgeError(f"the program answered request {answer.get('id')!r}, "
+                              f"not {self.next_id}")
+        checked: dict[str, Any] = answer
+        return checked
+
+    async def close(self) -> int:
+        """Say ``quit`` (if it still listens) and wait for it; its exit status."""
+        with contextlib.suppress(BridgeError, OSError, ValueError):
+            await self.ask("quit")
+        try:
+            return await asyncio.wait_for(self.proc.wait(), 10)
+        except TimeoutError:
+            self.proc.kill()
+            return await self.proc.wait()
+
+
+class Site:
+    """The site's HTTP API, as the bot (every request carries its bearer token)."""
+
+    def __init__(self, base: str, token: str) -> None:
+        """The site at ``base`` (scheme and host), as the bot holding ``token``."""
+        self.base = base
+        """``http://host:port``."""
+        self.token = token
+        """The bot token."""
+
+    def _call(self, method: str, path: str, body: Any) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers={
+            "Authorization": f"Bearer {self.token}", "Content-Type": "application/json",
+            "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return json.loads(answer.read() or b"{}")
+        except urllib.error.HTTPError as e:
+            try:
+                refusal = json.loads(e.read()).get("error", "")
+            except ValueError:
+                refusal = ""
+            raise BridgeError(f"{method} {path}: {e.code} {refusal or e.reason}") from None
+        except urllib.error.URLError as e:
+            raise BridgeError(f"cannot reach {self.base}: {e.reason}") from None
+
+    async def call(self, method: str, path: str, body: Any = None) -> Any:
+        """One request, in a thread; the JSON answer (:class:`BridgeError` on a refusal)."""
+        return await asyncio.to_thread(self._call, method, path, body)
+
+    def ws(self, path: str) -> str:
+        """The socket URL of ``path`` on this site."""
+        return ("wss" if self.base.startswith("https") else "ws") + self.base[
+            self.base.index(":"):] + path
+
+
+def _table_id(url: str) -> str:
+    parts = [p for p in urlsplit(url).path.split("/") if p]
+    if len(parts) < 2 or parts[-2] not in {"online", "table", "watch"}:
+        raise BridgeError(f"{url} is not a table's link (/online/ID or /table/ID): to open a "
+                          "table, give the site's address with --practice or --quick")
+    return parts[-1]
+
+
+async def take_seat(site: Site, args: argparse.Namespace) -> Seat:
+    """The seat the options ask for: a new practice table, Play now, or a free seat at the
+    linked online table."""
+    if args.practice:
+        made = await site.call("POST", "/api/tables", {"kind": "practice",
+                                                       "preset": args.preset})
+        return Seat(made["id"], made["seat"], made["token"])
+    if args.quick:
+        made = await site.call("POST", "/api/online/quick", {"preset": args.preset})
+        if args.fill and made["status"] != "started":
+            await site.call("POST", f"/api/online/{made['id']}/fill", {"token": made["token"]})
+        return Seat(made["id"], made["seat"], made["token"])
+    table_id = _table_id(args.url)
+    table = await site.call("GET", f"/api/online/{table_id}")
+    if table["status"] != "open":
+        raise BridgeError(f"the table is {table['status']}: no seat can be claimed")
+    free = [s["seat"] for s in table["seats"] if not s["taken"]]
+    seat = args.seat if args.seat is not None else (free[0] if free else None)
+    if seat is None:
+        raise BridgeError("the table is full")
+    made = await site.call("POST", f"/api/tables/{table_id}/seats", {"seat": seat})
+    return Seat(table_id, made["seat"], made["token"])
+
+
+async def wait_for_start(site: Site, table_id: str) -> None:
+    """Until the online table's game starts (its waiting page's socket)."""
+    from websockets.asyncio.client import connect
+
+    async with connect(site.ws(f"/ws/online/{table_id}")) as ws:
+        async for raw in ws:
+            message = json.loads(raw)
+            if message.get("type") == "gone":
+                raise BridgeError(f"the table went before its start ({message.get('reason')})")
+            table = message.get("table") if message.get("type") == "table" else None
+            if table and table.get("id") == table_id:
+                if table["status"] == "started":
+                    return
+                if table["status"] == "cancelled":
+                    raise BridgeError("the table's creator cancelled it")
+    raise BridgeError("the server closed the waiting table's socket")
+
+
+def _public(table: dict[str, Any]) -> dict[str, Any]:
+    """What the program is told of the table besides the seat's view."""
+    return {k: table.get(k) for k in ("id", "kind", "version", "seats", "score",
+                                      "hand_number", "dealer", "rules", "preset")}
+
+
+async def play(site: Site, seat: Seat, program: Program, out: Any) -> dict[str, Any]:
+    """Play the seat over the table socket until the game is over; the last TABLE."""
+    from websockets.asyncio.client import connect
+
+    asked_at: int | None = None  # the table version the program was last asked about
+    tries = 0
+    last: dict[str, Any] = {}
+    async with connect(site.ws(f"/ws/tables/{seat.table_id}")) as ws:
+        await ws.send(json.dumps({"type": "join", "token": seat.token, "since": None}))
+        refusal: dict[str, Any] | None = None
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "error":
+                if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
+                    raise BridgeError(f"the table refused the bot: {message.get('message')}")
+                refusal = {"code": message.get("code"), "message": message.get("message")}
+                if asked_at is None or tries >= TRIES:
+                    print(f"refused: {refusal['message']}", file=out, flush=True)
+                    continue
+            elif kind in {"snapshot", "event"}:
+                table = message["table"]
+                if message.get("version") != table.get("version"):
+                    continue  # an earlier event of a batch: act on the batch's last
+                last = table
+                if table.get("game_over") or table.get("closed"):
+                    return table
+                refusal = None
+            else:
+                continue
+            table = last
+            view = table.get("view") or {}
+            if table.get("to_act") != seat.seat or not view.get("legal"):
+                continue
+            if asked_at == table["version"] and refusal is None:
+                continue
+            tries = tries + 1 if asked_at == table["version"] else 1
+            asked_at = table["version"]
+            if tries > TRIES:
+                continue
+            fields: dict[str, Any] = {"seat": seat.seat, "view": view, "table": _public(table)}
+            if refusal is not None:
+                fields["refused"] = refusal
+            answer = await program.ask("bot", **fields)
+            if not answer.get("ok") or not isinstance(answer.get("action"), str):
+                print(f"the program gave no action: {answer}", file=out, flush=True)
+                continue
+            await ws.send(json.dumps({"type": "action", "action": answer["action"]}))
+    raise BridgeError("the server closed the table's socket before the game was over")
+
+
+async def connect_bot(args: argparse.Namespace, out: Any) -> int:
+    """Sign in as the bot, take a seat, start the program, play the game."""
+    parts = urlsplit(args.url)
+    if parts.scheme not in {"http", "https"} or not parts.netloc:
+        raise BridgeError(f"{args.url} is not an http(s) address")
+    command = [c for c in args.command if c != "--"] if args.command[:1] == ["--"] \
+        else list(args.command)
+    if not command:
+        raise BridgeError("give the program to run after --: euchre bot connect URL TOKEN "
+                          "-- python my_bot.py")
+    site = Site(f"{parts.scheme}://{parts.netloc}", args.token)
+    me = await site.call("GET", "/api/bot")
+    print(f"signed in as the bot {me['name']}", file=out, flush=True)
+    seat = await take_seat(site, args)
+    print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
+    if not args.practice:
+        await wait_for_start(site, seat.table_id)
+    program = await Program.start(command)
+    try:
+        table = await play(site, seat, program, out)
+    finally:
+        await program.close()
+    winner = table.get("winner")
+    if table.get("closed"):
+        print(f"the table closed: {table['closed']}", file=out, flush=True)
+    else:
+        side = "won" if winner is not None and winner == seat.seat % 2 else "lost"
+        print(f"game over: the bot's side {side}, {table['score'][0]} to {table['score'][1]}",
+              file=out, flush=True)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bridge; 1 with the reason when it cannot go on."""
+    try:
+        return asyncio.run(connect_bot(args, sys.stdout))
+    except BridgeError as e:
+        print(f"euchre bot: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
