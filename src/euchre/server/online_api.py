@@ -37,6 +37,7 @@ from ..table.online import (
     OnlineForbidden,
     OnlineOptions,
     OpenTable,
+    check_bot_allowed,
     check_creator,
 )
 from . import guards, stakes
@@ -197,6 +198,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators, body.stake,
                             body.allow_bots)
+    check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
     tables = lobby_of(request)
     async with guards.person_locks(request).hold(await guards.creator_of(request)):
@@ -230,6 +232,7 @@ async def post_seat(request: Request) -> Response:
     body = await read_body(request, SeatRequest)
     options = (await tables.get(table_id)).options
     person = await person_of(request, csrf=options.rated or bool(options.stake))
+    check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
@@ -255,12 +258,13 @@ async def post_quick(request: Request) -> Response:
     if person is None and body.stake:
         raise OnlineForbidden("stakes are for signed-in people: sign in (or create an "
                               "account) first")
-    await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
     tables = lobby_of(request)
     account = person.account_id if person is not None else None
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
                             person.username if person is not None else str(body.name),
                             body.rated, True, body.stake)
+    check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
+    await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
     holder = await guards.creator_of(request)
 
     async def may_open() -> None:  # a new table counts as one: the caps on tables
