@@ -234,6 +234,7 @@ async def play(site: Site, seat: Seat, program: Program, out: Any) -> dict[str, 
     asked_at: int | None = None  # the table version the program was last asked about
     tries = 0
     last: dict[str, Any] = {}
+    table: dict[str, Any]
     async with connect(site.ws(f"/ws/tables/{seat.table_id}")) as ws:
         await ws.send(json.dumps({"type": "join", "token": seat.token, "since": None}))
         refusal: dict[str, Any] | None = None

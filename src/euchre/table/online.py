@@ -382,7 +382,7 @@ class OpenTable:
             "quick": self.quick,
             "rated": self.options.rated,
             "spectators": self.options.spectators,
-            "allow_bots": self.options.allow_bots,
+            **({"allow_bots": True} if self.options.allow_bots else {}),
             "stake": self.options.stake,
             "pot": self.pot() if self.started else 0,
             "preset": self.options.preset,
@@ -393,7 +393,7 @@ class OpenTable:
             "seats": [{"seat": i, "position": SEAT_NAMES[i],
                        "name": p[0] if p else None, "taken": p is not None,
                        "signed_in": self.accounts[i] is not None,
-                       "bot": self.bots[i] is not None,
+                       **({"bot": True} if self.bots[i] is not None else {}),
                        "fill": p is not None and self.agreed[i]}
                       for i, p in enumerate(self.people)],
             "free": len(self.free_seats()),

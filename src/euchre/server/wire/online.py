@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, ClassVar, Literal
 
-from msgspec import Meta, Struct
+from msgspec import UNSET, Meta, Struct, UnsetType
 
 from ...coins.rules import STAKES
 from ...rules import Rules
@@ -239,8 +239,9 @@ class OnlineSeat(Struct):
     """Whether the person here agreed to fill free seats with computers (quick play)."""
     rating: SeatRating | None = None
     """A signed-in person's rating (null: unrated, or a guest)."""
-    bot: bool = False
-    """Whether an outside bot (a program with a bot token) sits here."""
+    bot: bool | UnsetType = UNSET
+    """``true`` when an outside bot (a program with a bot token) sits here (absent
+    otherwise)."""
 
 
 class OnlineTable(Struct):
@@ -272,9 +273,9 @@ class OnlineTable(Struct):
     """The page to watch the game on (a started table open to spectators)."""
     quick: bool = False
     """A quick-play table (``Play now``): starts by itself, no creator."""
-    allow_bots: bool = False
-    """A rated table where outside bots may sit (and be rated with the people): everyone
-    who sits there accepts it. Other rated tables refuse bots."""
+    allow_bots: bool | UnsetType = UNSET
+    """``true`` at a rated table where outside bots may sit (and be rated with the people):
+    everyone who sits there accepts it (absent elsewhere). Other rated tables refuse bots."""
 
 
 class OnlineTables(Struct):
