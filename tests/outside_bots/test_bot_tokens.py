@@ -23,7 +23,8 @@ async def _rows(url: str) -> tuple[list[dict[str, object]], list[dict[str, objec
             tokens = [dict(r._mapping) for r in await conn.execute(select(bot_tokens))]
             accounts_rows = [dict(r._mapping) for r in await conn.execute(
                 select(accounts.c.username, accounts.c.password_hash, accounts.c.balance,
-                       bots.c.owner_id).select_from(accounts.join(bots, bots.c.account_id == accounts.c.id)))]
+                       bots.c.owner_id).select_from(
+                    accounts.join(bots, bots.c.account_id == accounts.c.id)))]
         return tokens, accounts_rows
     finally:
         await engine.dispose()

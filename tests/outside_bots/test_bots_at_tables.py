@@ -46,7 +46,8 @@ def test_a_bot_opens_an_online_table_and_is_marked_everywhere(db_url: str) -> No
         assert r.status_code == 201, r.text
         bob = r.json()["token"]
         listed = client.get("/api/online").json()["tables"]
-        assert [[s.get("bot", False) for s in t["seats"]] for t in listed] == [[True, False, False, False]]
+        marks = [[s.get("bot", False) for s in t["seats"]] for t in listed]
+        assert marks == [[True, False, False, False]]
 
         r = client.post(f"/api/tables/{table_id}/start", json={"token": made["token"]})
         assert r.status_code == 200, r.text
