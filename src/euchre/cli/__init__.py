@@ -25,6 +25,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 """Subcommand name -> (module, one-line help)."""
 
+PROGRAM_AFTER_DASHES = {"bot"}
+"""Subcommands that take a program to run after ``--`` (as ``args.program``)."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``euchre`` command."""
@@ -42,7 +45,12 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             mod.add_arguments(p)
             p.set_defaults(_run=mod.run)
+    program: list[str] = []
+    if chosen in PROGRAM_AFTER_DASHES and "--" in argv:  # argparse mishandles -- below a
+        cut = argv.index("--")                           # subcommand: split it off here
+        argv, program = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
+    args.program = program
     if not hasattr(args, "_run"):
         parser.print_help()
         return 0 if args.command is None else 2

@@ -63,8 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     connect.add_argument("--fill", action="store_true",
                          help="with --quick: agree to fill free seats with computers")
     connect.add_argument("--preset", default="classic", help="rules preset for a new table")
-    connect.add_argument("command", nargs=argparse.REMAINDER,
-                         help="-- then the program to run and its arguments")
+    connect.epilog = ("After --, the program to run and its arguments: euchre bot connect URL "
+                      "TOKEN -- python examples/outside_bot.py")
 
 
 @dataclass
@@ -284,8 +284,7 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     parts = urlsplit(args.url)
     if parts.scheme not in {"http", "https"} or not parts.netloc:
         raise BridgeError(f"{args.url} is not an http(s) address")
-    command = [c for c in args.command if c != "--"] if args.command[:1] == ["--"] \
-        else list(args.command)
+    command = list(getattr(args, "program", []))
     if not command:
         raise BridgeError("give the program to run after --: euchre bot connect URL TOKEN "
                           "-- python my_bot.py")

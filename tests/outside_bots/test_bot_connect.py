@@ -1,0 +1,161 @@
+"""``euchre bot connect`` as a real subprocess against a live server: the example bot plays a
+whole practice game, and a whole online game with a person who plays over the table socket;
+a revoked token is refused before anything happens; a program that answers nonsense is asked
+again with the refusal, and the table's answers are the same a person's would be."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import httpx
+from bot_helpers import bot_app
+from websockets.sync.client import connect
+
+from live_server import live_server
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "outside_bot.py"
+STUBBORN = Path(__file__).with_name("stubborn_bot.py")
+CARD = re.compile(r"\b(?:[9TJQKA][CDHS]|JK)\b")
+
+
+def _bridge(url: str, token: str, *options: str, program: list[str] | None = None
+            ) -> subprocess.Popen[str]:
+    command = program or [sys.executable, str(EXAMPLE), "--seed", "3"]
+    return subprocess.Popen(
+        [sys.executable, "-m", "euchre.cli", "bot", "connect", url, token, *options, "--",
+         *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def _owner_token(base: str, name: str = "annbot", owner: str = "ann") -> tuple[Any, str, int]:
+    http = httpx.Client(base_url=base, timeout=30)
+    r = http.post("/api/accounts", json={"username": owner, "password": "correct horse"})
+    assert r.status_code == 201, r.text
+    csrf = r.json()["csrf"]
+    http.headers["X-CSRF-Token"] = csrf
+    r = http.post("/api/me/bots", json={"name": name})
+    assert r.status_code == 201, r.text
+    return http, r.json()["token"], r.json()["id"]
+
+
+def _person_plays(base: str, table_id: str, token: str, seat: int,
+                  seen: list[dict[str, Any]]) -> None:
+    """A person at ``seat`` over the table socket, playing the first legal action, keeping
+    every message; until the game is over."""
+    with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
+        ws.send(json.dumps({"type": "join", "token": token}))
+        acted_at = None
+        while True:
+            message = json.loads(ws.recv(timeout=120))
+            seen.append(message)
+            table = message.get("table")
+            if not table or message.get("version") != table["version"]:
+                continue
+            if table["game_over"]:
+                return
+            legal = (table.get("view") or {}).get("legal") or []
+            if table["to_act"] == seat and legal and acted_at != table["version"]:
+                acted_at = table["version"]
+                ws.send(json.dumps({"type": "action", "action": legal[0]}))
+
+
+def _db(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path}/bots.db"
+
+
+def test_the_example_bot_plays_a_whole_practice_game(tmp_path: Path) -> None:
+    with live_server(bot_app(_db(tmp_path))) as base:
+        http, token, _ = _owner_token(base)
+        bridge = _bridge(base, token, "--practice", "--preset", "short")
+        out, err = bridge.communicate(timeout=240)
+        assert bridge.returncode == 0, err
+        assert "signed in as the bot annbot" in out
+        assert "game over: the bot's side" in out
+        # The finished game is the bot's: its record is there, its seat under its name.
+        table_id = out.split("at table ")[1].split()[0]
+        record = http.get(f"/api/games/{table_id}/record?format=json")
+        assert record.status_code == 200 and record.json()["final"] is not None
+
+
+def test_the_example_bot_joins_an_online_table_and_plays_with_a_person(tmp_path: Path
+                                                                         ) -> None:
+    with live_server(bot_app(_db(tmp_path))) as base:
+        _, token, _ = _owner_token(base)
+        person = httpx.Client(base_url=base, timeout=30)
+        made = person.post("/api/tables", json={"kind": "online", "name": "Bob",
+                                                "preset": "short"}).json()
+        bridge = _bridge(f"{base}/online/{made['id']}", token, "--seat", "2")
+        # Wait (on the table itself, not the clock) until the bot has its seat.
+        for line in bridge.stdout or []:
+            if line.startswith("seat 2 at table"):
+                break
+        seats = person.get(f"/api/online/{made['id']}").json()["seats"]
+        assert (seats[2]["name"], seats[2].get("bot")) == ("annbot", True)
+        r = person.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]})
+        assert r.status_code == 200, r.text
+        seen: list[dict[str, Any]] = []
+        player = threading.Thread(target=_person_plays,
+                                  args=(base, made["id"], made["token"], 0, seen))
+        player.start()
+        out, err = bridge.communicate(timeout=240)
+        player.join(timeout=60)
+        assert bridge.returncode == 0, err
+        assert "game over" in out
+        last = seen[-1]["table"]
+        assert last["game_over"] and last["seats"][2]["outside_bot"] is True
+        assert last["seats"][2]["name"] == "annbot"
+        # The bot moved: North's plays are in the record, made by the program.
+        record = person.get(f"/api/games/{made['id']}/record?format=json").json()
+        north = [a for hand in record["hands"] for a in hand["actions"] if a[0] == 2]
+        assert north
+
+
+def test_a_revoked_token_is_refused_before_anything(tmp_path: Path) -> None:
+    with live_server(bot_app(_db(tmp_path))) as base:
+        http, token, token_id = _owner_token(base)
+        assert http.delete(f"/api/me/bots/{token_id}").status_code == 200
+        bridge = _bridge(base, token, "--practice")
+        out, err = bridge.communicate(timeout=60)
+        assert bridge.returncode == 1
+        assert "this bot token is unknown or was revoked" in err
+        assert "signed in" not in out
+
+
+def test_a_refused_move_is_asked_again_and_the_program_sees_only_its_seat(tmp_path: Path
+                                                                         ) -> None:
+    log = tmp_path / "requests.jsonl"
+    with live_server(bot_app(_db(tmp_path))) as base:
+        http, token, _ = _owner_token(base)
+        bridge = _bridge(base, token, "--practice", "--preset", "short",
+                         program=[sys.executable, str(STUBBORN), str(log)])
+        out, err = bridge.communicate(timeout=240)
+        assert bridge.returncode == 0, err
+        table_id = out.split("at table ")[1].split()[0]
+        record = http.get(f"/api/games/{table_id}/record?format=json").json()
+    requests = [json.loads(line) for line in log.read_text().splitlines()]
+    turns = [r for r in requests if r["cmd"] == "bot"]
+    assert requests[-1]["cmd"] == "quit" and turns
+    # Every nonsense move was refused with the words a person gets, then asked again.
+    refused = [r["refused"] for r in turns if "refused" in r]
+    assert len(refused) == len(turns) / 2
+    assert {r["code"] for r in refused} == {"illegal"}
+    assert all("dance" in r["message"] for r in refused)
+    # Hidden cards stay hidden: each view names only the seat's own cards, the upcard and
+    # the cards played in that hand (from the finished game's record).
+    for turn in turns:
+        assert set(turn) <= {"id", "cmd", "seat", "view", "table", "refused"}
+        hand = record["hands"][turn["table"]["hand_number"] - 1]
+        seat = turn["seat"]
+        allowed = set(hand["hands"][seat]) | {hand["kitty"][0]} | {
+            a.split()[1] for _, a in hand["actions"] if a.startswith("play ")}
+        named = set(CARD.findall(json.dumps(turn)))
+        assert named <= allowed, (named - allowed, turn["view"])
+        assert set(turn["view"]["hand"]) <= set(hand["hands"][seat]) | {hand["kitty"][0]}
