@@ -209,3 +209,24 @@ def test_a_bot_gets_the_answers_a_person_gets(db_url: str) -> None:
             # A flood: the same answers, message for message (whatever the socket's limits).
             flood = ['{"type": "ping"}'] * 60
             assert _answers(bot, flood) == _answers(person, flood)
+
+
+def test_a_rated_bot_is_marked_on_the_leaderboard(db_url: str) -> None:
+    app = bot_app(db_url)
+    with TestClient(app) as client:
+        ids = {}
+        for name in ("ann", "bob", "cyd"):
+            csrf = sign_up(client, name)
+            ids[name] = client.portal.call(app.state.accounts.accounts.authenticate, name,
+                                           "correct horse").id
+        token = make_token(client, csrf, "cydbot")["token"]
+        bot = client.portal.call(app.state.bots.identify, token)
+        assert bot is not None
+        # A rated game where its people allowed bots: the bot is rated as itself.
+        ratings = app.state.ratings.ratings
+        client.portal.call(ratings.register, "g1", [bot.account_id, ids["ann"], ids["bob"],
+                                                    ids["cyd"]])
+        assert client.portal.call(ratings.apply, "g1", 0)
+        leaders = client.get("/api/leaders").json()["leaders"]
+        marks = {x["username"]: x.get("bot", False) for x in leaders}
+        assert marks == {"cydbot": True, "ann": False, "bob": False, "cyd": False}

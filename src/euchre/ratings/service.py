@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..coins.ledger import in_transaction, utcnow
 from ..storage.accounts_models import accounts
+from ..storage.bot_models import bots
 from ..storage.people_models import rated_games, ratings
 from .model import Rating, rate_partnerships
 
@@ -50,10 +51,13 @@ class Leader:
     """Its name."""
     rating: Rating
     """Its rating."""
+    bot: bool = False
+    """Whether the account is an outside bot's (rated where people allowed bots)."""
 
     def to_json(self) -> dict[str, Any]:
-        """rank, username and the rating's figures."""
-        return {"rank": self.rank, "username": self.username, **self.rating.to_json()}
+        """rank, username and the rating's figures (``bot`` only for a bot)."""
+        return {"rank": self.rank, "username": self.username, **self.rating.to_json(),
+                **({"bot": True} if self.bot else {})}
 
 
 def _rating(row: Any) -> Rating:
@@ -175,9 +179,11 @@ class RatingService:
         async with self.engine.connect() as conn:
             total = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
             rows = await conn.execute(
-                select(ratings, accounts.c.username)
+                select(ratings, accounts.c.username, bots.c.owner_id)
                 .join(accounts, accounts.c.id == ratings.c.account_id)
+                .outerjoin(bots, bots.c.account_id == ratings.c.account_id)
                 .order_by(ratings.c.ordinal.desc(), ratings.c.account_id)
                 .limit(limit).offset(offset))
-            return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r))
+            return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
+                           r.owner_id is not None)
                     for i, r in enumerate(rows)], total

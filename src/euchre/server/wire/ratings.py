@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from msgspec import Struct
+from msgspec import UNSET, Struct, UnsetType
 
 from .online import SeatRating
 
@@ -27,6 +27,8 @@ class Leader(Struct):
     """mu - 3 sigma: what the leaderboard sorts by."""
     games: int
     """Rated games finished."""
+    bot: bool | UnsetType = UNSET
+    """``true`` for an outside bot (absent for a person)."""
 
 
 class Leaders(Struct):

@@ -3,6 +3,7 @@
 import { ratingText } from "../account/person-stats.js";
 import { request } from "./api.js";
 import { fill, h } from "./dom.js";
+import { botLabel } from "./words.js";
 
 const PAGE = 25;
 
@@ -34,7 +35,7 @@ export function mountLeaders(main) {
     if (!alive) return;
     status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.` : "Nobody has a rating yet: play a rated online table.";
     const rows = page.leaders.map((x) =>
-      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, x.username), h("td", {}, ratingText(x)), h("td", {}, x.ordinal.toFixed(1)), h("td", {}, String(x.games))),
+      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, botLabel(x.username, x.bot)), h("td", {}, ratingText(x)), h("td", {}, x.ordinal.toFixed(1)), h("td", {}, String(x.games))),
     );
     const prev = offset > 0 ? h("button", { type: "button", class: "tool", onclick: () => show(Math.max(0, offset - PAGE)) }, "Previous page") : null;
     const next = page.next !== null ? h("button", { type: "button", class: "tool", onclick: () => show(page.next) }, "Next page") : null;
