@@ -187,6 +187,7 @@ class ErrorMessage(ServerMessage, tag="error"):
     ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
     ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
     ``not_stored`` (the database did not answer: the move was not made, try again),
+    ``revoked`` (an outside bot's token was revoked: the socket closes with 4401),
     ``unavailable``, ``internal``."""
     message: str
 
