@@ -1,0 +1,64 @@
+"""A token revoked in one process closes the bot's socket in another (two apps on one
+database and one Redis, as two processes of a site): the revocation is published on the
+broker's ``bot-revoked`` channel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot_helpers import as_bot
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from euchre.bots import make
+from euchre.server.accounts_api import AccountsOptions, accounts_extension
+from euchre.server.app import Settings, build_app
+from euchre.server.bots_api import bots_extension
+from euchre.server.practice_api import practice_extension
+from euchre.server.registry import Extension
+from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
+
+
+def _redis_app(database_url: str, prefix: str) -> Starlette:
+    from euchre.broker.redis import RedisBroker
+
+    async def up(app: Starlette) -> None:
+        assert REDIS_URL
+        app.state.broker = RedisBroker(REDIS_URL, prefix=prefix)
+        await app.state.broker.connect()
+
+    async def down(app: Starlette) -> None:
+        await app.state.broker.disconnect()
+
+    settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
+                        bot_factory=lambda level, seed: make("easy", 7))
+    app = build_app(settings, [Extension("redis-broker", startup=up, shutdown=down),
+                               practice_extension(), accounts_extension(), bots_extension()])
+    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    return app
+
+
+@needs_redis
+def test_a_revocation_in_one_process_closes_the_socket_in_another(tmp_path: Path) -> None:
+    url, prefix = f"sqlite+aiosqlite:///{tmp_path}/two.db", fresh_prefix()
+    with TestClient(_redis_app(url, prefix)) as one, TestClient(_redis_app(url, prefix)) as two:
+        r = one.post("/api/accounts", json={"username": "ann", "password": "correct horse"})
+        csrf = r.json()["csrf"]
+        made = one.post("/api/me/bots", json={"name": "annbot"},
+                        headers={"X-CSRF-Token": csrf}).json()
+        table = two.post("/api/tables", json={"kind": "practice"},
+                         headers=as_bot(made["token"])).json()
+        with two.websocket_connect(f"/ws/tables/{table['id']}") as bot:
+            bot.send_json({"type": "join", "token": table["token"]})
+            assert bot.receive_json()["type"] == "joined"
+            r = one.delete(f"/api/me/bots/{made['id']}", headers={"X-CSRF-Token": csrf})
+            assert r.status_code == 200
+            while (message := bot.receive_json())["type"] != "error":
+                pass
+            assert message["code"] == "revoked"
+            try:
+                while True:
+                    bot.receive_json()
+            except WebSocketDisconnect as closed:
+                assert closed.code == 4401
