@@ -93,7 +93,7 @@ export function mountOnlineSection(section) {
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
-    h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Rated tables: allow outside bots (rated with the people)")),
+    h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Allow outside bots at a rated table (they are rated with you)")),
     h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
     create,
   );
