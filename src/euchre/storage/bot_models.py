@@ -4,7 +4,7 @@ An outside bot is an account of its own (its name is a username, so nobody else 
 it; its ratings and statistics are its own), with no password, made by a person's account:
 ``bots`` says which accounts are bots and whose. ``bot_tokens`` holds the secrets a bot's
 program signs in with: only the SHA-256 of each, with the first characters to recognise it
-by, and when it was revoked. The Alembic migration ``0007_bot_tokens`` creates exactly
+by, and when it was revoked. The Alembic migration ``0008_bot_tokens`` creates exactly
 these tables.
 """
 

@@ -1,7 +1,7 @@
 """bots and bot_tokens: outside bots, their owners and their revocable tokens.
 
-Revision ID: 0007_bot_tokens
-Revises: 0006_stake_pots
+Revision ID: 0008_bot_tokens
+Revises: 0007_game_lines
 Create Date: 2026-12-01
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007_bot_tokens"
-down_revision = "0006_stake_pots"
+revision = "0008_bot_tokens"
+down_revision = "0007_game_lines"
 branch_labels = None
 depends_on = None
 
