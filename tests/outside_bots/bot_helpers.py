@@ -65,3 +65,8 @@ def bot_call(client: TestClient, method: str, path: str, token: str,
     finally:
         for name, value in kept.items():
             client.cookies.set(name, value)
+
+
+def changing(csrf: str) -> dict[str, str]:
+    """The headers of a signed-in request that changes something (JSON, the CSRF token)."""
+    return {"Content-Type": "application/json", "X-CSRF-Token": csrf}

@@ -121,7 +121,8 @@ def test_the_example_bot_joins_an_online_table_and_plays_with_a_person(tmp_path:
 def test_a_revoked_token_is_refused_before_anything(tmp_path: Path) -> None:
     with live_server(bot_app(_db(tmp_path))) as base:
         http, token, token_id = _owner_token(base)
-        assert http.delete(f"/api/me/bots/{token_id}").status_code == 200
+        assert http.delete(f"/api/me/bots/{token_id}",
+                           headers={"Content-Type": "application/json"}).status_code == 200
         bridge = _bridge(base, token, "--practice")
         out, err = bridge.communicate(timeout=60)
         assert bridge.returncode == 1

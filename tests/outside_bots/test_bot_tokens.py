@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 
-from bot_helpers import bot_app, bot_call, make_token, sign_up
+from bot_helpers import bot_app, bot_call, changing, make_token, sign_up
 from sqlalchemy import select
 from starlette.testclient import TestClient
 
@@ -57,7 +57,7 @@ def test_a_token_is_shown_once_stored_hashed_listed_and_revoked(db_url: str) -> 
         # A second token for the same bot; revoking one leaves the other.
         second = make_token(client, csrf, "AnnBot")  # the name, whatever its case
         assert second["bot"] == "annbot"
-        r = client.delete(f"/api/me/bots/{made['id']}", headers={"X-CSRF-Token": csrf})
+        r = client.delete(f"/api/me/bots/{made['id']}", headers=changing(csrf))
         assert r.status_code == 200 and r.json()["live"] is False
         assert r.json()["revoked_at"] is not None
         refused = bot_call(client, "GET", "/api/bot", token)
@@ -65,7 +65,7 @@ def test_a_token_is_shown_once_stored_hashed_listed_and_revoked(db_url: str) -> 
         assert refused.json() == {"error": "this bot token is unknown or was revoked",
                                   "code": "bad_bot_token"}
         assert bot_call(client, "GET", "/api/bot", second["token"]).status_code == 200
-        again = client.delete(f"/api/me/bots/{made['id']}", headers={"X-CSRF-Token": csrf})
+        again = client.delete(f"/api/me/bots/{made['id']}", headers=changing(csrf))
         assert again.status_code == 200  # revoking twice changes nothing
         assert again.json()["revoked_at"] == r.json()["revoked_at"]
         listed = client.get("/api/me/bots").json()["tokens"]
@@ -77,7 +77,7 @@ def test_refusals_change_nothing(db_url: str) -> None:
     with TestClient(bot_app(db_url)) as client:
         ann = sign_up(client, "ann")
         theirs = make_token(client, ann, "annbot")
-        client.delete("/api/session", headers={"X-CSRF-Token": ann})
+        client.delete("/api/session", headers=changing(ann))
         # Signed out: no tokens, no list, no revoking.
         assert client.post("/api/me/bots", json={"name": "x_bot"}).status_code == 401
         assert client.get("/api/me/bots").status_code == 401
@@ -94,7 +94,7 @@ def test_refusals_change_nothing(db_url: str) -> None:
         assert r.status_code == 400
         # Bob cannot revoke Ann's token, nor one that does not exist.
         for token_id in (theirs["id"], 999, "x"):
-            r = client.delete(f"/api/me/bots/{token_id}", headers={"X-CSRF-Token": bob})
+            r = client.delete(f"/api/me/bots/{token_id}", headers=changing(bob))
             assert r.status_code == 404
         assert client.get("/api/me/bots").json()["tokens"] == []
         assert bot_call(client, "GET", "/api/bot", theirs["token"]).status_code == 200

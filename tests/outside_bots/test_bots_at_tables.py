@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot_helpers import bot_app, bot_call, make_token, sign_up
+from bot_helpers import bot_app, bot_call, changing, make_token, sign_up
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
@@ -109,7 +109,7 @@ def test_rated_and_stake_tables_take_bots_only_where_allowed(db_url: str) -> Non
         r = client.post(f"/api/tables/{allowed}/seats", json={"seat": 1},
                         headers={"X-CSRF-Token": ann})
         assert (r.status_code, r.json()["error"]) == (409, BOT_OWNER_REFUSED)
-        client.delete("/api/session", headers={"X-CSRF-Token": ann})
+        client.delete("/api/session", headers=changing(ann))
         bob = sign_up(client, "bob")
         r = client.post(f"/api/tables/{allowed}/seats", json={"seat": 1},
                         headers={"X-CSRF-Token": bob})
@@ -134,7 +134,7 @@ def test_a_revoked_token_is_refused_at_once_and_its_socket_closed(db_url: str) -
             bot.send_json({"type": "ping"})
             assert bot.receive_json() == {"type": "pong"}
             r = client.delete(f"/api/me/bots/{made_token['id']}",
-                              headers={"X-CSRF-Token": ann})
+                              headers=changing(ann))
             assert r.status_code == 200
             # At once: told why, then closed, without sending anything.
             while (message := bot.receive_json())["type"] != "error":

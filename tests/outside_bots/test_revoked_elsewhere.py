@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot_helpers import as_bot
+from bot_helpers import as_bot, changing
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -52,7 +52,7 @@ def test_a_revocation_in_one_process_closes_the_socket_in_another(tmp_path: Path
         with two.websocket_connect(f"/ws/tables/{table['id']}") as bot:
             bot.send_json({"type": "join", "token": table["token"]})
             assert bot.receive_json()["type"] == "joined"
-            r = one.delete(f"/api/me/bots/{made['id']}", headers={"X-CSRF-Token": csrf})
+            r = one.delete(f"/api/me/bots/{made['id']}", headers=changing(csrf))
             assert r.status_code == 200
             while (message := bot.receive_json())["type"] != "error":
                 pass
