@@ -63,6 +63,8 @@ _new_state = object.__new__
 _INT_ONLY = frozenset({int})
 _bit_of = _BIT_OF_CARD.get  # a card's bit; 0 for anything that is not a card
 _PLAY_KIND = A.PLAY
+_DISCARD_KIND = A.DISCARD
+_ORDER_ACTIONS = (A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE)
 
 
 def _by_mask(actions: Sequence[Action]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
@@ -456,9 +458,10 @@ class HandState:
         seat = self.to_act
         assert seat is not None
         if phase == ORDER:
-            if self.rules.canadian_loner and seat == (self.dealer + 2) % 4:
+            fix = self._fix
+            if fix.rules.canadian_loner and seat == (fix.dealer + 2) % 4:
                 return [A.PASS, A.ORDER_UP_ALONE]
-            return [A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE]
+            return list(_ORDER_ACTIONS)
         if phase == CALL:
             turned = card_suit(self.upcard)
             acts = [] if self.rules.stick_the_dealer and seat == self.dealer else [A.PASS]
@@ -580,16 +583,24 @@ class HandState:
             raise IllegalActionError(
                 f"it is {SEAT_NAMES[actor]}'s turn (seat {actor}), not seat {seat}'s"
             )
-        if action not in self.legal_actions():
+        phase = self.phase
+        if phase == ORDER and not self._fix.rules.canadian_loner:
+            legal = action in _ORDER_ACTIONS  # no list to build in the common case
+        elif phase == DISCARD:
+            legal = action.kind == _DISCARD_KIND and bool(self._hands[actor] & _bit_of(
+                action.card, 0))
+        else:
+            legal = action in self.legal_actions()
+        if not legal:
             raise IllegalActionError(self._why_illegal(actor, action))
         new = self._copy(actor, action)
         kind = action.kind
         if kind == A.PASS_KIND:
             new._pass(actor)
         elif kind == A.ORDER:
-            new._make(actor, card_suit(self.upcard), action.alone, exchange=True)
+            new._make(actor, card_suit(self._fix.deal.kitty[0]), action.alone, exchange=True)
         elif kind == A.CALL:
-            new._make(actor, action.suit, action.alone, exchange=self.phase == BENNY)
+            new._make(actor, action.suit, action.alone, exchange=phase == BENNY)
         elif kind == A.DISCARD:
             hands = list(new._hands)
             hands[actor] &= ~(1 << action.card)
