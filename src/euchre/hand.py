@@ -67,13 +67,15 @@ _DISCARD_KIND = A.DISCARD
 _ORDER_ACTIONS = (A.PASS, A.ORDER_UP, A.ORDER_UP_ALONE)
 
 
-def _by_mask(actions: Sequence[Action]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+def _by_mask(actions: Sequence[Action]) -> tuple[tuple[list[Action], ...], ...]:
     """``t[0][m & 0xFFF] + t[1][m >> 12]``: the actions of the cards of mask ``m`` in card order.
 
-    Two halves (cards 0-11 and 12-24) keep the tables small and a lookup to two indexings.
+    Two halves (cards 0-11 and 12-24) keep the tables small and a lookup to two indexings;
+    the entries are lists because adding two lists makes the fresh list a caller gets in one
+    step (the tables themselves are never handed out).
     """
-    low = tuple(tuple(actions[c] for c in cards_of(m)) for m in range(1 << 12))
-    high = tuple(tuple(actions[c + 12] for c in cards_of(m)) for m in range(1 << 13))
+    low = tuple([actions[c] for c in cards_of(m)] for m in range(1 << 12))
+    high = tuple([actions[c + 12] for c in cards_of(m)] for m in range(1 << 13))
     return (low, high)
 
 
@@ -452,7 +454,7 @@ class HandState:
             follow = hand & self._follow
             if follow:
                 hand = follow
-            return [*_PLAYS_LOW[hand & 0xFFF], *_PLAYS_HIGH[hand >> 12]]
+            return _PLAYS_LOW[hand & 0xFFF] + _PLAYS_HIGH[hand >> 12]
         if phase == OVER:
             return []
         seat = self.to_act
@@ -472,7 +474,7 @@ class HandState:
             return acts
         if phase == DISCARD:
             hand = self._hands[seat]
-            return [*_DISCARDS_LOW[hand & 0xFFF], *_DISCARDS_HIGH[hand >> 12]]
+            return _DISCARDS_LOW[hand & 0xFFF] + _DISCARDS_HIGH[hand >> 12]
         if phase == DEFEND:
             return [A.PASS, A.DEFEND_ALONE]
         if phase == BENNY:
@@ -540,7 +542,7 @@ class HandState:
             trump = fix.trump
             if trick:
                 new._follow = self._follow
-                trick = (*trick, card)
+                trick = trick + (card,)  # noqa: RUF005 - faster than (*trick, card)
             else:
                 new._follow = FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][card]]
                 trick = (card,)
@@ -565,7 +567,7 @@ class HandState:
                 at = nxt[at]
             won = self._won
             new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
-            new._tricks = tricks = (*self._tricks, (leader, trick, winner))
+            new._tricks = tricks = self._tricks + ((leader, trick, winner),)  # noqa: RUF005
             new._trick = ()
             new._follow = 0
             new._leader = winner
