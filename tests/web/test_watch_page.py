@@ -213,3 +213,28 @@ def test_the_watch_page_says_why_there_is_nothing_to_watch(browser: Browser,
         expect(eve.get_by_role("link", name="Find another game")).to_be_visible()
         expect(eve.locator(".table-page")).to_have_count(0)
     assert not errors, errors
+
+
+def test_the_upcard_note_keeps_no_card_face_once_hidden(browser: Browser,
+                                                        server_url: str) -> None:
+    # A hand thrown in never reaches play: the note of the hand before must not stay in the
+    # page (hidden) through the next hands' bidding (the cause of a spectator test failing
+    # with ('9H', '.upcard-note', 6): hand 4's upcard, still there when hand 6 was bid).
+    errors: list[str] = []
+    page = _context_page(browser, server_url, LAPTOP, errors)
+    page.goto("/")
+    faces = page.evaluate("""async () => {
+      const { renderUpcardNote } = await import("/static/js/seats.js");
+      const note = document.createElement("p");
+      document.body.append(note);
+      const faces = () => [...note.querySelectorAll("svg[data-card]")].map((s) => s.dataset.card);
+      const play = { phase: "play", upcard: "9H", upcard_taken: false, dealer: 1 };
+      renderUpcardNote(note, play, 0);
+      const shown = [note.hidden, faces()];
+      renderUpcardNote(note, { ...play, phase: "order", upcard: "TS" }, 0);  // the next deal
+      const bidding = [note.hidden, faces()];
+      renderUpcardNote(note, { ...play, upcard: "JC", upcard_taken: true }, 0);
+      return [shown, bidding, [note.hidden, faces()]];
+    }""")
+    assert faces == [[False, ["9H"]], [True, []], [False, ["JC"]]]
+    assert not errors, errors

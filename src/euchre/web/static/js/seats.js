@@ -108,7 +108,11 @@ function renderBacks(container, held, handNumber) {
 export function renderUpcardNote(note, view, me) {
   const bidding = ["farmer", "order", "benny", "call", "discard"].includes(view.phase);
   if (bidding || !view.upcard || view.phase === "over") {
+    // Hidden and emptied: a hand thrown in never reaches play, so a note kept only hidden
+    // would still hold a card face from two hands back while the next hand is bid.
     note.hidden = true;
+    fill(note);
+    delete note.dataset.text;
     return;
   }
   note.hidden = false;
