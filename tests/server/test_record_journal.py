@@ -4,6 +4,7 @@ table opens and when the game ends, and each move's save writes a few lines."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sqlite3
 from pathlib import Path
@@ -61,3 +62,20 @@ async def test_a_whole_game_is_saved_line_by_line_and_read_back_whole(tmp_path: 
         assert db.execute("SELECT count(*) FROM game_lines").fetchone() == (0,)
     await manager.close()
     await store.close()
+
+
+async def test_a_copy_of_stored_with_other_meta_saves_that_meta() -> None:
+    from euchre.storage import MemoryStore
+
+    store = MemoryStore()
+    sched = ManualScheduler()
+    manager = make_manager(store, sched)
+    config, _ = practice_table(PracticeOptions(), table_id="t2", first_dealer=0)
+    actor = await manager.open(config)
+    await actor.settle()
+    stored = actor.stored()
+    await store.save(dataclasses.replace(stored, id="t3", meta={**stored.meta, "mark": 1}))
+    copy = await store.get("t3")
+    assert copy is not None and copy.meta["mark"] == 1
+    assert copy.record == actor.record().to_json()
+    await manager.close()

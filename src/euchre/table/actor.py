@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
 import math
@@ -625,9 +626,10 @@ class TableActor:
     def stored(self) -> StoredGame:
         """The table as storage keeps it, its record whole. The table's next save writes
         its record whole too (whether or not this one is saved), so the lines it appends
-        after that always follow the record stored."""
+        after that always follow the record stored. Its meta is not pre-encoded, so a copy
+        with other meta (``dataclasses.replace``) saves that meta."""
         self._journal.forget()
-        return self._stored(None)
+        return dataclasses.replace(self._stored(None), meta_text=None)
 
     def _stored(self, tail: RecordTail | None) -> StoredGame:
         """The table to save: with ``tail``, only those lines of its record (appended to
