@@ -52,7 +52,7 @@ from .lobby_state import (
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
-from .people import Person, person_of
+from .people import Person, person_of, seat_key
 from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.lobby import StartRefused, TableChanged, TableGone
 from .wire.online import (
@@ -266,6 +266,15 @@ async def post_quick(request: Request) -> Response:
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
     holder = await guards.creator_of(request)
+    if account is not None:  # already waiting at a matching table (another browser?): there
+        mine = await tables.quick_seat_of(options, account)
+        if mine is not None:
+            table, seat = mine
+            return json_answer(QuickSeat(id=table.id, seat=seat, token=None,
+                                         url=f"/online/{table.id}",
+                                         table_url=f"/table/{table.id}",
+                                         ws=f"/ws/tables/{table.id}", status="open",
+                                         opened=False))
 
     async def may_open() -> None:  # a new table counts as one: the caps on tables
         await guards.online_creator(request, tables)
@@ -289,7 +298,7 @@ async def post_fill(request: Request) -> Response:
     fill the free seats with computers; the game starts when everyone seated agreed."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table, seat = await lobby_of(request).agree(table_id, body.token)
+    table, seat = await lobby_of(request).agree(table_id, await seat_key(request, body.token))
     table = await start_if_ready(request.app, table)
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
     [shown] = await _tables(request, [table], **extra)
@@ -300,7 +309,8 @@ async def post_start(request: Request) -> Response:
     """``POST /api/tables/{id}/start {"token"}``: the creator starts the game."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, StartRequest)
-    table = await start_game(request.app, table_id, lambda t: check_creator(t, body.token))
+    key = await seat_key(request, body.token)
+    table = await start_game(request.app, table_id, lambda t: check_creator(t, key))
     [shown] = await _tables(request, [table], table_url=f"/table/{table_id}")
     return json_answer(shown)
 
@@ -310,7 +320,7 @@ async def post_leave(request: Request) -> Response:
     (anyone at a quick-play table; it goes when the last person leaves)."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table, seat = await lobby_of(request).leave(table_id, body.token)
+    table, seat = await lobby_of(request).leave(table_id, await seat_key(request, body.token))
     gone = table.quick and not table.seated()
     if not gone:
         await start_if_ready(request.app, table)  # everyone still seated had agreed
@@ -322,7 +332,7 @@ async def post_cancel(request: Request) -> Response:
     start; it leaves the list, and the people seated see it cancelled."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table = await lobby_of(request).cancel(table_id, body.token)
+    table = await lobby_of(request).cancel(table_id, await seat_key(request, body.token))
     [shown] = await _tables(request, [table])
     return json_answer(shown)
 

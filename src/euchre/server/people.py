@@ -16,11 +16,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from ..accounts import COOKIE_NAME, CSRF_HEADER, CsrfError, NotSignedInError
 from ..accounts.bots import BotIdentity, BotService, BotTokenRefused
-from ..table.seats import TableConfig
+from ..table.seats import AccountKey, SeatKey, TableConfig
+from .errors import ApiError
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Person:
         return self.bot.token_id if self.bot is not None else None
 
 
-async def person_of(request: Request, *, csrf: bool = False) -> Person | None:
+async def person_of(request: HTTPConnection, *, csrf: bool = False) -> Person | None:
     """The signed-in person making ``request``, or None for a guest; with ``csrf`` a
     signed-in request without the right ``X-CSRF-Token`` is refused (:class:`CsrfError`)."""
     state = getattr(request.app.state, "accounts", None)
@@ -81,6 +82,35 @@ async def bot_of(request: Request, token: str) -> BotIdentity:
     if found is None:
         raise BotTokenRefused("this bot token is unknown or was revoked")
     return found
+async def account_key_of(connection: HTTPConnection, *, csrf: bool = False
+                         ) -> AccountKey | None:
+    """The signed-in person behind a request or a socket as the key to their seats, or
+    None for a guest (:func:`person_of`)."""
+    person = await person_of(connection, csrf=csrf)
+    return None if person is None else AccountKey(person.account_id, person.username)
+
+
+async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey:
+    """What opens the caller's seat: the token sent, else the signed-in person (with the
+    session's CSRF token: this changes a seat); refused if neither."""
+    if token is not None:
+        return token
+    key = await account_key_of(request, csrf=True)
+    if key is None:
+        raise ApiError("bad_token", "send your seat's token, or sign in to act on your seat "
+                                    "from this browser")
+    return key
+
+
+def key_text(key: AccountKey | None) -> str:
+    """``key`` as one word for the relay between processes (usernames have no spaces)."""
+    return "" if key is None else f"{key.account_id}:{key.username}"
+
+
+def key_from_text(text: str) -> AccountKey | None:
+    """Read :func:`key_text` output (the relay's own channel, not a client's words)."""
+    number, _, username = text.partition(":")
+    return AccountKey(int(number), username) if number.isdigit() and username else None
 
 
 async def seat_person(request: Request, config: TableConfig, seat: int) -> TableConfig:

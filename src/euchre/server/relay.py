@@ -42,8 +42,10 @@ from ..broker import Broker
 from ..table.actor import TableActor
 from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableOwners
+from ..table.seats import AccountKey
 from .bot_gate import BotGate
 from .hints import HintService
+from .people import key_from_text, key_text
 from .socket_guard import Refusal
 from .ws import Connection, handle_message
 
@@ -205,8 +207,8 @@ class Relays:
                 remote.heard = time.monotonic()
                 remote.inputs.put_nowait(data)
         elif op == "open":
-            relay_id, table_id, host = [*rest.split(" "), "", "", ""][:3]
-            self._open(relay_id, table_id, host)
+            relay_id, table_id, host, person = [*rest.split(" "), "", "", "", ""][:4]
+            self._open(relay_id, table_id, host, key_from_text(person))
         elif op == "beat":
             now = time.monotonic()
             for relay_id in rest.split(","):
@@ -233,11 +235,13 @@ class Relays:
             task = asyncio.ensure_future(self._hand_over(rest))
             task.add_done_callback(_log_failure)
 
-    def _open(self, relay_id: str, table_id: str, host: str) -> None:
+    def _open(self, relay_id: str, table_id: str, host: str,
+              person: AccountKey | None = None) -> None:
         if not relay_id or relay_id in self.remotes:
             return
         socket = _BrokerSocket(self.broker, out_channel(relay_id), host)
         conn = Connection(cast(WebSocket, socket))
+        conn.person = person  # found from the cookie at the edge
         remote = _Remote(relay_id, table_id, conn)
         self.remotes[relay_id] = remote
         remote.task = asyncio.ensure_future(self._host(remote))
@@ -391,7 +395,8 @@ class Relays:
         inbox = inbox_channel(owner)
         host = websocket.client.host if websocket.client else "?"
         async with self.broker.subscribe(out_channel(relay_id)) as sub:
-            await self.broker.publish(inbox, f"open {relay_id} {table_id} {host}")
+            await self.broker.publish(
+                inbox, f"open {relay_id} {table_id} {host} {key_text(conn.person)}".rstrip())
             pump = asyncio.ensure_future(_pump(sub, conn, table_id))
             self.edges[relay_id] = _Edge(relay_id, inbox, table_id, owner, conn)
             if self._watcher is None or self._watcher.done():

@@ -13,6 +13,7 @@ from starlette.applications import Starlette
 from .accounts_api import accounts_extension
 from .app import Settings, build_app
 from .bots_api import bots_extension
+from .my_games import my_games_extension
 from .online_api import online_extension
 from .practice_api import practice_extension
 from .ratings_api import ratings_extension
@@ -26,9 +27,10 @@ def site_extensions() -> list[Extension]:
     this process runs tables), practice tables, accounts and coin tables, outside bots'
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
-    both)."""
+    both), and the person's games in progress (after them all)."""
     return [site_extension(), practice_extension(), accounts_extension(), bots_extension(),
-            online_extension(), stakes_extension(), ratings_extension()]
+            online_extension(), stakes_extension(), ratings_extension(),
+            my_games_extension()]
 
 
 def create_app(settings: Settings | None = None,

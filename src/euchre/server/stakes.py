@@ -28,10 +28,11 @@ from ..table.actor import LEFT, TableActor, TableStopped
 from ..table.kinds import FinishedTable, TableKind
 from ..table.manager import Elsewhere, TableManager
 from ..table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
+from ..table.seats import AccountKey
 from .api import manager_of, read_body
 from .encoder import json_answer
 from .errors import ApiError
-from .people import Person, person_of
+from .people import Person, person_of, seat_key
 from .registry import Endpoint, Extension, Param
 from .wire.online import GameLeft, TokenRequest
 
@@ -106,7 +107,7 @@ async def _leave_at_table(manager: TableManager, relays: Any, table_id: str, tok
         actor = await manager.stored_view(table_id) if isinstance(found, Elsewhere) else found
         if actor is None or actor.config.kind != ONLINE:
             raise ApiError("no_table", f"no started online table {table_id!r}")
-        seat = actor.seat_of(token) if isinstance(token, str) else None
+        seat = actor.seat_of(token) if isinstance(token, str | AccountKey) else None
         if seat is None:
             raise ApiError("bad_token", "that token holds no seat at this table")
         if owner is None:
@@ -162,9 +163,10 @@ async def post_leave_game(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
     pots = pots_of(request.app)
+    key = await seat_key(request, body.token)  # the token, else the person
     answer, account = await leave_game(manager_of(request),
                                        getattr(request.app.state, "relays", None), pots,
-                                       table_id, body.token)
+                                       table_id, key)
     person = await person_of(request)
     if person is not None and account == person.account_id and pots is not None:
         answer = msgspec.structs.replace(

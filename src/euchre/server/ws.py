@@ -22,13 +22,16 @@ from ..errors import DomainError
 from ..table.actor import NotStored, TableActor, TableStopped
 from ..table.manager import Elsewhere, TableManager
 from ..table.owners import TableUnavailable
+from ..table.seats import AccountKey
 from .bot_gate import BotGate
 from .encoder import encode_text, raw
 from .hints import HintService, HintUnavailable
 from .metrics import Metrics
+from .people import account_key_of
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
 from .wire.socket import (
     Act,
+    AlsoOpen,
     EventMessage,
     Hint,
     HintAnswer,
@@ -78,6 +81,9 @@ class Connection:
         """Set when the outbox filled up."""
         self.hint_task: asyncio.Task[None] | None = None
         """The hint being worked out, if any."""
+        self.person: AccountKey | None = None
+        """The signed-in person whose session cookie opened the socket (None: a guest):
+        a join without a token takes their seat."""
         self.ticket: Ticket | None = None
         """Its place in the socket counts (:mod:`.socket_guard`)."""
         self.close_with: Refusal | None = None
@@ -109,6 +115,8 @@ class Connection:
         if kind == "joined":
             return Joined(table_id=message["table_id"], seat=message["seat"],
                           version=message["version"])
+        if kind == "also_open":
+            return AlsoOpen(seat=message["seat"])
         raise ValueError(f"not a server message: {kind!r}")
 
     def encode(self, message: dict[str, Any] | ServerMessage) -> str:
@@ -212,6 +220,10 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
     conn.ticket = ticket
+    try:
+        conn.person = await account_key_of(websocket)
+    except Exception as e:  # the accounts database did not answer: a guest's socket
+        log.info("table %s: could not read the socket's session: %s", table_id, e)
     writer = asyncio.create_task(conn.write_all())
     actor: TableActor | None = None
     metrics.sockets.inc()
@@ -285,9 +297,14 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
             conn.send(error_message("already joined: open a new connection to rejoin",
                                     code="bad_message"))
             return
-        seat = actor.seat_of(msg.token)
+        key = msg.token if msg.token is not None else conn.person
+        seat = actor.seat_of(key) if key is not None else None
         if seat is None:
-            conn.send(error_message("that token has no seat at this table", code="bad_token"))
+            conn.send(error_message(
+                "that token has no seat at this table" if msg.token is not None else
+                "you have no seat at this table" if conn.person is not None else
+                "sign in to take your seat from this browser (or open the table where you "
+                "sat down)", code="bad_token"))
             return
         if not _admitted(conn, actor.id, seat):
             return

@@ -68,7 +68,7 @@ from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
 from .pacing import Pacing, Scheduler, TimerHandle
 from .records import game_record, public_record
-from .seats import TableConfig
+from .seats import SeatKey, TableConfig
 from .timing import Thinking, jittered, start_thinking, think
 
 log = logging.getLogger(__name__)
@@ -586,8 +586,8 @@ class TableActor:
 
     # -- reading ----------------------------------------------------------------------------
 
-    def seat_of(self, token: str) -> int | None:
-        """The seat a token belongs to, or None."""
+    def seat_of(self, token: SeatKey) -> int | None:
+        """The seat a token (or a signed-in account) belongs to, or None."""
         return self.config.seat_of(token)
 
     @property
@@ -1170,6 +1170,10 @@ class TableActor:
         if sub.seat is not None and sub.seat in self.replaced:
             raise SeatReplaced(REPLACED_TEXT)
         was = self._connected()
+        if sub.seat is not None:  # the seat's other windows are told it opened again
+            for other in self._subscribers:
+                if other.seat == sub.seat:
+                    other.send({"type": "also_open", "seat": sub.seat})
         self._subscribers.append(sub)
         sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
                   "version": self.version})

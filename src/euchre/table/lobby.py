@@ -136,6 +136,21 @@ class Lobby:
         return [t for t in await self.waiting() for i, h in enumerate(t.holders)
                 if h == holder and (t.quick or i != 0)]
 
+    async def seats_of(self, account_id: int) -> list[tuple[OpenTable, int]]:
+        """The waiting tables where the account holds a seat, with the seat."""
+        return [(t, i) for t in await self.waiting() for i, a in enumerate(t.accounts)
+                if a == account_id and t.people[i] is not None]
+
+    async def quick_seat_of(self, options: OnlineOptions, account_id: int
+                            ) -> tuple[OpenTable, int] | None:
+        """The account's seat at a waiting quick table matching ``options`` (``Play now``
+        from a second browser leads there), or None."""
+        key = OpenTable("", options, 0.0, [None] * 4).match_key()
+        for table, seat in await self.seats_of(account_id):
+            if table.quick and table.match_key() == key:
+                return table, seat
+        return None
+
     # -- changing -------------------------------------------------------------------------
 
     async def _announce(self, table: OpenTable | None, table_id: str, why: str = "") -> None:

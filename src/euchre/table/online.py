@@ -41,7 +41,7 @@ from .clock import ClockPolicy
 from .coin import NO_HINTS, CoinTurnPolicy
 from .first_draw import choose_first_dealer
 from .kinds import TableKind
-from .seats import BOT, HUMAN, Seat, TableConfig, hash_token, new_table_id, new_token
+from .seats import BOT, HUMAN, AccountKey, Seat, TableConfig, hash_token, new_table_id, new_token
 
 ONLINE = "online"
 """The kind of an online table."""
@@ -208,7 +208,11 @@ class OpenTable:
         return not self.started and not self.cancelled
 
     def seat_of(self, token: Any) -> int | None:
-        """The seat whose token is ``token``, or None."""
+        """The seat whose token is ``token`` (or the seat of the signed-in account
+        ``token``), or None."""
+        if isinstance(token, AccountKey):
+            return next((i for i, a in enumerate(self.accounts)
+                         if a == token.account_id and self.people[i] is not None), None)
         if not isinstance(token, str):
             return None
         hashed = hash_token(token)
@@ -553,8 +557,7 @@ class OnlineTables:
 def check_creator(table: OpenTable, token: Any) -> None:
     """Refuse (403) unless ``token`` is the creator's (an invite table's South)."""
     creator = table.people[0]
-    if table.quick or not isinstance(token, str) or creator is None \
-            or not secrets.compare_digest(creator[1], hash_token(token)):
+    if table.quick or creator is None or table.seat_of(token) != 0:
         raise OnlineForbidden("only the table's creator can start the game"
                               + (": a quick-play table starts by itself" if table.quick
                                  else ""))

@@ -34,6 +34,22 @@ def hash_token(token: str) -> str:
 
 
 @dataclass(frozen=True)
+class AccountKey:
+    """A signed-in person, as the server found them from their session: the other key to
+    their seats (beside each seat's token), from any browser. Only ever made by the
+    server from a checked session, never from what a client sends."""
+
+    account_id: int
+    """The account's id."""
+    username: str
+    """The account's name (coin tables record the seat's account by name)."""
+
+
+SeatKey = str | AccountKey
+"""What opens a seat: its token, or the signed-in account sitting there."""
+
+
+@dataclass(frozen=True)
 class Seat:
     """One seat's occupant."""
 
@@ -63,11 +79,21 @@ class Seat:
         """Whether a computer plays this seat."""
         return self.kind == BOT
 
-    def accepts(self, token: str) -> bool:
-        """Whether ``token`` is this seat's token."""
+    def accepts(self, token: SeatKey) -> bool:
+        """Whether ``token`` is this seat's token, or the signed-in account sitting here."""
+        if isinstance(token, AccountKey):
+            return self.belongs_to(token)
         return self.token_hash is not None and hmac.compare_digest(
             self.token_hash, hash_token(token)
         )
+
+    def belongs_to(self, person: AccountKey) -> bool:
+        """Whether ``person``'s account sits here (by id; a coin seat by account name)."""
+        if self.kind != HUMAN:
+            return False
+        if self.account_id is not None:
+            return self.account_id == person.account_id
+        return self.account is not None and self.account == person.username
 
     def public_json(self, seat: int) -> dict[str, Any]:
         """What everyone may see about the seat."""
@@ -128,8 +154,8 @@ class TableConfig:
     extra: dict[str, Any] = field(default_factory=dict)
     """Settings of other table kinds (a coin table's stake ...), kept as JSON."""
 
-    def seat_of(self, token: str) -> int | None:
-        """The seat a token belongs to, or None."""
+    def seat_of(self, token: SeatKey) -> int | None:
+        """The seat a token (or a signed-in account) belongs to, or None."""
         for i, seat in enumerate(self.seats):
             if seat.accepts(token):
                 return i

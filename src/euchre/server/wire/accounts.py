@@ -69,6 +69,33 @@ class ActiveTable(Struct):
     ws: str
 
 
+class LiveGame(Struct):
+    """One of the signed-in person's games in progress."""
+
+    id: str
+    """The table id."""
+    kind: str
+    """``practice``, ``coin`` or ``online``."""
+    seat: SeatNumber
+    """Their seat."""
+    status: Literal["waiting", "playing"]
+    """``waiting``: an online table before its start; ``playing``: a game under way."""
+    url: str
+    """Where to go back to it (the waiting page, or the table)."""
+    quick: bool = False
+    """A quick-play table (``Play now``)."""
+    rated: bool = False
+    """A rated table."""
+    stake: int = 0
+    """The coin stake (0: none)."""
+
+
+class LiveGames(Struct):
+    """``GET /api/me/live``: the person's waiting tables and games in play, newest first."""
+
+    games: list[LiveGame]
+
+
 class Me(Struct):
     """Who is signed in: the balance, the active coin table, the CSRF token."""
 

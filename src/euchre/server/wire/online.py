@@ -155,7 +155,9 @@ class QuickSeat(Struct):
 
     id: str
     seat: SeatNumber
-    token: str
+    token: str | None
+    """The seat's token; null when the signed-in person already waited at a matching
+    table (their account opens that seat from any browser)."""
     url: str
     """The table's waiting page."""
     table_url: str

@@ -28,15 +28,18 @@ class ClientMessage(Struct, tag_field="type", forbid_unknown_fields=True):
 
 
 class Join(ClientMessage, tag="join"):
-    """Take a seat with its token; ``since``: the last version the client has."""
+    """Take a seat with its token, or (no token) the seat of the signed-in person whose
+    session cookie opened the socket; ``since``: the last version the client has."""
 
-    token: Annotated[str, Meta(min_length=1)]
-    """The seat's secret token (from ``POST /api/tables``)."""
+    token: Annotated[str, Meta(min_length=1)] | None = None
+    """The seat's secret token (from ``POST /api/tables``); null: the signed-in person's
+    seat, from any browser."""
     since: Annotated[int, Meta(ge=0)] | None = None
     """Send only the events after this version (if still kept), else a snapshot."""
 
     refusals: ClassVar[dict[str, str]] = {
-        "token": 'join needs "token": the seat\'s token as a string',
+        "token": '"token" must be the seat\'s token as a string (or null: your own seat '
+                 'when signed in)',
         "since": '"since" must be a version number (0 or more) or null',
     }
 
@@ -175,6 +178,13 @@ class HintAnswer(ServerMessage, tag="hint"):
     hints: list[HintItem]
 
 
+class AlsoOpen(ServerMessage, tag="also_open"):
+    """The seat was just opened in another browser, tab or device of the same person (or
+    with the seat's token there): both keep playing it, any of them may move."""
+
+    seat: SeatNumber
+
+
 class Pong(ServerMessage, tag="pong"):
     """The answer to ``ping``."""
 
@@ -193,7 +203,7 @@ class ErrorMessage(ServerMessage, tag="error"):
 
 
 SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
-    Joined, Snapshot, EventMessage, HintAnswer, Pong, ErrorMessage)
+    Joined, Snapshot, EventMessage, HintAnswer, AlsoOpen, Pong, ErrorMessage)
 """Every server message."""
 
 

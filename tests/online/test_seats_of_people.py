@@ -1,0 +1,183 @@
+"""A signed-in person's seats are theirs from any browser: the table socket's join without a
+token takes the seat of the session's account (practice, coin, online), the other windows
+are told; waiting tables are left and Play now leads back by the account; guests and other
+accounts get nothing (no seat, no cards)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from lobby_helpers import at, client_for, lobby_app, quick
+from starlette.testclient import TestClient
+
+from euchre.accounts import COOKIE_NAME
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with client_for(lobby_app()) as c:
+        yield c
+
+
+class Browsers:
+    """Several browsers on one test client: each its own session cookie."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.sessions: dict[str, tuple[str, str]] = {}
+
+    def sign_up(self, browser: str, username: str) -> None:
+        self.client.cookies.clear()
+        r = self.client.post("/api/accounts",
+                             json={"username": username, "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        self.sessions[browser] = (str(self.client.cookies.get(COOKIE_NAME)), r.json()["csrf"])
+
+    def sign_in(self, browser: str, username: str) -> None:
+        self.client.cookies.clear()
+        r = self.client.post("/api/session",
+                             json={"username": username, "password": "correct horse"})
+        assert r.status_code == 200, r.text
+        self.sessions[browser] = (str(self.client.cookies.get(COOKIE_NAME)), r.json()["csrf"])
+
+    def use(self, browser: str | None) -> dict[str, str]:
+        """Make ``browser`` the one sending (None: a guest); its CSRF header."""
+        self.client.cookies.clear()
+        if browser is None:
+            return {}
+        self.client.cookies.set(COOKIE_NAME, self.sessions[browser][0])
+        return {"X-CSRF-Token": self.sessions[browser][1]}
+
+
+def _join(ws: Any, token: str | None = None) -> dict[str, Any]:
+    """Join (no token: as the signed-in person); the first answer."""
+    ws.send_json({"type": "join", **({"token": token} if token else {})})
+    answer: dict[str, Any] = ws.receive_json()
+    return answer
+
+
+def _until(ws: Any, wanted: Any, limit: int = 200) -> dict[str, Any]:
+    """The first message ``wanted`` accepts (events and presence may come first)."""
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        assert message["type"] != "error", message
+        if wanted(message):
+            return message
+    raise AssertionError("the message never came")
+
+
+def test_a_practice_seat_opens_from_a_second_browser_and_both_are_live(
+        client: TestClient) -> None:
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_p")
+    b.sign_in("phone", "ann_p")
+    b.sign_up("other", "bob_p")
+    csrf = b.use("laptop")
+    made = client.post("/api/tables", json={"kind": "practice"}, headers=csrf).json()
+    url = f"/ws/tables/{made['id']}"
+    with client.websocket_connect(url) as laptop:
+        assert _join(laptop, made["token"])["seat"] == 0
+        laptop_table = laptop.receive_json()["table"]
+        b.use("phone")  # the same account, another browser, no token
+        with client.websocket_connect(url) as phone:
+            joined = _join(phone)
+            assert joined == {"type": "joined", "table_id": made["id"], "seat": 0,
+                              "version": joined["version"]}
+            snapshot = phone.receive_json()["table"]
+            assert snapshot["view"]["hand"] == laptop_table["view"]["hand"]
+            told = _until(laptop, lambda m: m["type"] == "also_open")  # told
+            assert told == {"type": "also_open", "seat": 0}
+            # Either window may move: the phone bids, the laptop sees it.
+            mine = snapshot if snapshot["view"]["legal"] else _until(
+                phone, lambda m: "table" in m and bool(m["table"]["view"]["legal"]))
+            mine = mine.get("table", mine)
+            move = mine["view"]["legal"][0]
+            phone.send_json({"type": "action", "action": move})
+            seen = _until(laptop, lambda m: m["type"] == "event"
+                          and m["event"].get("kind") == "action" and m["event"]["seat"] == 0)
+            assert seen["event"]["action"] == move
+    # Another account and a guest get no seat, and so no cards.
+    for who, words in (("other", "you have no seat"), (None, "sign in")):
+        b.use(who)
+        with client.websocket_connect(url) as ws:
+            refused = _join(ws)
+            assert refused["type"] == "error" and refused["code"] == "bad_token"
+            assert words in refused["message"]
+            ws.send_json({"type": "hint"})
+            assert ws.receive_json()["code"] == "not_joined"
+
+
+def test_a_coin_seat_opens_from_a_second_browser(client: TestClient) -> None:
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_c")
+    b.sign_in("phone", "ann_c")
+    csrf = b.use("laptop")
+    made = client.post("/api/tables", json={"kind": "coin", "stake": 100}, headers=csrf)
+    assert made.status_code in (200, 201), made.text
+    b.use("phone")
+    with client.websocket_connect(f"/ws/tables/{made.json()['id']}") as ws:
+        assert _join(ws)["seat"] == 0
+        assert ws.receive_json()["table"]["view"]["hand"]
+    live = client.get("/api/me/live").json()["games"]
+    assert [(g["id"], g["kind"], g["status"], g["url"]) for g in live] == [
+        (made.json()["id"], "coin", "playing", f"/table/{made.json()['id']}")]
+
+
+def test_play_now_from_a_second_browser_leads_to_the_table_waited_at(
+        client: TestClient) -> None:
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_q")
+    b.sign_in("phone", "ann_q")
+    headers = {**b.use("laptop"), **at("10.4.4.1")}
+    first = client.post("/api/online/quick", json={"seconds_per_move": 20}, headers=headers)
+    assert first.status_code == 201 and first.json()["opened"]
+    table_id = first.json()["id"]
+    headers = {**b.use("phone"), **at("10.4.4.2")}
+    again = client.post("/api/online/quick", json={"seconds_per_move": 20}, headers=headers)
+    assert again.status_code == 200, again.text
+    assert again.json()["id"] == table_id and again.json()["token"] is None
+    assert again.json()["seat"] == 0 and again.json()["url"] == f"/online/{table_id}"
+    live = client.get("/api/me/live").json()["games"]
+    assert [(g["id"], g["status"], g["quick"], g["url"]) for g in live] == [
+        (table_id, "waiting", True, f"/online/{table_id}")]
+    # Leaving from the phone needs the session's CSRF token, then frees the seat.
+    no_csrf = client.post(f"/api/online/{table_id}/leave", json={})
+    assert no_csrf.status_code == 403
+    assert client.get(f"/api/online/{table_id}").json()["seats"][0]["name"] == "ann_q"
+    left = client.post(f"/api/online/{table_id}/leave", json={}, headers=headers)
+    assert left.status_code == 200 and left.json()["gone"]
+    assert client.get("/api/me/live").json()["games"] == []
+    # A guest without a token is told what to do.
+    b.use(None)
+    guest = client.post(f"/api/online/{table_id}/leave", json={})
+    assert guest.status_code == 403 and "sign in" in guest.json()["error"]
+
+
+def test_a_started_online_seat_opens_by_account_and_leaves_by_account(
+        client: TestClient) -> None:
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_o")
+    b.sign_in("phone", "ann_o")
+    headers = {**b.use("laptop"), **at("10.5.5.1")}
+    made = client.post("/api/online/quick", json={}, headers=headers).json()
+    b.use(None)
+    bob = quick(client, "Bob", "10.5.5.2")  # a guest
+    assert bob.json()["id"] == made["id"]
+    b.use("laptop")
+    client.post(f"/api/online/{made['id']}/fill", json={"token": made["token"]},
+                headers=headers)
+    b.use(None)
+    done = client.post(f"/api/online/{made['id']}/fill", json={"token": bob.json()["token"]})
+    assert done.status_code == 200, done.text
+    assert done.json()["table"]["status"] == "started"
+    phone = {**b.use("phone"), **at("10.5.5.3")}
+    with client.websocket_connect(f"/ws/tables/{made['id']}") as ws:
+        assert _join(ws)["seat"] == 0
+        assert ws.receive_json()["table"]["view"]["hand"]
+    assert [g["status"] for g in client.get("/api/me/live").json()["games"]] == ["playing"]
+    left = client.post(f"/api/online/{made['id']}/leave-game", json={}, headers=phone)
+    assert left.status_code == 200, left.text
+    assert left.json()["seat"] == 0 and left.json()["left"]
+    assert client.get("/api/me/live").json()["games"] == []
