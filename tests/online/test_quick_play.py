@@ -292,6 +292,10 @@ def test_a_signed_in_person_is_not_matched_with_themselves(client: TestClient) -
     csrf = {"X-CSRF-Token": r.json()["csrf"], **at("10.6.6.6")}
     first = client.post("/api/online/quick", json={}, headers=csrf)
     assert first.status_code == 201
+    # Play now again (another browser, say) leads to the table already waited at
+    # (issue 21 item 2): never a second seat at it, nor a table of one's own.
     again = client.post("/api/online/quick", json={}, headers=csrf)
-    assert again.status_code == 409 and "you already wait" in again.json()["error"]
+    assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    assert again.json()["seat"] == 0 and again.json()["token"] is None
     assert len(client.get("/api/online").json()["tables"]) == 1
+    assert client.get(f"/api/online/{first.json()['id']}").json()["free"] == 3

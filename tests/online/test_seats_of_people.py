@@ -142,6 +142,11 @@ def test_play_now_from_a_second_browser_leads_to_the_table_waited_at(
     live = client.get("/api/me/live").json()["games"]
     assert [(g["id"], g["status"], g["quick"], g["url"]) for g in live] == [
         (table_id, "waiting", True, f"/online/{table_id}")]
+    # A guest without a token holds no seat there.
+    b.use(None)
+    guest = client.post(f"/api/online/{table_id}/leave", json={})
+    assert guest.status_code == 403 and "holds no seat" in guest.json()["error"]
+    headers = {**b.use("phone"), **at("10.4.4.2")}
     # Leaving from the phone needs the session's CSRF token, then frees the seat.
     no_csrf = client.post(f"/api/online/{table_id}/leave", json={})
     assert no_csrf.status_code == 403
@@ -149,10 +154,6 @@ def test_play_now_from_a_second_browser_leads_to_the_table_waited_at(
     left = client.post(f"/api/online/{table_id}/leave", json={}, headers=headers)
     assert left.status_code == 200 and left.json()["gone"]
     assert client.get("/api/me/live").json()["games"] == []
-    # A guest without a token is told what to do.
-    b.use(None)
-    guest = client.post(f"/api/online/{table_id}/leave", json={})
-    assert guest.status_code == 403 and "sign in" in guest.json()["error"]
 
 
 def test_a_started_online_seat_opens_by_account_and_leaves_by_account(

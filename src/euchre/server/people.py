@@ -21,7 +21,6 @@ from starlette.requests import HTTPConnection, Request
 from ..accounts import COOKIE_NAME, CSRF_HEADER, CsrfError, NotSignedInError
 from ..accounts.bots import BotIdentity, BotService, BotTokenRefused
 from ..table.seats import AccountKey, SeatKey, TableConfig
-from .errors import ApiError
 
 
 @dataclass(frozen=True)
@@ -90,16 +89,13 @@ async def account_key_of(connection: HTTPConnection, *, csrf: bool = False
     return None if person is None else AccountKey(person.account_id, person.username)
 
 
-async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey:
+async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey | None:
     """What opens the caller's seat: the token sent, else the signed-in person (with the
-    session's CSRF token: this changes a seat); refused if neither."""
+    session's CSRF token: this changes a seat), else None (a guest without a token: the
+    seat's own refusal follows)."""
     if token is not None:
         return token
-    key = await account_key_of(request, csrf=True)
-    if key is None:
-        raise ApiError("bad_token", "send your seat's token, or sign in to act on your seat "
-                                    "from this browser")
-    return key
+    return await account_key_of(request, csrf=True)
 
 
 def key_text(key: AccountKey | None) -> str:

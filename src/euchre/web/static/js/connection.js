@@ -2,6 +2,8 @@
 // Reconnects by itself; a rejoin sends the last version seen so only missing events come back.
 // With no token it watches instead (a spectator: no seat, the public view, nothing to send).
 
+import { MY_ACCOUNT } from "./storage.js";
+
 /** The close code of a socket refused by a cap on connections (server/socket_guard.py). */
 const TOO_MANY = 4429;
 
@@ -27,9 +29,12 @@ export class TableConnection {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.retries = 0;
+      // MY_ACCOUNT: no token, the server seats the signed-in person at their own seat.
       const hello = this.token === null
         ? { type: "watch", since: this.version }
-        : { type: "join", token: this.token, since: this.version };
+        : this.token === MY_ACCOUNT
+          ? { type: "join", since: this.version }
+          : { type: "join", token: this.token, since: this.version };
       socket.send(JSON.stringify(hello));
       this.handlers.onState?.("open");
     });
@@ -60,6 +65,10 @@ export class TableConnection {
         // the last of the batch has message.version == table.version.
         this.version = message.version;
         this.handlers.onTable(message.table, message.event, message.version === message.table.version);
+        break;
+      case "also_open":
+        // The same seat was opened in another window or device: both stay live.
+        this.handlers.onAlsoOpen?.();
         break;
       case "hint":
         this.handlers.onHint?.(message.hints, message.version);

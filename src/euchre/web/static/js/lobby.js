@@ -3,6 +3,7 @@
 
 import { me } from "../account/session.js";
 import { getPresets } from "./api.js";
+import { myGamesSection, offerNextSteps } from "./my-games.js";
 import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
@@ -95,6 +96,7 @@ export function mountLobbyPage(main) {
     h(
       "div",
       { class: "page lobby-page" },
+      myGamesSection(), // the person's own waiting tables and games, first
       h("section", { class: "choose-box lobby-play" },
         h("h1", {}, "Lobby"),
         h("p", { class: "field-help" }, "Play now seats you at the next table with the same rules, clock and stake, or opens one. The game starts when four people sit, or when everyone seated agrees to fill the empty seats with computers."),
@@ -182,6 +184,7 @@ export function mountLobbyPage(main) {
     } catch (error) {
       errorBox.textContent = `Could not find you a seat: ${error.message}`;
       errorBox.hidden = false;
+      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
       play.disabled = false;
     }
   });

@@ -5,6 +5,7 @@ import { mountAccount } from "../account/account.js";
 import { mountCoins } from "../account/coins.js";
 import { initAccountSlot } from "../account/session.js";
 import { mountLeaders } from "./leaders.js";
+import { drawHeaderLink } from "./my-games.js";
 import { mountLobbyPage } from "./lobby.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
@@ -47,6 +48,7 @@ function route() {
       else link.removeAttribute("aria-current");
     }
     unmount = mount(main, ...match.slice(1).map(decodeURIComponent)) || null;
+    drawHeaderLink(myGamesSlot); // "Back to your game" in the header, on every page
     return;
   }
   navigate("/", { replace: true });
@@ -63,6 +65,11 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   navigate(url.pathname + url.search);
 });
+
+// The header's link to the signed-in person's game in progress (js/my-games.js).
+const myGamesSlot = document.createElement("div");
+myGamesSlot.className = "my-games-slot";
+document.getElementById("account")?.before(myGamesSlot);
 
 window.addEventListener("popstate", route);
 initAccountSlot();

@@ -8,6 +8,7 @@ import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
+import { liveGames } from "./my-games.js";
 import { rememberSeat } from "./storage.js";
 import { cover, coverText, leavingFee } from "./cover.js";
 import { botLabel } from "./words.js";
@@ -195,6 +196,14 @@ export function mountOnlineLobby(main, id) {
     account = who;
     redraw(); // draw again with what we now know
   });
+  // A signed-in person's seat here, taken in another browser: theirs here too (no token:
+  // the server knows them by their account).
+  liveGames().then((games) => {
+    const game = games.find((g) => g.id === id && g.status === "waiting");
+    if (stopped || !game || heldSeat(id)) return;
+    holdSeat(id, game.seat, null);
+    redraw();
+  });
   // Why a quick table with a stake did not start when it could (pushed: someone seated can
   // no longer cover the stake); shown while the same people sit.
   const refusedBox = h("p", { class: "error start-refused", role: "alert", hidden: true });
@@ -372,10 +381,20 @@ export function mountOnlineLobby(main, id) {
     }
     if (table.status === "started") {
       if (enterTable()) return;
-      status.textContent = "This game has started without you.";
-      fill(body, h("p", {},
-        table.watch ? h("a", { class: "button-link", href: table.watch }, "Watch the game") : null, " ",
-        h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
+      status.textContent = "Looking for your seat…";
+      liveGames().then((games) => {
+        if (stopped) return;
+        const game = games.find((g) => g.id === id); // seated from another browser
+        if (game) {
+          holdSeat(id, game.seat, null);
+          enterTable();
+          return;
+        }
+        status.textContent = "This game has started without you.";
+        fill(body, h("p", {},
+          table.watch ? h("a", { class: "button-link", href: table.watch }, "Watch the game") : null, " ",
+          h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
+      });
       return;
     }
     render(table);

@@ -1,7 +1,9 @@
 // Leaving and coming back at an online table: who is away (and for how long), who left and
 // is played by a computer, the stake line, and the Leave request.
 
+import { call } from "../account/session.js";
 import { request } from "./api.js";
+import { MY_ACCOUNT } from "./storage.js";
 import { seatName } from "./words.js";
 
 /** "0:42" for a number of seconds. */
@@ -60,7 +62,9 @@ export function stakeLine(table) {
   return `Stake ${stake} coins each · pot ${pot} · the winning side's people share it`;
 }
 
-/** Leave a started online game with the seat's token (charged once however often sent). */
+/** Leave a started online game with the seat's token, or as the signed-in person (their
+ * session's CSRF token instead); charged once however often sent. */
 export function leaveGame(tableId, token) {
-  return request("POST", `/api/online/${encodeURIComponent(tableId)}/leave-game`, { token });
+  const path = `/api/online/${encodeURIComponent(tableId)}/leave-game`;
+  return token === MY_ACCOUNT ? call("POST", path, {}) : request("POST", path, { token });
 }

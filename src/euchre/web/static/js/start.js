@@ -3,6 +3,7 @@
 
 import { createPractice, getPresets } from "./api.js";
 import { cardFace } from "./cards.js";
+import { myGamesSection } from "./my-games.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
 import { mountOnlineSection } from "./online.js";
@@ -80,6 +81,7 @@ export function mountStart(main) {
     h(
       "div",
       { class: "page start-page" },
+      myGamesSection(), // a signed-in person's games in progress, first
       h(
         "section",
         { class: "hero" },

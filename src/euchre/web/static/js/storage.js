@@ -10,6 +10,10 @@ function load() {
   }
 }
 
+/** The token that stands for "the seat of the signed-in account" (a join without a token):
+ * never a real token (those are URL-safe base64, without "@"). */
+export const MY_ACCOUNT = "@account";
+
 /** Remember the token of our seat at a table. */
 export function rememberSeat(tableId, token) {
   const seats = load();

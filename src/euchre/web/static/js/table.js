@@ -17,7 +17,8 @@ import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, renderUpcardNote, seatBoxes } from "./seats.js";
 import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
 import { factRows, hintContent, stripParts } from "./side.js";
-import { forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
+import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
+import { offerNextSteps } from "./my-games.js";
 import { playSound } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
@@ -33,22 +34,49 @@ const ANNOUNCED = 40; // lines kept in the screen reader's log region
 
 export function mountTable(main, tableId) {
   const token = seatToken(tableId);
-  if (!token) {
-    fill(
-      main,
-      h(
-        "section",
-        { class: "page notice" },
-        h("h1", {}, "This table is not yours"),
-        h("p", {}, "This browser holds no seat at that table. Start a new practice table instead."),
-        h("p", {}, h("a", { href: "/", class: "button-link" }, "Back to the start page")),
-      ),
-    );
-    return () => {};
+  let page = null;
+  let stopped = false;
+  const open = (seatToken_) => {
+    page = new TablePage(main, tableId, seatToken_, { onNotSeated: () => notYours(main, tableId, true) });
+    page.start();
+  };
+  if (token) open(token);
+  else {
+    // No token in this browser: a signed-in person's seat opens with their account.
+    fill(main, h("p", { class: "page", role: "status" }, "Finding your seat…"));
+    account()
+      .catch(() => null)
+      .then((who) => {
+        if (stopped) return;
+        if (who) open(MY_ACCOUNT);
+        else notYours(main, tableId, false);
+      });
   }
-  const page = new TablePage(main, tableId, token);
-  page.start();
-  return () => page.stop();
+  return () => {
+    stopped = true;
+    page?.stop();
+  };
+}
+
+/** No seat here for this browser (or this account): say why, and what to do next. */
+function notYours(main, tableId, signedIn) {
+  const id = encodeURIComponent(tableId);
+  fill(
+    main,
+    h(
+      "section",
+      { class: "page notice not-yours" },
+      h("h1", {}, "This table is not yours"),
+      h("p", {}, signedIn
+        ? "Your account has no seat at this table."
+        : "This browser holds no seat at that table. If you sat down signed in, sign in here and your seat opens."),
+      h("p", { class: "next-steps" },
+        signedIn ? null : h("a", { href: "/account", class: "button-link" }, "Sign in"), " ",
+        h("a", { href: `/watch/${id}`, class: "button-link" }, "Watch this game"), " ",
+        h("a", { href: "/", class: "button-link" }, "Back to the start page")),
+    ),
+  );
+  if (signedIn) offerNextSteps(main.querySelector(".not-yours"));
 }
 
 /**
@@ -67,7 +95,7 @@ function spectatorsText(count) {
 }
 
 class TablePage {
-  constructor(main, tableId, token, { onGone = null } = {}) {
+  constructor(main, tableId, token, { onGone = null, onNotSeated = null } = {}) {
     this.main = main;
     this.tableId = tableId;
     this.token = token;
@@ -99,10 +127,14 @@ class TablePage {
       // check reports it. Other refusals are shown.
       onError: (message, fatal, code) => {
         if (code === "bad_seed") this.fairDeal?.refused();
+        else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
         else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
         else this.showError(message, fatal);
       },
       onState: (state) => this.setConnected(state === "open"),
+      onAlsoOpen: () => {
+        this.alsoOpenBox.hidden = false;
+      },
     });
     // This browser's seed in every deal, and its own check of each finished hand (a
     // spectator has no seed to give: the people at the table make the deal).
@@ -183,6 +215,9 @@ class TablePage {
     this.leaveButton.classList.add("game-leave");
     // Who is away, with the time before a computer takes their seat ("Ann is away — 0:42").
     this.awayBox = h("p", { class: "away-line", hidden: true });
+    // Told when this seat opens in another window or device (both stay live, as on Lichess).
+    this.alsoOpenBox = h("p", { class: "also-open", role: "status", hidden: true },
+      "Your seat is also open in another window or device: moves from either count.");
     this.bidsBox = h("ol", { class: "bids" });
     this.clock = h("p", { class: "clock", hidden: true });
     this.coinSlot = h("section", { class: "coin-slot", "aria-label": "Coins", hidden: true });
@@ -232,6 +267,7 @@ class TablePage {
         h("div", { class: "status-row" }, this.status, this.strip, this.watchers, this.toolbar),
         this.clock,
         this.awayBox,
+        this.alsoOpenBox,
         this.errorBox,
         felt,
         watching ? null : this.controls,
