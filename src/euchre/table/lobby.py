@@ -139,7 +139,7 @@ class Lobby:
     async def seats_of(self, account_id: int) -> list[tuple[OpenTable, int]]:
         """The waiting tables where the account holds a seat, with the seat."""
         return [(t, i) for t in await self.waiting() for i, a in enumerate(t.accounts)
-                if a == account_id and t.people[i] is not None]
+                if a == account_id and t.people[i] is not None and t.bots[i] is None]
 
     async def quick_seat_of(self, options: OnlineOptions, account_id: int
                             ) -> tuple[OpenTable, int] | None:

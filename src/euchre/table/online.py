@@ -211,8 +211,9 @@ class OpenTable:
         """The seat whose token is ``token`` (or the seat of the signed-in account
         ``token``), or None."""
         if isinstance(token, AccountKey):
-            return next((i for i, a in enumerate(self.accounts)
-                         if a == token.account_id and self.people[i] is not None), None)
+            return next((i for i, a in enumerate(self.accounts)  # never an outside bot's
+                         if a == token.account_id and self.people[i] is not None
+                         and self.bots[i] is None), None)
         if not isinstance(token, str):
             return None
         hashed = hash_token(token)

@@ -88,8 +88,9 @@ class Seat:
         )
 
     def belongs_to(self, person: AccountKey) -> bool:
-        """Whether ``person``'s account sits here (by id; a coin seat by account name)."""
-        if self.kind != HUMAN:
+        """Whether ``person``'s account sits here (by id; a coin seat by account name). An
+        outside bot's seat opens only with the bot's own token."""
+        if self.kind != HUMAN or self.bot_token is not None:
             return False
         if self.account_id is not None:
             return self.account_id == person.account_id
