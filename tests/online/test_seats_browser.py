@@ -127,7 +127,7 @@ def test_a_practice_seat_follows_the_person_to_another_browser(
     assert made
     phone.shot(f"phone-plays-{size}")
     expect(laptop.page.locator(".log, [aria-live]").first).to_be_attached()
-    assert not laptop.errors and not phone.errors, (laptop.errors, phone.errors)
+    assert not laptop.errors and not phone.errors, "\n".join(laptop.errors + phone.errors)
 
 
 def test_play_now_and_coins_lead_a_second_browser_to_the_seat_it_holds(
@@ -167,4 +167,4 @@ def test_play_now_and_coins_lead_a_second_browser_to_the_seat_it_holds(
     laptop.page.set_viewport_size({"width": 1366, "height": 657})
     expect(laptop.page.locator(".also-open")).to_be_visible()
     laptop.shot("coin-table-laptop-told")
-    assert not laptop.errors and not phone.errors, (laptop.errors, phone.errors)
+    assert not laptop.errors and not phone.errors, "\n".join(laptop.errors + phone.errors)

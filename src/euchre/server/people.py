@@ -63,7 +63,7 @@ async def person_of(request: HTTPConnection, *, csrf: bool = False) -> Person | 
     return Person(int(account.id), str(account.username))
 
 
-def bearer_token(request: Request) -> str | None:
+def bearer_token(request: HTTPConnection) -> str | None:
     """The token of an ``Authorization: Bearer`` header, if the request has one."""
     header = request.headers.get("authorization")
     if header is None:
@@ -74,7 +74,7 @@ def bearer_token(request: Request) -> str | None:
     return token.strip()
 
 
-async def bot_of(request: Request, token: str) -> BotIdentity:
+async def bot_of(request: HTTPConnection, token: str) -> BotIdentity:
     """The bot a live bearer token speaks for (:class:`BotTokenRefused`: 401 otherwise)."""
     service: BotService | None = getattr(request.app.state, "bots", None)
     found = await service.identify(token) if service is not None else None
@@ -86,7 +86,9 @@ async def account_key_of(connection: HTTPConnection, *, csrf: bool = False
     """The signed-in person behind a request or a socket as the key to their seats, or
     None for a guest (:func:`person_of`)."""
     person = await person_of(connection, csrf=csrf)
-    return None if person is None else AccountKey(person.account_id, person.username)
+    if person is None or person.bot is not None:  # a bot's seat opens with its token only
+        return None
+    return AccountKey(person.account_id, person.username)
 
 
 async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey | None:
