@@ -6,6 +6,7 @@ accounts get nothing (no seat, no cards)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,9 @@ from lobby_helpers import at, client_for, lobby_app, quick
 from starlette.testclient import TestClient
 
 from euchre.accounts import COOKIE_NAME
+from euchre.server import Settings, create_app
+from euchre.server.accounts_api import AccountsOptions
+from redis_fixtures import REDIS_URL, needs_redis
 
 
 @pytest.fixture
@@ -182,3 +186,44 @@ def test_a_started_online_seat_opens_by_account_and_leaves_by_account(
     assert left.status_code == 200, left.text
     assert left.json()["seat"] == 0 and left.json()["left"]
     assert client.get("/api/me/live").json()["games"] == []
+
+
+@needs_redis
+def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
+    """The socket reaches a process that does not run the table: the account found from
+    its cookie there travels with the relay, and the owner seats it (the seat's account is
+    in the stored table, not in any one process's memory)."""
+    db = tmp_path / "s.db"
+
+    def site() -> TestClient:
+        app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}",
+                                  redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0,
+                                  lease_ttl=2.0))
+        app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+        return TestClient(app)
+
+    first, second = site(), site()
+    with second, first:
+        r = first.post("/api/accounts", json={"username": "ann_r", "password": "correct horse"})
+        assert r.status_code == 201, r.text
+        made = first.post("/api/tables", json={"kind": "practice"},
+                          headers={"X-CSRF-Token": r.json()["csrf"]}).json()
+        assert made["id"] in first.app.state.owners.held
+        signed = second.post("/api/session",
+                             json={"username": "ann_r", "password": "correct horse"})
+        assert signed.status_code == 200
+        with first.websocket_connect(made["ws"]) as there:
+            assert _join(there, made["token"])["seat"] == 0
+            hand = _until(there, lambda m: "table" in m)["table"]["view"]["hand"]
+            with second.websocket_connect(made["ws"]) as ws:  # relayed to the first
+                assert _join(ws)["seat"] == 0
+                assert _until(ws, lambda m: "table" in m)["table"]["view"]["hand"] == hand
+                assert _until(there, lambda m: m["type"] == "also_open")["seat"] == 0
+            assert len(second.app.state.manager) == 0  # still run by the first
+        # Someone else signed in at the second process gets no seat there.
+        second.cookies.clear()
+        assert second.post("/api/accounts", json={"username": "bob_r",
+                                                  "password": "correct horse"}).status_code == 201
+        with second.websocket_connect(made["ws"]) as ws:
+            refused = _join(ws)
+            assert refused["code"] == "bad_token" and "no seat" in refused["message"]
