@@ -313,3 +313,25 @@ async def test_a_move_queued_before_a_stop_is_handled_and_a_join_after_it_refuse
     await asyncio.wait_for(asyncio.wait([move, joining]), 1)
     assert move.exception() is None  # queued before the stop: handled
     assert isinstance(joining.exception(), TableError)
+
+
+async def test_a_computer_move_queued_before_a_close_is_not_played_after_it() -> None:
+    """A leave closes the table while a computer's move is already in the queue (its delay
+    ran out just then): the close voids it, so nothing is played after the close (before,
+    such a move could end the game of a table already closed)."""
+    actor, _, sched = make_table(first_dealer=0)  # West (1) bids first
+    rec = Recorder(0, actor)
+    actor.start()
+    await actor.join(rec)
+    await actor.settle()
+    game = actor.game
+    due = sched.next_due()
+    assert due is not None and game.to_act == 1
+    closing = asyncio.ensure_future(actor.close("left"))  # queued first ...
+    await asyncio.sleep(0)
+    sched.advance(due - sched.now())  # ... then West's move, due now, queued behind it
+    await closing
+    await actor.settle()
+    assert actor.closed == "left" and actor.game is game  # West's move was not played
+    assert [m["event"]["kind"] for m in rec.events()][-1] == "closed"
+    await actor.stop()

@@ -45,6 +45,7 @@ from ..accounts import (
 from ..accounts.sessions import SESSION_DAYS
 from ..coins import CoinService
 from ..coins import rules as coin_rules
+from ..coins.service import Settled
 from ..record import GameRecord
 from ..storage.base import FINISHED, GameStore, StaleFenceError
 from ..table.clock import ClockPolicy
@@ -322,13 +323,11 @@ COIN_GAME_ENDED = ("the game had already ended when your leave reached the table
 """The refusal of a leave that the coin table saw after the game's deciding card."""
 
 
-async def _close_at_table(request: Request, table_id: str) -> bool:
+async def _close_at_table(manager: TableManager, relays: Any, table_id: str) -> bool:
     """End the coin table for its person's leave at the table itself, wherever it runs:
     its queue orders the leave against the moves (the deciding card among them) and the
     clock. True if the table was closed before its game ended (now, or by an earlier
     leave), False if the game had ended first (nothing changed)."""
-    manager: TableManager = request.app.state.manager
-    relays = getattr(request.app.state, "relays", None)
     for _ in range(3):  # its owner let it go between our look and our question: again
         found = await manager.locate(table_id)
         if isinstance(found, Elsewhere) and relays is not None:
@@ -350,6 +349,25 @@ async def _close_at_table(request: Request, table_id: str) -> bool:
     return closed
 
 
+async def leave_coin_game(manager: TableManager, relays: Any, coins: CoinService,
+                          table_id: str, account_id: int) -> Settled:
+    """Leave a coin game (the endpoint's work, without HTTP): the table decides first. A
+    leave it sees after the deciding card (or any leave after the end) is refused,
+    :class:`ApiError` ``game_ended`` (409), and charges nothing; one before it closes the
+    table, and then the stake is forfeit and the fee charged, once however often (or
+    wherever) it is asked."""
+    game = await coins.get(table_id)
+    if game is None or game.account_id != account_id:
+        raise ApiError("no_table", "you have no coin table with that id")
+    if game.status in ("won", "lost"):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    if game.status == "active" and not await _close_at_table(manager, relays, table_id):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    # Closed before the end: charged here, after the table stored its closing (a crash
+    # in between is charged by ``reconcile``); a repeat charges nothing again.
+    return await coins.leave(table_id, account_id)
+
+
 async def post_leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a
     fee). The table decides first: a leave it sees after the deciding card is refused
@@ -357,17 +375,9 @@ async def post_leave(request: Request) -> Response:
     charged once, however often (or wherever) it is asked."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    table_id = request.path_params["table_id"]
-    game = await state.coins.get(table_id)
-    if game is None or game.account_id != session.account_id:
-        raise ApiError("no_table", "you have no coin table with that id")
-    if game.status in ("won", "lost"):
-        raise ApiError("game_ended", COIN_GAME_ENDED)
-    if game.status == "active" and not await _close_at_table(request, table_id):
-        raise ApiError("game_ended", COIN_GAME_ENDED)
-    # Closed before the end: charged here, after the table stored its closing (a crash
-    # in between is charged by ``reconcile``); a repeat charges nothing again.
-    settled = await state.coins.leave(table_id, session.account_id)
+    settled = await leave_coin_game(request.app.state.manager,
+                                    getattr(request.app.state, "relays", None), state.coins,
+                                    request.path_params["table_id"], session.account_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
     return json_answer(msgspec.convert({

@@ -819,6 +819,7 @@ class TableActor:
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
                 self._decided()
+                self._step += 1  # a computer's move or a clock already queued is void
                 self._schedule()
                 self._publish([(CLOSED, {"reason": cmd.reason}, None)])
                 await self._store()
