@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 from bot_helpers import bot_app
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from live_server import live_server
@@ -49,22 +50,29 @@ def _owner_token(base: str, name: str = "annbot", owner: str = "ann") -> tuple[A
 def _person_plays(base: str, table_id: str, token: str, seat: int,
                   seen: list[dict[str, Any]]) -> None:
     """A person at ``seat`` over the table socket, playing the first legal action, keeping
-    every message; until the game is over."""
-    with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
-        ws.send(json.dumps({"type": "join", "token": token}))
-        acted_at = None
-        while True:
-            message = json.loads(ws.recv(timeout=120))
-            seen.append(message)
-            table = message.get("table")
-            if not table or message.get("version") != table["version"]:
-                continue
-            if table["game_over"]:
-                return
-            legal = (table.get("view") or {}).get("legal") or []
-            if table["to_act"] == seat and legal and acted_at != table["version"]:
-                acted_at = table["version"]
-                ws.send(json.dumps({"type": "action", "action": legal[0]}))
+    every message; until the game is over. A socket closed with 1012 (the table stopped in
+    that process) is opened again with ``since``, as the protocol asks of every client."""
+    acted_at = None
+    for _ in range(5):
+        since = seen[-1]["table"]["version"] if seen and "table" in seen[-1] else None
+        try:
+            with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
+                ws.send(json.dumps({"type": "join", "token": token, "since": since}))
+                while True:
+                    message = json.loads(ws.recv(timeout=120))
+                    table = message.get("table")
+                    if not table or message.get("version") != table["version"]:
+                        continue
+                    seen.append(message)
+                    if table["game_over"]:
+                        return
+                    legal = (table.get("view") or {}).get("legal") or []
+                    if table["to_act"] == seat and legal and acted_at != table["version"]:
+                        acted_at = table["version"]
+                        ws.send(json.dumps({"type": "action", "action": legal[0]}))
+        except ConnectionClosed as e:
+            if e.rcvd is None or e.rcvd.code != 1012:
+                raise
 
 
 def _db(tmp_path: Path) -> str:

@@ -211,7 +211,8 @@ async def wait_for_start(site: Site, table_id: str) -> None:
         async for raw in ws:
             message = json.loads(raw)
             if message.get("type") == "gone":
-                raise BridgeError(f"the table went before its start ({message.get('reason')})")
+                raise BridgeError(f"the table went before its start "
+                                  f"({message.get('reason')})")
             table = message.get("table") if message.get("type") == "table" else None
             if table and table.get("id") == table_id:
                 if table["status"] == "started":
@@ -228,55 +229,109 @@ def _public(table: dict[str, Any]) -> dict[str, Any]:
 
 
 async def play(site: Site, seat: Seat, program: Program, out: Any) -> dict[str, Any]:
-    """Play the seat over the table socket until the game is over; the last TABLE."""
+    """Play the seat over the table socket until the game is over; the last TABLE. A socket
+    closed with 1012 or 1013 is opened again and rejoined with ``since``."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 
-    asked_at: int | None = None  # the table version the program was last asked about
-    tries = 0
-    last: dict[str, Any] = {}
-    table: dict[str, Any]
-    async with connect(site.ws(f"/ws/tables/{seat.table_id}")) as ws:
-        await ws.send(json.dumps({"type": "join", "token": seat.token, "since": None}))
-        refusal: dict[str, Any] | None = None
-        async for raw in ws:
-            message = json.loads(raw)
-            kind = message.get("type")
-            if kind == "error":
-                if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
-                    raise BridgeError(f"the table refused the bot: {message.get('message')}")
-                refusal = {"code": message.get("code"), "message": message.get("message")}
-                if asked_at is None or tries >= TRIES:
-                    print(f"refused: {refusal['message']}", file=out, flush=True)
-                    continue
-            elif kind in {"snapshot", "event"}:
-                table = message["table"]
-                if message.get("version") != table.get("version"):
-                    continue  # an earlier event of a batch: act on the batch's last
-                last = table
-                if table.get("game_over") or table.get("closed"):
-                    return table
-                refusal = None
-            else:
-                continue
-            table = last
-            view = table.get("view") or {}
-            if table.get("to_act") != seat.seat or not view.get("legal"):
-                continue
-            if asked_at == table["version"] and refusal is None:
-                continue
-            tries = tries + 1 if asked_at == table["version"] else 1
-            asked_at = table["version"]
-            if tries > TRIES:
-                continue
-            fields: dict[str, Any] = {"seat": seat.seat, "view": view, "table": _public(table)}
-            if refusal is not None:
-                fields["refused"] = refusal
-            answer = await program.ask("bot", **fields)
-            if not answer.get("ok") or not isinstance(answer.get("action"), str):
-                print(f"the program gave no action: {answer}", file=out, flush=True)
-                continue
-            await ws.send(json.dumps({"type": "action", "action": answer["action"]}))
+    state = _Turns()
+    for _ in range(RECONNECTS + 1):
+        try:
+            async with connect(site.ws(f"/ws/tables/{seat.table_id}")) as ws:
+                done = await _play_socket(ws, seat, program, out, state)
+                if done is not None:
+                    return done
+            final = await _final(site, seat.table_id)
+            if final is not None:
+                return final
+        except ConnectionClosed as e:
+            # 1012: the table stopped in that process; 1013: we read too slowly. Both mean
+            # "connect again and rejoin with since" (docs/protocol.md).
+            code = e.rcvd.code if e.rcvd is not None else None
+            if code not in (1012, 1013):
+                raise BridgeError(f"the table's socket closed: {e}") from None
+            print(f"the table's socket closed ({code}): connecting again", file=out,
+                  flush=True)
     raise BridgeError("the server closed the table's socket before the game was over")
+
+
+RECONNECTS = 5
+"""Times the bridge connects again after the table's socket is closed with 1012 or 1013."""
+
+
+async def _final(site: Site, table_id: str) -> dict[str, Any] | None:
+    """The end of a game the table's socket no longer serves, from its record (None while
+    it is not over)."""
+    try:
+        record = await site.call("GET", f"/api/games/{table_id}/record?format=json")
+    except BridgeError:
+        return None
+    final = record.get("final")
+    if not final:
+        return None
+    return {"game_over": True, "score": final, "winner": 0 if final[0] > final[1] else 1}
+
+
+@dataclass
+class _Turns:
+    """What the bridge remembers across reconnections."""
+
+    asked_at: int | None = None
+    """The table version the program was last asked about."""
+    tries: int = 0
+    """Times it was asked about that version."""
+    last: dict[str, Any] | None = None
+    """The last TABLE seen."""
+
+
+async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _Turns
+                   ) -> dict[str, Any] | None:
+    """Join and play over one socket; the final TABLE, or None if the socket closed."""
+    since = state.last.get("version") if state.last else None
+    table: dict[str, Any]
+    await ws.send(json.dumps({"type": "join", "token": seat.token, "since": since}))
+    refusal: dict[str, Any] | None = None
+    async for raw in ws:
+        message = json.loads(raw)
+        kind = message.get("type")
+        if kind == "error":
+            if message.get("code") == "no_table" and state.last is not None:
+                return None  # gone from memory once over: the record says how it ended
+            if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
+                raise BridgeError(f"the table refused the bot: {message.get('message')}")
+            refusal = {"code": message.get("code"), "message": message.get("message")}
+            if state.asked_at is None or state.tries >= TRIES:
+                print(f"refused: {refusal['message']}", file=out, flush=True)
+                continue
+        elif kind in {"snapshot", "event"}:
+            table = message["table"]
+            if message.get("version") != table.get("version"):
+                continue  # an earlier event of a batch: act on the batch's last
+            state.last = table
+            if table.get("game_over") or table.get("closed"):
+                return table
+            refusal = None
+        else:
+            continue
+        table = state.last or {}
+        view = table.get("view") or {}
+        if table.get("to_act") != seat.seat or not view.get("legal"):
+            continue
+        if state.asked_at == table["version"] and refusal is None:
+            continue
+        state.tries = state.tries + 1 if state.asked_at == table["version"] else 1
+        state.asked_at = table["version"]
+        if state.tries > TRIES:
+            continue
+        fields: dict[str, Any] = {"seat": seat.seat, "view": view, "table": _public(table)}
+        if refusal is not None:
+            fields["refused"] = refusal
+        answer = await program.ask("bot", **fields)
+        if not answer.get("ok") or not isinstance(answer.get("action"), str):
+            print(f"the program gave no action: {answer}", file=out, flush=True)
+            continue
+        await ws.send(json.dumps({"type": "action", "action": answer["action"]}))
+    return None
 
 
 async def connect_bot(args: argparse.Namespace, out: Any) -> int:
