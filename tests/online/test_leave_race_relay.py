@@ -69,11 +69,12 @@ async def test_a_leave_at_another_process_raced_against_the_deciding_card(
             assert actor is not None
             leaver = rng.choice([s for s in range(4) if s % 2 == snap.winner])
 
-            async def card() -> None:
+            async def card(actor: Any = actor, mover: int = snap.mover,
+                           text: str = snap.card) -> None:
                 for _ in range(rng.randrange(6)):
                     await asyncio.sleep(0)
                 with _maybe_replaced():
-                    await actor.act(snap.mover, snap.card)
+                    await actor.act(mover, text)
 
             results = await asyncio.gather(
                 asker.replace_remote("owner", table_id, leaver, LEFT), card())
