@@ -149,3 +149,40 @@ def test_a_person_in_a_browser_plays_a_whole_game_with_an_outside_bot(
     assert record["final"] is not None
     assert any(a[0] == 2 for hand in record["hands"] for a in hand["actions"])
     assert not [e for e in errors if not e.startswith(KNOWN_CONSOLE)], errors
+
+
+def test_the_account_page_makes_lists_and_revokes_bot_tokens(new_context: NewContext,
+                                                             base_url: str) -> None:
+    errors: list[str] = []
+    page = _page(new_context, base_url, errors, width=390, height=844)
+    page.goto("/account")
+    form = page.locator('form[data-form="sign-up"]')
+    form.get_by_label("Username").fill("dee")
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    bots = page.get_by_role("region", name="Your bots")
+    expect(bots.get_by_role("list", name="Bot tokens")).to_contain_text("No bot tokens yet.")
+    bots.get_by_label("Bot name").fill("deebot")
+    bots.get_by_role("button", name="Make a bot token").click()
+    shown = bots.get_by_label("Your new token", exact=True)
+    expect(shown).to_have_value(re.compile(r"^eb_[\w-]{40,}$"))
+    token = shown.input_value()
+    expect(bots).to_contain_text("shown only now")
+    tokens = bots.get_by_role("list", name="Bot tokens")
+    expect(tokens).to_contain_text("deebot")
+    expect(tokens).to_contain_text(token[:10])
+    page.screenshot(path=str(ARTIFACTS / "account-bots.png"), full_page=True)
+    assert httpx.get(f"{base_url}/api/bot", headers={
+        "Authorization": f"Bearer {token}"}).status_code == 200
+
+    # After a reload the token is never shown again; revoking refuses it at once.
+    page.reload()
+    expect(tokens).to_contain_text("deebot")
+    expect(page.get_by_label("Your new token", exact=True)).to_have_count(0)
+    assert token not in page.content()
+    tokens.get_by_role("button", name=re.compile("^Revoke deebot's token")).click()
+    expect(tokens).to_contain_text("revoked")
+    expect(tokens.get_by_role("button", name=re.compile("^Revoke"))).to_have_count(0)
+    assert httpx.get(f"{base_url}/api/bot", headers={
+        "Authorization": f"Bearer {token}"}).status_code == 401
+    assert not [e for e in errors if not e.startswith(KNOWN_CONSOLE)], errors

@@ -51,8 +51,8 @@ export function botsSection() {
             "div",
             { class: "notice new-bot-token", role: "status" },
             h("p", {}, `A new token for ${made.bot}. ${made.notice}`),
-            h("label", { for: "new-bot-token" }, "Token"),
-            h("input", { id: "new-bot-token", readonly: true, value: made.token, size: "50" }),
+            h("label", { for: "new-bot-token" }, "Your new token"),
+            h("input", { id: "new-bot-token", readonly: true, value: made.token }),
           )
         : null,
       problem ? h("p", { class: "error", role: "alert" }, problem) : null,
