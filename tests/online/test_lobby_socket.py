@@ -18,11 +18,11 @@ from starlette.websockets import WebSocketDisconnect
 from euchre.bots import make
 from euchre.server import Settings, build_app
 from euchre.server.accounts_api import AccountsOptions, accounts_extension
-from euchre.server.lobby_ws import PINGS_PER_WINDOW
 from euchre.server.online_api import online_extension
 from euchre.server.practice_api import practice_extension
 from euchre.server.registry import Extension
 from euchre.server.socket_guard import SocketLimits
+from euchre.server.socket_rate import MessageRate
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
 
@@ -90,7 +90,9 @@ def test_a_waiting_page_gets_its_table_and_the_start(client: TestClient) -> None
 
 def test_lobby_sockets_are_capped_per_address_and_take_only_pings() -> None:
     app = lobby_app()
-    app.state.settings.socket_limits = SocketLimits(per_address=2)
+    # No token comes back with time here, so the burst is exactly what may be sent.
+    app.state.settings.socket_limits = SocketLimits(
+        per_address=2, lobby_rate=MessageRate(burst=10, per_second=0.0))
     with client_for(app) as client:
         with client.websocket_connect("/ws/lobby") as a, \
                 client.websocket_connect("/ws/lobby") as b:
@@ -107,10 +109,13 @@ def test_lobby_sockets_are_capped_per_address_and_take_only_pings() -> None:
             assert closed.value.code == 1008
         with client.websocket_connect("/ws/lobby") as ws:  # a flood of pings
             ws.receive_json()
-            for _ in range(PINGS_PER_WINDOW):
+            for _ in range(10):
                 ws.send_json({"type": "ping"})
                 assert ws.receive_json() == {"type": "pong"}
             ws.send_json({"type": "ping"})
+            told = ws.receive_json()  # once, why; then closed
+            assert told["type"] == "error" and told["code"] == "rate_limited"
+            assert "too many messages" in told["message"]
             with pytest.raises(WebSocketDisconnect) as flooded:
                 ws.receive_json()
             assert flooded.value.code == 4429

@@ -14,8 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from collections import deque
 from typing import Any
 
 import msgspec
@@ -26,10 +24,12 @@ from ..errors import DomainError
 from .encoder import encode_text
 from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, shown_tables
 from .registry import SocketChannel
-from .socket_guard import CLOSE_TOO_MANY, Refusal, guard_of
+from .socket_guard import Refusal, guard_of
+from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 from .wire.lobby import (
     LOBBY_CLIENT_MESSAGES,
     LOBBY_SERVER_MESSAGES,
+    LobbyError,
     LobbyPing,
     LobbyPong,
     LobbyState,
@@ -47,13 +47,6 @@ GAMES_SIZE = 20
 
 MAX_MESSAGE = 256
 """Longer client messages close the socket (a client only ever sends ``ping``)."""
-
-PINGS_PER_WINDOW = 10
-"""Messages a client may send in :data:`PING_WINDOW` seconds (the web client pings every
-25 s); more close the socket, so a flood of pings costs the server next to nothing."""
-
-PING_WINDOW = 10.0
-"""Seconds."""
 
 _CLOSE_BEHIND = Refusal(1013, "too far behind: reconnect")
 _ping = msgspec.json.Decoder(LobbyPing)
@@ -111,21 +104,17 @@ async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
     return first
 
 
-async def _read(websocket: WebSocket, send: Any) -> None:
-    """Answer pings until the client goes; anything else, or too many pings, closes the
-    socket."""
-    recent: deque[float] = deque()
+async def _read(websocket: WebSocket, send: Any, rate: Bucket) -> None:
+    """Answer pings until the client goes; anything else closes the socket, and so do
+    messages past the socket's rate (told once why), so a flood of pings costs the server
+    next to nothing."""
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        now = time.monotonic()
-        while recent and recent[0] < now - PING_WINDOW:
-            recent.popleft()
-        recent.append(now)
-        if len(recent) > PINGS_PER_WINDOW:
-            await websocket.close(code=CLOSE_TOO_MANY, reason="too many messages: reconnect "
-                                                             "later")
+        if not rate.take():
+            await send(encode_text(LobbyError(code=FLOOD_CODE, message=rate.rate.refusal())))
+            await websocket.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
             return
         data = message.get("text") or message.get("bytes") or b""
         try:
@@ -142,8 +131,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     """Serve one lobby socket (``table_id`` in the path: one table's)."""
     await websocket.accept()
     table_id: str | None = websocket.path_params.get("table_id")
-    ticket = guard_of(websocket.app.state).admit(
-        websocket.client.host if websocket.client else "?")
+    guard = guard_of(websocket.app.state)
+    ticket = guard.admit(websocket.client.host if websocket.client else "?")
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
@@ -158,7 +147,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
         async with broker_of(websocket.app).subscribe(LOBBY_CHANNEL) as changes:
             for text in await _first(websocket, table_id):
                 await send(text)
-            reader = asyncio.create_task(_read(websocket, send))
+            rate = Bucket(guard.limits.lobby_rate, guard.scheduler.now)
+            reader = asyncio.create_task(_read(websocket, send, rate))
             forward = asyncio.create_task(_forward(changes, table_id, send))
             done, _ = await asyncio.wait({reader, forward}, return_when=asyncio.FIRST_COMPLETED)
             forward.cancel()

@@ -47,6 +47,7 @@ from .bot_gate import BotGate
 from .hints import HintService
 from .people import key_from_text, key_text
 from .socket_guard import Refusal
+from .socket_rate import TABLE_RATE, Bucket, MessageRate
 from .ws import Connection, handle_message
 
 log = logging.getLogger(__name__)
@@ -118,9 +119,11 @@ class Relays:
     whose table runs elsewhere."""
 
     def __init__(self, broker: Broker, manager: TableManager, owners: TableOwners,
-                 hints: HintService, gate: BotGate | None = None) -> None:
+                 hints: HintService, gate: BotGate | None = None,
+                 rate: MessageRate = TABLE_RATE) -> None:
         """Relays over ``broker`` for ``manager``'s tables, leases in ``owners``
-        (``gate``: the outside bots' check, as on a direct socket)."""
+        (``gate``: the outside bots' check, as on a direct socket); a relayed socket's
+        messages are held to ``rate`` here, where they are handled."""
         self.broker = broker
         """The pub/sub between processes."""
         self.manager = manager
@@ -131,6 +134,8 @@ class Relays:
         """Hints for relayed connections (worked out here, at the host)."""
         self.gate = gate
         """The outside bots' token check for relayed connections."""
+        self.rate = rate
+        """The message rate of each relayed connection (counted here, at the host)."""
         self.remotes: dict[str, _Remote] = {}
         """Relayed connections hosted here, by relay id."""
         self.edges: dict[str, _Edge] = {}
@@ -242,6 +247,7 @@ class Relays:
         socket = _BrokerSocket(self.broker, out_channel(relay_id), host)
         conn = Connection(cast(WebSocket, socket))
         conn.person = person  # found from the cookie at the edge
+        conn.rate = Bucket(self.rate)
         remote = _Remote(relay_id, table_id, conn)
         self.remotes[relay_id] = remote
         remote.task = asyncio.ensure_future(self._host(remote))

@@ -30,6 +30,7 @@ from ..table.manager import TableManager
 from ..table.owners import LeasedStore, TableOwners
 from .registry import Extension
 from .relay import Relays
+from .socket_guard import guard_of
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ async def _join_site(app: Starlette) -> None:
     app.state.store = manager.store = manager.retirement.store = leased
     manager.owners = owners
     relays = Relays(app.state.broker, manager, owners, app.state.hints,
-                    getattr(app.state, "bot_gate", None))
+                    getattr(app.state, "bot_gate", None), guard_of(app.state).limits.table_rate)
     manager.remote_close = relays.close_remote
     app.state.owners = owners
     app.state.relays = relays

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..table.pacing import LoopScheduler, Scheduler, TimerHandle
+from .socket_rate import LOBBY_RATE, TABLE_RATE, MessageRate
 
 CLOSE_NO_JOIN = 4408
 """Close code: the socket did not join a seat in time."""
@@ -53,6 +54,10 @@ class SocketLimits:
     """Spectators watching one table."""
     total: int = 0
     """Sockets open at once in this process (0: half the open-file limit)."""
+    table_rate: MessageRate = TABLE_RATE
+    """Messages a table socket may send (:mod:`.socket_rate`; more close it)."""
+    lobby_rate: MessageRate = LOBBY_RATE
+    """Messages a lobby socket may send."""
 
     def server_cap(self) -> int:
         """The cap on sockets in this process."""

@@ -29,6 +29,7 @@ from .hints import HintService, HintUnavailable
 from .metrics import Metrics
 from .people import account_key_of
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
+from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 from .wire.socket import (
     Act,
     AlsoOpen,
@@ -88,6 +89,8 @@ class Connection:
         """Its place in the socket counts (:mod:`.socket_guard`)."""
         self.close_with: Refusal | None = None
         """The close code and reason to end with, once what is queued is written."""
+        self.rate = Bucket()
+        """The messages it may still send (:mod:`.socket_rate`)."""
         self._last_table: object = None
         self._last_raw: Any = None
         self._writing = asyncio.Lock()
@@ -214,8 +217,8 @@ async def table_socket(websocket: WebSocket) -> None:
     metrics: Metrics = state.metrics
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket, metrics)
-    ticket = guard_of(state).admit(websocket.client.host if websocket.client else "?",
-                                   conn.refuse)
+    guard = guard_of(state)
+    ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
@@ -224,6 +227,7 @@ async def table_socket(websocket: WebSocket) -> None:
         conn.person = await account_key_of(websocket)
     except Exception as e:  # the accounts database did not answer: a guest's socket
         log.info("table %s: could not read the socket's session: %s", table_id, e)
+    conn.rate = Bucket(guard.limits.table_rate, guard.scheduler.now)
     writer = asyncio.create_task(conn.write_all())
     actor: TableActor | None = None
     metrics.sockets.inc()
@@ -277,7 +281,12 @@ async def table_socket(websocket: WebSocket) -> None:
 async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
                          hints: HintService, gate: BotGate | None = None) -> None:
     """Parse one client message and act on it at ``actor`` (a direct or relayed socket).
-    ``gate`` refuses a seat an outside bot took once its bot token is revoked."""
+    ``gate`` refuses a seat an outside bot took once its bot token is revoked. A message
+    past the socket's rate is a flood: told once, then the socket is closed."""
+    if not conn.rate.take():
+        conn.send(error_message(conn.rate.rate.refusal(), code=FLOOD_CODE))
+        conn.refuse(Refusal(CLOSE_FLOOD, FLOOD_REASON))
+        return
     try:
         msg = parse_client_message(data)
     except DomainError as e:
@@ -324,6 +333,7 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
     elif isinstance(msg, Act):
         try:
             await actor.act(conn.seat, msg.action)
+            conn.rate.give_back()  # the game paces accepted moves: they are not counted
         except TableStopped as e:
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)
@@ -332,6 +342,7 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
     elif isinstance(msg, Seed):
         try:
             await actor.contribute(conn.seat, msg.hand_number, msg.seed)
+            conn.rate.give_back()
         except TableStopped as e:
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)

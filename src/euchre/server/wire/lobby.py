@@ -5,7 +5,9 @@
 started, cancelled) and a ``gone`` for every table that went (a quick-play table left empty,
 a finished game). ``/ws/online/{table_id}`` sends the same for one table: ``table`` first,
 then its changes, and ``start_refused`` when its start failed because someone seated can no
-longer cover the stake. A client may send ``ping`` (answered ``pong``); nothing else.
+longer cover the stake. A client may send ``ping`` (answered ``pong``); nothing else, and at
+most 10 messages at once and one a second after that (more: ``error`` ``rate_limited``, then
+the socket is closed with 4429).
 """
 
 from __future__ import annotations
@@ -57,6 +59,14 @@ class StartRefused(LobbyMessage, tag="start_refused"):
     """What to tell the people at the table."""
 
 
+class LobbyError(LobbyMessage, tag="error"):
+    """Why the server is about to close the socket: ``rate_limited`` (more messages than a
+    lobby socket may send; the close code is 4429)."""
+
+    code: str
+    message: str
+
+
 class LobbyPing(Struct, tag_field="type", tag="ping", forbid_unknown_fields=True):
     """Keep the socket alive (answered with ``pong``)."""
 
@@ -69,5 +79,5 @@ LOBBY_CLIENT_MESSAGES: tuple[type[Struct], ...] = (LobbyPing,)
 """What a client may send on a lobby socket."""
 
 LOBBY_SERVER_MESSAGES: tuple[type[Struct], ...] = (LobbyState, TableChanged, TableGone,
-                                                     StartRefused, LobbyPong)
+                                                     StartRefused, LobbyPong, LobbyError)
 """What the server sends on a lobby socket."""
