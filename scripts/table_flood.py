@@ -9,7 +9,8 @@ and as strangers until ``stop()`` says so, each round:
 
 - Mal's socket: junk (not JSON, JSON that is not a message, unknown types, a message over the
   size limit), moves for other seats (every bid and a run of plays while it is Ann's turn),
-  a second join;
+  a second join; more than a socket's message rate allows, so it is told ``rate_limited``
+  and closed (4429), and Mal joins again on a new socket for the next round;
 - spectators from five addresses up to and past the table's cap, then leaving and coming
   back with old ``since`` values (each join and leave is an event for every subscriber);
 - more sockets on Mal's seat than the cap per seat;
@@ -180,24 +181,38 @@ class _Spectators:
         await self.leave(len(self.open))
 
 
-async def _mal_round(ws: ClientConnection, table: QuietTable, out: Flood) -> None:
-    """Junk and moves for other seats on Mal's socket, then read every answer."""
+async def _join_mal(base: str, table: QuietTable) -> tuple[ClientConnection, int]:
+    """A socket joined to Mal's seat, and the table's version then."""
+    ws = await connect(ws_url(base, table.ws), local_addr=(FLOOD_ADDRESSES[3], 0))
+    await ws.send(json.dumps({"type": "join", "token": table.mal}))
+    joined = await recv(ws)
+    assert joined is not None and joined["type"] == "joined", joined
+    return ws, int(joined["version"])
+
+
+async def _mal_round(ws: ClientConnection, table: QuietTable, out: Flood) -> bool:
+    """Junk and moves for other seats on Mal's socket, then read every answer; False if
+    the server closed the socket (its message rate: told once, then closed)."""
     junk: list[str] = ["not json", "[1, 2, 3]", '{"type": "dance"}', '{"type": "action"}',
                        json.dumps({"type": "action", "action": "x" * 5000}),
                        json.dumps({"type": "join", "token": table.mal})]
     sent = [("junk", text) for text in junk]
     sent += [("move for another seat", json.dumps({"type": "action", "action": a}))
              for a in MOVES]
-    for _, text in sent:
-        await ws.send(text)
-    await ws.send(json.dumps({"type": "ping"}))
+    with contextlib.suppress(ConnectionClosed):  # closed for its rate while sending
+        for _, text in sent:
+            await ws.send(text)
+        await ws.send(json.dumps({"type": "ping"}))
     while True:
         m = await recv(ws)
         if m is None:
-            out.note("Mal's socket", "closed")
-            return
+            with contextlib.suppress(Exception):
+                await ws.wait_closed()
+            code = ws.close_code if ws.close_code is not None else "open"
+            out.note("Mal's socket", f"closed {code}")
+            return False
         if m["type"] == "pong":
-            return
+            return True
         if m["type"] == "error":
             out.note("Mal's message", f"error {m['code']}")
 
@@ -238,12 +253,8 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
     rng = random.Random(13)
     spectators = _Spectators(base, table.ws, out)
     transport = httpx.AsyncHTTPTransport(local_address=FLOOD_ADDRESSES[2])
-    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http, \
-            connect(ws_url(base, table.ws), local_addr=(FLOOD_ADDRESSES[3], 0)) as mal:
-        await mal.send(json.dumps({"type": "join", "token": table.mal}))
-        joined = await recv(mal)
-        assert joined is not None and joined["type"] == "joined", joined
-        version = joined["version"]
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
+        mal, version = await _join_mal(base, table)
         for address in FLOOD_ADDRESSES:  # up to and past the cap
             await asyncio.gather(*(spectators.join(address, None)
                                    for _ in range(SPECTATORS_EACH)))
@@ -252,7 +263,8 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
         rounds = 0
         while not stop():
             rounds += 1
-            await _mal_round(mal, table, out)
+            if not await _mal_round(mal, table, out):  # closed for its rate: Mal reconnects
+                mal, version = await _join_mal(base, table)
             await spectators.leave(10)
             address = FLOOD_ADDRESSES[rounds % len(FLOOD_ADDRESSES)]
             await asyncio.gather(*(spectators.join(address, rng.choice(
@@ -264,6 +276,7 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
                 done_round(rounds)
         out.counts["rounds"] = rounds
         await spectators.close()
+        await mal.close()
     return out
 
 

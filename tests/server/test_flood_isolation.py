@@ -5,7 +5,8 @@ Table A is left at Ann's turn; a separate process (``scripts/table_flood.py``, a
 as in the abuse benchmark: a real flood comes from other machines) floods it as
 Mal (seated there) and as strangers: junk, moves for other seats, spectators up to and past
 the table's cap and coming and going with old versions, more sockets on a seat than its cap,
-forged tokens and seat claims. Meanwhile Bob plays table B. The test asserts what can be
+forged tokens and seat claims; Mal's socket is closed for its message rate and joins again.
+Meanwhile Bob plays table B. The test asserts what can be
 asserted without a clock: every kind of flood was refused or capped, A's game did not move,
 and every one of Bob's moves came back as its event, every event in order with no gap. It
 prints Bob's move latencies (send to event) without the flood and during it; it asserts
@@ -227,6 +228,12 @@ def test_a_flood_at_one_table_is_refused_and_another_table_plays_on(tmp_path: Pa
     assert counts["spectator: closed 4429"] >= counts["spectator: error too_many"]
     assert counts["Mal's message: error bad_message"] >= 5 * counts["rounds"]
     assert counts["Mal's message: error illegal"] >= 10 * counts["rounds"]
+    # More than a socket's message rate: told once, then closed (Mal joins again).
+    assert counts["Mal's message: error rate_limited"] >= 1
+    assert counts["Mal's socket: closed 4429"] == counts["Mal's message: error rate_limited"]
+    assert not any(k.startswith("Mal's") and k not in (
+        "Mal's message: error bad_message", "Mal's message: error illegal",
+        "Mal's message: error rate_limited", "Mal's socket: closed 4429") for k in counts)
     assert counts["another socket on Mal's seat: error too_many"] >= 3
     assert counts["forged token: error bad_token"] >= 1
     # refused as taken, or (a long flood on a busy machine) by the request rate limit
