@@ -595,6 +595,44 @@ async def lobby_sockets(base: str, seconds: float) -> str:
             f"median {median:.1f} ms from the request")
 
 
+async def move_flood(base: str, seconds: float) -> str:
+    """Issue 20 item 4: illegal moves as fast as they are answered, from 12 sockets (three
+    addresses, four practice tables each, each socket joined to its seat, at most 50
+    messages unanswered); a socket the server closes opens again at once, and again if
+    refused."""
+    got: Counter[str] = Counter()
+    stop_at = time.monotonic() + seconds
+    move = json.dumps({"type": "action", "action": "play 9Z"})  # never legal: no such card
+
+    async def one(address: str) -> None:
+        async with client_at(base, address) as c:
+            made = (await c.post("/api/tables", json={"kind": "practice"})).json()
+        while time.monotonic() < stop_at:
+            answers = 0
+            try:
+                async with ws_at(base, made["ws"], address) as ws:
+                    await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+                    while time.monotonic() < stop_at:
+                        for _ in range(50):
+                            await ws.send(move)
+                        answered = 0
+                        while answered < 50:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                            answers += 1
+                            if message["type"] == "error":
+                                got[message["code"]] += 1
+                                answered += 1
+            except ConnectionClosed as e:
+                code = e.rcvd.code if e.rcvd else "?"
+                got[f"closed {code}" if answers else f"refused on opening {code}"] += 1
+            except TimeoutError:
+                got["no answer"] += 1
+
+    await asyncio.gather(*(one(f"127.0.20.{a}") for a in (1, 2, 3) for _ in range(4)))
+    return (f"12 sockets: {', '.join(f'{k}×{v}' for k, v in got.items())}; "
+            f"illegal moves answered {got['illegal'] / seconds:.0f}/s")
+
+
 ATTACKS = [
     Attack("1 sign-in guesses at once", sign_in_burst),
     Attack("9 sign-ups: taken name, farming", sign_up_taken),
@@ -610,6 +648,7 @@ ATTACKS = [
     Attack("13.10 flood at one online table", one_table_flood),
     Attack("13 Play now and seat hoard", seat_hoard),
     Attack("13 lobby sockets", lobby_sockets),
+    Attack("20.4 illegal moves, 12 sockets", move_flood),
 ]
 
 

@@ -10,7 +10,8 @@ and as strangers until ``stop()`` says so, each round:
 - Mal's socket: junk (not JSON, JSON that is not a message, unknown types, a message over the
   size limit), moves for other seats (every bid and a run of plays while it is Ann's turn),
   a second join; more than a socket's message rate allows, so it is told ``rate_limited``
-  and closed (4429), and Mal joins again on a new socket for the next round;
+  and closed (4429), and Mal joins again on a new socket (from another address) for the
+  next round;
 - spectators from five addresses up to and past the table's cap, then leaving and coming
   back with old ``since`` values (each join and leave is an event for every subscriber);
 - more sockets on Mal's seat than the cap per seat;
@@ -181,9 +182,12 @@ class _Spectators:
         await self.leave(len(self.open))
 
 
-async def _join_mal(base: str, table: QuietTable) -> tuple[ClientConnection, int]:
-    """A socket joined to Mal's seat, and the table's version then."""
-    ws = await connect(ws_url(base, table.ws), local_addr=(FLOOD_ADDRESSES[3], 0))
+async def _join_mal(base: str, table: QuietTable, n: int) -> tuple[ClientConnection, int]:
+    """Mal's ``n``-th socket joined to Mal's seat, and the table's version then. Each comes
+    from an address of its own: an address whose sockets were closed for their rate three
+    times in a minute may open no more for a while."""
+    address = FLOOD_ADDRESSES[3] if n == 0 else f"127.0.14.{n % 250 + 1}"
+    ws = await connect(ws_url(base, table.ws), local_addr=(address, 0))
     await ws.send(json.dumps({"type": "join", "token": table.mal}))
     joined = await recv(ws)
     assert joined is not None and joined["type"] == "joined", joined
@@ -254,7 +258,7 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
     spectators = _Spectators(base, table.ws, out)
     transport = httpx.AsyncHTTPTransport(local_address=FLOOD_ADDRESSES[2])
     async with httpx.AsyncClient(base_url=base, transport=transport, timeout=30) as http:
-        mal, version = await _join_mal(base, table)
+        mal, version = await _join_mal(base, table, 0)
         for address in FLOOD_ADDRESSES:  # up to and past the cap
             await asyncio.gather(*(spectators.join(address, None)
                                    for _ in range(SPECTATORS_EACH)))
@@ -264,7 +268,7 @@ async def flood(base: str, table: QuietTable, stop: Callable[[], bool],
         while not stop():
             rounds += 1
             if not await _mal_round(mal, table, out):  # closed for its rate: Mal reconnects
-                mal, version = await _join_mal(base, table)
+                mal, version = await _join_mal(base, table, rounds)
             await spectators.leave(10)
             address = FLOOD_ADDRESSES[rounds % len(FLOOD_ADDRESSES)]
             await asyncio.gather(*(spectators.join(address, rng.choice(

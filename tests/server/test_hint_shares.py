@@ -1,5 +1,5 @@
-"""One client cannot hold both hint slots: each address gets one analysis at a time, on
-the whole site when its processes share a Redis."""
+"""One person has one hint waiting or being worked out at a time, on the whole site when its
+processes share a Redis; others wait their turn (the fair queue: test_hint_queue.py)."""
 
 from __future__ import annotations
 
@@ -14,29 +14,11 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre import GameState, Rules
-from euchre.limits import GateFull, ShareGate
 from euchre.server import Settings, create_app, hints
 from euchre.server.practice_api import practice_extension
 from euchre.server.site import site_extension
 from euchre.shuffle import deck_from_seed
 from redis_fixtures import private_redis
-
-
-def test_the_gate_keeps_a_share_per_client() -> None:
-    gate = ShareGate(total=2, per_client=1)
-    gate.take("a")
-    with pytest.raises(GateFull) as own:
-        gate.take("a")
-    assert own.value.own_share
-    with gate.place("b"):
-        assert gate.in_use() == 2 and gate.in_use("b") == 1
-        with pytest.raises(GateFull) as full:
-            gate.take("c")
-        assert not full.value.own_share
-    gate.release("a")
-    assert gate.in_use() == 0
-    gate.release("a")  # one release too many changes nothing
-    assert gate.in_use() == 0
 
 
 class SlowAnalysis:
@@ -55,23 +37,28 @@ class SlowAnalysis:
         return []
 
 
-async def test_a_client_with_a_hint_running_waits_for_it_and_others_still_get_one(
+async def test_a_person_has_one_hint_at_a_time_and_others_wait_their_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     slow = SlowAnalysis(monkeypatch)
     release, started = slow.release, slow.started
     game = GameState(Rules(), 0).deal(deck_from_seed("x"))
     view = game.current.view(game.to_act)  # type: ignore[union-attr]
-    service = hints.HintService(5.0)  # one app's hints
+    other = GameState(Rules(), 0).deal(deck_from_seed("y"))
+    other_view = other.current.view(other.to_act)  # type: ignore[union-attr]
+    service = hints.HintService(5.0)  # one process's hints: two at once
     first = asyncio.create_task(service.for_view(view, "10.0.0.1"))
     await asyncio.to_thread(started.acquire)
     with pytest.raises(hints.HintUnavailable, match="already have a hint"):
-        await service.for_view(view, "10.0.0.1")
+        await service.for_view(other_view, "10.0.0.1")  # another decision, the same person
     second = asyncio.create_task(service.for_view(view, "10.0.0.2"))
     await asyncio.to_thread(started.acquire)
-    with pytest.raises(hints.HintUnavailable, match="busy"):
-        await service.for_view(view, "10.0.0.3")
+    third = asyncio.create_task(service.for_view(view, "10.0.0.3"))  # waits its turn
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert service.queue.queued() == 1 and not third.done()
     release.set()
-    assert await first == [] and await second == []
+    assert await first == [] and await second == [] and await third == []
+    assert service.queue.started == ["10.0.0.1", "10.0.0.2", "10.0.0.3"]
     assert await service.for_view(view, "10.0.0.1") == []  # the place was given back
 
 
@@ -151,5 +138,5 @@ async def test_unreachable_shares_refuse_the_hint_and_give_the_place_back(
     view = game.current.view(game.to_act)  # type: ignore[union-attr]
     with pytest.raises(hints.HintUnavailable, match="cannot be given just now"):
         await service.for_view(view, "10.0.0.1")
-    assert service.gate.in_use() == 0  # nothing held here either
+    assert not service.queue.holds("10.0.0.1")  # nothing held here either
     await dead.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -182,3 +183,40 @@ def test_a_bots_fast_play_is_held_only_by_the_game() -> None:
                 waiting = True
                 moves += 1
     assert moves > TABLE_RATE.burst
+
+
+def socket_from(address: str, base: str, path: str) -> ClientConnection:
+    """A socket to ``path`` whose connection comes from ``address`` (a loopback address)."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), source_address=(address, 0))
+    return connect(base.replace("http://", "ws://") + path, sock=sock)
+
+
+def flood_once(ws: ClientConnection, token: str) -> int | None:
+    """Join, flood until closed; the close code."""
+    ws.send(json.dumps({"type": "join", "token": token}))
+    with contextlib.suppress(ConnectionClosed):
+        for _ in range(100):
+            ws.send(json.dumps({"type": "ping"}))
+    _, closed = until_closed(ws)
+    return closed.rcvd.code if closed.rcvd else None
+
+
+def test_an_address_that_keeps_flooding_is_refused_new_sockets_for_a_minute() -> None:
+    clock = FakeClock()
+    with served(SocketLimits(), clock) as base:
+        table = open_table(base)
+        for _ in range(3):
+            with socket_from("127.0.0.5", base, table["ws"]) as ws:
+                assert flood_once(ws, table["token"]) == 4429
+        with socket_from("127.0.0.5", base, table["ws"]) as ws:  # refused on opening
+            messages, closed = until_closed(ws)
+            assert messages == [] and closed.rcvd is not None and closed.rcvd.code == 4429
+            assert closed.rcvd.reason == "too many messages from your address: wait 60 seconds"
+        with socket_from("127.0.0.6", base, table["ws"]) as ws:  # another address: no flood
+            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "joined"
+        clock.t += 60.0  # the minute has passed
+        with socket_from("127.0.0.5", base, table["ws"]) as ws:
+            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "joined"

@@ -24,7 +24,7 @@ from ..errors import DomainError
 from .encoder import encode_text
 from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, shown_tables
 from .registry import SocketChannel
-from .socket_guard import Refusal, guard_of
+from .socket_guard import Refusal, Ticket, guard_of
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 from .wire.lobby import (
     LOBBY_CLIENT_MESSAGES,
@@ -104,7 +104,7 @@ async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
     return first
 
 
-async def _read(websocket: WebSocket, send: Any, rate: Bucket) -> None:
+async def _read(websocket: WebSocket, send: Any, rate: Bucket, ticket: Ticket) -> None:
     """Answer pings until the client goes; anything else closes the socket, and so do
     messages past the socket's rate (told once why), so a flood of pings costs the server
     next to nothing."""
@@ -113,6 +113,7 @@ async def _read(websocket: WebSocket, send: Any, rate: Bucket) -> None:
         if message["type"] == "websocket.disconnect":
             return
         if not rate.take():
+            ticket.flooded()
             await send(encode_text(LobbyError(code=FLOOD_CODE, message=rate.rate.refusal())))
             await websocket.close(code=CLOSE_FLOOD, reason=FLOOD_REASON)
             return
@@ -148,7 +149,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
             for text in await _first(websocket, table_id):
                 await send(text)
             rate = Bucket(guard.limits.lobby_rate, guard.scheduler.now)
-            reader = asyncio.create_task(_read(websocket, send, rate))
+            reader = asyncio.create_task(_read(websocket, send, rate, ticket))
             forward = asyncio.create_task(_forward(changes, table_id, send))
             done, _ = await asyncio.wait({reader, forward}, return_when=asyncio.FIRST_COMPLETED)
             forward.cancel()

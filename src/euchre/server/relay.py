@@ -47,7 +47,7 @@ from .bot_gate import BotGate
 from .hints import HintService
 from .people import key_from_text, key_text
 from .socket_guard import Refusal
-from .socket_rate import TABLE_RATE, Bucket, MessageRate
+from .socket_rate import CLOSE_FLOOD, FLOOD_REASON, TABLE_RATE, Bucket, MessageRate
 from .ws import Connection, handle_message
 
 log = logging.getLogger(__name__)
@@ -474,6 +474,8 @@ async def _pump(sub: Any, conn: Connection, table_id: str) -> None:
                 conn.send_text(text)
             elif raw[:1] == b"C":
                 code, reason = json.loads(raw[1:])
+                if (code, reason) == (CLOSE_FLOOD, FLOOD_REASON) and conn.ticket is not None:
+                    conn.ticket.flooded()  # the host closed it for its message rate
                 conn.refuse(Refusal(int(code), str(reason)))
                 return
     except asyncio.CancelledError:

@@ -4,8 +4,10 @@ A socket costs an open file and, once joined, a share of every event's fan-out. 
 must join within :attr:`SocketLimits.join_within` seconds or is closed; one client address
 may hold only so many sockets; a seat and a table only so many subscribers; a table only so
 many spectators (counted apart, so watchers never crowd out the players); and the whole
-server stays well below its open-file limit. A refusal closes the socket with a close code
-and a reason a person can read (``4408``: no join in time, ``4429``: too many).
+server stays well below its open-file limit. An address whose sockets were closed for their
+message rate (:mod:`.socket_rate`) three times in a minute opens no more for the rest of
+that minute. A refusal closes the socket with a close code and a reason a person can read
+(``4408``: no join in time, ``4429``: too many).
 
 The socket layer calls :meth:`SocketGuard.admit` when a socket opens (a :class:`Ticket`,
 released when it closes) and :meth:`Ticket.join` when it joins a seat (or watches: seat
@@ -15,7 +17,7 @@ None). Counts live in this process: every socket is held by exactly one process.
 from __future__ import annotations
 
 import resource
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +60,12 @@ class SocketLimits:
     """Messages a table socket may send (:mod:`.socket_rate`; more close it)."""
     lobby_rate: MessageRate = LOBBY_RATE
     """Messages a lobby socket may send."""
+    floods_per_address: int = 3
+    """Sockets of one address closed for their message rate within :attr:`flood_window`
+    after which the address may open no more sockets until the window has passed (a flood
+    that reconnects at once would otherwise get a burst answered on each new socket)."""
+    flood_window: float = 60.0
+    """Seconds."""
 
     def server_cap(self) -> int:
         """The cap on sockets in this process."""
@@ -94,6 +102,9 @@ class SocketGuard:
         """Joined sockets, by table id."""
         self.watching: Counter[str] = Counter()
         """Spectators' sockets, by table id."""
+        self.floods: dict[str, deque[float]] = {}
+        """When sockets of an address were closed for their message rate (the last
+        :attr:`SocketLimits.flood_window` seconds)."""
 
     def admit(self, address: str, on_no_join: Callable[[Refusal], None] | None = None
               ) -> Ticket | Refusal:
@@ -105,9 +116,31 @@ class SocketGuard:
         if self.by_address[address] >= limits.per_address:
             return Refusal(CLOSE_TOO_MANY, f"too many connections from your address (at most "
                                            f"{limits.per_address}): close some tabs")
+        if self._flooding(address):
+            return Refusal(CLOSE_TOO_MANY, f"too many messages from your address: wait "
+                                           f"{limits.flood_window:g} seconds")
         self.open += 1
         self.by_address[address] += 1
         return Ticket(self, address, on_no_join)
+
+    def flooded(self, address: str) -> None:
+        """A socket of ``address`` was closed for its message rate."""
+        self._flooding(address)
+        self.floods.setdefault(address, deque()).append(self.scheduler.now())
+
+    def _flooding(self, address: str) -> bool:
+        """Whether ``address`` had its share of flood closes in the window (forgets older
+        ones)."""
+        times = self.floods.get(address)
+        if times is None:
+            return False
+        since = self.scheduler.now() - self.limits.flood_window
+        while times and times[0] <= since:
+            times.popleft()
+        if not times:
+            del self.floods[address]
+            return False
+        return len(times) >= self.limits.floods_per_address
 
     def _count(self, counter: Counter[Any], key: Any, step: int) -> None:
         counter[key] += step
@@ -172,6 +205,10 @@ class Ticket:
         guard._count(guard.by_seat, self.seat, 1)
         guard._count(guard.by_table, table_id, 1)
         return None
+
+    def flooded(self) -> None:
+        """The socket is closed for its message rate: counted against its address."""
+        self.guard.flooded(self.address)
 
     def release(self) -> None:
         """The socket closed: uncount it (once)."""

@@ -286,6 +286,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
     if not conn.rate.take():
         conn.send(error_message(conn.rate.rate.refusal(), code=FLOOD_CODE))
         conn.refuse(Refusal(CLOSE_FLOOD, FLOOD_REASON))
+        if conn.ticket is not None:  # a relayed socket's edge counts it on the close
+            conn.ticket.flooded()
         return
     try:
         msg = parse_client_message(data)
@@ -393,11 +395,22 @@ async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None
         conn.release(e.message)
 
 
+def hint_person(actor: TableActor, seat: int, address: str) -> str:
+    """Who asks for a hint at ``seat``: the account sitting there, else the client address
+    (the hint queue's person, :mod:`.hints`)."""
+    sitting = actor.config.seats[seat]
+    if sitting.account_id is not None:
+        return f"account:{sitting.account_id}"
+    if sitting.account:
+        return f"account:{sitting.account}"
+    return f"address:{address}"
+
+
 async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
-    version = actor.shown_version
+    client = conn.websocket.client.host if conn.websocket.client else ""
     try:
-        client = conn.websocket.client.host if conn.websocket.client else ""
-        items = await hints.for_view(actor.view(seat), client)  # one per client at once
+        version, items = await hints.ask(hint_person(actor, seat, client), (actor.id, seat),
+                                         lambda: (actor.shown_version, actor.view(seat)))
     except HintUnavailable as e:
         hints.refused("unavailable")
         conn.send(error_message(str(e), code="hint_unavailable"))
