@@ -633,6 +633,75 @@ async def move_flood(base: str, seconds: float) -> str:
             f"illegal moves answered {got['illegal'] / seconds:.0f}/s")
 
 
+async def hint_flood(base: str, seconds: float) -> str:
+    """Issue 20 item 5: three addresses flood hint asks from four sockets each (four practice
+    tables each; each socket asks again as soon as it is answered, and opens again if
+    closed); a fourth person asks for a hint, waits for it, and asks again after a pause."""
+    stop_at = time.monotonic() + seconds
+    flood: Counter[str] = Counter()
+    mine: list[str] = []
+    waits: list[float] = []
+
+    def kind(m: dict[str, Any]) -> str:
+        if m["type"] == "hint":
+            return "hint"
+        text = m.get("message", "")
+        return ("busy" if "busy" in text else "own share" if "already" in text
+                else m.get("code", "error"))
+
+    async def table(address: str) -> dict[str, Any]:
+        async with client_at(base, address) as c:
+            made: dict[str, Any] = (await c.post("/api/tables", json={"kind": "practice"})).json()
+        return made
+
+    async def flooder(address: str) -> None:
+        made = await table(address)
+        while time.monotonic() < stop_at:
+            try:
+                async with ws_at(base, made["ws"], address) as ws:
+                    await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+                    if await my_turn(ws) is None:
+                        return
+                    while time.monotonic() < stop_at:
+                        await ws.send(json.dumps({"type": "hint"}))
+                        while (m := json.loads(await asyncio.wait_for(ws.recv(), 30))
+                               )["type"] not in ("hint", "error"):
+                            pass
+                        flood[kind(m)] += 1
+            except ConnectionClosed as e:
+                flood[f"closed {e.rcvd.code if e.rcvd else '?'}"] += 1
+                await asyncio.sleep(0.05)
+            except (TimeoutError, OSError):
+                flood["no answer"] += 1
+
+    async def person() -> None:
+        address = "127.0.20.9"
+        made = await table(address)
+        async with ws_at(base, made["ws"], address) as ws:
+            await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+            if await my_turn(ws) is None:
+                return
+            await asyncio.sleep(0.5)  # the flood gets going first
+            while time.monotonic() < stop_at:
+                sent = time.monotonic()
+                await ws.send(json.dumps({"type": "hint"}))
+                while (m := json.loads(await asyncio.wait_for(ws.recv(), 30))
+                       )["type"] not in ("hint", "error"):
+                    pass
+                mine.append(kind(m))
+                if m["type"] == "hint":
+                    waits.append(time.monotonic() - sent)
+                await asyncio.sleep(0.3)
+
+    await asyncio.gather(person(), *(flooder(f"127.0.20.{a}") for a in (5, 6, 7)
+                                     for _ in range(4)))
+    waits.sort()
+    took = (f" (median {waits[len(waits) // 2]:.2f} s, longest {waits[-1]:.2f} s)"
+            if waits else "")
+    return (f"floods (12 sockets): {', '.join(f'{k}×{v}' for k, v in flood.items())}; "
+            f"another person: {counts(list(mine))}{took}")
+
+
 ATTACKS = [
     Attack("1 sign-in guesses at once", sign_in_burst),
     Attack("9 sign-ups: taken name, farming", sign_up_taken),
@@ -649,6 +718,7 @@ ATTACKS = [
     Attack("13 Play now and seat hoard", seat_hoard),
     Attack("13 lobby sockets", lobby_sockets),
     Attack("20.4 illegal moves, 12 sockets", move_flood),
+    Attack("20.5 hint flood, 12 sockets", hint_flood),
 ]
 
 

@@ -198,7 +198,8 @@ class ErrorMessage(ServerMessage, tag="error"):
     ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
     ``not_stored`` (the database did not answer: the move was not made, try again),
     ``revoked`` (an outside bot's token was revoked: the socket closes with 4401),
-    ``unavailable``, ``internal``."""
+    ``unavailable``, ``internal``, ``rate_limited`` (more messages than the socket's rate: the
+    socket is then closed with 4429)."""
     message: str
 
 
