@@ -13,6 +13,8 @@ from bot_helpers import bot_app, bot_call, changing, make_token, sign_up
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from euchre.server.socket_guard import SocketLimits
+from euchre.server.socket_rate import MessageRate
 from euchre.table.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
 
 
@@ -177,19 +179,26 @@ SAME_ANSWERS = [
 """Messages a person and a bot both send; they must get the same answers."""
 
 
-def _answers(ws: WebSocketTestSession, sends: list[str]) -> list[tuple[str, str | None]]:
-    """Send each text; the (type, code) of the answer to each (events are skipped)."""
-    out = []
+def _answers(ws: WebSocketTestSession, sends: list[str]
+             ) -> list[tuple[str, str | int | None]]:
+    """Send each text; the (type, code) of the answer to each (events are skipped), and
+    ("closed", code) if the server closes the socket."""
+    out: list[tuple[str, str | int | None]] = []
     for text in sends:
-        ws.send_text(text)
-        while (m := ws.receive_json())["type"] in ("event", "snapshot"):
-            pass
+        try:
+            ws.send_text(text)
+            while (m := ws.receive_json())["type"] in ("event", "snapshot"):
+                pass
+        except WebSocketDisconnect as closed:  # the socket's message rate
+            out.append(("closed", closed.code))
+            break
         out.append((m["type"], m.get("code")))
     return out
 
 
 def test_a_bot_gets_the_answers_a_person_gets(db_url: str) -> None:
-    with TestClient(bot_app(db_url)) as client:
+    still = SocketLimits(table_rate=MessageRate(burst=20, per_second=0.0))
+    with TestClient(bot_app(db_url, socket_limits=still)) as client:
         ann = sign_up(client, "ann")
         token = make_token(client, ann, "annbot")["token"]
         made = _open_online(client, token)
@@ -206,9 +215,16 @@ def test_a_bot_gets_the_answers_a_person_gets(db_url: str) -> None:
             assert by_bot == by_person
             assert {code for _, code in by_bot} >= {"bad_message", "hint_unavailable",
                                                       "bad_seed", "illegal"}
-            # A flood: the same answers, message for message (whatever the socket's limits).
+        # A flood, each on a new socket: the same answers, message for message (the socket
+        # rate's tokens do not come back here: a burst is answered, then the one refusal).
+        with client.websocket_connect(f"/ws/tables/{table_id}") as person, \
+                client.websocket_connect(f"/ws/tables/{table_id}") as bot:
+            _join(person, bob)
+            _join(bot, made["token"])
             flood = ['{"type": "ping"}'] * 60
-            assert _answers(bot, flood) == _answers(person, flood)
+            by_bot = _answers(bot, flood)
+            assert by_bot == _answers(person, flood)
+            assert by_bot[-2:] == [("error", "rate_limited"), ("closed", 4429)]
 
 
 def test_a_rated_bot_is_marked_on_the_leaderboard(db_url: str) -> None:

@@ -50,6 +50,9 @@ from .wire.socket import (
 
 log = logging.getLogger(__name__)
 
+FREE_TRIES = 3
+"""Refused moves at the seat's own decision that do not count against the rate."""
+
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
 
@@ -91,6 +94,10 @@ class Connection:
         """The close code and reason to end with, once what is queued is written."""
         self.rate = Bucket()
         """The messages it may still send (:mod:`.socket_rate`)."""
+        self.tries_at: int | None = None
+        """The table version of the seat's last refused move."""
+        self.tries = 0
+        """Refused moves at that version."""
         self._last_table: object = None
         self._last_raw: Any = None
         self._writing = asyncio.Lock()
@@ -340,6 +347,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
             conn.send(error_message(e.message, code="table_stopped"))
             conn.release(e.message)
         except DomainError as e:
+            if _a_try_at_its_turn(conn, actor):
+                conn.rate.give_back()
             conn.send(error_message(e.message, code=e.code))
     elif isinstance(msg, Seed):
         try:
@@ -363,6 +372,20 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
                                     code="hint_unavailable"))
             return
         conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
+
+
+def _a_try_at_its_turn(conn: Connection, actor: TableActor) -> bool:
+    """Whether a refused move was one of the first :data:`FREE_TRIES` at the seat's own
+    decision (a slip, or a bot's wrong answer, paced by the game like an accepted move);
+    later ones at the same decision count against the socket's rate."""
+    version = actor.shown_version
+    if conn.tries_at != version:
+        conn.tries_at, conn.tries = version, 0
+    conn.tries += 1
+    if conn.tries > FREE_TRIES or conn.seat is None:
+        return False
+    view = actor.view(conn.seat)
+    return view is not None and bool(view.legal)
 
 
 def _admitted(conn: Connection, table_id: str, seat: int | None) -> bool:
