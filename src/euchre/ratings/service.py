@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..coins.ledger import in_transaction, utcnow
 from ..storage.accounts_models import accounts
 from ..storage.bot_models import bots
-from ..storage.people_models import rated_games, ratings
+from ..storage.people_models import rated_games, rating_changes, ratings
 from .model import Rating, rate_partnerships
 
 PENDING = "pending"
@@ -58,6 +58,32 @@ class Leader:
         """rank, username and the rating's figures (``bot`` only for a bot)."""
         return {"rank": self.rank, "username": self.username, **self.rating.to_json(),
                 **({"bot": True} if self.bot else {})}
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """One person's rating before and after one rated game."""
+
+    game_id: str
+    """The game (table) id."""
+    seat: int
+    """Their seat."""
+    username: str
+    """Their name."""
+    won: bool
+    """Whether their side won."""
+    before: Rating
+    """The rating going in (``games`` not kept: 0)."""
+    after: Rating
+    """The rating after the game."""
+    at: dt.datetime
+    """When the game was applied."""
+
+
+def _change(row: Any) -> RatingChange:
+    return RatingChange(str(row.game_id), int(row.seat), str(row.username), bool(row.won),
+                        Rating(float(row.mu_before), float(row.sigma_before)),
+                        Rating(float(row.mu_after), float(row.sigma_after)), row.created_at)
 
 
 def _rating(row: Any) -> Rating:
@@ -144,6 +170,13 @@ class RatingService:
                 select(ratings).where(ratings.c.account_id.in_(seats))
                 .order_by(ratings.c.account_id).with_for_update())}
             after = rate_partnerships([current[a] for a in seats], winner)
+            # Each person's before and after, in this same transaction (the history the
+            # game-over panel and the account page show).
+            await conn.execute(rating_changes.insert().values([
+                {"game_id": game_id, "account_id": a, "seat": seat, "won": seat % 2 == winner,
+                 "mu_before": current[a].mu, "sigma_before": current[a].sigma,
+                 "mu_after": new.mu, "sigma_after": new.sigma, "created_at": now}
+                for seat, (a, new) in enumerate(zip(seats, after, strict=True))]))
             for account_id, new in zip(seats, after, strict=True):
                 await conn.execute(update(ratings).where(ratings.c.account_id == account_id)
                                    .values(mu=new.mu, sigma=new.sigma, ordinal=new.ordinal,
@@ -151,6 +184,27 @@ class RatingService:
             return True
 
         return await in_transaction(self.engine, work)
+
+    async def changes_of_game(self, game_id: str) -> list[RatingChange]:
+        """Each seat's rating before and after a rated game, seat order ([] until it is
+        applied)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(rating_changes, accounts.c.username)
+                .join(accounts, accounts.c.id == rating_changes.c.account_id)
+                .where(rating_changes.c.game_id == game_id).order_by(rating_changes.c.seat))
+            return [_change(r) for r in rows]
+
+    async def history(self, account_id: int, limit: int = 50) -> list[RatingChange]:
+        """The account's rating changes, newest first (at most ``limit``)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(rating_changes, accounts.c.username)
+                .join(accounts, accounts.c.id == rating_changes.c.account_id)
+                .where(rating_changes.c.account_id == account_id)
+                .order_by(rating_changes.c.created_at.desc(), rating_changes.c.game_id)
+                .limit(limit))
+            return [_change(r) for r in rows]
 
     async def of(self, account_ids: Sequence[int]) -> dict[int, Rating]:
         """The ratings of those accounts that have one."""

@@ -23,6 +23,8 @@ from starlette.responses import Response
 
 from ..errors import RecordError
 from ..ratings import RatedGameError, RatingService
+from ..ratings.model import Rating
+from ..ratings.service import RatingChange
 from ..record import GameRecord
 from ..stats import PlayerIndex, game_seat_stats, person_stats
 from ..storage.base import FINISHED, GameStore
@@ -38,10 +40,14 @@ from .wire.online import SeatRating
 from .wire.ratings import (
     LEADERS_PAGE,
     MAX_LEADERS,
+    GameRatings,
     GameStats,
     Leader,
     Leaders,
     PersonStats,
+    RatingChangeItem,
+    RatingFigures,
+    RatingHistory,
 )
 
 log = logging.getLogger(__name__)
@@ -92,6 +98,39 @@ async def get_my_stats(request: Request) -> Response:
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
     }, PersonStats))
+
+
+def _figures(rating: Rating) -> RatingFigures:
+    return RatingFigures(mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
+                         ordinal=round(rating.ordinal, 2))
+
+
+def _change_item(change: RatingChange) -> RatingChangeItem:
+    return RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
+                            won=change.won, before=_figures(change.before),
+                            after=_figures(change.after), at=change.at.isoformat())
+
+
+async def get_game_ratings(request: Request) -> Response:
+    """``GET /api/games/{id}/ratings``: each person's rating before and after a rated
+    game (public, as the leaderboard is)."""
+    state = state_of(request)
+    game_id = request.path_params["game_id"]
+    status = await state.ratings.status(game_id)
+    if status is None:
+        raise ApiError("no_game", f"{game_id!r} is not a rated game")
+    changes = await state.ratings.changes_of_game(game_id) if status == "applied" else []
+    return json_answer(GameRatings(id=game_id, status=status,  # type: ignore[arg-type]
+                                   changes=[_change_item(c) for c in changes]))
+
+
+async def get_my_ratings(request: Request) -> Response:
+    """``GET /api/me/ratings``: the signed-in person's rating history, newest first."""
+    state = state_of(request)
+    session = await accounts_api.signed_in(request, csrf=False)
+    limit = int_param(request, "limit", 50, 1, 200) or 50
+    changes = await state.ratings.history(session.account_id, limit)
+    return json_answer(RatingHistory(changes=[_change_item(c) for c in changes]))
 
 
 async def get_game_stats(request: Request) -> Response:
@@ -198,6 +237,20 @@ def ratings_extension() -> Extension:
                      "Computed from the records of their latest 200 finished practice, "
                      "coin and online games.",
                      answers={200: PersonStats}, refusals={401: "Not signed in."}),
+            Endpoint("GET", "/api/games/{game_id}/ratings", get_game_ratings,
+                     "Each person's rating before and after a rated game",
+                     "Empty ``changes`` while the game is ``pending`` (being played, or its "
+                     "result not yet applied).",
+                     params=[Param("game_id", "path", "The game (table) id.", required=True)],
+                     answers={200: GameRatings}, refusals={404: "Not a rated game."}),
+            Endpoint("GET", "/api/me/ratings", get_my_ratings,
+                     "The signed-in person's rating history",
+                     "Their rating before and after each rated game, newest first.",
+                     params=[Param("limit", "query", "Changes to list.",
+                                   schema={"type": "integer", "minimum": 1, "maximum": 200,
+                                           "default": 50})],
+                     answers={200: RatingHistory}, refusals={401: "Not signed in.",
+                                                             400: "A bad limit."}),
             Endpoint("GET", "/api/games/{game_id}/stats", get_game_stats,
                      "Each seat's statistics in one finished game",
                      "What a browser adds to the statistics it keeps for a guest's practice "

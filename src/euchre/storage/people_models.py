@@ -5,12 +5,15 @@ games: statistics are computed from the records, never counted twice by hand);
 ``rated_games`` holds one row per rated table, written when it starts, and moves from
 ``pending`` to ``applied`` in the same transaction that updates the four ratings, so a
 game is rated exactly once across crashes and restarts; ``ratings`` is each account's
-openskill rating. The Alembic migration ``0004_ratings`` creates exactly these tables.
+openskill rating; ``rating_changes`` each person's rating before and after each rated game
+(migration ``0009_rating_changes``). The Alembic migration ``0004_ratings`` creates the
+first three.
 """
 
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -71,3 +74,22 @@ ratings = Table(
 """One row per account that has finished a rated game."""
 
 Index("ix_ratings_ordinal", ratings.c.ordinal, ratings.c.account_id)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("game_id", String(64), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("game_id", "account_id", name="pk_rating_changes"),
+)
+"""One row per person per rated game: the rating before and after, written in the
+transaction that applies the game (so a game's changes and the ratings never disagree)."""
+
+Index("ix_rating_changes_account", rating_changes.c.account_id, rating_changes.c.created_at)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from msgspec import UNSET, Struct, UnsetType
 
 from .online import SeatRating
@@ -107,3 +109,39 @@ class GameStats(Struct):
     id: str
     kind: str
     seats: list[GameSeatStats]
+
+
+class RatingFigures(Struct):
+    """An openskill rating at one moment: ``mu`` ± ``sigma``, ``ordinal`` = mu - 3 sigma."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class RatingChangeItem(Struct):
+    """One person's rating before and after one rated game."""
+
+    game_id: str
+    seat: int
+    name: str
+    won: bool
+    before: RatingFigures
+    after: RatingFigures
+    at: str
+    """When the game was applied (ISO 8601)."""
+
+
+class GameRatings(Struct):
+    """``GET /api/games/{id}/ratings``: each person's rating before and after a rated game;
+    ``changes`` is empty while the game is ``pending`` (not yet applied)."""
+
+    id: str
+    status: Literal["pending", "applied", "void"]
+    changes: list[RatingChangeItem]
+
+
+class RatingHistory(Struct):
+    """``GET /api/me/ratings``: the signed-in person's rating changes, newest first."""
+
+    changes: list[RatingChangeItem]
