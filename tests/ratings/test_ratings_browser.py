@@ -14,6 +14,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -36,6 +37,9 @@ from euchre.storage.sql import SqlStore, make_engine
 from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
 
 pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ratings"
+ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
 LEADERS = 30
 """Rated people besides the one signed in (more than one page of 25)."""
@@ -152,6 +156,13 @@ def test_account_statistics_leaders_and_a_guests_practice(
     section = page.get_by_role("region", name="Rating and statistics")
     expect(section.locator(".rating-line")).to_contain_text(re.compile(r"\d+\.\d ± \d+\.\d"))
     expect(section.locator(".rating-line")).to_contain_text("1 rated game")
+    # The history: the rated game annie won at seat 0, before and after, with its replay.
+    history = page.get_by_role("region", name="Rating history")
+    row = history.locator('tr[data-game="mine"]')
+    expect(row).to_contain_text("Won")
+    expect(row).to_contain_text(re.compile(r"25\.0 ± 8\.3.*\d+\.\d ± \d+\.\d.*\+\d+\.\d"))
+    expect(row.get_by_role("link", name="Replay")).to_have_attribute("href", "/replay/mine")
+    page.screenshot(path=str(ARTIFACTS / "account-rating-history.png"), full_page=True)
 
     def stat(kind: str, key: str) -> object:
         return section.locator(f'td[data-kind="{kind}"][data-person-stat="{key}"]')

@@ -110,10 +110,11 @@ function signInForms(page, done) {
 }
 
 async function accountView(page, account, refresh) {
-  const [ledger, games, person] = await Promise.all([
+  const [ledger, games, person, ratingHistory] = await Promise.all([
     call("GET", "/api/me/ledger?limit=100"),
     call("GET", "/api/me/games"),
     call("GET", "/api/me/stats").catch(() => null),
+    call("GET", "/api/me/ratings").catch(() => null),
   ]);
   const active = account.active_table;
   if (active) rememberSeat(active.id, active.token);
@@ -162,6 +163,7 @@ async function accountView(page, account, refresh) {
       ),
     ),
     person ? personSection(person) : null,
+    ratingHistory?.changes?.length ? ratingHistorySection(ratingHistory.changes) : null,
     statsSection(games.stats),
     gamesSection(games.games),
     ledgerSection(ledger.entries),
@@ -239,5 +241,37 @@ function ledgerSection(entries) {
     h("h2", {}, "Coin history"),
     h("p", { class: "notice" }, NOTICE),
     h("table", { class: "account-table ledger" }, h("thead", {}, h("tr", {}, ["When", "What", "Coins", "Balance"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, rows)),
+  );
+}
+
+/** The rating before and after each rated game, newest first, with its replay. */
+function ratingHistorySection(changes) {
+  const rating = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
+  return h(
+    "section",
+    { "aria-label": "Rating history", class: "person-section rating-history" },
+    h("h2", {}, "Rating history"),
+    h(
+      "table",
+      { class: "account-table ledger" },
+      h("thead", {}, h("tr", {}, ["When", "Game", "Result", "Before", "After", "Change"].map((t) => h("th", { scope: "col" }, t)))),
+      h(
+        "tbody",
+        {},
+        changes.map((c) => {
+          const d = c.after.mu - c.before.mu;
+          return h(
+            "tr",
+            { dataset: { game: c.game_id } },
+            h("td", {}, new Date(c.at).toLocaleString()),
+            h("td", {}, h("a", { href: `/replay/${encodeURIComponent(c.game_id)}` }, "Replay")),
+            h("td", {}, c.won ? "Won" : "Lost"),
+            h("td", {}, rating(c.before)),
+            h("td", {}, rating(c.after)),
+            h("td", {}, `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}`),
+          );
+        }),
+      ),
+    ),
   );
 }

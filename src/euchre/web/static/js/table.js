@@ -19,6 +19,7 @@ import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, ve
 import { factRows, hintContent, stripParts } from "./side.js";
 import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { offerNextSteps } from "./my-games.js";
+import { ratingChangeSection } from "./rating-change.js";
 import { playSound } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
@@ -703,6 +704,10 @@ class TablePage {
         onAgain: () => this.playAgain(),
         verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
+    }
+    // A rated game's panel shows each person's rating before and after.
+    if (panel && table.game_over && table.extra?.rated) {
+      panel.insertBefore(ratingChangeSection(this.gameId, this.watching ? null : me), panel.querySelector(".panel-actions"));
     } else if (this.closedReason || table.closed) {
       panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
