@@ -91,6 +91,8 @@ def test_the_example_bot_plays_a_whole_practice_game(tmp_path: Path) -> None:
         table_id = out.split("at table ")[1].split()[0]
         record = http.get(f"/api/games/{table_id}/record?format=json")
         assert record.status_code == 200 and record.json()["final"] is not None
+        south = http.get(f"/api/games/{table_id}/stats").json()["seats"][0]
+        assert (south["name"], south["bot"], south["signed_in"]) == ("annbot", True, True)
 
 
 def test_the_example_bot_joins_an_online_table_and_plays_with_a_person(tmp_path: Path

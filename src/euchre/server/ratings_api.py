@@ -151,6 +151,7 @@ async def get_game_stats(request: Request) -> Response:
             raise ApiError("internal", "the stored record is unreadable")
         signed_in = occupant.account_id is not None or occupant.account is not None
         seats.append({"seat": seat, "name": occupant.name, "signed_in": signed_in,
+                      **({"bot": True} if occupant.is_outside_bot() else {}),
                       **counts.to_json()})
     return json_answer(msgspec.convert({"id": game_id, "kind": stored.kind, "seats": seats},
                                        GameStats))

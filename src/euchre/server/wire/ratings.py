@@ -101,6 +101,8 @@ class GameSeatStats(StatCounts):
     name: str = ""
     signed_in: bool = False
     """Whether a signed-in person sat there (their counts go to their account)."""
+    bot: bool | UnsetType = UNSET
+    """``true`` when an outside bot played the seat (absent for a person or a computer)."""
 
 
 class GameStats(Struct):
