@@ -227,3 +227,29 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
         with second.websocket_connect(made["ws"]) as ws:
             refused = _join(ws)
             assert refused["code"] == "bad_token" and "no seat" in refused["message"]
+
+
+def test_a_guest_seat_is_kept_by_the_account_signed_in_to_afterwards(
+        client: TestClient) -> None:
+    b = Browsers(client)
+    b.use(None)
+    made = client.post("/api/tables", json={"kind": "practice"}).json()  # a guest's seat
+    b.sign_up("laptop", "ann_g")  # the same browser signs up afterwards
+    csrf = b.use("laptop")
+    held = {"seats": [{"id": made["id"], "token": made["token"]},
+                      {"id": made["id"], "token": "not-the-token"}, {"id": "nope", "token": "x"}]}
+    assert client.post("/api/me/seats", json=held).status_code == 403  # CSRF
+    bound = client.post("/api/me/seats", json=held, headers=csrf)
+    assert bound.status_code == 200 and bound.json() == {"bound": [made["id"]]}
+    assert [g["id"] for g in client.get("/api/me/live").json()["games"]] == [made["id"]]
+    b.sign_in("phone", "ann_g")
+    b.use("phone")
+    with client.websocket_connect(made["ws"]) as ws:  # no token: the claimed seat
+        assert _join(ws)["seat"] == 0
+        assert _until(ws, lambda m: "table" in m)["table"]["view"]["hand"]
+    # Someone else holding the token later cannot take the claim over.
+    b.sign_up("other", "bob_g")
+    bound = client.post("/api/me/seats", json=held, headers=b.use("other"))
+    assert bound.json() == {"bound": []}
+    with client.websocket_connect(made["ws"]) as ws:
+        assert _join(ws)["code"] == "bad_token"

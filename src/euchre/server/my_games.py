@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import logging
 
+from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..accounts.seat_claims import SeatClaims
 from ..storage.base import FINISHED, GameStore
 from ..table.online import ONLINE
+from ..table.seats import TableConfig
 from . import accounts_api
+from .api import read_body
 from .encoder import json_answer
 from .lobby_state import lobby_of
 from .registry import Endpoint, Extension
-from .wire.accounts import LiveGame, LiveGames
+from .wire.accounts import ClaimedSeats, ClaimSeats, LiveGame, LiveGames
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +77,40 @@ async def get_live(request: Request) -> Response:
     return json_answer(LiveGames(games=await live_games(request, session.account_id)))
 
 
+async def post_claim(request: Request) -> Response:
+    """``POST /api/me/seats {"seats": [{"id", "token"}]}``: bind the seats this browser took
+    as a guest to the account just signed in to (each checked against its token in the
+    stored table; a seat that already has an account is left alone)."""
+    session = await accounts_api.signed_in(request, csrf=True)
+    body = await read_body(request, ClaimSeats)
+    claims: SeatClaims | None = getattr(request.app.state, "seat_claims", None)
+    store: GameStore = request.app.state.store
+    ratings = getattr(request.app.state, "ratings", None)
+    bound: list[str] = []
+    for held in body.seats[:50]:
+        stored = await store.get(held.id)
+        if claims is None or stored is None or stored.status == FINISHED \
+                or "config" not in stored.meta:
+            continue
+        config = TableConfig.from_json(stored.meta["config"])
+        seat = config.seat_of(held.token)
+        if seat is None or config.seats[seat].account_id is not None \
+                or config.seats[seat].account is not None:
+            continue
+        if await claims.claim(held.id, seat, session.account_id):
+            bound.append(held.id)
+            if ratings is not None:  # listed among the person's games from now on
+                await ratings.players.record(held.id, config.kind, [(seat, session.account_id)])
+    return json_answer(ClaimedSeats(bound=bound))
+
+
+async def startup(app: Starlette) -> None:
+    """The claims of guest seats, where there are accounts."""
+    accounts = getattr(app.state, "accounts", None)
+    if accounts is not None:
+        app.state.seat_claims = SeatClaims(accounts.engine)
+
+
 def my_games_extension() -> Extension:
     """The signed-in person's games in progress."""
     return Extension(
@@ -84,6 +122,14 @@ def my_games_extension() -> Extension:
                      "online games they play; each opens from any browser where they are "
                      "signed in (the table socket's ``join`` without a token).",
                      answers={200: LiveGames}, refusals={401: "Not signed in."}),
+            Endpoint("POST", "/api/me/seats", post_claim,
+                     "Keep the seats taken as a guest after signing in",
+                     "Each seat is checked against its token in the stored table and bound "
+                     "to the account, so it opens from any browser where the person is "
+                     "signed in; a seat that already has an account is left alone.",
+                     body=ClaimSeats, answers={200: ClaimedSeats},
+                     refusals={401: "Not signed in.", 403: "No CSRF token."}),
         ],
+        startup=startup,
     )
 

@@ -101,14 +101,21 @@ async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey | None
 
 
 def key_text(key: AccountKey | None) -> str:
-    """``key`` as one word for the relay between processes (usernames have no spaces)."""
-    return "" if key is None else f"{key.account_id}:{key.username}"
+    """``key`` as one word for the relay between processes (usernames have no spaces nor
+    colons)."""
+    if key is None:
+        return ""
+    return f"{key.account_id}:{key.username}:{','.join(map(str, key.claimed))}"
 
 
 def key_from_text(text: str) -> AccountKey | None:
     """Read :func:`key_text` output (the relay's own channel, not a client's words)."""
-    number, _, username = text.partition(":")
-    return AccountKey(int(number), username) if number.isdigit() and username else None
+    number, _, rest = text.partition(":")
+    username, _, claimed = rest.partition(":")
+    if not (number.isdigit() and username):
+        return None
+    seats = tuple(int(s) for s in claimed.split(",") if s.isdigit())
+    return AccountKey(int(number), username, seats)
 
 
 async def seat_person(request: Request, config: TableConfig, seat: int) -> TableConfig:

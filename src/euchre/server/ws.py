@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from typing import Any
 
@@ -232,6 +233,10 @@ async def table_socket(websocket: WebSocket) -> None:
     conn.ticket = ticket
     try:
         conn.person = await account_key_of(websocket)
+        claims = getattr(state, "seat_claims", None)
+        if conn.person is not None and claims is not None:  # guest seats bound at sign-in
+            conn.person = dataclasses.replace(
+                conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
     except Exception as e:  # the accounts database did not answer: a guest's socket
         log.info("table %s: could not read the socket's session: %s", table_id, e)
     conn.rate = Bucket(guard.limits.table_rate, guard.scheduler.now)

@@ -93,3 +93,17 @@ rating_changes = Table(
 transaction that applies the game (so a game's changes and the ratings never disagree)."""
 
 Index("ix_rating_changes_account", rating_changes.c.account_id, rating_changes.c.created_at)
+
+seat_claims = Table(
+    "seat_claims",
+    metadata,
+    Column("table_id", String(64), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    PrimaryKeyConstraint("table_id", "seat", name="pk_seat_claims"),
+)
+"""A guest's seat bound to the account its person signed in to afterwards (migration
+``0010_seat_claims``): the first claim of a seat stands."""
+
+Index("ix_seat_claims_account", seat_claims.c.account_id, seat_claims.c.table_id)

@@ -43,6 +43,9 @@ class AccountKey:
     """The account's id."""
     username: str
     """The account's name (coin tables record the seat's account by name)."""
+    claimed: tuple[int, ...] = ()
+    """Seats of this table the person took as a guest and bound to the account when they
+    signed in (checked against the seat's token then; kept in ``seat_claims``)."""
 
 
 SeatKey = str | AccountKey
@@ -160,6 +163,12 @@ class TableConfig:
         for i, seat in enumerate(self.seats):
             if seat.accepts(token):
                 return i
+        if isinstance(token, AccountKey):  # a guest's seat bound to the account at sign-in
+            for i in token.claimed:
+                held = self.seats[i] if 0 <= i < 4 else None
+                if held is not None and held.kind == HUMAN and held.account_id is None \
+                        and held.account is None and held.bot_token is None:
+                    return i
         return None
 
     def to_json(self) -> dict[str, Any]:

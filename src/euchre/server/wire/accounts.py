@@ -96,6 +96,25 @@ class LiveGames(Struct):
     games: list[LiveGame]
 
 
+class HeldSeat(Struct):
+    """A seat this browser holds: the table and the seat's token."""
+
+    id: Annotated[str, Meta(min_length=1, max_length=64)]
+    token: Annotated[str, Meta(min_length=1, max_length=200)]
+
+
+class ClaimSeats(Struct):
+    """``POST /api/me/seats``: the seats this browser took as a guest."""
+
+    seats: Annotated[list[HeldSeat], Meta(max_length=50)]
+
+
+class ClaimedSeats(Struct):
+    """The tables whose seat is now the account's."""
+
+    bound: list[str]
+
+
 class Me(Struct):
     """Who is signed in: the balance, the active coin table, the CSRF token."""
 

@@ -3,7 +3,7 @@
 
 import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
-import { rememberSeat } from "../js/storage.js";
+import { heldSeats, rememberSeat } from "../js/storage.js";
 import { practiceStats } from "../js/my-stats.js";
 import { botsSection } from "./bots.js";
 import { personSection, statsTable } from "./person-stats.js";
@@ -74,6 +74,9 @@ function signInForms(page, done) {
           error.hidden = true;
           try {
             setMe(await call("POST", path, { username: username.value, password: password.value }));
+            // Seats taken here as a guest become the account's: they open from any browser.
+            const held = heldSeats();
+            if (held.length) await call("POST", "/api/me/seats", { seats: held }).catch(() => null);
             done();
           } catch (e) {
             error.textContent = e.message;

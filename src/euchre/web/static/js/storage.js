@@ -22,6 +22,15 @@ export function rememberSeat(tableId, token) {
   localStorage.setItem("euchre.lastTable", tableId);
 }
 
+/** Every seat this browser holds by token, newest first: [{id, token}] (at most 50). */
+export function heldSeats() {
+  return Object.entries(load())
+    .filter(([, entry]) => entry && typeof entry.token === "string" && entry.token !== MY_ACCOUNT)
+    .sort((a, b) => (b[1].at ?? 0) - (a[1].at ?? 0))
+    .slice(0, 50)
+    .map(([id, entry]) => ({ id, token: entry.token }));
+}
+
 /** The token of our seat at a table, or null. */
 export function seatToken(tableId) {
   const entry = load()[tableId];
