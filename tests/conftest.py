@@ -14,6 +14,7 @@ contexts (``new_context``), closed after it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,13 +48,56 @@ def playwright_instance() -> Iterator[Playwright]:
         yield playwright
 
 
+CONSOLE_ERRORS: list[str] = []
+"""Console errors (and uncaught exceptions) of every page of the test running now."""
+
+
+def _watch_console(context: BrowserContext) -> BrowserContext:
+    """Note every console error and uncaught exception of the context's pages."""
+
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "") if message.location else ""
+            CONSOLE_ERRORS.append(f"{message.text} ({where})")
+
+    context.on("console", on_console)
+    context.on("weberror", lambda error: CONSOLE_ERRORS.append(f"uncaught: {error.error}"))
+    return context
+
+
 @pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
-    """Debian's Chromium, headless, for one test module."""
+    """Debian's Chromium, headless, for one test module. Every context it makes reports its
+    pages' console errors, and a test fails on any (see :func:`no_console_errors`)."""
     browser = playwright_instance.chromium.launch(executable_path=CHROMIUM,
                                                   args=CHROMIUM_ARGS)
+    make_context = browser.new_context
+
+    def new_context(**options: Any) -> BrowserContext:
+        return _watch_console(make_context(**options))
+
+    def new_page(**options: Any) -> Any:
+        page = new_context(**options).new_page()
+        return page
+
+    browser.new_context = new_context  # type: ignore[method-assign]
+    browser.new_page = new_page  # type: ignore[method-assign]
     yield browser
     browser.close()
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a browser test on any console error or uncaught exception in its pages (a
+    Content-Security-Policy violation, a failed request, a script error), except those
+    its ``console_errors`` marker expects (regular expressions)."""
+    CONSOLE_ERRORS.clear()
+    yield
+    marker = request.node.get_closest_marker("console_errors")
+    allowed = [re.compile(p) for p in (marker.args if marker else ())]
+    unexpected = [e for e in CONSOLE_ERRORS if not any(p.search(e) for p in allowed)]
+    CONSOLE_ERRORS.clear()
+    assert not unexpected, f"console errors in the browser: {unexpected}"
 
 
 @pytest.fixture

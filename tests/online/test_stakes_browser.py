@@ -42,7 +42,8 @@ def _at_table(new_context: NewContext, base_url: str, size: str, table_id: str, 
     context = new_context(base_url=base_url, viewport=SIZES[size])
     context.set_default_timeout(20_000)
     seats = json.dumps({table_id: {"token": token, "at": 0}})
-    context.add_init_script(f"localStorage.setItem('euchre.seats', {json.dumps(seats)});")
+    context.add_init_script("if (location.protocol.startsWith('http')) "  # not on about:blank
+                            f"localStorage.setItem('euchre.seats', {json.dumps(seats)});")
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"/table/{table_id}")

@@ -64,7 +64,9 @@ def _page(browser: Browser, server_url: str, viewport: dict[str, int],
           speed: str | None = None) -> Iterator[Page]:
     context = browser.new_context(viewport=viewport, base_url=server_url)
     if speed:
-        context.add_init_script(f"localStorage.setItem('euchre.speed', '{speed}')")
+        context.add_init_script(
+            "if (location.protocol.startsWith('http')) "
+            f"localStorage.setItem('euchre.speed', '{speed}')")
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []

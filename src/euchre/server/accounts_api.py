@@ -70,6 +70,7 @@ from .wire.accounts import (
     Ledger,
     Left,
     Me,
+    SessionState,
     SignedOut,
     SignIn,
     Stakes,
@@ -244,6 +245,14 @@ async def get_me(request: Request) -> Response:
     session = await signed_in(request, csrf=False)
     return json_answer(await _signed_in_body(state, session.account_id, session.csrf))
 
+async def get_session(request: Request) -> Response:
+    """``GET /api/session``: a guest, or who is signed in (the ``/api/me`` answer)."""
+    state = state_of(request)
+    session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
+    if session is None:
+        return json_answer(SessionState(signed_in=False, me=None))
+    me = await _signed_in_body(state, session.account_id, session.csrf)
+    return json_answer(SessionState(signed_in=True, me=me))
 
 
 async def get_ledger(request: Request) -> Response:
@@ -505,6 +514,9 @@ def accounts_extension() -> Extension:
                      refusals={**credentials, 401: "Wrong username or password."}),
             Endpoint("DELETE", "/api/session", delete_session, "Sign out",
                      answers={200: SignedOut}, refusals=_CSRF),
+            Endpoint("GET", "/api/session", get_session, "A guest, or who is signed in (the "
+                     "/api/me answer); never refused, so a guest's page asks quietly",
+                     answers={200: SessionState}),
             Endpoint("GET", "/api/me", get_me, "Who is signed in, the balance, the active "
                      "coin table", answers={200: Me}, refusals=_SIGNED_IN),
             Endpoint("GET", "/api/me/ledger", get_ledger, "The coin history, newest first",

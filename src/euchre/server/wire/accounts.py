@@ -127,6 +127,14 @@ class Me(Struct):
     notice: str
 
 
+class SessionState(Struct):
+    """Who this browser is: a guest (``me`` null) or the signed-in account. Always 200, so a
+    guest's page asks without a refusal showing as an error in its console."""
+
+    signed_in: bool
+    me: Me | None
+
+
 class SignedOut(Struct):
     """The session is over."""
 

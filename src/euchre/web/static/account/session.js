@@ -18,12 +18,10 @@ export function call(method, path, body) {
 /** Who is signed in (fetched again when `fresh`); null when nobody is. */
 export async function me(fresh = false) {
   if (current && !fresh) return current;
-  try {
-    setMe(await call("GET", "/api/me"));
-  } catch (error) {
-    if (error.status !== 401 && error.status !== 404) throw error;
-    setMe(null);
-  }
+  // GET /api/session answers a guest with 200 (GET /api/me would refuse with a 401, which
+  // the browser reports as an error in the console).
+  const answer = await call("GET", "/api/session");
+  setMe(answer.signed_in ? answer.me : null);
   return current;
 }
 

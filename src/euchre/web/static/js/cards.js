@@ -47,13 +47,37 @@ const PIPS = {
   A: [[30, 42]],
 };
 
+// The letters and numbers drawn on cards live once in a hidden sprite, and each card shows
+// them with <use>: so a card button's only text is its accessible name ("King of Hearts"),
+// not "KKK" beside it (axe's label-content-name-mismatch; WCAG 2.5.3).
+const GLYPHS = {
+  9: ["9", 12, "sans"], T: ["10", 12, "sans"], J: ["J", 12, "sans"], Q: ["Q", 12, "sans"],
+  K: ["K", 12, "sans"], A: ["A", 12, "sans"], star: ["★", 12, "sans"],
+  courtJ: ["J", 24, "serif"], courtQ: ["Q", 24, "serif"], courtK: ["K", 24, "serif"],
+  joker: ["JOKER", 10, "sans"],
+};
+const FONTS = { sans: '"DejaVu Sans", "Liberation Sans", sans-serif', serif: '"DejaVu Serif", "Liberation Serif", serif' };
+
+function glyphSprite() {
+  const defs = Object.entries(GLYPHS).map(([id, [text, size, font]]) => {
+    const fit = text === "10" ? ' textLength="11" lengthAdjust="spacingAndGlyphs"' : id === "joker" ? ' letter-spacing="1"' : "";
+    return `<text id="card-glyph-${id}" x="0" y="0" text-anchor="middle" font-weight="700" font-size="${size}" font-family='${FONTS[font]}'${fit}>${text}</text>`;
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="card-sprite" width="0" height="0" aria-hidden="true" focusable="false"><defs>${defs.join("")}</defs></svg>`;
+}
+
+/** Put the glyph sprite in the page once (card faces refer to it). */
+function ensureSprite() {
+  if (typeof document === "undefined" || document.getElementById("card-glyph-K")) return;
+  document.body.insertAdjacentHTML("afterbegin", glyphSprite());
+}
+
+function glyph(id, x, y, extra = "") {
+  return `<use href="#card-glyph-${id}" x="${x}" y="${y}"${extra}/>`;
+}
+
 function corner(card) {
-  const rank = RANK_INDEX[card[0]];
-  const small = rank.length > 1 ? ' textLength="11" lengthAdjust="spacingAndGlyphs"' : "";
-  return (
-    `<text x="7.5" y="13" class="card-rank"${small} text-anchor="middle">${rank}</text>` +
-    suitShape(card[1], 7.5, 20, 8)
-  );
+  return glyph(card[0], 7.5, 13) + suitShape(card[1], 7.5, 20, 8);
 }
 
 function centre(card) {
@@ -66,20 +90,21 @@ function centre(card) {
   // Court cards: a framed panel with the letter and the suit.
   return (
     `<rect x="13" y="15" width="34" height="54" rx="3" class="card-court"/>` +
-    `<text x="30" y="44" class="card-court-letter" text-anchor="middle">${rank}</text>` +
+    glyph(`court${rank}`, 30, 44) +
     suitShape(suit, 30, 57, 13)
   );
 }
 
 /** An SVG drawing of a card face (decorative: the button around it carries the name). */
 export function cardFace(card) {
+  ensureSprite();
   const colour = isRed(card) ? "card-red" : "card-black";
   let body;
   if (card === JOKER) {
     body =
-      `<text x="30" y="40" class="card-joker" text-anchor="middle">JOKER</text>` +
+      glyph("joker", 30, 40) +
       `<path d="M30 48l4 9 10 1-8 6 3 10-9-6-9 6 3-10-8-6 10-1z" class="card-star"/>` +
-      `<text x="7.5" y="13" class="card-rank" text-anchor="middle">★</text>`;
+      glyph("star", 7.5, 13);
   } else {
     const rotated = `<g transform="rotate(180 30 42)">${corner(card)}</g>`;
     body = corner(card) + rotated + centre(card);

@@ -3,6 +3,8 @@
 /**
  * Create an element: h("button", {class: "x", onclick: fn, "aria-label": "..."}, child, "text", ...).
  * Attributes whose value is false, null or undefined are left off; true sets an empty attribute.
+ * `vars: {"--i": 2}` sets CSS custom properties through the style object (the page's
+ * Content-Security-Policy blocks a `style` attribute written as text, so there is none).
  */
 export function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -12,6 +14,10 @@ export function h(tag, attributes = {}, ...children) {
       element.addEventListener(name.slice(2), value);
     } else if (name === "html") {
       element.innerHTML = value; // only for SVG drawn by our own code
+    } else if (name === "vars") {
+      for (const [property, setting] of Object.entries(value)) element.style.setProperty(property, String(setting));
+    } else if (name === "style") {
+      throw new Error("no style attributes: the Content-Security-Policy blocks them (use vars or a class)");
     } else if (name === "dataset") {
       Object.assign(element.dataset, value);
     } else {

@@ -100,7 +100,7 @@ function renderBacks(container, held, handNumber) {
   while (container.childElementCount > held) container.lastElementChild.remove();
   while (container.childElementCount < held) {
     const i = container.childElementCount;
-    container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, style: `--i:${i}`, html: cardBack() }));
+    container.append(h("div", { class: `back${fresh ? " dealt" : ""}`, vars: { "--i": i }, html: cardBack() }));
   }
 }
 

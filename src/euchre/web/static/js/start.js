@@ -74,7 +74,7 @@ export function mountStart(main) {
   const online = h("section", { id: "online-tables", class: "choose-box online-box" });
   const form = h("form", { class: "choose", "aria-label": "Choose your table" }, h("p", {}, "Loading the house rules…"));
   const hero = h("div", { class: "hero-cards", "aria-hidden": "true" },
-    ["JH", "JD", "AS", "KC", "QH"].map((card, i) => h("div", { class: "hero-card", style: `--i:${i}`, html: cardFace(card) })));
+    ["JH", "JD", "AS", "KC", "QH"].map((card, i) => h("div", { class: "hero-card", vars: { "--i": i }, html: cardFace(card) })));
 
   fill(
     main,
