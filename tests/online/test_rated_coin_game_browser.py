@@ -85,7 +85,8 @@ class Person:
                                    **({"is_mobile": True, "has_touch": True} if phone else {}))
         self.context.set_default_timeout(20_000)
         self.context.add_init_script(  # not on the first about:blank, where storage is refused
-            "if (location.protocol.startsWith('http')) localStorage.setItem('euchre.speed', 'fast')")
+            "if (location.protocol.startsWith('http')) "
+            "localStorage.setItem('euchre.speed', 'fast')")
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
         self.page.on("dialog", lambda dialog: dialog.accept())

@@ -30,8 +30,15 @@ class ScriptedTable:
         drop_first: bool = False,
         clock: bool = False,
         timed_out_first: bool = False,
+        names: list[str] | None = None,
+        kind: str = "practice",
     ) -> None:
         self.state = state
+        self.names = names
+        self.kind = kind
+        self.overlay: dict[str, Any] = {}
+        """Fields laid over every TABLE sent (a summary, the game's end, an away seat)."""
+        self.ws: WebSocketRoute | None = None
         self.preset = preset
         self.bots_order = bots_order
         self.drop_first = drop_first
@@ -42,23 +49,31 @@ class ScriptedTable:
         self.received: list[str] = []
         self.errors: list[str] = []
 
-    def table(self) -> dict[str, Any]:
+    def seats(self) -> list[dict[str, Any]]:
+        if self.names:  # people, as at an online table
+            return [{"seat": s, "name": n, "kind": "human", "level": None, "connected": True}
+                    for s, n in enumerate(self.names)]
+        return [
+            {"seat": s, "name": n, "kind": k, "level": lv, "connected": True}
+            for s, n, k, lv in [
+                (0, "You", "human", None),
+                (1, "West", "bot", "easy"),
+                (2, "North", "bot", "easy"),
+                (3, "East", "bot", "easy"),
+            ]
+        ]
+
+    def table(self, seat: int | None = ME) -> dict[str, Any]:
         state = self.state
         rules = state.rules
+        view = (state.view(ME).to_json() if seat is not None
+                else state.view(state.dealer).to_public_json())
         return {
             "id": TABLE_ID,
-            "kind": "practice",
+            "kind": self.kind,
             "version": self.version,
-            "seat": ME,
-            "seats": [
-                {"seat": s, "name": n, "kind": k, "level": lv, "connected": True}
-                for s, n, k, lv in [
-                    (0, "You", "human", None),
-                    (1, "West", "bot", "easy"),
-                    (2, "North", "bot", "easy"),
-                    (3, "East", "bot", "easy"),
-                ]
-            ],
+            "seat": seat,
+            "seats": self.seats(),
             "preset": self.preset,
             "rules": rules.to_dict(),
             "rules_text": rules.describe(),
@@ -69,13 +84,33 @@ class ScriptedTable:
             "commitment": None,
             "game_over": False,
             "winner": None,
-            "view": state.view(ME).to_json(),
+            "view": view,
             "clock": {"seat": state.to_act, "deadline_ms_left": 90_000} if self.clock else None,
             "summary": None,
+            **self.overlay,
         }
+
+    def push(self, **fields: Any) -> None:
+        """Lay ``fields`` over the TABLE from now on and send it as a new snapshot."""
+        self.overlay.update(fields)
+        self.version += 1
+        assert self.ws is not None, "the page has not joined yet"
+        self.ws.send(json.dumps({"type": "snapshot", "version": self.version,
+                                 "table": self.table(self.watcher)}))
+
+    watcher: int | None = ME
+    """ME for the seat's page; None once a spectator watches (see :func:`open_watching`)."""
 
     def on_message(self, ws: WebSocketRoute, raw: str | bytes) -> None:
         message = json.loads(raw)
+        self.ws = ws
+        if message["type"] == "watch":
+            self.watcher = None
+            ws.send(json.dumps({"type": "snapshot", "version": self.version,
+                                "table": self.table(None)}))
+            return
+        if message["type"] == "continue":
+            return
         if message["type"] == "join":
             since = message.get("since")
             self.joins.append(since)
@@ -143,7 +178,7 @@ class ScriptedTable:
                                 "event": e, "table": table}))
 
 
-def open_scripted(page: Page, state: HandState, preset: str, **options: bool) -> ScriptedTable:
+def open_scripted(page: Page, state: HandState, preset: str, **options: Any) -> ScriptedTable:
     """Open the table page on a scripted hand."""
     table = ScriptedTable(state, preset, **options)
     page.add_init_script(
@@ -155,4 +190,17 @@ def open_scripted(page: Page, state: HandState, preset: str, **options: bool) ->
         lambda ws: ws.on_message(lambda raw: table.on_message(ws, raw)),
     )
     page.goto(f"/table/{TABLE_ID}")
+    return table
+
+
+def open_watching(page: Page, state: HandState, preset: str, **options: Any) -> ScriptedTable:
+    """Open the watch page (a spectator, no seat) on a scripted hand."""
+    table = ScriptedTable(state, preset, **options)
+    page.route(f"**/api/online/{TABLE_ID}", lambda route: route.fulfill(
+        json={"id": TABLE_ID, "status": "playing", "spectators": True}))
+    page.route_web_socket(
+        f"**/ws/tables/{TABLE_ID}",
+        lambda ws: ws.on_message(lambda raw: table.on_message(ws, raw)),
+    )
+    page.goto(f"/watch/{TABLE_ID}")
     return table

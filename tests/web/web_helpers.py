@@ -4,9 +4,11 @@ screenshots of each phase. The driver never decides what is legal; it clicks an 
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
 SIZES = {
@@ -85,6 +87,14 @@ def wait_for_turn(page: Page, *, also: str = "") -> None:
     page.locator(selector).first.wait_for()
 
 
+def continue_after_result(page: Page) -> None:
+    """Press the hand result's Continue (if it is still up) and wait for it to go."""
+    button = page.locator(f"{SUMMARY} .panel-close")
+    with contextlib.suppress(PlaywrightError):  # its hold ran out meanwhile: it is gone
+        button.click(timeout=3_000)
+    expect(page.locator(SUMMARY)).to_have_count(0)
+
+
 def make_a_move(page: Page, prefer: tuple[str, ...] = ("Pass",)) -> str:
     """Click one enabled move: a preferred bid if offered, else the first bid, else the first
     playable card. Returns the accessible name clicked."""
@@ -114,17 +124,19 @@ def play_to_the_end(
     """
     status = page.get_by_role("status")
     for _ in range(max_moves):
-        watch_summary = shots is not None and shots.wants("hand-summary")
-        wait_for_turn(page, also=SUMMARY if watch_summary else "")
+        wait_for_turn(page, also=SUMMARY)
         if page.locator(GAME_OVER).is_visible():
             expect(status).to_contain_text("won the game")
             if shots:
                 shots.take(page, "game-over")
             return status.inner_text()
-        if watch_summary and page.locator(SUMMARY).is_visible():
+        if page.locator(SUMMARY).is_visible():
+            # A hand's result holds the table: nothing of the next deal is offered behind it.
             expect(page.locator(SUMMARY)).to_contain_text("Hand")
-            shots.take(page, "hand-summary")
-            wait_for_turn(page)
+            expect(page.locator(CHOICES)).to_have_count(0)
+            if shots:
+                shots.take(page, "hand-summary")
+            continue_after_result(page)
             continue
         if not choices(page).count():
             continue

@@ -61,7 +61,7 @@ def describe_action(view: HandView, action: Action) -> str:
         verb = "Pick up" if view.seat == view.dealer else "Order up"
         return f"{verb} the {card_name(view.upcard)}{alone}"
     if kind == A.CALL:
-        return f"Name {suit_name(action.suit)} trump{alone}"
+        return f"Call {suit_name(action.suit)}{alone}"  # the words of the web client's button
     if kind == A.DEFEND:
         return "Defend alone"
     if kind == A.PASS_KIND:

@@ -34,11 +34,13 @@ from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 from .wire.socket import (
     Act,
     AlsoOpen,
+    Continue,
     EventMessage,
     Hint,
     HintAnswer,
     Join,
     Joined,
+    Pace,
     Ping,
     Pong,
     Seed,
@@ -377,6 +379,17 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
                                     code="hint_unavailable"))
             return
         conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
+    elif isinstance(msg, (Continue, Pace)):
+        try:
+            if isinstance(msg, Continue):
+                await actor.go_on(conn.seat, msg.hand_number)
+            else:
+                await actor.set_speed(conn.seat, msg.speed)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            conn.send(error_message(e.message, code=e.code))
 
 
 def _a_try_at_its_turn(conn: Connection, actor: TableActor) -> bool:

@@ -63,10 +63,10 @@ from .events import (
     snapshot_json,
 )
 from .journal import Mark, RecordJournal, lines_since, mark_of
-from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
+from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
-from .pacing import Pacing, Scheduler, TimerHandle
+from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .records import game_record, public_record
 from .seats import SeatKey, TableConfig
 from .timing import Thinking, jittered, start_thinking, think
@@ -169,6 +169,20 @@ class _DealNext:
 
 
 @dataclass
+class _GoOn:
+    seat: int
+    hand_number: int
+    done: asyncio.Future[None]
+
+
+@dataclass
+class _Pace:
+    seat: int
+    speed: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class _Join:
     subscriber: Subscriber
     since: int | None
@@ -219,7 +233,7 @@ class _Stop:
 
 
 _Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
-            | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators)
+            | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators | _GoOn | _Pace)
 
 _GATHERED = (_Act, _Seed)
 """People's inputs that may share one save when several are queued (a save was in flight)."""
@@ -289,6 +303,7 @@ class TableActor:
         seen: Sequence[int] = (),
         away_left: dict[int, float] | None = None,
         on_stale: Callable[[str], None] | None = None,
+        pace_for: Callable[[str], Pacing] | None = None,
     ) -> None:
         """A table from its settings, optionally resuming ``game`` at ``version``; while
         ``guard()`` is False the table handles no input (this process lost the right to
@@ -304,6 +319,8 @@ class TableActor:
         """Where time comes from."""
         self.pacing = pacing or Pacing()
         """Bot delay and pauses."""
+        self._pace_for = pace_for
+        """The pacing at a speed chosen at the table (None: the speed cannot be changed)."""
         self.store = store
         """Where the game is saved, before any change is shown (None: nowhere)."""
         self.policy = policy or TurnPolicy()
@@ -488,6 +505,24 @@ class TableActor:
             # could be, so a table with a store handles every input in its own task.)
             cmd = self._queue.get_nowait()
             await self._handle_batch(cmd)
+        await done
+
+    async def go_on(self, seat: int, hand_number: int) -> None:
+        """The person at a table with no other person is done reading hand
+        ``hand_number``'s result: the next hand is dealt now, not after the hold. Anywhere
+        else (other people wait too, or that hand is not the last one over) nothing
+        happens; a seat with no person raises :class:`TableError`."""
+        await self._input(lambda done: _GoOn(seat, hand_number, done))
+
+    async def set_speed(self, seat: int, speed: str) -> None:
+        """The person at a practice table chose the computers' ``speed`` (from the next
+        pause on); :class:`TableError` where the speed is not the person's to change."""
+        await self._input(lambda done: _Pace(seat, speed, done))
+
+    async def _input(self, make: Callable[[asyncio.Future[None]], _Command]) -> None:
+        self._check_open()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(make(done))
         await done
 
     @property
@@ -815,6 +850,16 @@ class TableActor:
                     self._end_away(cmd.seat)
                 else:
                     await self._replace(cmd.seat, AWAY_TOO_LONG)
+        elif isinstance(cmd, (_GoOn, _Pace)):
+            try:
+                if isinstance(cmd, _GoOn):
+                    await self._on_go_on(cmd.seat, cmd.hand_number)
+                else:
+                    self._on_pace(cmd.seat, cmd.speed)
+            except TableError as e:
+                cmd.done.set_exception(e)
+                return
+            self._answer(cmd.done, None)
         elif isinstance(cmd, _Close):
             if self.closed is None and not self.game.is_over:
                 self.closed = cmd.reason
@@ -875,6 +920,39 @@ class TableActor:
         self._decided()
         if self.game.current is None and self._all_seeds_in():
             self._later(0.0, _DealNext(self._step))  # everyone's seed is in: deal now
+
+    def _check_person(self, seat: int) -> None:
+        if seat in self.replaced:
+            raise SeatReplaced(REPLACED_TEXT)
+        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
+            raise TableError("you have no seat at this table")
+
+    def _alone_with_computers(self, seat: int) -> bool:
+        return all(i in self._bots for i in range(4) if i != seat)
+
+    async def _on_go_on(self, seat: int, hand_number: int) -> None:
+        self._check_person(seat)
+        game = self.game
+        if (self.closed is None and not game.is_over and game.needs_deal
+                and game.current is not None and len(game.all_hands()) == hand_number
+                and self._alone_with_computers(seat)):
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            await self._deal()
+
+    def _on_pace(self, seat: int, speed: str) -> None:
+        self._check_person(seat)
+        if self._pace_for is None or self.config.kind != PRACTICE:
+            raise TableError("the computers' speed is chosen at practice tables only")
+        if speed not in SPEEDS:
+            raise TableError(f"speed is one of {', '.join(SPEEDS)}")
+        if self.config.extra.get("speed", "normal") == speed:
+            return
+        self.pacing = self._pace_for(speed)
+        self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
+        self._decided()
+        self._schedule()  # a pause under way is measured again at the new pace
 
     def _all_seeds_in(self) -> bool:
         """Whether every person's seat has sent its seed for the next hand."""

@@ -115,12 +115,18 @@ class TableManager:
             counts[actor.config.kind] = counts.get(actor.config.kind, 0) + 1
         return counts
 
+    def pacing_for(self, config: TableConfig, speed: str | None) -> Pacing:
+        """The pacing of a table at ``speed``: a table with one person holds each hand's
+        result (``pacing.result_hold``) unless that person continues sooner."""
+        solo = sum(not seat.is_bot() for seat in config.seats) == 1
+        return pacing_for_speed(self.pacing, speed, hold=solo)
+
     def _actor_kwargs(self, config: TableConfig, own: Ownership | None = None
                       ) -> dict[str, Any]:
         kind = self.kinds.get(config.kind) or TableKind(config.kind)
         return {
             "scheduler": self.scheduler,
-            "pacing": pacing_for_speed(self.pacing, config.extra.get("speed")),
+            "pacing": self.pacing_for(config, config.extra.get("speed")),
             "store": own.store if own is not None else self.store,
             "policy": kind.policy(config),
             "bot_factory": self._bot_factory,
@@ -131,6 +137,7 @@ class TableManager:
             "observer": self.observer,
             "guard": own.is_held if own is not None else self.guard,
             "on_stale": self._stale,
+            "pace_for": lambda speed: self.pacing_for(config, speed),
         }
 
     async def open(self, config: TableConfig, game: GameState | None = None,

@@ -50,11 +50,29 @@ class Pacing:
 SPEEDS: dict[str, float] = {"slow": 1.6, "normal": 1.0, "fast": 0.35}
 """Practice-table speeds for computer players: the factor applied to the server's pacing."""
 
+RESULT_HOLD: dict[str, float] = {"slow": 6.0, "normal": 4.0, "fast": 2.0}
+"""How long a table with one person holds the result of a hand before the next deal, at each
+speed (seconds), unless the person continues sooner (the page's *Continue*, a ``continue``
+message). Never less than :data:`RESULT_HOLD_LEAST`; the web page holds its display as long."""
 
-def pacing_for_speed(base: Pacing, speed: str | None) -> Pacing:
-    """``base`` scaled for a practice table's ``speed`` (None or unknown: unchanged)."""
+RESULT_HOLD_LEAST = 1.5
+"""The shortest hold of a hand's result, at every speed."""
+
+
+def result_hold(speed: str | None) -> float:
+    """The hold of a hand's result at ``speed`` (None or unknown: normal)."""
+    return max(RESULT_HOLD_LEAST, RESULT_HOLD.get(speed or "normal", RESULT_HOLD["normal"]))
+
+
+def pacing_for_speed(base: Pacing, speed: str | None, *, hold: bool = False) -> Pacing:
+    """``base`` scaled for a practice table's ``speed`` (None or unknown: unchanged). With
+    ``hold`` (a table with one person, who can continue at once) the pause after a hand is
+    at least the result's hold at that speed; a zero pause (tests, benchmarks) stays zero."""
     factor = SPEEDS.get(speed or "normal", 1.0)
-    return base if factor == 1.0 else base.scaled(factor)
+    paced = base if factor == 1.0 else base.scaled(factor)
+    if hold and base.hand_pause > 0:
+        paced = dataclasses.replace(paced, hand_pause=max(paced.hand_pause, result_hold(speed)))
+    return paced
 
 
 class TimerHandle(Protocol):

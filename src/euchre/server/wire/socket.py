@@ -88,15 +88,39 @@ class Hint(ClientMessage, tag="hint"):
     """Ask for the computer's advice on the current decision."""
 
 
+class Continue(ClientMessage, tag="continue"):
+    """Done reading a hand's result: at a table with no other person the next hand is
+    dealt now instead of after the result's hold (elsewhere nothing happens)."""
+
+    hand_number: Annotated[int, Meta(ge=1)]
+    """The hand whose result was read (the TABLE's ``summary.hand_number``)."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "hand_number": 'continue needs "hand_number": the hand whose result was read',
+    }
+
+
+class Pace(ClientMessage, tag="pace"):
+    """Choose the computers' speed at a practice table, at any time (pauses from now on)."""
+
+    speed: Literal["slow", "normal", "fast"]
+    """The speed: slow, normal or fast (docs/web.md lists the timings)."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "speed": 'pace needs "speed": "slow", "normal" or "fast"',
+    }
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
-CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Ping)
+CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Continue,
+                                                   Pace, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Ping
+_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Ping
 
 
 def parse_client_message(raw: str | bytes) -> ClientMessage:

@@ -190,7 +190,8 @@ function statsSection(stats) {
   return h(
     "section",
     { "aria-label": "Statistics" },
-    h("h2", {}, "Coin game statistics"),
+    h("h2", {}, "Coin table statistics"),
+    h("p", { class: "field-help" }, "Coin tables only (a stake against the computer), finished or left early; every kind of table is counted above."),
     h("dl", { class: "stats" }, STATS.flatMap(([key, label]) => [h("dt", {}, label), h("dd", { dataset: { stat: key } }, String(stats[key] ?? 0))])),
   );
 }

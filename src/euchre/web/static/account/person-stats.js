@@ -56,6 +56,13 @@ export function statsTable(columns, label) {
   );
 }
 
+/** Which games the table below counts, in words that agree with its "Games" row. */
+export function countedText(counted) {
+  if (!counted) return "No finished games yet: the table fills in as you finish games.";
+  const games = counted === 1 ? "your one finished game" : `your ${counted} finished games`;
+  return `From ${games} at every kind of table${counted >= 200 ? " (the newest 200)" : ""}.`;
+}
+
 /** The account page's rating and statistics (the /api/me/stats answer). */
 export function personSection(data) {
   const { rating, rank, stats } = data;
@@ -74,7 +81,7 @@ export function personSection(data) {
         )
       : h("p", { class: "rating-line" }, "No rating yet: play a rated online table with three other signed-in people. ", h("a", { href: "/leaders" }, "See the leaderboard")),
     h("h2", {}, "Statistics by table"),
-    h("p", { class: "field-help" }, `From the records of your last ${stats.games_counted} finished games.`),
+    h("p", { class: "field-help" }, countedText(stats.games_counted)),
     statsTable(kinds, "Statistics by table"),
   );
 }

@@ -34,7 +34,22 @@ const ROUTES = [
 const main = document.getElementById("main");
 let unmount = null;
 
+// On a phone the site's links sit behind the Menu button.
+const menuButton = document.querySelector(".menu-button");
+function openMenu(open) {
+  menuButton.setAttribute("aria-expanded", String(open));
+  document.querySelector(".site-header").classList.toggle("menu-open", open);
+}
+menuButton.addEventListener("click", () => openMenu(menuButton.getAttribute("aria-expanded") !== "true"));
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && menuButton.getAttribute("aria-expanded") === "true") {
+    openMenu(false);
+    menuButton.focus();
+  }
+});
+
 function route() {
+  openMenu(false);
   unmount?.();
   unmount = null;
   const path = location.pathname.replace(/\/+$/, "") || "/";

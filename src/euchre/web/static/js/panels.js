@@ -116,7 +116,8 @@ export function lastTrickPanel(view, me, onClose) {
           "li",
           { class: p.seat === last.winner ? "winner" : "" },
           h("div", { class: "mini-card", html: cardFace(p.card), "aria-hidden": "true" }),
-          h("span", {}, `${seatName(p.seat, me)}: ${cardName(p.card)}`),
+          // The name on one line (shortened with an ellipsis, whole in the title), then the card.
+          h("span", { class: "last-trick-who" }, h("span", { class: "last-trick-name", title: seatName(p.seat, me) }, `${seatName(p.seat, me)}:`), ` ${cardName(p.card)}`),
         ),
       ),
     ),

@@ -13,6 +13,19 @@ export const SPEEDS = [
 /** How each speed scales the table's pauses (the server's factors, for the trick's sweep). */
 export const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.35 };
 
+/**
+ * How long a hand's result holds the table at each speed (ms), unless the person continues
+ * sooner: the server's RESULT_HOLD (table/pacing.py), never under 1.5 s. At a table with
+ * one person the server waits as long (or for the page's "continue"); elsewhere only the
+ * page's display waits, and the moves made meanwhile are shown, in order, after it.
+ */
+export const RESULT_HOLD_MS = { slow: 6000, normal: 4000, fast: 2000 };
+
+/** The result's hold at `name` (unknown: normal), never under 1.5 s. */
+export function resultHoldMs(name) {
+  return Math.max(1500, RESULT_HOLD_MS[name] ?? RESULT_HOLD_MS.normal);
+}
+
 /** The chosen speed for new practice tables ("normal" unless changed). */
 export function speed() {
   const saved = localStorage.getItem(SPEED_KEY);

@@ -4,7 +4,7 @@
 import { call } from "../account/session.js";
 import { request } from "./api.js";
 import { MY_ACCOUNT } from "./storage.js";
-import { seatName } from "./words.js";
+import { seatName, verb } from "./words.js";
 
 /** "0:42" for a number of seconds. */
 export function clockText(seconds) {
@@ -23,7 +23,7 @@ export function awaySeats(table, receivedAt) {
 /** The status line of the people away: "Ann is away — 0:42 (then a computer plays the seat)". */
 export function awayLine(away, me, now = Date.now()) {
   return away
-    .map(({ seat, ends }) => `${seatName(seat, me)} is away — ${clockText((ends - now) / 1000)}`)
+    .map(({ seat, ends }) => `${verb(seat, me, "are", "is")} away — ${clockText((ends - now) / 1000)}`)
     .join(" · ");
 }
 
@@ -32,9 +32,10 @@ export function presenceEventText(event, me) {
   const who = seatName(event.seat, me);
   switch (event.kind) {
     case "away":
+      if (event.seat === me) return `You are away: a computer takes your seat for the rest of the game in ${clockText(event.ms_left / 1000)} unless you come back.`;
       return `${who} is away: a computer takes the seat for the rest of the game in ${clockText(event.ms_left / 1000)} unless they come back.`;
     case "back":
-      return `${who} is back.`;
+      return `${verb(event.seat, me, "are", "is")} back.`;
     case "replaced":
       if (event.seat === me) return "You left this game: a computer plays your seat to the end.";
       return event.reason === "left"

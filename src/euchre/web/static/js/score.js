@@ -24,7 +24,7 @@ function sideScore(side, points, me, gameTo) {
   return h(
     "div",
     { class: `score-side ${mine ? "score-us" : "score-them"}` },
-    h("div", { class: "score-label" }, sideShort(side, me)),
+    h("div", { class: "score-label", title: sideShort(side, me) }, sideShort(side, me)),
     h("div", { class: "score-markers", html: markerCard(FOUR, four, suitClass) + markerCard(SIX, six, suitClass) }),
     h(
       "div",

@@ -67,7 +67,8 @@ export function renderSeats(seats, view, table, me) {
       : `A computer player${info?.level ? `, level ${info.level}` : ""}`;
     fill(
       box.name,
-      h("span", { class: "seat-title" }, `${seat === me ? "You" : seatName(seat, me)}${gone}`),
+      // One line: a long name ends in an ellipsis (CSS) and the whole name is in the title.
+      h("span", { class: "seat-title", title: `${seat === me ? "You" : seatName(seat, me)}${gone}` }, `${seat === me ? "You" : seatName(seat, me)}${gone}`),
       partner ? h("span", { class: "seat-detail" }, "partner") : null,
       mark ? h("span", { class: `seat-mark${gone ? " seat-mark-left" : ""}`, title: markTitle }, mark) : null,
       away ? h("span", { class: "seat-away", dataset: { seat: String(seat) }, title: "Away: a computer takes the seat when the time runs out, unless they come back" }, "away") : null,

@@ -12,7 +12,7 @@ import { fill, h } from "./dom.js";
 import { renderHand } from "./hand.js";
 import { navigate } from "./nav.js";
 import { closedPanel, gameOverPanel, lastTrickPanel, summaryPanel, watchedOverPanel } from "./panels.js";
-import { SPEED_FACTORS, setSound, soundOn, speed } from "./prefs.js";
+import { SPEEDS, SPEED_FACTORS, resultHoldMs, setSound, setSpeed, soundOn, speed } from "./prefs.js";
 import { scoreBox } from "./score.js";
 import { renderPile, renderSeats, renderUpcardNote, seatBoxes } from "./seats.js";
 import { commitmentFor, downloadCommitments, downloadRecord, keepCommitments, verifySection } from "./shuffle.js";
@@ -121,8 +121,14 @@ class TablePage {
     this.error = "";
     this.fatal = false;
     this.clockTimer = null;
+    // The result of a hand holds the display (`held`) until Continue or its time is up;
+    // what arrives meanwhile waits in `queue` and is shown after it, in order.
+    this.held = null; // {hand, timer}
+    this.heldHand = null; // the last hand whose result was held
+    this.queue = [];
+    this.receivedAt = Date.now(); // when the table drawn now arrived (for the clocks)
     this.connection = new TableConnection(tableId, token, {
-      onTable: (table, event, settled) => this.update(table, event, settled),
+      onTable: (table, event, settled) => this.receive(table, event, settled),
       onHint: (hints, version) => this.showHints(hints, version),
       // A seed refused (sent too late for its hand) is not the player's doing: the hand's
       // check reports it. Other refusals are shown.
@@ -148,6 +154,7 @@ class TablePage {
   }
 
   stop() {
+    clearTimeout(this.held?.timer);
     this.connection.close();
     clearInterval(this.clockTimer);
     clearInterval(this.awayTimer);
@@ -202,13 +209,26 @@ class TablePage {
     this.prompt = h("p", { class: "prompt" });
     this.actions = h("div", { class: "actions", role: "group", "aria-label": "Your choices" });
     this.controls = h("section", { class: "controls", "aria-label": "Your move" }, this.prompt, this.actions);
-    this.hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand" });
+    // tabindex -1: after a move the focus waits on the hand itself, not the page, so the
+    // arrow keys and Tab go on from there.
+    this.hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand", tabindex: "-1" });
+    this.hand.addEventListener("keydown", (event) => arrowKeys(event, this.hand, ".card-button"));
+    this.actions.addEventListener("keydown", (event) => arrowKeys(event, this.actions, "button"));
 
     const tool = (label, key, onclick) => h("button", { type: "button", class: "tool", dataset: { key }, onclick }, label);
     this.hintButton = tool("Hint", "tool:hint", () => this.askHint());
     this.lastTrickButton = tool("Last trick", "tool:last", () => this.toggleLastTrick());
     this.lastTrickButton.setAttribute("aria-expanded", "false");
     this.soundButton = tool("Sound", "tool:sound", () => this.toggleSound());
+    // The speed, changed at any time: the computers' pace at a practice table, and how long
+    // a hand's result holds the display everywhere (remembered in this browser).
+    this.speedSelect = h(
+      "select",
+      { id: "table-speed", class: "speed-select", dataset: { key: "tool:speed" }, onchange: (event) => this.changeSpeed(event.target.value) },
+      SPEEDS.map(([name, label]) => h("option", { value: name }, label)),
+    );
+    this.speedSelect.value = speed();
+    this.speedTool = h("span", { class: "speed-tool" }, h("label", { for: "table-speed" }, "Speed"), this.speedSelect);
     this.soundButton.setAttribute("aria-pressed", String(soundOn()));
     // Online tables: leave a started game (a computer plays the seat to the end).
     // In the toolbar only while there is a game to leave.
@@ -225,6 +245,7 @@ class TablePage {
     this.scoreSlot = h("div", { class: "score-slot" });
     this.facts = h("dl", { class: "facts" });
     this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
+    this.phoneHint = h("section", { class: "phone-hint", "aria-label": "Hints", "aria-live": "polite", hidden: true });
     this.logList = h("ol", { class: "log" });
     // The hand's shuffle commitment, kept in this browser to check the deals after the game.
     this.commitmentLine = h("p", { class: "commitment-line" });
@@ -257,7 +278,7 @@ class TablePage {
     );
     // The tools used while playing sit above the felt, in view at every size (a spectator
     // gets no hint: it has no move to make).
-    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, watching ? null : this.hintButton, this.lastTrickButton, this.soundButton);
+    this.toolbar = h("div", { class: "table-tools", role: "group", "aria-label": "Table tools" }, watching ? null : this.hintButton, this.lastTrickButton, this.soundButton, this.speedTool);
     this.page = h(
       "div",
       { class: `table-page${watching ? " watching" : ""}` },
@@ -271,6 +292,7 @@ class TablePage {
         this.alsoOpenBox,
         this.errorBox,
         felt,
+        watching ? null : this.phoneHint,
         watching ? null : this.controls,
         watching ? null : this.hand,
         this.announcer,
@@ -282,7 +304,63 @@ class TablePage {
 
   // ---- incoming ------------------------------------------------------------------------------
 
-  update(table, event, settled) {
+  /** A message from the table: drawn now, or kept until a hand's result is read. */
+  receive(table, event, settled) {
+    const item = { table, event, settled, at: Date.now() };
+    if (this.held || this.queue.length) this.queue.push(item);
+    else this.update(table, event, settled, item.at);
+  }
+
+  /** How long a hand's result holds this page (ms): the table's speed at practice tables. */
+  get resultHold() {
+    const practice = this.table?.kind === "practice";
+    return resultHoldMs(practice ? this.table.extra?.speed ?? "normal" : speed());
+  }
+
+  /** Hold the display on the result of the hand just over (once per hand). */
+  holdResult(table) {
+    const summary = table.summary;
+    const view = table.view;
+    if (!summary || !view || view.phase !== "over" || table.game_over || table.closed || this.closedReason || this.left) return;
+    if (this.heldHand === summary.hand_number || summary.hand_number !== table.hand_number) return;
+    this.heldHand = summary.hand_number;
+    this.held = { hand: summary.hand_number, timer: setTimeout(() => this.release(), this.resultHold) };
+  }
+
+  /** The result was read (Continue, or its time is up): tell the table, show what waited. */
+  release() {
+    if (!this.held) return;
+    clearTimeout(this.held.timer);
+    const hand = this.held.hand;
+    this.held = null;
+    this.dismissedSummary = hand;
+    const hadFocus = this.overlay.contains(document.activeElement);
+    if (!this.watching && !this.fatal) this.connection.send({ type: "continue", hand_number: hand });
+    while (this.queue.length && !this.held) {
+      const { table, event, settled, at } = this.queue.shift();
+      this.update(table, event, settled, at);
+    }
+    this.render();
+    // Continue pressed from the keyboard: the focus goes back to the hand, not the page.
+    if (hadFocus && !this.overlay.contains(document.activeElement)) this.focusHand();
+  }
+
+  /** Put the focus on the first choice if there is one, else on the hand itself. */
+  focusHand() {
+    const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
+    (first ?? this.hand).focus({ preventScroll: true });
+  }
+
+  /** Choose the speed at the table (kept for the next tables too). */
+  changeSpeed(name) {
+    setSpeed(name);
+    if (this.table?.kind === "practice" && !this.watching) {
+      this.connection.send({ type: "pace", speed: name });
+      this.table = { ...this.table, extra: { ...this.table.extra, speed: name } };
+    }
+  }
+
+  update(table, event, settled, at = Date.now()) {
     const previous = this.table;
     if (!this.watching) keepCommitments(this.tableId, table, event);
     setSeatNames(table.seats);
@@ -301,7 +379,8 @@ class TablePage {
       if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, this.watching ? null : table.seat ?? table.view?.seat ?? 0, table.view));
     }
     this.table = table;
-    this.away = awaySeats(table, Date.now());
+    this.receivedAt = at;
+    this.away = awaySeats(table, at);
     this.pending = false;
     this.error = "";
     this.fairDeal?.update(table, table.seat);
@@ -327,14 +406,8 @@ class TablePage {
     }
     if (!view || view.phase !== "farmer") this.picked.clear();
     if (view && !view.last_trick) this.showLastTrick = false;
-    // The last hand's summary stays up until our first turn, or the first card, of the next hand.
-    const summary = table.summary;
-    if (summary && view && summary.hand_number !== table.hand_number) {
-      const played = view.history.some(([, a]) => isPlay(a));
-      // A spectator reads it until the next hand's bidding starts.
-      const moved = me === null ? view.history.length > 0 : view.to_act === me;
-      if (moved || played) this.dismissedSummary = summary.hand_number;
-    }
+    // A hand's result holds the display: nothing of the next deal is shown behind it.
+    this.holdResult(table);
     this.render();
   }
 
@@ -581,6 +654,8 @@ class TablePage {
     this.renderOverlay(view);
     this.renderAway(); // after the seats: it counts down on their marks too
     this.renderTools(view);
+    const shownSpeed = table.kind === "practice" ? table.extra?.speed ?? "normal" : speed();
+    if (this.speedSelect.value !== shownSpeed && document.activeElement !== this.speedSelect) this.speedSelect.value = shownSpeed;
     if (!this.watching) {
       this.renderShuffle();
       this.renderHints();
@@ -604,9 +679,12 @@ class TablePage {
       }
     } else if (again) {
       again.focus({ preventScroll: true });
-    } else if (unplaced && view && me !== null && view.to_act === me && !this.pending) {
-      const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
-      first?.focus({ preventScroll: true });
+    } else if (unplaced && view && me !== null && view.to_act === me && !this.pending && !this.held) {
+      this.focusHand();
+    } else if (focusInPlay && !this.main.contains(document.activeElement)) {
+      // The card or bid just chosen is gone: the focus waits on the hand, not the page.
+      const close = this.overlay.querySelector(".summary-panel .panel-close");
+      (close ?? this.hand).focus({ preventScroll: true });
     }
   }
 
@@ -652,7 +730,7 @@ class TablePage {
     this.clock.hidden = !clock;
     for (const seat of Object.values(this.seats)) seat.clock.hidden = true;
     if (!clock) return;
-    const ends = Date.now() + clock.deadline_ms_left;
+    const ends = this.receivedAt + clock.deadline_ms_left; // shown late after a held result
     const who = clock.seat === this.me ? "Your" : `${seatName(clock.seat, this.me)}'s`;
     // Everyone sees the clock of whoever is to move, above the felt and at that seat.
     const seatClock = this.seats[position(clock.seat, this.me)].clock;
@@ -711,31 +789,19 @@ class TablePage {
     } else if (this.closedReason || table.closed) {
       panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
-      panel = summaryPanel(table.summary, me, () => {
-        this.dismissedSummary = table.summary.hand_number;
-        this.render();
-      });
+      panel = summaryPanel(table.summary, me, () => this.release());
     } else if (view && this.showLastTrick && view.last_trick) {
       panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
-    } else if (this.hints && narrow()) {
-      // On a phone the side panel is below the table: hints open over the felt instead.
-      panel = h(
-        "section",
-        { class: "panel hints-panel", "aria-label": "Hints" },
-        hintContent(this.hints),
-        h("button", { type: "button", class: "panel-close", dataset: { key: "panel:hints" }, onclick: () => { this.hints = null; this.render(); } }, "Close"),
-      );
     }
     fill(this.overlay, panel);
     this.overlay.classList.toggle("game-over", Boolean(table.game_over));
     this.page.classList.toggle("game-over", Boolean(table.game_over));
   }
 
-  /** The last hand's summary shows through the pause and the next deal, until dismissed. */
-  summaryToShow(view) {
+  /** The last hand's result shows while it holds the table. */
+  summaryToShow() {
     const summary = this.table.summary;
-    if (!summary || summary.hand_number === this.dismissedSummary) return false;
-    return view.phase === "over" || summary.hand_number === this.table.hand_number - 1;
+    return Boolean(summary && this.held && this.held.hand === summary.hand_number);
   }
 
   renderControls(view) {
@@ -886,8 +952,31 @@ class TablePage {
     const here = Boolean(this.hints) && !narrow();
     this.hintPanel.hidden = !here;
     fill(this.hintPanel, here ? hintContent(this.hints) : null);
-    if (narrow() && this.table) this.renderOverlay(this.table.view);
+    // On a phone the side panel is below the table: the hint opens under the felt instead,
+    // in the page's flow (the felt gives it room), so it never covers the trick.
+    const phone = Boolean(this.hints) && narrow();
+    this.phoneHint.hidden = !phone;
+    fill(
+      this.phoneHint,
+      phone ? h("button", { type: "button", class: "panel-close", dataset: { key: "panel:hints" }, onclick: () => { this.hints = null; this.render(); } }, "Close") : null,
+      phone ? hintContent(this.hints, { compact: true }) : null,
+    );
   }
+}
+
+/**
+ * Arrow keys move the focus between the enabled buttons of a group (the legal cards, the
+ * bids); from the group itself they go to its first or last one.
+ */
+function arrowKeys(event, group, selector) {
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  if (!step) return;
+  const buttons = [...group.querySelectorAll(`${selector}:not([disabled])`)];
+  if (!buttons.length) return;
+  event.preventDefault();
+  const at = buttons.indexOf(document.activeElement);
+  const next = at < 0 ? (step > 0 ? 0 : buttons.length - 1) : (at + step + buttons.length) % buttons.length;
+  buttons[next].focus();
 }
 
 /** Whether the window is phone-narrow (the side panel sits below the table). */

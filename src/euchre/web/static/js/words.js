@@ -65,7 +65,7 @@ export function sideShort(side, me) {
   return `${seatName((me + 1) % 4, me)} & ${seatName((me + 3) % 4, me)}`;
 }
 
-function verb(seat, me, youForm, otherForm) {
+export function verb(seat, me, youForm, otherForm) {
   return `${seatName(seat, me)} ${seat === me ? youForm : otherForm}`;
 }
 

@@ -1,0 +1,138 @@
+"""A hand's result holds a table with one person: the next deal waits for the hold of the
+table's speed (never under 1.5 s) or for the person's ``continue``; the speed can be changed
+at a practice table at any time (fake time, no sleeping)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from server_helpers import make_manager
+
+from euchre.storage import MemoryStore
+from euchre.table.actor import TableActor, TableError
+from euchre.table.pacing import (
+    RESULT_HOLD,
+    RESULT_HOLD_LEAST,
+    SPEEDS,
+    ManualScheduler,
+    Pacing,
+    pacing_for_speed,
+    result_hold,
+)
+from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.seats import BOT, TableConfig
+
+
+def test_the_hold_is_at_least_one_and_a_half_seconds_at_every_speed() -> None:
+    base = Pacing(bot_delay=0.67, hand_pause=2.0, trick_pause=1.2)
+    for speed in SPEEDS:
+        held = pacing_for_speed(base, speed, hold=True)
+        assert held.hand_pause == max(2.0 * SPEEDS[speed], RESULT_HOLD[speed])
+        assert held.hand_pause >= RESULT_HOLD_LEAST == 1.5
+        assert held.bot_delay == pacing_for_speed(base, speed).bot_delay
+    assert result_hold(None) == result_hold("normal") == 4.0
+    assert result_hold("fast") >= 1.5
+    # Without a hold (tables with several people) the pause is the server's own.
+    assert pacing_for_speed(base, "fast").hand_pause == pytest.approx(0.7)
+    # A zero pause (tests, benchmarks) stays zero.
+    assert pacing_for_speed(Pacing(0.0, 0.0), "fast", hold=True).hand_pause == 0.0
+
+
+async def _to_hand_end(actor: TableActor, sched: ManualScheduler) -> int:
+    """Play (the person's first legal move) until the first hand is over; returns when."""
+    while True:
+        await actor.settle()
+        game = actor.game
+        if game.needs_deal and game.current is not None:
+            return len(game.all_hands())
+        if game.to_act == 0:
+            view = actor.view(0)
+            assert view is not None
+            await actor.act(0, str(view.legal[0]))
+            continue
+        due = sched.next_due()
+        assert due is not None
+        sched.advance(due - sched.now())
+
+
+def _practice(speed: str) -> TableConfig:
+    config, _ = practice_table(PracticeOptions("classic", {}, "medium", "medium", "medium",
+                                               speed=speed), table_id="t1", token="secret")
+    return config
+
+
+def test_the_next_deal_waits_for_the_hold_or_the_persons_continue() -> None:
+    async def run() -> None:
+        sched = ManualScheduler()
+        manager = make_manager(MemoryStore(), sched)
+        actor = await manager.open(_practice("fast"))
+        try:
+            hand = await _to_hand_end(actor, sched)
+            assert actor.pacing.hand_pause == RESULT_HOLD["fast"]  # 2 s, not 0.35 x 2 s
+            due = sched.next_due()
+            assert due is not None and due - sched.now() == pytest.approx(RESULT_HOLD["fast"])
+            sched.advance(RESULT_HOLD["fast"] - 0.01)
+            await actor.settle()
+            assert len(actor.game.all_hands()) == hand  # nothing dealt behind the result
+            await actor.go_on(0, hand + 1)  # not the hand that is over: nothing happens
+            assert len(actor.game.all_hands()) == hand
+            await actor.go_on(0, hand)  # read: the next hand is dealt now
+            assert len(actor.game.all_hands()) == hand + 1
+            await actor.go_on(0, hand)  # said again: nothing more
+            assert len(actor.game.all_hands()) == hand + 1
+            with pytest.raises(TableError):
+                await actor.go_on(1, hand)  # a computer's seat
+        finally:
+            await manager.close()
+
+    asyncio.run(run())
+
+
+def test_the_speed_changes_at_the_table_and_is_kept() -> None:
+    async def run() -> None:
+        sched = ManualScheduler()
+        store = MemoryStore()
+        manager = make_manager(store, sched)
+        actor = await manager.open(_practice("normal"))
+        try:
+            assert actor.pacing.bot_delay == 0.5
+            await actor.set_speed(0, "slow")
+            assert actor.pacing.bot_delay == pytest.approx(0.5 * SPEEDS["slow"])
+            assert actor.pacing.hand_pause == RESULT_HOLD["slow"]
+            assert actor.snapshot(0)["extra"]["speed"] == "slow"
+            await actor.set_speed(0, "fast")
+            assert actor.pacing.bot_delay == pytest.approx(0.5 * SPEEDS["fast"])
+            with pytest.raises(TableError):
+                await actor.set_speed(0, "warp")
+            with pytest.raises(TableError):
+                await actor.set_speed(2, "slow")  # the partner is a computer
+            hand = await _to_hand_end(actor, sched)
+            due = sched.next_due()
+            assert due is not None and due - sched.now() == pytest.approx(RESULT_HOLD["fast"])
+            assert hand >= 1
+        finally:
+            await manager.close()
+        stored = await store.get("t1")
+        assert stored is not None
+        assert '"speed": "fast"' in json.dumps(stored.meta)  # a reload keeps the speed
+
+    asyncio.run(run())
+
+
+def test_the_speed_is_not_changed_at_other_tables() -> None:
+    async def run() -> None:
+        sched = ManualScheduler()
+        manager = make_manager(MemoryStore(), sched)
+        config = _practice("normal")
+        config = TableConfig(**{**config.__dict__, "kind": "coin"})
+        actor = await manager.open(config)
+        try:
+            with pytest.raises(TableError, match="practice tables only"):
+                await actor.set_speed(0, "fast")
+            assert all(seat.kind == BOT for seat in config.seats[1:])
+        finally:
+            await manager.close()
+
+    asyncio.run(run())
