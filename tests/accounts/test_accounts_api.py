@@ -112,6 +112,22 @@ def test_state_changes_need_the_csrf_token(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
 
 
+def test_the_session_answers_a_guest_without_a_refusal(client: TestClient) -> None:
+    # What the pages ask: a guest is 200 (no refused request in the browser's console).
+    guest = client.get("/api/session")
+    assert guest.status_code == 200
+    assert guest.json() == {"signed_in": False, "me": None}
+    me = sign_up(client, "gina")
+    signed = client.get("/api/session").json()
+    assert signed["signed_in"] is True
+    assert signed["me"] == client.get("/api/me").json()
+    assert signed["me"]["csrf"] == me["csrf"]
+    client.delete("/api/session", headers={"X-CSRF-Token": me["csrf"]})
+    assert client.get("/api/session").json() == {"signed_in": False, "me": None}
+    client.cookies.set("euchre_session", "forged-value")
+    assert client.get("/api/session").json() == {"signed_in": False, "me": None}
+
+
 def test_a_forged_or_expired_cookie_is_not_signed_in(client: TestClient) -> None:
     sign_up(client, "erin")
     client.cookies.set("euchre_session", "forged-value")

@@ -39,6 +39,10 @@ class ScriptedTable:
         self.overlay: dict[str, Any] = {}
         """Fields laid over every TABLE sent (a summary, the game's end, an away seat)."""
         self.ws: WebSocketRoute | None = None
+        self.hints: list[dict[str, Any]] | None = None
+        """The hint answer to send (None: stand-in estimates, best first)."""
+        self.continued: list[int] = []
+        """The hands whose result the page said it has read (``continue`` messages)."""
         self.preset = preset
         self.bots_order = bots_order
         self.drop_first = drop_first
@@ -98,6 +102,19 @@ class ScriptedTable:
         self.ws.send(json.dumps({"type": "snapshot", "version": self.version,
                                  "table": self.table(self.watcher)}))
 
+    def send_event(self, event: dict[str, Any]) -> None:
+        """Send one event (with the TABLE as it stands)."""
+        self.version += 1
+        assert self.ws is not None, "the page has not joined yet"
+        self.ws.send(json.dumps({"type": "event", "version": self.version, "event": event,
+                                 "table": self.table(self.watcher)}))
+
+    def deal_next(self, state: HandState, hand_number: int) -> None:
+        """Deal the next hand (its ``deal`` event), the result of the last one still kept."""
+        self.state = state
+        self.overlay["hand_number"] = hand_number
+        self.send_event({"kind": "deal", "dealer": state.dealer, "hand_number": hand_number})
+
     watcher: int | None = ME
     """ME for the seat's page; None once a spectator watches (see :func:`open_watching`)."""
 
@@ -110,6 +127,7 @@ class ScriptedTable:
                                 "table": self.table(None)}))
             return
         if message["type"] == "continue":
+            self.continued.append(message["hand_number"])
             return
         if message["type"] == "join":
             since = message.get("since")
@@ -134,8 +152,8 @@ class ScriptedTable:
         elif message["type"] == "hint":
             # Stand-in estimates, best first (the real analysis is tested with the server).
             legal = [str(a) for a in self.state.legal_actions()]
-            hints = [{"action": a, "text": "", "expected_points": 1.0 - 0.25 * i,
-                      "make_chance": None} for i, a in enumerate(legal)]
+            hints = self.hints or [{"action": a, "text": "", "expected_points": 1.0 - 0.25 * i,
+                                    "make_chance": None} for i, a in enumerate(legal)]
             ws.send(json.dumps({"type": "hint", "hints": hints, "version": self.version}))
             return
         elif message["type"] == "action":

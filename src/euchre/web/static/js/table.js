@@ -679,6 +679,9 @@ class TablePage {
       }
     } else if (again) {
       again.focus({ preventScroll: true });
+    } else if (this.held && (focusInPlay || unplaced)) {
+      // The hand is over: its result's Continue takes the focus from the hand.
+      this.overlay.querySelector(".summary-panel .panel-close")?.focus({ preventScroll: true });
     } else if (unplaced && view && me !== null && view.to_act === me && !this.pending && !this.held) {
       this.focusHand();
     } else if (focusInPlay && !this.main.contains(document.activeElement)) {

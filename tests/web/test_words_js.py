@@ -1,0 +1,54 @@
+"""Words the pages build, run in Node on the modules themselves: the account page's
+statistics line agrees with its table's "Games" row (one game is "your one finished game",
+none says so), and a person coming back reads "You are back." for oneself."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "euchre" / "web" / "static"
+NODE = shutil.which("node")
+
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+RUNNER = """
+import { countedText } from %(stats)s;
+import { presenceEventText, awayLine } from %(presence)s;
+import { setSeatNames } from %(words)s;
+const names = ["Ann", "Bob", "Cy", "Di"];
+setSeatNames([0, 1, 2, 3].map((seat) => ({ seat, kind: "human", name: names[seat] })));
+console.log(JSON.stringify({
+  counted: [0, 1, 2, 200].map(countedText),
+  back: [presenceEventText({ kind: "back", seat: 0 }, 0),
+         presenceEventText({ kind: "back", seat: 1 }, 0)],
+  away: [presenceEventText({ kind: "away", seat: 0, ms_left: 60000 }, 0),
+         awayLine([{ seat: 0, ends: 60000 }], 0, 0), awayLine([{ seat: 1, ends: 60000 }], 0, 0)],
+}));
+"""
+
+
+def test_words() -> None:
+    assert NODE is not None
+    source = RUNNER % {
+        "stats": json.dumps((STATIC / "account" / "person-stats.js").as_uri()),
+        "presence": json.dumps((STATIC / "js" / "presence.js").as_uri()),
+        "words": json.dumps((STATIC / "js" / "words.js").as_uri()),
+    }
+    done = subprocess.run([NODE, "--input-type=module", "-e", source], capture_output=True,
+                          text=True, timeout=60, check=True)
+    out = json.loads(done.stdout)
+    assert out["counted"] == [
+        "No finished games yet: the table fills in as you finish games.",
+        "From your one finished game at every kind of table.",
+        "From your 2 finished games at every kind of table.",
+        "From your 200 finished games at every kind of table (the newest 200).",
+    ]
+    assert out["back"] == ["You are back.", "Bob is back."]
+    assert out["away"][0].startswith("You are away: a computer takes your seat")
+    assert out["away"][1] == "You are away — 1:00"
+    assert out["away"][2] == "Bob is away — 1:00"
