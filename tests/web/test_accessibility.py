@@ -1,5 +1,6 @@
-"""axe-core (axe-playwright-python) finds no serious or critical issue on any page or table
-phase: the start, rules, learn, account, coin and online pages, the table while bidding,
+"""axe-core 4.14.1 (pinned, web_helpers.AXE) finds no serious or critical issue on any page or
+table phase: the start, rules, learn, account, coin, online, lobby and leaderboard pages (and
+test_phone_layout.py: every phase at two phone sizes), the table while bidding,
 in round two, discarding, playing, with the last trick open, with a hint, at the end of a
 hand and of the game, and the replay; at a desktop and a phone size."""
 
@@ -18,7 +19,7 @@ from euchre.rules import Rules
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["/", "/rules", "/learn", "/account", "/coins", "/online"]
+PAGES = ["/", "/rules", "/learn", "/account", "/coins", "/online", "/lobby", "/leaders"]
 
 HANDS = [
     ["JH", "JD", "AH", "KH", "QH"],

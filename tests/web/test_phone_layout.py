@@ -3,7 +3,9 @@ trick, the hand's result, the game's end, a person away, a spectator's page), wi
 names, the boxes of names, tags and cards are measured: no name broken inside a word (a
 shortened one keeps its full name in ``title``), no label over a card or over another
 label, no tag or name clipped, the game-over headline and its buttons in view, a compact
-menu, and the hint never over the trick. The laptop size is measured and kept too.
+menu, and the hint never over the trick; axe-core finds nothing serious on the spectator's
+and the hint's pages (the table's phases: test_accessibility.py). The laptop size is measured
+and kept too.
 
 The table socket is the scripted stand-in (``scripted_table.py``) with people's names; the
 page's clock is stopped (Playwright's clock), so a held result stays while it is measured.
@@ -17,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from scripted_table import ME, ScriptedTable, open_scripted, open_watching
-from web_helpers import SIZES, screenshot, settle
+from web_helpers import SIZES, screenshot, serious_violations, settle
 
 from euchre.cards import suit_text
 from euchre.hand import HandState, deal
@@ -46,10 +48,12 @@ IN_VIEW_JS = """(selector) => [...document.querySelectorAll(selector)].filter((e
 
 
 def _measure(page: Page, phase: str, problems: dict[str, list[str]], shots: Path,
-             size: str) -> None:
+             size: str, *, clock_paused: bool = True) -> None:
     settle(page)
     found: list[str] = page.evaluate(MEASURE_JS)
     assert isinstance(found, list), found  # the measuring ran
+    if not clock_paused:  # axe needs its timers: not on the stopped clock
+        found += [f"axe: {v}" for v in serious_violations(page)]
     if found:
         problems[phase] = found
     screenshot(page, shots / f"phone-{size}-{phase}.png", full_page=False)
@@ -149,7 +153,7 @@ def test_a_spectators_phone_has_no_overlaps(browser: Browser, server_url: str,
         state = deal(Rules.preset("classic"), 1, HANDS, KITTY)
         open_watching(page, state, "classic", names=NAMES, kind="online")
         expect(page.get_by_role("status")).not_to_have_text("Connecting to the table…")
-        _measure(page, "spectating", problems, artifacts, size)
+        _measure(page, "spectating", problems, artifacts, size, clock_paused=False)
     finally:
         context.close()
     assert not problems, problems
@@ -169,7 +173,7 @@ def test_the_hint_does_not_cover_the_trick_on_a_phone(browser: Browser, server_u
         expect(page.locator(".trick .trick-card")).to_have_count(3)  # the others played
         page.get_by_role("button", name="Hint").click()
         expect(page.get_by_role("region", name="Hints")).to_be_visible()
-        _measure(page, "hint", problems, artifacts, "390x844")
+        _measure(page, "hint", problems, artifacts, "390x844", clock_paused=False)
     finally:
         context.close()
     assert not problems, problems

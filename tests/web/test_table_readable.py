@@ -162,7 +162,7 @@ def test_canadian_loner_partner_is_told_why_only_alone(page: Page, scripted: Any
     expect(page.get_by_role("status")).to_contain_text("Canadian loner")
 
 
-def test_hints_open_over_the_felt_on_a_phone(phone_page: Page, artifacts: Path) -> None:
+def test_hints_open_under_the_felt_on_a_phone(phone_page: Page, artifacts: Path) -> None:
     page = phone_page
     open_scripted(page, strong_hand(), "classic")
     page.get_by_role("button", name="Hint").click()
@@ -171,6 +171,8 @@ def test_hints_open_over_the_felt_on_a_phone(phone_page: Page, artifacts: Path) 
     expect(hints.get_by_role("listitem").first).to_contain_text("the best choice")
     box = hints.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844
+    felt = page.locator(".felt").bounding_box()
+    assert felt is not None and box["y"] >= felt["y"] + felt["height"]  # under the felt
     assert page.evaluate("scrollY") == 0
     screenshot(page, artifacts / "390x844-hint.png", full_page=False)
     hints.get_by_role("button", name="Close").click()

@@ -185,7 +185,8 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 
 
 def serious_violations(page: Page) -> list[str]:
-    """axe-core's serious and critical findings on the page as it is now (animations done)."""
+    """axe-core's serious and critical findings on the page as it is now (animations done;
+    not on Playwright's stopped clock: axe needs its timers)."""
     assert AXE.exists(), f"{AXE} is missing: run scripts/setup dev (it needs npm)"
     page.evaluate("Promise.all(document.getAnimations().map((a) => a.finished.catch(() => 0)))")
     if not page.evaluate("Boolean(window.axe)"):

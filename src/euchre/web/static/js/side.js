@@ -71,14 +71,14 @@ export function hintContent(hints, { compact = false } = {}) {
   ];
 }
 
-/** A hint in a line, for a phone: "Jack of Diamonds: best, 0.3 points better than Jack of
- * Hearts", "Jack of Hearts: 0.3 points worse" (said against the first, as in the list). */
+/** A hint in a line, for a phone: "Jack of Diamonds: the best choice, 0.3 points better than
+ * Jack of Hearts", "Jack of Hearts: 0.3 points worse" (said against the first, as listed). */
 export function shortHintWords(hint, best, second) {
   const known = (x) => x !== null && x !== undefined;
   const name = (x) => (x.action.startsWith("play ") || x.action.startsWith("discard ") ? cardName(x.action.split(" ")[1]) : hintLabel(x));
   let estimate = "";
   if (hint === best) {
-    estimate = "best";
+    estimate = "the best choice";
     if (second && known(hint.expected_points) && known(second.expected_points)) {
       const gap = hint.expected_points - second.expected_points;
       estimate += gap < 0.05 ? `, about as good as ${name(second)}` : `, ${points(gap)} better than ${name(second)}`;
