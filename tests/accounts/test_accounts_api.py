@@ -122,7 +122,8 @@ def test_the_session_answers_a_guest_without_a_refusal(client: TestClient) -> No
     assert signed["signed_in"] is True
     assert signed["me"] == client.get("/api/me").json()
     assert signed["me"]["csrf"] == me["csrf"]
-    client.delete("/api/session", headers={"X-CSRF-Token": me["csrf"]})
+    out = client.request("DELETE", "/api/session", json={}, headers={"X-CSRF-Token": me["csrf"]})
+    assert out.status_code == 200, out.text
     assert client.get("/api/session").json() == {"signed_in": False, "me": None}
     client.cookies.set("euchre_session", "forged-value")
     assert client.get("/api/session").json() == {"signed_in": False, "me": None}
