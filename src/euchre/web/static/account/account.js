@@ -73,10 +73,14 @@ function signInForms(page, done) {
           button.disabled = true;
           error.hidden = true;
           try {
-            setMe(await call("POST", path, { username: username.value, password: password.value }));
+            const who = await call("POST", path, { username: username.value, password: password.value });
+            setMe(who);
             // Seats taken here as a guest become the account's: they open from any browser.
             const held = heldSeats();
-            if (held.length) await call("POST", "/api/me/seats", { seats: held }).catch(() => null);
+            if (held.length) {
+              await call("POST", "/api/me/seats", { seats: held }).catch(() => null);
+              setMe({ ...who }); // redraw what lists the person's games
+            }
             done();
           } catch (e) {
             error.textContent = e.message;

@@ -3,7 +3,7 @@
 
 import { mountAccount } from "../account/account.js";
 import { mountCoins } from "../account/coins.js";
-import { initAccountSlot } from "../account/session.js";
+import { initAccountSlot, onMe } from "../account/session.js";
 import { mountLeaders } from "./leaders.js";
 import { drawHeaderLink } from "./my-games.js";
 import { mountLobbyPage } from "./lobby.js";
@@ -85,6 +85,9 @@ document.addEventListener("click", (event) => {
 const myGamesSlot = document.createElement("div");
 myGamesSlot.className = "my-games-slot";
 document.getElementById("account")?.before(myGamesSlot);
+// Signed in or out: their games, or none (with the account given: a guest's null never
+// asks /api/me again, which would tell the listeners again).
+onMe((who) => drawHeaderLink(myGamesSlot, who));
 
 window.addEventListener("popstate", route);
 initAccountSlot();

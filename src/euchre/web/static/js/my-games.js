@@ -8,9 +8,10 @@ import { fill, h } from "./dom.js";
 
 const KINDS = { practice: "Practice", coin: "Coin table", online: "Online table" };
 
-/** The person's games in progress, newest first ([] for a guest or on any failure). */
-export async function liveGames() {
-  const account = await me().catch(() => null);
+/** The person's games in progress, newest first ([] for a guest or on any failure);
+ * `known`: who is signed in, when the caller knows (then /api/me is not asked again). */
+export async function liveGames(known) {
+  const account = known === undefined ? await me().catch(() => null) : known;
   if (!account) return [];
   try {
     return (await call("GET", "/api/me/live")).games;
@@ -110,8 +111,8 @@ export async function offerNextSteps(box) {
 
 /** The header's link to the person's game (one: straight there; several: the lobby list);
  * none on the page of that game itself. */
-export function drawHeaderLink(slot) {
-  liveGames().then((games) => {
+export function drawHeaderLink(slot, known) {
+  liveGames(known).then((games) => {
     const href = games.length === 1 ? games[0].url : "/lobby#your-games";
     if (!games.length || location.pathname === href) {
       fill(slot);

@@ -8,7 +8,7 @@ import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
-import { liveGames } from "./my-games.js";
+import { liveGames, offerNextSteps } from "./my-games.js";
 import { rememberSeat } from "./storage.js";
 import { cover, coverText, leavingFee } from "./cover.js";
 import { botLabel } from "./words.js";
@@ -238,6 +238,7 @@ export function mountOnlineLobby(main, id) {
       holdSeat(id, got.seat, got.token);
     } catch (error) {
       showError(`Could not take that seat: ${error.message}`);
+      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
     }
     redraw();
   }
