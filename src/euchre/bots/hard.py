@@ -23,6 +23,7 @@ from ..cards import Card
 from ..view import HandView
 from . import knowledge as K
 from . import solver
+from .action_model import ModelReader
 from .base import Bot
 from .bidding import sampled_bid_estimates
 from .clear_cut import clear_bids
@@ -93,6 +94,15 @@ class Budget:
     playout_z: float = 0.0
     """The play-outs overrule the tables' first bid only when the rival leads by this many
     standard errors of the deal-by-deal difference."""
+    model_reading: bool = False
+    """Card play: weight each deal by the learned model of play
+    (:class:`~euchre.bots.action_model.ModelReader`) instead of the bidding tables, the
+    play clues and the conventions' reading. Off in every level until it passes the
+    duplicate-deal gates (docs/bots.md, *A learned model of play*)."""
+    model_temper: float = 0.5
+    """The power applied to each seen action's probability under the model."""
+    model_floor: float = 0.1
+    """The least probability the model gives a seen action."""
 
 
 class _Meter:
@@ -232,6 +242,8 @@ def evaluate_plays(
     bids = informative_bids(view)
     clues = play_clues(view) if use_clues else []
     reader = PlayReader(view) if budget.read_play and use_clues else None
+    modeller = (ModelReader(view, temper=budget.model_temper, floor=budget.model_floor)
+                if budget.model_reading and use_clues else None)
     maker = view.maker
     side = view.seat % 2
     sign = 1.0 if maker % 2 == side else -1.0
@@ -248,9 +260,12 @@ def evaluate_plays(
         weights: list[float] = []
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
-            w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
-            if reader is not None and w > 0.0:
-                w *= reader.weight(hands)
+            if modeller is not None:
+                w = modeller.weight(hands, rng)
+            else:
+                w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
+                if reader is not None and w > 0.0:
+                    w *= reader.weight(hands)
             n += 1
             if w > 0.0:
                 batch.append((hands, *args_common, worth_pay))
