@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -22,13 +23,21 @@ from euchre.storage.stake_models import stake_pots
 PASSWORD = "correct horse"
 
 
+_homes = itertools.count(1)
+
+
 class Person:
-    """A signed-up person with their own cookies and CSRF token."""
+    """A signed-up person with their own cookies and CSRF token, at an address of their own
+    (``X-Forwarded-For``, which the test server takes from 127.0.0.1, a trusted proxy, as
+    ``euchre serve`` takes it from nginx): a rated table seats one person per address."""
 
     def __init__(self, base: str, name: str) -> None:
         self.base = base
         self.name = name
-        self.http = httpx.Client(base_url=base, timeout=60)
+        self.address = f"10.30.{next(_homes) % 250}.{len(name) % 250 + 1}"
+        """Where this person plays from."""
+        self.http = httpx.Client(base_url=base, timeout=60,
+                                 headers={"X-Forwarded-For": self.address})
         r = self.http.post("/api/accounts", json={"username": name, "password": PASSWORD})
         assert r.status_code == 201, r.text
         self.csrf: str = r.json()["csrf"]

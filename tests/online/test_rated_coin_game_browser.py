@@ -81,7 +81,11 @@ class Person:
         phone = viewport == PHONE
         self.name = name
         self.size = "phone" if phone else "laptop"
+        # each at home: the test server takes X-Forwarded-For from 127.0.0.1 (a trusted
+        # proxy, as euchre serve behind nginx), and a rated table seats one per address
         self.context = new_context(base_url=base_url, viewport=viewport,
+                                   extra_http_headers={"X-Forwarded-For": f"10.40.0.{len(name)}"
+                                                       f"{ord(name[0]) % 10}"},
                                    **({"is_mobile": True, "has_touch": True} if phone else {}))
         self.context.set_default_timeout(20_000)
         self.context.add_init_script(  # not on the first about:blank, where storage is refused

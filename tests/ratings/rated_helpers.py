@@ -6,9 +6,9 @@ import itertools
 import random
 from typing import Any
 
-from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
+from addressed import Addressed, at
 from euchre.accounts import COOKIE_NAME
 from euchre.bots import make
 from euchre.server import Settings, create_app
@@ -20,14 +20,17 @@ PEOPLE = ("Ann", "Bob", "Cyd", "Dee")
 """Who sits South, West, North and East."""
 
 
-def app_for(database_url: str) -> Starlette:
-    """The app at fast pacing (no computer delay, no pause between hands)."""
+def app_for(database_url: str) -> Any:
+    """The app at fast pacing (no computer delay, no pause between hands), taking each
+    request's address from ``x-test-address`` (as ``euchre serve`` takes it from a trusted
+    proxy's ``X-Forwarded-For``): each person plays from their own home, as a rated table
+    requires."""
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         bot_factory=lambda level, seed: make("easy", 7),
                         seed_source=lambda: f"rated-{next(_seeds)}")
     app = create_app(settings)
     app.state.accounts_options = AccountsOptions(password_profile="cheapest")
-    return app
+    return Addressed(app)
 
 
 class People:
@@ -37,12 +40,21 @@ class People:
         self.client = client
         self.cookies: dict[str, str] = {}
         self.csrf: dict[str, str] = {}
+        self.addresses: dict[str | None, str] = {None: "10.20.255.1"}
+        """Where each person plays from (each their own; guests share one)."""
+
+    def address(self, name: str | None) -> dict[str, str]:
+        """The headers naming ``name``'s address."""
+        if name not in self.addresses:
+            self.addresses[name] = f"10.20.0.{len(self.addresses)}"
+        return at(self.addresses[name])
 
     def sign_up(self, name: str) -> None:
         """Create the account and keep its session."""
         self.client.cookies.clear()
         r = self.client.post("/api/accounts", json={"username": name,
-                                                    "password": "correct horse"})
+                                                    "password": "correct horse"},
+                             headers=self.address(name))
         assert r.status_code == 201, r.text
         self.cookies[name] = str(self.client.cookies.get(COOKIE_NAME))
         self.csrf[name] = r.json()["csrf"]
@@ -58,7 +70,7 @@ class People:
              csrf: bool = True) -> Any:
         """POST as ``name`` (with the CSRF header unless told not to)."""
         headers = {"X-CSRF-Token": self.csrf[name]} if name is not None and csrf else {}
-        return self.as_(name).post(path, json=body, headers=headers)
+        return self.as_(name).post(path, json=body, headers={**headers, **self.address(name)})
 
 
 def seat_four(people: People) -> tuple[str, list[str]]:

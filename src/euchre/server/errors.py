@@ -56,6 +56,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "top_up_refused": 409,
     "still_playing": 409,
     "too_many_seats": 409,
+    "same_origin": 409,
     "too_large": 413,
     "unsupported_media": 415,
     "rate_limited": 429,

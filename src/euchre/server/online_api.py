@@ -52,6 +52,7 @@ from .lobby_state import (
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
+from .origins import origins_of
 from .people import Person, person_of, seat_key
 from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.lobby import StartRefused, TableChanged, TableGone
@@ -205,7 +206,8 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
         creator = await guards.online_creator(request, tables)  # 429: too many waiting
         table, token = await tables.create(
             options, creator=creator,
-            account=person.account_id if person is not None else None, bot=bot_seat(person))
+            account=person.account_id if person is not None else None, bot=bot_seat(person),
+            origins=lambda table_id: origins_of(request, table_id))
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -243,7 +245,7 @@ async def post_seat(request: Request) -> Response:
         table, token = await tables.claim(
             table_id, body.seat, name,
             account=person.account_id if person is not None else None, holder=holder,
-            bot=bot_seat(person))
+            bot=bot_seat(person), origins=lambda table_id: origins_of(request, table_id))
     await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
@@ -282,8 +284,9 @@ async def post_quick(request: Request) -> Response:
 
     async with guards.person_locks(request).hold(holder):
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
-        table, seat, token = await tables.quick_seat(options, account, holder, may_open,
-                                                     bot_seat(person))
+        table, seat, token = await tables.quick_seat(
+            options, account, holder, may_open, bot_seat(person),
+            origins=lambda table_id: origins_of(request, table_id))
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
     table = await start_if_ready(request.app, table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,
@@ -417,6 +420,8 @@ def online_extension() -> Extension:
                                404: "No such open table.",
                                409: "The seat is taken, the game has started, the "
                                     "person already sits at this rated or stake table, "
+                                    "someone seated at this rated table plays from their "
+                                    "address or browser (``same_origin``), "
                                     "their balance does not cover the stake, or they hold "
                                     "their share of seats (``too_many_seats``).",
                                429: "Too many seat claims from the address or account."}),
@@ -426,7 +431,8 @@ def online_extension() -> Extension:
                      refusals={403: "Only the creator can start the game.",
                                404: "No such open table.",
                                409: "The game has already started, a rated table "
-                                    "has a free seat, or someone seated cannot cover the "
+                                    "has a free seat or two people seated from one address "
+                                    "or browser, or someone seated cannot cover the "
                                     "stake (named; nothing is taken)."}),
             Endpoint("POST", "/api/online/quick", post_quick,
                      "Play now: a seat at a quick-play table with these rules and clock",

@@ -7,6 +7,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
+from .origins import set_browser_cookie
+
 
 def static_dir(configured: Path | None) -> Path:
     """The web client's folder: ``configured``, else the ``euchre.web`` package's ``static``."""
@@ -25,4 +27,6 @@ async def client_page(request: Request) -> Response:
     page = static_dir(request.app.state.settings.static_dir) / "index.html"
     if not page.is_file():
         return PlainTextResponse("the web client is not installed", status_code=503)
-    return FileResponse(page, headers={"Cache-Control": "no-cache"})
+    response = FileResponse(page, headers={"Cache-Control": "no-cache"})
+    set_browser_cookie(request, response)  # the browser's id, for rated tables
+    return response

@@ -114,6 +114,19 @@ class OnlineConflict(OnlineError):
     code = "conflict"
 
 
+class SameOrigin(OnlineConflict):
+    """Two accounts from one network or browser at a rated table (409)."""
+
+    code = "same_origin"
+
+
+SAME_ORIGIN_REFUSED = ("a rated game needs four people on four different connections: someone "
+                       "at this table plays from your address or from this browser. Sit at "
+                       "another rated table, or play together at a table that is not rated")
+"""Why a seat at a rated table is refused to someone from a seated person's network or
+browser."""
+
+
 class OnlineForbidden(OnlineError):
     """Only the table's creator may do that."""
 
@@ -198,6 +211,9 @@ class OpenTable:
     """Per seat: whether its person agreed to fill the free seats with computers."""
     started_at: float | None = None
     """When the game started (the registry's clock), once it has."""
+    origins: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
+    """Per seat at a rated table: where its person sat down from (their network and
+    browser, hashed with the table id), so that one person's accounts never meet there."""
     version: int = 0
     """Raised by every change: a store writes a change only over the version it read."""
     bots: list[BotSeat | None] = field(default_factory=lambda: [None] * 4)
@@ -259,11 +275,24 @@ class OpenTable:
         if self.started:
             raise OnlineConflict("the game has started: no seat can be claimed now")
 
+    def clash(self, origins: list[str]) -> int | None:
+        """A seat at this rated table whose person sat down from one of ``origins`` (the
+        same network or browser), or None."""
+        if not self.options.rated:
+            return None
+        for i, theirs in enumerate(self.origins):
+            if self.people[i] is not None and theirs is not origins \
+                    and set(theirs) & set(origins):
+                return i
+        return None
+
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
-                  holder: str | None = None, bot: BotSeat | None = None) -> None:
+                  holder: str | None = None, bot: BotSeat | None = None,
+                  origins: list[str] | None = None) -> None:
         """Seat a person or an outside bot (refused: taken seat, started, cancelled; at a
         rated or stake table a guest or a second seat for one account; a bot where it is
-        not allowed, or with its owner at a rated table)."""
+        not allowed, or with its owner at a rated table; at a rated table someone from the
+        same network or browser as a person seated)."""
         self.check_open()
         if self.people[seat] is not None:
             raise OnlineConflict(f"{SEAT_NAMES[seat]} is taken: choose a free seat")
@@ -279,7 +308,10 @@ class OpenTable:
             if account in self.accounts:
                 what = "rated" if self.options.rated else "stake"
                 raise OnlineConflict(f"you already have a seat at this {what} table")
+            if self.clash(origins or []) is not None:
+                raise SameOrigin(SAME_ORIGIN_REFUSED)
         self.people[seat] = (name, hash_token(token))
+        self.origins[seat] = list(origins or []) if self.options.rated else []
         self.accounts[seat] = account
         self.holders[seat] = holder
         self.agreed[seat] = False
@@ -295,6 +327,15 @@ class OpenTable:
         if self.options.rated and free:
             raise OnlineConflict(f"a rated table starts only with four people: "
                                  f"{free} seat{'s are' if free > 1 else ' is'} still free")
+        if self.options.rated:
+            for i in range(4):
+                j = self.clash(self.origins[i]) if self.origins[i] else None
+                if j is not None and j != i:
+                    pair = sorted((i, j))
+                    raise SameOrigin(f"a rated game needs four people on four connections: "
+                                     f"{SEAT_NAMES[pair[0]]} and {SEAT_NAMES[pair[1]]} play "
+                                     "from the same address or browser, so one of them must "
+                                     "give up the seat")
         self.started = True
         self.started_at = now
 
@@ -315,6 +356,7 @@ class OpenTable:
         self.holders[seat] = None
         self.agreed[seat] = False
         self.bots[seat] = None
+        self.origins[seat] = []
         return seat
 
     def cancel_by(self, token: Any) -> None:
@@ -361,7 +403,8 @@ class OpenTable:
                 "accounts": self.accounts, "holders": self.holders, "agreed": self.agreed,
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
                 "started_at": self.started_at, "version": self.version,
-                "bots": [dataclasses.asdict(b) if b else None for b in self.bots]}
+                "bots": [dataclasses.asdict(b) if b else None for b in self.bots],
+                "origins": self.origins}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> OpenTable:
@@ -376,7 +419,8 @@ class OpenTable:
             holders=list(data.get("holders") or [None] * 4),
             agreed=list(data.get("agreed") or [False] * 4),
             started_at=data.get("started_at"), version=int(data.get("version", 0)),
-            bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4])
+            bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4],
+            origins=[list(o) for o in data.get("origins") or [[], [], [], []]])
 
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""
