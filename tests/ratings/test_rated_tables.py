@@ -14,9 +14,14 @@ from starlette.testclient import TestClient
 from euchre.ratings import DEFAULT_MU, DEFAULT_SIGMA, RatingService
 
 
-def _leaders(client: TestClient) -> dict[str, dict[str, Any]]:
-    body = client.get("/api/leaders").json()
-    return {x["username"]: x for x in body["leaders"]}
+def _ratings(people: People) -> dict[str, dict[str, Any]]:
+    """Each of the four's rating, standing and rank, from their own statistics."""
+    found = {}
+    for name in PEOPLE:
+        mine = people.as_(name).get("/api/me/stats").json()
+        if mine["rating"] is not None:
+            found[name] = {**mine["rating"], "standing": mine["standing"], "rank": mine["rank"]}
+    return found
 
 
 def test_a_rated_game_of_four_people_updates_each_rating_once(db_url: str) -> None:
@@ -31,26 +36,31 @@ def test_a_rated_game_of_four_people_updates_each_rating_once(db_url: str) -> No
         assert r.status_code == 200, r.text
         last = play_to_the_end(client, table_id, tokens)
         winner = 0 if last["score"][0] > last["score"][1] else 1
-        leaders = _leaders(client)
-        assert set(leaders) == set(PEOPLE)
+        ratings = _ratings(people)
+        assert set(ratings) == set(PEOPLE)
         for seat, name in enumerate(PEOPLE):
-            rating = leaders[name]
+            rating = ratings[name]
             assert rating["games"] == 1
             assert rating["sigma"] < round(DEFAULT_SIGMA, 2)
             won = seat % 2 == winner
             assert (rating["mu"] > DEFAULT_MU) == won, (name, rating)
-        # Partners move together; both winners rank above both losers.
-        assert leaders[PEOPLE[0]]["mu"] == leaders[PEOPLE[2]]["mu"]
-        ranks = sorted(leaders.values(), key=lambda x: x["rank"])
-        assert {x["username"] for x in ranks[:2]} == {PEOPLE[winner], PEOPLE[winner + 2]}
+            # one game against two people: provisional, off the leaderboard
+            assert rating["standing"] == {"provisional": True, "games": 1, "opponents": 2,
+                                          "games_needed": 10, "opponents_needed": 6}
+            assert rating["rank"] is None
+        # Partners move together; both winners above both losers.
+        assert ratings[PEOPLE[0]]["mu"] == ratings[PEOPLE[2]]["mu"]
+        best = sorted(ratings, key=lambda n: -ratings[n]["ordinal"])
+        assert set(best[:2]) == {PEOPLE[winner], PEOPLE[winner + 2]}
+        board = client.get("/api/leaders").json()
+        assert (board["leaders"], board["total"], board["provisional"]) == ([], 0, 4)
         mine = people.as_("Bob").get("/api/me/stats").json()
-        assert mine["rating"] == {k: leaders["Bob"][k] for k in mine["rating"]}
-        assert mine["rank"] == leaders["Bob"]["rank"]
         online = mine["stats"]["by_kind"]["online"]
         assert online["games"] == 1 and online["wins"] == int(winner == 1)
         assert online["hands"] >= 1
     with TestClient(app_for(db_url)) as client:  # a restart: nothing applied again
-        assert _leaders(client) == leaders
+        people.client = client
+        assert _ratings(people) == ratings
 
 
 def test_a_game_that_ended_unrated_is_applied_once_after_a_restart(
@@ -67,13 +77,15 @@ def test_a_game_that_ended_unrated_is_applied_once_after_a_restart(
         assert people.post("Ann", f"/api/tables/{table_id}/start",
                            {"token": tokens[0]}).status_code == 200
         play_to_the_end(client, table_id, tokens, seed=2)
-        assert client.get("/api/leaders").json()["total"] == 0  # not applied
+        assert _ratings(people) == {}  # not applied
     monkeypatch.setattr(RatingService, "apply", apply)
     for _ in range(2):  # the first start applies it, the second finds nothing to do
         with TestClient(app_for(db_url)) as client:
-            leaders = _leaders(client)
-            assert sorted(leaders) == sorted(PEOPLE)
-            assert all(x["games"] == 1 for x in leaders.values())
+            people.client = client
+            ratings = _ratings(people)
+            assert sorted(ratings) == sorted(PEOPLE)
+            assert all(x["games"] == 1 for x in ratings.values())
+            assert client.get("/api/leaders").json()["provisional"] == 4
 
 
 def test_a_guest_is_refused_a_rated_seat_and_nothing_changes(db_url: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from account_rows import new_account
+from account_rows import league, new_account
 from rated_helpers import app_for
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
@@ -57,7 +57,8 @@ async def _rate(engine: AsyncEngine, games: int) -> list[int]:
 
 async def test_the_leaderboard_orders_by_ordinal_and_pages(migrated: AsyncEngine) -> None:
     ids = await _rate(migrated, 3)
-    service = RatingService(migrated)
+    # the order and the pages (who is established is the next test's)
+    service = RatingService(migrated, games_needed=0, opponents_needed=0)
     everyone, total = await service.leaders(10)
     assert total == 5 and [x.rank for x in everyone] == [1, 2, 3, 4, 5]
     ordinals = [x.rating.ordinal for x in everyone]
@@ -71,22 +72,58 @@ async def test_the_leaderboard_orders_by_ordinal_and_pages(migrated: AsyncEngine
         assert await service.rank_of(leader.account_id) == leader.rank
 
 
+async def test_new_people_are_provisional_until_enough_games_against_enough_people(
+        migrated: AsyncEngine) -> None:
+    service = RatingService(migrated)
+    assert (service.games_needed, service.opponents_needed) == (10, 6)
+    # Four accounts (one person's, or four friends') play each other 30 times: never listed.
+    ring = [await new_account(migrated, f"ring{i}") for i in range(4)]
+    for g in range(30):
+        await service.register(f"ring{g}", ring)
+        await service.apply(f"ring{g}", 0)
+    assert (await service.leaders(10)) == ([], 0)
+    assert await service.provisional() == 4
+    standing = await service.standing(ring[0])
+    assert standing.provisional and (standing.games, standing.opponents) == (30, 2)
+    assert await service.rank_of(ring[0]) is None
+    # A league of eight, each 9 games: still provisional on games; the tenth lists them.
+    club = [await new_account(migrated, f"club{i}") for i in range(8)]
+    await league(migrated, club, 9, prefix="a")
+    assert (await service.leaders(10))[1] == 0
+    assert all([(await service.standing(a)).provisional for a in club])
+    await league(migrated, club, 1, prefix="b")
+    listed, total = await service.leaders(10)
+    assert total == 8 and {x.account_id for x in listed} == set(club)
+    assert not any([(await service.standing(a)).provisional for a in club])
+    assert [await service.rank_of(x.account_id) for x in listed] == list(range(1, 9))
+    assert await service.provisional() == 4  # the ring is still off the board
+    assert await service.rank_of(ring[0]) is None
+
+
 def test_api_leaders_orders_and_pages(db_url: str) -> None:
     with TestClient(app_for(db_url)) as client:
         engine = client.app.state.accounts.engine  # type: ignore[attr-defined]
-        client.portal.call(_rate, engine, 2)  # type: ignore[union-attr]
+
+        async def seed() -> None:
+            await _rate(engine, 2)  # five people, provisional
+            club = [await new_account(engine, f"lead{i}") for i in range(5, 13)]
+            await league(engine, club, 10)
+        client.portal.call(seed)  # type: ignore[union-attr]
         first = client.get("/api/leaders?limit=2").json()
-        assert first["total"] == 5 and first["next"] == 2 and first["offset"] == 0
+        assert first["total"] == 8 and first["next"] == 2 and first["offset"] == 0
+        assert first["provisional"] == 5
+        assert (first["games_needed"], first["opponents_needed"]) == (10, 6)
         seen = list(first["leaders"])
         offset = first["next"]
         while offset is not None:
             page = client.get(f"/api/leaders?limit=2&offset={offset}").json()
             seen += page["leaders"]
             offset = page["next"]
-        assert [x["rank"] for x in seen] == [1, 2, 3, 4, 5]
+        assert [x["rank"] for x in seen] == [1, 2, 3, 4, 5, 6, 7, 8]
         assert [x["ordinal"] for x in seen] == sorted((x["ordinal"] for x in seen),
                                                       reverse=True)
-        assert seen[0]["username"] == "lead0"
+        assert seen[0]["username"] == "lead5"  # the league's strongest
+        assert not {x["username"] for x in seen} & {f"lead{i}" for i in range(5)}
         assert set(seen[0]) == {"rank", "username", "mu", "sigma", "ordinal", "games"}
         assert client.get("/api/leaders").json()["next"] is None
         for query in ("limit=0", "limit=101", "limit=x", "offset=-1", "offset=y"):

@@ -35,6 +35,38 @@ VOID = "void"
 """A rated game that was never stored (nothing to apply)."""
 
 
+ESTABLISHED_GAMES = 10
+"""Rated games a person must finish before they are listed on the leaderboard."""
+
+ESTABLISHED_OPPONENTS = 6
+"""Different people they must have played against (on the other side) by then."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Whether a person's rating is established enough to be listed, and why not."""
+
+    games: int
+    """Rated games finished."""
+    opponents: int
+    """Different people met on the other side in them."""
+    games_needed: int = ESTABLISHED_GAMES
+    """Games needed to be listed."""
+    opponents_needed: int = ESTABLISHED_OPPONENTS
+    """Different opponents needed to be listed."""
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still provisional (not listed)."""
+        return self.games < self.games_needed or self.opponents < self.opponents_needed
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures and the verdict."""
+        return {"provisional": self.provisional, "games": self.games,
+                "opponents": self.opponents, "games_needed": self.games_needed,
+                "opponents_needed": self.opponents_needed}
+
+
 class RatedGameError(Exception):
     """A rated game that cannot be registered or applied as asked; nothing changed."""
 
@@ -93,12 +125,19 @@ def _rating(row: Any) -> Rating:
 class RatingService:
     """Ratings over one database."""
 
-    def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow) -> None:
-        """The service on ``engine`` (migrated); ``now`` stamps the rows."""
+    def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow,
+                 games_needed: int = ESTABLISHED_GAMES,
+                 opponents_needed: int = ESTABLISHED_OPPONENTS) -> None:
+        """The service on ``engine`` (migrated); ``now`` stamps the rows; a person is listed
+        after ``games_needed`` rated games against ``opponents_needed`` different people."""
         self.engine = engine
         """The database (the accounts')."""
         self.now = now
         """The clock for row times."""
+        self.games_needed = games_needed
+        """Rated games before a person is listed."""
+        self.opponents_needed = opponents_needed
+        """Different opponents before a person is listed."""
         self._insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
 
     async def register(self, game_id: str, seats: Sequence[int]) -> None:
@@ -215,29 +254,63 @@ class RatingService:
                                       .where(ratings.c.account_id.in_(set(account_ids))))
             return {int(r.account_id): _rating(r) for r in rows}
 
-    async def rank_of(self, account_id: int) -> int | None:
-        """The account's place on the leaderboard (1 is first), or None if unrated."""
-        async with self.engine.connect() as conn:
-            mine = (await conn.execute(select(ratings.c.ordinal)
-                                       .where(ratings.c.account_id == account_id))).first()
-            if mine is None:
-                return None
-            ahead = await conn.scalar(select(func.count()).select_from(ratings).where(
-                (ratings.c.ordinal > mine.ordinal)
-                | ((ratings.c.ordinal == mine.ordinal) & (ratings.c.account_id < account_id))))
-        return int(ahead or 0) + 1
+    async def opponents(self, account_ids: Sequence[int]) -> dict[int, int]:
+        """How many different people each account has played against (on the other side)
+        in applied rated games.
 
-    async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
-        """One page of the leaderboard (best ordinal first, then the older account) and
-        how many people are rated."""
+        Read from the rated games themselves (their seats), so it is always what was played;
+        each call reads every applied rated game, a few milliseconds per thousand games."""
+        wanted = set(account_ids)
+        met: dict[int, set[int]] = {a: set() for a in wanted}
         async with self.engine.connect() as conn:
-            total = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
-            rows = await conn.execute(
+            rows = await conn.execute(select(rated_games.c.seats)
+                                      .where(rated_games.c.status == APPLIED))
+            for row in rows:
+                seats = [int(a) for a in json.loads(row.seats)]
+                for i, account in enumerate(seats):
+                    if account in wanted:
+                        met[account].update(seats[(i + 1) % 2::2])
+        return {a: len(people) for a, people in met.items()}
+
+    async def standing(self, account_id: int) -> Standing:
+        """Whether ``account_id``'s rating is listed yet, with the figures that decide it."""
+        rating = (await self.of([account_id])).get(account_id)
+        games = rating.games if rating is not None else 0
+        met = (await self.opponents([account_id]))[account_id] if games else 0
+        return Standing(games, met, self.games_needed, self.opponents_needed)
+
+    async def _established(self) -> tuple[list[Any], int]:
+        """Every listed person's row, best ordinal first (then the older account), and how
+        many rated people are still provisional."""
+        async with self.engine.connect() as conn:
+            rated = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
+            rows = list(await conn.execute(
                 select(ratings, accounts.c.username, bots.c.owner_id)
                 .join(accounts, accounts.c.id == ratings.c.account_id)
                 .outerjoin(bots, bots.c.account_id == ratings.c.account_id)
-                .order_by(ratings.c.ordinal.desc(), ratings.c.account_id)
-                .limit(limit).offset(offset))
-            return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
-                           r.owner_id is not None)
-                    for i, r in enumerate(rows)], total
+                .where(ratings.c.games >= self.games_needed)
+                .order_by(ratings.c.ordinal.desc(), ratings.c.account_id)))
+        met = await self.opponents([int(r.account_id) for r in rows]) if rows else {}
+        listed = [r for r in rows if met[int(r.account_id)] >= self.opponents_needed]
+        return listed, rated - len(listed)
+
+    async def rank_of(self, account_id: int) -> int | None:
+        """The account's place on the leaderboard (1 is first), or None if it is not listed
+        (unrated, or provisional)."""
+        listed, _ = await self._established()
+        for i, row in enumerate(listed):
+            if int(row.account_id) == account_id:
+                return i + 1
+        return None
+
+    async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
+        """One page of the leaderboard (best ordinal first, then the older account) and
+        how many people it lists; provisional people are left off (:meth:`provisional`)."""
+        listed, _ = await self._established()
+        return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
+                       r.owner_id is not None)
+                for i, r in enumerate(listed[offset:offset + limit])], len(listed)
+
+    async def provisional(self) -> int:
+        """How many rated people are not listed yet."""
+        return (await self._established())[1]

@@ -77,11 +77,14 @@ async def get_leaders(request: Request) -> Response:
     state = state_of(request)
     limit = int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
     offset = int_param(request, "offset", 0, 0, 10**9)
-    leaders, total = await state.ratings.leaders(limit, offset)
+    ratings = state.ratings
+    leaders, total = await ratings.leaders(limit, offset)
     after = offset + len(leaders)
     return json_answer(Leaders(
         leaders=[msgspec.convert(x.to_json(), Leader) for x in leaders], total=total,
-        limit=limit, offset=offset, next=after if after < total else None))
+        limit=limit, offset=offset, next=after if after < total else None,
+        provisional=await ratings.provisional(), games_needed=ratings.games_needed,
+        opponents_needed=ratings.opponents_needed))
 
 
 async def get_my_stats(request: Request) -> Response:
@@ -97,6 +100,8 @@ async def get_my_stats(request: Request) -> Response:
         "rating": rating.to_json() if rating is not None else None,
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
+        "standing": (await state.ratings.standing(account_id)).to_json()
+        if rating is not None else None,
     }, PersonStats))
 
 

@@ -34,15 +34,35 @@ class Leader(Struct):
 
 
 class Leaders(Struct):
-    """One page of the leaderboard, best ordinal first."""
+    """One page of the leaderboard, best ordinal first: people whose rating is established
+    (provisional ones are counted, not listed)."""
 
     leaders: list[Leader]
     total: int
-    """People with a rating."""
+    """People listed (established ratings)."""
     limit: int
     offset: int
     next: int | None = None
     """The offset of the next page (null: the last)."""
+    provisional: int = 0
+    """Rated people not listed yet: fewer rated games or different opponents than needed."""
+    games_needed: int = 10
+    """Rated games before a person is listed."""
+    opponents_needed: int = 6
+    """Different people played against before a person is listed."""
+
+
+class Standing(Struct):
+    """Whether a person's rating is listed yet, and the figures that decide it."""
+
+    provisional: bool
+    """True until both figures reach what is needed: not on the leaderboard."""
+    games: int
+    """Rated games finished."""
+    opponents: int
+    """Different people played against (on the other side) in them."""
+    games_needed: int
+    opponents_needed: int
 
 
 class StatCounts(Struct):
@@ -91,7 +111,10 @@ class PersonStats(Struct):
     username: str
     rating: SeatRating | None
     rank: int | None
+    """The place on the leaderboard; null while unrated or provisional."""
     stats: PersonStatistics
+    standing: Standing | None = None
+    """Whether the rating is provisional, and why (null while unrated)."""
 
 
 class GameSeatStats(StatCounts):

@@ -63,9 +63,17 @@ export function countedText(counted) {
   return `From ${games} at every kind of table${counted >= 200 ? " (the newest 200)" : ""}.`;
 }
 
+/** Why a rating is provisional, and what is still needed before it is listed. */
+export function provisionalWhy(standing) {
+  const games = `${standing.games} of ${standing.games_needed} rated games`;
+  const met = `${standing.opponents} of ${standing.opponents_needed} different opponents`;
+  return `Your rating is provisional until you have played ${standing.games_needed} rated games against at least ${standing.opponents_needed} different people (so far ${games}, ${met}); then it is listed on the leaderboard. This keeps a few games among friends, or one person's several accounts, off the top.`;
+}
+
 /** The account page's rating and statistics (the /api/me/stats answer). */
 export function personSection(data) {
-  const { rating, rank, stats } = data;
+  const { rating, rank, stats, standing } = data;
+  const provisional = rating && standing && standing.provisional;
   const kinds = [["all", stats.all], ...Object.entries(stats.by_kind)];
   return h(
     "section",
@@ -77,9 +85,10 @@ export function personSection(data) {
           { class: "rating-line" },
           h("strong", { dataset: { rating: "mu" } }, ratingText(rating)),
           ` (ordinal ${rating.ordinal.toFixed(1)}), ${rating.games} rated game${rating.games === 1 ? "" : "s"}; `,
-          h("a", { href: "/leaders" }, `#${rank} on the leaderboard`),
+          provisional ? "provisional: not on the leaderboard yet" : h("a", { href: "/leaders" }, `#${rank} on the leaderboard`),
         )
       : h("p", { class: "rating-line" }, "No rating yet: play a rated online table with three other signed-in people. ", h("a", { href: "/leaders" }, "See the leaderboard")),
+    provisional ? h("p", { class: "provisional-line" }, provisionalWhy(standing)) : null,
     h("h2", {}, "Statistics by table"),
     h("p", { class: "field-help" }, countedText(stats.games_counted)),
     statsTable(kinds, "Statistics by table"),

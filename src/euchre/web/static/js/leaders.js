@@ -12,6 +12,7 @@ export function mountLeaders(main) {
   let alive = true;
   const status = h("p", { role: "status", "aria-live": "polite" }, "Loading the leaderboard…");
   const body = h("div", { class: "leaders" });
+  const rule = h("p", { class: "field-help provisional-rule" });
   fill(
     main,
     h(
@@ -19,6 +20,7 @@ export function mountLeaders(main) {
       { class: "page notice" },
       h("h1", {}, "Leaderboard"),
       h("p", { class: "field-help" }, "Ratings from rated online tables (four signed-in people), updated with openskill: each partnership is rated as a team. A rating is skill ± uncertainty; people are ordered by skill less three times the uncertainty, so a few lucky games do not put anyone on top."),
+      rule,
       status,
       body,
     ),
@@ -33,7 +35,9 @@ export function mountLeaders(main) {
       return;
     }
     if (!alive) return;
-    status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.` : "Nobody has a rating yet: play a rated online table.";
+    const waiting = page.provisional ? ` ${page.provisional} more ${page.provisional === 1 ? "is" : "are"} provisional.` : "";
+    status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.${waiting}` : `Nobody is listed yet: play rated online tables.${waiting}`;
+    rule.textContent = `Provisional ratings are not listed: a person appears here after ${page.games_needed} rated games against at least ${page.opponents_needed} different people, so a few games among friends, or one person's several accounts, cannot top the board.`;
     const rows = page.leaders.map((x) =>
       h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, botLabel(x.username, x.bot)), h("td", {}, ratingText(x)), h("td", {}, x.ordinal.toFixed(1)), h("td", {}, String(x.games))),
     );
