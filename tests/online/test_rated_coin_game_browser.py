@@ -256,11 +256,13 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
         assert sum(e["amount"] for e in ledger) == expected, (person.name, ledger)
 
     # Ratings: once each, the winners up and the losers down, Cyd on her side.
-    board = {x["username"]: x for x in ann.get("/api/leaders")["leaders"]}
+    board = ann.get("/api/leaders")
+    assert (board["leaders"], board["provisional"]) == ([], 4)  # one game: provisional
     for person in people:
         mine = person.get("/api/me/stats")
         rating = mine["rating"]
-        assert rating["games"] == 1 and board[person.name]["games"] == 1
+        assert rating["games"] == 1 and mine["standing"]["provisional"]
+        assert mine["rank"] is None
         assert (rating["mu"] > DEFAULT_MU) is won[person.name], (person.name, rating)
         online = mine["stats"]["by_kind"]["online"]
         assert (online["games"], online["wins"]) == (1, int(won[person.name]))
@@ -270,20 +272,25 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
         page = person.page
         page.goto("/account")
         section = page.get_by_role("region", name="Rating and statistics")
-        expect(section.locator(".rating-line")).to_contain_text("1 rated game")
+        expect(section.locator(".rating-line")).to_contain_text(
+            "1 rated game; provisional: not on the leaderboard yet")
+        expect(section.locator(".provisional-line")).to_contain_text("(so far 1 of 10 rated "
+                                                                     "games, 2 of 6 different "
+                                                                     "opponents)")
         expect(section.locator('td[data-kind="online"][data-person-stat="games"]')).to_have_text(
             "1")
         expect(section.locator('td[data-kind="online"][data-person-stat="wins"]')).to_have_text(
             str(int(won[person.name])))
         person.shot("account")
         page.goto("/leaders")
-        expect(page.get_by_role("status")).to_have_text("4 rated people.")
-        rows = page.locator(".leaders-table tbody tr")
-        expect(rows).to_have_count(4)
-        winners = [n for n in names if won[n]]
-        top = {rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)}
-        assert top == set(winners), (top, winners)
+        expect(page.get_by_role("status")).to_have_text(
+            "Nobody is listed yet: play rated online tables. 4 more are provisional.")
+        expect(page.locator(".leaders-table")).to_have_count(0)
         person.shot("leaders")
+    winners = [n for n in names if won[n]]
+    ordinals = {p.name: p.get("/api/me/stats")["rating"]["ordinal"] for p in people}
+    top = set(sorted(ordinals, key=lambda n: -ordinals[n])[:2])
+    assert top == set(winners), (top, winners)
     assert not errors, errors
 
 

@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 import uvicorn
-from account_rows import new_account
+from account_rows import league, new_account
 from playwright.sync_api import BrowserContext, Page, expect
 from sqlalchemy import select
 from stats_helpers import fixed_game
@@ -41,7 +41,7 @@ pytestmark = pytest.mark.browser
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ratings"
 ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-LEADERS = 30
+LEADERS = 28
 """Rated people besides the one signed in (more than one page of 25)."""
 
 
@@ -125,12 +125,7 @@ def _seed(db: str, username: str) -> None:
                     accounts.c.username == username))).scalar_one())
             others = [await new_account(engine, f"leader{i:02}") for i in range(LEADERS)]
             ratings = RatingService(engine)
-            for g in range(0, LEADERS, 4):
-                four = others[g:g + 4]
-                if len(four) < 4:
-                    four = [*four, *others[:4 - len(four)]]
-                await ratings.register(f"r{g}", four)
-                await ratings.apply(f"r{g}", g % 2)
+            await league(engine, others, 10)  # established: listed
             await ratings.register("mine", [me, *others[:3]])
             await ratings.apply("mine", 0)
             await store.save(_stored("mypractice", (username, me)))
@@ -155,7 +150,11 @@ def test_account_statistics_leaders_and_a_guests_practice(
     page.reload()
     section = page.get_by_role("region", name="Rating and statistics")
     expect(section.locator(".rating-line")).to_contain_text(re.compile(r"\d+\.\d ± \d+\.\d"))
-    expect(section.locator(".rating-line")).to_contain_text("1 rated game")
+    expect(section.locator(".rating-line")).to_contain_text(
+        "1 rated game; provisional: not on the leaderboard yet")
+    expect(section.locator(".provisional-line")).to_contain_text(
+        "Your rating is provisional until you have played 10 rated games against at least 6 "
+        "different people (so far 1 of 10 rated games, 2 of 6 different opponents)")
     # The history: the rated game annie won at seat 0, before and after, with its replay.
     history = page.get_by_role("region", name="Rating history")
     row = history.locator('tr[data-game="mine"]')
@@ -179,12 +178,17 @@ def test_account_statistics_leaders_and_a_guests_practice(
     expect(stat("all", "games")).to_have_text("1")
 
     page.locator(".site-nav").get_by_role("link", name="Leaders").click()
-    expect(page.get_by_role("status")).to_have_text(f"{LEADERS + 1} rated people.")
+    expect(page.get_by_role("status")).to_have_text(
+        f"{LEADERS} rated people. 1 more is provisional.")
+    expect(page.locator(".provisional-rule")).to_contain_text(
+        "a person appears here after 10 rated games against at least 6 different people")
     rows = page.locator(".leaders-table tbody tr")
     expect(rows).to_have_count(25)
     expect(rows.first).to_have_attribute("data-rank", "1")
+    expect(page.get_by_role("table", name="Leaderboard")).not_to_contain_text("annie")
+    page.screenshot(path=str(ARTIFACTS / "leaders-provisional.png"), full_page=True)
     page.get_by_role("button", name="Next page").click()
-    expect(rows).to_have_count(LEADERS + 1 - 25)
+    expect(rows).to_have_count(LEADERS - 25)
     expect(rows.first).to_have_attribute("data-rank", "26")
     expect(page.get_by_role("button", name="Next page")).to_have_count(0)
     page.get_by_role("button", name="Previous page").click()
