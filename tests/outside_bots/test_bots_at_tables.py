@@ -7,12 +7,14 @@ table socket gives a bot's messages the same answers a person's get."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot_helpers import bot_app, bot_call, changing, make_token, sign_up
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+from addressed import Addressed, at
 from euchre.server.socket_guard import SocketLimits
 from euchre.server.socket_rate import MessageRate
 from euchre.table.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
@@ -78,7 +80,8 @@ def test_a_bot_opens_a_practice_table_under_its_name(db_url: str) -> None:
 
 
 def test_rated_and_stake_tables_take_bots_only_where_allowed(db_url: str) -> None:
-    with TestClient(bot_app(db_url)) as client:
+    # Addressed: Bob plays from his own home (a rated table seats one per address)
+    with TestClient(Addressed(bot_app(db_url))) as client:
         ann = sign_up(client, "ann")
         token = make_token(client, ann, "annbot")["token"]
         # A rated table its people did not open to bots: the bot cannot sit or open one.
@@ -114,7 +117,7 @@ def test_rated_and_stake_tables_take_bots_only_where_allowed(db_url: str) -> Non
         client.delete("/api/session", headers=changing(ann))
         bob = sign_up(client, "bob")
         r = client.post(f"/api/tables/{allowed}/seats", json={"seat": 1},
-                        headers={"X-CSRF-Token": bob})
+                        headers={"X-CSRF-Token": bob, **at("10.60.0.2")})
         assert r.status_code == 201, r.text
 
 
@@ -231,18 +234,24 @@ def test_a_rated_bot_is_marked_on_the_leaderboard(db_url: str) -> None:
     app = bot_app(db_url)
     with TestClient(app) as client:
         ids = {}
-        for name in ("ann", "bob", "cyd"):
+        people = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus")
+        for name in people:
             csrf = sign_up(client, name)
             ids[name] = client.portal.call(app.state.accounts.accounts.authenticate, name,
                                            "correct horse").id
         token = make_token(client, csrf, "cydbot")["token"]
         bot = client.portal.call(app.state.bots.identify, token)
         assert bot is not None
-        # A rated game where its people allowed bots: the bot is rated as itself.
+        # Rated games where its people allowed bots: the bot is rated as itself, and listed
+        # once established (10 games against 6 different people), like anyone.
         ratings = app.state.ratings.ratings
-        client.portal.call(ratings.register, "g1", [bot.account_id, ids["ann"], ids["bob"],
-                                                    ids["cyd"]])
-        assert client.portal.call(ratings.apply, "g1", 0)
+        everyone = [bot.account_id, *(ids[n] for n in people)]
+        for r in range(10):
+            order = list(everyone)
+            random.Random(r).shuffle(order)
+            for t in (0, 4):
+                client.portal.call(ratings.register, f"g{r}-{t}", order[t:t + 4])
+                assert client.portal.call(ratings.apply, f"g{r}-{t}", r % 2)
         leaders = client.get("/api/leaders").json()["leaders"]
         marks = {x["username"]: x.get("bot", False) for x in leaders}
-        assert marks == {"cydbot": True, "ann": False, "bob": False, "cyd": False}
+        assert marks == {"cydbot": True, **{n: False for n in people}}

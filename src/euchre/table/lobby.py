@@ -43,8 +43,8 @@ from .online import (
     OnlineNotFound,
     OnlineOptions,
     OpenTable,
-    check_bot_allowed,
     SameOrigin,
+    check_bot_allowed,
     page_of,
 )
 from .seats import hash_token, new_table_id, new_token
