@@ -66,6 +66,9 @@ def other_site(base_url: str) -> Iterator[str]:
         yield url.replace("127.0.0.1", "localhost") + "/"
 
 
+# the other site's page: the refusals it provokes, and its own missing favicon
+@pytest.mark.console_errors(r"status of 415 .*/api/(tables|accounts)",
+                            r"status of 404 .*/favicon\.ico")
 def test_another_sites_forms_and_fetches_change_nothing(
         new_context: Callable[..., BrowserContext], base_url: str, other_site: str) -> None:
     context = new_context(viewport={"width": 1280, "height": 800})
