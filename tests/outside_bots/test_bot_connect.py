@@ -84,7 +84,7 @@ def test_the_example_bot_plays_a_whole_practice_game(tmp_path: Path) -> None:
         http, token, _ = _owner_token(base)
         bridge = _bridge(base, token, "--practice", "--preset", "short")
         out, err = bridge.communicate(timeout=240)
-        assert bridge.returncode == 0, err
+        assert bridge.returncode == 0, (out, err)
         assert "signed in as the bot annbot" in out
         assert "game over: the bot's side" in out
         # The finished game is the bot's: its record is there, its seat under its name.
@@ -117,7 +117,7 @@ def test_the_example_bot_joins_an_online_table_and_plays_with_a_person(tmp_path:
         player.start()
         out, err = bridge.communicate(timeout=240)
         player.join(timeout=60)
-        assert bridge.returncode == 0, err
+        assert bridge.returncode == 0, (out, err)
         assert "game over" in out
         last = seen[-1]["table"]
         assert last["game_over"] and last["seats"][2]["outside_bot"] is True
@@ -148,7 +148,7 @@ def test_a_refused_move_is_asked_again_and_the_program_sees_only_its_seat(tmp_pa
         bridge = _bridge(base, token, "--practice", "--preset", "short",
                          program=[sys.executable, str(STUBBORN), str(log)])
         out, err = bridge.communicate(timeout=240)
-        assert bridge.returncode == 0, err
+        assert bridge.returncode == 0, (out, err)
         table_id = out.split("at table ")[1].split()[0]
         record = http.get(f"/api/games/{table_id}/record?format=json").json()
     requests = [json.loads(line) for line in log.read_text().splitlines()]

@@ -244,6 +244,8 @@ async def play(site: Site, seat: Seat, program: Program, out: Any) -> dict[str, 
             final = await _final(site, seat.table_id)
             if final is not None:
                 return final
+            print(f"the table's socket closed ({ws.close_code} {ws.close_reason}): "
+                  "connecting again", file=out, flush=True)
         except ConnectionClosed as e:
             # 1012: the table stopped in that process; 1013: we read too slowly. Both mean
             # "connect again and rejoin with since" (docs/protocol.md).
