@@ -215,13 +215,26 @@ def test_the_api_refuses_bad_online_requests(client: TestClient) -> None:
     assert client.get("/online").status_code == 200
 
 
+def test_the_listing_answers_whether_a_table_is_listed_never_404(client: TestClient) -> None:
+    # The watch page asks this: a dead link is an answer (null), not a refused request.
+    made = client.post("/api/tables", json={"kind": "online", "name": "Ann"}).json()
+    listed = client.get(f"/api/online/{made['id']}/listing")
+    assert listed.status_code == 200, listed.text
+    assert listed.json()["table"] == client.get(f"/api/online/{made['id']}").json()
+    assert "token" not in listed.text
+    none = client.get("/api/online/no-such-table/listing")
+    assert none.status_code == 200 and none.json() == {"table": None}
+    assert client.get("/api/online/no-such-table").status_code == 404
+
+
 def test_openapi_describes_online_tables(client: TestClient) -> None:
     schema = client.get("/openapi.json").json()
     body = schema["paths"]["/api/tables"]["post"]["requestBody"]["content"]["application/json"]
     refs = [o["$ref"] for o in body["schema"]["oneOf"]]
     assert "#/components/schemas/OnlineTableRequest" in refs
     assert "#/components/schemas/PracticeTableRequest" in refs
-    assert {"/api/online", "/api/online/{table_id}", "/api/tables/{table_id}/seats",
+    assert {"/api/online", "/api/online/{table_id}", "/api/online/{table_id}/listing",
+            "/api/tables/{table_id}/seats",
             "/api/tables/{table_id}/start"} <= set(schema["paths"])
 
 

@@ -190,7 +190,6 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
     assert not errors, errors
 
 
-@pytest.mark.console_errors(r"status of 404 .*/api/online/no-such-table")  # a dead link
 def test_the_watch_page_says_why_there_is_nothing_to_watch(browser: Browser,
                                                            server_url: str) -> None:
     errors: list[str] = []

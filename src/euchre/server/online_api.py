@@ -35,6 +35,7 @@ from ..table.online import (
     BotSeat,
     OnlineConflict,
     OnlineForbidden,
+    OnlineNotFound,
     OnlineOptions,
     OpenTable,
     check_bot_allowed,
@@ -58,6 +59,7 @@ from .registry import Endpoint, Extension, Param, TableKindApi
 from .wire.lobby import StartRefused, TableChanged, TableGone
 from .wire.online import (
     FillAgreed,
+    OnlineListing,
     OnlineTable,
     OnlineTableRequest,
     QuickRequest,
@@ -224,6 +226,17 @@ async def get_online_table(request: Request) -> Response:
     table = await lobby_of(request).get(request.path_params["table_id"])
     [shown] = await _tables(request, [table])
     return json_answer(shown)
+
+
+async def get_online_listing(request: Request) -> Response:
+    """``GET /api/online/{id}/listing``: the table's seats and status, or ``table: null``
+    when no open or recent online table has that id (a 200 either way)."""
+    try:
+        table = await lobby_of(request).get(request.path_params["table_id"])
+    except OnlineNotFound:
+        return json_answer(OnlineListing(table=None))
+    [shown] = await _tables(request, [table])
+    return json_answer(OnlineListing(table=shown))
 
 
 async def post_seat(request: Request) -> Response:
@@ -413,6 +426,11 @@ def online_extension() -> Extension:
                      "One online table's seats and status", params=[_ID],
                      answers={200: OnlineTable},
                      refusals={404: "No open online table has that id."}),
+            Endpoint("GET", "/api/online/{table_id}/listing", get_online_listing,
+                     "Whether the lobby lists an online table",
+                     "``table`` is null when no open or recent online table has that id "
+                     "(the watch page asks this, so a dead link is no refused request).",
+                     params=[_ID], answers={200: OnlineListing}),
             Endpoint("POST", "/api/tables/{table_id}/seats", post_seat, "Claim a free seat",
                      params=[_ID], body=SeatRequest, answers={201: SeatTaken},
                      refusals={400: "A bad seat or name (a guest must give one).",

@@ -288,6 +288,15 @@ class OnlineTables(Struct):
     """The cursor of the next page (null: the last page)."""
 
 
+class OnlineListing(Struct):
+    """Whether the lobby lists an online table: the watch page asks this rather than
+    ``GET /api/online/{id}``, so a table that is not (or no longer) listed is an answer,
+    not a refused request the browser reports as an error."""
+
+    table: OnlineTable | None
+    """The table's seats and status, or null: no open or recent table has that id."""
+
+
 class SeatTaken(Struct):
     """A seat at an online table and its token."""
 

@@ -4,7 +4,7 @@
 // starts watching when the game starts: the table's waiting-page socket /ws/online/{id}
 // pushes the start, no polling).
 
-import { ApiError, request } from "./api.js";
+import { request } from "./api.js";
 import { fill, h } from "./dom.js";
 import { openLive } from "./live.js";
 import { watchTable } from "./table.js";
@@ -15,14 +15,11 @@ export function mountWatch(main, tableId) {
   return () => page.stop();
 }
 
-/** The online table as the lobby lists it, or null if no open or recent one has that id. */
+/** The online table as the lobby lists it, or null if no open or recent one has that id.
+ * The listing answers 200 either way, so a dead link logs no failed request. */
 async function onlineTable(tableId) {
-  try {
-    return await request("GET", `/api/online/${encodeURIComponent(tableId)}`);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+  const listing = await request("GET", `/api/online/${encodeURIComponent(tableId)}/listing`);
+  return listing.table;
 }
 
 class WatchPage {
