@@ -223,7 +223,8 @@ def test_the_listing_answers_whether_a_table_is_listed_never_404(client: TestCli
     assert listed.json()["table"] == client.get(f"/api/online/{made['id']}").json()
     assert "token" not in listed.text
     none = client.get("/api/online/no-such-table/listing")
-    assert none.status_code == 200 and none.json() == {"table": None}
+    assert none.status_code == 200 and none.json() == {"table": None, "seat_refused": None}
+    assert listed.json()["seat_refused"] is None  # not rated: nothing foreseen
     assert client.get("/api/online/no-such-table").status_code == 404
 
 

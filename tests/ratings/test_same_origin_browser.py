@@ -54,7 +54,6 @@ def _sit_west(page: Page, table_id: str) -> None:
     page.get_by_role("button", name="Sit West").click()
 
 
-@pytest.mark.console_errors(r"status of 409 .*/api/tables/\w+/seats")  # the refusals shown
 def test_a_household_is_refused_a_second_seat_at_a_rated_table(
         new_context: Callable[..., BrowserContext], base_url: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -32,6 +32,7 @@ from ..table.online import (
     ONLINE,
     ONLINE_KIND,
     PAGE_SIZE,
+    SAME_ORIGIN_REFUSED,
     BotSeat,
     OnlineConflict,
     OnlineForbidden,
@@ -236,7 +237,13 @@ async def get_online_listing(request: Request) -> Response:
     except OnlineNotFound:
         return json_answer(OnlineListing(table=None))
     [shown] = await _tables(request, [table])
-    return json_answer(OnlineListing(table=shown))
+    # Not for a person already seated here (their own seat's origins match theirs): the
+    # claim tells them what applies to them.
+    clash = table.options.rated and table.status() == "open" \
+        and await guards.creator_of(request) not in table.holders \
+        and table.clash(origins_of(request, table.id)) is not None
+    return json_answer(OnlineListing(table=shown,
+                                     seat_refused=SAME_ORIGIN_REFUSED if clash else None))
 
 
 async def post_seat(request: Request) -> Response:
@@ -429,7 +436,9 @@ def online_extension() -> Extension:
             Endpoint("GET", "/api/online/{table_id}/listing", get_online_listing,
                      "Whether the lobby lists an online table",
                      "``table`` is null when no open or recent online table has that id "
-                     "(the watch page asks this, so a dead link is no refused request).",
+                     "(the watch page asks this, so a dead link is no refused request); "
+                     "``seat_refused`` says why a seat would be refused to the asker "
+                     "(``same_origin``), asked before a seat claim.",
                      params=[_ID], answers={200: OnlineListing}),
             Endpoint("POST", "/api/tables/{table_id}/seats", post_seat, "Claim a free seat",
                      params=[_ID], body=SeatRequest, answers={201: SeatTaken},

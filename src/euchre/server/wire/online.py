@@ -295,6 +295,11 @@ class OnlineListing(Struct):
 
     table: OnlineTable | None
     """The table's seats and status, or null: no open or recent table has that id."""
+    seat_refused: str | None = None
+    """Why a seat here would be refused to the asker before they claim one (someone seated
+    at this rated table plays from their address or browser: the ``same_origin`` refusal),
+    or null. The seat claim checks again; the page asks first so a refusal it can foresee
+    is no failed request."""
 
 
 class SeatTaken(Struct):

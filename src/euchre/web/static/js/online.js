@@ -234,6 +234,14 @@ export function mountOnlineLobby(main, id) {
     showError("");
     try {
       localStorage.setItem(NAME_KEY, name);
+      // A refusal the server can foresee (someone at this rated table plays from here) is
+      // asked first: said on the page, not a refused claim in the browser's console.
+      const listing = await call("GET", `/api/online/${encodeURIComponent(id)}/listing`);
+      if (listing.seat_refused) {
+        showError(`Could not take that seat: ${listing.seat_refused}`);
+        redraw();
+        return;
+      }
       const got = await call("POST", `/api/tables/${encodeURIComponent(id)}/seats`, account ? { seat } : { seat, name });
       holdSeat(id, got.seat, got.token);
     } catch (error) {
