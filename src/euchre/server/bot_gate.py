@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..accounts.bots import BotService
 from .socket_guard import Refusal
@@ -22,7 +22,20 @@ from .wire.socket import error_message
 
 if TYPE_CHECKING:
     from ..table.actor import TableActor
-    from .ws import Connection
+
+
+class Connection(Protocol):
+    """What the gate needs of a table socket (``ws.Connection``; named here, not imported,
+    so the socket module and its gate do not import each other)."""
+
+    seat: int | None
+
+    def send(self, message: Any) -> None:
+        """Queue a message for the socket."""
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Tell the socket why and close it."""
+
 
 log = logging.getLogger(__name__)
 
