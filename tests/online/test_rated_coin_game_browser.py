@@ -219,7 +219,7 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
     stayed = [ann, bob, dee]
     _play(stayed, lambda: all(p.page.locator(GAME_OVER).is_visible() for p in stayed))
     for person in stayed:
-        expect(person.page.get_by_role("status")).to_contain_text("won the game")
+        expect(person.page.locator("p.status")).to_contain_text("won the game")
         # what the pot paid, and the way back to the lobby (not a practice table)
         panel = person.page.locator(GAME_OVER)
         expect(panel.locator(".pot-result")).to_contain_text(f"pot of {4 * STAKE}")
