@@ -7,6 +7,7 @@ import { fill, h } from "../js/dom.js";
 export const NOTICE = "Play coins have no cash value and cannot be cashed out.";
 
 let current = null; // the last /api/me answer, or null when signed out
+let version = 0; // bumped by every setMe: a fetch older than the last change is stale
 const listeners = new Set();
 
 /** Call the API; state-changing calls carry the session's CSRF token. */
@@ -20,13 +21,17 @@ export async function me(fresh = false) {
   if (current && !fresh) return current;
   // GET /api/session answers a guest with 200 (GET /api/me would refuse with a 401, which
   // the browser reports as an error in the console).
+  const started = version;
   const answer = await call("GET", "/api/session");
-  setMe(answer.signed_in ? answer.me : null);
+  // A change recorded while the fetch was in flight (a leave's new balance, say) came from
+  // an answer the server gave later than this one: keep it rather than go back.
+  if (version === started) setMe(answer.signed_in ? answer.me : null);
   return current;
 }
 
 /** Remember a new /api/me answer (sign-in, sign-up, a balance change) and redraw. */
 export function setMe(value) {
+  version += 1;
   current = value;
   for (const listener of listeners) listener(current);
 }
