@@ -11,7 +11,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.bots import make
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 
 _seeds = itertools.count()
 

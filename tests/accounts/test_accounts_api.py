@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from addressed import Addressed, at
 from euchre.limits import MemoryLimits
-from euchre.server.accounts_api import AccountsOptions
-from euchre.server.guards import LimitSettings
+from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.core.guards import LimitSettings
 from limits_helpers import FakeClock
 from testdb import drop_postgres, fresh_postgres, postgres_url
 

@@ -12,7 +12,7 @@ from euchre import GameState, Rules
 from euchre.bots import make
 from euchre.coins import CoinService
 from euchre.record import GameRecord
-from euchre.server.accounts_api import AccountsState, reconcile
+from euchre.server.accounts.accounts_api import AccountsState, reconcile
 from euchre.storage.base import FINISHED, PLAYING, StoredGame
 from euchre.storage.memory import MemoryStore
 from euchre.table.clock import ClockPolicy

@@ -13,8 +13,8 @@ from starlette.testclient import TestClient
 
 from euchre.bots import make
 from euchre.server import Settings, build_app, create_app
-from euchre.server.accounts_api import AccountsOptions
-from euchre.server.practice_api import practice_extension
+from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.tables.practice_api import practice_extension
 
 _seeds = itertools.count()
 
@@ -161,7 +161,7 @@ def test_openapi_documents_every_route_and_serves_every_documented_path() -> Non
 
 def client_page_only(app: Any, path: str) -> bool:
     """Whether ``path`` serves the web client's page."""
-    from euchre.server.pages import client_page
+    from euchre.server.core.pages import client_page
 
     return any(isinstance(r, Route) and r.path == path and r.endpoint is client_page
                for r in app.routes)

@@ -10,8 +10,8 @@ from starlette.testclient import TestClient
 from addressed import Addressed, at
 from euchre.bots import make
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
-from euchre.server.guards import LimitSettings
+from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.core.guards import LimitSettings
 
 
 def lobby_app(database_url: str = "memory:", **limits: Any) -> Starlette:

@@ -204,7 +204,7 @@ def stake_app(database_url: str) -> Any:
 
     from euchre.bots import make
     from euchre.server import Settings, create_app
-    from euchre.server.accounts_api import AccountsOptions
+    from euchre.server.accounts.accounts_api import AccountsOptions
     from limits_helpers import roomy_limits
 
     seeds = itertools.count()

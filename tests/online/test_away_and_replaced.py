@@ -162,7 +162,7 @@ async def test_away_and_replaced_survive_a_restart() -> None:
 async def test_the_new_events_and_seat_fields_match_the_documented_models() -> None:
     import msgspec
 
-    from euchre.server.asyncapi import asyncapi_document
+    from euchre.server.core.asyncapi import asyncapi_document
     from euchre.server.wire.socket import TableEvent
     from euchre.server.wire.tables import TableSnapshot
 

@@ -18,8 +18,8 @@ from euchre.bots import make
 from euchre.coins import rules
 from euchre.coins.ledger import Ledger
 from euchre.coins.service import CoinGame, CoinService
-from euchre.server.accounts_api import COIN_GAME_ENDED, leave_coin_game
-from euchre.server.errors import ApiError
+from euchre.server.accounts.accounts_api import COIN_GAME_ENDED, leave_coin_game
+from euchre.server.core.errors import ApiError
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
 from euchre.table.actor import TableActor, TableError

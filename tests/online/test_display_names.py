@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 from euchre.accounts.errors import BadUsernameError
 from euchre.accounts.service import check_username
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.table.names import NameRefused, check_display_name
 
 REFUSED = ["North", "north", "SOUTH", "East", "West", "the North", "N o r t h", "Computer",

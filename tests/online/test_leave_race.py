@@ -20,8 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from euchre.coins import rules
 from euchre.coins.ledger import Ledger
 from euchre.coins.pots import PotService
-from euchre.server.errors import ApiError
-from euchre.server.stakes import GAME_ENDED, leave_game, reconcile, with_stakes
+from euchre.server.core.errors import ApiError
+from euchre.server.online.stakes import GAME_ENDED, leave_game, reconcile, with_stakes
 from euchre.storage.accounts_models import accounts, ledger_entries
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore

@@ -25,7 +25,7 @@ from stake_helpers import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from euchre.server.stakes import GAME_ENDED
+from euchre.server.online.stakes import GAME_ENDED
 from ledger_fixtures import db_url
 from live_server import live_server
 

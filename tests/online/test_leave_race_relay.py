@@ -25,7 +25,7 @@ from test_leave_race import (
 
 from euchre.broker.memory import MemoryBroker
 from euchre.coins.pots import PotService
-from euchre.server.relay import Relays
+from euchre.server.tables.relay import Relays
 from euchre.storage.memory import MemoryStore
 from euchre.table.actor import LEFT
 from euchre.table.pacing import ManualScheduler

@@ -17,12 +17,12 @@ from starlette.websockets import WebSocketDisconnect
 
 from euchre.bots import make
 from euchre.server import Settings, build_app
-from euchre.server.accounts_api import AccountsOptions, accounts_extension
-from euchre.server.online_api import online_extension
-from euchre.server.practice_api import practice_extension
-from euchre.server.registry import Extension
-from euchre.server.socket_guard import SocketLimits
-from euchre.server.socket_rate import MessageRate
+from euchre.server.accounts.accounts_api import AccountsOptions, accounts_extension
+from euchre.server.core.registry import Extension
+from euchre.server.online.online_api import online_extension
+from euchre.server.tables.practice_api import practice_extension
+from euchre.server.tables.socket_guard import SocketLimits
+from euchre.server.tables.socket_rate import MessageRate
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
 

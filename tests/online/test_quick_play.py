@@ -11,7 +11,7 @@ from lobby_helpers import at, client_for, lobby_app, quick
 from starlette.testclient import TestClient
 
 from euchre.accounts import COOKIE_NAME
-from euchre.server import online_api
+from euchre.server.online import online_api
 
 
 @pytest.fixture

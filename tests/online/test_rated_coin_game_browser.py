@@ -33,7 +33,7 @@ from stake_helpers import check_no_coin_created_or_lost, pot_figures
 from euchre.bots import make
 from euchre.ratings import DEFAULT_MU
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from live_server import live_server
 
 pytestmark = pytest.mark.browser

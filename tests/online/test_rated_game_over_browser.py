@@ -21,7 +21,7 @@ from playwright.sync_api import BrowserContext, expect
 from stake_helpers import PASSWORD, Person, Players
 
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from live_server import live_server
 
 pytestmark = pytest.mark.browser

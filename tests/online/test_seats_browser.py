@@ -23,7 +23,7 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import BrowserContext, Page, expect
 
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from live_server import live_server
 
 pytestmark = pytest.mark.browser

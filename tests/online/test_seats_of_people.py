@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from euchre.accounts import COOKIE_NAME
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from redis_fixtures import REDIS_URL, needs_redis
 
 

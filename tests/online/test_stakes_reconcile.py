@@ -1,5 +1,5 @@
 """What a crash can leave half done at a stake table, settled at the next start
-(:func:`euchre.server.stakes.reconcile`): stakes taken for a table never stored come back;
+(:func:`euchre.server.online.stakes.reconcile`): stakes taken for a table never stored come back;
 a game that ended before its finish hook ran is settled; a leave charged before the table
 heard of it, or a seat taken over before its fee was charged, is completed."""
 
@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from euchre.coins.ledger import Ledger
 from euchre.coins.pots import PotService
-from euchre.server.stakes import reconcile
+from euchre.server.online.stakes import reconcile
 from euchre.storage.accounts_models import accounts
 from euchre.storage.memory import MemoryStore
 from ledger_fixtures import db_url, engine

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from euchre.bots import make
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from limits_helpers import roomy_limits
 
 _seeds = itertools.count()

@@ -15,8 +15,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from addressed import Addressed, at
-from euchre.server.socket_guard import SocketLimits
-from euchre.server.socket_rate import MessageRate
+from euchre.server.tables.socket_guard import SocketLimits
+from euchre.server.tables.socket_rate import MessageRate
 from euchre.table.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
 
 

@@ -12,11 +12,11 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from euchre.bots import make
-from euchre.server.accounts_api import AccountsOptions, accounts_extension
+from euchre.server.accounts.accounts_api import AccountsOptions, accounts_extension
+from euchre.server.accounts.bots_api import bots_extension
 from euchre.server.app import Settings, build_app
-from euchre.server.bots_api import bots_extension
-from euchre.server.practice_api import practice_extension
-from euchre.server.registry import Extension
+from euchre.server.core.registry import Extension
+from euchre.server.tables.practice_api import practice_extension
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
 

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from euchre.limits.redis import RedisLimits
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 
 
 def test_a_redis_that_is_down_refuses_with_a_json_503(tmp_path: Path) -> None:

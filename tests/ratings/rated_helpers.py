@@ -12,7 +12,7 @@ from addressed import Addressed, at
 from euchre.accounts import COOKIE_NAME
 from euchre.bots import make
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 
 _seeds = itertools.count()
 

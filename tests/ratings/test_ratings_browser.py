@@ -29,7 +29,7 @@ from stats_helpers import fixed_game
 from euchre.ratings import RatingService
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.stats import PlayerIndex
 from euchre.storage.accounts_models import accounts
 from euchre.storage.base import FINISHED, StoredGame

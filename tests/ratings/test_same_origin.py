@@ -12,7 +12,7 @@ from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
 from addressed import at
-from euchre.server.origins import BROWSER_COOKIE
+from euchre.server.core.origins import BROWSER_COOKIE
 from euchre.table.online import OnlineOptions, OpenTable, SameOrigin
 
 

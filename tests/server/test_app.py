@@ -14,7 +14,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
-from euchre.server.practice_api import practice_extension
+from euchre.server.tables.practice_api import practice_extension
 
 
 def settings(**changes: Any) -> Settings:
@@ -317,7 +317,7 @@ def test_pages_and_static_files(tmp_path: Path) -> None:
 
 async def test_a_hint_is_only_for_the_seats_own_turn() -> None:
     from euchre import GameState, Rules
-    from euchre.server.hints import HintUnavailable, hints_for
+    from euchre.server.tables.hints import HintUnavailable, hints_for
     from euchre.shuffle import deck_from_seed
 
     game = GameState(Rules(), 0).deal(deck_from_seed("x"))

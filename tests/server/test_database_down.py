@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
-from euchre.server.practice_api import practice_extension
+from euchre.server.tables.practice_api import practice_extension
 from euchre.storage.sql import SqlStore
 from pg_proxy import Proxy, proxy_for
 from testdb import drop_postgres, fresh_postgres, postgres_url

@@ -22,10 +22,11 @@ from site_helpers import STARTED, serving, site_urls, wait_until
 from websockets.asyncio.client import ClientConnection, connect
 
 from euchre.cards import card_text
-from euchre.server import Settings, create_app, hints
-from euchre.server.practice_api import practice_extension
-from euchre.server.socket_guard import SocketGuard, SocketLimits
-from euchre.server.socket_rate import MessageRate
+from euchre.server import Settings, create_app
+from euchre.server.tables import hints
+from euchre.server.tables.practice_api import practice_extension
+from euchre.server.tables.socket_guard import SocketGuard, SocketLimits
+from euchre.server.tables.socket_rate import MessageRate
 from live_server import live_server
 
 FLOODERS = ["127.0.0.31", "127.0.0.32", "127.0.0.33"]
@@ -190,7 +191,7 @@ import pathlib
 import time
 
 import euchre.bots.hints as analysis
-import euchre.server.hints as service
+import euchre.server.tables.hints as service
 from euchre.cards import card_text
 
 GATE = pathlib.Path(os.environ["EUCHRE_TEST_HINT_GATE"])

@@ -14,9 +14,10 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre import GameState, Rules
-from euchre.server import Settings, create_app, hints
-from euchre.server.practice_api import practice_extension
+from euchre.server import Settings, create_app
 from euchre.server.site import site_extension
+from euchre.server.tables import hints
+from euchre.server.tables.practice_api import practice_extension
 from euchre.shuffle import deck_from_seed
 from redis_fixtures import private_redis
 

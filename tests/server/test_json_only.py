@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from euchre.accounts import COOKIE_NAME
 from euchre.server import Settings, create_app
-from euchre.server.accounts_api import AccountsOptions
+from euchre.server.accounts.accounts_api import AccountsOptions
 
 NOT_JSON: list[dict[str, Any]] = [
     {"content": b'{"kind": "practice"}', "headers": {"content-type": "text/plain"}},

@@ -52,8 +52,8 @@ def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason
 def test_a_connection_encodes_a_shared_snapshot_once_and_correctly() -> None:
     import json
 
+    from euchre.server.tables.ws import Connection
     from euchre.server.wire.socket import Pong
-    from euchre.server.ws import Connection
 
     conn = Connection(None)  # type: ignore[arg-type]
     table = {"id": "x", "view": {"hand": ["JH"]}}
@@ -85,8 +85,8 @@ async def test_messages_reach_a_slow_peer_in_order() -> None:
     import asyncio
     import json
 
+    from euchre.server.tables.ws import Connection
     from euchre.server.wire.socket import error_message
-    from euchre.server.ws import Connection
 
     sock = FakeSocket()
     conn = Connection(sock)  # type: ignore[arg-type]
@@ -106,9 +106,9 @@ async def test_messages_reach_a_slow_peer_in_order() -> None:
 
 
 def test_a_full_outbox_drops_the_connection_and_counts_it() -> None:
-    from euchre.server.metrics import Metrics
+    from euchre.server.ops.metrics import Metrics
+    from euchre.server.tables.ws import OUTBOX_LIMIT, Connection
     from euchre.server.wire.socket import Pong
-    from euchre.server.ws import OUTBOX_LIMIT, Connection
 
     metrics = Metrics()
     conn = Connection(None, metrics)  # type: ignore[arg-type]

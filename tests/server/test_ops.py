@@ -11,8 +11,8 @@ import pytest
 
 from euchre.cli import main
 from euchre.cli.serve import public_url
-from euchre.server.logs import JsonFormatter
-from euchre.server.middleware import REQUEST_ID
+from euchre.server.core.middleware import REQUEST_ID
+from euchre.server.ops.logs import JsonFormatter
 from euchre.table.logcontext import TABLE_ID
 
 

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from euchre.leases import Leases, MemoryLeases
-from euchre.server import guards
-from euchre.server.guards import PersonBusy, PersonLocks
+from euchre.server.core import guards
+from euchre.server.core.guards import PersonBusy, PersonLocks
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
 

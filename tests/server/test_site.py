@@ -20,8 +20,8 @@ from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
 from euchre.leases import MemoryLeases
 from euchre.server import Extension, Settings, create_app
-from euchre.server.practice_api import practice_extension
 from euchre.server.site import site_extension
+from euchre.server.tables.practice_api import practice_extension
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
@@ -157,7 +157,7 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
 @needs_redis
 def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
         tmp_path: Path):
-    from euchre.server.relay import MOVED
+    from euchre.server.tables.relay import MOVED
 
     assert REDIS_URL
     db = tmp_path / "s.db"
@@ -303,7 +303,7 @@ def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_
     apps = [create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_extensions())
             for _ in range(2)]
     for application in apps:
-        from euchre.server.accounts_api import AccountsOptions
+        from euchre.server.accounts.accounts_api import AccountsOptions
 
         application.state.accounts_options = AccountsOptions(password_profile="cheapest")
     with TestClient(apps[0]) as first, TestClient(apps[1]) as second:

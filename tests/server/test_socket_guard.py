@@ -11,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 from test_app import open_table, settings
 
 from euchre.server import create_app
-from euchre.server.socket_guard import (
+from euchre.server.tables.socket_guard import (
     CLOSE_NO_JOIN,
     CLOSE_TABLE_STOPPED,
     CLOSE_TOO_MANY,

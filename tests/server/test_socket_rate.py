@@ -20,10 +20,10 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from euchre.server import Settings, create_app
-from euchre.server.practice_api import practice_extension
-from euchre.server.socket_guard import SocketGuard, SocketLimits
-from euchre.server.socket_rate import TABLE_RATE, Bucket, MessageRate
-from euchre.server.ws import FREE_TRIES
+from euchre.server.tables.practice_api import practice_extension
+from euchre.server.tables.socket_guard import SocketGuard, SocketLimits
+from euchre.server.tables.socket_rate import TABLE_RATE, Bucket, MessageRate
+from euchre.server.tables.ws import FREE_TRIES
 from euchre.table.pacing import LoopScheduler
 from live_server import live_server
 

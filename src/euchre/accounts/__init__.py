@@ -1,5 +1,5 @@
 """Accounts: argon2 passwords, server-side sessions, CSRF tokens (the sign-in and sign-up
-rate limits are in :mod:`euchre.server.guards`)."""
+rate limits are in :mod:`euchre.server.core.guards`)."""
 
 from .errors import (
     AccountError,

@@ -18,11 +18,11 @@ from typing import Any
 from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server import Settings, create_app
 from ..server.app import default_database_url
-from ..server.guards import LimitSettings
-from ..server.logs import configure, uvicorn_log_config
-from ..server.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
+from ..server.core.guards import LimitSettings
+from ..server.ops.logs import configure, uvicorn_log_config
+from ..server.ops.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
-from ..server.socket_guard import SocketLimits
+from ..server.tables.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"

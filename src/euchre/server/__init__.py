@@ -5,7 +5,7 @@
 """
 
 from .app import Settings, build_app
-from .registry import Extension
+from .core.registry import Extension
 from .site_app import create_app, site_extensions
 
 __all__ = ["Extension", "Settings", "build_app", "create_app", "site_extensions"]

@@ -1,7 +1,7 @@
 """The ASGI application: ``build_app(settings, extensions)`` wires storage, tables, the API,
 the socket, the documents and the pages.
 
-Everything an app serves comes from its :class:`~euchre.server.registry.Registry`: the core
+Everything an app serves comes from its :class:`~euchre.server.core.registry.Registry`: the core
 (tables, records, operations, documents, pages) and the extension objects it was given
 (:func:`euchre.server.site_app.create_app` gives the whole site's). Nothing is kept at module
 level, so apps built in one process never see each other's routes or kinds.
@@ -31,22 +31,23 @@ from ..storage import GameStore, open_store
 from ..table.actor import BotFactory
 from ..table.manager import TableManager
 from ..table.pacing import LoopScheduler, Pacing, Scheduler
-from . import api, ops
-from .asyncapi import asyncapi_document
-from .bot_gate import BotGate
-from .encoder import json_answer
-from .errors import handlers
-from .guards import LimitSettings
-from .hints import HintService
-from .json_only import JsonOnlyMiddleware
-from .metrics import Metrics
-from .middleware import EdgeMiddleware
-from .openapi import openapi_document
-from .pages import client_page, static_dir
-from .registry import Endpoint, Extension, Registry
-from .socket_guard import SocketLimits
+from .core.asyncapi import asyncapi_document
+from .core.encoder import json_answer
+from .core.errors import handlers
+from .core.guards import LimitSettings
+from .core.json_only import JsonOnlyMiddleware
+from .core.middleware import EdgeMiddleware
+from .core.openapi import openapi_document
+from .core.pages import client_page, static_dir
+from .core.registry import Endpoint, Extension, Registry
+from .ops import endpoints as ops
+from .ops.metrics import Metrics
+from .tables import api
+from .tables.bot_gate import BotGate
+from .tables.hints import HintService
+from .tables.socket_guard import SocketLimits
+from .tables.ws import table_socket
 from .wire.tables import Health
-from .ws import table_socket
 
 log = logging.getLogger(__name__)
 

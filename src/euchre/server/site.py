@@ -28,9 +28,9 @@ from ..broker import Broker, BrokerUnavailable, open_broker
 from ..leases import Leases, open_leases
 from ..table.manager import TableManager
 from ..table.owners import LeasedStore, TableOwners
-from .registry import Extension
-from .relay import Relays
-from .socket_guard import guard_of
+from .core.registry import Extension
+from .tables.relay import Relays
+from .tables.socket_guard import guard_of
 
 log = logging.getLogger(__name__)
 

@@ -10,16 +10,16 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from .accounts_api import accounts_extension
+from .accounts.accounts_api import accounts_extension
+from .accounts.bots_api import bots_extension
+from .accounts.ratings_api import ratings_extension
 from .app import Settings, build_app
-from .bots_api import bots_extension
-from .my_games import my_games_extension
-from .online_api import online_extension
-from .practice_api import practice_extension
-from .ratings_api import ratings_extension
-from .registry import Extension
+from .core.registry import Extension
+from .online.my_games import my_games_extension
+from .online.online_api import online_extension
+from .online.stakes import stakes_extension
 from .site import site_extension
-from .stakes import stakes_extension
+from .tables.practice_api import practice_extension
 
 
 def site_extensions() -> list[Extension]:

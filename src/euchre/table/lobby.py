@@ -65,7 +65,7 @@ RETRIES = 8
 T = TypeVar("T")
 
 Origins = Callable[[str], list[str]]
-"""Where a person sits down from, hashed for a table id (``server.origins.origins_of``)."""
+"""Where a person sits down from, hashed for a table id (``server.core.origins.origins_of``)."""
 
 Notify = Callable[[OpenTable | None, str, str], Awaitable[None]]
 """Told of each change written: the table as it now is (None once it is gone), its id, and

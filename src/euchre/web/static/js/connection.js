@@ -4,7 +4,7 @@
 
 import { MY_ACCOUNT } from "./storage.js";
 
-/** The close code of a socket refused by a cap on connections (server/socket_guard.py). */
+/** The close code of a socket refused by a cap on connections (server/tables/socket_guard.py). */
 const TOO_MANY = 4429;
 
 export class TableConnection {

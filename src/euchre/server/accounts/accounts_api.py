@@ -1,0 +1,545 @@
+"""The accounts and coins API: sign up and in, the balance and its history, coin tables.
+
+An extension (:func:`accounts_extension`) of :func:`euchre.server.app.create_app`: its
+endpoints add the API and pages; its startup wires the services, registers the ``coin``
+table kind (its move clock and its finish hook that pays a win) and settles what a crash
+left half done.
+
+Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
+every state-changing request made with it must echo the session's CSRF token in the
+``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
+site's own origin and are rate limited (:mod:`euchre.server.core.guards`: sign-in attempts
+per username and address, sign-up attempts and new accounts per address). Refusals are the
+services' errors with their stable codes, answered by the app's exception handlers
+(``{"error", "code"}`` with a 4xx).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from sqlalchemy.ext.asyncio import AsyncEngine
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...accounts import (
+    COOKIE_NAME,
+    CSRF_HEADER,
+    AccountService,
+    CsrfError,
+    LoginSession,
+    LoginSessionStore,
+    NotSignedInError,
+    Passwords,
+)
+from ...accounts.sessions import SESSION_DAYS
+from ...coins import CoinService
+from ...coins import rules as coin_rules
+from ...coins.service import Settled
+from ...record import GameRecord
+from ...storage.base import FINISHED, GameStore, StaleFenceError
+from ...table.clock import ClockPolicy
+from ...table.coin import COIN, coin_kind, coin_table
+from ...table.kinds import FinishedTable
+from ...table.manager import Elsewhere, TableManager
+from ...table.seats import new_table_id, new_token
+from ..core import guards
+from ..core.encoder import json_answer
+from ..core.errors import ApiError
+from ..core.registry import Endpoint, Extension, Param, TableKindApi
+from ..tables.api import int_param, read_json
+from ..wire.accounts import (
+    ActiveTable,
+    CoinGameResult,
+    CoinTableCreated,
+    CoinTableRequest,
+    Credentials,
+    Entry,
+    Games,
+    Ledger,
+    Left,
+    Me,
+    SessionState,
+    SignedOut,
+    SignIn,
+    Stakes,
+    TopUp,
+)
+from ..wire.common import convert
+from .account_stats import account_stats
+
+log = logging.getLogger(__name__)
+
+MOVE_SECONDS_ENV = "EUCHRE_MOVE_SECONDS"
+"""Environment variable: seconds per move at coin tables (tests only; default 90)."""
+ARGON2_PROFILE_ENV = "EUCHRE_ARGON2_PROFILE"
+"""Environment variable: ``cheapest`` for fast tests (default: argon2's RFC 9106 profile)."""
+
+
+@dataclass
+class AccountsOptions:
+    """Settings of the accounts extension (set ``app.state.accounts_options`` before start)."""
+
+    password_profile: str = "default"
+    """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
+    move_seconds: float = 90.0
+    """The full move clock at coin tables."""
+
+    @classmethod
+    def from_env(cls) -> AccountsOptions:
+        """Options from the environment (see :data:`MOVE_SECONDS_ENV`)."""
+        options = cls()
+        if os.environ.get(ARGON2_PROFILE_ENV):
+            options.password_profile = os.environ[ARGON2_PROFILE_ENV]
+        if os.environ.get(MOVE_SECONDS_ENV):
+            options.move_seconds = float(os.environ[MOVE_SECONDS_ENV])
+        return options
+
+
+@dataclass
+class AccountsState:
+    """The services behind the accounts API."""
+
+    engine: AsyncEngine
+    """The database (shared with the game store when it is SQL)."""
+    accounts: AccountService
+    """Sign up, sign in."""
+    sessions: LoginSessionStore
+    """Sessions."""
+    coins: CoinService
+    """Coin games and the ledger."""
+    clock: ClockPolicy
+    """The move clock at coin tables."""
+
+
+def state_of(request: Request) -> AccountsState:
+    """The accounts services of the app (404 if the extension did not start)."""
+    state: AccountsState | None = getattr(request.app.state, "accounts", None)
+    if state is None:
+        raise ApiError("not_available",
+                       "accounts and coin tables are not available on this server")
+    return state
+
+
+# -- request checks ----------------------------------------------------------------------
+
+
+async def signed_in(request: Request, *, csrf: bool) -> LoginSession:
+    """The request's session; with ``csrf`` the X-CSRF-Token header must match it."""
+    state = state_of(request)
+    session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
+    if session is None:
+        raise NotSignedInError("sign in first (your session is missing or has expired)")
+    if csrf and not session.csrf_ok(request.headers.get(CSRF_HEADER)):
+        raise CsrfError("the X-CSRF-Token header is missing or wrong: reload the page")
+    return session
+
+
+def same_origin_json(request: Request) -> None:
+    """Refuse a sign-in or sign-up that is not JSON from this site (a forged form post)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError("unsupported_media", "send JSON (Content-Type: application/json)")
+    origin = request.headers.get("origin")
+    if origin and origin != "null":
+        host = request.headers.get("host", "")
+        if urlsplit(origin).netloc != host:
+            raise ApiError("other_site", "requests from other sites are refused")
+    elif origin == "null":
+        raise ApiError("other_site", "requests from other sites are refused")
+
+
+def _set_cookie(request: Request, response: Response, session_id: str) -> None:
+    response.set_cookie(
+        COOKIE_NAME, session_id, max_age=SESSION_DAYS * 86400, path="/", httponly=True,
+        samesite="strict", secure=request.url.scheme == "https",
+    )
+
+
+# -- accounts ------------------------------------------------------------------------------
+
+
+async def _signed_in_body(state: AccountsState, account_id: int, csrf: str) -> Me:
+    account = await state.accounts.get(account_id)
+    active = await state.coins.active(account_id)
+    return Me(
+        username=account.username,
+        balance=account.balance,
+        csrf=csrf,
+        active_table=msgspec.convert(_active_json(active[0]), ActiveTable) if active else None,
+        can_top_up=await state.coins.can_top_up(account_id),
+        top_up_to=coin_rules.TOP_UP_TO,
+        notice=coin_rules.NO_CASH_VALUE,
+    )
+
+
+def _active_json(game: Any) -> dict[str, Any]:
+    return {**game.to_json(), "id": game.table_id, "seat": game.seat, "token": game.seat_token,
+            "url": f"/table/{game.table_id}", "ws": f"/ws/tables/{game.table_id}"}
+
+
+async def post_accounts(request: Request) -> Response:
+    """``POST /api/accounts``: create an account and sign in.
+
+    Sign-up attempts per client address are limited, refused ones included, and new
+    accounts further (each gets the welcome coins): then 429 with ``Retry-After``, and
+    nothing is created (:mod:`euchre.server.core.guards`).
+    """
+    state = state_of(request)
+    same_origin_json(request)
+    data = await read_json(request)
+    new_account = await guards.sign_up_attempt(request)
+    try:
+        body = convert(data, Credentials)
+        account = await state.accounts.create(body.username, body.password)
+    except BaseException:
+        await new_account.give_back()
+        raise
+    session_id, session = await state.sessions.create(account.id)
+    response = json_answer(await _signed_in_body(state, account.id, session.csrf), 201)
+    _set_cookie(request, response, session_id)
+    return response
+
+
+async def post_session(request: Request) -> Response:
+    """``POST /api/session``: sign in (at most a few attempts per username and address in
+    a window, counted before the password is checked: :mod:`euchre.server.core.guards`)."""
+    state = state_of(request)
+    same_origin_json(request)
+    data = await read_json(request)
+    username = data.get("username") if isinstance(data, dict) else None
+    attempt = await guards.sign_in_attempt(request, username)
+    body = convert(data, SignIn)
+    account = await state.accounts.authenticate(body.username, body.password)
+    await attempt.give_back()  # a right password does not count against anyone
+    await state.sessions.end(request.cookies.get(COOKIE_NAME))
+    session_id, session = await state.sessions.create(account.id)
+    response = json_answer(await _signed_in_body(state, account.id, session.csrf))
+    _set_cookie(request, response, session_id)
+    return response
+
+
+async def delete_session(request: Request) -> Response:
+    """``DELETE /api/session``: sign out."""
+    state = state_of(request)
+    await signed_in(request, csrf=True)
+    await state.sessions.end(request.cookies.get(COOKIE_NAME))
+    response = json_answer(SignedOut(signed_out=True))
+    response.delete_cookie(COOKIE_NAME, path="/", httponly=True, samesite="strict")
+    return response
+
+
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: who is signed in, the balance, the active coin table."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    return json_answer(await _signed_in_body(state, session.account_id, session.csrf))
+
+async def get_session(request: Request) -> Response:
+    """``GET /api/session``: a guest, or who is signed in (the ``/api/me`` answer)."""
+    state = state_of(request)
+    session = await state.sessions.find(request.cookies.get(COOKIE_NAME))
+    if session is None:
+        return json_answer(SessionState(signed_in=False, me=None))
+    me = await _signed_in_body(state, session.account_id, session.csrf)
+    return json_answer(SessionState(signed_in=True, me=me))
+
+
+async def get_ledger(request: Request) -> Response:
+    """``GET /api/me/ledger``: the coin history, newest first."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    limit = int_param(request, "limit", 100, 1, 500) or 100
+    before = int_param(request, "before", None, 1, 2**62)
+    entries = await state.coins.ledger.entries(session.account_id, limit, before)
+    balance = await state.coins.ledger.balance(session.account_id)
+    return json_answer(Ledger(balance=balance,
+                              entries=[msgspec.convert(e.to_json(), Entry) for e in entries],
+                              notice=coin_rules.NO_CASH_VALUE))
+
+
+async def get_games(request: Request) -> Response:
+    """``GET /api/me/games``: coin games with results, replay links and statistics."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=False)
+    store: GameStore = request.app.state.store
+    games = await state.coins.games(session.account_id, limit=100)
+    stats, per_game = await account_stats(store, games)
+    return json_answer(Games(games=msgspec.convert(per_game, list[CoinGameResult]),
+                             stats=stats, notice=coin_rules.NO_CASH_VALUE))
+
+
+async def post_top_up(request: Request) -> Response:
+    """``POST /api/me/topup``: the free daily top-up."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    entry = await state.coins.top_up(session.account_id)
+    return json_answer(TopUp(entry=msgspec.convert(entry.to_json(), Entry),
+                             balance=entry.balance_after, notice=coin_rules.NO_CASH_VALUE))
+
+
+async def get_stakes(request: Request) -> Response:
+    """``GET /api/stakes``: the stakes offered, what a win pays and what leaving costs."""
+    return json_answer(msgspec.convert(coin_rules.stakes_json(), Stakes))
+
+
+# -- coin tables ---------------------------------------------------------------------------
+
+
+async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTableCreated:
+    """``POST /api/tables {"kind": "coin", "stake": N}``: hold the stake, open the table.
+
+    ``request_id`` (or the ``Idempotency-Key`` header) makes a repeat of the same request
+    (a double click, a retry) return the same table with nothing charged again.
+    """
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    request_key = body.request_id or request.headers.get("idempotency-key")
+    if request_key is not None and not 1 <= len(request_key) <= 80:
+        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
+    account = await state.accounts.get(session.account_id)
+    manager: TableManager = request.app.state.manager
+    table_id, token = new_table_id(), new_token()
+    opened = await state.coins.open(session.account_id, table_id, body.stake,
+                                    request_key=request_key, seat=0, seat_token=token)
+    game = opened.game
+    if opened.created:
+        config, _ = coin_table(table_id, account.username, game.stake, token=token)
+        try:
+            await manager.open(config)
+        except Exception:
+            log.exception("could not open coin table %s: refunding the stake", table_id)
+            await state.coins.refund(table_id)
+            raise ApiError("unavailable", "the table could not be opened: your stake was "
+                                          "refunded") from None
+    balance = await state.coins.ledger.balance(session.account_id)
+    return msgspec.convert({**_active_json(game), "balance": balance,
+                            "notice": coin_rules.NO_CASH_VALUE}, CoinTableCreated)
+
+
+COIN_GAME_ENDED = ("the game had already ended when your leave reached the table: you "
+                   "played it to the end and nothing was charged (a win is paid as usual)")
+"""The refusal of a leave that the coin table saw after the game's deciding card."""
+
+
+async def _close_at_table(manager: TableManager, relays: Any, table_id: str) -> bool:
+    """End the coin table for its person's leave at the table itself, wherever it runs:
+    its queue orders the leave against the moves (the deciding card among them) and the
+    clock. True if the table was closed before its game ended (now, or by an earlier
+    leave), False if the game had ended first (nothing changed)."""
+    for _ in range(3):  # its owner let it go between our look and our question: again
+        found = await manager.locate(table_id)
+        if isinstance(found, Elsewhere) and relays is not None:
+            found = await relays.take_over(table_id, found.owner)  # if nobody is there
+        if not isinstance(found, Elsewhere):
+            break
+        here, closed = (await relays.close_and_tell(found.owner, table_id, "left")
+                        if relays is not None else (False, None))
+        if here:
+            return closed is not None
+    else:
+        raise ApiError("unavailable", "the table is moving to another server: try again "
+                                      "in a moment")
+    if found is None:
+        return True  # never stored (a crash while opening): the leave stands as asked
+    await found.close("left")
+    closed = found.closed is not None
+    await manager.forget(table_id)
+    return closed
+
+
+async def leave_coin_game(manager: TableManager, relays: Any, coins: CoinService,
+                          table_id: str, account_id: int) -> Settled:
+    """Leave a coin game (the endpoint's work, without HTTP): the table decides first. A
+    leave it sees after the deciding card (or any leave after the end) is refused,
+    :class:`ApiError` ``game_ended`` (409), and charges nothing; one before it closes the
+    table, and then the stake is forfeit and the fee charged, once however often (or
+    wherever) it is asked."""
+    game = await coins.get(table_id)
+    if game is None or game.account_id != account_id:
+        raise ApiError("no_table", "you have no coin table with that id")
+    if game.status in ("won", "lost"):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    if game.status == "active" and not await _close_at_table(manager, relays, table_id):
+        raise ApiError("game_ended", COIN_GAME_ENDED)
+    # Closed before the end: charged here, after the table stored its closing (a crash
+    # in between is charged by ``reconcile``); a repeat charges nothing again.
+    return await coins.leave(table_id, account_id)
+
+
+async def post_leave(request: Request) -> Response:
+    """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a
+    fee). The table decides first: a leave it sees after the deciding card is refused
+    (409 ``game_ended``) and charges nothing; one before it closes the table and is
+    charged once, however often (or wherever) it is asked."""
+    state = state_of(request)
+    session = await signed_in(request, csrf=True)
+    settled = await leave_coin_game(request.app.state.manager,
+                                    getattr(request.app.state, "relays", None), state.coins,
+                                    request.path_params["table_id"], session.account_id)
+    left = settled.game.status == "left"
+    fee = -settled.entry.amount if settled.entry is not None else 0
+    return json_answer(msgspec.convert({
+        "left": left,
+        "status": settled.game.status,
+        "stake": settled.game.stake,
+        "stake_forfeit": settled.game.stake if left else 0,
+        "fee": fee,
+        "fee_rule": coin_rules.leaving_fee(settled.game.stake),
+        "balance": await state.coins.ledger.balance(session.account_id),
+        "notice": coin_rules.NO_CASH_VALUE,
+    }, Left))
+
+
+# -- start-up ------------------------------------------------------------------------------
+
+
+async def _engine_for(store: GameStore) -> AsyncEngine:
+    engine: AsyncEngine | None = getattr(store, "engine", None)
+    if engine is not None:
+        return engine
+    # Games in memory: keep accounts in a throwaway SQLite file for this process's life.
+    from ...storage.sql import make_engine, migrate
+
+    folder = tempfile.mkdtemp(prefix="euchre-accounts-")
+    url = f"sqlite+aiosqlite:///{folder}/accounts.db"
+    await asyncio.to_thread(migrate, url)
+    log.warning("games are kept in memory: accounts and coins last only while this runs")
+    return make_engine(url)
+
+
+OPENING_GRACE = 120.0
+"""Seconds a coin game may have no stored table because another process of the site is
+still opening it (``reconcile``'s ``grace`` when many processes serve the site)."""
+
+
+def _age(created_at: dt.datetime, now: dt.datetime) -> float:
+    """Seconds from ``created_at`` to ``now``."""
+    def aware(t: dt.datetime) -> dt.datetime:
+        return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+    return (aware(now) - aware(created_at)).total_seconds()
+
+
+async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) -> None:
+    """Settle coin games a crash left half done: refund a stake whose table was never
+    stored (and is older than ``grace`` seconds), pay (or close) a game that ended before
+    its finish hook ran, charge a leave whose table closed before the charge."""
+    for game in await state.coins.active():
+        stored = await store.get(game.table_id)
+        if stored is None and _age(game.created_at, state.coins.now()) < grace:
+            continue  # another process of the site may be opening it right now
+        if stored is None:
+            await state.coins.refund(game.table_id)
+            log.info("refunded the stake of coin table %s (never opened)", game.table_id)
+        elif stored.status == FINISHED and not stored.meta.get("closed"):
+            winner = GameRecord.from_json(stored.record).replay().winner
+            if winner is not None:
+                await state.coins.finish(game.table_id, winner)
+                log.info("settled coin table %s after a restart", game.table_id)
+        elif stored.status == FINISHED and stored.meta.get("closed") == "left":
+            # The table closed for the person's leave, then the server stopped before the
+            # charge: the leave was decided before the end, so it is charged.
+            await state.coins.leave(game.table_id, game.account_id)
+            log.info("charged the leave of coin table %s after a restart", game.table_id)
+    for stored in await store.unfinished():
+        if stored.kind != COIN:
+            continue
+        left = await state.coins.get(stored.id)
+        if left is not None and left.status == "left":
+            # The person left, then the server stopped before the table was closed.
+            meta = {**stored.meta, "closed": "left"}
+            try:
+                await store.save(dataclasses.replace(stored, status=FINISHED, meta=meta))
+            except StaleFenceError as e:  # another process runs it: it closes it
+                log.info("coin table %s left: not closed here: %s", stored.id, e)
+
+
+async def startup(app: Starlette) -> None:
+    """Wire the services and register the coin table kind with the table manager."""
+    options: AccountsOptions = getattr(app.state, "accounts_options", None) \
+        or AccountsOptions.from_env()
+    store: GameStore = app.state.store
+    manager: TableManager = app.state.manager
+    engine = await _engine_for(store)
+    state = AccountsState(
+        engine=engine,
+        accounts=AccountService(engine, Passwords(options.password_profile)),
+        sessions=LoginSessionStore(engine),
+        coins=CoinService(engine),
+        clock=ClockPolicy(seconds_per_move=options.move_seconds),
+    )
+    app.state.accounts = state
+
+    async def settle(table: FinishedTable) -> None:
+        winner = table.game.winner
+        if winner is not None:  # fenced when the store is (a stale owner settles nothing)
+            fence = getattr(getattr(table, "store", None), "fence", None)
+            await state.coins.finish(table.id, winner, fence=fence)
+
+    manager.register(coin_kind(state.clock, settle))
+    # With other processes serving the site, a stake without a table may be one being opened.
+    await reconcile(state, store, OPENING_GRACE if app.state.settings.redis_url else 0.0)
+    await state.sessions.purge()
+
+
+_TABLE_ID = Param("table_id", "path", "The coin table's id.")
+_SIGNED_IN = {401: "Not signed in (no session, or it expired)."}
+_CSRF = {**_SIGNED_IN, 403: "The X-CSRF-Token header is missing or wrong."}
+
+
+def accounts_extension() -> Extension:
+    """Accounts, play coins and coin tables against the computer."""
+    credentials = {400: "A bad username, password or body.",
+                   403: "A request from another site.",
+                   415: "The body is not JSON.",
+                   429: "Too many attempts: wait (Retry-After)."}
+    return Extension(
+        "accounts",
+        endpoints=[
+            Endpoint("POST", "/api/accounts", post_accounts, "Create an account and sign in",
+                     body=Credentials, answers={201: Me},
+                     refusals={**credentials, 409: "The username is taken."}),
+            Endpoint("POST", "/api/session", post_session, "Sign in", body=SignIn,
+                     answers={200: Me},
+                     refusals={**credentials, 401: "Wrong username or password."}),
+            Endpoint("DELETE", "/api/session", delete_session, "Sign out",
+                     answers={200: SignedOut}, refusals=_CSRF),
+            Endpoint("GET", "/api/session", get_session, "A guest, or who is signed in (the "
+                     "/api/me answer); never refused, so a guest's page asks quietly",
+                     answers={200: SessionState}),
+            Endpoint("GET", "/api/me", get_me, "Who is signed in, the balance, the active "
+                     "coin table", answers={200: Me}, refusals=_SIGNED_IN),
+            Endpoint("GET", "/api/me/ledger", get_ledger, "The coin history, newest first",
+                     params=[Param("limit", "query", "Entries (1 to 500, default 100).",
+                                   schema={"type": "integer", "minimum": 1, "maximum": 500}),
+                             Param("before", "query", "Only entries older than this id.",
+                                   schema={"type": "integer", "minimum": 1})],
+                     answers={200: Ledger}, refusals={**_SIGNED_IN, 400: "A bad limit."}),
+            Endpoint("GET", "/api/me/games", get_games, "Coin games with results and "
+                     "statistics", answers={200: Games}, refusals=_SIGNED_IN),
+            Endpoint("POST", "/api/me/topup", post_top_up, "The free daily top-up",
+                     answers={200: TopUp},
+                     refusals={**_CSRF, 409: "Not available now (balance, once a day)."}),
+            Endpoint("GET", "/api/stakes", get_stakes, "The stakes offered, what a win pays "
+                     "and what leaving costs", answers={200: Stakes}),
+            Endpoint("POST", "/api/tables/{table_id}/leave", post_leave,
+                     "Leave a coin game (the stake is forfeit, plus a fee)",
+                     params=[_TABLE_ID], answers={200: Left},
+                     refusals={**_CSRF, 404: "No coin table of yours has that id.",
+                               409: "The game is over."}),
+        ],
+        pages=["/account", "/coins"],
+        table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
+                                  create_coin_table)],
+        startup=startup,
+    )

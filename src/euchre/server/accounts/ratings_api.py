@@ -1,0 +1,271 @@
+"""Ratings and statistics: the leaderboard, a person's statistics, rated online tables.
+
+An extension (see :mod:`euchre.server.app`), after the accounts one (it uses the accounts'
+database) and the online one. Its startup adds a table-open hook that notes which
+signed-in person sits where (and registers a rated table), a finish hook at online tables
+that applies a rated game's result once, and settles rated games a crash left
+unapplied; its endpoints are ``/leaders``, ``GET /api/leaders``, ``GET /api/me/stats`` and
+``GET /api/games/{id}/stats``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...errors import RecordError
+from ...ratings import RatedGameError, RatingService
+from ...ratings.model import Rating
+from ...ratings.service import RatingChange
+from ...record import GameRecord
+from ...stats import PlayerIndex, game_seat_stats, person_stats
+from ...storage.base import FINISHED, GameStore
+from ...table.kinds import FinishedTable
+from ...table.online import ONLINE
+from ...table.seats import TableConfig
+from ..core.encoder import json_answer
+from ..core.errors import ApiError
+from ..core.registry import Endpoint, Extension, Param
+from ..tables.api import int_param
+from ..wire.online import SeatRating
+from ..wire.ratings import (
+    LEADERS_PAGE,
+    MAX_LEADERS,
+    GameRatings,
+    GameStats,
+    Leader,
+    Leaders,
+    PersonStats,
+    RatingChangeItem,
+    RatingFigures,
+    RatingHistory,
+)
+from . import accounts_api
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class RatingsState:
+    """The services behind this API."""
+
+    ratings: RatingService
+    """Ratings and rated games."""
+    players: PlayerIndex
+    """Who sat where."""
+
+
+def state_of(request: Request) -> RatingsState:
+    """The app's ratings services (404 if the extension did not start)."""
+    state: RatingsState | None = getattr(request.app.state, "ratings", None)
+    if state is None:
+        raise ApiError("not_available", "ratings are not available on this server")
+    return state
+
+
+
+async def get_leaders(request: Request) -> Response:
+    """``GET /api/leaders?limit=N&offset=K``: rated people, best ordinal first."""
+    state = state_of(request)
+    limit = int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
+    offset = int_param(request, "offset", 0, 0, 10**9)
+    ratings = state.ratings
+    leaders, total = await ratings.leaders(limit, offset)
+    after = offset + len(leaders)
+    return json_answer(Leaders(
+        leaders=[msgspec.convert(x.to_json(), Leader) for x in leaders], total=total,
+        limit=limit, offset=offset, next=after if after < total else None,
+        provisional=await ratings.provisional(), games_needed=ratings.games_needed,
+        opponents_needed=ratings.opponents_needed))
+
+
+async def get_my_stats(request: Request) -> Response:
+    """``GET /api/me/stats``: the signed-in person's rating, rank and statistics."""
+    state = state_of(request)
+    session = await accounts_api.signed_in(request, csrf=False)
+    account_id = session.account_id
+    account = await accounts_api.state_of(request).accounts.get(account_id)
+    rating = (await state.ratings.of([account_id])).get(account_id)
+    store: GameStore = request.app.state.store
+    return json_answer(msgspec.convert({
+        "username": account.username,
+        "rating": rating.to_json() if rating is not None else None,
+        "rank": await state.ratings.rank_of(account_id),
+        "stats": await person_stats(store, state.players, account_id),
+        "standing": (await state.ratings.standing(account_id)).to_json()
+        if rating is not None else None,
+    }, PersonStats))
+
+
+def _figures(rating: Rating) -> RatingFigures:
+    return RatingFigures(mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
+                         ordinal=round(rating.ordinal, 2))
+
+
+def _change_item(change: RatingChange) -> RatingChangeItem:
+    return RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
+                            won=change.won, before=_figures(change.before),
+                            after=_figures(change.after), at=change.at.isoformat())
+
+
+async def get_game_ratings(request: Request) -> Response:
+    """``GET /api/games/{id}/ratings``: each person's rating before and after a rated
+    game (public, as the leaderboard is)."""
+    state = state_of(request)
+    game_id = request.path_params["game_id"]
+    status = await state.ratings.status(game_id)
+    if status is None:
+        raise ApiError("no_game", f"{game_id!r} is not a rated game")
+    changes = await state.ratings.changes_of_game(game_id) if status == "applied" else []
+    return json_answer(GameRatings(id=game_id, status=status,  # type: ignore[arg-type]
+                                   changes=[_change_item(c) for c in changes]))
+
+
+async def get_my_ratings(request: Request) -> Response:
+    """``GET /api/me/ratings``: the signed-in person's rating history, newest first."""
+    state = state_of(request)
+    session = await accounts_api.signed_in(request, csrf=False)
+    limit = int_param(request, "limit", 50, 1, 200) or 50
+    changes = await state.ratings.history(session.account_id, limit)
+    return json_answer(RatingHistory(changes=[_change_item(c) for c in changes]))
+
+
+async def get_game_stats(request: Request) -> Response:
+    """``GET /api/games/{id}/stats``: each seat's counts in a finished game."""
+    game_id = request.path_params["game_id"]
+    store: GameStore = request.app.state.store
+    stored = await store.get(game_id)
+    if stored is None or "config" not in stored.meta:
+        raise ApiError("no_game", f"no game {game_id!r}")
+    if stored.status != FINISHED:
+        raise ApiError("still_playing",
+                       "the game is still being played: its statistics come at the end")
+    config = TableConfig.from_json(stored.meta["config"])
+    seats = []
+    for seat, occupant in enumerate(config.seats):
+        counts = game_seat_stats(stored, seat)
+        if counts is None:
+            raise ApiError("internal", "the stored record is unreadable")
+        signed_in = occupant.account_id is not None or occupant.account is not None
+        seats.append({"seat": seat, "name": occupant.name, "signed_in": signed_in,
+                      **({"bot": True} if occupant.is_outside_bot() else {}),
+                      **counts.to_json()})
+    return json_answer(msgspec.convert({"id": game_id, "kind": stored.kind, "seats": seats},
+                                       GameStats))
+
+
+async def _seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | None]],
+                        shown: list[dict[str, Any]]) -> None:
+    """Put each signed-in person's rating (or null) on their seat in the tables' JSON."""
+    ids = [a for table in accounts for a in table if a is not None]
+    known = await state.ratings.of(ids)
+    for table, data in zip(accounts, shown, strict=True):
+        for seat, account in zip(data["seats"], table, strict=True):
+            if account is not None:
+                rating = known.get(account)
+                seat["rating"] = rating.to_json() if rating is not None else None
+
+
+async def reconcile(state: RatingsState, store: GameStore) -> None:
+    """Apply rated games that ended while no finish hook ran (a crash, a restart)."""
+    for game_id in await state.ratings.pending():
+        stored = await store.get(game_id)
+        if stored is None or stored.status != FINISHED:
+            continue  # still running (resumed with its hook), or never stored
+        try:
+            winner = GameRecord.from_json(stored.record).replay().winner
+        except RecordError:
+            log.exception("rated game %s: the stored record is unreadable", game_id)
+            continue
+        if winner is not None and await state.ratings.apply(game_id, winner):
+            log.info("applied rated game %s after a restart", game_id)
+
+
+async def startup(app: Starlette) -> None:
+    """Wire the services, the open and finish hooks, and settle unapplied rated games."""
+    accounts: accounts_api.AccountsState | None = getattr(app.state, "accounts", None)
+    if accounts is None:
+        return
+    state = RatingsState(RatingService(accounts.engine), PlayerIndex(accounts.engine))
+    app.state.ratings = state
+    manager = app.state.manager
+
+    async def note_seats(config: TableConfig) -> None:
+        seats = [(i, s.account_id) for i, s in enumerate(config.seats)
+                 if s.account_id is not None]
+        await state.players.record(config.id, config.kind, seats)
+        if config.extra.get("rated"):
+            if len(seats) != 4:
+                raise RatedGameError("a rated table seats four signed-in people")
+            await state.ratings.register(config.id, [a for _, a in seats])
+
+    async def rate(table: FinishedTable) -> None:
+        winner = table.game.winner
+        if winner is not None and await state.ratings.is_rated(table.id):
+            await state.ratings.apply(table.id, winner)  # once per game, whoever calls
+
+    async def seat_ratings(accounts: Sequence[Sequence[int | None]],
+                           shown: list[dict[str, Any]]) -> None:
+        await _seat_ratings(state, accounts, shown)
+
+    manager.open_hooks.append(note_seats)
+    online = manager.kinds.get(ONLINE)
+    if online is not None:
+        manager.register(dataclasses.replace(online, finish=(*online.finish, rate)))
+    app.state.seat_ratings = seat_ratings
+    await reconcile(state, app.state.store)
+
+
+def ratings_extension() -> Extension:
+    """Ratings of rated online tables, statistics from game records, the leaderboard."""
+    return Extension(
+        "ratings",
+        endpoints=[
+            Endpoint("GET", "/api/leaders", get_leaders, "The leaderboard of rated play",
+                     "People with a rating, best ordinal (mu - 3 sigma) first, a page at a "
+                     "time: ``next`` is the offset of the next page.",
+                     params=[Param("limit", "query", "Leaders per page.",
+                                   schema={"type": "integer", "minimum": 1,
+                                           "maximum": MAX_LEADERS, "default": LEADERS_PAGE}),
+                             Param("offset", "query", "Leaders to skip.",
+                                   schema={"type": "integer", "minimum": 0, "default": 0})],
+                     answers={200: Leaders}, refusals={400: "A bad limit or offset."}),
+            Endpoint("GET", "/api/me/stats", get_my_stats,
+                     "The signed-in person's rating and statistics",
+                     "Computed from the records of their latest 200 finished practice, "
+                     "coin and online games.",
+                     answers={200: PersonStats}, refusals={401: "Not signed in."}),
+            Endpoint("GET", "/api/games/{game_id}/ratings", get_game_ratings,
+                     "Each person's rating before and after a rated game",
+                     "Empty ``changes`` while the game is ``pending`` (being played, or its "
+                     "result not yet applied).",
+                     params=[Param("game_id", "path", "The game (table) id.", required=True)],
+                     answers={200: GameRatings}, refusals={404: "Not a rated game."}),
+            Endpoint("GET", "/api/me/ratings", get_my_ratings,
+                     "The signed-in person's rating history",
+                     "Their rating before and after each rated game, newest first.",
+                     params=[Param("limit", "query", "Changes to list.",
+                                   schema={"type": "integer", "minimum": 1, "maximum": 200,
+                                           "default": 50})],
+                     answers={200: RatingHistory}, refusals={401: "Not signed in.",
+                                                             400: "A bad limit."}),
+            Endpoint("GET", "/api/games/{game_id}/stats", get_game_stats,
+                     "Each seat's statistics in one finished game",
+                     "What a browser adds to the statistics it keeps for a guest's practice "
+                     "games.",
+                     params=[Param("game_id", "path", "The game (table) id.", required=True)],
+                     answers={200: GameStats},
+                     refusals={404: "No such game.", 409: "The game is still being played."}),
+        ],
+        pages=["/leaders"],
+        startup=startup,
+        schemas=[SeatRating],
+    )

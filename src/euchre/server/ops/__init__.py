@@ -1,0 +1,1 @@
+"""What operators use: the health and metrics endpoints, the metrics, logs and shutdown."""

@@ -1,0 +1,80 @@
+"""Prometheus metrics of one app (``/metrics``), in a registry of the app's own.
+
+Live tables by kind and open sockets are read when scraped; the rest are counted where
+they happen: moves, saves (latency and failures), bot decisions, hint refusals, socket
+outbox overflows. The table layer reports through
+:class:`~euchre.table.kinds.TableObserver` (it imports no metrics library).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from ...table.kinds import TableObserver
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+"""The media type of :meth:`Metrics.render`."""
+
+
+class Metrics(TableObserver):
+    """The counters, gauges and histograms of one app; the tables' observer."""
+
+    def __init__(self) -> None:
+        """Fresh metrics in a registry of their own (two apps never share counts)."""
+        self.registry = CollectorRegistry()
+        """What ``/metrics`` renders."""
+        self.tables = Gauge("euchre_tables", "Live tables in memory, by kind", ["kind"],
+                            registry=self.registry)
+        self.sockets = Gauge("euchre_sockets", "Open table sockets", registry=self.registry)
+        self.moves = Counter("euchre_moves", "Moves applied at tables (people and computers)",
+                             ["by"], registry=self.registry)
+        self.save_seconds = Histogram(
+            "euchre_save_seconds", "Time to save a table", registry=self.registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+        self.save_failures = Counter("euchre_save_failures", "Table saves that failed",
+                                     registry=self.registry)
+        self.bot_seconds = Histogram(
+            "euchre_bot_decision_seconds", "Time a computer player took to choose",
+            ["level"], registry=self.registry,
+            buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+        self.hint_refusals = Counter("euchre_hint_refusals", "Hints refused, by reason",
+                                     ["reason"], registry=self.registry)
+        self.outbox_overflows = Counter(
+            "euchre_socket_outbox_overflows",
+            "Sockets closed because their outbox filled (a client too slow)",
+            registry=self.registry)
+        self.last_save_failed = False
+        """Whether the latest save failed (``/readyz`` then answers 503)."""
+
+    def watch_tables(self, count_by_kind: Callable[[], dict[str, int]]) -> None:
+        """Read live tables by kind from ``count_by_kind`` at each scrape."""
+        self._count_by_kind = count_by_kind
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        counter = getattr(self, "_count_by_kind", None)
+        if counter is not None:
+            self.tables.clear()
+            for kind, n in counter().items():
+                self.tables.labels(kind).set(n)
+        return generate_latest(self.registry)
+
+    # -- the table layer's reports (see euchre.table.kinds.TableObserver) ---------------
+
+    def moved(self, by: str) -> None:
+        """A move was applied (``person``, ``computer`` or ``timeout``)."""
+        self.moves.labels(by).inc()
+
+    def saved(self, seconds: float, ok: bool) -> None:
+        """A save took ``seconds`` (``ok`` False: it failed)."""
+        self.save_seconds.observe(seconds)
+        self.last_save_failed = not ok
+        if not ok:
+            self.save_failures.inc()
+
+    def bot_decided(self, level: str, seconds: float) -> None:
+        """A computer player chose in ``seconds``."""
+        self.bot_seconds.labels(level).observe(seconds)

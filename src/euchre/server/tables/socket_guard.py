@@ -1,0 +1,239 @@
+"""What a table socket may hold: a join deadline and caps per address, seat, table and server.
+
+A socket costs an open file and, once joined, a share of every event's fan-out. So a socket
+must join within :attr:`SocketLimits.join_within` seconds or is closed; one client address
+may hold only so many sockets; a seat and a table only so many subscribers; a table only so
+many spectators (counted apart, so watchers never crowd out the players); and the whole
+server stays well below its open-file limit. An address whose sockets were closed for their
+message rate (:mod:`.socket_rate`) three times in a minute opens no more for the rest of
+that minute. A refusal closes the socket with a close code and a reason a person can read
+(``4408``: no join in time, ``4429``: too many).
+
+The socket layer calls :meth:`SocketGuard.admit` when a socket opens (a :class:`Ticket`,
+released when it closes) and :meth:`Ticket.join` when it joins a seat (or watches: seat
+None). Counts live in this process: every socket is held by exactly one process.
+"""
+
+from __future__ import annotations
+
+import resource
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ...table.pacing import LoopScheduler, Scheduler, TimerHandle
+from .socket_rate import LOBBY_RATE, TABLE_RATE, MessageRate
+
+CLOSE_NO_JOIN = 4408
+"""Close code: the socket did not join a seat in time."""
+
+CLOSE_TOO_MANY = 4429
+"""Close code: a cap on sockets was reached (per address, seat, table or server)."""
+
+CLOSE_TABLE_STOPPED = 1012
+"""Close code: the table stopped in this process (the client reconnects and finds it)."""
+
+
+def _open_file_limit() -> int:
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft if soft != resource.RLIM_INFINITY else 1 << 20
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    """The caps (defaults fit a person with a few tabs, behind a shared address)."""
+
+    join_within: float = 5.0
+    """Seconds a new socket has to join a seat."""
+    per_address: int = 40
+    """Sockets open at once from one client address."""
+    per_seat: int = 4
+    """Sockets joined to one seat of one table (a person's tabs)."""
+    per_table: int = 12
+    """Sockets joined to one table, all seats together."""
+    watchers_per_table: int = 100
+    """Spectators watching one table."""
+    total: int = 0
+    """Sockets open at once in this process (0: half the open-file limit)."""
+    table_rate: MessageRate = TABLE_RATE
+    """Messages a table socket may send (:mod:`.socket_rate`; more close it)."""
+    lobby_rate: MessageRate = LOBBY_RATE
+    """Messages a lobby socket may send."""
+    floods_per_address: int = 3
+    """Sockets of one address closed for their message rate within :attr:`flood_window`
+    after which the address may open no more sockets until the window has passed (a flood
+    that reconnects at once would otherwise get a burst answered on each new socket)."""
+    flood_window: float = 60.0
+    """Seconds."""
+
+    def server_cap(self) -> int:
+        """The cap on sockets in this process."""
+        return self.total or max(64, _open_file_limit() // 2)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a socket is refused: its close code and reason (at most 123 bytes)."""
+
+    code: int
+    """The WebSocket close code."""
+    reason: str
+    """The reason, for a person."""
+
+
+class SocketGuard:
+    """The counts of open and joined sockets in this process, and the caps on them."""
+
+    def __init__(self, limits: SocketLimits | None = None,
+                 scheduler: Scheduler | None = None) -> None:
+        """A guard with nothing open (``scheduler``: where join deadlines are timed)."""
+        self.limits = limits or SocketLimits()
+        """The caps."""
+        self.scheduler: Scheduler = scheduler or LoopScheduler()
+        """Times the join deadlines."""
+        self.open = 0
+        """Sockets open now."""
+        self.by_address: Counter[str] = Counter()
+        """Sockets open now, by client address."""
+        self.by_seat: Counter[tuple[str, int]] = Counter()
+        """Joined sockets, by (table id, seat)."""
+        self.by_table: Counter[str] = Counter()
+        """Joined sockets, by table id."""
+        self.watching: Counter[str] = Counter()
+        """Spectators' sockets, by table id."""
+        self.floods: dict[str, deque[float]] = {}
+        """When sockets of an address were closed for their message rate (the last
+        :attr:`SocketLimits.flood_window` seconds)."""
+
+    def admit(self, address: str, on_no_join: Callable[[Refusal], None] | None = None
+              ) -> Ticket | Refusal:
+        """A ticket for a new socket from ``address``, or why it is refused. Unless it
+        joins in time, ``on_no_join`` is called with the refusal to close it with."""
+        limits = self.limits
+        if self.open >= limits.server_cap():
+            return Refusal(CLOSE_TOO_MANY, "the server is full: try again in a minute")
+        if self.by_address[address] >= limits.per_address:
+            return Refusal(CLOSE_TOO_MANY, f"too many connections from your address (at most "
+                                           f"{limits.per_address}): close some tabs")
+        if self._flooding(address):
+            return Refusal(CLOSE_TOO_MANY, f"too many messages from your address: wait "
+                                           f"{limits.flood_window:g} seconds")
+        self.open += 1
+        self.by_address[address] += 1
+        return Ticket(self, address, on_no_join)
+
+    def flooded(self, address: str) -> None:
+        """A socket of ``address`` was closed for its message rate."""
+        self._flooding(address)
+        self.floods.setdefault(address, deque()).append(self.scheduler.now())
+
+    def _flooding(self, address: str) -> bool:
+        """Whether ``address`` had its share of flood closes in the window (forgets older
+        ones)."""
+        times = self.floods.get(address)
+        if times is None:
+            return False
+        since = self.scheduler.now() - self.limits.flood_window
+        while times and times[0] <= since:
+            times.popleft()
+        if not times:
+            del self.floods[address]
+            return False
+        return len(times) >= self.limits.floods_per_address
+
+    def _count(self, counter: Counter[Any], key: Any, step: int) -> None:
+        counter[key] += step
+        if counter[key] <= 0:
+            del counter[key]
+
+
+class Ticket:
+    """One open socket's place in the counts; :meth:`release` it when the socket closes."""
+
+    def __init__(self, guard: SocketGuard, address: str,
+                 on_no_join: Callable[[Refusal], None] | None) -> None:
+        """A ticket counted in ``guard`` (made by :meth:`SocketGuard.admit`)."""
+        self.guard = guard
+        """The guard that counts it."""
+        self.address = address
+        """The client address."""
+        self.seat: tuple[str, int | None] | None = None
+        """(table id, seat) once joined; the seat is None for a spectator."""
+        self.released = False
+        """Whether the socket closed."""
+        self._timer: TimerHandle | None = None
+        if on_no_join is not None:
+            refusal = Refusal(CLOSE_NO_JOIN, f"join a seat within "
+                                             f"{guard.limits.join_within:g} seconds")
+            self._timer = guard.scheduler.call_later(
+                guard.limits.join_within, lambda: self._expire(on_no_join, refusal))
+
+    def _expire(self, on_no_join: Callable[[Refusal], None], refusal: Refusal) -> None:
+        if self.seat is None and not self.released:
+            on_no_join(refusal)
+
+    def join(self, table_id: str, seat: int | None) -> Refusal | None:
+        """Count the socket on ``seat`` of ``table_id`` (None: a spectator); a refusal if a
+        cap is reached."""
+        guard, limits = self.guard, self.guard.limits
+        if self.seat is not None:
+            return None
+        if seat is None:
+            if guard.watching[table_id] >= limits.watchers_per_table:
+                return Refusal(CLOSE_TOO_MANY, f"too many spectators at this table (at most "
+                                               f"{limits.watchers_per_table})")
+            self.seat = (table_id, None)
+            guard._count(guard.watching, table_id, 1)
+        else:
+            refusal = self._seat(table_id, seat)
+            if refusal is not None:
+                return refusal
+        if self._timer is not None:
+            self._timer.cancel()
+        return None
+
+    def _seat(self, table_id: str, seat: int) -> Refusal | None:
+        guard, limits = self.guard, self.guard.limits
+        if guard.by_seat[(table_id, seat)] >= limits.per_seat:
+            return Refusal(CLOSE_TOO_MANY, f"this seat is open in too many places (at most "
+                                           f"{limits.per_seat}): close another tab")
+        if guard.by_table[table_id] >= limits.per_table:
+            return Refusal(CLOSE_TOO_MANY, f"too many connections to this table (at most "
+                                           f"{limits.per_table})")
+        self.seat = (table_id, seat)
+        guard._count(guard.by_seat, self.seat, 1)
+        guard._count(guard.by_table, table_id, 1)
+        return None
+
+    def flooded(self) -> None:
+        """The socket is closed for its message rate: counted against its address."""
+        self.guard.flooded(self.address)
+
+    def release(self) -> None:
+        """The socket closed: uncount it (once)."""
+        if self.released:
+            return
+        self.released = True
+        if self._timer is not None:
+            self._timer.cancel()
+        guard = self.guard
+        guard.open -= 1
+        guard._count(guard.by_address, self.address, -1)
+        if self.seat is not None and self.seat[1] is None:
+            guard._count(guard.watching, self.seat[0], -1)
+        elif self.seat is not None:
+            guard._count(guard.by_seat, self.seat, -1)
+            guard._count(guard.by_table, self.seat[0], -1)
+
+
+def guard_of(state: Any) -> SocketGuard:
+    """The app's guard (``app.state.socket_guard``), made from the settings' limits when
+    first needed."""
+    guard = getattr(state, "socket_guard", None)
+    if guard is None:
+        settings = getattr(state, "settings", None)
+        guard = SocketGuard(getattr(settings, "socket_limits", None))
+        state.socket_guard = guard
+    assert isinstance(guard, SocketGuard)
+    return guard

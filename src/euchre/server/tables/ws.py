@@ -1,0 +1,464 @@
+"""The table socket ``/ws/tables/{id}``: parse each message, route it to the table actor.
+
+Each connection has an outbox drained by its own writer task, so a slow browser never
+holds up a table; a connection whose outbox overflows is closed (it can rejoin with
+``since``). After handling a message the connection's own task writes what is queued, if
+no write is under way, so the answer to a move leaves without waiting for the writer's
+turn (public asyncio only: a lock and an event keep the writes in order). Every message in
+and out is a wire model (:mod:`euchre.server.wire.socket`), encoded by the one encoder.
+The socket asks the table's kind whether hints are allowed; it knows no kind by name.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from ...errors import DomainError
+from ...table.actor import NotStored, TableActor, TableStopped
+from ...table.manager import Elsewhere, TableManager
+from ...table.owners import TableUnavailable
+from ...table.seats import AccountKey
+from ..core.encoder import encode_text, raw
+from ..core.people import account_key_of
+from ..ops.metrics import Metrics
+from ..wire.socket import (
+    Act,
+    AlsoOpen,
+    Continue,
+    EventMessage,
+    Hint,
+    HintAnswer,
+    Join,
+    Joined,
+    Pace,
+    Ping,
+    Pong,
+    Seed,
+    ServerMessage,
+    Snapshot,
+    Watch,
+    error_message,
+    parse_client_message,
+)
+from .bot_gate import BotGate
+from .hints import HintService, HintUnavailable
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
+from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
+
+log = logging.getLogger(__name__)
+
+FREE_TRIES = 3
+"""Refused moves at the seat's own decision that do not count against the rate."""
+
+OUTBOX_LIMIT = 2000
+"""Messages queued for one connection before it is dropped as too slow."""
+
+_last_encoded: list[Any] = [None, None]
+"""The table snapshot last encoded in this process and its encoding: an event is delivered
+to its subscribers one after another, so all who share a snapshot (the spectators, a
+seat's tabs) share one encoding. Snapshots are never changed once sent."""
+
+
+class Connection:
+    """One socket's side of a table: a subscriber with an outbox."""
+
+    def __init__(self, websocket: WebSocket, metrics: Metrics | None = None) -> None:
+        """A connection not yet seated."""
+        self.websocket = websocket
+        """The socket."""
+        self.metrics = metrics
+        """Where overflows are counted."""
+        self.seat: int | None = None
+        """The seat joined, once joined (None for a spectator)."""
+        self.watching = False
+        """Whether it watches the table without a seat."""
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        """Encoded messages waiting to be written (None: close)."""
+        self.closing = False
+        """Set once the close marker has been taken from the outbox."""
+        self.broken = False
+        """Set when a write failed (the peer went away)."""
+        self.overflowed = False
+        """Set when the outbox filled up."""
+        self.hint_task: asyncio.Task[None] | None = None
+        """The hint being worked out, if any."""
+        self.person: AccountKey | None = None
+        """The signed-in person whose session cookie opened the socket (None: a guest):
+        a join without a token takes their seat."""
+        self.ticket: Ticket | None = None
+        """Its place in the socket counts (:mod:`.socket_guard`)."""
+        self.close_with: Refusal | None = None
+        """The close code and reason to end with, once what is queued is written."""
+        self.rate = Bucket()
+        """The messages it may still send (:mod:`.socket_rate`)."""
+        self.tries_at: int | None = None
+        """The table version of the seat's last refused move."""
+        self.tries = 0
+        """Refused moves at that version."""
+        self._last_table: object = None
+        self._last_raw: Any = None
+        self._writing = asyncio.Lock()
+        self._queued = asyncio.Event()
+
+    def _table(self, table: dict[str, Any]) -> Any:
+        """A table snapshot encoded once: the events of one move share it, and so do the
+        connections an event fans out to (every spectator gets the same snapshot)."""
+        if table is not self._last_table:
+            if _last_encoded[0] is not table:
+                _last_encoded[:] = [table, raw(table)]
+            self._last_table, self._last_raw = table, _last_encoded[1]
+        return self._last_raw
+
+    def message(self, message: dict[str, Any] | ServerMessage) -> ServerMessage:
+        """The wire model of a message (the table actor sends plain data)."""
+        if isinstance(message, ServerMessage):
+            return message
+        kind = message["type"]
+        if kind == "event":
+            return EventMessage(version=message["version"], event=raw(message["event"]),
+                                table=self._table(message["table"]))
+        if kind == "snapshot":
+            return Snapshot(version=message["version"], table=self._table(message["table"]))
+        if kind == "joined":
+            return Joined(table_id=message["table_id"], seat=message["seat"],
+                          version=message["version"])
+        if kind == "also_open":
+            return AlsoOpen(seat=message["seat"])
+        raise ValueError(f"not a server message: {kind!r}")
+
+    def encode(self, message: dict[str, Any] | ServerMessage) -> str:
+        """The JSON text of a message."""
+        return encode_text(self.message(message))
+
+    def send(self, message: dict[str, Any] | ServerMessage) -> None:
+        """Queue a message for the writer (never blocks)."""
+        if not (self.overflowed or self.broken):
+            self.send_text(self.encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (relayed from the table's process)."""
+        if self.overflowed or self.broken:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            if self.metrics is not None:
+                self.metrics.outbox_overflows.inc()
+            self.send_close()
+            return
+        self._queued.set()
+
+    def refuse(self, refusal: Refusal) -> None:
+        """Close after what is queued, with the refusal's code and reason."""
+        if self.close_with is None:
+            self.close_with = refusal
+        self.send_close()
+
+    def release(self, reason: str) -> None:
+        """The table stopped here: close, so the client reconnects and finds it again."""
+        self.refuse(Refusal(CLOSE_TABLE_STOPPED, reason))
+
+    def send_close(self) -> None:
+        """Tell the writer to finish (after what is queued, or at once on overflow)."""
+        if self.overflowed:
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+        self._queued.set()
+
+    async def finish(self, actor: TableActor | None, writer: asyncio.Task[None]) -> None:
+        """Leave the table, let the writer send what is queued and close (at most 5 s), and
+        stop a hint in progress: the end of a direct or a relayed socket alike."""
+        if actor is not None:
+            actor.leave(self)
+        self.send_close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, timeout=5)
+        if not writer.done():
+            writer.cancel()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
+
+    async def write_queued(self) -> None:
+        """Write what is queued now, in order, unless another write is under way (it will
+        write it)."""
+        if self._writing.locked() or self.closing:
+            return
+        async with self._writing:
+            while not self.outbox.empty() and not self.broken:
+                item = self.outbox.get_nowait()
+                if item is None:
+                    self.closing = True
+                    return
+                try:
+                    await self.websocket.send_text(item)
+                except Exception:  # the peer went away: the receive loop sees it next
+                    self.broken = True
+                    self.closing = True
+
+    async def write_all(self) -> None:
+        """Write queued messages until told to stop (None), then close."""
+        while not self.closing:
+            await self._queued.wait()
+            self._queued.clear()
+            await self.write_queued()
+            if self._writing.locked():  # another task is writing: wait for it to finish
+                async with self._writing:
+                    pass
+        if self.overflowed:
+            self.close_with = Refusal(1013, "too slow: reconnect with since")
+        if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
+            await self.websocket.close(code=self.close_with.code, reason=self.close_with.reason)
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """Serve one connection to a table."""
+    await websocket.accept()
+    state = websocket.app.state
+    manager: TableManager = state.manager
+    metrics: Metrics = state.metrics
+    table_id = websocket.path_params["table_id"]
+    conn = Connection(websocket, metrics)
+    guard = guard_of(state)
+    ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
+    if isinstance(ticket, Refusal):
+        await websocket.close(code=ticket.code, reason=ticket.reason)
+        return
+    conn.ticket = ticket
+    try:
+        conn.person = await account_key_of(websocket)
+        claims = getattr(state, "seat_claims", None)
+        if conn.person is not None and claims is not None:  # guest seats bound at sign-in
+            conn.person = dataclasses.replace(
+                conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
+    except Exception as e:  # the accounts database did not answer: a guest's socket
+        log.info("table %s: could not read the socket's session: %s", table_id, e)
+    conn.rate = Bucket(guard.limits.table_rate, guard.scheduler.now)
+    writer = asyncio.create_task(conn.write_all())
+    actor: TableActor | None = None
+    metrics.sockets.inc()
+    try:
+        relays = getattr(state, "relays", None)
+        try:
+            found = await manager.locate(table_id)
+            if isinstance(found, Elsewhere) and relays is not None:
+                # Nobody connected there: the table comes here; else this socket is relayed.
+                found = await relays.take_over(table_id, found.owner)
+        except TableUnavailable as e:
+            conn.send(error_message(e.message, code="unavailable"))
+            conn.refuse(Refusal(1013, "try again shortly"))
+            return
+        if found is None:
+            conn.send(error_message(f"no table {table_id!r}", code="no_table"))
+            return
+        if isinstance(found, Elsewhere):
+            if relays is None:
+                conn.send(error_message("another server runs this table", code="unavailable"))
+                conn.refuse(Refusal(1013, "try again shortly"))
+                return
+            await relays.serve_edge(conn, websocket, table_id, found.owner)
+            return
+        actor = found
+        while not conn.overflowed and conn.close_with is None:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            await handle_message(conn, actor, data, state.hints,
+                                 getattr(state, "bot_gate", None))
+            await conn.write_queued()
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("table %s: socket error", table_id)
+        conn.send(error_message("the server could not do that (a server error)",
+                                code="internal"))
+    finally:
+        metrics.sockets.dec()
+        ticket.release()
+        await conn.finish(actor, writer)
+        if websocket.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
+                         hints: HintService, gate: BotGate | None = None) -> None:
+    """Parse one client message and act on it at ``actor`` (a direct or relayed socket).
+    ``gate`` refuses a seat an outside bot took once its bot token is revoked. A message
+    past the socket's rate is a flood: told once, then the socket is closed."""
+    if not conn.rate.take():
+        conn.send(error_message(conn.rate.rate.refusal(), code=FLOOD_CODE))
+        conn.refuse(Refusal(CLOSE_FLOOD, FLOOD_REASON))
+        if conn.ticket is not None:  # a relayed socket's edge counts it on the close
+            conn.ticket.flooded()
+        return
+    try:
+        msg = parse_client_message(data)
+    except DomainError as e:
+        conn.send(error_message(e.message, code="bad_message"))
+        return
+    if gate is not None and not await gate.admits(conn, actor):
+        return
+    if isinstance(msg, Ping):
+        conn.send(Pong())
+    elif isinstance(msg, Watch):
+        await _watch(conn, actor, msg.since)
+    elif conn.watching:
+        conn.send(error_message("spectators cannot act: join a seat with its token to play",
+                                code="spectator"))
+    elif isinstance(msg, Join):
+        if conn.seat is not None:
+            conn.send(error_message("already joined: open a new connection to rejoin",
+                                    code="bad_message"))
+            return
+        key = msg.token if msg.token is not None else conn.person
+        seat = actor.seat_of(key) if key is not None else None
+        if seat is None:
+            conn.send(error_message(
+                "that token has no seat at this table" if msg.token is not None else
+                "you have no seat at this table" if conn.person is not None else
+                "sign in to take your seat from this browser (or open the table where you "
+                "sat down)", code="bad_token"))
+            return
+        if not _admitted(conn, actor.id, seat):
+            return
+        conn.seat = seat
+        if gate is not None and not await gate.admits(conn, actor):
+            return
+        try:
+            await actor.join(conn, msg.since)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:  # the seat's person left: a computer plays it now
+            conn.seat = None
+            conn.send(error_message(e.message, code=e.code))
+    elif conn.seat is None:
+        conn.send(error_message('join first: {"type": "join", "token": ...}', code="not_joined"))
+    elif isinstance(msg, Act):
+        try:
+            await actor.act(conn.seat, msg.action)
+            conn.rate.give_back()  # the game paces accepted moves: they are not counted
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            if _a_try_at_its_turn(conn, actor):
+                conn.rate.give_back()
+            conn.send(error_message(e.message, code=e.code))
+    elif isinstance(msg, Seed):
+        try:
+            await actor.contribute(conn.seat, msg.hand_number, msg.seed)
+            conn.rate.give_back()
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except NotStored as e:  # not the seed's fault: it may be sent again
+            conn.send(error_message(e.message, code=e.code))
+        except DomainError as e:
+            conn.send(error_message(e.message, code="bad_seed"))
+    elif isinstance(msg, Hint):
+        if not actor.kind.hints:
+            hints.refused("kind")
+            conn.send(error_message(actor.kind.no_hints, code="hint_unavailable"))
+            return
+        if conn.hint_task is not None and not conn.hint_task.done():
+            hints.refused("busy")
+            conn.send(error_message("a hint is already being worked out",
+                                    code="hint_unavailable"))
+            return
+        conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
+    elif isinstance(msg, (Continue, Pace)):
+        try:
+            if isinstance(msg, Continue):
+                await actor.go_on(conn.seat, msg.hand_number)
+            else:
+                await actor.set_speed(conn.seat, msg.speed)
+        except TableStopped as e:
+            conn.send(error_message(e.message, code="table_stopped"))
+            conn.release(e.message)
+        except DomainError as e:
+            conn.send(error_message(e.message, code=e.code))
+
+
+def _a_try_at_its_turn(conn: Connection, actor: TableActor) -> bool:
+    """Whether a refused move was one of the first :data:`FREE_TRIES` at the seat's own
+    decision (a slip, or a bot's wrong answer, paced by the game like an accepted move);
+    later ones at the same decision count against the socket's rate."""
+    version = actor.shown_version
+    if conn.tries_at != version:
+        conn.tries_at, conn.tries = version, 0
+    conn.tries += 1
+    if conn.tries > FREE_TRIES or conn.seat is None:
+        return False
+    view = actor.view(conn.seat)
+    return view is not None and bool(view.legal)
+
+
+def _admitted(conn: Connection, table_id: str, seat: int | None) -> bool:
+    """Whether the socket guard lets this socket join ``seat`` (None: watch); if not, the
+    socket is told why and closed."""
+    refusal = conn.ticket.join(table_id, seat) if conn.ticket is not None else None
+    if refusal is None:
+        return True
+    conn.send(error_message(refusal.reason, code="too_many"))
+    conn.refuse(refusal)
+    return False
+
+
+async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None:
+    """Subscribe the connection as a spectator (no seat), if the table may be watched."""
+    if conn.seat is not None or conn.watching:
+        conn.send(error_message("already joined: open a new connection to watch",
+                                code="bad_message"))
+        return
+    if not actor.watchable:
+        conn.send(error_message("this table is private: it cannot be watched", code="private"))
+        return
+    if not _admitted(conn, actor.id, None):
+        return
+    conn.watching = True
+    try:
+        await actor.watch(conn, since)
+    except TableStopped as e:
+        conn.send(error_message(e.message, code="table_stopped"))
+        conn.release(e.message)
+
+
+def hint_person(actor: TableActor, seat: int, address: str) -> str:
+    """Who asks for a hint at ``seat``: the account sitting there, else the client address
+    (the hint queue's person, :mod:`.hints`)."""
+    sitting = actor.config.seats[seat]
+    if sitting.account_id is not None:
+        return f"account:{sitting.account_id}"
+    if sitting.account:
+        return f"account:{sitting.account}"
+    return f"address:{address}"
+
+
+async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
+    client = conn.websocket.client.host if conn.websocket.client else ""
+    try:
+        version, items = await hints.ask(hint_person(actor, seat, client), (actor.id, seat),
+                                         lambda: (actor.shown_version, actor.view(seat)))
+    except HintUnavailable as e:
+        hints.refused("unavailable")
+        conn.send(error_message(str(e), code="hint_unavailable"))
+        return
+    except Exception:
+        log.exception("hint failed")
+        hints.refused("error")
+        conn.send(error_message("the hint could not be worked out", code="hint_unavailable"))
+        return
+    conn.send(HintAnswer(version=version, hints=items))
