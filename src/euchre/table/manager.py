@@ -96,6 +96,7 @@ class TableManager:
         self._tables: dict[str, TableActor] = {}
         self._load_lock = asyncio.Lock()
         self._loading: dict[str, asyncio.Lock] = {}
+        self._opening: dict[str, asyncio.Future[None]] = {}  # done once open() has ended
         self._stopping: set[asyncio.Future[None]] = set()
         self.retirement = Retirement(store, retire_after)
         """Practice tables only in storage, and retiring the abandoned (``retire.py``)."""
@@ -146,6 +147,19 @@ class TableManager:
         ``game`` is given already dealt, with ``seeds`` for its hands: "" for a set deal).
         With :attr:`owners`, this process takes the new table's lease first:
         :class:`TableUnavailable` if it cannot (nothing opened)."""
+        # Until it runs, whoever asks for the table waits (:meth:`locate`): an actor not
+        # started yet refuses a join as if it had stopped (a 1012 close), and an online
+        # table is shown started in the lobby before its game is opened here.
+        opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._opening[config.id] = opened
+        try:
+            return await self._open(config, game, seeds)
+        finally:
+            del self._opening[config.id]
+            opened.set_result(None)
+
+    async def _open(self, config: TableConfig, game: GameState | None,
+                    seeds: Sequence[str]) -> TableActor:
         own: Ownership | None = None
         if self.owners is not None:
             own = await self.owners.take(config.id, self._lost, new=True)
@@ -180,7 +194,16 @@ class TableManager:
     async def locate(self, table_id: str) -> TableActor | Elsewhere | None:
         """The table here (loaded, and with :attr:`owners` taken, if nobody runs it), the
         process that runs it, or None if there is no such table.
-        :class:`TableUnavailable` if ownership cannot be decided now."""
+        :class:`TableUnavailable` if ownership cannot be decided now. A table being opened
+        here is handed out once it runs (None if its opening failed)."""
+        found = await self._locate(table_id)
+        opening = self._opening.get(table_id)
+        if opening is not None:
+            await asyncio.shield(opening)
+            return self._tables.get(table_id)
+        return found
+
+    async def _locate(self, table_id: str) -> TableActor | Elsewhere | None:
         actor = self._tables.get(table_id)
         if actor is not None:
             return actor
@@ -191,6 +214,9 @@ class TableManager:
             if actor is not None:
                 return actor
             stored = await self.store.get(table_id)
+            actor = self._tables.get(table_id)  # opened here meanwhile: never a second actor
+            if actor is not None:
+                return actor
             if stored is None or "config" not in stored.meta:
                 return None
             return self._resume(stored)
