@@ -5,9 +5,9 @@ every process of a site). :func:`open_limits` picks one from a URL.
 """
 
 from .base import Decision, Limits, LimitsUnavailable, retry_seconds
-from .gate import GateFull, SharedShares, ShareGate
+from .gate import GateFull, SharedShares
 from .memory import MemoryLimits
 from .open import open_limits
 
-__all__ = ["Decision", "GateFull", "Limits", "LimitsUnavailable", "MemoryLimits", "ShareGate",
+__all__ = ["Decision", "GateFull", "Limits", "LimitsUnavailable", "MemoryLimits",
            "SharedShares", "open_limits", "retry_seconds"]

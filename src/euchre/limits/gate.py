@@ -1,15 +1,11 @@
-"""A concurrency gate with a share per client: at most ``total`` holders at once, and at
-most ``per_client`` of them for one client, so one client cannot hold every place.
+"""A share per client: at most ``per_client`` places held at once by one client, so one
+client cannot hold every place.
 
-:class:`ShareGate` counts in this process's memory; :class:`SharedShares` counts the
-per-client share in a :class:`~euchre.limits.base.Limits` (Redis: one count for every
-process of a site), each place held at most ``hold`` seconds (a process that dies holding
-one frees it then)."""
+:class:`SharedShares` counts the per-client share in a :class:`~euchre.limits.base.Limits`
+(Redis: one count for every process of a site), each place held at most ``hold`` seconds (a
+process that dies holding one frees it then)."""
 
 from __future__ import annotations
-
-import contextlib
-from collections.abc import Iterator
 
 from .base import Limits
 
@@ -23,49 +19,6 @@ class GateFull(Exception):
         super().__init__("this client holds its share" if own_share else "every place is taken")
         self.own_share = own_share
         """Whether the client's own share is what is used up."""
-
-
-class ShareGate:
-    """Places taken and given back without waiting (the caller refuses when full)."""
-
-    def __init__(self, total: int, per_client: int) -> None:
-        """At most ``total`` places, ``per_client`` per client."""
-        self.total = total
-        """Places in all."""
-        self.per_client = per_client
-        """Places one client may hold."""
-        self._held: dict[str, int] = {}
-
-    def in_use(self, client: str | None = None) -> int:
-        """Places held, in all or by one client."""
-        if client is None:
-            return sum(self._held.values())
-        return self._held.get(client, 0)
-
-    def take(self, client: str) -> None:
-        """Take a place for ``client``, or raise :class:`GateFull` at once."""
-        if self._held.get(client, 0) >= self.per_client:
-            raise GateFull(own_share=True)
-        if self.in_use() >= self.total:
-            raise GateFull(own_share=False)
-        self._held[client] = self._held.get(client, 0) + 1
-
-    def release(self, client: str) -> None:
-        """Give back a place :meth:`take` gave ``client``."""
-        left = self._held.get(client, 0) - 1
-        if left > 0:
-            self._held[client] = left
-        else:
-            self._held.pop(client, None)
-
-    @contextlib.contextmanager
-    def place(self, client: str) -> Iterator[None]:
-        """Hold a place while the block runs, or raise :class:`GateFull` at once."""
-        self.take(client)
-        try:
-            yield
-        finally:
-            self.release(client)
 
 
 class SharedShares:
