@@ -20,6 +20,8 @@ from euchre.coins.ledger import Ledger
 from euchre.coins.service import CoinGame, CoinService
 from euchre.server.accounts.accounts_api import COIN_GAME_ENDED, leave_coin_game
 from euchre.server.core.errors import ApiError
+from euchre.server.tables.door import Tables
+from euchre.server.tables.hints import HintService
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
 from euchre.table.actor import TableActor, TableError
@@ -35,6 +37,11 @@ __all__ = ["db_url", "engine"]
 STAKE = 50
 RACES = 100
 """Races per database."""
+
+
+def _door(manager: TableManager) -> Tables:
+    """The door to ``manager``'s tables (one process: nothing is relayed)."""
+    return Tables(manager, HintService(1.0))
 
 
 def _manager(store: MemoryStore, coins: CoinService, scheduler: ManualScheduler
@@ -138,7 +145,7 @@ async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account
         for _ in range(rng.randrange(4)):
             await asyncio.sleep(0)
         try:
-            return await leave_coin_game(manager, None, coins, table_id, account)
+            return await leave_coin_game(_door(manager), coins, table_id, account)
         except ApiError as e:
             return e
 
@@ -171,7 +178,7 @@ async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account
         outcome = "left"
     # asked again: the same decision, nothing moves
     try:
-        again: object = await leave_coin_game(manager, None, coins, table_id, account)
+        again: object = await leave_coin_game(_door(manager), coins, table_id, account)
     except ApiError as e:
         again = e
     assert isinstance(again, ApiError) == (outcome == "ended")

@@ -22,6 +22,8 @@ from euchre.coins.ledger import Ledger
 from euchre.coins.pots import PotService
 from euchre.server.core.errors import ApiError
 from euchre.server.online.stakes import GAME_ENDED, leave_game, reconcile, with_stakes
+from euchre.server.tables.door import Tables
+from euchre.server.tables.hints import HintService
 from euchre.storage.accounts_models import accounts, ledger_entries
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
@@ -68,6 +70,11 @@ class Snapshot:
     """The deciding card."""
     winner: int
     """The side that wins with it."""
+
+
+def _door(manager: TableManager) -> Tables:
+    """The door to ``manager``'s tables (one process: nothing is relayed)."""
+    return Tables(manager, HintService(1.0))
 
 
 def _manager(store: MemoryStore, pots: PotService, scheduler: ManualScheduler) -> TableManager:
@@ -166,7 +173,7 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
         for _ in range(rng.randrange(4)):
             await asyncio.sleep(0)
         try:
-            return (await leave_game(manager, None, pots, table_id, snap.tokens[leaver]))[0]
+            return (await leave_game(_door(manager), pots, table_id, snap.tokens[leaver]))[0]
         except ApiError as e:
             return e
 
@@ -212,7 +219,7 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
     # asked again after the end: the same decision, nothing moves
     before = await _table_sums(engine, table_id)
     try:
-        again: Any = (await leave_game(manager, None, pots, table_id, snap.tokens[leaver]))[0]
+        again: Any = (await leave_game(_door(manager), pots, table_id, snap.tokens[leaver]))[0]
     except ApiError as e:
         again = e
     if outcome == "ended":
@@ -277,7 +284,7 @@ async def test_an_owner_that_died_between_the_replacement_and_its_charge(
     leaver = snap.winner  # seat 0 or 1: on the winning side
     first = _manager(store, _DiesBeforeCharging(engine), ManualScheduler())
     with pytest.raises(ConnectionError):
-        await leave_game(first, None, _DiesBeforeCharging(engine), table_id,
+        await leave_game(_door(first), _DiesBeforeCharging(engine), table_id,
                          snap.tokens[leaver])
     stored = await store.get(table_id)
     assert stored is not None and stored.meta["replaced"] == {str(leaver): "left"}
@@ -290,7 +297,7 @@ async def test_an_owner_that_died_between_the_replacement_and_its_charge(
     scheduler = ManualScheduler()
     second = _manager(store, pots, scheduler)
     if retried:
-        again, _ = await leave_game(second, None, pots, table_id, snap.tokens[leaver])
+        again, _ = await leave_game(_door(second), pots, table_id, snap.tokens[leaver])
         assert again.already and again.fee == rules.leaving_fee(STAKE)
     actor = await second.get(table_id)
     assert actor is not None and actor.is_replaced(leaver)

@@ -25,7 +25,7 @@ from test_leave_race import (
 
 from euchre.broker.memory import MemoryBroker
 from euchre.coins.pots import PotService
-from euchre.server.tables.relay import Relays
+from euchre.server.tables.relay import RelayEdge, RelayHost
 from euchre.storage.memory import MemoryStore
 from euchre.table.actor import LEFT
 from euchre.table.pacing import ManualScheduler
@@ -36,10 +36,14 @@ __all__ = ["db_url", "engine"]
 RACES = 60
 
 
-def _relays(broker: MemoryBroker, manager: Any, owner: str) -> Relays:
-    owners: Any = SimpleNamespace(owner=owner, ttl=30.0)
+def _host(broker: MemoryBroker, manager: Any, owner: str) -> RelayHost:
     hints: Any = None
-    return Relays(broker, manager, owners, hints)
+    return RelayHost(broker, manager, owner, 30.0, hints)
+
+
+def _edge(broker: MemoryBroker, owner: str) -> RelayEdge:
+    owners: Any = SimpleNamespace(owner=owner, ttl=30.0)
+    return RelayEdge(broker, owners)
 
 
 async def test_a_leave_at_another_process_raced_against_the_deciding_card(
@@ -52,8 +56,8 @@ async def test_a_leave_at_another_process_raced_against_the_deciding_card(
     store = MemoryStore()
     scheduler = ManualScheduler()
     owner_manager = _manager(store, pots, scheduler)
-    owner = _relays(broker, owner_manager, "owner")
-    asker = _relays(broker, _manager(store, pots, ManualScheduler()), "asker")
+    owner = _host(broker, owner_manager, "owner")
+    asker = _edge(broker, "asker")
     owner.start()
     await owner.ready.wait()
     rng = random.Random(23)

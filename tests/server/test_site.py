@@ -175,7 +175,7 @@ def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
                 ws.send_json({"type": "join", "token": table["token"]})
                 assert ws.receive_json()["type"] == "joined"
                 relayed.append(ws)
-            relays = second.app.state.relays
+            relays = second.app.state.relays.edge
             assert len(relays.edges) == 2
             assert second.portal is not None and first.portal is not None
             second.portal.call(relays.watch_once)  # both still run there: nothing closed
@@ -234,12 +234,12 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                     if m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
                         waiting = False
                 assert len(second.app.state.manager) == 0  # still run by the first
-                assert first.app.state.relays.remotes  # hosted there
+                assert first.app.state.relays.host.remotes  # hosted there
             # Nobody is connected now (once the first process has seen both sockets go): a
             # socket at the second process brings the table over (saved and released by
             # the first, taken with a higher fence).
             actor = first.app.state.manager.peek(table["id"])
-            _until(lambda: not first.app.state.relays.remotes and actor.subscribed == 0,
+            _until(lambda: not first.app.state.relays.host.remotes and actor.subscribed == 0,
                    "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:

@@ -44,6 +44,7 @@ from .ops import endpoints as ops
 from .ops.metrics import Metrics
 from .tables import api
 from .tables.bot_gate import BotGate
+from .tables.door import Tables
 from .tables.hints import HintService
 from .tables.socket_guard import SocketLimits
 from .tables.ws import table_socket
@@ -192,6 +193,7 @@ def build_app(settings: Settings | None = None,
         metrics.watch_tables(manager.count_by_kind)
         app.state.store = store
         app.state.manager = manager
+        app.state.tables = Tables(manager, app.state.hints, app.state.bot_gate)
         if getattr(app.state, "limits", None) is None:  # tests may set their own
             app.state.limits = open_limits(settings.redis_url)
         if settings.redis_url:  # one hint at a time per client on the whole site

@@ -5,10 +5,11 @@ ownership, socket relays, the orphan sweeper, and the checks it adds to ``GET /r
 With a Redis URL every process serves: each table runs in the one process holding its
 lease (:mod:`euchre.table.owners`; the manager takes a table's lease to open or load it,
 and stops its actor when the lease is lost), a socket that reaches another process is
-relayed to the owner (:mod:`.relay`), and every process sweeps for tables whose owner died
-every half lease and resumes them from the database. Writes that are not an actor's
-(retiring an abandoned table, closing a left coin game) take the table's lease for the
-write (:class:`~euchre.table.owners.LeasedStore`). Without a Redis URL nothing of this
+relayed to the owner (:mod:`.tables.relay`, behind the door to every table,
+:mod:`.tables.door`), and every process sweeps for tables whose owner died every half
+lease and resumes them from the database. Writes that are not an actor's (retiring an
+abandoned table, closing a left coin game) take the table's lease for the write
+(:class:`~euchre.table.owners.LeasedStore`). Without a Redis URL nothing of this
 happens: one process, fence 0.
 """
 
@@ -29,7 +30,8 @@ from ..leases import Leases, open_leases
 from ..table.manager import TableManager
 from ..table.owners import LeasedStore, TableOwners
 from .core.registry import Extension
-from .tables.relay import Relays
+from .tables.door import Tables
+from .tables.relay import RelayEdge, RelayHost, Relays
 from .tables.socket_guard import guard_of
 
 log = logging.getLogger(__name__)
@@ -69,14 +71,17 @@ async def _join_site(app: Starlette) -> None:
     leased = LeasedStore(owners)
     app.state.store = manager.store = manager.retirement.store = leased
     manager.owners = owners
-    relays = Relays(app.state.broker, manager, owners, app.state.hints,
-                    getattr(app.state, "bot_gate", None), guard_of(app.state).limits.table_rate)
-    manager.remote_close = relays.close_remote
+    gate = getattr(app.state, "bot_gate", None)
+    host = RelayHost(app.state.broker, manager, owners.owner, owners.ttl, app.state.hints,
+                     gate, guard_of(app.state).limits.table_rate)
+    edge = RelayEdge(app.state.broker, owners, app.state.metrics.relayed_messages.inc)
     app.state.owners = owners
-    app.state.relays = relays
-    relays.start()
+    app.state.relays = Relays(host, edge)
+    # The door to every table: this process's, and the others' through the relays.
+    app.state.tables = Tables(manager, app.state.hints, gate, edge)
+    host.start()
     with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(relays.ready.wait(), settings.lease_ttl)
+        await asyncio.wait_for(host.ready.wait(), settings.lease_ttl)
     app.state.orphan_sweeper = asyncio.ensure_future(_sweep_orphans(manager, settings.lease_ttl))
     log.info("serving the site as %s", owners.owner)
 
@@ -111,7 +116,8 @@ async def shutdown(app: Starlette) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
     if relays is not None:
-        await relays.stop()
+        await relays.edge.stop()
+        await relays.host.stop()
     if broker is not None:
         await broker.disconnect()
     if leases is not None:
@@ -132,7 +138,8 @@ async def readiness(app: Starlette) -> dict[str, str]:
     except Exception as e:
         checks["redis"] = f"unavailable: {type(e).__name__}"
     relays: Relays | None = getattr(state, "relays", None)
-    checks["relays"] = "ok" if relays is not None and relays.ready.is_set() else "not listening"
+    listening = relays is not None and relays.host.ready.is_set()
+    checks["relays"] = "ok" if listening else "not listening"
     return checks
 
 

@@ -42,13 +42,10 @@ VERSION_JUMP = 1000
 stored before they are shown, but a few connection events (a spectator count, a presence
 change whose save failed) are shown unsaved, and no client may see a version twice."""
 
-RemoteClose = Callable[[str, str, str], Awaitable[None]]
-"""``(owner, table_id, reason)``: ask the process ``owner`` to close one of its tables."""
-
-
 @dataclass(frozen=True)
 class Elsewhere:
-    """A table another process runs now."""
+    """A table another process runs now (what :meth:`TableManager.locate` says; the
+    server's door to a table, ``euchre.server.tables.door``, is its one reader)."""
 
     owner: str
     """The process holding the table's lease."""
@@ -88,8 +85,6 @@ class TableManager:
         self.owners: TableOwners | None = None
         """This process's table leases, when many processes serve the site (None: one
         process runs every table)."""
-        self.remote_close: RemoteClose | None = None
-        """How to close a table another process runs (the site's relay)."""
         self._bot_factory = bot_factory
         self._seed_source = seed_source
         self._history_limit = history_limit
@@ -311,21 +306,6 @@ class TableManager:
                 if not lock.locked() and self._loading.get(table_id) is lock:
                     del self._loading[table_id]
         return ids
-
-    async def close_table(self, table_id: str, reason: str) -> bool:
-        """End a table before its game is over, wherever it runs (here, or through
-        :attr:`remote_close` at its owner); whether there was such a table."""
-        found = await self.locate(table_id)
-        if isinstance(found, TableActor):
-            await found.close(reason)
-            await self.forget(table_id)
-            return True
-        if isinstance(found, Elsewhere):
-            if self.remote_close is None:
-                raise TableUnavailable("another server runs this table")
-            await self.remote_close(found.owner, table_id, reason)
-            return True
-        return False
 
     async def resume_unfinished(self) -> list[str]:
         """Load and start every unfinished game in storage that runs by itself; returns

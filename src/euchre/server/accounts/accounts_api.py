@@ -51,13 +51,14 @@ from ...storage.base import FINISHED, GameStore, StaleFenceError
 from ...table.clock import ClockPolicy
 from ...table.coin import COIN, coin_kind, coin_table
 from ...table.kinds import FinishedTable
-from ...table.manager import Elsewhere, TableManager
+from ...table.manager import TableManager
 from ...table.seats import new_table_id, new_token
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
 from ..tables.api import int_param, read_json
+from ..tables.door import Tables
 from ..wire.accounts import (
     ActiveTable,
     CoinGameResult,
@@ -332,34 +333,20 @@ COIN_GAME_ENDED = ("the game had already ended when your leave reached the table
 """The refusal of a leave that the coin table saw after the game's deciding card."""
 
 
-async def _close_at_table(manager: TableManager, relays: Any, table_id: str) -> bool:
+async def _close_at_table(tables: Tables, table_id: str) -> bool:
     """End the coin table for its person's leave at the table itself, wherever it runs:
     its queue orders the leave against the moves (the deciding card among them) and the
     clock. True if the table was closed before its game ended (now, or by an earlier
-    leave), False if the game had ended first (nothing changed)."""
-    for _ in range(3):  # its owner let it go between our look and our question: again
-        found = await manager.locate(table_id)
-        if isinstance(found, Elsewhere) and relays is not None:
-            found = await relays.take_over(table_id, found.owner)  # if nobody is there
-        if not isinstance(found, Elsewhere):
-            break
-        here, closed = (await relays.close_and_tell(found.owner, table_id, "left")
-                        if relays is not None else (False, None))
-        if here:
-            return closed is not None
-    else:
-        raise ApiError("unavailable", "the table is moving to another server: try again "
-                                      "in a moment")
-    if found is None:
+    leave), False if the game had ended first (nothing changed). A table moving between
+    processes meanwhile: :class:`~..tables.door.TableMoving` (503, nothing changed)."""
+    table = await tables.open(table_id, move_here=True)
+    if table is None:
         return True  # never stored (a crash while opening): the leave stands as asked
-    await found.close("left")
-    closed = found.closed is not None
-    await manager.forget(table_id)
-    return closed
+    return await table.close("left")
 
 
-async def leave_coin_game(manager: TableManager, relays: Any, coins: CoinService,
-                          table_id: str, account_id: int) -> Settled:
+async def leave_coin_game(tables: Tables, coins: CoinService, table_id: str,
+                          account_id: int) -> Settled:
     """Leave a coin game (the endpoint's work, without HTTP): the table decides first. A
     leave it sees after the deciding card (or any leave after the end) is refused,
     :class:`ApiError` ``game_ended`` (409), and charges nothing; one before it closes the
@@ -370,7 +357,7 @@ async def leave_coin_game(manager: TableManager, relays: Any, coins: CoinService
         raise ApiError("no_table", "you have no coin table with that id")
     if game.status in ("won", "lost"):
         raise ApiError("game_ended", COIN_GAME_ENDED)
-    if game.status == "active" and not await _close_at_table(manager, relays, table_id):
+    if game.status == "active" and not await _close_at_table(tables, table_id):
         raise ApiError("game_ended", COIN_GAME_ENDED)
     # Closed before the end: charged here, after the table stored its closing (a crash
     # in between is charged by ``reconcile``); a repeat charges nothing again.
@@ -384,8 +371,7 @@ async def post_leave(request: Request) -> Response:
     charged once, however often (or wherever) it is asked."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    settled = await leave_coin_game(request.app.state.manager,
-                                    getattr(request.app.state, "relays", None), state.coins,
+    settled = await leave_coin_game(request.app.state.tables, state.coins,
                                     request.path_params["table_id"], session.account_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0

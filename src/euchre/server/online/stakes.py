@@ -24,16 +24,16 @@ from starlette.responses import Response
 from ...coins.pots import PotService
 from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore
-from ...table.actor import LEFT, TableActor, TableStopped
+from ...table.actor import LEFT, TableActor
 from ...table.kinds import FinishedTable, TableKind
-from ...table.manager import Elsewhere, TableManager
 from ...table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from ...table.seats import AccountKey
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param
-from ..tables.api import manager_of, read_body
+from ..tables.api import read_body
+from ..tables.door import ALREADY, OVER, Tables
 from ..wire.online import GameLeft, TokenRequest
 
 log = logging.getLogger(__name__)
@@ -85,63 +85,35 @@ GAME_ENDED = ("the game had already ended when your leave reached the table: you
               "it to the end, nothing was charged and your share of the pot is yours")
 """The refusal of a leave that the table saw after the game's deciding card."""
 
-NOW, ALREADY, OVER = "now", "already", "over"
-"""What the table decided on a leave: taken over by it, taken over before, or too late
-(the game had ended first)."""
-
-
-async def _leave_at_table(manager: TableManager, relays: Any, table_id: str, token: object
+async def _leave_at_table(tables: Tables, table_id: str, token: object
                           ) -> tuple[TableActor, int, str]:
     """Hand the seat of ``token`` to a computer at the table itself, wherever it runs:
     its queue orders the leave against the moves (the deciding card among them), the
     clock and any other replacement. The table (here, or as stored when another process
-    runs it), the seat, and what the table decided (:data:`NOW`, :data:`ALREADY` or
-    :data:`OVER`). The kind's replace hook charges the stake table's fee after the
-    replacement is stored, never before."""
-    for _ in range(3):  # its owner let it go between our look and our question: again
-        found = await manager.locate(table_id)
-        if isinstance(found, Elsewhere) and relays is not None:
-            found = await relays.take_over(table_id, found.owner)  # if nobody is there
-        owner = found.owner if isinstance(found, Elsewhere) else None
-        # Another process runs it: read it as stored, and have the owner decide.
-        actor = await manager.stored_view(table_id) if isinstance(found, Elsewhere) else found
-        if actor is None or actor.config.kind != ONLINE:
-            raise ApiError("no_table", f"no started online table {table_id!r}")
-        seat = actor.seat_of(token) if isinstance(token, str | AccountKey) else None
-        if seat is None:
-            raise ApiError("bad_token", "that token holds no seat at this table")
-        if owner is None:
-            break
-        outcome = await relays.replace_remote(owner, table_id, seat, LEFT) if relays else None
-        if outcome is not None:
-            if outcome != OVER:
-                actor.replaced[seat] = LEFT  # the stored view may lag the owner
-            return actor, seat, outcome
-    else:
-        raise ApiError("unavailable", MOVING)
-    assert isinstance(actor, TableActor)
-    try:
-        now = await actor.replace(seat, LEFT)
-    except TableStopped:
-        # The table is moving to another process: a retry reaches the new owner, and
-        # nothing was charged.
-        raise ApiError("unavailable", MOVING) from None
-    return actor, seat, NOW if now else ALREADY if actor.is_replaced(seat) else OVER
+    runs it), the seat, and what the table decided (:data:`~..tables.door.NOW`,
+    :data:`~..tables.door.ALREADY` or :data:`~..tables.door.OVER`). The kind's replace
+    hook charges the stake table's fee after the replacement is stored, never before. A
+    table moving between processes meanwhile: :class:`~..tables.door.TableMoving` (503,
+    nothing happened or was charged)."""
+    table = await tables.open(table_id, move_here=True)
+    actor = await table.view() if table is not None else None
+    if table is None or actor is None or actor.config.kind != ONLINE:
+        raise ApiError("no_table", f"no started online table {table_id!r}")
+    seat = actor.seat_of(token) if isinstance(token, str | AccountKey) else None
+    if seat is None:
+        raise ApiError("bad_token", "that token holds no seat at this table")
+    return actor, seat, await table.replace(seat, LEFT)
 
 
-MOVING = "the table is moving to another server: try again in a moment"
-"""The answer to a leave that reached a table between two owners (nothing happened)."""
-
-
-async def leave_game(manager: TableManager, relays: Any, pots: PotService | None,
-                     table_id: str, token: object) -> tuple[GameLeft, int | None]:
+async def leave_game(tables: Tables, pots: PotService | None, table_id: str, token: object
+                     ) -> tuple[GameLeft, int | None]:
     """Leave a started online game (the endpoint's work, without HTTP). The table
     decides, in the order it saw things: before the game's deciding card a computer
     (expert) plays the seat to the end, and at a stake table the stake is forfeit and the
     leaving fee charged, once however many requests (or processes) it reaches; after it,
     :class:`ApiError` ``game_ended`` (409, :data:`GAME_ENDED`) and nothing is charged.
     The answer, and the account of the seat's person (None: a guest)."""
-    actor, seat, outcome = await _leave_at_table(manager, relays, table_id, token)
+    actor, seat, outcome = await _leave_at_table(tables, table_id, token)
     if outcome == OVER:
         raise ApiError("game_ended", GAME_ENDED)
     stake = int(actor.config.extra.get("stake") or 0)
@@ -164,9 +136,7 @@ async def post_leave_game(request: Request) -> Response:
     body = await read_body(request, TokenRequest)
     pots = pots_of(request.app)
     key = await seat_key(request, body.token)  # the token, else the person
-    answer, account = await leave_game(manager_of(request),
-                                       getattr(request.app.state, "relays", None), pots,
-                                       table_id, key)
+    answer, account = await leave_game(request.app.state.tables, pots, table_id, key)
     person = await person_of(request)
     if person is not None and account == person.account_id and pots is not None:
         answer = msgspec.structs.replace(

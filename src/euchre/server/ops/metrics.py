@@ -46,6 +46,11 @@ class Metrics(TableObserver):
             "euchre_socket_outbox_overflows",
             "Sockets closed because their outbox filled (a client too slow)",
             registry=self.registry)
+        self.relayed_messages = Counter(
+            "euchre_relayed_messages",
+            "Client messages on table sockets relayed from this process to the process "
+            "that runs the table (few when the proxy routes sockets by table id)",
+            registry=self.registry)
         self.last_save_failed = False
         """Whether the latest save failed (``/readyz`` then answers 503)."""
 

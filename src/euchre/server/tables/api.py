@@ -17,7 +17,7 @@ from ...bots import LEVELS
 from ...errors import RecordError
 from ...record import GameRecord
 from ...rules import GAME_LENGTHS, PRESETS, Rules
-from ...table.manager import Elsewhere, TableManager
+from ...table.manager import TableManager
 from ...table.records import public_record, replay_frames
 from ..core import guards
 from ..core.encoder import json_answer
@@ -34,6 +34,7 @@ from ..wire.tables import (
     RuleField,
     TableSnapshot,
 )
+from .door import Tables
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +93,10 @@ async def get_table(request: Request) -> Response:
     """``GET /api/tables/{id}`` with the ``X-Seat-Token`` header (or ``?token=T``): the seat's
     table snapshot."""
     table_id = request.path_params["table_id"]
-    manager = manager_of(request)
-    found = await manager.locate(table_id)
+    tables: Tables = request.app.state.tables
+    table = await tables.open(table_id)
     # A table another process runs is read as last stored (it may lag its latest move).
-    actor = await manager.stored_view(table_id) if isinstance(found, Elsewhere) else found
+    actor = await table.view() if table is not None else None
     if actor is None:
         raise ApiError("no_table", f"no table {table_id!r}")
     token = request.headers.get(SEAT_TOKEN_HEADER) or request.query_params.get("token")

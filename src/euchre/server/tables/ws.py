@@ -15,13 +15,14 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
+from starlette.datastructures import Address
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...errors import DomainError
 from ...table.actor import NotStored, TableActor, TableStopped
-from ...table.manager import Elsewhere, TableManager
 from ...table.owners import TableUnavailable
 from ...table.seats import AccountKey
 from ..core.encoder import encode_text, raw
@@ -65,10 +66,56 @@ to its subscribers one after another, so all who share a snapshot (the spectator
 seat's tabs) share one encoding. Snapshots are never changed once sent."""
 
 
+class Peer(Protocol):
+    """What a connection writes to: a client's WebSocket, or a relay's reply channel."""
+
+    @property
+    def client(self) -> Address | None:
+        """The client's address."""
+
+    @property
+    def application_state(self) -> WebSocketState:
+        """Whether it is still open for writing."""
+
+    async def send_text(self, data: str) -> None:
+        """Send one encoded message."""
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close with ``code`` and ``reason``."""
+
+
+class ServedTable(Protocol):
+    """A table a socket is served at, wherever it runs (:mod:`.door`)."""
+
+    async def serve(self, conn: Connection, websocket: WebSocket) -> None:
+        """Serve the socket at the table until either side ends it."""
+
+
+class TableDoor(Protocol):
+    """Where the socket finds its table by id (:class:`~.door.Tables`)."""
+
+    async def open(self, table_id: str, *, move_here: bool = False) -> ServedTable | None:
+        """The table, or None if there is no such table."""
+
+
+async def receive_each(conn: Connection, websocket: WebSocket,
+                       handle: Callable[[str | bytes], Awaitable[None]]) -> None:
+    """Hand each message the client sends to ``handle``, in order, until it goes away or
+    the connection is ending (closed, or its outbox overflowed)."""
+    while not conn.overflowed and conn.close_with is None:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            break
+        data = message.get("text")
+        if data is None:
+            data = message.get("bytes") or b""
+        await handle(data)
+
+
 class Connection:
     """One socket's side of a table: a subscriber with an outbox."""
 
-    def __init__(self, websocket: WebSocket, metrics: Metrics | None = None) -> None:
+    def __init__(self, websocket: Peer, metrics: Metrics | None = None) -> None:
         """A connection not yet seated."""
         self.websocket = websocket
         """The socket."""
@@ -223,7 +270,6 @@ async def table_socket(websocket: WebSocket) -> None:
     """Serve one connection to a table."""
     await websocket.accept()
     state = websocket.app.state
-    manager: TableManager = state.manager
     metrics: Metrics = state.metrics
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket, metrics)
@@ -243,40 +289,21 @@ async def table_socket(websocket: WebSocket) -> None:
         log.info("table %s: could not read the socket's session: %s", table_id, e)
     conn.rate = Bucket(guard.limits.table_rate, guard.scheduler.now)
     writer = asyncio.create_task(conn.write_all())
-    actor: TableActor | None = None
     metrics.sockets.inc()
     try:
-        relays = getattr(state, "relays", None)
+        door: TableDoor = state.tables
         try:
-            found = await manager.locate(table_id)
-            if isinstance(found, Elsewhere) and relays is not None:
-                # Nobody connected there: the table comes here; else this socket is relayed.
-                found = await relays.take_over(table_id, found.owner)
+            # Run here, or at another process: a table nobody is connected to there comes
+            # here, else this socket is relayed to it.
+            table = await door.open(table_id, move_here=True)
+            if table is None:
+                conn.send(error_message(f"no table {table_id!r}", code="no_table"))
+                return
+            await table.serve(conn, websocket)
         except TableUnavailable as e:
             conn.send(error_message(e.message, code="unavailable"))
             conn.refuse(Refusal(1013, "try again shortly"))
             return
-        if found is None:
-            conn.send(error_message(f"no table {table_id!r}", code="no_table"))
-            return
-        if isinstance(found, Elsewhere):
-            if relays is None:
-                conn.send(error_message("another server runs this table", code="unavailable"))
-                conn.refuse(Refusal(1013, "try again shortly"))
-                return
-            await relays.serve_edge(conn, websocket, table_id, found.owner)
-            return
-        actor = found
-        while not conn.overflowed and conn.close_with is None:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            data = message.get("text")
-            if data is None:
-                data = message.get("bytes") or b""
-            await handle_message(conn, actor, data, state.hints,
-                                 getattr(state, "bot_gate", None))
-            await conn.write_queued()
     except WebSocketDisconnect:
         pass
     except Exception:
@@ -286,7 +313,7 @@ async def table_socket(websocket: WebSocket) -> None:
     finally:
         metrics.sockets.dec()
         ticket.release()
-        await conn.finish(actor, writer)
+        await conn.finish(None, writer)
         if websocket.application_state == WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
                 await websocket.close()

@@ -1,0 +1,218 @@
+"""One door to a table: :meth:`Tables.open` gives a handle to a table by its id, whether it
+runs in this process or in another one of the site.
+
+A :class:`TableHandle` does what callers need of a table: :meth:`~TableHandle.view` (the
+table to read: as it runs here, or as last stored when another process runs it),
+:meth:`~TableHandle.serve` (a socket's whole life at the table: its joins, watching, moves,
+seeds, hints), :meth:`~TableHandle.replace` (a person left: a computer plays their seat) and
+:meth:`~TableHandle.close` (end the game before it is over). :class:`LocalTable` does them at
+the table's actor; :class:`RemoteTable` through the relays (:mod:`.relay`): the socket
+relayed to the owner, the questions asked of it. Handovers are behind the door too: opened
+with ``move_here``, a table that runs at another process where nobody is connected to it is
+handed over and runs here from then on. When a table changes hands between a look and a
+question the handle asks where it is again; a table still moving after that is
+:class:`TableMoving` (503, nothing happened).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from starlette.websockets import WebSocket
+
+from ...errors import DomainError
+from ...table.actor import TableActor, TableStopped
+from ...table.manager import Elsewhere, TableManager
+from ...table.owners import TableUnavailable
+from .bot_gate import BotGate
+from .hints import HintService
+from .relay.edge import RelayEdge
+from .ws import Connection, handle_message, receive_each
+
+NOW, ALREADY, OVER = "now", "already", "over"
+"""What a table decided on a replacement: taken over by it, taken over before, or too late
+(the game had ended first)."""
+
+TRIES = 3
+"""Looks at where a table runs before it counts as moving (its owner let it go between
+a look and a question)."""
+
+
+class TableMoving(DomainError):
+    """The table changed hands while it was asked, more than once: nothing happened, and a
+    retry reaches its new owner."""
+
+    code = "unavailable"
+
+    def __init__(self) -> None:
+        """The refusal, in words."""
+        super().__init__("the table is moving to another server: try again in a moment")
+
+
+class TableHandle(ABC):
+    """A table, wherever it runs."""
+
+    def __init__(self, table_id: str) -> None:
+        """The table ``table_id``."""
+        self.table_id = table_id
+        """The table's id."""
+
+    @abstractmethod
+    async def view(self) -> TableActor | None:
+        """The table to read (its settings, seats, a seat's snapshot): as it runs here, or
+        as last stored (it may lag its owner's latest move); None if it was never stored.
+        Nothing done to it counts: act through the handle."""
+
+    @abstractmethod
+    async def serve(self, conn: Connection, websocket: WebSocket) -> None:
+        """Serve the socket at the table until either side ends it."""
+
+    @abstractmethod
+    async def replace(self, seat: int, reason: str) -> str:
+        """Give ``seat`` to a computer, decided by the table in the order its queue sees
+        things: :data:`NOW`, :data:`ALREADY` or :data:`OVER`. :class:`TableMoving`."""
+
+    @abstractmethod
+    async def close(self, reason: str) -> bool:
+        """End the game before it is over: True if the table is closed before its end (now
+        or earlier), False if the game had ended first. :class:`TableMoving`."""
+
+
+class LocalTable(TableHandle):
+    """A table this process runs: everything done at its actor."""
+
+    def __init__(self, tables: Tables, actor: TableActor) -> None:
+        """``actor``, one of ``tables``."""
+        super().__init__(actor.id)
+        self.tables = tables
+        """The door it came through."""
+        self.actor = actor
+        """The table."""
+
+    async def view(self) -> TableActor:
+        """The table itself."""
+        return self.actor
+
+    async def serve(self, conn: Connection, websocket: WebSocket) -> None:
+        """Each of the socket's messages handled at the actor, the answers written at once."""
+        actor, hints, gate = self.actor, self.tables.hints, self.tables.gate
+
+        async def handle(data: str | bytes) -> None:
+            await handle_message(conn, actor, data, hints, gate)
+            await conn.write_queued()
+
+        try:
+            await receive_each(conn, websocket, handle)
+        finally:
+            actor.leave(conn)
+
+    async def replace(self, seat: int, reason: str) -> str:
+        """Replaced at the actor."""
+        try:
+            now = await self.actor.replace(seat, reason)
+        except TableStopped:
+            raise TableMoving() from None  # a retry reaches the new owner
+        return NOW if now else ALREADY if self.actor.is_replaced(seat) else OVER
+
+    async def close(self, reason: str) -> bool:
+        """Closed at the actor, which is then saved and let go."""
+        await self.actor.close(reason)
+        closed = self.actor.closed is not None
+        await self.tables.manager.forget(self.table_id)
+        return closed
+
+
+class RemoteTable(TableHandle):
+    """A table another process runs: read as stored, served and asked through the relays."""
+
+    def __init__(self, tables: Tables, table_id: str, owner: str) -> None:
+        """``table_id``, which ``owner`` runs."""
+        super().__init__(table_id)
+        self.tables = tables
+        """The door it came through."""
+        self.owner = owner
+        """The process running it (as last seen)."""
+        self._view: TableActor | None = None
+
+    async def view(self) -> TableActor | None:
+        """The table as last stored (read once)."""
+        if self._view is None:
+            self._view = await self.tables.manager.stored_view(self.table_id)
+        return self._view
+
+    def _edge(self) -> RelayEdge:
+        if self.tables.edge is None:
+            raise TableUnavailable("another server runs this table")
+        return self.tables.edge
+
+    async def serve(self, conn: Connection, websocket: WebSocket) -> None:
+        """The socket relayed to the owner."""
+        await self._edge().serve(conn, websocket, self.table_id, self.owner)
+
+    async def _again(self) -> TableHandle:
+        """Where the table is now (it was not at :attr:`owner` any more)."""
+        found = await self.tables.open(self.table_id, move_here=True)
+        if found is None:
+            raise TableMoving()
+        if isinstance(found, RemoteTable):
+            self.owner = found.owner
+        return found
+
+    async def replace(self, seat: int, reason: str) -> str:
+        """The owner replaces it and says what its table decided."""
+        for _ in range(TRIES):
+            outcome = await self._edge().replace_remote(self.owner, self.table_id, seat,
+                                                        reason)
+            if outcome is not None:
+                if outcome != OVER and self._view is not None:
+                    self._view.replaced[seat] = reason  # the stored view may lag the owner
+                return outcome
+            here = await self._again()
+            if isinstance(here, LocalTable):
+                return await here.replace(seat, reason)
+        raise TableMoving()
+
+    async def close(self, reason: str) -> bool:
+        """The owner closes it and says how."""
+        for _ in range(TRIES):
+            there, closed = await self._edge().close_and_tell(self.owner, self.table_id,
+                                                             reason)
+            if there:
+                return closed is not None
+            here = await self._again()
+            if isinstance(here, LocalTable):
+                return await here.close(reason)
+        raise TableMoving()
+
+
+class Tables:
+    """The door: a handle to any table of the site by its id."""
+
+    def __init__(self, manager: TableManager, hints: HintService, gate: BotGate | None = None,
+                 edge: RelayEdge | None = None) -> None:
+        """The tables of ``manager`` (this process's), others through ``edge`` (None: one
+        process runs every table); sockets served here get ``hints`` and the outside bots'
+        ``gate``."""
+        self.manager = manager
+        """This process's tables."""
+        self.hints = hints
+        """Hints for the sockets served here."""
+        self.gate = gate
+        """The outside bots' token check for the sockets served here."""
+        self.edge = edge
+        """The relays to the other processes' tables."""
+
+    async def open(self, table_id: str, *, move_here: bool = False) -> TableHandle | None:
+        """The table ``table_id`` (loaded here if nobody runs it), or None if there is no
+        such table. With ``move_here``, a table another process runs with nobody connected
+        to it there is handed over and runs here (a table follows its first socket).
+        :class:`TableUnavailable` if ownership cannot be decided now."""
+        found = await self.manager.locate(table_id)
+        if isinstance(found, Elsewhere) and move_here and self.edge is not None \
+                and await self.edge.hand_over(found.owner, table_id) is not False:
+            found = await self.manager.locate(table_id)  # let go, or no answer: look again
+        if found is None:
+            return None
+        if isinstance(found, Elsewhere):
+            return RemoteTable(self, table_id, found.owner)
+        return LocalTable(self, found)
