@@ -1,6 +1,8 @@
 """deploy/nginx.conf in front of two real ``euchre serve`` processes of one site: a game
 played over a WebSocket through nginx; the active process killed; the same URL, through
-nginx, reaches the process that took over, and the game ends there.
+nginx, reaches the process that took over, and the game ends there. And the routing by
+table id: every socket of a table reaches the process that runs it, so nothing is relayed
+(the relayed messages counted by the processes' ``/metrics``; plain round robin relays).
 
 The configuration is the deploy file with only what Docker provides replaced: the app
 addresses (loopback ports instead of app1..3 through Docker's DNS), the listening port,
@@ -30,6 +32,9 @@ from websockets.sync.client import connect
 from redis_fixtures import needs_redis
 
 DEPLOY = Path(__file__).parents[2] / "deploy" / "nginx.conf"
+
+TOKEN = "scrape"
+"""The processes' ``/metrics`` token."""
 
 
 def local_config(ports: list[int], listen: int, folder: Path) -> str:
@@ -114,3 +119,66 @@ def test_a_game_through_nginx_survives_a_killed_process(nginx_exe, tmp_path):
             assert ready["ready"] is True
             assert {k: ready[k] for k in ("database", "redis", "relays")} == {
                 "database": "ok", "redis": "ok", "relays": "ok"}
+
+
+def _counted(bases: list[str], name: str) -> float:
+    """The sum over the processes at ``bases`` of the metric samples named ``name``."""
+    total = 0.0
+    for base in bases:
+        text = httpx.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}).text
+        total += sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+                     if line.startswith(name))
+    return total
+
+
+def _two_tabs(base: str, ws_base: str, rng: random.Random, tables: int) -> None:
+    """Open ``tables`` practice tables through the proxy at ``base``; at each, play a few
+    moves from one socket, then more from a second one (another tab of the same seat)
+    while the first stays open."""
+    for _ in range(tables):
+        table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
+        with connect(f"{ws_base}{table['ws']}") as first:
+            first.send(json.dumps({"type": "join", "token": table["token"]}))
+            play(first, rng, moves=2)
+            with connect(f"{ws_base}{table['ws']}") as second:
+                second.send(json.dumps({"type": "join", "token": table["token"]}))
+                for _ in range(3):
+                    now = persons_turn(second)
+                    if now["game_over"]:
+                        break
+                    second.send(json.dumps({"type": "action",
+                                            "action": rng.choice(now["view"]["legal"])}))
+                persons_turn(second)  # the last move seen
+
+
+@needs_redis
+def test_through_nginx_a_tables_sockets_reach_its_owner_and_nothing_is_relayed(
+        nginx_exe, tmp_path):
+    """The deploy file routes by table id: every socket of a table lands on the process
+    that runs it, so no message is relayed. The same moves through plain round robin (the
+    file with its ``hash`` line taken out) relay some: the counter counts."""
+    rng = random.Random(5)
+    with site_urls() as (db_url, redis_url), \
+            serving(2, db_url, redis_url, bot_delay=0.01,
+                    env={"EUCHRE_METRICS_TOKEN": TOKEN}) as servers:
+        for s in servers:
+            wait_until([s], STARTED)
+        bases = [f"http://127.0.0.1:{s.port}" for s in servers]
+        shares = {}
+        for routing in ("hash", "round robin"):
+            port = free_port()
+            folder = tmp_path / routing.replace(" ", "_")
+            folder.mkdir()
+            config = local_config([s.port for s in servers], port, folder)
+            if routing == "round robin":
+                config = re.sub(r"\n\s*hash \$\w+ consistent;", "", config)
+            relayed = _counted(bases, "euchre_relayed_messages_total")
+            moves = _counted(bases, 'euchre_moves_total{by="person"}')
+            with running_nginx(nginx_exe, config, folder, port):
+                _two_tabs(f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}", rng, 4)
+            relayed = _counted(bases, "euchre_relayed_messages_total") - relayed
+            moves = _counted(bases, 'euchre_moves_total{by="person"}') - moves
+            shares[routing] = (relayed, moves)
+        print("relayed messages / person moves:", shares)
+        assert shares["hash"][1] >= 20 and shares["hash"][0] == 0
+        assert shares["round robin"][0] > 0  # without routing, some are relayed
