@@ -1,0 +1,127 @@
+"""One door to a table: two processes of a site in one event loop (their managers on one
+store and one set of leases, their relays on one in-memory broker). A table comes through
+the door as a handle whether it runs here or at the other process; a table nobody is
+connected to is handed over to the process that asks to move it; a kept one is asked
+through the relays; and a question to an owner that let the table go meanwhile is asked
+again where the table is now, without the caller seeing any of it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from server_helpers import make_manager
+
+from euchre.broker.memory import MemoryBroker
+from euchre.leases import MemoryLeases
+from euchre.server.tables.door import LocalTable, RemoteTable, Tables
+from euchre.server.tables.hints import HintService
+from euchre.server.tables.relay import RelayEdge, RelayHost
+from euchre.storage import MemoryStore
+from euchre.storage.base import FINISHED
+from euchre.table.manager import TableManager
+from euchre.table.owners import TableOwners
+from euchre.table.pacing import ManualScheduler
+from euchre.table.practice import PracticeOptions, practice_table
+
+TTL = 30.0
+
+
+@dataclass
+class Process:
+    """One process of the site: its tables, its relays and its door."""
+
+    manager: TableManager
+    owners: TableOwners
+    host: RelayHost
+    door: Tables
+
+
+class _Listener:
+    """A socket's place at a table (keeps the table where it runs)."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat: int | None = seat
+        self.got: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.got.append(message)
+
+
+@pytest.fixture
+async def site() -> AsyncIterator[tuple[Process, Process, MemoryStore]]:
+    store, leases, broker = MemoryStore(), MemoryLeases(), MemoryBroker()
+    await broker.connect()
+    processes = []
+    for name in ("a", "b"):
+        manager = make_manager(store, ManualScheduler(), prefix=name)
+        owners = TableOwners(leases, store, name, TTL)
+        manager.owners = owners
+        hints = HintService(1.0)
+        host = RelayHost(broker, manager, name, TTL, hints)
+        door = Tables(manager, hints, None, RelayEdge(broker, owners))
+        host.start()
+        await host.ready.wait()
+        processes.append(Process(manager, owners, host, door))
+    try:
+        yield processes[0], processes[1], store
+    finally:
+        for process in processes:
+            await process.host.stop()
+            await process.manager.close()
+        await broker.disconnect()
+
+
+async def test_a_table_here_and_a_table_elsewhere_come_through_the_same_door(site) -> None:
+    a, b, _ = site
+    config, token = practice_table(PracticeOptions(), table_id="t1")
+    await a.manager.open(config)
+    here, there = await a.door.open("t1"), await b.door.open("t1")
+    assert isinstance(here, LocalTable) and isinstance(there, RemoteTable)
+    assert there.owner == "a" and "t1" not in b.owners.held  # read, not taken
+    for handle in (here, there):
+        view = await handle.view()
+        assert view is not None and view.seat_of(token) == 0
+    assert await b.door.open("nowhere") is None
+
+
+async def test_a_table_nobody_is_connected_to_moves_to_the_process_that_asks(site) -> None:
+    a, b, _ = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    await a.manager.open(config)
+    moved = await b.door.open("t1", move_here=True)
+    assert isinstance(moved, LocalTable)
+    assert "t1" in b.owners.held and "t1" not in a.owners.held
+    assert a.manager.peek("t1") is None
+
+
+async def test_a_kept_table_is_closed_by_its_owner_when_asked_elsewhere(site) -> None:
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))  # somebody is connected there: it stays
+    handle = await b.door.open("t1", move_here=True)
+    assert isinstance(handle, RemoteTable)
+    assert await handle.close("left") is True
+    assert actor.closed == "left" and a.manager.peek("t1") is None
+    stored = await store.get("t1")
+    assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
+    assert await handle.close("left") is True  # closed before: still True, found again
+
+
+async def test_a_question_to_an_owner_that_let_go_is_asked_where_the_table_is_now(
+        site) -> None:
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))
+    handle = await b.door.open("t1", move_here=True)
+    assert isinstance(handle, RemoteTable) and handle.owner == "a"
+    await a.manager.forget("t1")  # let go (saved, lease released) after the look
+    assert await handle.close("left") is True  # asked a (not there), then taken here
+    assert "t1" not in a.owners.held and a.manager.peek("t1") is None
+    assert "t1" not in b.owners.held and b.manager.peek("t1") is None  # closed, let go
+    stored = await store.get("t1")
+    assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
