@@ -29,7 +29,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import msgspec
@@ -45,6 +45,27 @@ from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, ne
 from ..storage.base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
 from ..storage.journal import RecordTail
 from ..view import HandView
+from .commands import (
+    GATHER_MOST,
+    Act,
+    AwayDue,
+    BotTurn,
+    Close,
+    Command,
+    CountSpectators,
+    Deadline,
+    DealNext,
+    GoOn,
+    Join,
+    Leave,
+    Pace,
+    PrepareTimeout,
+    Replace,
+    Seed,
+    Stop,
+    gathers,
+    waiter,
+)
 from .events import (
     ACTION,
     AWAY,
@@ -62,6 +83,7 @@ from .events import (
     hand_summary,
     snapshot_json,
 )
+from .inbox import Inbox
 from .journal import Mark, RecordJournal, lines_since, mark_of
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
@@ -136,119 +158,6 @@ class Subscriber(Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message for delivery."""
         ...
-
-
-@dataclass
-class _Act:
-    seat: int
-    text: str
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _BotTurn:
-    step: int
-
-
-@dataclass
-class _Deadline:
-    seat: int
-    step: int
-
-
-@dataclass
-class _PrepareTimeout:
-    seat: int
-    step: int
-    deadline: float
-
-
-@dataclass
-class _DealNext:
-    step: int
-
-
-@dataclass
-class _GoOn:
-    seat: int
-    hand_number: int
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _Pace:
-    seat: int
-    speed: str
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _Join:
-    subscriber: Subscriber
-    since: int | None
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _Leave:
-    subscriber: Subscriber
-
-
-@dataclass
-class _Seed:
-    seat: int
-    hand_number: int
-    seed: str
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _Replace:
-    seat: int
-    reason: str
-    done: asyncio.Future[bool]
-
-
-@dataclass
-class _AwayDue:
-    seat: int
-    generation: int
-
-
-@dataclass
-class _Close:
-    reason: str
-    done: asyncio.Future[None]
-
-
-@dataclass
-class _CountSpectators:
-    """Time to publish the spectator count held back by :data:`SPECTATOR_COUNT_EVERY`."""
-
-
-@dataclass
-class _Stop:
-    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop()
-                                       .create_future())
-
-
-_Command = (_Act | _BotTurn | _Deadline | _PrepareTimeout | _DealNext | _Join | _Leave
-            | _Close | _Stop | _Seed | _Replace | _AwayDue | _CountSpectators | _GoOn | _Pace)
-
-_GATHERED = (_Act, _Seed)
-"""People's inputs that may share one save when several are queued (a save was in flight)."""
-
-GATHER_MOST = 32
-"""The most inputs handled before one save."""
-
-
-class _Inbox(asyncio.Queue[_Command]):
-    """The actor's queue, whose next input can be looked at without taking it."""
-
-    def peek(self) -> _Command | None:
-        """The next input, or None if the queue is empty."""
-        items = self._queue  # type: ignore[attr-defined]  # asyncio.Queue's own deque
-        return items[0] if items else None
 
 
 @dataclass
@@ -374,7 +283,7 @@ class TableActor:
         self._subscribers: list[Subscriber] = []
         self._joining = 0  # joins queued, not yet handled
         self._leaving = 0  # leaves queued, not yet handled
-        self._queue = _Inbox()
+        self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
@@ -468,8 +377,8 @@ class TableActor:
             self._count_timer = None
         self._drop_thinking()
         if self.running:
-            stop = _Stop()
-            self._queue.put_nowait(stop)
+            stop = Stop()
+            self._queue.put(stop)
             await stop.done
         self._task = None
         _refuse_queued(self._queue)
@@ -495,15 +404,15 @@ class TableActor:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Act(seat, text, done))
+        self._queue.put(Act(seat, text, done))
         if self.running and self.store is None and not self.on_finish \
-                and self._queue.qsize() == 1 and not self._busy.locked():
+                and len(self._queue) == 1 and not self._busy.locked():
             # The table is idle and this move is the only input queued: take it from the
             # queue and handle it here, still one input at a time (the lock), saving the
             # task switches on the way to everyone's update. (Without a store or finish
             # hooks handling a move never waits, so it cannot be cut off half-way; a save
             # could be, so a table with a store handles every input in its own task.)
-            cmd = self._queue.get_nowait()
+            cmd = self._queue.take_now()
             await self._handle_batch(cmd)
         await done
 
@@ -512,17 +421,17 @@ class TableActor:
         ``hand_number``'s result: the next hand is dealt now, not after the hold. Anywhere
         else (other people wait too, or that hand is not the last one over) nothing
         happens; a seat with no person raises :class:`TableError`."""
-        await self._input(lambda done: _GoOn(seat, hand_number, done))
+        await self._input(lambda done: GoOn(seat, hand_number, done))
 
     async def set_speed(self, seat: int, speed: str) -> None:
         """The person at a practice table chose the computers' ``speed`` (from the next
         pause on); :class:`TableError` where the speed is not the person's to change."""
-        await self._input(lambda done: _Pace(seat, speed, done))
+        await self._input(lambda done: Pace(seat, speed, done))
 
-    async def _input(self, make: Callable[[asyncio.Future[None]], _Command]) -> None:
+    async def _input(self, make: Callable[[asyncio.Future[None]], Command]) -> None:
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(make(done))
+        self._queue.put(make(done))
         await done
 
     @property
@@ -545,7 +454,7 @@ class TableActor:
         ``since`` if they are all still in the history, else a snapshot."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Join(subscriber, since, done))
+        self._queue.put(Join(subscriber, since, done))
         self._joining += 1
         try:
             await done
@@ -557,7 +466,7 @@ class TableActor:
         :class:`NotStored` if that cannot be stored (the table plays on)."""
         if self.running and not self._stopping:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-            self._queue.put_nowait(_Close(reason, done))
+            self._queue.put(Close(reason, done))
             try:
                 await done
                 return
@@ -591,7 +500,7 @@ class TableActor:
         :class:`TableError` (nothing changes) if refused."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Seed(seat, hand_number, seed, done))
+        self._queue.put(Seed(seat, hand_number, seed, done))
         await done
 
     async def replace(self, seat: int, reason: str = LEFT) -> bool:
@@ -599,7 +508,7 @@ class TableActor:
         was taken over now, False if it already was (or the game is over)."""
         self._check_open()
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Replace(seat, reason, done))
+        self._queue.put(Replace(seat, reason, done))
         return await done
 
     def is_replaced(self, seat: int) -> bool:
@@ -614,7 +523,7 @@ class TableActor:
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
         if self.running:
-            self._queue.put_nowait(_Leave(subscriber))
+            self._queue.put(Leave(subscriber))
             self._leaving += 1
         elif subscriber in self._subscribers:
             self._subscribers.remove(subscriber)
@@ -743,14 +652,14 @@ class TableActor:
     async def _run(self) -> None:
         TABLE_ID.set(self.id)  # this task's own context: its log lines name the table
         while True:
-            cmd = await self._queue.get()
-            if isinstance(cmd, _Stop):
+            cmd = await self._queue.take()
+            if isinstance(cmd, Stop):
                 self._queue.task_done()
                 cmd.done.set_result(None)
                 return
             await self._handle_batch(cmd)
 
-    async def _handle_batch(self, first: _Command) -> None:
+    async def _handle_batch(self, first: Command) -> None:
         """Handle ``first`` (taken from the queue), and if it is a person's input, the
         people's inputs queued behind it (they came while the last save was in flight);
         then store the changes and show them (:meth:`_store`)."""
@@ -758,9 +667,8 @@ class TableActor:
         try:
             async with self._busy:
                 await self._handle_one(first)
-                while isinstance(first, _GATHERED) and taken < GATHER_MOST \
-                        and isinstance(self._queue.peek(), _GATHERED):
-                    cmd = self._queue.get_nowait()
+                while gathers(first) and taken < GATHER_MOST and gathers(self._queue.peek()):
+                    cmd = self._queue.take_now()
                     taken += 1
                     await self._handle_one(cmd)
                 if self._held or self._waiting or self._unsaved:
@@ -770,105 +678,77 @@ class TableActor:
             for _ in range(taken):
                 self._queue.task_done()
 
-    async def _handle_one(self, cmd: _Command) -> None:
-        if isinstance(cmd, _Leave):
+    async def _handle_one(self, cmd: Command) -> None:
+        if isinstance(cmd, Leave):
             self._leaving -= 1
+        done = waiter(cmd)
         if self._stale or (self.guard is not None and not self.guard()):
             # Another process may own the table now: act on nothing, tell a waiting caller.
-            done = getattr(cmd, "done", None)
-            if done is not None and not done.done():
-                done.set_exception(TableError(NOT_OURS))
+            _fail(done, TableError(NOT_OURS))
             return
         try:
             self.last_active = self.scheduler.now()
             await self._handle(cmd)
-        except TableError as e:  # a save failed: the changes were undone (see _store)
-            done = getattr(cmd, "done", None)
-            if done is not None and not done.done():
-                done.set_exception(e)
+        except TableError as e:  # a refusal, or a save failed: the changes were undone
+            _fail(done, e)
         except Exception:  # a bug must not kill the table, nor leave a caller waiting
             log.exception("table %s: error handling %r", self.id, cmd)
             error = TableError("the table could not do that (a server error)")
             self._roll_back(error)  # nothing half done is kept
-            done = getattr(cmd, "done", None)
-            if done is not None and not done.done():
-                done.set_exception(error)
+            _fail(done, error)
 
-    async def _handle(self, cmd: _Command) -> None:
-        if isinstance(cmd, _Act):
-            try:
-                await self._on_act(cmd.seat, cmd.text)
-            except TableError as e:
-                if not cmd.done.done():
-                    cmd.done.set_exception(e)
-                return
-            self._answer(cmd.done, None)
-        elif isinstance(cmd, _BotTurn):
-            if cmd.step == self._step:
+    async def _handle(self, cmd: Command) -> None:
+        """Do what ``cmd`` asks. A refusal (:class:`TableError`) goes to whoever waits for
+        it (:meth:`_handle_one`); an input due at a step the table has left is void."""
+        step = self._step
+        match cmd:
+            case Act(seat=seat, text=text, done=done):
+                await self._on_act(seat, text)
+                self._answer(done, None)
+            case BotTurn(step=at) if at == step:
                 await self._on_bot_turn()
-        elif isinstance(cmd, _Deadline):
-            if cmd.step == self._step:
-                await self._on_deadline(cmd.seat)
-        elif isinstance(cmd, _PrepareTimeout):
-            if cmd.step == self._step:
-                self._prepare_timeout(cmd.seat, cmd.deadline)
-        elif isinstance(cmd, _DealNext):
-            if cmd.step == self._step and self.game.needs_deal:
+            case Deadline(seat=seat, step=at) if at == step:
+                await self._on_deadline(seat)
+            case PrepareTimeout(seat=seat, step=at, deadline=deadline) if at == step:
+                self._prepare_timeout(seat, deadline)
+            case DealNext(step=at) if at == step and self.game.needs_deal:
                 await self._deal()
-        elif isinstance(cmd, _Join):
-            try:
-                changed = self._on_join(cmd.subscriber, cmd.since)
-            except TableError as e:
-                cmd.done.set_exception(e)
-                return
-            if not cmd.done.done():
-                cmd.done.set_result(None)
-            self._unsaved |= changed
-        elif isinstance(cmd, _Leave):
-            self._unsaved |= self._on_leave(cmd.subscriber)
-        elif isinstance(cmd, _CountSpectators):
-            self._count_timer = None
-            self._publish_count()
-        elif isinstance(cmd, _Seed):
-            try:
-                self._on_seed(cmd.seat, cmd.hand_number, cmd.seed)
-            except TableError as e:
-                cmd.done.set_exception(e)
-                return
-            self._answer(cmd.done, None)
-        elif isinstance(cmd, _Replace):
-            try:
-                taken = await self._replace(cmd.seat, cmd.reason)
-            except TableError as e:
-                cmd.done.set_exception(e)
-                return
-            cmd.done.set_result(taken)
-        elif isinstance(cmd, _AwayDue):
-            if self._away_generation_of.get(cmd.seat) == cmd.generation \
-                    and cmd.seat in self._away:
-                if self.finished:
-                    self._end_away(cmd.seat)
-                else:
-                    await self._replace(cmd.seat, AWAY_TOO_LONG)
-        elif isinstance(cmd, (_GoOn, _Pace)):
-            try:
-                if isinstance(cmd, _GoOn):
-                    await self._on_go_on(cmd.seat, cmd.hand_number)
-                else:
-                    self._on_pace(cmd.seat, cmd.speed)
-            except TableError as e:
-                cmd.done.set_exception(e)
-                return
-            self._answer(cmd.done, None)
-        elif isinstance(cmd, _Close):
-            if self.closed is None and not self.game.is_over:
-                self.closed = cmd.reason
-                self._decided()
-                self._step += 1  # a computer's move or a clock already queued is void
-                self._schedule()
-                self._publish([(CLOSED, {"reason": cmd.reason}, None)])
-                await self._store()
-            cmd.done.set_result(None)
+            case Join(subscriber=sub, since=since, done=done):
+                changed = self._on_join(sub, since)
+                if not done.done():
+                    done.set_result(None)
+                self._unsaved |= changed
+            case Leave(subscriber=sub):
+                self._unsaved |= self._on_leave(sub)
+            case CountSpectators():
+                self._count_timer = None
+                self._publish_count()
+            case Seed(seat=seat, hand_number=number, seed=seed, done=done):
+                self._on_seed(seat, number, seed)
+                self._answer(done, None)
+            case Replace(seat=seat, reason=reason, done=replaced):
+                replaced.set_result(await self._replace(seat, reason))
+            case AwayDue(seat=seat, generation=generation):
+                if self._away_generation_of.get(seat) == generation and seat in self._away:
+                    if self.finished:
+                        self._end_away(seat)
+                    else:
+                        await self._replace(seat, AWAY_TOO_LONG)
+            case GoOn(seat=seat, hand_number=number, done=done):
+                await self._on_go_on(seat, number)
+                self._answer(done, None)
+            case Pace(seat=seat, speed=speed, done=done):
+                self._on_pace(seat, speed)
+                self._answer(done, None)
+            case Close(reason=reason, done=done):
+                if self.closed is None and not self.game.is_over:
+                    self.closed = reason
+                    self._decided()
+                    self._step += 1  # a computer's move or a clock already queued is void
+                    self._schedule()
+                    self._publish([(CLOSED, {"reason": reason}, None)])
+                    await self._store()
+                done.set_result(None)
 
     # -- handlers ---------------------------------------------------------------------------
 
@@ -919,7 +799,7 @@ class TableActor:
         self._pending[seat] = seed
         self._decided()
         if self.game.current is None and self._all_seeds_in():
-            self._later(0.0, _DealNext(self._step))  # everyone's seed is in: deal now
+            self._later(0.0, DealNext(self._step))  # everyone's seed is in: deal now
 
     def _check_person(self, seat: int) -> None:
         if seat in self.replaced:
@@ -1015,7 +895,7 @@ class TableActor:
             level = self.policy.on_timeout(seat, now)
             self._think_ahead(self._factory(level, self.config.seats[seat].bot_seed),
                               level, seat)
-        self._later(deadline - now, _Deadline(seat, self._step))
+        self._later(deadline - now, Deadline(seat, self._step))
 
     def _drop_thinking(self) -> None:
         if self._thinking is not None:
@@ -1308,7 +1188,7 @@ class TableActor:
         self._away[seat] = until
         self._away_timers[seat] = self.scheduler.call_later(
             max(0.0, until - self.scheduler.now()),
-            lambda: self._post(_AwayDue(seat, generation)))
+            lambda: self._post(AwayDue(seat, generation)))
 
     def _end_away(self, seat: int) -> None:
         """The seat is no longer away (back, replaced, or the game ended)."""
@@ -1361,7 +1241,7 @@ class TableActor:
         self._publish([(REPLACED, {"seat": seat, "reason": reason,
                                    "level": self.kind.replacement_level}, None)])
         if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
-            self._later(0.0, _DealNext(self._step))
+            self._later(0.0, DealNext(self._step))
         try:
             await self._store()
         except NotStored:
@@ -1392,7 +1272,7 @@ class TableActor:
                 self._publish_count()
             else:
                 self._count_timer = self.scheduler.call_later(
-                    wait, lambda: self._post(_CountSpectators()))
+                    wait, lambda: self._post(CountSpectators()))
         return False
 
     def _publish_count(self) -> None:
@@ -1472,7 +1352,7 @@ class TableActor:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
             if game.current is None and not self._all_seeds_in():
                 delay = self.pacing.seed_wait  # the first deal waits a little for seeds
-            self._later(delay, _DealNext(step))
+            self._later(delay, DealNext(step))
             return
         seat = game.to_act
         assert seat is not None
@@ -1481,7 +1361,7 @@ class TableActor:
             # and a lead after a trick waits for the trick pause (the trick is read).
             self._think_ahead(self._bots[seat], self.config.seats[seat].level or "medium", seat)
             wait = self.pacing.bot_wait(_leads_after_trick(game))
-            self._later(jittered(wait, self._rng, self.pacing.jitter), _BotTurn(step))
+            self._later(jittered(wait, self._rng, self.pacing.jitter), BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
@@ -1490,18 +1370,18 @@ class TableActor:
             # The computer that moves for a person out of time thinks a computer's delay
             # ahead, so its move lands on the deadline whatever it had to choose from.
             self._later(deadline - self.pacing.bot_delay - now,
-                        _PrepareTimeout(seat, step, deadline))
+                        PrepareTimeout(seat, step, deadline))
 
-    def _later(self, delay: float, cmd: _Command) -> None:
+    def _later(self, delay: float, cmd: Command) -> None:
         delay = max(delay, self._retry_at - self.scheduler.now())  # after a failed save
         if delay <= 0:
             self._post(cmd)
         else:
             self._timer = self.scheduler.call_later(delay, lambda: self._post(cmd))
 
-    def _post(self, cmd: _Command) -> None:
+    def _post(self, cmd: Command) -> None:
         if self.running:
-            self._queue.put_nowait(cmd)
+            self._queue.put(cmd)
 
 
 def _leads_after_trick(game: GameState) -> bool:
@@ -1540,17 +1420,23 @@ def release_all(subscribers: list[Subscriber], reason: str) -> None:
                 log.exception("releasing a subscriber failed")
 
 
-def _refuse_queued(queue: asyncio.Queue[_Command]) -> None:
+def _refuse_queued(queue: Inbox[Command]) -> None:
     """Fail every input left in a stopped table's queue, so nobody waits for it."""
     while not queue.empty():
-        cmd = queue.get_nowait()
+        cmd = queue.take_now()
         queue.task_done()
-        done = getattr(cmd, "done", None)
+        done = waiter(cmd)
         if done is not None and not done.done():
-            if isinstance(cmd, _Close):
+            if isinstance(cmd, Close):
                 done.set_result(None)
             else:
                 done.set_exception(TableStopped(STOPPED))
+
+
+def _fail(done: asyncio.Future[Any] | None, error: Exception) -> None:
+    """Tell whoever waits (if anyone still does) that their input failed with ``error``."""
+    if done is not None and not done.done():
+        done.set_exception(error)
 
 
 _ENCODER = msgspec.json.Encoder()  # stateless: encodes a record written whole
