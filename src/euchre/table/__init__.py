@@ -6,7 +6,8 @@ knows the rules only through :class:`~euchre.game.GameState` and knows nothing o
 
 from __future__ import annotations
 
-from .actor import Subscriber, TableActor, TableError, restore
+from .actor import Subscriber, TableActor, restore
+from .errors import TableError
 from .events import Event, Frame
 from .kinds import PRACTICE, PRACTICE_KIND, TableKind, TableObserver, TurnPolicy
 from .manager import TableManager

@@ -38,10 +38,10 @@ from .. import actions as A
 from ..actions import Action, ActionError, parse_action
 from ..bots import make as make_bot
 from ..cards import card_text
-from ..errors import DomainError, IllegalActionError
+from ..errors import IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
-from ..shuffle import commitment, deck_from_seed, is_client_seed, mixed_seed, new_seed
+from ..shuffle import commitment, new_seed
 from ..storage.base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
 from ..storage.journal import RecordTail
 from ..view import HandView
@@ -66,6 +66,17 @@ from .commands import (
     gathers,
     waiter,
 )
+from .dealing import Shuffle
+from .errors import (
+    NOT_OURS,
+    NOT_STORED,
+    REPLACED_TEXT,
+    STOPPED,
+    SeatReplaced,
+)
+from .errors import NotStored as NotStored  # re-exported: the server imports it from here
+from .errors import TableError as TableError
+from .errors import TableStopped as TableStopped
 from .events import (
     ACTION,
     AWAY,
@@ -105,51 +116,16 @@ SLOW_LEVELS = frozenset({"hard", "expert"})
 """Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 
-NOT_OURS = "this server no longer runs this table: reconnect to carry on"
-"""Why an input is refused when the actor's guard says the table is not ours."""
-
-
-class TableError(DomainError):
-    """A request the table refuses; the message is for the person who made it."""
-
-    code = "illegal"
-
-
-NOT_STORED = "the move could not be stored (the database is not answering): try again"
-"""Why a change was refused when its save failed (nothing changed, nobody saw it)."""
-
 RETRY_FIRST = 0.25
 """Seconds before a computer's or the clock's move is tried again after a failed save."""
 RETRY_MOST = 5.0
 """The longest pause between two tries (the pause doubles from :data:`RETRY_FIRST`)."""
 
 
-class NotStored(TableError):
-    """The change could not be stored (the database did not answer): it was undone, nobody
-    saw it, and the caller may try again."""
-
-    code = "not_stored"
-    retry_after = 1
-
-
-class TableStopped(TableError):
-    """The table has stopped in this process (it may be loaded again): nothing changed."""
-
-
-class SeatReplaced(TableError):
-    """The seat's person left the game: a computer plays it to the end (nothing changed)."""
-
-    code = "replaced"
-
-
 LEFT = "left"
 """Why a computer took a seat: its person left the game (the Leave button)."""
 AWAY_TOO_LONG = "away"
 """Why a computer took a seat: its person's connection was gone past the grace."""
-REPLACED_TEXT = "you left this game: a computer plays your seat to the end"
-"""The refusal of a move, a seed or a join from a seat a computer took over."""
-
-
 class Subscriber(Protocol):
     """A connection that receives one seat's messages (must not block)."""
 
@@ -165,10 +141,7 @@ class _Kept:
     """The decisions as last stored: what a failed save goes back to."""
 
     game: GameState
-    seeds: list[str]
-    client_seeds: list[dict[int, str]]
-    next_seed: str
-    pending: dict[int, str]
+    shuffle: Shuffle
     policy: TurnPolicy
     replaced: dict[int, str]
     closed: str | None
@@ -179,10 +152,6 @@ SPECTATOR_COUNT_EVERY = 1.0
 """Seconds between two spectator-count events of one table: the first change is published
 at once, later ones at most this often (spectators coming and going in a flood would
 otherwise send every subscriber an event each)."""
-
-STOPPED = "the table has stopped: reload the page to carry on"
-"""The refusal of a move or a join at a table that has stopped (it may be loaded again)."""
-
 
 class TableActor:
     """A table: its game, its seats, its event history and its subscribers."""
@@ -236,10 +205,8 @@ class TableActor:
         """Turn deadlines (none at practice tables)."""
         self.game = game or GameState(config.rules, config.first_dealer)
         """The game now."""
-        self.seeds: list[str] = list(seeds)
-        """The shuffle seed of each hand dealt (the current one is secret)."""
-        self.client_seeds: list[dict[int, str]] = [dict(c) for c in client_seeds]
-        """The people's seeds mixed into each hand dealt, by seat."""
+        self._shuffle = Shuffle(seed_source, seeds=seeds, client_seeds=client_seeds,
+                                state=shuffle_state)
         self.version = version
         """The version of the last event."""
         self.on_finish = list(on_finish)
@@ -255,12 +222,6 @@ class TableActor:
         self._thinking: Thinking | None = None
         self._stopping = False
         self._clock_played: list[tuple[int, int]] = []  # (hand number, history index)
-        self._seed_source = seed_source
-        # The next hand's table seed is drawn and committed before people send their seeds.
-        shuffle = shuffle_state or {}
-        self._next_seed: str = shuffle.get("next_seed") or seed_source()
-        self._pending: dict[int, str] = {int(s): str(c) for s, c in
-                                         (shuffle.get("pending") or {}).items()}
         self._bots = {
             i: self._factory(s.level or "medium", s.bot_seed)
             for i, s in enumerate(config.seats)
@@ -580,8 +541,7 @@ class TableActor:
         the stored ones), else its record whole."""
         now = time.time()
         meta = {"config": self._config_json, "policy": self.policy.to_json(),
-                "shuffle": {"next_seed": self._next_seed,
-                            "pending": {str(s): c for s, c in self._pending.items()}},
+                "shuffle": self._shuffle.to_json(),
                 **self._presence_json(), **({"closed": self.closed} if self.closed else {})}
         record: dict[str, Any] = {}
         record_text = None
@@ -639,13 +599,21 @@ class TableActor:
                            for s, t in sorted(self._away.items())}
         return out
 
+    @property
+    def seeds(self) -> list[str]:
+        """The shuffle seed of each hand dealt (the current one is secret)."""
+        return self._shuffle.seeds
+
+    @property
+    def client_seeds(self) -> list[dict[int, str]]:
+        """The people's seeds mixed into each hand dealt, by seat."""
+        return self._shuffle.client_seeds
+
     def _seed(self, index: int) -> str | None:
-        """The shuffle seed of the game's hand ``index`` (from 0), if it was dealt here."""
-        return (self.seeds[index] or None) if index < len(self.seeds) else None
+        return self._shuffle.seed(index)
 
     def _clients(self, index: int) -> dict[int, str]:
-        """The people's seeds mixed into hand ``index`` (from 0)."""
-        return self.client_seeds[index] if index < len(self.client_seeds) else {}
+        return self._shuffle.clients(index)
 
     # -- the loop -----------------------------------------------------------------------
 
@@ -786,17 +754,8 @@ class TableActor:
             raise TableError("you have no seat at this table")
         if self.finished:
             raise TableError("the game is over: no more hands are dealt")
-        upcoming = len(self.game.all_hands()) + 1
-        if hand_number != upcoming:
-            raise TableError(f"seeds are taken for hand {upcoming} only (its commitment is "
-                             f"published), not hand {hand_number}")
-        if not is_client_seed(seed):
-            raise TableError("a shuffle seed is 16 to 128 lower-case hex digits")
-        if self._pending.get(seat) == seed:
+        if not self._shuffle.take(seat, hand_number, len(self.game.all_hands()) + 1, seed):
             return  # the same seed again (a page reloaded): taken already, nothing changes
-        if seat in self._pending:
-            raise TableError(f"your seed for hand {hand_number} was already taken")
-        self._pending[seat] = seed
         self._decided()
         if self.game.current is None and self._all_seeds_in():
             self._later(0.0, DealNext(self._step))  # everyone's seed is in: deal now
@@ -836,7 +795,7 @@ class TableActor:
 
     def _all_seeds_in(self) -> bool:
         """Whether every person's seat has sent its seed for the next hand."""
-        return all(i in self._pending for i in range(4) if i not in self._bots)
+        return self._shuffle.all_in([i for i in range(4) if i not in self._bots])
 
     async def _on_bot_turn(self) -> None:
         seat = self.game.to_act
@@ -903,19 +862,7 @@ class TableActor:
             self._thinking = None
 
     async def _deal(self) -> None:
-        seed, clients = self._next_seed, self._pending
-        deck = deck_from_seed(mixed_seed(seed, clients), self.config.rules.benny)
-        new = self.game.deal(deck)
-        self.seeds.append(seed)
-        self.client_seeds.append(clients)
-        self._next_seed, self._pending = self._seed_source(), {}
-        assert new.current is not None
-        number = len(new.all_hands())
-        data = {"dealer": new.current.dealer, "hand_number": number,
-                "commitment": commitment(seed),
-                "client_seeds": {str(s): c for s, c in sorted(clients.items())},
-                "next_commitment": {"hand_number": number + 1,
-                                    "commitment": commitment(self._next_seed)}}
+        new, data = self._shuffle.deal(self.game, self.config.rules.benny)
         await self._commit(new, [(DEAL, data, None)])
 
     async def _advance(self, new: GameState, seat: int, action: Action,
@@ -1071,8 +1018,7 @@ class TableActor:
 
     def _keep(self) -> _Kept:
         """The decisions now, to go back to if the next save fails."""
-        return _Kept(self.game, list(self.seeds), list(self.client_seeds), self._next_seed,
-                     dict(self._pending), self.policy.copy(), dict(self.replaced),
+        return _Kept(self.game, self._shuffle.copy(), self.policy.copy(), dict(self.replaced),
                      self.closed, self._summary, list(self._clock_played))
 
     def _roll_back(self, error: TableError) -> None:
@@ -1082,10 +1028,7 @@ class TableActor:
         pause that grows with each failure in a row."""
         kept = self._kept
         self.game = kept.game
-        self.seeds = list(kept.seeds)
-        self.client_seeds = list(kept.client_seeds)
-        self._next_seed = kept.next_seed
-        self._pending = dict(kept.pending)
+        self._shuffle = kept.shuffle.copy()
         self.policy = kept.policy.copy()
         for seat in [s for s in self.replaced if s not in kept.replaced]:
             self._bots.pop(seat, None)  # its person plays it again
@@ -1323,7 +1266,7 @@ class TableActor:
             closed=self.closed,
             next_commitment=None if self.finished else {
                 "hand_number": len(self.game.all_hands()) + 1,
-                "commitment": commitment(self._next_seed)},
+                "commitment": self._shuffle.next_commitment()},
         )
 
     def _last_summary(self) -> dict[str, Any] | None:

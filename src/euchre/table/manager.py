@@ -20,7 +20,8 @@ from typing import Any
 from ..game import GameState
 from ..shuffle import new_seed
 from ..storage.base import PLAYING, GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, NotStored, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .errors import NotStored
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
 from .ownership import Ownership
