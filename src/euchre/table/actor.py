@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import hashlib
 import logging
 import math
 import random
@@ -66,6 +65,8 @@ from .commands import (
     gathers,
     waiter,
 )
+from .computers import BotFactory as BotFactory  # re-exported: the server's app uses it
+from .computers import Computers
 from .dealing import Shuffle
 from .errors import (
     NOT_OURS,
@@ -102,18 +103,13 @@ from .logcontext import TABLE_ID
 from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .records import game_record, public_record
 from .seats import SeatKey, TableConfig
-from .timing import Thinking, jittered, start_thinking, think
+from .timing import jittered
 
 log = logging.getLogger(__name__)
-
-BotFactory = Callable[[str, int | None], Any]
-"""``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
 
 HISTORY_LIMIT = 160
 """Events kept per table for rejoining clients (about two hands); older means a snapshot."""
 
-SLOW_LEVELS = frozenset({"hard", "expert"})
-"""Computer levels whose thinking runs in a thread, so the event loop stays free."""
 
 
 RETRY_FIRST = 0.25
@@ -217,22 +213,17 @@ class TableActor:
         """Whether this process may still run the table (None: always)."""
         self.on_stale = on_stale
         """Told the table's id when a newer owner's fence refused a save."""
-        self._factory: BotFactory = bot_factory or make_bot
         self._rng = rng or random.Random()
-        self._thinking: Thinking | None = None
         self._stopping = False
         self._clock_played: list[tuple[int, int]] = []  # (hand number, history index)
-        self._bots = {
-            i: self._factory(s.level or "medium", s.bot_seed)
-            for i, s in enumerate(config.seats)
-            if s.is_bot()
-        }
+        self._computers = Computers(bot_factory or make_bot, self.observer, config.seats)
+        self._bots = self._computers.bots  # the same dict: who a computer plays
         self.replaced: dict[int, str] = {}
         """Seats a computer plays since their person left, and why (``left``, ``away``)."""
         for seat, why in (replaced or {}).items():
             if 0 <= seat < 4 and not config.seats[seat].is_bot():
                 self.replaced[seat] = why
-                self._bots[seat] = self._replacement(seat)
+                self._computers.take_over(self.id, seat, self.kind.replacement_level)
                 self.policy.forget(seat)
         self._seen: set[int] = {s for s in seen if s not in self.replaced}
         self._away: dict[int, float] = {}  # seat -> when its grace runs out (scheduler time)
@@ -336,7 +327,7 @@ class TableActor:
         if self._count_timer is not None:
             self._count_timer.cancel()
             self._count_timer = None
-        self._drop_thinking()
+        self._computers.drop()
         if self.running:
             stop = Stop()
             self._queue.put(stop)
@@ -354,10 +345,10 @@ class TableActor:
         computer's thinking has ended (for tests)."""
         while True:
             await self._queue.join()
-            thinking = self._thinking
+            thinking = self._computers.thinking
             if thinking is None or thinking.task.done():
                 break
-            await asyncio.wait([thinking.task])
+            await self._computers.settled()
 
     # -- inputs ---------------------------------------------------------------------------
 
@@ -825,26 +816,14 @@ class TableActor:
     async def _thought(self, bot: Any, level: str, seat: int) -> Action:
         """The move thought out for ``seat`` since its turn started; worked out now if
         nothing was (``bot`` None: a fresh player of ``level``, for a person out of time)."""
-        thinking, self._thinking = self._thinking, None
-        if thinking is not None and thinking.is_for(self._step, seat):
-            return await thinking.task
-        if thinking is not None:
-            thinking.cancel()
-        if bot is None:
-            bot = self._factory(level, self.config.seats[seat].bot_seed)
-        view = self.game.current.view(seat)  # type: ignore[union-attr]
-        return await think(self._timed(bot, level), view, level in SLOW_LEVELS)
-
-    def _timed(self, bot: Any, level: str) -> Any:
-        """``bot``, its decision time told to the observer (from a worker thread too)."""
-        return _TimedBot(bot, level, self.observer)
+        return await self._computers.move(
+            bot, level, lambda: self.game.current.view(seat),  # type: ignore[union-attr]
+            self._step, seat, self.config.seats[seat].bot_seed)
 
     def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
         """Start working out ``seat``'s move now (published later, at the table's pace)."""
-        self._drop_thinking()
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        self._thinking = start_thinking(self._timed(bot, level), view, self._step, seat,
-                                        SLOW_LEVELS, level)
+        self._computers.think_ahead(bot, level, view, self._step, seat)
 
     def _prepare_timeout(self, seat: int, deadline: float) -> None:
         """A person's clock is about to run out: the computer that will move for them
@@ -852,14 +831,9 @@ class TableActor:
         now = self.scheduler.now()
         if self.game.to_act == seat:
             level = self.policy.on_timeout(seat, now)
-            self._think_ahead(self._factory(level, self.config.seats[seat].bot_seed),
+            self._think_ahead(self._computers.fresh(level, self.config.seats[seat].bot_seed),
                               level, seat)
         self._later(deadline - now, Deadline(seat, self._step))
-
-    def _drop_thinking(self) -> None:
-        if self._thinking is not None:
-            self._thinking.cancel()
-            self._thinking = None
 
     async def _deal(self) -> None:
         new, data = self._shuffle.deal(self.game, self.config.rules.benny)
@@ -1031,7 +1005,7 @@ class TableActor:
         self._shuffle = kept.shuffle.copy()
         self.policy = kept.policy.copy()
         for seat in [s for s in self.replaced if s not in kept.replaced]:
-            self._bots.pop(seat, None)  # its person plays it again
+            self._computers.give_back(seat)  # its person plays it again
         self.replaced = dict(kept.replaced)
         self.closed = kept.closed
         self._summary = kept.summary
@@ -1062,7 +1036,7 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._drop_thinking()
+        self._computers.drop()
         if self.on_stale is not None:
             self.on_stale(self.id)
         else:
@@ -1155,12 +1129,6 @@ class TableActor:
                 left = restore.get(seat)
                 self._go_away(seat, min(grace, left) if left is not None else grace)
 
-    def _replacement(self, seat: int) -> Any:
-        """The computer that plays ``seat`` once its person left (seeded from the table and
-        seat, so a resumed table's computer decides the same)."""
-        seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:7], "big")
-        return self._factory(self.kind.replacement_level, seed)
-
     async def _replace(self, seat: int, reason: str) -> bool:
         """A computer takes ``seat`` for the rest of the game: the token no longer moves,
         the clock is dropped; stored and shown, then the person's connections are released
@@ -1175,7 +1143,7 @@ class TableActor:
         self.replaced[seat] = reason
         self._seen.discard(seat)
         self._end_away(seat)
-        self._bots[seat] = self._replacement(seat)
+        self._computers.take_over(self.id, seat, self.kind.replacement_level)
         self.policy.forget(seat)
         self._decided()
         if self.game.to_act == seat:
@@ -1283,7 +1251,7 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._drop_thinking()
+        self._computers.drop()
         self._deadline = None
         if self._task is None or self._stale:
             return
@@ -1332,21 +1300,6 @@ def _leads_after_trick(game: GameState) -> bool:
     hand = game.current
     return (hand is not None and not hand.is_over and bool(hand.tricks)
             and not hand.trick[1])
-
-
-class _TimedBot:
-    """A computer player whose every decision's time is told to a :class:`TableObserver`."""
-
-    def __init__(self, bot: Any, level: str, observer: TableObserver) -> None:
-        self.bot = bot
-        self.level = level
-        self.observer = observer
-
-    def choose(self, view: HandView) -> Action:
-        started = time.perf_counter()
-        action: Action = self.bot.choose(view)
-        self.observer.bot_decided(self.level, time.perf_counter() - started)
-        return action
 
 
 def release_all(subscribers: list[Subscriber], reason: str) -> None:

@@ -1,0 +1,114 @@
+"""The computer players at a table: which seats they play, and each move worked out from
+the start of its turn.
+
+A computer starts thinking as soon as its turn starts (:meth:`Computers.think_ahead`), and
+its move is taken when the table's pacing says it is due (:meth:`Computers.move`), so the
+time a move is shown never tells how long it took to choose (``timing.py``). A person out
+of time gets a fresh computer of the level their clock says, prepared the same way; a
+person who left gets a computer for the rest of the game (:meth:`Computers.take_over`).
+Each decision's time is told to the :class:`~euchre.table.kinds.TableObserver`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import Action
+from ..view import HandView
+from .kinds import TableObserver
+from .seats import Seat
+from .timing import Thinking, start_thinking, think
+
+BotFactory = Callable[[str, int | None], Any]
+"""``(level, seed) -> bot`` with ``bot.choose(view) -> Action``."""
+
+SLOW_LEVELS = frozenset({"hard", "expert"})
+"""Computer levels whose thinking runs in a thread, so the event loop stays free."""
+
+
+class _Timed:
+    """A computer player whose every decision's time is told to a :class:`TableObserver`."""
+
+    def __init__(self, bot: Any, level: str, observer: TableObserver) -> None:
+        self.bot = bot
+        self.level = level
+        self.observer = observer
+
+    def choose(self, view: HandView) -> Action:
+        started = time.perf_counter()
+        action: Action = self.bot.choose(view)
+        self.observer.bot_decided(self.level, time.perf_counter() - started)
+        return action
+
+
+class Computers:
+    """The computers that play a table's seats, and the one move being worked out."""
+
+    def __init__(self, factory: BotFactory, observer: TableObserver,
+                 seats: Sequence[Seat]) -> None:
+        """A computer for each bot seat of ``seats``, made by ``factory``; decision times
+        go to ``observer``."""
+        self.factory = factory
+        """Makes a computer player of a level, from a seed."""
+        self.observer = observer
+        """Told how long each decision took."""
+        self.bots: dict[int, Any] = {i: factory(s.level or "medium", s.bot_seed)
+                                     for i, s in enumerate(seats) if s.is_bot()}
+        """The computer playing each seat that a computer plays."""
+        self.thinking: Thinking | None = None
+        """The move being worked out now, if any."""
+
+    def plays(self, seat: int) -> bool:
+        """Whether a computer plays ``seat``."""
+        return seat in self.bots
+
+    def take_over(self, table_id: str, seat: int, level: str) -> None:
+        """A computer of ``level`` plays ``seat`` from now on (its person left). It is
+        seeded from the table and seat, so a resumed table's computer decides the same."""
+        digest = hashlib.sha256(f"{table_id}:{seat}".encode()).digest()
+        self.bots[seat] = self.factory(level, int.from_bytes(digest[:7], "big"))
+
+    def give_back(self, seat: int) -> None:
+        """``seat``'s person plays it again (a take-over that was not stored is undone)."""
+        self.bots.pop(seat, None)
+
+    def think_ahead(self, bot: Any, level: str, view: HandView, step: int, seat: int) -> None:
+        """Start working out ``seat``'s move for the table's ``step`` now, in its own task
+        (taken later by :meth:`move`); any other thinking is dropped."""
+        self.drop()
+        self.thinking = start_thinking(_Timed(bot, level, self.observer), view, step, seat,
+                                       SLOW_LEVELS, level)
+
+    def fresh(self, level: str, seed: int | None) -> Any:
+        """A new computer of ``level`` (to move for a person out of time)."""
+        return self.factory(level, seed)
+
+    async def move(self, bot: Any | None, level: str, view: Callable[[], HandView],
+                   step: int, seat: int, seed: int | None = None) -> Action:
+        """``seat``'s move at ``step``: the one worked out since its turn started, or worked
+        out now from ``view()`` by ``bot`` if none was (``bot`` None: a fresh computer of
+        ``level`` from ``seed``, for a person out of time)."""
+        thinking, self.thinking = self.thinking, None
+        if thinking is not None and thinking.is_for(step, seat):
+            return await thinking.task
+        if thinking is not None:
+            thinking.cancel()
+        if bot is None:
+            bot = self.fresh(level, seed)
+        return await think(_Timed(bot, level, self.observer), view(), level in SLOW_LEVELS)
+
+    def drop(self) -> None:
+        """Drop the move being worked out (the turn it was for is over)."""
+        if self.thinking is not None:
+            self.thinking.cancel()
+            self.thinking = None
+
+    async def settled(self) -> None:
+        """Wait until the move being worked out (if any) is ready."""
+        thinking = self.thinking
+        if thinking is not None and not thinking.task.done():
+            await asyncio.wait([thinking.task])
