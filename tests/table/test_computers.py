@@ -93,7 +93,7 @@ async def test_thinking_for_another_turn_is_dropped_and_the_move_worked_out_now(
     assert stale.task.cancelled()
     assert ("medium", 13) not in chose  # the stale turn's computer never chose
     # A person out of time: a fresh computer of the clock's level, from the seat's seed.
-    action = await computers.move(None, "hard", lambda: _view(0), 7, 0, seed=99)
+    action = await computers.move(None, "hard", lambda: _view(1), 7, 1, seed=99)
     assert made[-1].level == "hard" and made[-1].seed == 99 and chose[-1] == ("hard", 99)
     assert "hard" in observer.decided
 
