@@ -836,7 +836,15 @@ class TableActor:
         self._later(deadline - now, Deadline(seat, self._step))
 
     async def _deal(self) -> None:
-        new, data = self._shuffle.deal(self.game, self.config.rules.benny)
+        new = self._shuffle.deal(self.game, self.config.rules.benny)
+        seed, clients = self.seeds[-1], self.client_seeds[-1]
+        assert new.current is not None
+        number = len(new.all_hands())
+        data = {"dealer": new.current.dealer, "hand_number": number,
+                "commitment": commitment(seed),
+                "client_seeds": {str(s): c for s, c in sorted(clients.items())},
+                "next_commitment": {"hand_number": number + 1,
+                                    "commitment": self._shuffle.next_commitment()}}
         await self._commit(new, [(DEAL, data, None)])
 
     async def _advance(self, new: GameState, seat: int, action: Action,

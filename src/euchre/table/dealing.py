@@ -91,19 +91,13 @@ class Shuffle:
         """Whether every seat in ``people`` has sent its seed for the next hand."""
         return all(seat in self.pending for seat in people)
 
-    def deal(self, game: GameState, benny: bool) -> tuple[GameState, dict[str, Any]]:
-        """Deal ``game``'s next hand from the committed seed mixed with the people's; the
-        game after the deal, and what the deal event says (the hand's commitment, the
-        people's seeds, and the commitment of the hand after, whose seed is drawn now)."""
+    def deal(self, game: GameState, benny: bool) -> GameState:
+        """Deal ``game``'s next hand from the committed seed mixed with the people's sent
+        for it (both kept as the hand's, :attr:`seeds` and :attr:`client_seeds`), and draw
+        the seed of the hand after; the game after the deal."""
         seed, clients = self.next_seed, self.pending
         new = game.deal(deck_from_seed(mixed_seed(seed, clients), benny))
         self.seeds.append(seed)
         self.client_seeds.append(clients)
         self.next_seed, self.pending = self.seed_source(), {}
-        assert new.current is not None
-        number = len(new.all_hands())
-        return new, {"dealer": new.current.dealer, "hand_number": number,
-                     "commitment": commitment(seed),
-                     "client_seeds": {str(s): c for s, c in sorted(clients.items())},
-                     "next_commitment": {"hand_number": number + 1,
-                                         "commitment": self.next_commitment()}}
+        return new
