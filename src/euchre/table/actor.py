@@ -101,6 +101,8 @@ from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
 from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
+from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
+from .presence import Presence, SpectatorCount, connected
 from .records import game_record, public_record
 from .seats import SeatKey, TableConfig
 from .timing import jittered
@@ -143,11 +145,6 @@ class _Kept:
     closed: str | None
     summary: dict[str, Any] | None
     clock_played: list[tuple[int, int]]
-
-SPECTATOR_COUNT_EVERY = 1.0
-"""Seconds between two spectator-count events of one table: the first change is published
-at once, later ones at most this often (spectators coming and going in a flood would
-otherwise send every subscriber an event each)."""
 
 class TableActor:
     """A table: its game, its seats, its event history and its subscribers."""
@@ -218,19 +215,16 @@ class TableActor:
         self._clock_played: list[tuple[int, int]] = []  # (hand number, history index)
         self._computers = Computers(bot_factory or make_bot, self.observer, config.seats)
         self._bots = self._computers.bots  # the same dict: who a computer plays
-        self.replaced: dict[int, str] = {}
-        """Seats a computer plays since their person left, and why (``left``, ``away``)."""
-        for seat, why in (replaced or {}).items():
-            if 0 <= seat < 4 and not config.seats[seat].is_bot():
-                self.replaced[seat] = why
-                self._computers.take_over(self.id, seat, self.kind.replacement_level)
-                self.policy.forget(seat)
-        self._seen: set[int] = {s for s in seen if s not in self.replaced}
-        self._away: dict[int, float] = {}  # seat -> when its grace runs out (scheduler time)
-        self._away_timers: dict[int, TimerHandle] = {}
-        self._away_generation = 0
-        self._away_generation_of: dict[int, int] = {}
-        self._away_restore = dict(away_left or {})  # seat -> seconds left, set at start
+        kept_out = {seat: why for seat, why in (replaced or {}).items()
+                    if 0 <= seat < 4 and not config.seats[seat].is_bot()}
+        for seat in kept_out:
+            self._computers.take_over(self.id, seat, self.kind.replacement_level)
+            self.policy.forget(seat)
+        self._people = Presence(
+            scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
+            replaced=kept_out, seen=seen, away_left=away_left)
+        self._seen = self._people.seen  # the same set and dict, read by the joins
+        self._away = self._people.away
         self._history: deque[Event] = deque(maxlen=history_limit)
         self._subscribers: list[Subscriber] = []
         self._joining = 0  # joins queued, not yet handled
@@ -239,8 +233,7 @@ class TableActor:
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
-        self._count_timer: TimerHandle | None = None  # the held-back spectator count
-        self._count_at = -math.inf  # when the spectator count was last published
+        self._count = SpectatorCount(scheduler, lambda: self._post(CountSpectators()))
         self._deadline: tuple[int, float] | None = None
         self._step = 0
         self._summary: dict[str, Any] | None = None
@@ -321,12 +314,8 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        for timer in self._away_timers.values():
-            timer.cancel()
-        self._away_timers.clear()
-        if self._count_timer is not None:
-            self._count_timer.cancel()
-            self._count_timer = None
+        self._people.cancel()
+        self._count.cancel()
         self._computers.drop()
         if self.running:
             stop = Stop()
@@ -469,8 +458,7 @@ class TableActor:
 
     def away_seconds(self, seat: int) -> float | None:
         """Seconds left of an away person's grace, or None if they are not away."""
-        until = self._away.get(seat)
-        return None if until is None else max(0.0, until - self.scheduler.now())
+        return self._people.seconds_left(seat)
 
     def leave(self, subscriber: Subscriber) -> None:
         """Unsubscribe (the connection closed)."""
@@ -533,7 +521,7 @@ class TableActor:
         now = time.time()
         meta = {"config": self._config_json, "policy": self.policy.to_json(),
                 "shuffle": self._shuffle.to_json(),
-                **self._presence_json(), **({"closed": self.closed} if self.closed else {})}
+                **self._people.to_json(), **({"closed": self.closed} if self.closed else {})}
         record: dict[str, Any] = {}
         record_text = None
         if tail is None:
@@ -575,20 +563,6 @@ class TableActor:
             self._journal.forget()
             raise
         self._journal.saved(mark, generation)
-
-    def _presence_json(self) -> dict[str, Any]:
-        """Who left, who has been seen, and each away person's grace left (seconds), to
-        save with the table: a restart keeps them (and never shortens a grace)."""
-        out: dict[str, Any] = {}
-        if self.replaced:
-            out["replaced"] = {str(s): why for s, why in sorted(self.replaced.items())}
-        if self._seen:
-            out["seen"] = sorted(self._seen)
-        if self._away:
-            now = self.scheduler.now()
-            out["away"] = {str(s): round(max(0.0, t - now), 3)
-                           for s, t in sorted(self._away.items())}
-        return out
 
     @property
     def seeds(self) -> list[str]:
@@ -680,7 +654,7 @@ class TableActor:
             case Leave(subscriber=sub):
                 self._unsaved |= self._on_leave(sub)
             case CountSpectators():
-                self._count_timer = None
+                self._count.due()
                 self._publish_count()
             case Seed(seat=seat, hand_number=number, seed=seed, done=done):
                 self._on_seed(seat, number, seed)
@@ -688,7 +662,7 @@ class TableActor:
             case Replace(seat=seat, reason=reason, done=replaced):
                 replaced.set_result(await self._replace(seat, reason))
             case AwayDue(seat=seat, generation=generation):
-                if self._away_generation_of.get(seat) == generation and seat in self._away:
+                if self._people.is_due(seat, generation):
                     if self.finished:
                         self._end_away(seat)
                     else:
@@ -1014,7 +988,7 @@ class TableActor:
         self.policy = kept.policy.copy()
         for seat in [s for s in self.replaced if s not in kept.replaced]:
             self._computers.give_back(seat)  # its person plays it again
-        self.replaced = dict(kept.replaced)
+        self._people.replaced = dict(kept.replaced)
         self.closed = kept.closed
         self._summary = kept.summary
         self._clock_played = list(kept.clock_played)
@@ -1096,46 +1070,29 @@ class TableActor:
 
     # -- away and replaced -----------------------------------------------------------------
 
+    @property
+    def replaced(self) -> dict[int, str]:
+        """Seats a computer plays since their person left, and why (``left``, ``away``)."""
+        return self._people.replaced
+
     def _go_away(self, seat: int, seconds: float | None) -> bool:
         """Start ``seat``'s grace (its person's last connection is gone); True if it did."""
         if seconds is None or self.kind.away_grace is None or self.finished \
-                or seat in self._bots or seat in self._away:
+                or seat in self._bots or not self._people.go_away(seat, seconds):
             return False
-        self._arm_away(seat, self.scheduler.now() + seconds)
         self._publish([(AWAY, {"seat": seat, "ms_left": math.ceil(seconds * 1000)}, None)])
         return True
 
-    def _arm_away(self, seat: int, until: float) -> None:
-        """``seat`` is away until ``until`` (scheduler time), when a computer takes it."""
-        self._away_generation += 1
-        generation = self._away_generation
-        self._away_generation_of[seat] = generation
-        self._away[seat] = until
-        self._away_timers[seat] = self.scheduler.call_later(
-            max(0.0, until - self.scheduler.now()),
-            lambda: self._post(AwayDue(seat, generation)))
-
     def _end_away(self, seat: int) -> None:
         """The seat is no longer away (back, replaced, or the game ended)."""
-        self._away.pop(seat, None)
-        self._away_generation_of.pop(seat, None)
-        timer = self._away_timers.pop(seat, None)
-        if timer is not None:
-            timer.cancel()
+        self._people.back(seat)
 
     def _resume_away(self) -> None:
         """At the start: people seen before but not connected now are away, with the grace
-        they had left when saved (a restart's downtime counts against nobody), else all of
-        it (their connection was cut by the restart)."""
-        grace = self.kind.away_grace
-        restore, self._away_restore = self._away_restore, {}
-        if grace is None or self.finished:
-            return
-        connected = self._connected()
-        for seat in sorted(self._seen):
-            if not connected[seat] and seat not in self._away:
-                left = restore.get(seat)
-                self._go_away(seat, min(grace, left) if left is not None else grace)
+        they had left when saved, else all of it (:meth:`Presence.resumed`)."""
+        grace = None if self.finished else self.kind.away_grace
+        for seat, seconds in self._people.resumed(grace, self._connected()):
+            self._go_away(seat, seconds)
 
     async def _replace(self, seat: int, reason: str) -> bool:
         """A computer takes ``seat`` for the rest of the game: the token no longer moves,
@@ -1146,11 +1103,7 @@ class TableActor:
             raise TableError("that seat is not a person's")
         if seat in self.replaced or self.finished:
             return False
-        away_until = self._away.get(seat)
-        seen = seat in self._seen
-        self.replaced[seat] = reason
-        self._seen.discard(seat)
-        self._end_away(seat)
+        undo = self._people.replace(seat, reason)
         self._computers.take_over(self.id, seat, self.kind.replacement_level)
         self.policy.forget(seat)
         self._decided()
@@ -1164,11 +1117,7 @@ class TableActor:
         try:
             await self._store()
         except NotStored:
-            # Undone: the person still holds the seat (and its grace, tried again later).
-            if seen:
-                self._seen.add(seat)
-            if away_until is not None:
-                self._arm_away(seat, max(away_until, self._retry_at))
+            undo(self._retry_at)  # the person holds the seat (its grace tried again later)
             raise
         gone = [s for s in self._subscribers if s.seat == seat]
         for sub in gone:
@@ -1185,18 +1134,13 @@ class TableActor:
         """Publish the new count of spectators if ``sub`` was one: at once, unless a count
         went out less than :data:`SPECTATOR_COUNT_EVERY` ago (then when that time is up).
         Always False: a count is not worth a save."""
-        if sub.seat is None and self._count_timer is None:
-            wait = self._count_at + SPECTATOR_COUNT_EVERY - self.scheduler.now()
-            if wait <= 0:
-                self._publish_count()
-            else:
-                self._count_timer = self.scheduler.call_later(
-                    wait, lambda: self._post(CountSpectators()))
+        if sub.seat is None and self._count.changed():
+            self._publish_count()
         return False
 
     def _publish_count(self) -> None:
         """Publish the spectator count, if it differs from the one the table last showed."""
-        self._count_at = self.scheduler.now()
+        self._count.published()
         if self._watching() != self._frame.spectators:
             self._publish([(SPECTATORS, {"count": self._watching()}, None)])
 
@@ -1217,10 +1161,7 @@ class TableActor:
     # -- helpers ---------------------------------------------------------------------------
 
     def _connected(self) -> tuple[bool, bool, bool, bool]:
-        seats = {s.seat for s in self._subscribers}
-        c = [s.is_bot() or i in seats or i in self.replaced
-             for i, s in enumerate(self.config.seats)]
-        return (c[0], c[1], c[2], c[3])
+        return connected(self.config.seats, {s.seat for s in self._subscribers}, self.replaced)
 
     def _make_frame(self) -> Frame:
         current = self.game.current
