@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import math
 import random
@@ -31,8 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import msgspec
-
 from .. import actions as A
 from ..actions import Action, ActionError, parse_action
 from ..bots import make as make_bot
@@ -41,8 +38,7 @@ from ..errors import IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
 from ..shuffle import commitment, new_seed
-from ..storage.base import FINISHED, PLAYING, GameStore, StaleFenceError, StoredGame
-from ..storage.journal import RecordTail
+from ..storage.base import GameStore, StaleFenceError, StoredGame
 from ..view import HandView
 from .commands import (
     GATHER_MOST,
@@ -96,7 +92,6 @@ from .events import (
     snapshot_json,
 )
 from .inbox import Inbox
-from .journal import Mark, RecordJournal, lines_since, mark_of
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
@@ -104,6 +99,7 @@ from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
 from .presence import Presence, SpectatorCount, connected
 from .records import game_record, public_record
+from .saving import Retry, TableSaver, TableState
 from .seats import SeatKey, TableConfig
 from .timing import jittered
 
@@ -112,12 +108,6 @@ log = logging.getLogger(__name__)
 HISTORY_LIMIT = 160
 """Events kept per table for rejoining clients (about two hands); older means a snapshot."""
 
-
-
-RETRY_FIRST = 0.25
-"""Seconds before a computer's or the clock's move is tried again after a failed save."""
-RETRY_MOST = 5.0
-"""The longest pause between two tries (the pause doubles from :data:`RETRY_FIRST`)."""
 
 
 LEFT = "left"
@@ -239,7 +229,7 @@ class TableActor:
         self._summary: dict[str, Any] | None = None
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
-        self._journal = RecordJournal()  # how much of the record is stored
+        self._saver = TableSaver(config, store)
         self._held: list[Event] = []  # made, not yet shown: waiting for their save
         self._shown = self._frame  # the frame last shown (while events are held)
         self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
@@ -247,11 +237,8 @@ class TableActor:
         self._unsaved = False  # anything since the last save (a decision or a connection)
         self._stale = False  # a newer owner's fence refused a save: act on nothing
         self._stopper: asyncio.Future[None] | None = None  # stopping itself (stale)
-        self._failures = 0  # failed saves in a row
-        self._retry_at = -math.inf  # nothing is scheduled before this after a failed save
+        self._retry = Retry()  # the pause after failed saves
         self._stored_version = version  # the version of the state last stored
-        self._config_json = config.to_json()
-        self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))  # encoded once
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
@@ -508,61 +495,20 @@ class TableActor:
         return public_record(game_record(game, self.seeds, self.client_seeds))
 
     def stored(self) -> StoredGame:
-        """The table as storage keeps it, its record whole. The table's next save writes
-        its record whole too (whether or not this one is saved), so the lines it appends
-        after that always follow the record stored. Its meta is not pre-encoded, so a copy
-        with other meta (``dataclasses.replace``) saves that meta."""
-        self._journal.forget()
-        return dataclasses.replace(self._stored(None), meta_text=None)
+        """The table as storage keeps it, its record whole (:meth:`TableSaver.whole`: the
+        next save writes the record whole too; its meta is not pre-encoded)."""
+        return self._saver.whole(self._state())
 
-    def _stored(self, tail: RecordTail | None) -> StoredGame:
-        """The table to save: with ``tail``, only those lines of its record (appended to
-        the stored ones), else its record whole."""
-        now = time.time()
-        meta = {"config": self._config_json, "policy": self.policy.to_json(),
-                "shuffle": self._shuffle.to_json(),
+    def _state(self) -> TableState:
+        """The table as a save writes it now."""
+        meta = {"policy": self.policy.to_json(), "shuffle": self._shuffle.to_json(),
                 **self._people.to_json(), **({"closed": self.closed} if self.closed else {})}
-        record: dict[str, Any] = {}
-        record_text = None
-        if tail is None:
-            record = self.record().to_json()
-            record_text = _ENCODER.encode(record).decode()
-        return StoredGame(
-            id=self.id,
-            kind=self.config.kind,
-            status=FINISHED if self.finished else PLAYING,
-            version=self.version,
-            meta=meta,
-            meta_text=_ENCODER.encode({**meta, "config": self._config_raw}).decode(),
-            record=record,
-            record_text=record_text,
-            created_at=self.config.created_at or now,
-            updated_at=now,
-            journal=tail,
-        )
-
-    def _to_save(self) -> tuple[StoredGame, Mark]:
-        """What the next save writes, and where the stored record ends once it is saved:
-        the record's lines since the last save, or the record whole when where the store's
-        copy ends is not known (or the game is over, so a finished game is read whole)."""
-        mark = self._journal.mark
-        if mark is None or (self.finished and mark.lines):
-            return self._stored(None), mark_of(self.game)
-        tail, after = lines_since(mark, self.game, self.seeds, self.client_seeds)
-        return self._stored(tail), after
+        return TableState(self.game, self.seeds, self.client_seeds, self.version,
+                          self.finished, meta)
 
     async def _save(self) -> None:
-        """Save the table (its record's new lines); the journal knows them stored after,
-        and forgets where the stored record ends if the save fails."""
-        assert self.store is not None
-        generation = self._journal.generation
-        game, mark = self._to_save()
-        try:
-            await self.store.save(game)
-        except BaseException:
-            self._journal.forget()
-            raise
-        self._journal.saved(mark, generation)
+        """Save the table (its record's new lines since the last save)."""
+        await self._saver.save(self._state())
 
     @property
     def seeds(self) -> list[str]:
@@ -952,13 +898,11 @@ class TableActor:
                 if self._changed:
                     self._changed = False
                     self._kept = self._keep()
-                self._failures = 0
-                self._retry_at = -math.inf
+                self._retry.succeeded()
         elif self._changed:  # nowhere to save it (no store)
             self._changed = False
             self._kept = self._keep()
-            self._failures = 0
-            self._retry_at = -math.inf
+            self._retry.succeeded()
         if show:
             self._show()
 
@@ -1002,9 +946,7 @@ class TableActor:
         for fut, _ in waiting:
             if not fut.done():
                 fut.set_exception(error)
-        self._failures += 1
-        pause = min(RETRY_MOST, RETRY_FIRST * 2 ** (self._failures - 1))
-        self._retry_at = self.scheduler.now() + pause
+        self._retry.failed(self.scheduler.now())
         self._step += 1  # whatever was scheduled for the undone state is void
         self._schedule()
         self._frame = self._make_frame()
@@ -1117,7 +1059,7 @@ class TableActor:
         try:
             await self._store()
         except NotStored:
-            undo(self._retry_at)  # the person holds the seat (its grace tried again later)
+            undo(self._retry.at)  # the person holds the seat (its grace tried again later)
             raise
         gone = [s for s in self._subscribers if s.seat == seat]
         for sub in gone:
@@ -1233,7 +1175,7 @@ class TableActor:
                         PrepareTimeout(seat, step, deadline))
 
     def _later(self, delay: float, cmd: Command) -> None:
-        delay = max(delay, self._retry_at - self.scheduler.now())  # after a failed save
+        delay = max(delay, self._retry.at - self.scheduler.now())  # after a failed save
         if delay <= 0:
             self._post(cmd)
         else:
@@ -1284,7 +1226,6 @@ def _fail(done: asyncio.Future[Any] | None, error: Exception) -> None:
         done.set_exception(error)
 
 
-_ENCODER = msgspec.json.Encoder()  # stateless: encodes a record written whole
 
 
 def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
