@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import cards_in, fixed_bots, seeds
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.tables.practice_api import practice_extension
+from table_helpers import cards_in, fixed_bots, seeds
 
 
 def settings(**changes: Any) -> Settings:

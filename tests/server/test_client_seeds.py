@@ -7,7 +7,6 @@ import json
 import random
 
 import pytest
-from server_helpers import Recorder, fixed_bots, seeds
 
 from euchre.server.wire.common import BadRequest as MessageError
 from euchre.server.wire.socket import Seed, parse_client_message
@@ -18,6 +17,7 @@ from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.records import public_record
 from euchre.verify import parse_commitments, verify_record
+from table_helpers import Recorder, fixed_bots, seeds
 
 
 def table(seed_wait: float = 5.0, store: MemoryStore | None = None,

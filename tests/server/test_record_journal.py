@@ -9,12 +9,11 @@ import random
 import sqlite3
 from pathlib import Path
 
-from server_helpers import make_manager, play_game
-
 from euchre.storage.base import StoredGame
 from euchre.storage.sql import SqlStore
 from euchre.table.pacing import ManualScheduler
 from euchre.table.practice import PracticeOptions, practice_table
+from table_helpers import make_manager, play_game
 
 
 class Spy(SqlStore):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_helpers import make_manager
 
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableError
@@ -22,6 +21,7 @@ from euchre.table.pacing import (
 )
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.seats import BOT, TableConfig
+from table_helpers import make_manager
 
 
 def test_the_hold_is_at_least_one_and_a_half_seconds_at_every_speed() -> None:

@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from server_helpers import Recorder, make_manager, play_game, until_person
 
 from euchre.shuffle import commitment
 from euchre.storage import GameStore, MemoryStore
@@ -15,6 +14,7 @@ from euchre.storage.sql import SqlStore
 from euchre.table.events import HAND_OVER
 from euchre.table.pacing import ManualScheduler
 from euchre.table.practice import PracticeOptions, practice_table
+from table_helpers import Recorder, make_manager, play_game, until_person
 
 
 async def crash_and_resume(store: GameStore) -> None:

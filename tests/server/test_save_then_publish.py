@@ -8,8 +8,6 @@ import random
 from typing import Any
 
 import pytest
-from server_helpers import Recorder, make_table, until_person
-from server_helpers import seeds as seeds_from
 
 from euchre.rules import Rules
 from euchre.storage import MemoryStore
@@ -21,6 +19,8 @@ from euchre.table.coin import CoinTurnPolicy
 from euchre.table.events import ACTION, GAME_OVER
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.seats import HUMAN, Seat, TableConfig, hash_token
+from table_helpers import Recorder, make_table, until_person
+from table_helpers import seeds as seeds_from
 
 
 class FlakyStore(MemoryStore):

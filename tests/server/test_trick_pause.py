@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server_helpers import make_table
-
 from euchre.table.pacing import SPEEDS, Pacing, pacing_for_speed
+from table_helpers import make_table
 
 
 def test_speed_scales_every_pause() -> None:

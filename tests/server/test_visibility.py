@@ -13,10 +13,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from server_helpers import Recorder, cards_in, make_table, play_game, visible_cards
 
 from euchre.cards import card_text
 from euchre.table.events import ACTION
+from table_helpers import Recorder, cards_in, make_table, play_game, visible_cards
 
 
 def leaks(rec: Recorder) -> list[tuple[int, set[str]]]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from server_helpers import Recorder, make_manager, until_person
-
 from euchre.storage import MemoryStore
 from euchre.table.coin import coin_table
 from euchre.table.pacing import ManualScheduler
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.retire import ABANDONED, RETIRE_AFTER
+from table_helpers import Recorder, make_manager, until_person
 
 
 class Wall:

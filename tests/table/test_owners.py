@@ -10,7 +10,6 @@ import asyncio
 import dataclasses
 
 import pytest
-from server_helpers import make_manager
 
 from euchre.leases import MemoryLeases
 from euchre.storage import MemoryStore, StaleFenceError
@@ -19,6 +18,7 @@ from euchre.table.manager import VERSION_JUMP, Elsewhere, TableManager
 from euchre.table.owners import LeasedStore, OwnedElsewhere, TableOwners
 from euchre.table.pacing import ManualScheduler
 from euchre.table.practice import PracticeOptions, practice_table
+from table_helpers import make_manager
 
 TTL = 0.3
 

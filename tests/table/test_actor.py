@@ -6,13 +6,13 @@ import asyncio
 import random
 
 import pytest
-from server_helpers import Recorder, make_table, play_game, until_person
 
 from euchre.cards import card_text
 from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
 from euchre.table.actor import STOPPED, TableError
 from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
 from euchre.table.kinds import TurnPolicy
+from table_helpers import Recorder, make_table, play_game, until_person
 
 
 async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import random
 
-from server_helpers import Recorder, fixed_bots, seeds
-
 from euchre.cards import CLUBS, JACK, SPADES, parse_card
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, restore
@@ -17,6 +15,7 @@ from euchre.table.online import OnlineOptions, OnlineTables
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.seats import TableConfig
+from table_helpers import Recorder, fixed_bots, seeds
 
 BLACK_JACKS = {CLUBS * 6 + JACK, SPADES * 6 + JACK}
 

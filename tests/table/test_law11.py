@@ -18,16 +18,6 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import (
-    Recorder,
-    cards_in,
-    fixed_bots,
-    make_table,
-    play_game,
-    seeds,
-    until_person,
-    visible_cards,
-)
 
 from euchre.cards import Card, card_text
 from euchre.game import GameState
@@ -38,6 +28,16 @@ from euchre.table.law11 import plays_on_view
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
+from table_helpers import (
+    Recorder,
+    cards_in,
+    fixed_bots,
+    make_table,
+    play_game,
+    seeds,
+    until_person,
+    visible_cards,
+)
 
 
 def on_view_or_own(game: GameState, seat: int | None) -> set[Card]:
