@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .actor import Subscriber
+Connection = Any
+"""A subscriber (the actor's ``Subscriber``: one seat's or a spectator's connection). Not
+imported from the actor, which imports these commands (no cycle, even for the type checker)."""
 
 
 @dataclass
@@ -80,7 +81,7 @@ class Pace:
 class Join:
     """A connection subscribes, having seen the events up to ``since`` (None: none)."""
 
-    subscriber: Subscriber
+    subscriber: Connection
     since: int | None
     done: asyncio.Future[None]
 
@@ -89,7 +90,7 @@ class Join:
 class Leave:
     """A connection closed."""
 
-    subscriber: Subscriber
+    subscriber: Connection
 
 
 @dataclass
