@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_helpers import Recorder, make_manager
 
 from euchre.storage import MemoryStore, StoredGame
 from euchre.table.pacing import ManualScheduler
 from euchre.table.practice import PracticeOptions, practice_table
+from table_helpers import Recorder, make_manager
 
 
 class GatedStore(MemoryStore):
