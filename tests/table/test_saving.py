@@ -55,10 +55,10 @@ def _states(rules: Rules) -> list[TableState]:
 async def test_saves_after_the_first_write_lines_and_read_back_as_the_whole_record() -> None:
     config, _ = practice_table(PracticeOptions(), table_id="t1")
     store = _Flaky()
-    saver = TableSaver(config, store, clock=lambda: 1000.0)
+    saver = TableSaver(config, clock=lambda: 1000.0)
     states = _states(config.rules)
     for i, state in enumerate(states):
-        await saver.save(state)
+        await saver.save(store, state)
         handed = store.handed[-1]
         if i == 0 or state.finished:
             assert handed.journal is None  # whole: the first save, and a finished game
@@ -76,16 +76,16 @@ async def test_saves_after_the_first_write_lines_and_read_back_as_the_whole_reco
 async def test_a_failed_save_makes_the_next_one_whole() -> None:
     config, _ = practice_table(PracticeOptions(), table_id="t2")
     store = _Flaky()
-    saver = TableSaver(config, store)
+    saver = TableSaver(config)
     states = _states(config.rules)
-    await saver.save(states[0])
-    await saver.save(states[1])
+    await saver.save(store, states[0])
+    await saver.save(store, states[1])
     assert store.handed[-1].journal is not None
     store.down = True
     with pytest.raises(ConnectionError):
-        await saver.save(states[2])
+        await saver.save(store, states[2])
     store.down = False
-    await saver.save(states[3])
+    await saver.save(store, states[3])
     assert store.handed[-1].journal is None  # where the stored record ends was forgotten
     back = await store.get("t2")
     assert back is not None and back.record == GameRecord.from_game(
@@ -95,14 +95,14 @@ async def test_a_failed_save_makes_the_next_one_whole() -> None:
 async def test_the_whole_table_for_a_copy_and_the_save_after_it() -> None:
     config, _ = practice_table(PracticeOptions(), table_id="t3")
     store = _Flaky()
-    saver = TableSaver(config, store)
+    saver = TableSaver(config)
     states = _states(config.rules)
-    await saver.save(states[0])
+    await saver.save(store, states[0])
     whole = saver.whole(states[1])
     assert whole.meta_text is None and whole.journal is None  # other meta may be put in
     assert whole.record == GameRecord.from_game(states[1].game, states[1].seeds,
                                                 states[1].client_seeds).to_json()
-    await saver.save(states[2])
+    await saver.save(store, states[2])
     assert store.handed[-1].journal is None  # after a whole copy, the next save is whole
 
 

@@ -229,7 +229,7 @@ class TableActor:
         self._summary: dict[str, Any] | None = None
         self._frame = self._make_frame()
         self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
-        self._saver = TableSaver(config, store)
+        self._saver = TableSaver(config)
         self._held: list[Event] = []  # made, not yet shown: waiting for their save
         self._shown = self._frame  # the frame last shown (while events are held)
         self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
@@ -508,7 +508,8 @@ class TableActor:
 
     async def _save(self) -> None:
         """Save the table (its record's new lines since the last save)."""
-        await self._saver.save(self._state())
+        assert self.store is not None
+        await self._saver.save(self.store, self._state())
 
     @property
     def seeds(self) -> list[str]:

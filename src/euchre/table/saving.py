@@ -55,14 +55,10 @@ class TableState:
 class TableSaver:
     """Writes one table to its store: its meta, and its record's new lines."""
 
-    def __init__(self, config: TableConfig, store: GameStore | None,
-                 clock: Callable[[], float] = time.time) -> None:
-        """A saver of the table ``config`` to ``store`` (None: :meth:`save` is not called,
-        :meth:`whole` still works); ``clock`` gives the wall time saved with it."""
+    def __init__(self, config: TableConfig, clock: Callable[[], float] = time.time) -> None:
+        """A saver of the table ``config``; ``clock`` gives the wall time saved with it."""
         self.config = config
         """The table's fixed settings."""
-        self.store = store
-        """Where the table is saved."""
         self.clock = clock
         """The wall clock (seconds since the epoch), for ``updated_at``."""
         self.journal = RecordJournal()
@@ -88,14 +84,14 @@ class TableSaver:
         tail, after = lines_since(mark, state.game, state.seeds, state.client_seeds)
         return self._stored(state, tail), after
 
-    async def save(self, state: TableState) -> None:
-        """Save ``state`` (its record's new lines); the journal knows them stored after,
-        and forgets where the stored record ends if the save fails (then it raises)."""
-        assert self.store is not None
+    async def save(self, store: GameStore, state: TableState) -> None:
+        """Save ``state`` to ``store`` (its record's new lines); the journal knows them
+        stored after, and forgets where the stored record ends if the save fails (then it
+        raises)."""
         generation = self.journal.generation
         game, mark = self.to_save(state)
         try:
-            await self.store.save(game)
+            await store.save(game)
         except BaseException:
             self.journal.forget()
             raise
