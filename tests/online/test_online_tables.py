@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from msgspec import to_builtins
 from online_helpers import Recorder, Table, cards_in, visible_cards
 from starlette.testclient import TestClient
 
@@ -77,7 +78,7 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() ->
         view = t.actor.view(0)
         assert view is not None
         await t.actor.act(0, str(view.legal_actions()[0]))
-    clock = t.actor.snapshot(0)["clock"]
+    clock = to_builtins(t.actor.snapshot(0))["clock"]
     assert clock["seat"] == 1 and clock["deadline_ms_left"] == 30000
     assert clock["seconds_per_move"] == 30
     t.scheduler.advance(29.999)
@@ -300,13 +301,13 @@ async def test_rule_9_an_online_table_runs_its_own_separate_clock() -> None:
     t = Table(seconds=12)
     t.actor.start()
     assert await t.until_person() == 0
-    clock = t.actor.snapshot(1)["clock"]  # Bob watches the same countdown
-    assert clock == t.actor.snapshot(0)["clock"]
+    clock = to_builtins(t.actor.snapshot(1))["clock"]  # Bob watches the same countdown
+    assert clock == to_builtins(t.actor.snapshot(0))["clock"]
     assert (clock["seat"], clock["deadline_ms_left"], clock["seconds_per_move"]) == (0, 12000, 12)
     while await t.until_person() == 0:  # Ann is away: the table plays for her
         t.scheduler.advance(12)
         await t.actor.settle()
-    bob = t.actor.snapshot(1)["clock"]
+    bob = to_builtins(t.actor.snapshot(1))["clock"]
     assert (bob["seat"], bob["deadline_ms_left"], bob["misses"]) == (1, 12000, 0)
     assert t.actor.policy.clocks[0].misses >= 1  # type: ignore[attr-defined]
     await t.actor.stop()

@@ -106,7 +106,7 @@ async def get_table(request: Request) -> Response:
     seat = actor.seat_of(token)
     if seat is None:
         raise ApiError("bad_token", "that token has no seat at this table")
-    return json_answer(msgspec.convert(actor.snapshot(seat), TableSnapshot))
+    return json_answer(actor.snapshot(seat))
 
 
 @typing.overload
