@@ -46,9 +46,11 @@ class Recorder:
         self.messages: list[dict[str, Any]] = []
         self.games: list[GameState] = []
 
-    def send(self, message: Outgoing) -> None:
-        """Keep it as a browser gets it (its JSON text, decoded)."""
-        self.messages.append(json.loads(message.text))
+    def send(self, message: Outgoing | dict[str, Any]) -> None:
+        """Keep it as a browser gets it (its JSON text, decoded;
+        a test may hand it plain data too, to check a scan)."""
+        text = message.text if isinstance(message, Outgoing) else json.dumps(message)
+        self.messages.append(json.loads(text))
         self.games.append(self.actor.game)
 
     def events(self) -> list[dict[str, Any]]:

@@ -45,9 +45,11 @@ class Recorder:
         self.messages: list[dict[str, Any]] = []
         self.games: list[GameState | None] = []
 
-    def send(self, message: Outgoing) -> None:
-        """Keep the message as a client gets it (its JSON text, decoded)."""
-        self.messages.append(json.loads(message.text))
+    def send(self, message: Outgoing | dict[str, Any]) -> None:
+        """Keep the message as a client gets it (its JSON text, decoded;
+        a test may hand it plain data too, to check a scan)."""
+        text = message.text if isinstance(message, Outgoing) else json.dumps(message)
+        self.messages.append(json.loads(text))
         self.games.append(self.actor.game if self.actor is not None else None)
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
