@@ -14,7 +14,9 @@ No network and no client in the process, so it varies less with a busy machine t
 ``--sockets``: each table's person is also subscribed through the server's own socket
 connection (``Connection``, its outbox emptied each round instead of written to a network),
 and ``--spectators N`` adds N watching connections a table: so the fan-out, the snapshots
-and their encoding are measured as a live table pays for them.
+and their encoding are measured as a live table pays for them. ``--level random`` (cheap
+computers) and ``--store memory`` (no database) leave the table core and its delivery as most
+of what is measured.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import tempfile
 import time
 from typing import Any
 
+from euchre.storage import MemoryStore
 from euchre.storage.sql import SqlStore
 from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -58,16 +61,19 @@ def _drain(connections: list[Any]) -> int:
     return sent
 
 
-async def run(tables: int, seed: int, sockets: bool = False, spectators: int = 0) -> None:
+async def run(tables: int, seed: int, sockets: bool = False, spectators: int = 0,
+              level: str = "medium", memory: bool = False) -> None:
     """Play ``tables`` games to the end; print the CPU per person move."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp}/core.db", commit_window=0)
+        store: Any = MemoryStore() if memory else await SqlStore.open(
+            f"sqlite+aiosqlite:///{tmp}/core.db", commit_window=0)
         sched = ManualScheduler()
         manager = TableManager(store, sched, Pacing(0.05, 0.2))
         actors = []
         for i in range(tables):
-            config, _ = practice_table(PracticeOptions(), table_id=f"t{i}", first_dealer=i % 4)
+            options = PracticeOptions(partner=level, left=level, right=level)
+            config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
             actors.append(await manager.open(config))
         connections: list[Any] = []
         sent = 0
@@ -108,7 +114,8 @@ async def run(tables: int, seed: int, sockets: bool = False, spectators: int = 0
             rounds.append((time.process_time() - before, len(movers)))
         total = time.process_time() - started
         await manager.close()
-        await store.close()
+        if not memory:
+            await store.close()
     moves_made = sum(n for _, n in rounds)
     # Early against late, over the rounds where nearly every table still plays (so each
     # round's saves share commits alike).
@@ -135,8 +142,11 @@ def main() -> None:
                         help="subscribe each table's person through a socket connection")
     parser.add_argument("--spectators", type=int, default=0,
                         help="watching connections per table")
+    parser.add_argument("--level", default="medium", help="the computers' level")
+    parser.add_argument("--store", choices=("sqlite", "memory"), default="sqlite")
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.seed, args.sockets, args.spectators))
+    asyncio.run(run(args.tables, args.seed, args.sockets, args.spectators, args.level,
+                    args.store == "memory"))
 
 
 if __name__ == "__main__":

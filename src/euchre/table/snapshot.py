@@ -27,18 +27,15 @@ def view_json(view: HandView, public: bool = False) -> HandViewJson:
     """A seat's view as a person at a table is sent it (``HandView.to_table_json``), or with
     ``public`` as a spectator is (``HandView.to_public_json``)."""
     hidden = iter(view.hidden_kinds)
-    history: list[list[int | str]] = []
-    for seat, action in view.history:
-        if action is None:
-            text = next(hidden)
-        elif public and action.kind in _HIDDEN_KINDS:
-            text = action.kind
-        else:
-            text = str(action)
-        history.append([seat, text])
+    history: list[list[int | str]] = [
+        [seat, next(hidden) if action is None
+         else action.kind if public and action.kind in _HIDDEN_KINDS else str(action)]
+        for seat, action in view.history
+    ]
     keep = view.plays_on_view  # table law 11: earlier plays show only as "play"
     for entry in reversed(history):
-        if str(entry[1]).startswith(A.PLAY):
+        text = entry[1]
+        if isinstance(text, str) and text.startswith(A.PLAY):
             if keep:
                 keep -= 1
             else:
