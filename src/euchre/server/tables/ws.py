@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from starlette.datastructures import Address
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
