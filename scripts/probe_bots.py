@@ -12,7 +12,8 @@ estimates what the candidate on one side would score per deal against the refere
 reference's way). Most decisions agree, so this measures a change far faster than a match.
 
 Usage: python scripts/probe_bots.py CANDIDATE [--ref hard] [--deals N] [--start I]
-       [--seed S] [--workers W] [--json] [--progress FILE]
+       [--seed S] [--workers W] [--json] [--progress FILE] [--phases play]
+       [--time-cap SECONDS]
 Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate`
 (``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
 sampled deals with a lone-hand calibration of N/10 points; ``playN[mM][zZ]``: close
@@ -104,12 +105,22 @@ def candidate(name: str, seed: int) -> Player:
     return bot
 
 
-def _init(cand: str, ref: str, seed: int, preset: str) -> None:
+def _init(cand: str, ref: str, seed: int, preset: str, phases: str = "",
+          time_cap: float = 0.0) -> None:
+    refs = [make(ref, seed=seed * 2 + 1), make(ref, seed=seed * 2 + 2)]
+    cands = [candidate(cand, seed * 2 + 1), candidate(cand, seed * 2 + 2)]
+    if time_cap > 0:
+        # the budgets count work, not time: lifting the cap keeps a busy machine's
+        # figures those of a quiet one (a capped decision depends on the load)
+        for bot in (*refs, *cands):
+            if isinstance(bot, HardBot):
+                bot.budget = dataclasses.replace(bot.budget, time_cap=time_cap)
     _W.update(
-        ref=[make(ref, seed=seed * 2 + 1), make(ref, seed=seed * 2 + 2)],
-        cand=[candidate(cand, seed * 2 + 1), candidate(cand, seed * 2 + 2)],
+        ref=refs,
+        cand=cands,
         seed=seed,
         rules=Rules.preset(preset),
+        phases=set(phases.split(",")) if phases else None,
     )
 
 
@@ -147,7 +158,7 @@ def _deal(i: int) -> list[tuple[str, float]]:
         assert seat is not None
         view = state.view(seat)
         action = _W["ref"][seat % 2].choose(view)
-        if len(view.legal) > 1:
+        if len(view.legal) > 1 and (_W["phases"] is None or view.phase in _W["phases"]):
             other = _W["cand"][seat % 2].choose(view)
             if other != action:
                 pending.append((_kind(view, action, other), seat, state.apply(other, seat)))
@@ -172,10 +183,17 @@ def main() -> None:
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--phases", default="",
+                    help="ask the candidate only in these phases (comma-separated, e.g. "
+                         "play: where a card-play change can differ; bots draw each "
+                         "decision's randomness from the seed and the view, so skipping "
+                         "the others changes nothing else)")
+    ap.add_argument("--time-cap", type=float, default=0.0,
+                    help="seconds: every player's time cap (0: the levels' own)")
     ap.add_argument("--progress", help="append each deal's result here; a re-run with the "
                     "same file skips the deals it holds (resumable)")
     args = ap.parse_args()
-    init = (args.candidate, args.ref, args.seed, args.preset)
+    init = (args.candidate, args.ref, args.seed, args.preset, args.phases, args.time_cap)
     indices = range(args.start, args.start + args.deals)
     done: dict[int, list[tuple[str, float]]] = {}
     if args.progress and os.path.exists(args.progress):

@@ -214,3 +214,16 @@ def test_the_remembered_moments_weigh_as_a_full_replay_would() -> None:
                     assert math.isclose(got, want, rel_tol=1e-9)
                     compared += 1
     assert compared > 200
+
+
+def test_bid_counts_by_masks_agree_with_the_cards() -> None:
+    from euchre.bots.action_model import _bid_stats, _bid_stats_mask
+    from euchre.cards import JOKER
+
+    rng = random.Random(3)
+    deck = list(range(JOKER + 1))
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.choice((5, 6)))
+        held = sum(1 << c for c in hand)
+        for suit in range(4):
+            assert _bid_stats(hand, suit) == _bid_stats_mask(held, suit)

@@ -51,26 +51,72 @@ def _suit_length(view: HandView, card: Card) -> int:
     return sum(1 for x in view.hand if table[x] == table[card])
 
 
+def _bid_suit(view: HandView, action: Action) -> int:
+    """The suit a bid names (the upcard's for an order)."""
+    if action.kind == A.ORDER:
+        return card_suit(view.upcard) if view.upcard != JOKER else 0
+    return action.suit
+
+
+def _bid_hand(view: HandView) -> list[Card]:
+    """The cards a bid is judged on: the dealer's include the upcard it would pick up."""
+    hand = list(view.hand)
+    if _takes_upcard(view):
+        hand.append(view.upcard)
+    return hand
+
+
+def _takes_upcard(view: HandView) -> bool:
+    """Whether a bid in ``view`` is the dealer's in the first round (judged with the upcard)."""
+    return view.phase in ("order", "benny") and view.dealer == view.seat and view.upcard != JOKER
+
+
+def _bid_stats(hand: list[Card], suit: int) -> tuple[int, int, int, int, int, int]:
+    """What a bid's features read of the hand for ``suit``: trumps, right and left bower,
+    side aces (at most 2), voids (at most 2) and trumps from the ace up."""
+    table = EFFECTIVE_SUIT[suit]
+    trumps = [trump_rank(c, suit) for c in hand if table[c] == suit]
+    aces = sum(1 for c in hand if table[c] != suit and card_rank(c) == 5)
+    return (len(trumps), int(any(r >= 6 for r in trumps)), int(5 in trumps),
+            _bucket(aces, 2), _bucket(4 - len({table[c] for c in hand}), 2),
+            sum(1 for r in trumps if r >= 3))
+
+
+def _suit_tables(suit: int) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """Card masks for ``suit`` as trump: its trumps, the right bower (or better), the left,
+    trumps from the ace up, side aces, and each effective suit's cards."""
+    table = EFFECTIVE_SUIT[suit]
+    cards = [c for c in range(JOKER + 1)]
+    trumps = [c for c in cards if table[c] == suit]
+
+    def m(cs: list[Card]) -> int:
+        return sum(1 << c for c in cs)
+
+    return (m(trumps), m([c for c in trumps if trump_rank(c, suit) >= 6]),
+            m([c for c in trumps if trump_rank(c, suit) == 5]),
+            m([c for c in trumps if trump_rank(c, suit) >= 3]),
+            m([c for c in cards if table[c] != suit and card_rank(c) == 5]),
+            tuple(m([c for c in cards if table[c] == x]) for x in range(4)))
+
+
+_SUIT_TABLES = tuple(_suit_tables(s) for s in range(4))
+
+
+def _bid_stats_mask(held: int, suit: int) -> tuple[int, int, int, int, int, int]:
+    """:func:`_bid_stats` of the cards in ``held``, by masks."""
+    trumps, right, left, high, aces, suits = _SUIT_TABLES[suit]
+    return (K.count(held & trumps), int(bool(held & right)), int(bool(held & left)),
+            _bucket(K.count(held & aces), 2),
+            _bucket(sum(1 for x in suits if not held & x), 2), K.count(held & high))
+
+
 def _bid_features(view: HandView, action: Action) -> list[str]:
     pos = (view.seat - view.dealer) % 4
     rnd = 1 if view.phase in ("order", "benny") else 2
     if action.kind == A.PASS_KIND:
         return ["pass", f"pass:r{rnd}:p{pos}"]
-    if action.kind == A.ORDER:
-        suit = card_suit(view.upcard) if view.upcard != JOKER else 0
-    else:
-        suit = action.suit
-    hand = list(view.hand)
-    if rnd == 1 and pos == 0 and view.upcard != JOKER:
-        hand.append(view.upcard)  # the dealer would pick it up
-    trumps = [trump_rank(c, suit) for c in hand if EFFECTIVE_SUIT[suit][c] == suit]
-    n = len(trumps)
-    right = 1 if any(r >= 6 for r in trumps) else 0
-    left = 1 if 5 in trumps else 0
-    aces = sum(1 for c in hand if EFFECTIVE_SUIT[suit][c] != suit and card_rank(c) == 5)
-    suits = {EFFECTIVE_SUIT[suit][c] for c in hand}
-    voids = 4 - len(suits)
-    high = sum(1 for r in trumps if r >= 3)  # ace of trump or better
+    suit = _bid_suit(view, action)
+    n, right, left, aces, voids, high = _bid_stats(_bid_hand(view), suit)
     f = [
         "bid",
         f"bid:r{rnd}:p{pos}",
@@ -78,17 +124,17 @@ def _bid_features(view: HandView, action: Action) -> list[str]:
         f"bid:r{rnd}:p{pos}:t{n}",
         f"bid:t{n}:rb{right}:lb{left}",
         f"bid:t{n}:h{high}",
-        f"bid:t{n}:a{_bucket(aces, 2)}",
-        f"bid:v{_bucket(voids, 2)}:t{n}",
+        f"bid:t{n}:a{aces}",
+        f"bid:v{voids}:t{n}",
     ]
-    f.append(f"bid:r{rnd}:p{pos}:t{n}:rb{right}:a{_bucket(aces, 2)}")
+    f.append(f"bid:r{rnd}:p{pos}:t{n}:rb{right}:a{aces}")
     if rnd == 1 and view.upcard != JOKER:
         up = trump_rank(view.upcard, suit)
         f += [f"bid:up{up}:p{pos}", f"bid:up{up}:p{pos}:t{n}"]
     if rnd == 2:
         f.append(f"bid:r2:same_colour{int(suit == 3 - card_suit(view.upcard))}")
     if action.alone:
-        f += ["alone", f"alone:t{n}:h{high}", f"alone:t{n}:a{_bucket(aces, 2)}",
+        f += ["alone", f"alone:t{n}:h{high}", f"alone:t{n}:a{aces}",
               f"alone:p{pos}"]
     return f
 
@@ -294,11 +340,14 @@ class ActionModel:
     def bid_chance(self, view: HandView, held: int, action: Action) -> float:
         """The probability of bidding ``action`` in ``view`` had the seat held ``held``.
 
-        A bid's features are its seat's cards, position, round and the upcard, so the
-        answers are remembered across decisions (bounded: cleared when large).
+        A bid's features read its seat's position, the round, the upcard and, of its
+        cards, a few counts for each suit it may name (:func:`_bid_stats`), so the answers
+        are remembered by those across decisions (bounded: cleared when large).
         """
-        key = (view.phase, (view.seat - view.dealer) % 4, view.upcard, held, action,
-               view.legal)
+        hand = held | 1 << view.upcard if _takes_upcard(view) else held
+        suits = sorted({_bid_suit(view, a) for a in view.legal if a.kind != A.PASS_KIND})
+        key = (view.phase, (view.seat - view.dealer) % 4, view.upcard, action, view.legal,
+               tuple(_bid_stats_mask(hand, s) for s in suits))
         cache = self._bids
         p = cache.get(key)
         if p is None:
