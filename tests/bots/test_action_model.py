@@ -198,7 +198,7 @@ def test_the_remembered_moments_weigh_as_a_full_replay_would() -> None:
 
     compared = 0
     for i in range(10):
-        deal, dealer, steps = _hand(i)
+        _deal, dealer, steps = _hand(i)
         for _state, view, _ in steps:
             if view.phase != "play" or not view.history or (
                     view.upcard_taken and view.seat != dealer):
