@@ -17,11 +17,12 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from starlette.datastructures import Address
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ...accounts.seat_claims import SeatClaims
 from ...errors import DomainError
 from ...table.actor import NotStored, TableActor, TableStopped
 from ...table.fanout import Outgoing
@@ -29,6 +30,7 @@ from ...table.owners import TableUnavailable
 from ...table.seats import AccountKey
 from ..core.encoder import encode_text
 from ..core.people import account_key_of
+from ..core.site import site_of
 from ..ops.metrics import Metrics
 from ..wire.socket import (
     Act,
@@ -47,7 +49,7 @@ from ..wire.socket import (
 )
 from .bot_gate import BotGate
 from .hints import HintService, HintUnavailable
-from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, SocketGuard, Ticket
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 
 log = logging.getLogger(__name__)
@@ -84,6 +86,7 @@ class ServedTable(Protocol):
         """Serve the socket at the table until either side ends it."""
 
 
+@runtime_checkable
 class TableDoor(Protocol):
     """Where the socket finds its table by id (:class:`~.door.Tables`)."""
 
@@ -235,11 +238,11 @@ class Connection:
 async def table_socket(websocket: WebSocket) -> None:
     """Serve one connection to a table."""
     await websocket.accept()
-    state = websocket.app.state
-    metrics: Metrics = state.metrics
+    site = site_of(websocket)
+    metrics = site[Metrics]
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket, metrics)
-    guard = guard_of(state)
+    guard = site[SocketGuard]
     ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
@@ -247,7 +250,7 @@ async def table_socket(websocket: WebSocket) -> None:
     conn.ticket = ticket
     try:
         conn.person = await account_key_of(websocket)
-        claims = getattr(state, "seat_claims", None)
+        claims = site.get(SeatClaims)
         if conn.person is not None and claims is not None:  # guest seats bound at sign-in
             conn.person = dataclasses.replace(
                 conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
@@ -257,7 +260,7 @@ async def table_socket(websocket: WebSocket) -> None:
     writer = asyncio.create_task(conn.write_all())
     metrics.sockets.inc()
     try:
-        door: TableDoor = state.tables
+        door = site[TableDoor]  # type: ignore[type-abstract]  # a protocol: found by what it does
         try:
             # Run here, or at another process: a table nobody is connected to there comes
             # here, else this socket is relayed to it.
