@@ -159,11 +159,12 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
     7. the outside bots' gate on the bots' service (if the app has it) and, with a Redis
        URL, the relays, listening before the site is returned.
     """
-    store = settings.store or await open_store(settings.database_url, upgrade=settings.upgrade)
+    store = (settings.store if settings.store is not None
+             else await open_store(settings.database_url, upgrade=settings.upgrade))
     engine = store.engine if isinstance(store, SqlStore) else None
     redis = open_redis(settings.redis_url)
-    limits = given.limits or open_limits(redis)
-    broker = given.broker or open_broker(redis)
+    limits = given.limits if given.limits is not None else open_limits(redis)
+    broker = given.broker if given.broker is not None else open_broker(redis)
     try:
         await broker.connect()
     except BrokerUnavailable as e:
@@ -180,10 +181,12 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
         bot_factory=settings.bot_factory, seed_source=settings.seed_source, observer=metrics,
         owners=owners)
     metrics.watch_tables(manager.count_by_kind)
-    hints = given.hints or HintService(settings.hint_budget, metrics)
+    hints = given.hints if given.hints is not None else HintService(settings.hint_budget,
+                                                                   metrics)
     if redis is not None:
         hints.share_site_wide(limits)
-    guard = given.socket_guard or SocketGuard(settings.socket_limits)
+    guard = (given.socket_guard if given.socket_guard is not None
+             else SocketGuard(settings.socket_limits))
     site = Site(store=games, engine=engine, redis=redis, limits=limits, broker=broker,
                 leases=leases, owners=owners, manager=manager, public_url=settings.public_url,
                 parts=parts_by_type([

@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from redis.asyncio import BlockingConnectionPool, Redis
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 REDIS_URL_ENV = "EUCHRE_REDIS_URL"
 """Environment variable: the Redis URL of ``euchre serve`` (``--redis-url``)."""
@@ -44,6 +46,8 @@ def open_redis(url: str | None) -> Redis | None:
     if not url:
         return None
     check_redis_url(url)
+    from redis.asyncio import BlockingConnectionPool, Redis  # only a site with Redis needs it
+
     pool = BlockingConnectionPool.from_url(
         url, max_connections=MAX_CONNECTIONS, timeout=POOL_TIMEOUT,
         client_name=f"euchre-{os.getpid()}-{secrets.token_hex(3)}")
