@@ -6,11 +6,13 @@ decisions at the first trick are also reported on their own (they have the most 
 cards to place). Also counts decisions stopped by the time cap (none should be).
 Usage: python scripts/bench_hard.py [--level hard|expert] [--hands N] [--samples S]
        [--nodes N] [--time-cap SECONDS] [--seed S] [--preset P] [--clock wall|cpu]
+       [--model-reading all|plays|joint]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import random
 import time
@@ -43,11 +45,17 @@ def main() -> None:
                     help="time decisions by the wall clock or by this thread's CPU time "
                          "(cpu: what one core spends, however busy the machine is)")
     ap.add_argument("--preset", default="classic")
+    ap.add_argument("--model-reading", choices=("all", "plays", "joint"), default=None,
+                    help="weigh card play's deals by the learned model of play "
+                         "(Budget.model_reading with this model_how; default: the level's)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rules = Rules.preset(args.preset)
     cls = ExpertBot if args.level == "expert" else HardBot
     hard = cls(seed=args.seed, samples=args.samples, nodes=args.nodes, time_cap=args.time_cap)
+    if args.model_reading:
+        hard.budget = dataclasses.replace(hard.budget, model_reading=True,
+                                          model_how=args.model_reading)
     capped: list[logging.LogRecord] = []
 
     class Count(logging.Handler):
@@ -83,7 +91,8 @@ def main() -> None:
     b = hard.budget
     print(f"{args.level}: {b.samples} deals, {b.nodes} nodes, time cap {b.time_cap} s, "
           f"{'C' if HAS_C_SOLVER else 'pure-Python'} solver, {args.hands} hands, one process, "
-          f"{args.clock} clock; "
+          f"{args.clock} clock, model reading "
+          f"{b.model_how if b.model_reading else 'off'}; "
           f"{len(capped)} decisions reached the time cap")
     for name, values in times.items():
         if values:

@@ -10,7 +10,11 @@ unseen cards are dealt ``--deals`` times within what the seat knows
   (``clue_weight``) and the conventions' halving rule (``reading.PlayReader``, MISS 0.5);
 - ``model tT fF``: :class:`euchre.bots.action_model.ModelReader`, each seen action of the
   other seats scoring ``max(p, F) ** T``;
-- ``today x model``: both (the model at temper 0.5, floor 0.1).
+- ``today x model``: both (the model at temper 0.5, floor 0.1);
+- ``tables x model tT fF``: the bidding tables and play clues as today, the model reading
+  the card play alone in place of the conventions' halving rule.
+
+``--time`` also prints the CPU time :meth:`ModelReader.weight` spends a deal.
 
 For each unseen card the weighted deals give the chance it sits in each other hand or the
 kitty (mixed 5 % with the unweighted frequencies, so no card gets chance 0); the figure is
@@ -28,6 +32,7 @@ import argparse
 import math
 import random
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,6 +55,8 @@ from euchre.cards import cards_of
 
 SETTINGS = ((1.0, 0.02), (0.5, 0.02), (0.5, 0.1), (0.25, 0.05))
 """(temper, floor) pairs tried for the model."""
+PLAYS = ((0.5, 0.1), (1.0, 0.05), (1.0, 0.1))
+"""(temper, floor) pairs tried for the model reading the card play alone."""
 JOINT = (0.5, 0.1)
 """The (temper, floor) of the model when joined with today's reading."""
 MIX = 0.05
@@ -95,7 +102,9 @@ def main() -> None:
     ap.add_argument("--model")
     args = ap.parse_args()
     model = ActionModel.from_json(Path(args.model).read_text()) if args.model else load_model()
-    names = ["uniform", "today"] + [f"model t{t} f{f}" for t, f in SETTINGS] + ["today x model"]
+    names = (["uniform", "today"] + [f"model t{t} f{f}" for t, f in SETTINGS] + ["today x model"]
+             + [f"tables x model t{t} f{f}" for t, f in PLAYS])
+    spent = [0.0, 0]
     results: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
     for game in read_games(args.heldout)[: args.games]:
         seen: set[int] = set()
@@ -117,8 +126,17 @@ def main() -> None:
             for t, f in SETTINGS:
                 mr = ModelReader(view, model, temper=t, floor=f)
                 r2 = random.Random(rng.random())
+                t0 = time.process_time()
                 ws = [mr.weight(h, r2) for h in deals]
+                spent[0] += time.process_time() - t0
+                spent[1] += len(deals)
                 weights[f"model t{t} f{f}"] = ws
+            tables = [bid_weight(view, k, h, bids) * clue_weight(h, clues) for h in deals]
+            for t, f in PLAYS:
+                mr = ModelReader(view, model, temper=t, floor=f, plays_only=True)
+                r2 = random.Random(rng.random())
+                weights[f"tables x model t{t} f{f}"] = [
+                    a * mr.weight(h, r2) for a, h in zip(tables, deals, strict=True)]
             joint = weights[f"model t{JOINT[0]} f{JOINT[1]}"]
             weights["today x model"] = [a * b for a, b in zip(today, joint, strict=True)]
             for n in names:
@@ -128,7 +146,9 @@ def main() -> None:
     print(f"{points} decision points (first card of trick {args.trick}) in "
           f"{min(args.games, len(read_games(args.heldout)))} held-out games of "
           f"{args.heldout}, {args.deals} deals each, seed {args.seed}")
-    print(f"  {'weighting':18s} {'loglik/card':>11s} {'ESS':>6s} {'vs today':>9s} {'95%':>18s}")
+    print(f"ModelReader.weight: {1000 * spent[0] / max(1, spent[1]):.3f} ms CPU a deal "
+          f"({spent[1]} deals, a fresh reader per decision and setting)")
+    print(f"  {'weighting':24s} {'loglik/card':>11s} {'ESS':>6s} {'vs today':>9s} {'95%':>18s}")
     base = [x for x, _ in results["today"]]
     diff: Callable[[list[float]], tuple[float, float]]
 
@@ -141,7 +161,7 @@ def main() -> None:
     for n in names:
         xs = [x for x, _ in results[n]]
         m, h = diff(xs)
-        print(f"  {n:18s} {sum(xs) / points:11.4f} {sum(e for _, e in results[n]) / points:6.2f}"
+        print(f"  {n:24s} {sum(xs) / points:11.4f} {sum(e for _, e in results[n]) / points:6.2f}"
               f" {m:+9.4f} {m - h:+8.4f}..{m + h:+.4f}")
 
 

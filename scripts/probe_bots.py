@@ -12,14 +12,16 @@ estimates what the candidate on one side would score per deal against the refere
 reference's way). Most decisions agree, so this measures a change far faster than a match.
 
 Usage: python scripts/probe_bots.py CANDIDATE [--ref hard] [--deals N] [--start I]
-       [--seed S] [--workers W] [--json]
+       [--seed S] [--workers W] [--json] [--progress FILE] [--phases play]
+       [--time-cap SECONDS]
 Candidates: a level name, or LEVEL-VARIANT with the variants in :func:`candidate`
 (``read``: reading the play; ``bids``: sampled call worths; ``loneN``: loners judged on
 sampled deals with a lone-hand calibration of N/10 points; ``playN[mM][zZ]``: close
 bids, within M/100 points, played out on N deals by the conventions, the tables overruled
 when the rival leads by Z standard errors: :mod:`euchre.bots.playouts`; ``mLsS``: the
 conventional lead played within L/100 points of the best card, second hand's card within
-S/100).
+S/100); ``modelT[fF][j|p]``: the learned model of play weighs the deals, tempered by T/10
+with a floor of F/100, ``j`` joined with today's reading, ``p`` reading the card play only).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import dataclasses
 import json
 import math
 import multiprocessing
+import os
 import random
 from collections import defaultdict
 from typing import Any
@@ -81,6 +84,20 @@ def candidate(name: str, seed: int) -> Player:
             bot.budget = dataclasses.replace(
                 bot.budget, lead_margin=float(lead) / 100.0,
                 second_hand_margin=float(second) / 100.0)
+        elif variant.startswith("model"):
+            # modelT[fF][j|p]: the learned model of play weighs the deals (temper T/10,
+            # floor F/100); ``j``: joined with today's reading, ``p``: the card play alone
+            # read by the model, the bidding by the tables (docs/bots.md, issue 23)
+            spec = variant[5:]
+            how = "all"
+            if spec.endswith(("j", "p")):
+                how = "joint" if spec[-1] == "j" else "plays"
+                spec = spec[:-1]
+            t, _, f = spec.partition("f")
+            bot.budget = dataclasses.replace(
+                bot.budget, model_reading=True, model_how=how,
+                model_temper=float(t) / 10.0 if t else bot.budget.model_temper,
+                model_floor=float(f) / 100.0 if f else bot.budget.model_floor)
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:
@@ -88,12 +105,22 @@ def candidate(name: str, seed: int) -> Player:
     return bot
 
 
-def _init(cand: str, ref: str, seed: int, preset: str) -> None:
+def _init(cand: str, ref: str, seed: int, preset: str, phases: str = "",
+          time_cap: float = 0.0) -> None:
+    refs = [make(ref, seed=seed * 2 + 1), make(ref, seed=seed * 2 + 2)]
+    cands = [candidate(cand, seed * 2 + 1), candidate(cand, seed * 2 + 2)]
+    if time_cap > 0:
+        # the budgets count work, not time: lifting the cap keeps a busy machine's
+        # figures those of a quiet one (a capped decision depends on the load)
+        for bot in (*refs, *cands):
+            if isinstance(bot, HardBot):
+                bot.budget = dataclasses.replace(bot.budget, time_cap=time_cap)
     _W.update(
-        ref=[make(ref, seed=seed * 2 + 1), make(ref, seed=seed * 2 + 2)],
-        cand=[candidate(cand, seed * 2 + 1), candidate(cand, seed * 2 + 2)],
+        ref=refs,
+        cand=cands,
         seed=seed,
         rules=Rules.preset(preset),
+        phases=set(phases.split(",")) if phases else None,
     )
 
 
@@ -131,7 +158,7 @@ def _deal(i: int) -> list[tuple[str, float]]:
         assert seat is not None
         view = state.view(seat)
         action = _W["ref"][seat % 2].choose(view)
-        if len(view.legal) > 1:
+        if len(view.legal) > 1 and (_W["phases"] is None or view.phase in _W["phases"]):
             other = _W["cand"][seat % 2].choose(view)
             if other != action:
                 pending.append((_kind(view, action, other), seat, state.apply(other, seat)))
@@ -156,15 +183,48 @@ def main() -> None:
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--phases", default="",
+                    help="ask the candidate only in these phases (comma-separated, e.g. "
+                         "play: where a card-play change can differ; bots draw each "
+                         "decision's randomness from the seed and the view, so skipping "
+                         "the others changes nothing else)")
+    ap.add_argument("--time-cap", type=float, default=0.0,
+                    help="seconds: every player's time cap (0: the levels' own)")
+    ap.add_argument("--progress", help="append each deal's result here; a re-run with the "
+                    "same file skips the deals it holds (resumable)")
     args = ap.parse_args()
-    init = (args.candidate, args.ref, args.seed, args.preset)
+    init = (args.candidate, args.ref, args.seed, args.preset, args.phases, args.time_cap)
     indices = range(args.start, args.start + args.deals)
+    done: dict[int, list[tuple[str, float]]] = {}
+    if args.progress and os.path.exists(args.progress):
+        with open(args.progress) as f:
+            for line in f:
+                if line.endswith("\n"):
+                    rec = json.loads(line)
+                    if (rec["candidate"], rec["ref"], rec["seed"]) == (
+                            args.candidate, args.ref, args.seed):
+                        done[rec["deal"]] = [(k, d) for k, d in rec["diffs"]]
+    todo = [i for i in indices if i not in done]
+    out = open(args.progress, "a") if args.progress else None  # noqa: SIM115
+
+    def keep(i: int, r: list[tuple[str, float]]) -> None:
+        done[i] = r
+        if out is not None:
+            out.write(json.dumps({"candidate": args.candidate, "ref": args.ref,
+                                  "seed": args.seed, "deal": i, "diffs": r}) + "\n")
+            out.flush()
+
     if args.workers > 1:
         with multiprocessing.Pool(args.workers, _init, init) as pool:
-            results = pool.map(_deal, indices, chunksize=4)
+            for i, r in zip(todo, pool.imap(_deal, todo, chunksize=1), strict=True):
+                keep(i, r)
     else:
         _init(*init)
-        results = [_deal(i) for i in indices]
+        for i in todo:
+            keep(i, _deal(i))
+    if out is not None:
+        out.close()
+    results = [done[i] for i in indices]
     per_deal = [sum(d for _, d in r) / 2.0 for r in results]
     by_kind: dict[str, list[float]] = defaultdict(list)
     for r in results:

@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from record_decisions import read_games, replay
 
-from euchre.bots.action_model import ActionModel, features
+from euchre.bots.action_model import ActionModel, features_all
 
 Decision = tuple[str, list[list[str]], int]
 
@@ -45,7 +45,7 @@ def decisions(path: str) -> list[Decision]:
         for view, taken, _ in replay(game):
             if len(view.legal) > 1:
                 out.append((kind_of(view.phase, len(view.tricks)),
-                            [features(view, a) for a in view.legal], taken))
+                            features_all(view), taken))
     return out
 
 
@@ -123,6 +123,8 @@ def main() -> None:
     ap.add_argument("--min-count", type=int, default=5)
     ap.add_argument("--l2", type=float, default=1e-4)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--levels", default="level hard",
+                    help="which level recorded which seed, for the weights file's note")
     args = ap.parse_args()
     random.seed(args.seed)
     held = decisions(args.heldout)
@@ -141,7 +143,8 @@ def main() -> None:
                f"--heldout {Path(args.heldout).name} --steps {args.steps} "
                f"--min-count {args.min_count} --l2 {args.l2} --seed {args.seed}; "
                f"{len(train)} training decisions from {len(games)} games recorded by "
-               f"scripts/record_decisions.py --seed {'/'.join(map(str, seeds))} (level hard); "
+               f"scripts/record_decisions.py --seed {'/'.join(map(str, seeds))} "
+               f"({args.levels}); "
                f"held out: {Path(args.heldout).name}")
     model = ActionModel(weights, made_by)
     report(model, train, f"training ({names})")

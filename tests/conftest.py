@@ -44,6 +44,11 @@ def playwright_instance() -> Iterator[Playwright]:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no Chromium at {CHROMIUM}")
+    # Every expect waits up to 30 s for its condition (not Playwright's 5 s): on a busy
+    # 2-core machine a page can take that long, and a wait that ends sooner when the
+    # condition holds asserts the same thing. (One module set this for the whole session,
+    # so the full suite had it and a lone module did not.)
+    sync_api.expect.set_options(timeout=30_000)
     with sync_api.sync_playwright() as playwright:
         yield playwright
 

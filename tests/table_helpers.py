@@ -15,6 +15,7 @@ from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.storage import GameStore, MemoryStore
 from euchre.table.actor import TableActor
+from euchre.table.fanout import Outgoing
 from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
@@ -44,9 +45,11 @@ class Recorder:
         self.messages: list[dict[str, Any]] = []
         self.games: list[GameState | None] = []
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Keep a JSON round trip of the message (what a client would get)."""
-        self.messages.append(json.loads(json.dumps(message)))
+    def send(self, message: Outgoing | dict[str, Any]) -> None:
+        """Keep the message as a client gets it (its JSON text, decoded;
+        a test may hand it plain data too, to check a scan)."""
+        text = message.text if isinstance(message, Outgoing) else json.dumps(message)
+        self.messages.append(json.loads(text))
         self.games.append(self.actor.game if self.actor is not None else None)
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:

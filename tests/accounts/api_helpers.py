@@ -10,8 +10,9 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre.bots import make
-from euchre.server import Settings, create_app
+from euchre.server import Given, Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.core.guards import LimitSettings
 
 _seeds = itertools.count()
 
@@ -21,14 +22,15 @@ def fast_bots(level: str, seed: int | None) -> Any:
     return make("easy", 7)
 
 
-def app_for(database_url: str, **options: Any) -> Starlette:
-    """The app with zero bot delay, quick bots, the cheapest argon2 profile."""
+def app_for(database_url: str, *, given: Given | None = None,
+            limits: LimitSettings | None = None, **options: Any) -> Starlette:
+    """The app with zero bot delay, quick bots, the cheapest argon2 profile (``given``:
+    parts of the site made beforehand, ``limits``: other limit settings)."""
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
-                        bot_factory=fast_bots,
+                        bot_factory=fast_bots, limits=limits or LimitSettings(),
                         seed_source=lambda: f"api-{next(_seeds)}")
-    app = create_app(settings)
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest", **options)
-    return app
+    return create_app(settings, accounts=AccountsOptions(password_profile="cheapest", **options),
+                      given=given)
 
 
 def sign_up(client: TestClient, username: str, password: str = "correct horse"

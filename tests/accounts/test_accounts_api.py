@@ -13,8 +13,10 @@ from starlette.testclient import TestClient
 
 from addressed import Addressed, at
 from euchre.limits import MemoryLimits
-from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server import Given
+from euchre.server.accounts.accounts_api import AccountsOptions, AccountsState
 from euchre.server.core.guards import LimitSettings
+from euchre.server.core.site import site_of
 from limits_helpers import FakeClock
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
@@ -43,7 +45,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
 
 def _check_ledger(client: TestClient) -> None:
     """After every scenario: the sum of balances equals the sum of the ledger."""
-    ledger = client.app.state.accounts.coins.ledger  # type: ignore[attr-defined]
+    ledger = site_of(client.app)[AccountsState].coins.ledger
     balances, entries = client.portal.call(ledger.totals)  # type: ignore[union-attr]
     assert balances == entries
 
@@ -157,8 +159,8 @@ def test_sign_in_is_rate_limited(client: TestClient) -> None:
 
 def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db")
-    app.state.limits = MemoryLimits(now=clock)
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db",
+                  given=Given(limits=MemoryLimits(now=clock)))
     with TestClient(app) as client:
         # A refused sign-up (a taken name, a bad password) counts as an attempt, but not as
         # a new account.
@@ -181,7 +183,7 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
         # Nothing was created: the name is free, no coins were given.
         assert client.post("/api/session", json={"username": "late", "password":
                                                  "correct horse"}).status_code == 401
-        ledger = app.state.accounts.coins.ledger
+        ledger = site_of(app)[AccountsState].coins.ledger
         assert client.portal.call(ledger.totals) == (20000, 20000)  # type: ignore[union-attr]
         # Signing in is not limited by it; an hour after the first, ten more; then the day's
         # thirty are used until a day after the first.
@@ -203,9 +205,9 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
 
 def test_a_households_ipv6_addresses_are_one_address(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup6.db")
-    app.state.settings.limits = LimitSettings(sign_ups_per_address=2)
-    app.state.limits = MemoryLimits(now=clock)
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup6.db",
+                  given=Given(limits=MemoryLimits(now=clock)),
+                  limits=LimitSettings(sign_ups_per_address=2))
     with TestClient(Addressed(app)) as client:
         for n, address in enumerate(("2001:db8:1:2::10", "2001:db8:1:2:ffff::1")):
             r = client.post("/api/accounts", json={"username": f"six{n}", "password":
@@ -227,7 +229,7 @@ def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -
     with TestClient(app) as client:
         sign_up(client, "taken")
         hashes = []
-        passwords = app.state.accounts.accounts.passwords
+        passwords = site_of(app)[AccountsState].accounts.passwords
         real_hash = passwords.hash
 
         async def counted_hash(secret: str) -> str:

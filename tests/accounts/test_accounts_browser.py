@@ -34,8 +34,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("coins-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
                               limits=roomy_limits(),
-                              hand_pause=0.3, resume=False))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest", move_seconds=3.0)
+                              hand_pause=0.3, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest", move_seconds=3.0))
     with live_server(app) as url:
         yield url
 

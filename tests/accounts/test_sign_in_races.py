@@ -15,6 +15,9 @@ from api_helpers import app_for
 from starlette.applications import Starlette
 
 from euchre.limits import Limits, MemoryLimits
+from euchre.server import Given
+from euchre.server.accounts.accounts_api import AccountsState
+from euchre.server.core.site import site_of
 from limits_helpers import REDIS_URL, fresh_prefix, needs_redis
 
 
@@ -38,7 +41,7 @@ async def running(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
 
 def count_checks(app: Starlette, checks: list[str]) -> None:
     """Count the app's password checks; each takes a moment, so a burst overlaps."""
-    passwords = app.state.accounts.accounts.passwords
+    passwords = site_of(app)[AccountsState].accounts.passwords
     real = passwords.verify
 
     async def verify(encoded: str, password: str) -> bool:
@@ -57,8 +60,8 @@ async def sign_in(client: httpx.AsyncClient, password: str) -> httpx.Response:
 @pytest.mark.parametrize("kind", ["memory", pytest.param("redis", marks=needs_redis)])
 async def test_a_burst_of_guesses_gets_five_checks_and_no_sign_in(kind: str, tmp_path: Path
                                                                  ) -> None:
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/burst.db")
-    app.state.limits = _limits(kind, fresh_prefix())
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/burst.db",
+                  given=Given(limits=_limits(kind, fresh_prefix())))
     async with running(app) as client:
         r = await client.post("/api/accounts", json={"username": "victim",
                                                      "password": "correct horse"})
@@ -86,9 +89,7 @@ async def test_two_servers_sharing_redis_share_the_sign_in_limit(tmp_path: Path)
     """Two app instances (as two processes would be) on one database and one Redis."""
     url = f"sqlite+aiosqlite:///{tmp_path}/shared.db"
     prefix = fresh_prefix()
-    apps = [app_for(url), app_for(url)]
-    for app in apps:
-        app.state.limits = _limits("redis", prefix)
+    apps = [app_for(url, given=Given(limits=_limits("redis", prefix))) for _ in range(2)]
     async with running(apps[0]) as one, running(apps[1]) as two:
         r = await one.post("/api/accounts", json={"username": "victim",
                                                   "password": "correct horse"})
@@ -113,5 +114,5 @@ async def test_parallel_sign_ups_from_one_address_stop_at_the_limit(tmp_path: Pa
             client.post("/api/accounts", json={"username": f"farm{i}", "password":
                                                "correct horse"}) for i in range(60)))
         assert sorted(a.status_code for a in answers) == [201] * 20 + [429] * 40
-        ledger = app.state.accounts.coins.ledger
+        ledger = site_of(app)[AccountsState].coins.ledger
         assert await ledger.totals() == (20000, 20000)

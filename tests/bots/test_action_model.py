@@ -175,3 +175,55 @@ def test_the_model_reading_is_off_by_default_and_plays_when_on() -> None:
                 assert plays == evaluate_plays(view, random.Random(2), budget)
                 played += 1
     assert played >= 3
+
+
+def _replayed_weight(view: HandView, hands: tuple[int, int, int, int], temper: float,
+                     floor: float, plays_only: bool) -> float:
+    """A deal's weight the slow way: the hand replayed from the deal, a view per action."""
+    model = load_model()
+    deal, _ = implied_deal(view, hands, random.Random(0))  # no hidden discard here
+    state = HandState(view.rules, view.dealer, deal, view.score)
+    w = 1.0
+    for seat, action in view.history:
+        assert action is not None
+        sv = state.view(seat)
+        if seat != view.seat and len(sv.legal) > 1 and (not plays_only or action.kind == "play"):
+            w *= max(model.probabilities(sv)[action], floor) ** temper
+        state = state.apply(action, seat)
+    return w
+
+
+def test_the_remembered_moments_weigh_as_a_full_replay_would() -> None:
+    from euchre.bots.sampling import knowledge, sample_hands
+
+    compared = 0
+    for i in range(10):
+        _deal, dealer, steps = _hand(i)
+        for _state, view, _ in steps:
+            if view.phase != "play" or not view.history or (
+                    view.upcard_taken and view.seat != dealer):
+                continue
+            k = knowledge(view)
+            rng = random.Random(i)
+            for plays_only in (False, True):
+                reader = ModelReader(view, temper=0.5, floor=0.1, plays_only=plays_only)
+                for _ in range(6):
+                    hands = sample_hands(k, rng)
+                    got = reader.weight(hands, random.Random(0))
+                    want = _replayed_weight(view, hands, 0.5, 0.1, plays_only)
+                    assert math.isclose(got, want, rel_tol=1e-9)
+                    compared += 1
+    assert compared > 200
+
+
+def test_bid_counts_by_masks_agree_with_the_cards() -> None:
+    from euchre.bots.action_model import _bid_stats, _bid_stats_mask
+    from euchre.cards import JOKER
+
+    rng = random.Random(3)
+    deck = list(range(JOKER + 1))
+    for _ in range(3000):
+        hand = rng.sample(deck, rng.choice((5, 6)))
+        held = sum(1 << c for c in hand)
+        for suit in range(4):
+            assert _bid_stats(hand, suit) == _bid_stats_mask(held, suit)

@@ -127,9 +127,14 @@ async def test_a_channel_needs_a_name(broker):
 
 
 def test_open_broker_picks_the_implementation():
+    from euchre.broker.redis import RedisBroker
+    from euchre.server.core.redis_client import open_redis
+
     assert isinstance(open_broker(None), MemoryBroker)
+    client = open_redis("redis://127.0.0.1:1/0")  # not connected until used
+    assert isinstance(open_broker(client), RedisBroker)
     with pytest.raises(ValueError, match="not a Redis URL"):
-        open_broker("http://x")
+        open_redis("http://x")
 
 
 @needs_redis

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import to_builtins
 
 from euchre import actions as A
 from euchre.actions import Action
@@ -12,6 +15,7 @@ from euchre.storage.memory import MemoryStore
 from euchre.table.actor import TableActor
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy, coin_table
+from euchre.table.fanout import Outgoing
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.view import HandView
 
@@ -43,9 +47,9 @@ class Recorder:
     seat: int | None = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Keep it."""
-        self.messages.append(message)
+    def send(self, message: Outgoing) -> None:
+        """Keep it as a client gets it (its JSON text, decoded)."""
+        self.messages.append(json.loads(message.text))
 
     def events(self) -> list[dict[str, Any]]:
         """The events received."""
@@ -102,7 +106,7 @@ class Harness:
 
     def clock_json(self) -> dict[str, Any]:
         """South's clock in the table snapshot."""
-        clock = self.actor.snapshot(0)["clock"]
+        clock = to_builtins(self.actor.snapshot(0))["clock"]
         assert clock is not None and clock["seat"] == 0
         return dict(clock)
 

@@ -128,10 +128,15 @@ async def test_bad_requests_are_refused_and_change_nothing(made):
 
 
 def test_open_leases_picks_the_implementation():
+    from euchre.leases.redis import RedisLeases
+    from euchre.server.core.redis_client import open_redis
+
     assert isinstance(open_leases(None), MemoryLeases)
-    assert isinstance(open_leases(""), MemoryLeases)
+    assert open_redis("") is None
+    client = open_redis("redis://127.0.0.1:1/0")  # not connected until used
+    assert isinstance(open_leases(client), RedisLeases)
     with pytest.raises(ValueError, match="not a Redis URL"):
-        open_leases("postgresql://x")
+        open_redis("postgresql://x")
 
 
 async def test_renewing_many_extends_those_still_held_and_reports_the_others_lost(made):

@@ -12,15 +12,17 @@ from euchre.bots import make
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.guards import LimitSettings
+from euchre.server.tables.socket_guard import SocketLimits
 
 
-def lobby_app(database_url: str = "memory:", **limits: Any) -> Starlette:
-    """The whole site at fast pacing, with ``limits`` changed."""
+def lobby_app(database_url: str = "memory:", *, socket_limits: SocketLimits | None = None,
+              **limits: Any) -> Starlette:
+    """The whole site at fast pacing, with ``limits`` (and ``socket_limits``) changed."""
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         bot_factory=lambda level, seed: make("easy", 7),
-                        limits=LimitSettings(**limits))
-    app = create_app(settings)
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                        limits=LimitSettings(**limits),
+                        socket_limits=socket_limits or SocketLimits())
+    app = create_app(settings, accounts=AccountsOptions(password_profile="cheapest"))
     return app
 
 

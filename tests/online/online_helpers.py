@@ -11,6 +11,7 @@ from euchre.actions import Action
 from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.table.actor import TableActor
+from euchre.table.fanout import Outgoing
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.view import HandView
@@ -45,9 +46,11 @@ class Recorder:
         self.messages: list[dict[str, Any]] = []
         self.games: list[GameState] = []
 
-    def send(self, message: dict[str, Any]) -> None:
-        """Keep a JSON round trip of it (what a browser would get)."""
-        self.messages.append(json.loads(json.dumps(message)))
+    def send(self, message: Outgoing | dict[str, Any]) -> None:
+        """Keep it as a browser gets it (its JSON text, decoded;
+        a test may hand it plain data too, to check a scan)."""
+        text = message.text if isinstance(message, Outgoing) else json.dumps(message)
+        self.messages.append(json.loads(text))
         self.games.append(self.actor.game)
 
     def events(self) -> list[dict[str, Any]]:

@@ -197,9 +197,9 @@ def check_no_coin_created_or_lost(figures: dict[str, Any], pot: int) -> None:
     assert set(figures["key_counts"].values()) == {1}
 
 
-def stake_app(database_url: str) -> Any:
+def stake_app(database_url: str, scheduler: Any = None) -> Any:
     """The whole site at fast pacing (no computer delay, no pause between hands), easy
-    computers, the cheapest password hashing."""
+    computers, the cheapest password hashing (``scheduler``: the tables' clock)."""
     import itertools
 
     from euchre.bots import make
@@ -211,9 +211,8 @@ def stake_app(database_url: str) -> Any:
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         limits=roomy_limits(),
                         bot_factory=lambda level, seed: make("easy", seed),
-                        seed_source=lambda: f"stake-{next(seeds)}")
-    app = create_app(settings)
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                        seed_source=lambda: f"stake-{next(seeds)}", scheduler=scheduler)
+    app = create_app(settings, accounts=AccountsOptions(password_profile="cheapest"))
     return app
 
 

@@ -11,12 +11,11 @@ import dataclasses
 import itertools
 import random
 
+from race_helpers import advance, assert_ledger_balanced, copy_as, new_racer, race, table_sums
 from sqlalchemy.ext.asyncio import AsyncEngine
-from test_leave_race import _account, _advance, _table_sums
 
 from euchre.bots import make
 from euchre.coins import rules
-from euchre.coins.ledger import Ledger
 from euchre.coins.service import CoinGame, CoinService
 from euchre.server.accounts.accounts_api import COIN_GAME_ENDED, leave_coin_game
 from euchre.server.core.errors import ApiError
@@ -85,7 +84,7 @@ async def _one_card_before_the_end(seed: int, token: str) -> Snapshot:
             assert not game.is_over
             seat = game.to_act
             if seat is None:
-                await _advance(scheduler, actor)
+                await advance(scheduler, actor)
                 continue
             legal = game.legal_actions()
             if len(legal) == 1 and game.apply(legal[0], seat=seat).is_over:
@@ -95,7 +94,7 @@ async def _one_card_before_the_end(seed: int, token: str) -> Snapshot:
             if seat == 0:
                 await actor.act(0, str(rng.choice(legal)))
             else:
-                await _advance(scheduler, actor)  # the computer's move
+                await advance(scheduler, actor)  # the computer's move
         raise AssertionError("the game did not end")
     finally:
         await actor.stop()
@@ -105,11 +104,6 @@ async def _no_finish(table: FinishedTable) -> None:
     return None
 
 
-def _copy(stored: StoredGame, table_id: str) -> StoredGame:
-    meta = {**stored.meta, "config": {**stored.meta["config"], "id": table_id}}
-    return dataclasses.replace(stored, id=table_id, meta=meta, meta_text=None)
-
-
 async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account: int,
                 token: str, index: int, rng: random.Random) -> str:
     store = MemoryStore()
@@ -117,7 +111,7 @@ async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account
     manager = _manager(store, coins, scheduler)
     table_id = f"coinrace{index}"
     await coins.open(account, table_id, STAKE, seat=0, seat_token=token)
-    await store.save(_copy(snap.stored, table_id))
+    await store.save(copy_as(snap.stored, table_id))
     actor = await manager.get(table_id)
     assert actor is not None and actor.running
 
@@ -149,21 +143,16 @@ async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account
         except ApiError as e:
             return e
 
-    if rng.random() < 0.5:
-        playing, leaving = asyncio.ensure_future(card()), asyncio.ensure_future(leave())
-    else:
-        leaving, playing = asyncio.ensure_future(leave()), asyncio.ensure_future(card())
-    await asyncio.gather(playing, leaving)
-    answer = leaving.result()
+    answer = await race(rng, card, leave)
     for _ in range(50):  # the computer's card, if the leave did not close the table first
         if actor.finished:
             break
-        await _advance(scheduler, actor)
+        await advance(scheduler, actor)
     stored = await store.get(table_id)
     assert stored is not None and stored.status == "finished"
     game = await coins.get(table_id)
     assert game is not None
-    sums = await _table_sums(engine, table_id)
+    sums = await table_sums(engine, table_id)
     fee = rules.leaving_fee(STAKE)
     if isinstance(answer, ApiError):
         assert answer.code == "game_ended" and answer.message == COIN_GAME_ENDED
@@ -182,7 +171,7 @@ async def _race(engine: AsyncEngine, coins: CoinService, snap: Snapshot, account
     except ApiError as e:
         again = e
     assert isinstance(again, ApiError) == (outcome == "ended")
-    assert await _table_sums(engine, table_id) == sums
+    assert await table_sums(engine, table_id) == sums
     await manager.forget(table_id)
     return outcome
 
@@ -215,12 +204,11 @@ class _Told(CoinService):
 async def test_a_coin_table_leave_raced_against_the_deciding_card(engine: AsyncEngine) -> None:
     coins = _Told(engine)
     token = "racer-token-0123456789"
-    account = await _account(engine, 100_000)
+    account = await new_racer(engine, 100_000)
     snaps = [await _one_card_before_the_end(seed, token) for seed in range(4)]
     rng = random.Random(21)
     outcomes = [await _race(engine, coins, snaps[i % len(snaps)], account, token, i, rng)
                 for i in range(RACES)]
     assert outcomes.count("left") >= RACES // 10 and outcomes.count("ended") >= RACES // 10
     assert len({s.mover == 0 for s in snaps}) >= 1
-    balance, total = await Ledger(engine).account_totals(account)
-    assert balance == total >= 0
+    await assert_ledger_balanced(engine, [account])

@@ -35,8 +35,8 @@ def test_other_names_are_kept_as_given(name: str) -> None:
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(Settings(bot_delay=0.0, hand_pause=0.0,
-                              database_url=f"sqlite+aiosqlite:///{tmp_path}/names.db"))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                              database_url=f"sqlite+aiosqlite:///{tmp_path}/names.db"),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     with TestClient(app) as c:
         yield c
 

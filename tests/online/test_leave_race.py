@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select
+from race_helpers import advance, assert_ledger_balanced, copy_as, new_racer, race, table_sums
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from euchre.coins import rules
@@ -24,7 +24,6 @@ from euchre.server.core.errors import ApiError
 from euchre.server.online.stakes import GAME_ENDED, leave_game, reconcile, with_stakes
 from euchre.server.tables.door import Tables
 from euchre.server.tables.hints import HintService
-from euchre.storage.accounts_models import accounts, ledger_entries
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
 from euchre.table.actor import SeatReplaced, TableActor
@@ -38,25 +37,6 @@ __all__ = ["db_url", "engine"]
 STAKE = 10
 RACES = 250
 """Races per database."""
-_names = itertools.count()
-
-
-async def _account(engine: AsyncEngine, coins: int) -> int:
-    name = f"racer{next(_names)}"
-    async with engine.begin() as conn:
-        account_id = int((await conn.execute(
-            accounts.insert().values(username=name, username_key=name, password_hash="x",
-                                     balance=0, created_at=dt_now())
-            .returning(accounts.c.id))).scalar_one())
-    await Ledger(engine).post(account_id, coins, "welcome", f"welcome:{account_id}")
-    return account_id
-
-
-def dt_now() -> Any:
-    import datetime as dt
-
-    return dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)
-
 
 @dataclasses.dataclass
 class Snapshot:
@@ -85,14 +65,6 @@ def _manager(store: MemoryStore, pots: PotService, scheduler: ManualScheduler) -
     return manager
 
 
-async def _advance(scheduler: ManualScheduler, actor: TableActor) -> None:
-    await actor.settle()
-    due = scheduler.next_due()
-    assert due is not None, "the table stopped"
-    scheduler.advance(max(0.0, due - scheduler.now()))
-    await actor.settle()
-
-
 async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapshot:
     """Four people play random legal moves (deals on the seed timeout) until the next
     card would end the game: that table, as stored."""
@@ -116,7 +88,7 @@ async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapsho
             assert not game.is_over
             seat = game.to_act
             if seat is None:
-                await _advance(scheduler, actor)
+                await advance(scheduler, actor)
                 continue
             view = actor.view(seat)
             assert view is not None
@@ -131,25 +103,6 @@ async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapsho
         await actor.stop()
 
 
-def _copy(stored: StoredGame, table_id: str) -> StoredGame:
-    meta = {**stored.meta, "config": {**stored.meta["config"], "id": table_id}}
-    return dataclasses.replace(stored, id=table_id, meta=meta, meta_text=None)
-
-
-async def _table_sums(engine: AsyncEngine, table_id: str) -> dict[str, int]:
-    async with engine.connect() as conn:
-        rows = (await conn.execute(
-            select(ledger_entries.c.reason, func.sum(ledger_entries.c.amount))
-            .where(ledger_entries.c.table_id == table_id)
-            .group_by(ledger_entries.c.reason))).all()
-        repeated = await conn.scalar(
-            select(func.count()).select_from(
-                select(ledger_entries.c.key).where(ledger_entries.c.table_id == table_id)
-                .group_by(ledger_entries.c.key).having(func.count() > 1).subquery()))
-    assert repeated == 0
-    return {str(reason): int(total) for reason, total in rows}
-
-
 async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: dict[int, int],
                 index: int, rng: random.Random) -> str:
     """One race on a fresh copy of ``snap``; what the table decided ("left"/"ended")."""
@@ -157,7 +110,7 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
     scheduler = ManualScheduler()
     manager = _manager(store, pots, scheduler)
     table_id = f"race{index}"
-    await store.save(_copy(snap.stored, table_id))
+    await store.save(copy_as(snap.stored, table_id))
     await pots.escrow(table_id, STAKE, people, {s: f"P{s}" for s in people})
     actor = await manager.get(table_id)
     assert actor is not None and actor.running
@@ -177,22 +130,17 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
         except ApiError as e:
             return e
 
-    if rng.random() < 0.5:  # which starts first; the yields above decide the rest
-        playing, leaving = asyncio.ensure_future(card()), asyncio.ensure_future(leave())
-    else:
-        leaving, playing = asyncio.ensure_future(leave()), asyncio.ensure_future(card())
-    await asyncio.gather(playing, leaving)
-    answer = leaving.result()
+    answer = await race(rng, card, leave)
     for _ in range(200):  # a computer that took the mover's seat plays the card
         if actor.game.is_over:
             break
-        await _advance(scheduler, actor)
+        await advance(scheduler, actor)
     assert actor.game.is_over and actor.game.winner == snap.winner
     pot = await pots.get(table_id)
     assert pot is not None and pot.status == "settled" and pot.winner == snap.winner
     part = pot.seat(leaver)
     assert part is not None
-    sums = await _table_sums(engine, table_id)
+    sums = await table_sums(engine, table_id)
     left = [p for p in pot.seats if p.status == "left"]
     # stakes = payouts + refunds + house; each fee charged is the full 10%
     assert -sums["stake"] == pot.total == 4 * STAKE
@@ -217,7 +165,7 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
         assert pot.house == 2 * STAKE  # the leaver's share goes to nobody
         outcome = "left"
     # asked again after the end: the same decision, nothing moves
-    before = await _table_sums(engine, table_id)
+    before = await table_sums(engine, table_id)
     try:
         again: Any = (await leave_game(_door(manager), pots, table_id, snap.tokens[leaver]))[0]
     except ApiError as e:
@@ -226,7 +174,7 @@ async def _race(engine: AsyncEngine, pots: PotService, snap: Snapshot, people: d
         assert isinstance(again, ApiError) and again.code == "game_ended"
     else:
         assert not isinstance(again, ApiError) and again.already and again.fee == 1
-    assert await _table_sums(engine, table_id) == before
+    assert await table_sums(engine, table_id) == before
     await manager.forget(table_id)
     return outcome
 
@@ -244,7 +192,7 @@ class _maybe_replaced:
 
 async def test_a_leave_raced_against_the_deciding_card(engine: AsyncEngine) -> None:
     pots = PotService(engine)
-    people = {s: await _account(engine, 100_000) for s in range(4)}
+    people = {s: await new_racer(engine, 100_000) for s in range(4)}
     snaps = [await _one_card_before_the_end(seed, people) for seed in range(4)]
     assert {s.mover for s in snaps} | {s.winner for s in snaps}  # a spread of positions
     rng = random.Random(20)
@@ -252,11 +200,7 @@ async def test_a_leave_raced_against_the_deciding_card(engine: AsyncEngine) -> N
                 for i in range(RACES)]
     # both orders happened, many times each
     assert outcomes.count("left") >= RACES // 10 and outcomes.count("ended") >= RACES // 10
-    balances, entries = await Ledger(engine).totals()
-    assert balances == entries
-    for account in people.values():
-        balance, total = await Ledger(engine).account_totals(account)
-        assert balance == total >= 0
+    balances, entries = await assert_ledger_balanced(engine, list(people.values()))
     await reconcile(pots, MemoryStore())  # nothing half done: nothing moves
     assert await Ledger(engine).totals() == (balances, entries)
 
@@ -275,11 +219,11 @@ async def test_an_owner_that_died_between_the_replacement_and_its_charge(
     restoring the table from storage) completes it: a retried leave answers ``already``
     with the fee charged once, and the game's end counts the seat as left either way."""
     pots = PotService(engine)
-    people = {s: await _account(engine, 1000) for s in range(4)}
+    people = {s: await new_racer(engine, 1000) for s in range(4)}
     snap = await _one_card_before_the_end(7, people)
     store = MemoryStore()
     table_id = f"died{int(retried)}"
-    await store.save(_copy(snap.stored, table_id))
+    await store.save(copy_as(snap.stored, table_id))
     await pots.escrow(table_id, STAKE, people, {s: f"P{s}" for s in people})
     leaver = snap.winner  # seat 0 or 1: on the winning side
     first = _manager(store, _DiesBeforeCharging(engine), ManualScheduler())
@@ -306,13 +250,13 @@ async def test_an_owner_that_died_between_the_replacement_and_its_charge(
     for _ in range(200):
         if actor.game.is_over:
             break
-        await _advance(scheduler, actor)
+        await advance(scheduler, actor)
     pot = await pots.get(table_id)
     assert pot is not None and pot.status == "settled" and pot.winner == snap.winner
     part = pot.seat(leaver)
     assert part is not None and (part.status, part.fee, part.payout) == ("left", 1, None)
     assert pot.house == 2 * STAKE
-    sums = await _table_sums(engine, table_id)
+    sums = await table_sums(engine, table_id)
     assert sums == {"stake": -40, "payout": 2 * STAKE, "fee": -1}
     assert await Ledger(engine).account_totals(people[leaver]) == (1000 - STAKE - 1,) * 2
     await second.forget(table_id)

@@ -11,17 +11,9 @@ import random
 from types import SimpleNamespace
 from typing import Any
 
+from race_helpers import advance, copy_as, new_racer, table_sums
 from sqlalchemy.ext.asyncio import AsyncEngine
-from test_leave_race import (
-    STAKE,
-    _account,
-    _advance,
-    _copy,
-    _manager,
-    _maybe_replaced,
-    _one_card_before_the_end,
-    _table_sums,
-)
+from test_leave_race import STAKE, _manager, _maybe_replaced, _one_card_before_the_end
 
 from euchre.broker.memory import MemoryBroker
 from euchre.coins.pots import PotService
@@ -49,7 +41,7 @@ def _edge(broker: MemoryBroker, owner: str) -> RelayEdge:
 async def test_a_leave_at_another_process_raced_against_the_deciding_card(
         engine: AsyncEngine) -> None:
     pots = PotService(engine)
-    people = {s: await _account(engine, 100_000) for s in range(4)}
+    people = {s: await new_racer(engine, 100_000) for s in range(4)}
     snaps = [await _one_card_before_the_end(seed, people) for seed in range(2)]
     broker = MemoryBroker()
     await broker.connect()
@@ -67,7 +59,7 @@ async def test_a_leave_at_another_process_raced_against_the_deciding_card(
         for i in range(RACES):
             snap = snaps[i % len(snaps)]
             table_id = f"relayrace{i}"
-            await store.save(_copy(snap.stored, table_id))
+            await store.save(copy_as(snap.stored, table_id))
             await pots.escrow(table_id, STAKE, people, {s: f"P{s}" for s in people})
             actor = await owner_manager.get(table_id)
             assert actor is not None
@@ -86,12 +78,12 @@ async def test_a_leave_at_another_process_raced_against_the_deciding_card(
             for _ in range(200):
                 if actor.game.is_over:
                     break
-                await _advance(scheduler, actor)
+                await advance(scheduler, actor)
             pot = await pots.get(table_id)
             assert pot is not None and pot.status == "settled"
             part = pot.seat(leaver)
             assert part is not None
-            sums = await _table_sums(engine, table_id)
+            sums = await table_sums(engine, table_id)
             assert -sums["stake"] == sums.get("payout", 0) + (pot.house or 0)
             if outcome == "over":
                 assert not actor.is_replaced(leaver)
@@ -104,7 +96,7 @@ async def test_a_leave_at_another_process_raced_against_the_deciding_card(
             # asked again: the same decision, nothing moves
             again = await asker.replace_remote("owner", table_id, leaver, LEFT)
             assert again == ("over" if outcome == "over" else "already")
-            assert await _table_sums(engine, table_id) == sums
+            assert await table_sums(engine, table_id) == sums
             outcomes.append(outcome)
             await owner_manager.forget(table_id)
     finally:

@@ -16,9 +16,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from euchre.bots import make
-from euchre.server import Settings, build_app
+from euchre.server import Given, Settings, build_app
 from euchre.server.accounts.accounts_api import AccountsOptions, accounts_extension
-from euchre.server.core.registry import Extension
 from euchre.server.online.online_api import online_extension
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.socket_guard import SocketLimits
@@ -89,10 +88,9 @@ def test_a_waiting_page_gets_its_table_and_the_start(client: TestClient) -> None
 
 
 def test_lobby_sockets_are_capped_per_address_and_take_only_pings() -> None:
-    app = lobby_app()
     # No token comes back with time here, so the burst is exactly what may be sent.
-    app.state.settings.socket_limits = SocketLimits(
-        per_address=2, lobby_rate=MessageRate(burst=10, per_second=0.0))
+    app = lobby_app(socket_limits=SocketLimits(
+        per_address=2, lobby_rate=MessageRate(burst=10, per_second=0.0)))
     with client_for(app) as client:
         with client.websocket_connect("/ws/lobby") as a, \
                 client.websocket_connect("/ws/lobby") as b:
@@ -138,19 +136,13 @@ def _redis_app(database_url: str, prefix: str) -> Starlette:
     two of them serve together)."""
     from euchre.broker.redis import RedisBroker
 
-    async def up(app: Starlette) -> None:
-        assert REDIS_URL
-        app.state.broker = RedisBroker(REDIS_URL, prefix=prefix)
-        await app.state.broker.connect()
-
-    async def down(app: Starlette) -> None:
-        await app.state.broker.disconnect()
-
+    assert REDIS_URL
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         bot_factory=lambda level, seed: make("easy", 7))
-    app = build_app(settings, [Extension("redis-broker", startup=up, shutdown=down),
-                               practice_extension(), accounts_extension(), online_extension()])
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    cheapest = AccountsOptions(password_profile="cheapest")
+    app = build_app(settings, [practice_extension(), accounts_extension(cheapest),
+                               online_extension()],
+                    Given(broker=RedisBroker(REDIS_URL, prefix=prefix)))
     return app
 
 

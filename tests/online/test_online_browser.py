@@ -17,7 +17,7 @@ from limits_helpers import roomy_limits
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from euchre.server import Settings, create_app
 from live_server import live_server
@@ -259,4 +259,38 @@ def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_
     for page in (ann, bob):
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     ann.screenshot(path=str(ARTIFACTS / f"names-{size[0]}.png"), full_page=True)
+    assert not errors, errors
+
+
+def test_an_older_answer_to_the_open_tables_never_replaces_a_newer_one(
+        new_context: NewContext, base_url: str) -> None:
+    """The list's first load is held back; a refresh is answered first; then the first
+    load's (older) answer arrives: it is dropped, the refreshed list stays."""
+    import httpx
+
+    errors: list[str] = []
+    page = _person(new_context, base_url, errors)
+    held: list[Route] = []
+
+    def first_held(route: Route) -> None:
+        if not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/online", first_held)
+    page.goto("/")
+    expect(page.get_by_role("button", name="Refresh the list")).to_be_visible()
+    with httpx.Client(base_url=base_url) as http:
+        made = http.post("/api/tables", json={"kind": "online", "name": "Newer table"})
+        assert made.status_code == 201, made.text
+    page.get_by_role("button", name="Refresh the list").click()
+    tables = page.get_by_role("list", name="Open online tables")
+    expect(tables).to_contain_text("Newer table")
+    assert len(held) == 1
+    with page.expect_event("requestfinished"):
+        held[0].fulfill(json={"tables": [], "next": None})  # what the list was before
+    page.evaluate("() => new Promise((done) => setTimeout(() => setTimeout(done)))")
+    expect(tables).to_contain_text("Newer table")
+    expect(tables).not_to_contain_text("No table is waiting")
     assert not errors, errors

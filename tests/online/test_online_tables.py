@@ -6,11 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from msgspec import to_builtins
 from online_helpers import Recorder, Table, cards_in, visible_cards
 from starlette.testclient import TestClient
 
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
+from euchre.server.core.site import site_of
 from euchre.server.wire.common import BadRequest, convert
 from euchre.server.wire.online import OnlineTableRequest
 from euchre.table.actor import TableError
@@ -77,7 +79,7 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() ->
         view = t.actor.view(0)
         assert view is not None
         await t.actor.act(0, str(view.legal_actions()[0]))
-    clock = t.actor.snapshot(0)["clock"]
+    clock = to_builtins(t.actor.snapshot(0))["clock"]
     assert clock["seat"] == 1 and clock["deadline_ms_left"] == 30000
     assert clock["seconds_per_move"] == 30
     t.scheduler.advance(29.999)
@@ -290,7 +292,7 @@ def test_a_restarted_server_resumes_an_online_table_with_its_clock() -> None:
             assert table["seats"][2]["name"] == "Bo"
             clock = table["clock"]
             assert clock is None or clock["seconds_per_move"] == 45
-        actor = c.app.state.manager.peek(made["id"])  # type: ignore[attr-defined]
+        actor = site_of(c.app).manager.peek(made["id"])
         assert actor is not None and actor.policy.clock_policy.seconds_per_move == 45
         assert sorted(actor.policy.clocks) == [0, 2]  # a clock for each person
 
@@ -300,13 +302,13 @@ async def test_rule_9_an_online_table_runs_its_own_separate_clock() -> None:
     t = Table(seconds=12)
     t.actor.start()
     assert await t.until_person() == 0
-    clock = t.actor.snapshot(1)["clock"]  # Bob watches the same countdown
-    assert clock == t.actor.snapshot(0)["clock"]
+    clock = to_builtins(t.actor.snapshot(1))["clock"]  # Bob watches the same countdown
+    assert clock == to_builtins(t.actor.snapshot(0))["clock"]
     assert (clock["seat"], clock["deadline_ms_left"], clock["seconds_per_move"]) == (0, 12000, 12)
     while await t.until_person() == 0:  # Ann is away: the table plays for her
         t.scheduler.advance(12)
         await t.actor.settle()
-    bob = t.actor.snapshot(1)["clock"]
+    bob = to_builtins(t.actor.snapshot(1))["clock"]
     assert (bob["seat"], bob["deadline_ms_left"], bob["misses"]) == (1, 12000, 0)
     assert t.actor.policy.clocks[0].misses >= 1  # type: ignore[attr-defined]
     await t.actor.stop()

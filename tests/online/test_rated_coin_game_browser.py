@@ -67,8 +67,8 @@ def base_url(db_url: str) -> Iterator[str]:
     app = create_app(Settings(database_url=db_url, bot_delay=0.0, hand_pause=0.3,
                               trick_pause=0.3, limits=roomy_limits(), resume=False,
                               bot_factory=lambda level, seed: make("easy", seed),
-                              seed_source=lambda: f"quick-game-{next(seeds)}"))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                              seed_source=lambda: f"quick-game-{next(seeds)}"),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as url:
         yield url
 

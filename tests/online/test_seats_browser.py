@@ -40,8 +40,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The platform on a free port, computers without delay, cheap password hashes."""
     db = tmp_path_factory.mktemp("seats-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
-                              limits=roomy_limits(), hand_pause=0.5, resume=False))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                              limits=roomy_limits(), hand_pause=0.5, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as url:
         yield url
 

@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from euchre.accounts import COOKIE_NAME
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.core.site import site_of
 from redis_fixtures import REDIS_URL, needs_redis
 
 
@@ -198,8 +199,8 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
     def site() -> TestClient:
         app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}",
                                   redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0,
-                                  lease_ttl=2.0))
-        app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                                  lease_ttl=2.0),
+                         accounts=AccountsOptions(password_profile="cheapest"))
         return TestClient(app)
 
     first, second = site(), site()
@@ -208,7 +209,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
         assert r.status_code == 201, r.text
         made = first.post("/api/tables", json={"kind": "practice"},
                           headers={"X-CSRF-Token": r.json()["csrf"]}).json()
-        assert made["id"] in first.app.state.owners.held
+        assert made["id"] in site_of(first.app).owners.held
         signed = second.post("/api/session",
                              json={"username": "ann_r", "password": "correct horse"})
         assert signed.status_code == 200
@@ -219,7 +220,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
                 assert _join(ws)["seat"] == 0
                 assert _until(ws, lambda m: "table" in m)["table"]["view"]["hand"] == hand
                 assert _until(there, lambda m: m["type"] == "also_open")["seat"] == 0
-            assert len(second.app.state.manager) == 0  # still run by the first
+            assert len(site_of(second.app).manager) == 0  # still run by the first
         # Someone else signed in at the second process gets no seat there.
         second.cookies.clear()
         assert second.post("/api/accounts", json={"username": "bob_r",

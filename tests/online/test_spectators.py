@@ -8,6 +8,7 @@ import itertools
 import random
 from typing import Any
 
+from msgspec import to_builtins
 from online_helpers import CARD_TEXTS, Recorder, Table, cards_in
 from starlette.testclient import TestClient
 from starlette.testclient import WebSocketTestSession as Socket
@@ -176,16 +177,17 @@ async def test_the_actor_shows_players_the_count_and_spectators_no_hand() -> Non
     await t.actor.join(ann)
     await t.actor.watch(eve)
     await t.until_person()
-    assert t.actor.snapshot(0)["spectators"] == 1
+    assert to_builtins(t.actor.snapshot(0))["spectators"] == 1
     assert [e["count"] for e in ann.events() if e["kind"] == "spectators"] == [1]
-    watched = t.actor.snapshot(None)
+    watched = to_builtins(t.actor.snapshot(None))
     assert watched["view"]["hand"] == [] and watched["view"]["seat"] is None
     t.actor.leave(eve)
     await t.actor.settle()
-    if t.actor.snapshot(0)["spectators"] != 0:  # held back: a count went out under 1 s ago
+    # held back: a count went out under 1 s ago
+    if to_builtins(t.actor.snapshot(0))["spectators"] != 0:
         t.scheduler.advance(SPECTATOR_COUNT_EVERY)
         await t.actor.settle()
-    assert t.actor.snapshot(0)["spectators"] == 0
+    assert to_builtins(t.actor.snapshot(0))["spectators"] == 0
     assert [e["count"] for e in ann.events() if e["kind"] == "spectators"] == [1, 0]
     with_seat = Recorder(1, t.actor)
     try:
@@ -217,7 +219,7 @@ async def test_spectators_coming_and_going_send_the_count_at_most_once_a_second(
     t.scheduler.advance(SPECTATOR_COUNT_EVERY)
     await t.actor.settle()
     counts = [e["count"] for e in ann.events() if e["kind"] == "spectators"]
-    assert counts == [1, 20] and t.actor.snapshot(0)["spectators"] == 20
+    assert counts == [1, 20] and to_builtins(t.actor.snapshot(0))["spectators"] == 20
     # The spectators still here got it too: their tables show 20 now.
     stayed = crowd[::3]
     assert all([m for m in eve.messages if "table" in m][-1]["table"]["spectators"] == 20

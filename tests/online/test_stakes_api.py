@@ -184,8 +184,7 @@ def test_away_past_the_grace_at_a_stake_table_costs_the_stake_and_fee(tmp_path: 
     from euchre.table.pacing import ManualScheduler
 
     scheduler = ManualScheduler()
-    app = stake_app(f"sqlite+aiosqlite:///{tmp_path}/away.db")
-    app.state.settings.scheduler = scheduler
+    app = stake_app(f"sqlite+aiosqlite:///{tmp_path}/away.db", scheduler)
     with TestClient(app) as client:
         site = Site(client)
         site.sign_up("Ann", "Bob")

@@ -20,8 +20,7 @@ from limits_helpers import FakeClock
 def app_with(tmp_path: Path, **limits: Any) -> Any:
     settings = Settings(bot_delay=0.0, hand_pause=0.0, limits=LimitSettings(**limits),
                         database_url=f"sqlite+aiosqlite:///{tmp_path}/limits.db")
-    app = create_app(settings)
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    app = create_app(settings, accounts=AccountsOptions(password_profile="cheapest"))
     return app
 
 

@@ -28,8 +28,7 @@ def bot_app(database_url: str, **settings: Any) -> Starlette:
                                "hand_pause": 0.0, "bot_factory": quick_bots,
                                "seed_source": lambda: f"bots-{next(_seeds)}",
                                "limits": roomy_limits(), **settings}
-    app = create_app(Settings(**options))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    app = create_app(Settings(**options), accounts=AccountsOptions(password_profile="cheapest"))
     return app
 
 

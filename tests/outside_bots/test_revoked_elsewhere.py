@@ -14,8 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from euchre.bots import make
 from euchre.server.accounts.accounts_api import AccountsOptions, accounts_extension
 from euchre.server.accounts.bots_api import bots_extension
-from euchre.server.app import Settings, build_app
-from euchre.server.core.registry import Extension
+from euchre.server.app import Given, Settings, build_app
 from euchre.server.tables.practice_api import practice_extension
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
@@ -23,19 +22,13 @@ from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 def _redis_app(database_url: str, prefix: str) -> Starlette:
     from euchre.broker.redis import RedisBroker
 
-    async def up(app: Starlette) -> None:
-        assert REDIS_URL
-        app.state.broker = RedisBroker(REDIS_URL, prefix=prefix)
-        await app.state.broker.connect()
-
-    async def down(app: Starlette) -> None:
-        await app.state.broker.disconnect()
-
+    assert REDIS_URL
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         bot_factory=lambda level, seed: make("easy", 7))
-    app = build_app(settings, [Extension("redis-broker", startup=up, shutdown=down),
-                               practice_extension(), accounts_extension(), bots_extension()])
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    cheapest = AccountsOptions(password_profile="cheapest")
+    app = build_app(settings, [practice_extension(), accounts_extension(cheapest),
+                               bots_extension()],
+                    Given(broker=RedisBroker(REDIS_URL, prefix=prefix)))
     return app
 
 

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from euchre.limits import Decision, Limits, MemoryLimits, open_limits, retry_seconds
+from euchre.server.core.site import site_of
 from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 
@@ -107,9 +108,14 @@ async def test_two_processes_sharing_redis_share_the_counts():
 
 
 async def test_open_limits_picks_by_url():
+    from euchre.limits.redis import RedisLimits
+    from euchre.server.core.redis_client import open_redis
+
     assert isinstance(open_limits(None), MemoryLimits)
+    client = open_redis("redis://127.0.0.1:1/0")  # not connected until used
+    assert isinstance(open_limits(client), RedisLimits)
     with pytest.raises(ValueError, match="not a Redis URL"):
-        open_limits("http://example.invalid")
+        open_redis("http://example.invalid")
 
 
 @needs_redis
@@ -121,7 +127,7 @@ def test_a_server_given_a_redis_url_keeps_its_limits_there() -> None:
 
     app = create_app(Settings(redis_url=REDIS_URL), [])
     with TestClient(app) as client:
-        limits = app.state.limits
+        limits = site_of(app).limits
         assert isinstance(limits, RedisLimits)
         key = fresh_prefix() + "probe"
         assert client.portal.call(limits.hit, key, 1, 60).allowed

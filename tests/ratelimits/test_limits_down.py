@@ -8,15 +8,16 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from euchre.limits.redis import RedisLimits
-from euchre.server import Settings, create_app
+from euchre.server import Given, Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 
 
 def test_a_redis_that_is_down_refuses_with_a_json_503(tmp_path: Path) -> None:
     app = create_app(Settings(bot_delay=0.0, hand_pause=0.0,
-                              database_url=f"sqlite+aiosqlite:///{tmp_path}/down.db"))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
-    app.state.limits = RedisLimits.from_url("redis://127.0.0.1:1/0")  # nothing listens
+                              database_url=f"sqlite+aiosqlite:///{tmp_path}/down.db"),
+                     accounts=AccountsOptions(password_profile="cheapest"),
+                     # nothing listens on port 1
+                     given=Given(limits=RedisLimits.from_url("redis://127.0.0.1:1/0")))
     with TestClient(app) as client:
         for method, path, body in (
                 ("POST", "/api/session", {"username": "ann", "password": "correct horse"}),

@@ -28,8 +28,7 @@ def app_for(database_url: str) -> Any:
     settings = Settings(database_url=database_url, bot_delay=0.0, hand_pause=0.0,
                         bot_factory=lambda level, seed: make("easy", 7),
                         seed_source=lambda: f"rated-{next(_seeds)}")
-    app = create_app(settings)
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    app = create_app(settings, accounts=AccountsOptions(password_profile="cheapest"))
     return Addressed(app)
 
 

@@ -8,16 +8,20 @@ from typing import Any
 from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
+from euchre.server.accounts.accounts_api import AccountsState
+from euchre.server.accounts.ratings_api import RatingsState
+from euchre.server.core.site import site_of
+
 
 def _stored_seats(client: TestClient, table_id: str) -> list[dict[str, Any]]:
-    store = client.app.state.store  # type: ignore[attr-defined]
+    store = site_of(client.app).store
     stored = client.portal.call(store.get, table_id)  # type: ignore[union-attr]
     seats: list[dict[str, Any]] = stored.meta["config"]["seats"]
     return seats
 
 
 def _played(client: TestClient, account_id: int) -> list[tuple[str, int, str]]:
-    players = client.app.state.ratings.players  # type: ignore[attr-defined]
+    players = site_of(client.app)[RatingsState].players
     games = client.portal.call(players.games_of, account_id)  # type: ignore[union-attr]
     return [(g.game_id, g.seat, g.kind) for g in games]
 
@@ -27,7 +31,7 @@ def _account_id(client: TestClient, name: str) -> int:
 
     from euchre.storage.accounts_models import accounts
 
-    engine = client.app.state.accounts.engine  # type: ignore[attr-defined]
+    engine = site_of(client.app)[AccountsState].engine
 
     async def find() -> int:
         async with engine.connect() as conn:

@@ -77,8 +77,8 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture(scope="module")
 def base_url(db: str) -> Iterator[str]:
     """The platform, running."""
-    app = create_app(Settings(database_url=db, bot_delay=0.0, hand_pause=0.3, resume=False))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    app = create_app(Settings(database_url=db, bot_delay=0.0, hand_pause=0.3, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
                                            log_level="warning"))

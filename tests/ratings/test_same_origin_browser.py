@@ -30,8 +30,8 @@ SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "ratings"
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("same-origin") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
-                              hand_pause=0.0, resume=False))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                              hand_pause=0.0, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as url:
         yield url
 

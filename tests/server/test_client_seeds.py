@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from msgspec import to_builtins
 
 from euchre.server.wire.common import BadRequest as MessageError
 from euchre.server.wire.socket import Seed, parse_client_message
@@ -140,14 +141,14 @@ async def test_a_restored_table_keeps_its_committed_seed_and_the_seeds_sent() ->
     actor, sched, store = table(seed_wait=0.0)
     actor.start()
     await actor.settle()
-    ahead = actor.snapshot(0)["next_commitment"]
+    ahead = to_builtins(actor.snapshot(0))["next_commitment"]
     await actor.contribute(0, 2, "cd" * 32)
     await actor.stop()
     stored = await store.get("s1")
     assert stored is not None
     again = restore(stored, scheduler=sched, bot_factory=fixed_bots,
                     seed_source=seeds("other"))
-    assert again.snapshot(0)["next_commitment"] == ahead
+    assert to_builtins(again.snapshot(0))["next_commitment"] == ahead
     again.start()
     with pytest.raises(TableError, match="already taken"):
         await again.contribute(0, 2, "ef" * 32)

@@ -45,7 +45,9 @@ def server(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
     try:
         assert proc.stderr is not None
         for line in proc.stderr:
-            if "Application startup complete" in line:
+            # "Uvicorn running on", not "Application startup complete": that is logged
+            # before uvicorn listens, and a request in between is refused.
+            if "Uvicorn running on" in line:
                 break
         else:
             pytest.fail("the server did not start")

@@ -22,7 +22,7 @@ from site_helpers import STARTED, serving, site_urls, wait_until
 from websockets.asyncio.client import ClientConnection, connect
 
 from euchre.cards import card_text
-from euchre.server import Settings, create_app
+from euchre.server import Given, Settings, create_app
 from euchre.server.tables import hints
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.socket_guard import SocketGuard, SocketLimits
@@ -129,14 +129,13 @@ async def test_three_flooding_people_cannot_keep_a_fourth_from_their_hint(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("euchre.bots.hints")
     held = HeldAnalysis(monkeypatch)
-    app = create_app(Settings(bot_delay=0.0, hand_pause=0.0, database_url="memory:"),
-                     [practice_extension()])
-    app.state.hints = hints.HintService(600.0)  # the stand-in is let go by the test
+    service = hints.HintService(600.0)  # the stand-in is let go by the test
     # The sockets' message rate would close the flooding sockets before long (item 4):
     # here the queue has to hold by itself, so the rate is out of reach.
-    app.state.socket_guard = SocketGuard(SocketLimits(
+    guard = SocketGuard(SocketLimits(
         table_rate=MessageRate(burst=1_000_000, per_second=1_000_000.0)))
-    service: hints.HintService = app.state.hints
+    app = create_app(Settings(bot_delay=0.0, hand_pause=0.0, database_url="memory:"),
+                     [practice_extension()], given=Given(hints=service, socket_guard=guard))
     with live_server(app) as base:
         whose: dict[tuple[str, ...], str] = {}
         flooders: list[tuple[str, ClientConnection]] = []

@@ -15,8 +15,10 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre import GameState, Rules
 from euchre.server import Settings, create_app
+from euchre.server.core.site import site_of
 from euchre.server.site import site_extension
 from euchre.server.tables import hints
+from euchre.server.tables.hints import HintService
 from euchre.server.tables.practice_api import practice_extension
 from euchre.shuffle import deck_from_seed
 from redis_fixtures import private_redis
@@ -117,14 +119,14 @@ def test_a_clients_hint_share_holds_across_the_processes_of_a_site(
         second.send_json({"type": "hint"})  # the place was given back, site-wide
         assert _hint_answer(second)["type"] == "hint"
     for client in site:
-        assert client.app.state.hints.shares is not None  # type: ignore[attr-defined]
+        assert site_of(client.app)[HintService].shares is not None
 
 
 def test_without_redis_the_share_is_the_processs_own(monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(Settings(bot_delay=0.0, hand_pause=0.0, database_url="memory:"),
                      [practice_extension()])
     with TestClient(app):
-        assert app.state.hints.shares is None
+        assert site_of(app)[HintService].shares is None
 
 
 async def test_unreachable_shares_refuse_the_hint_and_give_the_place_back(

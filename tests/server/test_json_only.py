@@ -25,8 +25,8 @@ NOT_JSON: list[dict[str, Any]] = [
 
 
 def _site() -> Any:
-    app = create_app(Settings(database_url="memory:", bot_delay=0.0, hand_pause=0.0))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    app = create_app(Settings(database_url="memory:", bot_delay=0.0, hand_pause=0.0),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     return app
 
 

@@ -28,8 +28,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server of this module's own (its table count is this test's alone)."""
     db = tmp_path_factory.mktemp("json-only") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
-                              hand_pause=0.0, resume=False))
-    app.state.accounts_options = AccountsOptions(password_profile="cheapest")
+                              hand_pause=0.0, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as url:
         yield url
 

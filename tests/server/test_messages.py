@@ -49,21 +49,34 @@ def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason
         parse_client_message(raw)
 
 
-def test_a_connection_encodes_a_shared_snapshot_once_and_correctly() -> None:
+def test_a_connection_writes_a_table_message_encoded_once_for_its_audience() -> None:
+    """The table hands every connection of one audience the same message; the first that
+    needs its text encodes it, the others write that same text (the sharing the table's
+    fan-out does: tests/table/test_fanout.py)."""
     import json
 
-    from euchre.server.tables.ws import Connection
-    from euchre.server.wire.socket import Pong
+    import msgspec
 
-    conn = Connection(None)  # type: ignore[arg-type]
-    table = {"id": "x", "view": {"hand": ["JH"]}}
-    first = {"type": "event", "version": 3, "event": {"kind": "action"}, "table": table}
-    second = {"type": "event", "version": 4, "event": {"kind": "trick"}, "table": table}
-    assert json.loads(conn.encode(first)) == first
-    shared = conn.message(first).table  # type: ignore[attr-defined]
-    assert conn.message(second).table is shared  # type: ignore[attr-defined]
-    assert json.loads(conn.encode(second)) == second
-    assert json.loads(conn.encode(Pong())) == {"type": "pong"}
+    from euchre.server.tables.ws import Connection
+    from euchre.server.wire.socket import Joined, Pong
+    from euchre.table.fanout import Outgoing
+
+    encoded: list[bytes] = []
+    message = Joined(table_id="x", seat=None, version=3)
+
+    def encode() -> bytes:
+        encoded.append(msgspec.json.encode(message))
+        return encoded[-1]
+
+    shared = Outgoing(message, encode)
+    conns = [Connection(None), Connection(None)]  # type: ignore[arg-type]
+    for conn in conns:
+        conn.send(shared)
+    texts = [conn.outbox.get_nowait() for conn in conns]
+    assert len(encoded) == 1 and texts[0] is texts[1]
+    assert json.loads(texts[0] or "") == {"type": "joined", "table_id": "x", "seat": None,
+                                          "version": 3}
+    assert json.loads(conns[0].encode(Pong())) == {"type": "pong"}
 
 
 class FakeSocket:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from msgspec import to_builtins
 
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableError
@@ -99,7 +100,8 @@ def test_the_speed_changes_at_the_table_and_is_kept() -> None:
             await actor.set_speed(0, "slow")
             assert actor.pacing.bot_delay == pytest.approx(0.5 * SPEEDS["slow"])
             assert actor.pacing.hand_pause == RESULT_HOLD["slow"]
-            assert actor.snapshot(0)["extra"]["speed"] == "slow"  # what a reload is told
+            # what a reload is told:
+            assert to_builtins(actor.snapshot(0))["extra"]["speed"] == "slow"
             await actor.set_speed(0, "fast")
             assert actor.pacing.bot_delay == pytest.approx(0.5 * SPEEDS["fast"])
             with pytest.raises(TableError):

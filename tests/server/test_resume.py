@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from msgspec import to_builtins
 
 from euchre.shuffle import commitment
 from euchre.storage import GameStore, MemoryStore
@@ -31,7 +32,7 @@ async def crash_and_resume(store: GameStore) -> None:
     await actor.settle()
     before = actor.game
     version = actor.version
-    published = actor.snapshot(0)["commitment"]
+    published = to_builtins(actor.snapshot(0))["commitment"]
     await manager.close()  # the process dies: nothing is kept but the store
 
     sched2 = ManualScheduler()

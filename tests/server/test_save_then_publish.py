@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from msgspec import to_builtins
 
 from euchre.rules import Rules
 from euchre.storage import MemoryStore
@@ -17,6 +18,7 @@ from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, Tabl
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy
 from euchre.table.events import ACTION, GAME_OVER
+from euchre.table.fanout import Outgoing
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.seats import HUMAN, Seat, TableConfig, hash_token
 from table_helpers import Recorder, make_table, until_person
@@ -48,11 +50,12 @@ class StoredWhenSent(Recorder):
         self.store = store
         self.stored_at_send: list[tuple[int, int]] = []
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Outgoing) -> None:
         super().send(message)
-        if message["type"] == "event":
+        data = self.messages[-1]
+        if data["type"] == "event":
             item = self.store._games.get("t1")
-            self.stored_at_send.append((message["version"], item[0].version if item else -1))
+            self.stored_at_send.append((data["version"], item[0].version if item else -1))
 
 
 def versions(rec: Recorder) -> list[int]:
@@ -106,7 +109,7 @@ async def test_a_move_whose_save_fails_is_refused_unseen_and_undone_then_made_ag
     assert store.failed >= 1
     assert len(rec.messages) == sent  # nobody saw it
     assert actor.game is game and actor.version == version and actor.game.to_act == 0
-    assert actor.snapshot(0)["version"] == version
+    assert to_builtins(actor.snapshot(0))["version"] == version
     again = await store.get("t1")
     assert again is not None and again.version == version and again.record == stored.record
     # the database is back: the same move is made, with the next version
@@ -367,9 +370,10 @@ async def test_the_game_ends_once_stored_then_its_hooks_run_then_everyone_is_tol
     told: list[int] = []
 
     class Told(Recorder):
-        def send(self, message: dict[str, Any]) -> None:
+        def send(self, message: Outgoing) -> None:
             super().send(message)
-            if message["type"] == "event" and message["event"]["kind"] == GAME_OVER:
+            data = self.messages[-1]
+            if data["type"] == "event" and data["event"]["kind"] == GAME_OVER:
                 told.append(len(paid))
 
     rec = Told(0, actor)

@@ -32,7 +32,9 @@ def start_server(db: Path, port: int) -> subprocess.Popen[str]:
     )
     assert proc.stderr is not None
     for line in proc.stderr:
-        if "Application startup complete" in line:
+        # "Uvicorn running on", not "Application startup complete": that is logged before
+        # uvicorn listens, and a request in between is refused.
+        if "Uvicorn running on" in line:
             break
     else:
         proc.kill()

@@ -20,8 +20,10 @@ from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
 from euchre.leases import MemoryLeases
 from euchre.server import Extension, Settings, create_app
+from euchre.server.core.site import site_of
 from euchre.server.site import site_extension
 from euchre.server.tables.practice_api import practice_extension
+from euchre.server.tables.relay import RelayEdge, RelayHost
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
@@ -40,13 +42,13 @@ def app(**changes: object) -> TestClient:
 
 def test_one_process_keeps_broker_and_leases_in_memory_and_is_ready():
     with app() as client:
-        assert isinstance(client.app.state.broker, MemoryBroker)
-        assert isinstance(client.app.state.leases, MemoryLeases)
+        assert isinstance(site_of(client.app).broker, MemoryBroker)
+        assert isinstance(site_of(client.app).leases, MemoryLeases)
         r = client.get("/readyz")
         assert r.status_code == 200
         assert r.json() == {"ready": True, "database": "memory", "saver": "ok", "solver": "ok",
                             "redis": "not used"}
-    assert not client.app.state.broker.connected  # shut down with the app
+    assert not site_of(client.app).broker.connected  # shut down with the app
 
 
 def test_an_sql_database_is_checked(tmp_path: Path):
@@ -60,8 +62,8 @@ def test_with_a_redis_url_the_broker_and_leases_are_in_redis():
     from euchre.leases.redis import RedisLeases
 
     with app(redis_url=REDIS_URL) as client:
-        assert isinstance(client.app.state.broker, RedisBroker)
-        assert isinstance(client.app.state.leases, RedisLeases)
+        assert isinstance(site_of(client.app).broker, RedisBroker)
+        assert isinstance(site_of(client.app).leases, RedisLeases)
         r = client.get("/readyz")
         assert r.status_code == 200 and r.json()["redis"] == "ok"
 
@@ -109,8 +111,8 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
                     "ready": True, "database": "ok", "saver": "ok", "solver": "ok",
                     "redis": "ok", "relays": "ok"}
                 table = client.post("/api/tables", json={"kind": "practice"}).json()
-                manager = application.state.manager
-                owners = application.state.owners
+                manager = site_of(application).manager
+                owners = site_of(application).owners
                 assert len(manager) == 1 and table["id"] in owners.held
                 with client.websocket_connect(table["ws"]) as ws:
                     ws.send_json({"type": "join", "token": table["token"]})
@@ -175,13 +177,13 @@ def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
                 ws.send_json({"type": "join", "token": table["token"]})
                 assert ws.receive_json()["type"] == "joined"
                 relayed.append(ws)
-            relays = second.app.state.relays.edge
+            relays = site_of(second.app)[RelayEdge]
             assert len(relays.edges) == 2
             assert second.portal is not None and first.portal is not None
             second.portal.call(relays.watch_once)  # both still run there: nothing closed
             assert all(e.conn.close_with is None for e in relays.edges.values())
             # The first table's lease goes (as if it ran out): only its socket is closed.
-            first.portal.call(first.app.state.owners.release, tables[0]["id"])
+            first.portal.call(site_of(first.app).owners.release, tables[0]["id"])
             second.portal.call(relays.watch_once)
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
@@ -201,12 +203,12 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
     with second:
         with first:
             table = first.post("/api/tables", json={"kind": "practice"}).json()
-            owner = first.app.state.owners
+            owner = site_of(first.app).owners
             assert table["id"] in owner.held
             # Reading the table at the other process: from storage, not taken.
             r = second.get(f"/api/tables/{table['id']}", params={"token": table["token"]})
             assert r.status_code == 200
-            assert table["id"] not in second.app.state.owners.held
+            assert table["id"] not in site_of(second.app).owners.held
             versions: list[int] = []
             # The person is connected at the first process: a second socket at the other
             # process is relayed (nobody connected there would make the table move instead).
@@ -233,13 +235,13 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                     table_now = m["table"]
                     if m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
                         waiting = False
-                assert len(second.app.state.manager) == 0  # still run by the first
-                assert first.app.state.relays.host.remotes  # hosted there
+                assert len(site_of(second.app).manager) == 0  # still run by the first
+                assert site_of(first.app)[RelayHost].remotes  # hosted there
             # Nobody is connected now (once the first process has seen both sockets go): a
             # socket at the second process brings the table over (saved and released by
             # the first, taken with a higher fence).
-            actor = first.app.state.manager.peek(table["id"])
-            _until(lambda: not first.app.state.relays.host.remotes and actor.subscribed == 0,
+            actor = site_of(first.app).manager.peek(table["id"])
+            _until(lambda: not site_of(first.app)[RelayHost].remotes and actor.subscribed == 0,
                    "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:
@@ -247,13 +249,13 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                 assert ws.receive_json()["type"] == "joined"
                 assert ws.receive_json()["type"] == "snapshot"  # versions jumped: no replay
                 assert table["id"] not in owner.held
-                assert second.app.state.owners.held[table["id"]].fence > fence
-            versions.append(second.app.state.manager.peek(table["id"]).version)
+                assert site_of(second.app).owners.held[table["id"]].fence > fence
+            versions.append(site_of(second.app).manager.peek(table["id"]).version)
         # The first process stopped; the second still runs the table.
         with second.websocket_connect(table["ws"]) as ws:
             ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})
             assert ws.receive_json()["type"] == "joined"
-            assert table["id"] in second.app.state.owners.held
+            assert table["id"] in site_of(second.app).owners.held
 
 
 @pytest.mark.parametrize(("workers", "db", "redis", "says"), [
@@ -300,12 +302,11 @@ def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_
 
     assert REDIS_URL
     db = tmp_path / "s.db"
-    apps = [create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_extensions())
-            for _ in range(2)]
-    for application in apps:
-        from euchre.server.accounts.accounts_api import AccountsOptions
+    from euchre.server.accounts.accounts_api import AccountsOptions
 
-        application.state.accounts_options = AccountsOptions(password_profile="cheapest")
+    cheapest = AccountsOptions(password_profile="cheapest")
+    apps = [create_app(_site_settings(db, REDIS_URL, lease_ttl=2.0), site_extensions(cheapest))
+            for _ in range(2)]
     with TestClient(apps[0]) as first, TestClient(apps[1]) as second:
         made = first.post("/api/tables", json={"kind": "online", "name": "Ann"}).json()
         r = first.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]})
@@ -317,9 +318,9 @@ def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_
                             json={"token": made["token"]})
             assert r.status_code == 200, r.text
             assert r.json()["left"] is True and r.json()["already"] is False
-            actor = first.app.state.manager.peek(made["id"])
+            actor = site_of(first.app).manager.peek(made["id"])
             assert actor is not None and actor.is_replaced(0)  # at its owner
-            assert second.app.state.manager.peek(made["id"]) is None
+            assert site_of(second.app).manager.peek(made["id"]) is None
             again = second.post(f"/api/online/{made['id']}/leave-game",
                                 json={"token": made["token"]})
             assert again.status_code == 200 and again.json()["already"] is True

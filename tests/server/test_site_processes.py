@@ -336,9 +336,18 @@ def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death
         assert balanced and "closed" not in meta
         assert row(db_url, made["id"])[1] > fence  # finished by the new owner
         person.base_url = httpx.URL(servers[2].base)
-        games = person.get("/api/me/games").json()["games"]
-        ours = next(g for g in games if g["id"] == made["id"])
+
+        def settled() -> dict[str, Any] | None:
+            # The finished game is stored before its finish hook pays out (so nobody is
+            # told of the end before the balance is settled): wait for the settlement.
+            games = person.get("/api/me/games").json()["games"]
+            game: dict[str, Any] = next(g for g in games if g["id"] == made["id"])
+            return game if game["status"] != "active" else None
+
+        ours = _poll(settled, "the finished coin game settled")
         assert ours["status"] in ("won", "lost")  # settled once, by whoever finished it
+        won = ours["status"] == "won"
+        assert person.get("/api/me").json()["balance"] == balance - 100 + (200 if won else 0)
 
 
 @needs_redis

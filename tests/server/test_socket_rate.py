@@ -19,7 +19,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from euchre.server import Settings, create_app
+from euchre.server import Given, Settings, create_app
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.socket_guard import SocketGuard, SocketLimits
 from euchre.server.tables.socket_rate import TABLE_RATE, Bucket, MessageRate
@@ -57,8 +57,7 @@ def test_a_bucket_allows_a_burst_then_its_rate_and_takes_back_what_is_given() ->
 def served(limits: SocketLimits, clock: FakeClock) -> Iterator[str]:
     """A live server whose socket guard keeps ``limits`` on ``clock``; its base URL."""
     app = create_app(Settings(bot_delay=0.0, hand_pause=0.0, database_url="memory:"),
-                     [practice_extension()])
-    app.state.socket_guard = SocketGuard(limits, clock)
+                     [practice_extension()], given=Given(socket_guard=SocketGuard(limits, clock)))
     with live_server(app) as url:
         yield url
 

@@ -6,6 +6,7 @@ import asyncio
 import random
 
 import pytest
+from msgspec import to_builtins
 
 from euchre.cards import card_text
 from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
@@ -48,7 +49,7 @@ async def test_a_whole_practice_game_to_the_end() -> None:
     assert max(last["score"]) >= 10
     # nothing more is scheduled once the game is over; the table stays viewable
     assert sched.next_due() is None
-    assert actor.snapshot(0)["game_over"]
+    assert to_builtins(actor.snapshot(0))["game_over"]
     stored = await actor.store.get(actor.id)  # type: ignore[union-attr]
     assert stored is not None and stored.status == "finished"
     await actor.stop()
@@ -238,7 +239,7 @@ async def test_a_turn_policy_deadline_moves_for_the_person() -> None:
     actor.start()
     await actor.join(rec)
     assert await until_person(actor, sched)
-    clock = actor.snapshot(0)["clock"]
+    clock = to_builtins(actor.snapshot(0))["clock"]
     assert clock == {"seat": 0, "deadline_ms_left": 5000}
     sched.advance(4.999)
     await actor.settle()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+from msgspec import to_builtins
+
 from euchre.cards import CLUBS, JACK, SPADES, parse_card
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, restore
@@ -79,4 +81,4 @@ async def test_the_draw_goes_to_every_seat_with_the_table() -> None:
     stored = await store.get("d1")
     assert stored is not None
     resumed = restore(stored, scheduler=sched, bot_factory=fixed_bots)
-    assert resumed.snapshot(0)["first_draw"] == want
+    assert to_builtins(resumed.snapshot(0))["first_draw"] == want

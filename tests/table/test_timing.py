@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import math
 import random
 import threading
@@ -18,6 +19,7 @@ from euchre.actions import Action
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor
 from euchre.table.coin import CoinTurnPolicy, coin_table
+from euchre.table.fanout import Outgoing
 from euchre.table.online import OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
@@ -109,10 +111,11 @@ class Watcher:
         self.sched = sched
         self.events: list[tuple[float, dict[str, Any]]] = []
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Outgoing) -> None:
         """Note the event and when it came."""
-        if message["type"] == "event":
-            self.events.append((self.sched.now(), message["event"]))
+        data = json.loads(message.text)
+        if data["type"] == "event":
+            self.events.append((self.sched.now(), data["event"]))
 
 
 def config_of(kind: str, game: int) -> tuple[TableConfig, Any]:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -14,6 +12,7 @@ from euchre.cli import main
 from euchre.record import GameRecord
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor
+from euchre.table.fanout import Outgoing
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.verify import parse_commitments, verify_record
@@ -27,9 +26,9 @@ class Client:
         self.seat: int | None = 0
         self.lines: list[str] = []
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: Outgoing) -> None:
         """Save one message as the client would receive it."""
-        self.lines.append(json.dumps(message))
+        self.lines.append(message.text)
 
 
 async def play(actor: TableActor, sched: ManualScheduler, hands: int | None = None) -> None:

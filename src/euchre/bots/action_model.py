@@ -15,18 +15,19 @@ replaying the hand from the deal the sample implies.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 from .. import actions as A
 from ..actions import Action
 from ..cards import JOKER, Card, card_rank, card_suit, cards_of, trump_rank
 from ..hand import Deal, HandState
-from ..lookup import EFFECTIVE_SUIT, TRICK_RANK
+from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 from . import knowledge as K
 from .sampling import Hands
@@ -50,26 +51,72 @@ def _suit_length(view: HandView, card: Card) -> int:
     return sum(1 for x in view.hand if table[x] == table[card])
 
 
+def _bid_suit(view: HandView, action: Action) -> int:
+    """The suit a bid names (the upcard's for an order)."""
+    if action.kind == A.ORDER:
+        return card_suit(view.upcard) if view.upcard != JOKER else 0
+    return action.suit
+
+
+def _bid_hand(view: HandView) -> list[Card]:
+    """The cards a bid is judged on: the dealer's include the upcard it would pick up."""
+    hand = list(view.hand)
+    if _takes_upcard(view):
+        hand.append(view.upcard)
+    return hand
+
+
+def _takes_upcard(view: HandView) -> bool:
+    """Whether a bid in ``view`` is the dealer's in the first round (judged with the upcard)."""
+    return view.phase in ("order", "benny") and view.dealer == view.seat and view.upcard != JOKER
+
+
+def _bid_stats(hand: list[Card], suit: int) -> tuple[int, int, int, int, int, int]:
+    """What a bid's features read of the hand for ``suit``: trumps, right and left bower,
+    side aces (at most 2), voids (at most 2) and trumps from the ace up."""
+    table = EFFECTIVE_SUIT[suit]
+    trumps = [trump_rank(c, suit) for c in hand if table[c] == suit]
+    aces = sum(1 for c in hand if table[c] != suit and card_rank(c) == 5)
+    return (len(trumps), int(any(r >= 6 for r in trumps)), int(5 in trumps),
+            _bucket(aces, 2), _bucket(4 - len({table[c] for c in hand}), 2),
+            sum(1 for r in trumps if r >= 3))
+
+
+def _suit_tables(suit: int) -> tuple[int, int, int, int, int, tuple[int, ...]]:
+    """Card masks for ``suit`` as trump: its trumps, the right bower (or better), the left,
+    trumps from the ace up, side aces, and each effective suit's cards."""
+    table = EFFECTIVE_SUIT[suit]
+    cards = [c for c in range(JOKER + 1)]
+    trumps = [c for c in cards if table[c] == suit]
+
+    def m(cs: list[Card]) -> int:
+        return sum(1 << c for c in cs)
+
+    return (m(trumps), m([c for c in trumps if trump_rank(c, suit) >= 6]),
+            m([c for c in trumps if trump_rank(c, suit) == 5]),
+            m([c for c in trumps if trump_rank(c, suit) >= 3]),
+            m([c for c in cards if table[c] != suit and card_rank(c) == 5]),
+            tuple(m([c for c in cards if table[c] == x]) for x in range(4)))
+
+
+_SUIT_TABLES = tuple(_suit_tables(s) for s in range(4))
+
+
+def _bid_stats_mask(held: int, suit: int) -> tuple[int, int, int, int, int, int]:
+    """:func:`_bid_stats` of the cards in ``held``, by masks."""
+    trumps, right, left, high, aces, suits = _SUIT_TABLES[suit]
+    return (K.count(held & trumps), int(bool(held & right)), int(bool(held & left)),
+            _bucket(K.count(held & aces), 2),
+            _bucket(sum(1 for x in suits if not held & x), 2), K.count(held & high))
+
+
 def _bid_features(view: HandView, action: Action) -> list[str]:
     pos = (view.seat - view.dealer) % 4
     rnd = 1 if view.phase in ("order", "benny") else 2
     if action.kind == A.PASS_KIND:
         return ["pass", f"pass:r{rnd}:p{pos}"]
-    if action.kind == A.ORDER:
-        suit = card_suit(view.upcard) if view.upcard != JOKER else 0
-    else:
-        suit = action.suit
-    hand = list(view.hand)
-    if rnd == 1 and pos == 0 and view.upcard != JOKER:
-        hand.append(view.upcard)  # the dealer would pick it up
-    trumps = [trump_rank(c, suit) for c in hand if EFFECTIVE_SUIT[suit][c] == suit]
-    n = len(trumps)
-    right = 1 if any(r >= 6 for r in trumps) else 0
-    left = 1 if 5 in trumps else 0
-    aces = sum(1 for c in hand if EFFECTIVE_SUIT[suit][c] != suit and card_rank(c) == 5)
-    suits = {EFFECTIVE_SUIT[suit][c] for c in hand}
-    voids = 4 - len(suits)
-    high = sum(1 for r in trumps if r >= 3)  # ace of trump or better
+    suit = _bid_suit(view, action)
+    n, right, left, aces, voids, high = _bid_stats(_bid_hand(view), suit)
     f = [
         "bid",
         f"bid:r{rnd}:p{pos}",
@@ -77,16 +124,17 @@ def _bid_features(view: HandView, action: Action) -> list[str]:
         f"bid:r{rnd}:p{pos}:t{n}",
         f"bid:t{n}:rb{right}:lb{left}",
         f"bid:t{n}:h{high}",
-        f"bid:t{n}:a{_bucket(aces, 2)}",
-        f"bid:v{_bucket(voids, 2)}:t{n}",
+        f"bid:t{n}:a{aces}",
+        f"bid:v{voids}:t{n}",
     ]
+    f.append(f"bid:r{rnd}:p{pos}:t{n}:rb{right}:a{aces}")
     if rnd == 1 and view.upcard != JOKER:
         up = trump_rank(view.upcard, suit)
-        f.append(f"bid:up{up}:p{pos}")
+        f += [f"bid:up{up}:p{pos}", f"bid:up{up}:p{pos}:t{n}"]
     if rnd == 2:
         f.append(f"bid:r2:same_colour{int(suit == 3 - card_suit(view.upcard))}")
     if action.alone:
-        f += ["alone", f"alone:t{n}:h{high}", f"alone:t{n}:a{_bucket(aces, 2)}",
+        f += ["alone", f"alone:t{n}:h{high}", f"alone:t{n}:a{aces}",
               f"alone:p{pos}"]
     return f
 
@@ -103,59 +151,152 @@ def _discard_features(view: HandView, action: Action) -> list[str]:
             f"disc:r{rank}:len{_bucket(length, 3)}"]
 
 
-def _play_features(view: HandView, action: Action) -> list[str]:
-    c = action.card
+@dataclass(frozen=True)
+class _Public:
+    """What every seat can see at a card-play decision, apart from its own cards."""
+
+    trump: int
+    seat: int
+    mine: int
+    """Whether this seat's side made trump."""
+    trick_no: int
+    leading: bool
+    pos: int
+    """Cards already in the trick."""
+    led: int
+    """The effective suit led (-1 when leading)."""
+    win_seat: int
+    win_card: Card
+    after: tuple[int, ...]
+    """The seats still to play to the trick after this one."""
+    voids: tuple[int, ...]
+    """Per seat, the effective suits it has shown out of."""
+    partner_threw: int
+    """The effective suit of partner's first throw-off, or -1."""
+    unseen: int
+    """Cards neither played nor otherwise shown to this seat (its own cards included)."""
+
+
+def _public(view: HandView) -> _Public:
+    """The public part of a card-play decision (read once per moment)."""
     trump = view.trump
-    cards = [a.card for a in view.legal if a.kind == A.PLAY]
-    power = K.power(c, trump)
-    order = sorted(K.power(x, trump) for x in cards)
-    lowest = int(power == order[0])
-    highest = int(power == order[-1])
-    is_trump = int(EFFECTIVE_SUIT[trump][c] == trump)
-    boss = int(K.is_boss(c, view))
-    trick_no = len(view.tricks)
-    mine = view.maker % 2 == view.seat % 2
-    f = ["play", f"play:k{trick_no}:lo{lowest}:hi{highest}"]
-    if not view.trick:
-        rank = trump_rank(c, trump) if is_trump else card_rank(c)
-        f += [
-            f"lead:tr{is_trump}:boss{boss}",
-            f"lead:tr{is_trump}:maker{int(mine)}",
-            f"lead:tr{is_trump}:maker{int(mine)}:k{trick_no}",
-            f"lead:tr{is_trump}:r{rank}",
-            f"lead:tr{is_trump}:boss{boss}:maker{int(mine)}",
-            f"lead:lo{lowest}:hi{highest}",
-        ]
-        if not is_trump:
-            length = _suit_length(view, c)
-            f.append(f"lead:plain:len{_bucket(length, 3)}:r{rank}")
-        return f
-    pos = len(view.trick)
-    led = EFFECTIVE_SUIT[trump][view.trick[0]]
+    threw = K.first_discards(view).get(K.partner(view.seat))
     win = K.winning(view)
-    assert win is not None
-    win_seat, win_card = win
-    partner_wins = int(win_seat == K.partner(view.seat))
-    ranks = TRICK_RANK[trump][led]
-    beats = int(ranks[c] > ranks[win_card])
-    follows = int(EFFECTIVE_SUIT[trump][c] == led)
-    last = int(not K.seats_after(view))
-    # of the cards that would win now, is this the cheapest?
-    winners = [x for x in cards if ranks[x] > ranks[win_card]]
-    cheapest = int(bool(beats) and ranks[c] == min(ranks[x] for x in winners))
-    kind = "fol" if follows else ("ruff" if is_trump else "off")
-    f += [
-        f"{kind}",
-        f"{kind}:p{pos}:pw{partner_wins}:b{beats}",
-        f"{kind}:p{pos}:pw{partner_wins}:lo{lowest}",
-        f"{kind}:b{beats}:ch{cheapest}:last{last}",
-        f"{kind}:pw{partner_wins}:boss{boss}",
-        f"{kind}:lo{lowest}:hi{highest}:b{beats}",
-    ]
-    if kind == "off":
-        length = _suit_length(view, c)
-        f += [f"off:r{card_rank(c)}", f"off:len{_bucket(length, 3)}"]
-    return f
+    return _Public(
+        trump=trump,
+        seat=view.seat,
+        mine=int(view.maker % 2 == view.seat % 2),
+        trick_no=len(view.tricks),
+        leading=not view.trick,
+        pos=len(view.trick),
+        led=K.led_suit(view),
+        win_seat=win[0] if win else -1,
+        win_card=win[1] if win else -1,
+        after=tuple(K.seats_after(view)) if view.trick else (),
+        voids=tuple(K.voids(view)),
+        partner_threw=-1 if threw is None else EFFECTIVE_SUIT[trump][threw],
+        unseen=K.unseen_mask(view) | K.hand_mask(view),
+    )
+
+
+def _higher(card: Card, pool: int, trump: int) -> int:
+    """How many cards of ``pool`` in ``card``'s effective suit outrank it."""
+    suit = EFFECTIVE_SUIT[trump][card]
+    mine = K.power(card, trump)
+    n = 0
+    for x in cards_of(K.suit_cards(pool, suit, trump)):
+        if K.power(x, trump) > mine:
+            n += 1
+    return n
+
+
+def _play_features_all(pub: _Public, held: int, cards: list[Card]) -> list[list[str]]:
+    """The features of playing each of ``cards`` (the legal ones) holding ``held``."""
+    trump = pub.trump
+    unseen = pub.unseen & ~held
+    tout = _bucket(K.count(K.trumps(unseen, trump)), 3)
+    my_trumps = _bucket(K.count(K.trumps(held, trump)), 3)
+    powers = [K.power(x, trump) for x in cards]
+    low, high = min(powers), max(powers)
+    me = pub.seat
+    mate = (me + 2) % 4
+    opp_voids = pub.voids[(me + 1) % 4] | pub.voids[(me + 3) % 4]
+    trick_no = pub.trick_no
+    mine = pub.mine
+    table = EFFECTIVE_SUIT[trump]
+    lengths = [0, 0, 0, 0, 0]
+    for x in cards_of(held):
+        lengths[table[x]] += 1
+    out = []
+    if not pub.leading:
+        led = pub.led
+        ranks = TRICK_RANK[trump][led]
+        win_rank = ranks[pub.win_card]
+        partner_wins = int(pub.win_seat == mate)
+        last = int(not pub.after)
+        ruff_after = int(any(pub.voids[s] >> led & 1 for s in pub.after if s != mate))
+        winner_ranks = [ranks[x] for x in cards if ranks[x] > win_rank]
+        cheapest_rank = min(winner_ranks) if winner_ranks else -1
+    for c, power in zip(cards, powers, strict=True):
+        lowest = int(power == low)
+        highest = int(power == high)
+        suit = table[c]
+        is_trump = int(suit == trump)
+        higher = _higher(c, unseen, trump)
+        boss = int(higher == 0)
+        f = ["play", f"play:k{trick_no}:lo{lowest}:hi{highest}",
+             f"play:mytr{my_trumps}:tout{tout}:tr{is_trump}:lo{lowest}:hi{highest}"]
+        if pub.leading:
+            rank = trump_rank(c, trump) if is_trump else card_rank(c)
+            f += [
+                f"lead:tr{is_trump}:boss{boss}",
+                f"lead:tr{is_trump}:maker{mine}",
+                f"lead:tr{is_trump}:maker{mine}:k{trick_no}",
+                f"lead:tr{is_trump}:r{rank}",
+                f"lead:tr{is_trump}:boss{boss}:maker{mine}",
+                f"lead:lo{lowest}:hi{highest}",
+                f"lead:tr{is_trump}:boss{boss}:tout{tout}",
+                f"lead:tr{is_trump}:hu{_bucket(higher, 2)}:maker{mine}",
+                f"lead:tr{is_trump}:mytr{my_trumps}:tout{tout}:maker{mine}",
+            ]
+            if not is_trump:
+                opp_void = opp_voids >> suit & 1
+                mate_void = pub.voids[mate] >> suit & 1
+                f += [f"lead:plain:len{_bucket(lengths[suit], 3)}:r{rank}",
+                      f"lead:plain:ov{opp_void}:mv{mate_void}:tout{_bucket(tout, 1)}",
+                      f"lead:plain:pthrew{int(suit == pub.partner_threw)}",
+                      f"lead:plain:boss{boss}:ov{opp_void}"]
+            out.append(f)
+            continue
+        pos = pub.pos
+        beats = int(ranks[c] > win_rank)
+        cheapest = int(bool(beats) and ranks[c] == cheapest_rank)
+        kind = "fol" if suit == led else ("ruff" if is_trump else "off")
+        f += [
+            f"{kind}",
+            f"{kind}:p{pos}:pw{partner_wins}:b{beats}",
+            f"{kind}:p{pos}:pw{partner_wins}:lo{lowest}",
+            f"{kind}:b{beats}:ch{cheapest}:last{last}",
+            f"{kind}:pw{partner_wins}:boss{boss}",
+            f"{kind}:lo{lowest}:hi{highest}:b{beats}",
+            f"{kind}:b{beats}:ch{cheapest}:ra{ruff_after}:tout{_bucket(tout, 2)}",
+            f"{kind}:pw{partner_wins}:b{beats}:k{trick_no}",
+            f"{kind}:p{pos}:pw{partner_wins}:boss{boss}:hi{highest}",
+        ]
+        if kind == "off":
+            length = lengths[suit]
+            rank = card_rank(c)
+            f += [f"off:r{rank}", f"off:len{_bucket(length, 3)}",
+                  f"off:r{rank}:len{_bucket(length, 2)}:boss{boss}",
+                  f"off:len1:tr{int(my_trumps > 0)}" if length == 1 else "off:len2+",
+                  f"off:pthrew{int(suit == pub.partner_threw)}"]
+        out.append(f)
+    return out
+
+
+def _play_features(view: HandView, action: Action) -> list[str]:
+    cards = [a.card for a in view.legal if a.kind == A.PLAY]
+    return _play_features_all(_public(view), K.hand_mask(view), cards)[cards.index(action.card)]
 
 
 def features(view: HandView, action: Action) -> list[str]:
@@ -172,6 +313,14 @@ def features(view: HandView, action: Action) -> list[str]:
     return [kind]  # the farmer's choices and the like: one weight each
 
 
+def features_all(view: HandView) -> list[list[str]]:
+    """The features of every legal action of ``view``, in order (the shared part read once)."""
+    legal = view.legal
+    if legal and legal[0].kind == A.PLAY:
+        return _play_features_all(_public(view), K.hand_mask(view), [a.card for a in legal])
+    return [features(view, a) for a in legal]
+
+
 @dataclass(frozen=True)
 class ActionModel:
     """Feature weights, and where they came from."""
@@ -180,11 +329,41 @@ class ActionModel:
     """Weight of each named feature (a feature not listed weighs 0)."""
     made_by: str = ""
     """The command and seeds that fitted the weights."""
+    _bids: dict[tuple[object, ...], float] = field(
+        default_factory=dict, compare=False, repr=False)
 
     def scores(self, view: HandView) -> list[float]:
         """Each legal action's score, in the order of ``view.legal``."""
         w = self.weights
-        return [sum(w.get(name, 0.0) for name in features(view, a)) for a in view.legal]
+        return [sum(w.get(name, 0.0) for name in fs) for fs in features_all(view)]
+
+    def bid_chance(self, view: HandView, held: int, action: Action) -> float:
+        """The probability of bidding ``action`` in ``view`` had the seat held ``held``.
+
+        A bid's features read its seat's position, the round, the upcard and, of its
+        cards, a few counts for each suit it may name (:func:`_bid_stats`), so the answers
+        are remembered by those across decisions (bounded: cleared when large).
+        """
+        hand = held | 1 << view.upcard if _takes_upcard(view) else held
+        suits = sorted({_bid_suit(view, a) for a in view.legal if a.kind != A.PASS_KIND})
+        key = (view.phase, (view.seat - view.dealer) % 4, view.upcard, action, view.legal,
+               tuple(_bid_stats_mask(hand, s) for s in suits))
+        cache = self._bids
+        p = cache.get(key)
+        if p is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            sv = dataclasses.replace(view, hand=tuple(cards_of(held)))
+            p = cache[key] = self.probabilities(sv).get(action, 0.0)
+        return p
+
+    def chance(self, feats: list[list[str]], index: int) -> float:
+        """The probability of action ``index`` among actions with features ``feats``."""
+        w = self.weights
+        s = [sum(w.get(name, 0.0) for name in fs) for fs in feats]
+        top = max(s)
+        e = [math.exp(x - top) for x in s]
+        return e[index] / sum(e)
 
     def probabilities(self, view: HandView) -> dict[Action, float]:
         """The probability of each legal action of ``view`` (a distribution over them)."""
@@ -261,55 +440,150 @@ def implied_deal(view: HandView, hands: Hands, rng: random.Random) -> tuple[Deal
 class ModelReader:
     """Weighs deals by how likely the model finds the other seats' seen actions in them.
 
-    One reader serves one decision. Each of its deals is replayed from the deal it
-    implies; each action another seat took by choice and in sight of this seat scores
-    ``max(p, floor) ** temper``. A seat's view at a past action depends only on the
-    cards it held then, so the model's answers are remembered per action and held hand.
+    One reader serves one decision. Each action another seat took by choice and in
+    sight of this seat scores ``max(p, floor) ** temper`` under the model, given the
+    cards the deal says that seat held then. What a seat could see at a past action is
+    the public history then plus its own cards, so each such moment is kept once as a
+    view (taken from one replay of the hand, every card of the acting seat's then
+    replaced by the deal's), and the model's answer is remembered per moment and held
+    hand: no deal is replayed. ``plays_only`` reads the card play alone (the bidding is
+    left to the bidding tables).
     """
 
     def __init__(self, view: HandView, model: ActionModel | None = None,
-                 temper: float = TEMPER, floor: float = FLOOR) -> None:
+                 temper: float = TEMPER, floor: float = FLOOR,
+                 plays_only: bool = False) -> None:
         """Read ``view``'s history with ``model`` (the shipped one by default)."""
         self.view = view
         self.model = model or load_model()
         self.temper = temper
         self.floor = floor
-        self._memo: dict[tuple[int, tuple[Card, ...], Card | None], float] = {}
+        self.plays_only = plays_only
+        self._memo: dict[tuple[int, int], float] = {}
+        self._moments: list[_Moment] | None = None
+        self._played = _played_by_seat(view)
 
-    def weight(self, hands: Hands, rng: random.Random) -> float:
-        """The product over the other seats' seen choices of their tempered probability."""
+    def _build(self, hands: Hands, rng: random.Random) -> list[_Moment] | None:
+        """The seen moments, from a replay of the deal ``hands`` implies (None: it fails)."""
         view = self.view
         deal, discard = implied_deal(view, hands, rng)
-        miss = self.floor ** self.temper
         try:
             state = HandState(view.rules, view.dealer, deal, view.score)
         except Exception:  # pragma: no cover - a sample the rules cannot deal
-            return 0.0
-        w = 1.0
+            return None
+        out: list[_Moment] = []
+        later = [0, 0, 0, 0]  # per seat, the cards it plays from this action on
+        for seat, action in view.history:
+            if action is not None and action.kind == A.PLAY:
+                later[seat] |= 1 << action.card
         for i, (seat, action) in enumerate(view.history):
             if action is None:
                 if discard is None:
-                    return w
+                    break
                 action = A.Action(A.DISCARD, card=discard)
-                seen = False
-            else:
-                seen = seat != view.seat
-            if seen:
+            elif seat != view.seat and (not self.plays_only or action.kind == A.PLAY):
                 sv = state.view(seat)
-                if len(sv.legal) > 1:
-                    key = (i, sv.hand, discard if seat == view.dealer else None)
-                    p = self._memo.get(key)
-                    if p is None:
-                        prob = self.model.probabilities(sv).get(action, 0.0)
-                        p = max(prob, self.floor) ** self.temper
-                        self._memo[key] = p
-                    w *= p if p > miss else miss
+                if action.kind == A.PLAY:
+                    sv = dataclasses.replace(sv, discard=None, farmer_gave=())
+                    led = (EFFECTIVE_SUIT[sv.trump][sv.trick[0]] if sv.trick else -1)
+                    follow = FOLLOW_MASK[sv.trump][led] if led >= 0 else 0
+                    out.append(_Moment(i, seat, action, later[seat], follow, sv, _public(sv)))
+                elif len(sv.legal) > 1:
+                    sv = dataclasses.replace(sv, discard=None, farmer_gave=())
+                    out.append(_Moment(i, seat, action, -1, 0, sv, None))
             try:
                 state = state.apply(action, seat)
             except Exception:  # a sample in which the play could not have happened
+                return None
+            if action.kind == A.PLAY:
+                later[seat] &= ~(1 << action.card)
+        return out
+
+    def _dealt(self, seat: int, hands: Hands, rng: random.Random) -> int:
+        """The cards ``seat`` held while bidding, in the deal ``hands`` implies."""
+        view = self.view
+        held = hands[seat] | self._played[seat]
+        if seat == view.dealer and view.upcard_taken and view.phase != "discard":
+            # it took the upcard and laid down a card this seat did not see: one the
+            # sample leaves out of every hand
+            used = hands[0] | hands[1] | hands[2] | hands[3] | (1 << view.upcard)
+            for p in self._played:
+                used |= p
+            down = cards_of(K.deck_mask(view) & ~used)
+            if down:
+                held |= 1 << down[rng.randrange(len(down))]
+            held &= ~(1 << view.upcard)
+        return held
+
+    def weight(self, hands: Hands, rng: random.Random) -> float:
+        """The product over the other seats' seen choices of their tempered probability."""
+        moments = self._moments
+        if moments is None:
+            moments = self._build(hands, rng)
+            if moments is None:
                 return 0.0
+            self._moments = moments
+        miss = self.floor ** self.temper
+        memo = self._memo
+        w = 1.0
+        dealt: dict[int, int] = {}
+        for m in moments:
+            if m.later >= 0:  # a card: held then, it and the cards played after it
+                held = hands[m.seat] | m.later
+                if not held >> m.action.card & 1:
+                    return 0.0
+                legal = held & m.follow if m.follow and held & m.follow else held
+                if not legal & (legal - 1):
+                    continue  # no choice
+                key = (m.index, held)
+            else:
+                held = dealt.get(m.seat, -1)
+                if held < 0:
+                    held = dealt[m.seat] = self._dealt(m.seat, hands, rng)
+                legal = -1
+                key = (m.index, held)
+            p = memo.get(key)
+            if p is None:
+                if m.public is not None:
+                    cards = cards_of(legal)
+                    feats = _play_features_all(m.public, held, cards)
+                    prob = self.model.chance(feats, cards.index(m.action.card))
+                else:
+                    prob = self.model.bid_chance(m.view, held, m.action)
+                p = max(prob, self.floor) ** self.temper
+                memo[key] = p
+            w *= p if p > miss else miss
         return w
 
 
+@dataclass(frozen=True)
+class _Moment:
+    """One action another seat took in sight of the reader, with what it could see."""
+
+    index: int
+    """Its place in the history."""
+    seat: int
+    """Who took it."""
+    action: Action
+    """What it did."""
+    later: int
+    """A card play: the cards that seat played from this one on (held then); a bid: -1."""
+    follow: int
+    """A card play: the cards that follow the suit led (0 when leading)."""
+    view: HandView
+    """The seat's view then, its own cards to be replaced by a deal's."""
+    public: _Public | None
+    """A card play: what the seat could see then apart from its cards."""
+
+
+def _played_by_seat(view: HandView) -> list[int]:
+    """Per seat, the cards it has played this hand."""
+    played = [0, 0, 0, 0]
+    for seat, action in view.history:
+        if action is not None and action.kind == A.PLAY:
+            played[seat] |= 1 << action.card
+    return played
+
+
 __all__ = ["DATA_FILE", "FLOOR", "TEMPER", "ActionModel", "ModelReader", "features",
-           "implied_deal", "load_model"]
+           "features_all", "implied_deal", "load_model"]

@@ -99,6 +99,11 @@ class Budget:
     (:class:`~euchre.bots.action_model.ModelReader`) instead of the bidding tables, the
     play clues and the conventions' reading. Off in every level until it passes the
     duplicate-deal gates (docs/bots.md, *A learned model of play*)."""
+    model_how: str = "all"
+    """With ``model_reading``: ``all`` (the model reads the bidding and the card play, in
+    place of today's reading), ``plays`` (the tables and clues read the bidding, the model
+    the card play, in place of the conventions' halving rule) or ``joint`` (today's
+    reading times the model's)."""
     model_temper: float = 0.5
     """The power applied to each seen action's probability under the model."""
     model_floor: float = 0.1
@@ -242,8 +247,12 @@ def evaluate_plays(
     bids = informative_bids(view)
     clues = play_clues(view) if use_clues else []
     reader = PlayReader(view) if budget.read_play and use_clues else None
-    modeller = (ModelReader(view, temper=budget.model_temper, floor=budget.model_floor)
+    how = budget.model_how
+    modeller = (ModelReader(view, temper=budget.model_temper, floor=budget.model_floor,
+                            plays_only=how == "plays")
                 if budget.model_reading and use_clues else None)
+    # the reader's own draws (a hidden discard) keep out of the sampling's stream
+    model_rng = random.Random(len(view.history))
     maker = view.maker
     side = view.seat % 2
     sign = 1.0 if maker % 2 == side else -1.0
@@ -260,12 +269,14 @@ def evaluate_plays(
         weights: list[float] = []
         for _ in range(min(BATCH, samples - n)):
             hands = sample_hands(k, rng)
-            if modeller is not None:
-                w = modeller.weight(hands, rng)
+            if modeller is not None and how == "all":
+                w = modeller.weight(hands, model_rng)
             else:
                 w = bid_weight(view, k, hands, bids) * clue_weight(hands, clues)
-                if reader is not None and w > 0.0:
+                if reader is not None and w > 0.0 and how != "plays":
                     w *= reader.weight(hands)
+                if modeller is not None and w > 0.0:
+                    w *= modeller.weight(hands, model_rng)
             n += 1
             if w > 0.0:
                 batch.append((hands, *args_common, worth_pay))

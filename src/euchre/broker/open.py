@@ -1,18 +1,22 @@
-"""Choose the broker's implementation from a URL."""
+"""Choose the broker's implementation: over the site's Redis, or in this process's memory."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from .base import Broker
 from .memory import MemoryBroker
 
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
-def open_broker(redis_url: str | None) -> Broker:
-    """A Redis broker for a ``redis://`` URL, a memory broker for None or "" (call
+
+def open_broker(redis: Redis | None) -> Broker:
+    """A broker over ``redis`` (the process's client: its pub/sub takes one connection of
+    it, and the client is not closed with the broker), a memory broker for None (call
     ``connect`` before use)."""
-    if not redis_url:
+    if redis is None:
         return MemoryBroker()
-    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError(f"not a Redis URL: {redis_url!r} (redis://host:port/db)")
     from .redis import RedisBroker
 
-    return RedisBroker(redis_url)
+    return RedisBroker.on(redis)

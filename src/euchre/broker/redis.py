@@ -50,7 +50,9 @@ class RedisBroker(Broker):
         self.prefix = prefix
         """Prepended to every channel name."""
         self.name = f"euchre-broker-{secrets.token_hex(6)}"
-        """This broker's connection name in Redis (``CLIENT LIST`` shows it)."""
+        """This broker's connection name in Redis (``CLIENT LIST`` shows it), when it makes
+        its own connections."""
+        self._shared: Redis | None = None
         self._control = f"{prefix}_broker:{self.name}"
         self._client: Redis | None = None
         self._pubsub: PubSub | None = None
@@ -62,6 +64,16 @@ class RedisBroker(Broker):
         self._pings: dict[bytes, asyncio.Future[None]] = {}
         self._wanted = False
         self._connecting = asyncio.Lock()
+
+    @classmethod
+    def on(cls, client: Redis, prefix: str = PREFIX, buffer: int = BUFFER) -> RedisBroker:
+        """A broker over ``client``, the process's shared one (its pub/sub takes one of the
+        client's connections; the client is left open when the broker disconnects)."""
+        kwargs = client.connection_pool.connection_kwargs
+        where = kwargs.get("path") or f"{kwargs.get('host')}:{kwargs.get('port')}"
+        broker = cls(f"redis://{where}/{kwargs.get('db', 0)}", prefix, buffer)
+        broker._shared = client
+        return broker
 
     @property
     def connected(self) -> bool:
@@ -77,7 +89,8 @@ class RedisBroker(Broker):
             await self._close_connections()
             # No silent reconnects: a broken pub/sub connection ends the subscriptions
             # (their consumers resync), and the next publish or subscribe connects again.
-            client = Redis.from_url(self.url, retry=Retry(NoBackoff(), 0), client_name=self.name)
+            client = self._shared or Redis.from_url(self.url, retry=Retry(NoBackoff(), 0),
+                                                    client_name=self.name)
             pubsub = client.pubsub()
             self._client, self._pubsub = client, pubsub
             try:
@@ -110,7 +123,7 @@ class RedisBroker(Broker):
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        if self._client is not None:
+        if self._client is not None and self._client is not self._shared:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
         self._pubsub = self._client = None

@@ -15,10 +15,10 @@ import os
 import sys
 from typing import Any
 
-from ..limits.open import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server import Settings, create_app
 from ..server.app import default_database_url
 from ..server.core.guards import LimitSettings
+from ..server.core.redis_client import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.ops.logs import configure, uvicorn_log_config
 from ..server.ops.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP

@@ -1,17 +1,21 @@
-"""Choose the leases' implementation from a URL."""
+"""Choose the leases' implementation: in the site's Redis, or in this process's memory."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from .base import Leases
 from .memory import MemoryLeases
 
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
-def open_leases(redis_url: str | None) -> Leases:
-    """Redis leases for a ``redis://`` URL, memory leases for None or ""."""
-    if not redis_url:
+
+def open_leases(redis: Redis | None) -> Leases:
+    """Leases on ``redis`` (the process's client, which they share and do not close), memory
+    leases for None."""
+    if redis is None:
         return MemoryLeases()
-    if not redis_url.startswith(("redis://", "rediss://", "unix://")):
-        raise ValueError(f"not a Redis URL: {redis_url!r} (redis://host:port/db)")
     from .redis import RedisLeases
 
-    return RedisLeases.from_url(redis_url)
+    return RedisLeases(redis)

@@ -28,7 +28,8 @@ FENCE_KEEP = 30 * 24 * 3600
 """Seconds a name's fence counter outlives its last acquisition."""
 
 MAX_CONNECTIONS = 16
-"""Connections to Redis per process; more calls at once wait for one."""
+"""Connections of a client made by :meth:`RedisLeases.from_url`; more calls at once wait
+for one."""
 
 POOL_TIMEOUT = 5.0
 """Seconds a call waits for a free connection before it fails."""
@@ -79,10 +80,13 @@ def _ms(seconds: float) -> int:
 class RedisLeases(Leases):
     """Leases as expiring Redis keys, changed only by Lua scripts."""
 
-    def __init__(self, client: Redis, prefix: str = PREFIX) -> None:
-        """Leases on ``client``, every key starting with ``prefix``."""
+    def __init__(self, client: Redis, prefix: str = PREFIX, *, owned: bool = False) -> None:
+        """Leases on ``client``, every key starting with ``prefix``; ``owned``: the client
+        is theirs alone, closed by :meth:`close` (else it is the process's shared one)."""
         self.client = client
         """The asyncio Redis client."""
+        self.owned = owned
+        """Whether :meth:`close` closes the client."""
         self.prefix = prefix
         """Prepended to every key."""
         self._acquire = client.register_script(_ACQUIRE)
@@ -92,10 +96,11 @@ class RedisLeases(Leases):
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisLeases:
-        """Leases on the Redis at ``url`` (``redis://host:port/db``)."""
+        """Leases on a client of their own for the Redis at ``url`` (tests and scripts; the
+        server hands every part one shared client, :mod:`euchre.server.core.redis_client`)."""
         pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS,
                                                timeout=POOL_TIMEOUT)
-        return cls(Redis(connection_pool=pool), **kwargs)
+        return cls(Redis(connection_pool=pool), owned=True, **kwargs)
 
     def _key(self, name: str) -> str:
         return f"{self.prefix}{name}"
@@ -163,5 +168,7 @@ class RedisLeases(Leases):
         await self.client.ping()
 
     async def close(self) -> None:
-        """Close the client's connections."""
-        await self.client.aclose()
+        """Close the client's connections if the client is their own (the process's
+        shared client is closed by whoever made it)."""
+        if self.owned:
+            await self.client.aclose()

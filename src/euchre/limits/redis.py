@@ -21,7 +21,8 @@ PREFIX = "euchre:limit:"
 """Every key this module writes starts with this."""
 
 MAX_CONNECTIONS = 32
-"""Connections to Redis per process; more hits at once wait for one (a burst of thousands
+"""Connections of a client made by :meth:`RedisLimits.from_url`; more hits at once wait for
+one (a burst of thousands
 of requests must queue, not fail with "too many connections")."""
 
 POOL_TIMEOUT = 10.0
@@ -67,11 +68,14 @@ class RedisLimits(Limits):
     reached raises :class:`~euchre.limits.base.LimitsUnavailable` (the caller refuses)."""
 
     def __init__(self, client: Redis, now: Callable[[], float] | None = None,
-                 prefix: str = PREFIX) -> None:
+                 prefix: str = PREFIX, *, owned: bool = False) -> None:
         """Limits on ``client``; ``now`` (seconds) replaces the Redis server's clock in
-        tests."""
+        tests; ``owned``: the client is theirs alone, closed by :meth:`close` (else it is
+        the process's shared one)."""
         self.client = client
         """The asyncio Redis client."""
+        self.owned = owned
+        """Whether :meth:`close` closes the client."""
         self.now = now
         """A clock to use instead of the server's (tests only)."""
         self.prefix = prefix
@@ -81,10 +85,11 @@ class RedisLimits(Limits):
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisLimits:
-        """Limits on the Redis at ``url`` (``redis://host:port/db``)."""
+        """Limits on a client of their own for the Redis at ``url`` (tests and scripts; the
+        server hands every part one shared client, :mod:`euchre.server.core.redis_client`)."""
         pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS,
                                                timeout=POOL_TIMEOUT)
-        return cls(Redis(connection_pool=pool), **kwargs)
+        return cls(Redis(connection_pool=pool), owned=True, **kwargs)
 
     def _now(self) -> str:
         return "" if self.now is None else str(int(self.now() * 1000))
@@ -121,5 +126,7 @@ class RedisLimits(Limits):
         await self.client.ping()
 
     async def close(self) -> None:
-        """Close the client's connections."""
-        await self.client.aclose()
+        """Close the client's connections if the client is their own (the process's
+        shared client is closed by whoever made it)."""
+        if self.owned:
+            await self.client.aclose()

@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 from starlette.applications import Starlette
 
-from .accounts.accounts_api import accounts_extension
+from .accounts.accounts_api import AccountsOptions, accounts_extension
 from .accounts.bots_api import bots_extension
 from .accounts.ratings_api import ratings_extension
-from .app import Settings, build_app
+from .app import Given, Settings, build_app
 from .core.registry import Extension
 from .online.my_games import my_games_extension
 from .online.online_api import online_extension
@@ -22,18 +22,23 @@ from .site import site_extension
 from .tables.practice_api import practice_extension
 
 
-def site_extensions() -> list[Extension]:
-    """The site's extensions: the site itself (broker, leases: first, it decides whether
-    this process runs tables), practice tables, accounts and coin tables, outside bots'
+def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
+    """The site's extensions, in the order they are started (each after those whose parts
+    it needs, :attr:`Extension.needs`): the site's checks, practice tables, accounts and
+    coin tables (``accounts``: its options, default from the environment), outside bots'
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
     both), and the person's games in progress (after them all)."""
-    return [site_extension(), practice_extension(), accounts_extension(), bots_extension(),
-            online_extension(), stakes_extension(), ratings_extension(),
+    return [site_extension(), practice_extension(), accounts_extension(accounts),
+            bots_extension(), online_extension(), stakes_extension(), ratings_extension(),
             my_games_extension()]
 
 
 def create_app(settings: Settings | None = None,
-               extensions: Sequence[Extension] | None = None) -> Starlette:
-    """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`)."""
-    return build_app(settings, site_extensions() if extensions is None else extensions)
+               extensions: Sequence[Extension] | None = None, *,
+               accounts: AccountsOptions | None = None, given: Given | None = None
+               ) -> Starlette:
+    """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`,
+    with ``accounts`` options), its site using the ``given`` parts."""
+    chosen = site_extensions(accounts) if extensions is None else extensions
+    return build_app(settings, chosen, given)

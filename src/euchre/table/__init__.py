@@ -6,9 +6,10 @@ knows the rules only through :class:`~euchre.game.GameState` and knows nothing o
 
 from __future__ import annotations
 
-from .actor import Subscriber, TableActor, restore
+from .actor import TableActor, restore
 from .errors import TableError
 from .events import Event, Frame
+from .fanout import Outgoing, Subscriber
 from .kinds import PRACTICE, PRACTICE_KIND, TableKind, TableObserver, TurnPolicy
 from .manager import TableManager
 from .pacing import LoopScheduler, ManualScheduler, Pacing, Scheduler
@@ -21,6 +22,7 @@ __all__ = [
     "Frame",
     "LoopScheduler",
     "ManualScheduler",
+    "Outgoing",
     "Pacing",
     "Scheduler",
     "Seat",

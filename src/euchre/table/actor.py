@@ -25,10 +25,9 @@ import logging
 import math
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from .. import actions as A
 from ..actions import Action, ActionError, parse_action
@@ -74,26 +73,10 @@ from .errors import (
 from .errors import NotStored as NotStored  # re-exported: the server imports it from here
 from .errors import TableError as TableError
 from .errors import TableStopped as TableStopped
-from .events import (
-    ACTION,
-    AWAY,
-    BACK,
-    CLOSED,
-    DEAL,
-    GAME_OVER,
-    HAND_OVER,
-    PRESENCE,
-    REPLACED,
-    SPECTATORS,
-    TRICK,
-    Event,
-    Frame,
-    hand_summary,
-    snapshot_json,
-)
+from .events import Event, Frame, hand_summary, hidden_kind
+from .fanout import Fanout, Subscriber, release_all
 from .inbox import Inbox
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
-from .law11 import replay_keeps_law11
 from .logcontext import TABLE_ID
 from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
@@ -101,7 +84,25 @@ from .presence import Presence, SpectatorCount, connected
 from .records import game_record, public_record
 from .saving import Retry, TableSaver, TableState
 from .seats import SeatKey, TableConfig
+from .snapshot import table_snapshot
 from .timing import jittered
+from .wire import (
+    ActionEvent,
+    AwayEvent,
+    BackEvent,
+    ClosedEvent,
+    DealEvent,
+    EventBody,
+    GameOverEvent,
+    HandOverEvent,
+    HandSummary,
+    NextCommitment,
+    PresenceEvent,
+    ReplacedEvent,
+    SpectatorsEvent,
+    TableSnapshot,
+    TrickEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -114,14 +115,6 @@ LEFT = "left"
 """Why a computer took a seat: its person left the game (the Leave button)."""
 AWAY_TOO_LONG = "away"
 """Why a computer took a seat: its person's connection was gone past the grace."""
-class Subscriber(Protocol):
-    """A connection that receives one seat's messages (must not block)."""
-
-    seat: int | None
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message for delivery."""
-        ...
 
 
 @dataclass
@@ -133,7 +126,7 @@ class _Kept:
     policy: TurnPolicy
     replaced: dict[int, str]
     closed: str | None
-    summary: dict[str, Any] | None
+    summary: HandSummary | None
     clock_played: list[tuple[int, int]]
 
 class TableActor:
@@ -215,8 +208,9 @@ class TableActor:
             replaced=kept_out, seen=seen, away_left=away_left)
         self._seen = self._people.seen  # the same set and dict, read by the joins
         self._away = self._people.away
-        self._history: deque[Event] = deque(maxlen=history_limit)
-        self._subscribers: list[Subscriber] = []
+        self._fanout = Fanout(config.id, self._render, history_limit)
+        self._history = self._fanout.history  # the fan-out's, read here
+        self._subscribers = self._fanout.subscribers
         self._joining = 0  # joins queued, not yet handled
         self._leaving = 0  # leaves queued, not yet handled
         self._queue = Inbox[Command]()
@@ -226,9 +220,8 @@ class TableActor:
         self._count = SpectatorCount(scheduler, lambda: self._post(CountSpectators()))
         self._deadline: tuple[int, float] | None = None
         self._step = 0
-        self._summary: dict[str, Any] | None = None
+        self._summary: HandSummary | None = None
         self._frame = self._make_frame()
-        self._snapshots: tuple[Frame | None, dict[int | None, dict[str, Any]]] = (None, {})
         self._saver = TableSaver(config)
         self._held: list[Event] = []  # made, not yet shown: waiting for their save
         self._shown = self._frame  # the frame last shown (while events are held)
@@ -475,15 +468,18 @@ class TableActor:
         current = self._shown_frame().game.current
         return current.view(seat) if current is not None else None
 
-    def snapshot(self, seat: int | None) -> dict[str, Any]:
+    def snapshot(self, seat: int | None) -> TableSnapshot:
         """The seat's TABLE object as shown (a change waiting for its save is not in it)."""
-        table = snapshot_json(self.config, self._shown_frame(), seat, self.policy,
-                              self.scheduler.now())
+        frame = self._shown_frame()
         # Which moves of this hand the clock played, so a seat that rejoins with a
         # snapshot (not the events) still sees them marked.
-        hand = table["hand_number"]
-        table["clock_played"] = [i for h, i in self._clock_played if h == hand]
-        return table
+        hand = len(frame.game.all_hands())
+        return table_snapshot(self.config, frame, seat, self.policy, self.scheduler.now(),
+                              [i for h, i in self._clock_played if h == hand])
+
+    def _render(self, frame: Frame, seat: int | None) -> TableSnapshot:
+        """A seat's snapshot of a frame, as an event carries it."""
+        return table_snapshot(self.config, frame, seat, self.policy, self.scheduler.now())
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
@@ -626,7 +622,7 @@ class TableActor:
                     self._decided()
                     self._step += 1  # a computer's move or a clock already queued is void
                     self._schedule()
-                    self._publish([(CLOSED, {"reason": reason}, None)])
+                    self._publish([ClosedEvent(reason=reason)])
                     await self._store()
                 done.set_result(None)
 
@@ -731,8 +727,7 @@ class TableActor:
             number = len(self.game.all_hands())
             self._clock_played = [m for m in self._clock_played if m[0] == number]
             self._clock_played.append((number, len(hand.history())))
-        await self._advance(self.game.apply(action, seat=seat), seat, action,
-                            {"timed_out": True})
+        await self._advance(self.game.apply(action, seat=seat), seat, action, timed_out=True)
 
     async def _thought(self, bot: Any, level: str, seat: int) -> Action:
         """The move thought out for ``seat`` since its turn started; worked out now if
@@ -761,38 +756,39 @@ class TableActor:
         seed, clients = self.seeds[-1], self.client_seeds[-1]
         assert new.current is not None
         number = len(new.all_hands())
-        data = {"dealer": new.current.dealer, "hand_number": number,
-                "commitment": commitment(seed),
-                "client_seeds": {str(s): c for s, c in sorted(clients.items())},
-                "next_commitment": {"hand_number": number + 1,
-                                    "commitment": self._shuffle.next_commitment()}}
-        await self._commit(new, [(DEAL, data, None)])
+        deal = DealEvent(dealer=new.current.dealer, hand_number=number,
+                         commitment=commitment(seed),
+                         client_seeds={str(s): c for s, c in sorted(clients.items())},
+                         next_commitment=NextCommitment(
+                             hand_number=number + 1,
+                             commitment=self._shuffle.next_commitment()))
+        await self._commit(new, [deal])
 
     async def _advance(self, new: GameState, seat: int, action: Action,
-                       extra: dict[str, Any] | None = None) -> None:
+                       timed_out: bool = False) -> None:
         old = self.game.current
         hand = new.current
         assert old is not None and hand is not None
-        events: list[tuple[str, dict[str, Any], Action | None]] = [
-            (ACTION, {"seat": seat, **(extra or {})}, action)
+        events: list[EventBody] = [
+            ActionEvent(seat=seat, action=str(action), timed_out=True if timed_out else None)
         ]
         if len(hand.tricks) > len(old.tricks):
             leader, cards, winner = hand.tricks[-1]
-            events.append((TRICK, {"leader": leader, "cards": [card_text(c) for c in cards],
-                                   "winner": winner}, None))
+            events.append(TrickEvent(leader=leader, cards=[card_text(c) for c in cards],
+                                     winner=winner))
         if hand.is_over and not old.is_over:
             number = len(new.all_hands())
             seed = self._seed(number - 1)
             self._summary = hand_summary(hand, number, new.score, seed, self._clients(number - 1))
             self.policy.hand_over(self.scheduler.now())
-            events.append((HAND_OVER, {"points": list(hand.points), "score": list(new.score),
-                                       "summary": self._summary}, None))
+            events.append(HandOverEvent(points=list(hand.points), score=list(new.score),
+                                        summary=self._summary))
         if new.is_over and not self.game.is_over:
-            events.append((GAME_OVER, {"winner": new.winner, "score": list(new.score)}, None))
+            assert new.winner is not None
+            events.append(GameOverEvent(winner=new.winner, score=list(new.score)))
         await self._commit(new, events)
 
-    async def _commit(self, new: GameState,
-                      events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
+    async def _commit(self, new: GameState, events: list[EventBody]) -> None:
         finished_now = new.is_over and not self.game.is_over
         self.game = new
         self._step += 1
@@ -809,53 +805,26 @@ class TableActor:
                 except Exception:
                     log.exception("table %s: finish hook failed", self.id)
 
-    def _publish(self, events: list[tuple[str, dict[str, Any], Action | None]]) -> None:
+    def _publish(self, events: list[EventBody]) -> None:
         """Number the events and hold them: :meth:`_show` sends them once they are stored."""
         if not self._held:
             self._shown = self._frame
         self.version += len(events)
         self._frame = self._make_frame()
         first = self.version - len(events) + 1
-        for i, (kind, data, action) in enumerate(events):
-            self._held.append(Event(first + i, kind, data, action, self._frame))
+        for i, body in enumerate(events):
+            self._held.append(Event(first + i, body, self._frame, hidden_kind(body)))
 
     def _show(self) -> None:
-        """Send the held events to every subscriber (in order, each once), then answer the
-        callers waiting for them."""
+        """Send the held events to every subscriber (in order, each once, encoded once per
+        audience: :class:`~.fanout.Fanout`), then answer the callers waiting for them."""
         held, self._held = self._held, []
-        for event in held:
-            self._history.append(event)
-            for sub in list(self._subscribers):
-                self._deliver(sub, event)
+        self._fanout.show(held)
         self._shown = self._frame
         waiting, self._waiting = self._waiting, []
         for done, value in waiting:
             if not done.done():
                 done.set_result(value)
-
-    def _table_json(self, frame: Frame, seat: int | None) -> dict[str, Any]:
-        """A seat's snapshot of a frame, built once per frame and seat."""
-        if self._snapshots[0] is not frame:
-            self._snapshots = (frame, {})
-        cache = self._snapshots[1]
-        table = cache.get(seat)
-        if table is None:
-            table = cache[seat] = snapshot_json(self.config, frame, seat, self.policy,
-                                                self.scheduler.now())
-        return table
-
-    def _deliver(self, sub: Subscriber, event: Event) -> None:
-        assert event.frame is not None
-        try:
-            sub.send({
-                "type": "event",
-                "version": event.version,
-                "event": event.to_json(sub.seat),
-                "table": self._table_json(event.frame, sub.seat),
-            })
-        except Exception:
-            log.exception("table %s: dropping a subscriber", self.id)
-            self._subscribers.remove(sub)
 
     def _answer(self, done: asyncio.Future[Any], value: Any) -> None:
         """Answer a caller now, or once the changes made so far are stored and shown."""
@@ -971,40 +940,21 @@ class TableActor:
         if sub.seat is not None and sub.seat in self.replaced:
             raise SeatReplaced(REPLACED_TEXT)
         was = self._connected()
-        if sub.seat is not None:  # the seat's other windows are told it opened again
-            for other in self._subscribers:
-                if other.seat == sub.seat:
-                    other.send({"type": "also_open", "seat": sub.seat})
-        self._subscribers.append(sub)
-        sub.send({"type": "joined", "table_id": self.id, "seat": sub.seat,
-                  "version": self.version})
-        missing = [e for e in self._history if since is not None and e.version > since]
-        # Each event carries a whole table, so more than one missed event costs more than a
-        # snapshot; and a replay must not show a trick no longer on view (table law 11).
-        complete = since is not None and 0 <= since <= self.version and (
-            since == self.version or (len(missing) == 1 and missing[0].version == since + 1)
-        ) and replay_keeps_law11(missing, self.game)
-        if complete:
-            for event in missing:
-                self._deliver(sub, event)
-        else:
-            sub.send({"type": "snapshot", "version": self.version,
-                      "table": self.snapshot(sub.seat)})
+        self._fanout.join(sub, since, self.version, self.game, self.snapshot)
         changed = self._presence(was) | self._spectators(sub)
         if sub.seat is not None:
             changed |= sub.seat not in self._seen
             self._seen.add(sub.seat)
             if sub.seat in self._away:
                 self._end_away(sub.seat)
-                self._publish([(BACK, {"seat": sub.seat}, None)])
+                self._publish([BackEvent(seat=sub.seat)])
                 changed = True
         return changed
 
     def _on_leave(self, sub: Subscriber) -> bool:
-        if sub not in self._subscribers:
-            return False
         was = self._connected()
-        self._subscribers.remove(sub)
+        if not self._fanout.leave(sub):
+            return False
         changed = self._presence(was) | self._spectators(sub)
         seat = sub.seat
         if seat is not None and not self._connected()[seat]:
@@ -1023,7 +973,7 @@ class TableActor:
         if seconds is None or self.kind.away_grace is None or self.finished \
                 or seat in self._bots or not self._people.go_away(seat, seconds):
             return False
-        self._publish([(AWAY, {"seat": seat, "ms_left": math.ceil(seconds * 1000)}, None)])
+        self._publish([AwayEvent(seat=seat, ms_left=math.ceil(seconds * 1000))])
         return True
 
     def _end_away(self, seat: int) -> None:
@@ -1053,8 +1003,8 @@ class TableActor:
         if self.game.to_act == seat:
             self._step += 1  # the person's clock and its timeout move are void
             self._schedule()
-        self._publish([(REPLACED, {"seat": seat, "reason": reason,
-                                   "level": self.kind.replacement_level}, None)])
+        self._publish([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
+                                     level=self.kind.replacement_level)])
         if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
             self._later(0.0, DealNext(self._step))
         try:
@@ -1085,17 +1035,16 @@ class TableActor:
         """Publish the spectator count, if it differs from the one the table last showed."""
         self._count.published()
         if self._watching() != self._frame.spectators:
-            self._publish([(SPECTATORS, {"count": self._watching()}, None)])
+            self._publish([SpectatorsEvent(count=self._watching())])
 
     def _watching(self) -> int:
-        return sum(s.seat is None for s in self._subscribers)
+        return self._fanout.watching()
 
     def _presence(self, was: tuple[bool, bool, bool, bool]) -> bool:
         """Publish presence changes; True if there were any."""
         now = self._connected()
-        events: list[tuple[str, dict[str, Any], Action | None]] = [
-            (PRESENCE, {"seat": i, "connected": now[i]}, None)
-            for i in range(4) if now[i] != was[i]
+        events: list[EventBody] = [
+            PresenceEvent(seat=i, connected=now[i]) for i in range(4) if now[i] != was[i]
         ]
         if events:
             self._publish(events)
@@ -1124,12 +1073,12 @@ class TableActor:
             replacement_level=self.kind.replacement_level,
             deadline=self._deadline,
             closed=self.closed,
-            next_commitment=None if self.finished else {
-                "hand_number": len(self.game.all_hands()) + 1,
-                "commitment": self._shuffle.next_commitment()},
+            next_commitment=None if self.finished else NextCommitment(
+                hand_number=len(self.game.all_hands()) + 1,
+                commitment=self._shuffle.next_commitment()),
         )
 
-    def _last_summary(self) -> dict[str, Any] | None:
+    def _last_summary(self) -> HandSummary | None:
         hands = self.game.all_hands()
         done = [h for h in hands if h.is_over]
         if not done:
@@ -1192,20 +1141,6 @@ def _leads_after_trick(game: GameState) -> bool:
     hand = game.current
     return (hand is not None and not hand.is_over and bool(hand.tricks)
             and not hand.trick[1])
-
-
-def release_all(subscribers: list[Subscriber], reason: str) -> None:
-    """Drop every subscriber, telling each that has a ``release(reason)`` method (a
-    socket closes itself, so its client reconnects and finds the table wherever it is)."""
-    subs = list(subscribers)
-    subscribers.clear()
-    for sub in subs:
-        release = getattr(sub, "release", None)
-        if release is not None:
-            try:
-                release(reason)
-            except Exception:
-                log.exception("releasing a subscriber failed")
 
 
 def _refuse_queued(queue: Inbox[Command]) -> None:

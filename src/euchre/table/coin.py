@@ -22,6 +22,7 @@ from .clock import ClockPolicy, MoveClock
 from .first_draw import choose_first_dealer
 from .kinds import FinishHook, TableKind, TurnPolicy
 from .seats import BOT, HUMAN, Seat, TableConfig, hash_token
+from .wire import Clock
 
 COIN = "coin"
 """The kind of a coin table."""
@@ -82,17 +83,18 @@ class CoinTurnPolicy(TurnPolicy):
         """A computer plays ``seat`` from now on: its clock is dropped."""
         self.clocks.pop(seat, None)
 
-    def clock_json(self, seat: int | None, deadline: float | None, now: float) -> Any:
-        """``{"seat", "deadline_ms_left", "move_ms", "seconds_per_move", "misses",
-        "computer_speed"}`` while a person's move is timed, else None."""
+    def clock_json(self, seat: int | None, deadline: float | None, now: float
+                   ) -> Clock | None:
+        """The seat's clock (deadline, move time, seconds per move, misses, computer
+        speed) while a person's move is timed, else None."""
         if seat is None or deadline is None or seat not in self.clocks:
             return None
         clock = self.clocks[seat]
-        return {
-            **clock.to_json(seat, now),
-            "running": True,
-            "deadline_ms_left": max(0, math.ceil((deadline - now) * 1000)),
-        }
+        return Clock(seat=seat, running=True,
+                     deadline_ms_left=max(0, math.ceil((deadline - now) * 1000)),
+                     move_ms=round(clock.allowed * 1000) if clock.running else None,
+                     seconds_per_move=clock.policy.seconds_per_move, misses=clock.misses,
+                     computer_speed=clock.fast)
 
     def copy(self) -> CoinTurnPolicy:
         """The same clocks (each an immutable value), in a dict of its own."""

@@ -13,9 +13,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-Connection = Any
-"""A subscriber (the actor's ``Subscriber``: one seat's or a spectator's connection). Not
-imported from the actor, which imports these commands (no cycle, even for the type checker)."""
+from .fanout import Subscriber
 
 
 @dataclass
@@ -81,7 +79,7 @@ class Pace:
 class Join:
     """A connection subscribes, having seen the events up to ``since`` (None: none)."""
 
-    subscriber: Connection
+    subscriber: Subscriber
     since: int | None
     done: asyncio.Future[None]
 
@@ -90,7 +88,7 @@ class Join:
 class Leave:
     """A connection closed."""
 
-    subscriber: Connection
+    subscriber: Subscriber
 
 
 @dataclass

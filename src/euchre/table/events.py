@@ -1,27 +1,23 @@
-"""Table events and snapshots, and how each seat sees them.
+"""Table events, and the table right after each.
 
 An :class:`Event` is what changed (a deal, an action, a trick, the end of a hand or game,
-a seat connecting); a :class:`Frame` is the table right after it. Both are rendered per
-seat: another seat's discard shows as ``"discard"`` without the card, and the snapshot's
-``view`` is :meth:`HandView.to_json` for that seat only.
+a seat connecting), its body one of the event types of :mod:`.wire`; a :class:`Frame` is
+the table right after it. Both are rendered per seat: another seat's discard shows as
+``"discard"`` without the card (:meth:`Event.body_for`), and a snapshot
+(:mod:`.snapshot`) holds the seat's own view only.
 """
 
 from __future__ import annotations
 
-import functools
-import math
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+
+import msgspec
 
 from .. import actions as A
-from ..actions import Action
 from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
-from ..rules import Rules
-from .first_draw import first_draw_json
-from .kinds import TurnPolicy
-from .seats import TableConfig
+from .wire import ActionEvent, EventBody, HandSummary, NextCommitment, kind_of
 
 DEAL = "deal"
 """A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed),
@@ -60,7 +56,7 @@ class Frame:
     """The version of the last event applied."""
     game: GameState
     """The game (immutable)."""
-    summary: dict[str, Any] | None
+    summary: HandSummary | None
     """The last finished hand's public summary, or None."""
     commitment: str | None
     """The commitment of the current hand's shuffle."""
@@ -70,8 +66,8 @@ class Frame:
     """(seat, time) of the running turn deadline, if any."""
     closed: str | None = None
     """Why the table was closed before its game ended, if it was."""
-    next_commitment: dict[str, Any] | None = None
-    """``{"hand_number", "commitment"}`` of the next hand's table seed, for people's seeds."""
+    next_commitment: NextCommitment | None = None
+    """The next hand's table seed commitment, for people's seeds."""
     spectators: int = 0
     """How many connections watch the table without a seat."""
     replaced: tuple[tuple[int, str], ...] = ()
@@ -88,27 +84,38 @@ class Event:
 
     version: int
     """Numbered from 1, one more for each event."""
-    kind: str
-    """One of the kind constants."""
-    data: dict[str, Any] = field(default_factory=dict)
-    """Public fields of the event."""
-    action: Action | None = None
-    """For ``action`` events: the action (rendered per seat)."""
+    body: EventBody
+    """What happened, as its seat sees it (an action in full)."""
     frame: Frame | None = None
     """The table right after the event."""
+    hidden: str | None = None
+    """For an action other seats may not see in full (a discard, a farmer's swap): the
+    kind they see instead."""
 
-    def to_json(self, seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` may see it."""
-        out: dict[str, Any] = {"kind": self.kind, **self.data}
-        if self.action is not None:
-            actor = self.data.get("seat")
-            hidden = self.action.kind in _HIDDEN_KINDS and actor != seat
-            out["action"] = self.action.kind if hidden else str(self.action)
-        return out
+    @property
+    def kind(self) -> str:
+        """One of the kind constants."""
+        return kind_of(self.body)
+
+    def body_for(self, seat: int | None) -> EventBody:
+        """The event as ``seat`` may see it: another seat's hidden action by its kind only."""
+        body = self.body
+        if self.hidden is not None and isinstance(body, ActionEvent) and body.seat != seat:
+            return msgspec.structs.replace(body, action=self.hidden)
+        return body
+
+
+def hidden_kind(body: EventBody) -> str | None:
+    """The kind other seats see of an action only its own seat sees in full, else None."""
+    if isinstance(body, ActionEvent):
+        for kind in _HIDDEN_KINDS:
+            if body.action.startswith(kind):
+                return kind
+    return None
 
 
 def hand_summary(hand: HandState, number: int, score: tuple[int, int],
-                 seed: str | None, client_seeds: dict[int, str] | None = None) -> dict[str, Any]:
+                 seed: str | None, client_seeds: dict[int, str] | None = None) -> HandSummary:
     """The public result of a finished hand (no card that was not played)."""
     maker_side = hand.maker % 2 if hand.maker >= 0 else None
     euchred = (
@@ -116,78 +123,21 @@ def hand_summary(hand: HandState, number: int, score: tuple[int, int],
         and hand.tricks_won[maker_side] < 3
     )
     march = maker_side is not None and hand.tricks_won[maker_side] == 5
-    return {
-        "hand_number": number,
-        "dealer": hand.dealer,
-        "maker": hand.maker if hand.maker >= 0 else None,
-        "trump": suit_text(hand.trump) if hand.trump >= 0 else None,
-        "alone": hand.alone,
-        "lone_defender": hand.lone_defender if hand.lone_defender >= 0 else None,
-        "tricks_won": list(hand.tricks_won),
-        "points": list(hand.points),
-        "euchred": euchred,
-        "march": march,
-        "thrown_in": hand.thrown_in,
-        "reneged": list(hand.reneged) if hand.reneged else None,
-        "score": list(score),
-        "seed": seed,
-        "client_seeds": {str(s): c for s, c in sorted((client_seeds or {}).items())},
-        "pattern": hand.deal.pattern,
-    }
-
-
-def _seat_json(config: TableConfig, frame: Frame, seat: int, now: float) -> dict[str, Any]:
-    """What everyone sees of a seat: who, connected, away (and for how long), or played by
-    a computer since its person left (``kind`` bot, ``replaced`` says why)."""
-    out = {**config.seats[seat].public_json(seat), "connected": frame.connected[seat]}
-    why = dict(frame.replaced).get(seat)
-    if why is not None:
-        out.update(kind="bot", level=frame.replacement_level, replaced=why)
-    until = dict(frame.away).get(seat)
-    if until is not None and why is None and not frame.game.is_over:
-        out["away_ms_left"] = max(0, math.ceil((until - now) * 1000))
-    return out
-
-
-@functools.lru_cache(maxsize=64)
-def _rules(rules: Rules) -> tuple[dict[str, Any], list[str]]:
-    return rules.to_dict(), rules.describe()
-
-
-def snapshot_json(config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
-                  now: float) -> dict[str, Any]:
-    """The TABLE object of the protocol, for ``seat`` (None: a spectator, who sees the
-    public view: no card in any hand, no discard)."""
-    rules_json, rules_text = _rules(config.rules)
-    game = frame.game
-    current = game.current
-    view: dict[str, Any] | None = None
-    if current is not None:  # table law 11 for both: no earlier trick
-        view = (current.view(seat).to_table_json() if seat is not None
-                else current.view(current.dealer).to_public_json())
-    deadline_seat, deadline = frame.deadline if frame.deadline else (None, None)
-    return {
-        "id": config.id,
-        "kind": config.kind,
-        "version": frame.version,
-        "seat": seat,
-        "seats": [_seat_json(config, frame, i, now) for i in range(4)],
-        "preset": config.preset,
-        "rules": rules_json,
-        "rules_text": rules_text,
-        "score": list(game.score),
-        "hand_number": len(game.all_hands()),
-        "dealer": current.dealer if current is not None else None,
-        "to_act": game.to_act,
-        "commitment": frame.commitment,
-        "game_over": game.is_over,
-        "closed": frame.closed,
-        "winner": game.winner,
-        "view": view,
-        "clock": policy.clock_json(deadline_seat, deadline, now),
-        "summary": frame.summary,
-        "first_draw": first_draw_json(config.first_dealer, config.first_draw),
-        "next_commitment": frame.next_commitment,
-        "spectators": frame.spectators,
-        **({"extra": config.extra} if config.extra else {}),
-    }
+    return HandSummary(
+        hand_number=number,
+        dealer=hand.dealer,
+        maker=hand.maker if hand.maker >= 0 else None,
+        trump=suit_text(hand.trump) if hand.trump >= 0 else None,
+        alone=hand.alone,
+        lone_defender=hand.lone_defender if hand.lone_defender >= 0 else None,
+        tricks_won=list(hand.tricks_won),
+        points=list(hand.points),
+        euchred=euchred,
+        march=march,
+        thrown_in=hand.thrown_in,
+        reneged=list(hand.reneged) if hand.reneged else None,
+        score=list(score),
+        seed=seed,
+        client_seeds={str(s): c for s, c in sorted((client_seeds or {}).items())},
+        pattern=hand.deal.pattern,
+    )

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..game import GameState
+from .wire import Clock
 
 PRACTICE = "practice"
 """The kind of a practice table: no account, no coins, no clock."""
@@ -46,11 +47,12 @@ class TurnPolicy:
     def forget(self, seat: int) -> None:
         """A computer plays ``seat`` from now on (the person left): no clock for it."""
 
-    def clock_json(self, seat: int | None, deadline: float | None, now: float) -> Any:
+    def clock_json(self, seat: int | None, deadline: float | None, now: float
+                   ) -> Clock | None:
         """The ``clock`` field of a table snapshot: who is on the clock and the time left."""
         if seat is None or deadline is None:
             return None
-        return {"seat": seat, "deadline_ms_left": max(0, round((deadline - now) * 1000))}
+        return Clock(seat=seat, deadline_ms_left=max(0, round((deadline - now) * 1000)))
 
     def to_json(self) -> dict[str, Any]:
         """State to persist with the table (so a restarted table keeps its clock state)."""

@@ -66,8 +66,10 @@ class TableManager:
         history_limit: int = HISTORY_LIMIT,
         observer: TableObserver | None = None,
         retire_after: float = RETIRE_AFTER,
+        owners: TableOwners | None = None,
     ) -> None:
-        """A manager with no tables yet."""
+        """A manager with no tables yet; ``owners``: this process's table leases when many
+        processes serve the site (``store`` then saves under them)."""
         self.store = store
         """Where games are saved."""
         self.scheduler = scheduler
@@ -83,7 +85,7 @@ class TableManager:
         """Hooks called by :meth:`open` for every new table, before it is saved."""
         self.guard: Callable[[], bool] | None = None
         """Every table handles input only while this says True (the site's lease)."""
-        self.owners: TableOwners | None = None
+        self.owners = owners
         """This process's table leases, when many processes serve the site (None: one
         process runs every table)."""
         self._bot_factory = bot_factory

@@ -28,7 +28,6 @@ from urllib.parse import urlsplit
 
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -51,12 +50,12 @@ from ...storage.base import FINISHED, GameStore, StaleFenceError
 from ...table.clock import ClockPolicy
 from ...table.coin import COIN, coin_kind, coin_table
 from ...table.kinds import FinishedTable
-from ...table.manager import TableManager
 from ...table.seats import new_table_id, new_token
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
+from ..core.site import Site, site_of
 from ..tables.api import int_param, read_json
 from ..tables.door import Tables
 from ..wire.accounts import (
@@ -89,7 +88,7 @@ ARGON2_PROFILE_ENV = "EUCHRE_ARGON2_PROFILE"
 
 @dataclass
 class AccountsOptions:
-    """Settings of the accounts extension (set ``app.state.accounts_options`` before start)."""
+    """Settings of the accounts extension (``accounts_extension(options)``)."""
 
     password_profile: str = "default"
     """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
@@ -124,8 +123,8 @@ class AccountsState:
 
 
 def state_of(request: Request) -> AccountsState:
-    """The accounts services of the app (404 if the extension did not start)."""
-    state: AccountsState | None = getattr(request.app.state, "accounts", None)
+    """The accounts services of the site (404 if the app has no accounts)."""
+    state = site_of(request).get(AccountsState)
     if state is None:
         raise ApiError("not_available",
                        "accounts and coin tables are not available on this server")
@@ -273,7 +272,7 @@ async def get_games(request: Request) -> Response:
     """``GET /api/me/games``: coin games with results, replay links and statistics."""
     state = state_of(request)
     session = await signed_in(request, csrf=False)
-    store: GameStore = request.app.state.store
+    store = site_of(request).store
     games = await state.coins.games(session.account_id, limit=100)
     stats, per_game = await account_stats(store, games)
     return json_answer(Games(games=msgspec.convert(per_game, list[CoinGameResult]),
@@ -309,7 +308,7 @@ async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTab
     if request_key is not None and not 1 <= len(request_key) <= 80:
         raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
     account = await state.accounts.get(session.account_id)
-    manager: TableManager = request.app.state.manager
+    manager = site_of(request).manager
     table_id, token = new_table_id(), new_token()
     opened = await state.coins.open(session.account_id, table_id, body.stake,
                                     request_key=request_key, seat=0, seat_token=token)
@@ -371,7 +370,7 @@ async def post_leave(request: Request) -> Response:
     charged once, however often (or wherever) it is asked."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    settled = await leave_coin_game(request.app.state.tables, state.coins,
+    settled = await leave_coin_game(site_of(request)[Tables], state.coins,
                                     request.path_params["table_id"], session.account_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
@@ -390,8 +389,7 @@ async def post_leave(request: Request) -> Response:
 # -- start-up ------------------------------------------------------------------------------
 
 
-async def _engine_for(store: GameStore) -> AsyncEngine:
-    engine: AsyncEngine | None = getattr(store, "engine", None)
+async def _engine_for(engine: AsyncEngine | None) -> AsyncEngine:
     if engine is not None:
         return engine
     # Games in memory: keep accounts in a throwaway SQLite file for this process's life.
@@ -450,13 +448,11 @@ async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) 
                 log.info("coin table %s left: not closed here: %s", stored.id, e)
 
 
-async def startup(app: Starlette) -> None:
-    """Wire the services and register the coin table kind with the table manager."""
-    options: AccountsOptions = getattr(app.state, "accounts_options", None) \
-        or AccountsOptions.from_env()
-    store: GameStore = app.state.store
-    manager: TableManager = app.state.manager
-    engine = await _engine_for(store)
+async def make_parts(site: Site, options: AccountsOptions) -> list[object]:
+    """The accounts' services on the site's database (a throwaway SQLite file when games
+    are in memory): the :class:`AccountsState`, and its sessions and accounts by
+    themselves (what the core asks of a request: who is signed in)."""
+    engine = await _engine_for(site.engine)
     state = AccountsState(
         engine=engine,
         accounts=AccountService(engine, Passwords(options.password_profile)),
@@ -464,7 +460,12 @@ async def startup(app: Starlette) -> None:
         coins=CoinService(engine),
         clock=ClockPolicy(seconds_per_move=options.move_seconds),
     )
-    app.state.accounts = state
+    return [state, state.sessions, state.accounts]
+
+
+async def startup(site: Site) -> None:
+    """Register the coin table kind with the table manager; settle what a crash left."""
+    state = site[AccountsState]
 
     async def settle(table: FinishedTable) -> None:
         winner = table.game.winner
@@ -472,9 +473,9 @@ async def startup(app: Starlette) -> None:
             fence = getattr(getattr(table, "store", None), "fence", None)
             await state.coins.finish(table.id, winner, fence=fence)
 
-    manager.register(coin_kind(state.clock, settle))
+    site.manager.register(coin_kind(state.clock, settle))
     # With other processes serving the site, a stake without a table may be one being opened.
-    await reconcile(state, store, OPENING_GRACE if app.state.settings.redis_url else 0.0)
+    await reconcile(state, site.store, OPENING_GRACE if site.site_wide else 0.0)
     await state.sessions.purge()
 
 
@@ -483,8 +484,14 @@ _SIGNED_IN = {401: "Not signed in (no session, or it expired)."}
 _CSRF = {**_SIGNED_IN, 403: "The X-CSRF-Token header is missing or wrong."}
 
 
-def accounts_extension() -> Extension:
-    """Accounts, play coins and coin tables against the computer."""
+def accounts_extension(options: AccountsOptions | None = None) -> Extension:
+    """Accounts, play coins and coin tables against the computer (``options``: default
+    from the environment, :meth:`AccountsOptions.from_env`)."""
+    chosen = options or AccountsOptions.from_env()
+
+    async def parts(site: Site) -> list[object]:
+        return await make_parts(site, chosen)
+
     credentials = {400: "A bad username, password or body.",
                    403: "A request from another site.",
                    415: "The body is not JSON.",
@@ -527,5 +534,7 @@ def accounts_extension() -> Extension:
         pages=["/account", "/coins"],
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
                                   create_coin_table)],
+        parts=parts,
+        makes=[AccountsState, LoginSessionStore, AccountService],
         startup=startup,
     )

@@ -15,7 +15,6 @@ import contextlib
 import logging
 
 import msgspec
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -25,10 +24,11 @@ from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import bearer_token, bot_of
 from ..core.registry import Endpoint, Extension, Param
+from ..core.site import Background, Site, site_of
 from ..tables.api import read_body
 from ..tables.bot_gate import REVOKED_CHANNEL, BotGate
 from ..wire.bots import BotMe, BotTokenCreated, BotTokenInfo, BotTokenRequest, BotTokens
-from .accounts_api import signed_in
+from .accounts_api import AccountsState, signed_in
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +38,8 @@ SHOWN_ONCE = ("Keep this token secret: it is shown only now. A program that hold
 
 
 def service_of(request: Request) -> BotService:
-    """The app's bot service (404 if the extension did not start)."""
-    service: BotService | None = getattr(request.app.state, "bots", None)
+    """The site's bot service (404 if the app has no outside bots)."""
+    service = site_of(request).get(BotService)
     if service is None:
         raise ApiError("not_available", "outside bots are not available on this server")
     return service
@@ -76,15 +76,12 @@ async def delete_bot_token(request: Request) -> Response:
     except ValueError:
         raise ApiError("not_found", "you have no bot token with that id") from None
     revoked = await service.revoke(session.account_id, token_id)
-    gate: BotGate | None = getattr(request.app.state, "bot_gate", None)
-    if gate is not None:
-        gate.revoke(token_id)  # this process's sockets, now
-    broker: Broker | None = getattr(request.app.state, "broker", None)
-    if broker is not None:  # the other processes' sockets
-        try:
-            await broker.publish(REVOKED_CHANNEL, str(token_id))
-        except BrokerUnavailable as e:  # their sockets are refused at the next join
-            log.warning("could not announce the revocation of bot token %s: %s", token_id, e)
+    site = site_of(request)
+    site[BotGate].revoke(token_id)  # this process's sockets, now
+    try:  # the other processes' sockets
+        await site.broker.publish(REVOKED_CHANNEL, str(token_id))
+    except BrokerUnavailable as e:  # their sockets are refused at the next join
+        log.warning("could not announce the revocation of bot token %s: %s", token_id, e)
     return json_answer(_info(revoked))
 
 
@@ -113,25 +110,14 @@ async def _hear_revocations(broker: Broker, gate: BotGate) -> None:
             await asyncio.sleep(1.0)
 
 
-async def startup(app: Starlette) -> None:
-    """The bot service on the accounts' database; listen for revocations elsewhere."""
-    accounts = getattr(app.state, "accounts", None)
-    if accounts is None:
-        return
-    app.state.bots = BotService(accounts.engine)
-    broker: Broker | None = getattr(app.state, "broker", None)
-    gate: BotGate | None = getattr(app.state, "bot_gate", None)
-    if broker is not None and gate is not None:
-        app.state.bot_revocations = asyncio.create_task(_hear_revocations(broker, gate))
+async def make_parts(site: Site) -> list[object]:
+    """The bot service on the accounts' database."""
+    return [BotService(site[AccountsState].engine)]
 
 
-async def shutdown(app: Starlette) -> None:
-    """Stop listening."""
-    task: asyncio.Task[None] | None = getattr(app.state, "bot_revocations", None)
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+async def startup(site: Site) -> None:
+    """Listen for revocations in the site's other processes until the site stops."""
+    site[Background].start(_hear_revocations(site.broker, site[BotGate]))
 
 
 _CSRF = {401: "Not signed in (no session, or it expired).",
@@ -163,6 +149,8 @@ def bots_extension() -> Extension:
                      answers={200: BotMe},
                      refusals={401: "No token, or an unknown or revoked one."}),
         ],
+        parts=make_parts,
+        makes=[BotService],
+        needs=[AccountsState],
         startup=startup,
-        shutdown=shutdown,
     )

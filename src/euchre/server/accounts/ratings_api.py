@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -34,6 +33,7 @@ from ...table.seats import TableConfig
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, Extension, Param
+from ..core.site import Site, site_of
 from ..tables.api import int_param
 from ..wire.online import SeatRating
 from ..wire.ratings import (
@@ -64,8 +64,8 @@ class RatingsState:
 
 
 def state_of(request: Request) -> RatingsState:
-    """The app's ratings services (404 if the extension did not start)."""
-    state: RatingsState | None = getattr(request.app.state, "ratings", None)
+    """The site's ratings services (404 if the app has no ratings)."""
+    state = site_of(request).get(RatingsState)
     if state is None:
         raise ApiError("not_available", "ratings are not available on this server")
     return state
@@ -94,7 +94,7 @@ async def get_my_stats(request: Request) -> Response:
     account_id = session.account_id
     account = await accounts_api.state_of(request).accounts.get(account_id)
     rating = (await state.ratings.of([account_id])).get(account_id)
-    store: GameStore = request.app.state.store
+    store = site_of(request).store
     return json_answer(msgspec.convert({
         "username": account.username,
         "rating": rating.to_json() if rating is not None else None,
@@ -141,7 +141,7 @@ async def get_my_ratings(request: Request) -> Response:
 async def get_game_stats(request: Request) -> Response:
     """``GET /api/games/{id}/stats``: each seat's counts in a finished game."""
     game_id = request.path_params["game_id"]
-    store: GameStore = request.app.state.store
+    store = site_of(request).store
     stored = await store.get(game_id)
     if stored is None or "config" not in stored.meta:
         raise ApiError("no_game", f"no game {game_id!r}")
@@ -162,8 +162,8 @@ async def get_game_stats(request: Request) -> Response:
                                        GameStats))
 
 
-async def _seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | None]],
-                        shown: list[dict[str, Any]]) -> None:
+async def seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | None]],
+                       shown: list[dict[str, Any]]) -> None:
     """Put each signed-in person's rating (or null) on their seat in the tables' JSON."""
     ids = [a for table in accounts for a in table if a is not None]
     known = await state.ratings.of(ids)
@@ -189,14 +189,16 @@ async def reconcile(state: RatingsState, store: GameStore) -> None:
             log.info("applied rated game %s after a restart", game_id)
 
 
-async def startup(app: Starlette) -> None:
-    """Wire the services, the open and finish hooks, and settle unapplied rated games."""
-    accounts: accounts_api.AccountsState | None = getattr(app.state, "accounts", None)
-    if accounts is None:
-        return
-    state = RatingsState(RatingService(accounts.engine), PlayerIndex(accounts.engine))
-    app.state.ratings = state
-    manager = app.state.manager
+async def make_parts(site: Site) -> list[object]:
+    """The rating service and the index of who sat where, on the accounts' database."""
+    accounts = site[accounts_api.AccountsState]
+    return [RatingsState(RatingService(accounts.engine), PlayerIndex(accounts.engine))]
+
+
+async def startup(site: Site) -> None:
+    """Wire the open and finish hooks, and settle unapplied rated games."""
+    state = site[RatingsState]
+    manager = site.manager
 
     async def note_seats(config: TableConfig) -> None:
         seats = [(i, s.account_id) for i, s in enumerate(config.seats)
@@ -212,16 +214,11 @@ async def startup(app: Starlette) -> None:
         if winner is not None and await state.ratings.is_rated(table.id):
             await state.ratings.apply(table.id, winner)  # once per game, whoever calls
 
-    async def seat_ratings(accounts: Sequence[Sequence[int | None]],
-                           shown: list[dict[str, Any]]) -> None:
-        await _seat_ratings(state, accounts, shown)
-
     manager.open_hooks.append(note_seats)
     online = manager.kinds.get(ONLINE)
     if online is not None:
         manager.register(dataclasses.replace(online, finish=(*online.finish, rate)))
-    app.state.seat_ratings = seat_ratings
-    await reconcile(state, app.state.store)
+    await reconcile(state, site.store)
 
 
 def ratings_extension() -> Extension:
@@ -266,6 +263,9 @@ def ratings_extension() -> Extension:
                      refusals={404: "No such game.", 409: "The game is still being played."}),
         ],
         pages=["/leaders"],
+        parts=make_parts,
+        makes=[RatingsState],
+        needs=[accounts_api.AccountsState],
         startup=startup,
         schemas=[SeatRating],
     )

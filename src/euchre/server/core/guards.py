@@ -4,8 +4,8 @@ Every limit counts an attempt when it starts (:meth:`euchre.limits.Limits.hit`),
 sent at once cannot all pass before any is counted; a refused request changes nothing and
 is answered 429 with ``Retry-After`` and a plain-English JSON error (:class:`Limited`, a
 domain refusal with the code ``rate_limited``, answered by the app's exception handlers).
-The counts live in ``app.state.limits``: in memory, or in Redis when the server is given
-``--redis-url`` (shared by its processes).
+The counts live in the site's limits (:attr:`.site.Site.limits`): in memory, or in Redis
+when the server is given ``--redis-url`` (shared by its processes).
 
 - Sign-in: at most :attr:`LimitSettings.sign_in_per_user` guesses per username and
   :attr:`~LimitSettings.sign_in_per_address` per address in a window; a correct password
@@ -36,9 +36,11 @@ from typing import Any, Protocol
 
 from starlette.requests import HTTPConnection, Request
 
+from ...accounts.sessions import LoginSessionStore
 from ...errors import DomainError
 from ...leases import Leases
-from ...limits import Decision, Limits, LimitsUnavailable, MemoryLimits, retry_seconds
+from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
+from .site import site_of
 
 log = logging.getLogger(__name__)
 
@@ -129,18 +131,13 @@ class OpenTables(Protocol):
 
 
 def limits_of(conn: HTTPConnection) -> Limits:
-    """The app's limits (memory ones if the app was started without any)."""
-    state = conn.app.state
-    limits: Limits | None = getattr(state, "limits", None)
-    if limits is None:
-        limits = state.limits = MemoryLimits()
-    return limits
+    """The site's limits."""
+    return site_of(conn).limits
 
 
 def settings_of(conn: HTTPConnection) -> LimitSettings:
-    """The app's limit settings."""
-    found: LimitSettings | None = getattr(conn.app.state.settings, "limits", None)
-    return found if found is not None else LimitSettings()
+    """The site's limit settings."""
+    return site_of(conn)[LimitSettings]
 
 
 def address_of(conn: HTTPConnection) -> str:
@@ -250,8 +247,8 @@ async def sign_up_attempt(request: Request) -> Counted:
 async def account_of(request: Request) -> int | None:
     """The signed-in account's id, if the request carries a live session (or the bot's
     own account, for an outside bot's bearer token: bots are counted as accounts)."""
-    state = getattr(request.app.state, "accounts", None)
-    if state is None:
+    sessions = site_of(request).get(LoginSessionStore)
+    if sessions is None:
         return None
     from ...accounts import COOKIE_NAME
     from .people import bearer_token, bot_of
@@ -263,7 +260,7 @@ async def account_of(request: Request) -> int | None:
     cookie = request.cookies.get(COOKIE_NAME)
     if not cookie:
         return None
-    session = await state.sessions.find(cookie)
+    session = await sessions.find(cookie)
     return None if session is None else int(session.account_id)
 
 
@@ -374,12 +371,7 @@ class PersonLocks:
 
 def person_locks(conn: HTTPConnection) -> PersonLocks:
     """The app's :class:`PersonLocks`: site-wide when the site has a Redis URL."""
-    locks: PersonLocks | None = getattr(conn.app.state, "person_locks", None)
-    if locks is None:
-        site_wide = conn.app.state.settings.redis_url is not None
-        leases = getattr(conn.app.state, "leases", None) if site_wide else None
-        locks = conn.app.state.person_locks = PersonLocks(leases)
-    return locks
+    return site_of(conn)[PersonLocks]
 
 
 async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
 from .origins import set_browser_cookie
+from .site import site_of
 
 
 def static_dir(configured: Path | None) -> Path:
@@ -22,9 +24,17 @@ def static_dir(configured: Path | None) -> Path:
         return Path(__file__).resolve().parent.parent / "web" / "static"
 
 
+@dataclass(frozen=True)
+class ClientFiles:
+    """Where the web client's files are (a part of the site)."""
+
+    folder: Path
+    """The folder holding ``index.html``, the scripts and the styles."""
+
+
 async def client_page(request: Request) -> Response:
     """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
-    page = static_dir(request.app.state.settings.static_dir) / "index.html"
+    page = site_of(request)[ClientFiles].folder / "index.html"
     if not page.is_file():
         return PlainTextResponse("the web client is not installed", status_code=503)
     response = FileResponse(page, headers={"Cache-Control": "no-cache"})

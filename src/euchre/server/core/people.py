@@ -18,9 +18,17 @@ from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection, Request
 
-from ...accounts import COOKIE_NAME, CSRF_HEADER, CsrfError, NotSignedInError
+from ...accounts import (
+    COOKIE_NAME,
+    CSRF_HEADER,
+    AccountService,
+    CsrfError,
+    LoginSessionStore,
+    NotSignedInError,
+)
 from ...accounts.bots import BotIdentity, BotService, BotTokenRefused
 from ...table.seats import AccountKey, SeatKey, TableConfig
+from .site import site_of
 
 
 @dataclass(frozen=True)
@@ -43,21 +51,22 @@ class Person:
 async def person_of(request: HTTPConnection, *, csrf: bool = False) -> Person | None:
     """The signed-in person making ``request``, or None for a guest; with ``csrf`` a
     signed-in request without the right ``X-CSRF-Token`` is refused (:class:`CsrfError`)."""
-    state = getattr(request.app.state, "accounts", None)
-    if state is None:
+    site = site_of(request)
+    sessions, accounts = site.get(LoginSessionStore), site.get(AccountService)
+    if sessions is None or accounts is None:
         return None
     bearer = bearer_token(request)
     if bearer is not None:
         bot = await bot_of(request, bearer)
         return Person(bot.account_id, bot.name, bot)
     cookie = request.cookies.get(COOKIE_NAME)
-    session = await state.sessions.find(cookie) if cookie else None
+    session = await sessions.find(cookie) if cookie else None
     if session is None:
         return None
     if csrf and not session.csrf_ok(request.headers.get(CSRF_HEADER)):
         raise CsrfError("the X-CSRF-Token header is missing or wrong: reload the page")
     try:
-        account = await state.accounts.get(session.account_id)
+        account = await accounts.get(session.account_id)
     except NotSignedInError:
         return None
     return Person(int(account.id), str(account.username))
@@ -76,7 +85,7 @@ def bearer_token(request: HTTPConnection) -> str | None:
 
 async def bot_of(request: HTTPConnection, token: str) -> BotIdentity:
     """The bot a live bearer token speaks for (:class:`BotTokenRefused`: 401 otherwise)."""
-    service: BotService | None = getattr(request.app.state, "bots", None)
+    service = site_of(request).get(BotService)
     found = await service.identify(token) if service is not None else None
     if found is None:
         raise BotTokenRefused("this bot token is unknown or was revoked")

@@ -11,10 +11,11 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+
+from .site import Site, site_of
 
 Handler = Callable[[Request], Awaitable[Response]]
 """A route's handler."""
@@ -91,12 +92,16 @@ class SocketChannel:
     """Path parameter -> its description."""
 
 
-Startup = Callable[[Starlette], Awaitable[None]]
-"""Run once the table manager exists, before tables are resumed (shutdown hooks have the
-same shape: run after the tables stopped, in reverse order)."""
+Startup = Callable[[Site], Awaitable[None]]
+"""Run with the finished site, before tables are resumed (shutdown hooks have the same
+shape: run after the tables stopped, in reverse order)."""
 
-ReadyCheck = Callable[[Starlette], Awaitable[dict[str, str]]]
+ReadyCheck = Callable[[Site], Awaitable[dict[str, str]]]
 """Further ``/readyz`` checks: name -> outcome (``ok``, ``held``, ``not used`` ... or why)."""
+
+PartsMaker = Callable[[Site], Awaitable[Sequence[object]]]
+"""Makes an extension's parts from the site made so far (the root's parts and those of the
+extensions before it)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +122,13 @@ class Extension:
     """Further models the documents describe."""
     sockets: Sequence[SocketChannel] = ()
     """WebSocket routes, documented in ``/asyncapi.json``."""
+    parts: PartsMaker | None = None
+    """Makes this extension's parts at start, before any start-up hook runs (the site's
+    handlers and later extensions find each by its type)."""
+    makes: Sequence[type[Any]] = ()
+    """The types of the parts :attr:`parts` makes."""
+    needs: Sequence[type[Any]] = ()
+    """The types of the parts this extension needs from the extensions before it."""
 
 
 class Registry:
@@ -129,7 +141,13 @@ class Registry:
         self.kinds: dict[str, TableKindApi] = {}
         """Table kind -> how to open one."""
         seen: set[tuple[str, str]] = set()
+        made: set[type[Any]] = set()
         for ext in self.extensions:
+            missing = [t.__name__ for t in ext.needs if t not in made]
+            if missing:
+                raise ValueError(f"{ext.name} needs {missing}: put the extensions that make "
+                                 "them before it")
+            made.update(ext.makes)
             for endpoint in ext.endpoints:
                 key = (endpoint.method, endpoint.path)
                 if key in seen:
@@ -181,8 +199,7 @@ class Registry:
 
 def registry_of(request: Request) -> Registry:
     """The app's registry."""
-    registry: Registry = request.app.state.registry
-    return registry
+    return site_of(request)[Registry]
 
 
 KIND_REQUESTS = "table kind requests"

@@ -35,7 +35,7 @@ from ..wire.lobby import (
     TableChanged,
     TableGone,
 )
-from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, shown_tables
+from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, online_of, shown_tables
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
     [shown] = await shown_tables(app, [table], **extra)
     first = [encode_text(TableChanged(table=shown))]
-    refused = getattr(app.state, "start_refusals", {}).get(table_id)
+    refused = online_of(app).refusals.get(table_id)
     if refused is not None and not table.started and refused[0] == repr(table.people):
         first.append(refused[1])  # it still waits for the same people: say why
     return first
@@ -132,7 +132,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     """Serve one lobby socket (``table_id`` in the path: one table's)."""
     await websocket.accept()
     table_id: str | None = websocket.path_params.get("table_id")
-    guard = guard_of(websocket.app.state)
+    guard = guard_of(websocket)
     ticket = guard.admit(websocket.client.host if websocket.client else "?")
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)

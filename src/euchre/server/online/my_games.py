@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import logging
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ...accounts.seat_claims import SeatClaims
-from ...storage.base import FINISHED, GameStore
+from ...storage.base import FINISHED
 from ...table.online import ONLINE
 from ...table.seats import TableConfig
 from ..accounts import accounts_api
+from ..accounts.ratings_api import RatingsState
 from ..core.encoder import json_answer
 from ..core.registry import Endpoint, Extension
+from ..core.site import Site, site_of
 from ..tables.api import read_body
 from ..wire.accounts import ClaimedSeats, ClaimSeats, LiveGame, LiveGames
-from .lobby_state import lobby_of
+from .lobby_state import Online
 
 log = logging.getLogger(__name__)
 
@@ -44,17 +45,18 @@ def _game(table_id: str, kind: str, seat: int, status: str, *, quick: bool = Fal
 async def live_games(request: Request, account_id: int) -> list[LiveGame]:
     """The account's waiting tables and games being played, newest first."""
     found: list[LiveGame] = []
-    lobby = getattr(request.app.state, "online", None)
-    if lobby is not None:
-        waiting = await lobby_of(request).seats_of(account_id)
+    site = site_of(request)
+    online = site.get(Online)
+    if online is not None:
+        waiting = await online.lobby.seats_of(account_id)
         waiting.sort(key=lambda pair: pair[0].created_at, reverse=True)
         for table, seat in waiting:
             found.append(_game(table.id, ONLINE, seat, "waiting", quick=table.quick,
                                rated=table.options.rated, stake=table.options.stake))
-    ratings = getattr(request.app.state, "ratings", None)
+    ratings = site.get(RatingsState)
     if ratings is None:
         return found
-    store: GameStore = request.app.state.store
+    store = site.store
     for played in await ratings.players.games_of(account_id, limit=RECENT):
         if any(g.id == played.game_id for g in found):
             continue  # a table that started after the lobby was read: listed once
@@ -83,9 +85,10 @@ async def post_claim(request: Request) -> Response:
     stored table; a seat that already has an account is left alone)."""
     session = await accounts_api.signed_in(request, csrf=True)
     body = await read_body(request, ClaimSeats)
-    claims: SeatClaims | None = getattr(request.app.state, "seat_claims", None)
-    store: GameStore = request.app.state.store
-    ratings = getattr(request.app.state, "ratings", None)
+    site = site_of(request)
+    claims = site.get(SeatClaims)
+    store = site.store
+    ratings = site.get(RatingsState)
     bound: list[str] = []
     for held in body.seats[:50]:
         stored = await store.get(held.id)
@@ -104,11 +107,9 @@ async def post_claim(request: Request) -> Response:
     return json_answer(ClaimedSeats(bound=bound))
 
 
-async def startup(app: Starlette) -> None:
-    """The claims of guest seats, where there are accounts."""
-    accounts = getattr(app.state, "accounts", None)
-    if accounts is not None:
-        app.state.seat_claims = SeatClaims(accounts.engine)
+async def make_parts(site: Site) -> list[object]:
+    """The claims of guest seats, on the accounts' database."""
+    return [SeatClaims(site[accounts_api.AccountsState].engine)]
 
 
 def my_games_extension() -> Extension:
@@ -130,6 +131,8 @@ def my_games_extension() -> Extension:
                      body=ClaimSeats, answers={200: ClaimedSeats},
                      refusals={401: "Not signed in.", 403: "No CSRF token."}),
         ],
-        startup=startup,
+        parts=make_parts,
+        makes=[SeatClaims],
+        needs=[accounts_api.AccountsState],
     )
 

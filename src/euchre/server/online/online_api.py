@@ -11,7 +11,6 @@ from a request's Host header.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
@@ -21,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...broker import Broker, BrokerUnavailable, MemoryBroker
+from ...broker import BrokerUnavailable
 from ...coins.pots import StakeRefused
 from ...storage.open_tables import MemoryOpenTableStore, OpenTableStore
 from ...table.kinds import FinishedTable
@@ -48,6 +47,7 @@ from ..core.errors import ApiError
 from ..core.origins import origins_of
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
+from ..core.site import Background, Site, site_of
 from ..tables.api import int_param, read_body
 from ..wire.lobby import StartRefused, TableChanged, TableGone
 from ..wire.online import (
@@ -67,9 +67,11 @@ from ..wire.online import OnlineTables as OnlineTablesAnswer
 from . import stakes
 from .lobby_state import (
     LOBBY_CHANNEL,
+    Online,
     broker_of,
     invite_link,
     lobby_of,
+    online_of,
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
@@ -104,7 +106,7 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
         await lobby.unstart(table_id)
         raise
     try:
-        await app.state.manager.open(table.config())
+        await site_of(app).manager.open(table.config())
     except Exception:
         try:
             await lobby.unstart(table_id)
@@ -113,7 +115,7 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
         await stakes.give_back(app, table_id)
         raise
     await lobby.announce(table)
-    start_refusals(app).pop(table_id, None)
+    online_of(app).refusals.pop(table_id, None)
     return table
 
 
@@ -137,14 +139,6 @@ async def start_if_ready(app: Starlette, table: OpenTable) -> OpenTable:
         return await lobby_of(app).get(table.id)
 
 
-def start_refusals(app: Starlette) -> dict[str, tuple[str, str]]:
-    """Each quick table's last refused start: (who sat then, the message)."""
-    refusals: dict[str, tuple[str, str]] | None = getattr(app.state, "start_refusals", None)
-    if refusals is None:
-        refusals = app.state.start_refusals = {}
-    return refusals
-
-
 def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
@@ -160,7 +154,7 @@ async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused)
     message = StartRefused(id=table.id, people=who, stake=stake, message=text)
     # kept for a waiting page that opens its socket later (the fourth person's), while
     # the same people sit there (this process only: another tells on the next refusal)
-    start_refusals(app)[table.id] = (repr(table.people), encode_text(message))
+    online_of(app).refusals[table.id] = (repr(table.people), encode_text(message))
     try:
         await broker_of(app).publish(LOBBY_CHANNEL, encode_text(message))
     except BrokerUnavailable as e:  # the refusal stands; the table is as it was
@@ -170,15 +164,15 @@ async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused)
 # -- publishing ----------------------------------------------------------------------------
 
 
-def _listener(app: Starlette) -> Callable[[OpenTable | None, str, str], Any]:
+def _listener(site: Site) -> Callable[[OpenTable | None, str, str], Any]:
     async def publish(table: OpenTable | None, table_id: str, why: str) -> None:
         if table is None:
             message: Any = TableGone(id=table_id, reason=why or "empty")  # type: ignore[arg-type]
         else:
-            [shown] = await shown_tables(app, [table])
+            [shown] = await shown_tables(site, [table])
             message = TableChanged(table=shown)
         try:
-            await broker_of(app).publish(LOBBY_CHANNEL, encode_text(message))
+            await site.broker.publish(LOBBY_CHANNEL, encode_text(message))
         except BrokerUnavailable as e:  # the change stands; lobbies catch up on reconnect
             log.warning("could not announce a change to online table %s: %s", table_id, e)
 
@@ -361,32 +355,32 @@ async def post_cancel(request: Request) -> Response:
     return json_answer(shown)
 
 
-def open_table_store(app: Starlette) -> OpenTableStore:
+def open_table_store(site: Site) -> OpenTableStore:
     """Open tables in the site's database when games are in SQL, else in memory."""
-    engine = getattr(app.state.store, "engine", None)
-    if engine is None:
+    if site.engine is None:
         return MemoryOpenTableStore()
     from ...storage.open_tables_sql import SqlOpenTableStore
 
-    return SqlOpenTableStore(engine)
+    return SqlOpenTableStore(site.engine)
 
 
-async def startup(app: Starlette) -> None:
-    """Register the online kind (its end takes the game off the lobby) and the lobby; push
-    every change to the lobby's channel."""
-    lobby = Lobby(getattr(app.state, "open_table_store", None) or open_table_store(app))
-    app.state.online = lobby
-    if getattr(app.state, "broker", None) is None:
-        app.state.lobby_broker = MemoryBroker()
-        await app.state.lobby_broker.connect()
-    lobby.listeners.append(_listener(app))
+async def make_parts(site: Site) -> list[object]:
+    """The lobby, on the open tables' store."""
+    return [Online(Lobby(open_table_store(site)))]
+
+
+async def startup(site: Site) -> None:
+    """Register the online kind (its end takes the game off the lobby); push every change
+    to the lobby's channel; sweep expired open tables until the site stops."""
+    lobby = site[Online].lobby
+    lobby.listeners.append(_listener(site))
 
     async def off_the_lobby(table: FinishedTable) -> None:
         await lobby.finished(table.id)
 
-    app.state.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
+    site.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
         *ONLINE_KIND.finish, off_the_lobby)))
-    app.state.lobby_sweeper = asyncio.create_task(_sweep_forever(lobby))
+    site[Background].start(_sweep_forever(lobby))
 
 
 SWEEP_EVERY = 30.0
@@ -400,18 +394,6 @@ async def _sweep_forever(lobby: Lobby) -> None:
             await lobby.sweep()
         except Exception:  # the database may be away a moment: the next sweep tries again
             log.exception("sweeping expired online tables failed")
-
-
-async def shutdown(app: Starlette) -> None:
-    """Stop the sweeps; close the lobby's own broker."""
-    sweeper: asyncio.Task[None] | None = getattr(app.state, "lobby_sweeper", None)
-    if sweeper is not None:
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
-    own: Broker | None = getattr(app.state, "lobby_broker", None)
-    if own is not None:
-        await own.disconnect()
 
 
 _ID = Param("table_id", "path", "The table id.")
@@ -504,6 +486,7 @@ def online_extension() -> Extension:
         pages=["/online", "/online/{table_id}", "/lobby", "/watch/{table_id}"],
         sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
+        parts=make_parts,
+        makes=[Online],
         startup=startup,
-        shutdown=shutdown,
     )

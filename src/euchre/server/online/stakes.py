@@ -28,10 +28,12 @@ from ...table.actor import LEFT, TableActor
 from ...table.kinds import FinishedTable, TableKind
 from ...table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from ...table.seats import AccountKey
+from ..accounts.accounts_api import AccountsState
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param
+from ..core.site import Site, site_of
 from ..tables.api import read_body
 from ..tables.door import ALREADY, OVER, Tables
 from ..wire.online import GameLeft, TokenRequest
@@ -42,10 +44,10 @@ NO_STAKES = "coin stakes are not available on this server"
 """The refusal of a stake where the accounts extension is off."""
 
 
-def pots_of(app: Starlette) -> PotService | None:
-    """The app's stake pots (None: no accounts on this server)."""
-    pots: PotService | None = getattr(app.state, "pots", None)
-    return pots
+def pots_of(app: Any) -> PotService | None:
+    """The site's stake pots (None: no accounts on this server); ``app``: the app, a
+    request or the site."""
+    return site_of(app).get(PotService)
 
 
 async def check_stake(app: Starlette, stake: int, person: Person | None) -> None:
@@ -136,7 +138,7 @@ async def post_leave_game(request: Request) -> Response:
     body = await read_body(request, TokenRequest)
     pots = pots_of(request.app)
     key = await seat_key(request, body.token)  # the token, else the person
-    answer, account = await leave_game(request.app.state.tables, pots, table_id, key)
+    answer, account = await leave_game(site_of(request)[Tables], pots, table_id, key)
     person = await person_of(request)
     if person is not None and account == person.account_id and pots is not None:
         answer = msgspec.structs.replace(
@@ -207,18 +209,20 @@ def with_stakes(online: TableKind, pots: PotService) -> TableKind:
                                on_replaced=(*online.on_replaced, charge))
 
 
-async def startup(app: Starlette) -> None:
-    """Wire the pots and the online kind's hooks; settle what a crash left."""
-    accounts = getattr(app.state, "accounts", None)
-    manager = app.state.manager
-    online = manager.kinds.get(ONLINE)
-    if accounts is None or online is None:
-        return
-    pots = PotService(accounts.engine)
-    app.state.pots = pots
+async def make_parts(site: Site) -> list[object]:
+    """The stake pots, on the accounts' database."""
+    return [PotService(site[AccountsState].engine)]
 
+
+async def startup(site: Site) -> None:
+    """Wire the online kind's hooks to the pots; settle what a crash left."""
+    manager = site.manager
+    online = manager.kinds.get(ONLINE)
+    if online is None:
+        return
+    pots = site[PotService]
     manager.register(with_stakes(online, pots))
-    await reconcile(pots, app.state.store)
+    await reconcile(pots, site.store)
 
 
 def stakes_extension() -> Extension:
@@ -241,5 +245,8 @@ def stakes_extension() -> Extension:
                                503: "The table is moving to another server: try again "
                                     "(nothing is charged twice)."}),
         ],
+        parts=make_parts,
+        makes=[PotService],
+        needs=[AccountsState],
         startup=startup,
     )

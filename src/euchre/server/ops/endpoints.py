@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import logging
 import secrets
+from dataclasses import dataclass
 
 import msgspec
 from starlette.requests import Request
@@ -22,6 +23,7 @@ from ...storage.base import GameStore
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, registry_of
+from ..core.site import site_of
 from ..wire.tables import Health, Ready
 from .metrics import CONTENT_TYPE, Metrics
 
@@ -31,9 +33,17 @@ SOLVER_MODULE = "euchre.bots._solver"
 """The compiled open-hand solver the hard player and hints need."""
 
 
+@dataclass(frozen=True)
+class MetricsToken:
+    """Who may read ``/metrics`` (a part of the site, from ``Settings.metrics_token``)."""
+
+    token: str | None
+    """The token a scraper shows (``Authorization: Bearer ...``); None: not served."""
+
+
 async def get_healthz(request: Request) -> Response:
     """``GET /healthz``: the process is up."""
-    return json_answer(Health(ok=True, tables=len(request.app.state.manager)))
+    return json_answer(Health(ok=True, tables=len(site_of(request).manager)))
 
 
 PASSING = frozenset({"ok", "memory", "not used", "held"})
@@ -63,10 +73,10 @@ async def readiness(store: GameStore, metrics: Metrics) -> dict[str, str]:
 
 async def get_readyz(request: Request) -> Response:
     """``GET /readyz``: 200 when every check passes, else 503 with the reasons."""
-    state = request.app.state
-    checks = await readiness(state.store, state.metrics)
+    site = site_of(request)
+    checks = await readiness(site.store, site[Metrics])
     for check in registry_of(request).ready_checks():
-        checks.update(await check(request.app))
+        checks.update(await check(site))
     ready = all(v in PASSING for v in checks.values())
     answer = msgspec.convert({"ready": ready, **checks}, Ready)
     return json_answer(answer, 200 if ready else 503)
@@ -85,14 +95,14 @@ def metrics_allowed(token: str | None, authorization: str | None) -> bool:
 async def get_metrics(request: Request) -> Response:
     """``GET /metrics``: Prometheus' text format, for the operator's token only. No token
     configured: 404 as for any unknown path; a missing or wrong one: 401."""
-    token: str | None = getattr(request.app.state.settings, "metrics_token", None)
+    token = site_of(request)[MetricsToken].token
     if not token:
         raise ApiError("not_found", "not found")
     if not metrics_allowed(token, request.headers.get("authorization")):
         return json_answer({"error": "the metrics need the operator's token: "
                                      "Authorization: Bearer <token>", "code": "unauthorized"},
                            401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
-    metrics: Metrics = request.app.state.metrics
+    metrics = site_of(request)[Metrics]
     return Response(metrics.render(), media_type=CONTENT_TYPE)
 
 

@@ -24,6 +24,7 @@ from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.fields import field_docs
 from ..core.registry import KIND_ANSWERS, KIND_REQUESTS, Endpoint, Param, registry_of
+from ..core.site import site_of
 from ..wire.common import BadRequest, convert, load_json
 from ..wire.tables import (
     Health,
@@ -67,9 +68,8 @@ async def read_body(request: Request, model: type[T]) -> T:
 
 
 def manager_of(request: Request) -> TableManager:
-    """The app's table manager."""
-    manager: TableManager = request.app.state.manager
-    return manager
+    """The site's table manager."""
+    return site_of(request).manager
 
 
 async def post_tables(request: Request) -> Response:
@@ -93,7 +93,7 @@ async def get_table(request: Request) -> Response:
     """``GET /api/tables/{id}`` with the ``X-Seat-Token`` header (or ``?token=T``): the seat's
     table snapshot."""
     table_id = request.path_params["table_id"]
-    tables: Tables = request.app.state.tables
+    tables = site_of(request)[Tables]
     table = await tables.open(table_id)
     # A table another process runs is read as last stored (it may lag its latest move).
     actor = await table.view() if table is not None else None
@@ -106,7 +106,7 @@ async def get_table(request: Request) -> Response:
     seat = actor.seat_of(token)
     if seat is None:
         raise ApiError("bad_token", "that token has no seat at this table")
-    return json_answer(msgspec.convert(actor.snapshot(seat), TableSnapshot))
+    return json_answer(actor.snapshot(seat))
 
 
 @typing.overload

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import weakref
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...accounts.bots import BotService
@@ -52,8 +51,8 @@ REVOKED_MESSAGE = "this bot's token was revoked: the bot can no longer play this
 class BotGate:
     """Which sockets play seats of outside bots, and whether their tokens are live."""
 
-    def __init__(self, service: Callable[[], BotService | None]) -> None:
-        """A gate asking ``service()`` (None while the bots extension is absent)."""
+    def __init__(self, service: BotService | None) -> None:
+        """A gate asking ``service`` (None: the app has no outside bots)."""
         self.service = service
         """Where bot tokens are looked up."""
         self.revoked: set[int] = set()
@@ -72,7 +71,7 @@ class BotGate:
         known = self._sockets.get(token)
         if token not in self.revoked and known is not None and conn in known:
             return True
-        service = self.service()
+        service = self.service
         if token not in self.revoked and service is not None and await service.is_live(token):
             self._sockets.setdefault(token, weakref.WeakSet()).add(conn)
             return True

@@ -6,13 +6,13 @@ the chosen levels elsewhere; no account, no coins, no clock; hints allowed.
 
 from __future__ import annotations
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 
 from ...table.kinds import PRACTICE, PRACTICE_KIND
 from ...table.practice import PracticeOptions, practice_start, practice_table
 from ..core.people import seat_person
 from ..core.registry import Extension, TableKindApi
+from ..core.site import Site
 from ..wire.tables import PracticeTableRequest, TableCreated
 from .api import manager_of
 
@@ -29,9 +29,9 @@ async def open_practice(request: Request, body: PracticeTableRequest) -> TableCr
                         ws=f"/ws/tables/{config.id}")
 
 
-async def startup(app: Starlette) -> None:
+async def startup(site: Site) -> None:
     """Run practice tables with hints and no clock."""
-    app.state.manager.register(PRACTICE_KIND)
+    site.manager.register(PRACTICE_KIND)
 
 
 def practice_extension() -> Extension:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...table.pacing import LoopScheduler, Scheduler, TimerHandle
+from ..core.site import site_of
 from .socket_rate import LOBBY_RATE, TABLE_RATE, MessageRate
 
 CLOSE_NO_JOIN = 4408
@@ -227,13 +228,6 @@ class Ticket:
             guard._count(guard.by_table, self.seat[0], -1)
 
 
-def guard_of(state: Any) -> SocketGuard:
-    """The app's guard (``app.state.socket_guard``), made from the settings' limits when
-    first needed."""
-    guard = getattr(state, "socket_guard", None)
-    if guard is None:
-        settings = getattr(state, "settings", None)
-        guard = SocketGuard(getattr(settings, "socket_limits", None))
-        state.socket_guard = guard
-    assert isinstance(guard, SocketGuard)
-    return guard
+def guard_of(conn: Any) -> SocketGuard:
+    """The site's guard (``conn``: a socket, or the app)."""
+    return site_of(conn)[SocketGuard]

@@ -5,7 +5,8 @@ holds up a table; a connection whose outbox overflows is closed (it can rejoin w
 ``since``). After handling a message the connection's own task writes what is queued, if
 no write is under way, so the answer to a move leaves without waiting for the writer's
 turn (public asyncio only: a lock and an event keep the writes in order). Every message in
-and out is a wire model (:mod:`euchre.server.wire.socket`), encoded by the one encoder.
+and out is a wire model (:mod:`euchre.server.wire.socket`); what the table sends arrives
+typed and already encoded once for its audience (:class:`~euchre.table.fanout.Outgoing`).
 The socket asks the table's kind whether hints are allowed; it knows no kind by name.
 """
 
@@ -16,40 +17,39 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol, runtime_checkable
 
 from starlette.datastructures import Address
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ...accounts.seat_claims import SeatClaims
 from ...errors import DomainError
 from ...table.actor import NotStored, TableActor, TableStopped
+from ...table.fanout import Outgoing
 from ...table.owners import TableUnavailable
 from ...table.seats import AccountKey
-from ..core.encoder import encode_text, raw
+from ..core.encoder import encode_text
 from ..core.people import account_key_of
+from ..core.site import site_of
 from ..ops.metrics import Metrics
 from ..wire.socket import (
     Act,
-    AlsoOpen,
     Continue,
-    EventMessage,
     Hint,
     HintAnswer,
     Join,
-    Joined,
     Pace,
     Ping,
     Pong,
     Seed,
     ServerMessage,
-    Snapshot,
     Watch,
     error_message,
     parse_client_message,
 )
 from .bot_gate import BotGate
 from .hints import HintService, HintUnavailable
-from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, Ticket, guard_of
+from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, SocketGuard, Ticket
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 
 log = logging.getLogger(__name__)
@@ -59,11 +59,6 @@ FREE_TRIES = 3
 
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
-
-_last_encoded: list[Any] = [None, None]
-"""The table snapshot last encoded in this process and its encoding: an event is delivered
-to its subscribers one after another, so all who share a snapshot (the spectators, a
-seat's tabs) share one encoding. Snapshots are never changed once sent."""
 
 
 class Peer(Protocol):
@@ -91,6 +86,7 @@ class ServedTable(Protocol):
         """Serve the socket at the table until either side ends it."""
 
 
+@runtime_checkable
 class TableDoor(Protocol):
     """Where the socket finds its table by id (:class:`~.door.Tables`)."""
 
@@ -148,42 +144,15 @@ class Connection:
         """The table version of the seat's last refused move."""
         self.tries = 0
         """Refused moves at that version."""
-        self._last_table: object = None
-        self._last_raw: Any = None
         self._writing = asyncio.Lock()
         self._queued = asyncio.Event()
 
-    def _table(self, table: dict[str, Any]) -> Any:
-        """A table snapshot encoded once: the events of one move share it, and so do the
-        connections an event fans out to (every spectator gets the same snapshot)."""
-        if table is not self._last_table:
-            if _last_encoded[0] is not table:
-                _last_encoded[:] = [table, raw(table)]
-            self._last_table, self._last_raw = table, _last_encoded[1]
-        return self._last_raw
+    def encode(self, message: Outgoing | ServerMessage) -> str:
+        """The JSON text of a message (a table's message is encoded once per audience, by
+        the table: every socket of that audience sends the same text)."""
+        return message.text if isinstance(message, Outgoing) else encode_text(message)
 
-    def message(self, message: dict[str, Any] | ServerMessage) -> ServerMessage:
-        """The wire model of a message (the table actor sends plain data)."""
-        if isinstance(message, ServerMessage):
-            return message
-        kind = message["type"]
-        if kind == "event":
-            return EventMessage(version=message["version"], event=raw(message["event"]),
-                                table=self._table(message["table"]))
-        if kind == "snapshot":
-            return Snapshot(version=message["version"], table=self._table(message["table"]))
-        if kind == "joined":
-            return Joined(table_id=message["table_id"], seat=message["seat"],
-                          version=message["version"])
-        if kind == "also_open":
-            return AlsoOpen(seat=message["seat"])
-        raise ValueError(f"not a server message: {kind!r}")
-
-    def encode(self, message: dict[str, Any] | ServerMessage) -> str:
-        """The JSON text of a message."""
-        return encode_text(self.message(message))
-
-    def send(self, message: dict[str, Any] | ServerMessage) -> None:
+    def send(self, message: Outgoing | ServerMessage) -> None:
         """Queue a message for the writer (never blocks)."""
         if not (self.overflowed or self.broken):
             self.send_text(self.encode(message))
@@ -269,11 +238,11 @@ class Connection:
 async def table_socket(websocket: WebSocket) -> None:
     """Serve one connection to a table."""
     await websocket.accept()
-    state = websocket.app.state
-    metrics: Metrics = state.metrics
+    site = site_of(websocket)
+    metrics = site[Metrics]
     table_id = websocket.path_params["table_id"]
     conn = Connection(websocket, metrics)
-    guard = guard_of(state)
+    guard = site[SocketGuard]
     ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
@@ -281,7 +250,7 @@ async def table_socket(websocket: WebSocket) -> None:
     conn.ticket = ticket
     try:
         conn.person = await account_key_of(websocket)
-        claims = getattr(state, "seat_claims", None)
+        claims = site.get(SeatClaims)
         if conn.person is not None and claims is not None:  # guest seats bound at sign-in
             conn.person = dataclasses.replace(
                 conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
@@ -291,7 +260,7 @@ async def table_socket(websocket: WebSocket) -> None:
     writer = asyncio.create_task(conn.write_all())
     metrics.sockets.inc()
     try:
-        door: TableDoor = state.tables
+        door = site[TableDoor]  # type: ignore[type-abstract]  # a protocol: found by what it does
         try:
             # Run here, or at another process: a table nobody is connected to there comes
             # here, else this socket is relayed to it.

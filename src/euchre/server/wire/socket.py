@@ -1,9 +1,10 @@
 """The table socket's messages, both directions (documented in ``/asyncapi.json``).
 
 A client sends ``join`` (or ``watch``), ``action``, ``seed``, ``hint`` or ``ping``; the
-server answers with ``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``. A
-table snapshot and an event body are rendered by the table layer and embedded as encoded JSON
-(:class:`msgspec.Raw`); their schemas are :class:`TableSnapshot` and :data:`EVENTS`.
+server answers with ``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``.
+``joined``, ``snapshot``, ``event`` and ``also_open``, the events and the table snapshot are
+the table layer's own types (:mod:`euchre.table.wire`), re-exported here: the table builds
+them, its subscribers receive them, and ``/asyncapi.json`` is generated from them.
 """
 
 from __future__ import annotations
@@ -11,10 +12,73 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
-from msgspec import Meta, Raw, Struct
+from msgspec import Meta, Struct
 
-from .common import BadRequest, ref
-from .tables import Card, HandSummary, NextCommitment, Pair, SeatNumber
+from ...table.wire import (  # what the table sends: its own types, defined once there
+    EVENTS,
+    ActionEvent,
+    AlsoOpen,
+    AwayEvent,
+    BackEvent,
+    ClosedEvent,
+    DealEvent,
+    EventBody,
+    EventMessage,
+    GameOverEvent,
+    HandOverEvent,
+    Joined,
+    PresenceEvent,
+    ReplacedEvent,
+    SeatNumber,
+    ServerMessage,
+    Snapshot,
+    SpectatorsEvent,
+    TableEvent,
+    TrickEvent,
+)
+from .common import BadRequest
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "EVENTS",
+    "MAX_MESSAGE_BYTES",
+    "SERVER_MESSAGES",
+    "Act",
+    "ActionEvent",
+    "AlsoOpen",
+    "AwayEvent",
+    "BackEvent",
+    "ClientMessage",
+    "ClosedEvent",
+    "Continue",
+    "DealEvent",
+    "ErrorMessage",
+    "EventBody",
+    "EventMessage",
+    "GameOverEvent",
+    "HandOverEvent",
+    "Hint",
+    "HintAnswer",
+    "HintItem",
+    "Join",
+    "Joined",
+    "Pace",
+    "Ping",
+    "Pong",
+    "PresenceEvent",
+    "ReplacedEvent",
+    "SeatNumber",
+    "Seed",
+    "ServerMessage",
+    "Snapshot",
+    "SpectatorsEvent",
+    "TableEvent",
+    "TrickEvent",
+    "Watch",
+    "error_message",
+    "hint_item",
+    "parse_client_message",
+]
 
 MAX_MESSAGE_BYTES = 4096
 """Longer client messages are refused unread."""
@@ -152,40 +216,6 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
 
 # -- what the server sends ----------------------------------------------------------------
 
-TableRaw = Annotated[Raw, Meta(extra_json_schema=ref("TableSnapshot"))]
-"""A table snapshot, encoded once by the table's renderer."""
-
-EventRaw = Annotated[Raw, Meta(extra_json_schema=ref("TableEvent"))]
-"""An event body as the receiving seat may see it."""
-
-
-class ServerMessage(Struct, tag_field="type"):
-    """Any message the server sends."""
-
-
-class Joined(ServerMessage, tag="joined"):
-    """The connection is seated (``seat`` null: it watches)."""
-
-    table_id: str
-    seat: SeatNumber | None
-    version: int
-
-
-class Snapshot(ServerMessage, tag="snapshot"):
-    """The whole table for the seat (after a join that cannot be caught up with events)."""
-
-    version: int
-    table: TableRaw
-
-
-class EventMessage(ServerMessage, tag="event"):
-    """Something happened; ``table`` is the seat's table right after it."""
-
-    version: int
-    event: EventRaw
-    table: TableRaw
-
-
 class HintItem(Struct):
     """One piece of advice, best first."""
 
@@ -200,13 +230,6 @@ class HintAnswer(ServerMessage, tag="hint"):
 
     version: int
     hints: list[HintItem]
-
-
-class AlsoOpen(ServerMessage, tag="also_open"):
-    """The seat was just opened in another browser, tab or device of the same person (or
-    with the seat's token there): both keep playing it, any of them may move."""
-
-    seat: SeatNumber
 
 
 class Pong(ServerMessage, tag="pong"):
@@ -235,108 +258,6 @@ SERVER_MESSAGES: tuple[type[ServerMessage], ...] = (
 def error_message(message: str, *, code: str = "error") -> ErrorMessage:
     """The server's reply to a refused message (nothing changed)."""
     return ErrorMessage(code=code, message=message)
-
-
-# -- the event bodies (rendered by euchre.table.events; the models document them) ---------
-
-
-class Event(Struct, tag_field="kind"):
-    """Any event."""
-
-
-class DealEvent(Event, tag="deal"):
-    """A hand was dealt; ``commitment`` is the SHA-256 of its table seed."""
-
-    dealer: SeatNumber
-    hand_number: int
-    commitment: str
-    client_seeds: dict[str, str] | None = None
-    """The people's seeds mixed into this hand's shuffle, by seat."""
-    next_commitment: NextCommitment | None = None
-    """The next hand's table seed commitment."""
-
-
-class ActionEvent(Event, tag="action"):
-    """A seat acted; another seat's discard shows only as ``discard``."""
-
-    seat: SeatNumber
-    action: str
-    timed_out: bool | None = None
-
-
-class TrickEvent(Event, tag="trick"):
-    """A trick was completed."""
-
-    leader: SeatNumber
-    cards: list[Card]
-    winner: SeatNumber
-
-
-class HandOverEvent(Event, tag="hand_over"):
-    """A hand ended."""
-
-    points: Pair
-    score: Pair
-    summary: HandSummary
-
-
-class GameOverEvent(Event, tag="game_over"):
-    """The game ended; ``winner`` is a side (0: seats 0 & 2)."""
-
-    winner: Annotated[int, Meta(ge=0, le=1)]
-    score: Pair
-
-
-class ClosedEvent(Event, tag="closed"):
-    """The table was closed before its game ended."""
-
-    reason: str
-
-
-class PresenceEvent(Event, tag="presence"):
-    """A person connected or left."""
-
-    seat: SeatNumber
-    connected: bool
-
-
-class AwayEvent(Event, tag="away"):
-    """A person's connection is gone: a computer takes the seat for the rest of the game in
-    ``ms_left`` milliseconds unless they come back (their move clock plays meanwhile)."""
-
-    seat: SeatNumber
-    ms_left: Annotated[int, Meta(ge=0)]
-
-
-class BackEvent(Event, tag="back"):
-    """A person who was away came back within the grace: the seat is theirs again."""
-
-    seat: SeatNumber
-
-
-class ReplacedEvent(Event, tag="replaced"):
-    """A computer plays a person's seat to the end of the game: they left (``left``) or
-    were away past the grace (``away``); the seat's token no longer moves."""
-
-    seat: SeatNumber
-    reason: Literal["left", "away"]
-    level: str
-
-
-class SpectatorsEvent(Event, tag="spectators"):
-    """A spectator started or stopped watching; ``count``: how many watch now."""
-
-    count: Annotated[int, Meta(ge=0)]
-
-
-EVENTS: tuple[type[Event], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
-                                   GameOverEvent, ClosedEvent, PresenceEvent, AwayEvent,
-                                   BackEvent, ReplacedEvent, SpectatorsEvent)
-"""Every event kind."""
-
-TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
-    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent
-"""The schema of an event body."""
 
 
 def hint_item(hint: Any) -> HintItem:

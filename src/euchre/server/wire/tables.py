@@ -1,4 +1,8 @@
-"""The table API's models: opening a practice table, a seat's snapshot, records, replays."""
+"""The table API's models: opening a practice table, a seat's snapshot, records, replays.
+
+A seat's snapshot and its parts are the table layer's own types (:mod:`euchre.table.wire`),
+re-exported here so every document is generated from the types the table sends.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +10,25 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from msgspec import Meta, Struct
 
-from ...cards import RANK_LETTERS, SUIT_LETTERS
-from ...hand import PHASE_NAMES
 from ...rules import Rules
 from ...table.examples import example
 from ...table.names import check_display_name
+from ...table.wire import (  # the table's own types: defined once, in the table layer
+    Card,
+    Clock,
+    DrawnCard,
+    FirstDraw,
+    HandSummary,
+    HandViewJson,
+    LastTrick,
+    NextCommitment,
+    Pair,
+    Phase,
+    SeatInfo,
+    SeatNumber,
+    Suit,
+    TableSnapshot,
+)
 from .common import (
     Level,
     PresetName,
@@ -22,22 +40,38 @@ from .common import (
     preset_refusal,
 )
 
-Card = Annotated[str, Meta(pattern=f"^([{RANK_LETTERS}][{SUIT_LETTERS}]|JK)$",
-                           description="A card: rank 9 T J Q K A, suit C D H S; JK the joker.")]
-"""A card in text notation."""
-
-Suit = Annotated[str, Meta(pattern=f"^[{SUIT_LETTERS}]$", description="A suit letter.")]
-"""A suit letter."""
-
-SeatNumber = Annotated[int, Meta(ge=0, le=3)]
-"""A seat (0 South, 1 West, 2 North, 3 East)."""
-
-Pair = Annotated[list[int], Meta(min_length=2, max_length=2,
-                                 description="Seats 0 & 2, seats 1 & 3.")]
-"""A number per side."""
-
-Phase = Literal[PHASE_NAMES]  # type: ignore[valid-type]
-"""The phase of a hand, from the engine's own names."""
+__all__ = [
+    "MAX_NAME",
+    "Card",
+    "Clock",
+    "DisplayName",
+    "DrawnCard",
+    "FirstDraw",
+    "HandRecordJson",
+    "HandSummary",
+    "HandViewJson",
+    "Health",
+    "LastTrick",
+    "NextCommitment",
+    "Pair",
+    "Phase",
+    "PracticeTableRequest",
+    "PresetInfo",
+    "Presets",
+    "Ready",
+    "RecordJson",
+    "Replay",
+    "ReplayFrame",
+    "ReplayLast",
+    "ReplayTrick",
+    "RuleField",
+    "SeatInfo",
+    "SeatNumber",
+    "Suit",
+    "TableCreated",
+    "TableSnapshot",
+    "checked_rules",
+]
 
 MAX_NAME = 24
 """The longest display name."""
@@ -118,157 +152,6 @@ class TableCreated(Struct):
     """The table's page."""
     ws: str
     """The table socket's path."""
-
-
-class SeatInfo(Struct):
-    """What everyone may see about a seat."""
-
-    seat: SeatNumber
-    name: str
-    kind: Literal["human", "bot"]
-    """``bot`` also for a person's seat a computer plays since they left (see ``replaced``)."""
-    level: str | None
-    connected: bool
-    replaced: Literal["left", "away"] | None = None
-    """Why a computer plays this person's seat to the end: they left (``left``), or were
-    away past the grace (``away``); absent while the person plays it."""
-    away_ms_left: Annotated[int, Meta(ge=0)] | None = None
-    """The person's connection is gone: milliseconds until a computer takes the seat for
-    the rest of the game, unless they come back (absent while they are here)."""
-    outside_bot: bool = False
-    """An outside bot plays this seat: a program holding a bot token, under the bot's
-    name (``kind`` is ``human``: it plays through its seat token like a person)."""
-
-
-class LastTrick(Struct):
-    """The last completed trick."""
-
-    leader: SeatNumber
-    cards: list[Card]
-    winner: SeatNumber
-
-
-class HandViewJson(Struct):
-    """One seat's view of the hand (``HandView.to_json``): never a card it may not see;
-    a spectator's (``seat`` null) holds no hand, discard or legal move."""
-
-    seat: SeatNumber | None
-    rules: Rules
-    dealer: SeatNumber
-    score: Pair
-    phase: Phase
-    to_act: SeatNumber | None
-    hand: list[Card]
-    upcard: Card
-    upcard_taken: bool
-    history: list[Annotated[list[int | str], Meta(min_length=2, max_length=2)]]
-    """[seat, action]; another seat's discard shows only as ``discard``."""
-    trump: Suit | None
-    maker: SeatNumber | None
-    alone: bool
-    lone_defender: SeatNumber | None
-    sitting_out: list[SeatNumber]
-    discard: Card | None
-    farmer_gave: list[Card]
-    leader: SeatNumber | None
-    trick: list[Card]
-    last_trick: LastTrick | None
-    tricks_played: Annotated[int, Meta(ge=0, le=5)]
-    tricks_won: Pair
-    points: Pair
-    thrown_in: bool
-    reneged: list[int] | None
-    legal: list[str]
-
-
-class Clock(Struct):
-    """Who is on the clock and the time left."""
-
-    seat: SeatNumber
-    deadline_ms_left: int | None
-    running: bool = True
-    move_ms: int | None = None
-    seconds_per_move: float | None = None
-    misses: int | None = None
-    computer_speed: bool | None = None
-
-
-class HandSummary(Struct):
-    """The public result of the last finished hand (with its revealed shuffle seed)."""
-
-    hand_number: int
-    dealer: SeatNumber
-    maker: SeatNumber | None
-    trump: Suit | None
-    alone: bool
-    lone_defender: SeatNumber | None
-    tricks_won: Pair
-    points: Pair
-    euchred: bool
-    march: bool
-    thrown_in: bool
-    reneged: list[int] | None
-    score: Pair
-    seed: str | None
-    client_seeds: dict[str, str] = {}
-    """The people's seeds mixed into the hand's shuffle, by seat."""
-    pattern: str | None = None
-    """How the hand was dealt (``3-2`` or ``2-3``)."""
-
-
-class NextCommitment(Struct):
-    """The next hand's table seed commitment: people send their seeds after it."""
-
-    hand_number: int
-    commitment: str
-
-
-class DrawnCard(Struct):
-    """A card dealt face up to find the first dealer."""
-
-    seat: SeatNumber
-    card: Card
-
-
-class FirstDraw(Struct):
-    """How the first dealer was found: cards dealt face up from South until a black jack
-    (doc 002 deal rule 1)."""
-
-    dealer: SeatNumber
-    cards: list[DrawnCard]
-
-
-class TableSnapshot(Struct):
-    """One seat's table (TABLE in docs/protocol.md)."""
-
-    id: str
-    kind: str
-    version: int
-    seat: SeatNumber | None
-    seats: Annotated[list[SeatInfo], Meta(min_length=4, max_length=4)]
-    preset: str | None
-    rules: Rules
-    rules_text: list[str]
-    score: Pair
-    hand_number: int
-    dealer: SeatNumber | None
-    to_act: SeatNumber | None
-    commitment: str | None
-    game_over: bool
-    closed: str | None
-    winner: Annotated[int, Meta(ge=0, le=1)] | None
-    view: HandViewJson | None
-    clock: Clock | None
-    summary: HandSummary | None
-    first_draw: FirstDraw | None = None
-    next_commitment: NextCommitment | None = None
-    clock_played: list[int] | None = None
-    """Indexes into ``view.history`` of this hand's moves that the clock played (in
-    snapshots only; events say it with ``timed_out``)."""
-    extra: dict[str, Any] | None = None
-    """Settings of the kind (a coin table's stake, an online table's clock)."""
-    spectators: int = 0
-    """How many connections watch the table without a seat."""
 
 
 class HandRecordJson(Struct):

@@ -122,9 +122,14 @@ export function mountOnlineSection(section) {
     })
     .catch(() => {});
 
+  // Bumped by every load of the first page: an answer asked for before a newer refresh
+  // (a first page, or the next page of the list it replaced) is dropped, never drawn over it.
+  let listAsked = 0;
   async function loadList(cursor = null) {
+    const asked = cursor ? listAsked : ++listAsked;
     try {
       const page = await call("GET", cursor ? `/api/online?cursor=${encodeURIComponent(cursor)}` : "/api/online");
+      if (asked !== listAsked) return;
       const items = page.tables.map((t) =>
         h(
           "li",
@@ -139,6 +144,7 @@ export function mountOnlineSection(section) {
       next = page.next ?? null;
       more.hidden = !next;
     } catch (error) {
+      if (asked !== listAsked) return;
       fill(list, h("li", { class: "error" }, `Could not load the open tables: ${error.message}`));
     }
   }

@@ -1,0 +1,310 @@
+"""The composition root: the site's parts, built once at start in a fixed order, and stopped
+in the reverse order.
+
+:func:`open_site` makes every part of one process of the site from the :class:`Settings`,
+each from those made before it, and returns the :class:`~euchre.server.core.site.Site`;
+nothing is rewired or patched after it is made. :func:`start_site` then runs the
+extensions' start-up hooks (handed the finished site), resumes the unfinished tables and
+starts the sweepers; :func:`close_site` undoes it all, last part first. The order is the
+code below, and ``docs/server.md`` ("The composition root") lists it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import random
+import secrets
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..accounts.bots import BotService
+from ..broker import Broker, BrokerUnavailable, open_broker
+from ..leases import open_leases
+from ..limits import Limits, open_limits
+from ..shuffle import new_seed
+from ..storage import GameStore, open_store
+from ..storage.sql import SqlStore
+from ..table.actor import BotFactory
+from ..table.manager import TableManager
+from ..table.owners import LeasedStore, TableOwners
+from ..table.pacing import LoopScheduler, Pacing, Scheduler
+from .core.guards import LimitSettings, PersonLocks
+from .core.pages import ClientFiles, static_dir
+from .core.redis_client import open_redis
+from .core.registry import Registry
+from .core.site import Background, Site, parts_by_type
+from .ops.endpoints import MetricsToken
+from .ops.metrics import Metrics
+from .tables.bot_gate import BotGate
+from .tables.door import Tables
+from .tables.hints import HintService
+from .tables.relay import RelayEdge, RelayHost
+from .tables.socket_guard import SocketGuard, SocketLimits
+from .tables.ws import TableDoor
+
+log = logging.getLogger(__name__)
+
+
+def default_database_url() -> str:
+    """``$EUCHRE_DATABASE_URL``, else an SQLite file ``./var/euchre.db``."""
+    return os.environ.get("EUCHRE_DATABASE_URL") or "sqlite+aiosqlite:///./var/euchre.db"
+
+
+@dataclass
+class Settings:
+    """Everything a server is configured with."""
+
+    database_url: str | None = "memory:"
+    """SQLAlchemy URL (``sqlite+aiosqlite:///...``, ``postgresql+asyncpg://...``) or
+    ``memory:`` to keep games in memory only."""
+    redis_url: str | None = None
+    """Redis shared by the processes of one site (``redis://host:port/db``): rate-limit
+    counters, broker and leases; None: one process, all in memory."""
+    lease_ttl: float = 10.0
+    """Seconds each table's lease lives without a renewal (with a Redis URL): another
+    process takes over a dead one's tables about this long after."""
+    bot_delay: float = 0.67
+    """Seconds before each computer move."""
+    hand_pause: float = 2.0
+    """Seconds between the end of a hand and the next deal."""
+    trick_pause: float | None = None
+    """Least seconds before a computer leads after a completed trick, so people read it
+    (None: 1.8 times ``bot_delay``, 1.2 s at the default delay; none when bots are instant)."""
+    seed_wait: float = 0.0
+    """Longest wait before a table's first deal for the people's shuffle seeds (``euchre
+    serve``: 3 s; the deal is at once when every person has sent one)."""
+    hint_budget: float = 1.0
+    """Seconds an analysis for a hint may take."""
+    resume: bool = True
+    """Resume unfinished tables from storage at startup."""
+    static_dir: Path | None = None
+    """The web client's files (default: the ``euchre.web`` package's ``static`` folder)."""
+    store: GameStore | None = None
+    """A ready store to use instead of opening ``database_url``."""
+    scheduler: Scheduler | None = None
+    """The clock tables use (default: the event loop's)."""
+    bot_factory: BotFactory | None = None
+    """Makes computer players (default: :func:`euchre.bots.make`)."""
+    seed_source: Callable[[], str] = new_seed
+    """Makes each hand's shuffle seed (default: a secure random seed)."""
+    idle_after: float = 600.0
+    """Seconds after which a table nobody watches, waiting for a person, leaves memory."""
+    sweep_every: float = 60.0
+    """Seconds between sweeps for idle tables."""
+    tune_gc: bool = False
+    """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
+    public_url: str = "http://127.0.0.1:8000"
+    """The site's address as people reach it: invite links are built from it (never from
+    a request's Host header). ``euchre serve --public-url``; default from the bind address."""
+    upgrade: bool = True
+    """Run the database migrations at start (``euchre serve --no-upgrade`` leaves them to
+    ``euchre db upgrade``)."""
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    """How much each rate limit allows."""
+    socket_limits: SocketLimits = field(default_factory=SocketLimits)
+    """What table sockets may hold: join deadline, caps (``socket_guard.py``)."""
+    metrics_token: str | None = None
+    """The token a scraper shows to read ``/metrics`` (``Authorization: Bearer ...``;
+    ``euchre serve`` reads ``$EUCHRE_METRICS_TOKEN``). None: ``/metrics`` is not served."""
+
+
+
+@dataclass(frozen=True)
+class Given:
+    """Parts made beforehand (by tests) that the site uses instead of making its own; the
+    site closes them when it stops, as its own."""
+
+    limits: Limits | None = None
+    """Rate-limit counters (instead of ``open_limits`` on the process's Redis)."""
+    broker: Broker | None = None
+    """The broker (connected at start, disconnected at the end)."""
+    hints: HintService | None = None
+    """The hint service."""
+    socket_guard: SocketGuard | None = None
+    """The sockets' guard (instead of one with ``Settings.socket_limits``)."""
+
+
+def process_name() -> str:
+    """This process as a lease owner: host, pid and a random part (no spaces)."""
+    return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}".replace(" ", "_")
+
+
+def _pacing(settings: Settings) -> Pacing:
+    return Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
+                  seed_wait=settings.seed_wait,
+                  trick_pause=(settings.bot_delay * 1.8 if settings.trick_pause is None
+                               else settings.trick_pause))
+
+
+async def open_site(settings: Settings, registry: Registry, given: Given = Given()) -> Site:
+    """Make the site's parts, in this order, each from those before it:
+
+    1. the game store (migrated, unless ``settings.store`` is given) and its SQL engine;
+    2. the process's one Redis client (None without a Redis URL), and on it the rate
+       limits, the broker (connected: a Redis that is down at start-up is reported by
+       ``/readyz``, and new tables are refused until it is back) and the leases;
+    3. with a Redis URL, this process's table leases and the store that writes under them
+       (what writes a game outside its table's actor takes the table's lease);
+    4. the table manager on that store and those leases, closing a table another process
+       runs through the broker;
+    5. the server's services: metrics, hints (one at a time per client site-wide, in the
+       limits, with a Redis URL), the sockets' guard, a person's lock;
+    6. each extension's parts, in the registry's order, each handed the site made so far
+       (the parts it ``needs`` are there: the registry checked the order);
+    7. the outside bots' gate on the bots' service (if the app has it) and, with a Redis
+       URL, the relays, listening before the site is returned.
+    """
+    store = (settings.store if settings.store is not None
+             else await open_store(settings.database_url, upgrade=settings.upgrade))
+    engine = store.engine if isinstance(store, SqlStore) else None
+    redis = open_redis(settings.redis_url)
+    limits = given.limits if given.limits is not None else open_limits(redis)
+    broker = given.broker if given.broker is not None else open_broker(redis)
+    try:
+        await broker.connect()
+    except BrokerUnavailable as e:
+        log.warning("Redis is unavailable at start-up: %s", e)
+    leases = open_leases(redis)
+    owners = None
+    games = store
+    if redis is not None:
+        owners = TableOwners(leases, store, process_name(), settings.lease_ttl)
+        games = LeasedStore(owners)
+    metrics = Metrics()
+    manager = TableManager(
+        games, settings.scheduler or LoopScheduler(), _pacing(settings),
+        bot_factory=settings.bot_factory, seed_source=settings.seed_source, observer=metrics,
+        owners=owners)
+    metrics.watch_tables(manager.count_by_kind)
+    hints = given.hints if given.hints is not None else HintService(settings.hint_budget,
+                                                                   metrics)
+    if redis is not None:
+        hints.share_site_wide(limits)
+    guard = (given.socket_guard if given.socket_guard is not None
+             else SocketGuard(settings.socket_limits))
+    site = Site(store=games, engine=engine, redis=redis, limits=limits, broker=broker,
+                leases=leases, owners=owners, manager=manager, public_url=settings.public_url,
+                parts=parts_by_type([
+                    settings, registry, settings.limits, metrics, hints, guard, Background(),
+                    PersonLocks(leases if redis is not None else None),
+                    ClientFiles(static_dir(settings.static_dir)),
+                    MetricsToken(settings.metrics_token)]))
+    for extension in registry.extensions:
+        if extension.parts is not None:
+            made = parts_by_type(await extension.parts(site))
+            unsaid = [t.__name__ for t in made if t not in extension.makes]
+            if unsaid:
+                raise TypeError(f"{extension.name} made {unsaid} but says it makes "
+                                f"{[t.__name__ for t in extension.makes]}")
+            twice = [t.__name__ for t in made if t in site.parts]
+            if twice:
+                raise TypeError(f"{extension.name} made {twice}, which the site has already")
+            site = replace(site, parts={**site.parts, **made})
+    gate = BotGate(site.get(BotService))
+    made_last: list[object] = [gate]
+    edge = None
+    if owners is not None:
+        host = RelayHost(broker, manager, owners.owner, owners.ttl, hints, gate,
+                         guard.limits.table_rate)
+        edge = RelayEdge(broker, owners, metrics.relayed_messages.inc)
+        host.start()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(host.ready.wait(), settings.lease_ttl)
+        made_last += [host, edge]
+        log.info("serving the site as %s", owners.owner)
+    # The door to every table: this process's, and the others' through the relays; also
+    # under the protocol the socket knows it by (the socket cannot import the door).
+    door = Tables(manager, hints, gate, edge)
+    made_last.append(door)
+    return replace(site, parts={**site.parts, **parts_by_type(made_last), TableDoor: door})
+
+
+def tune_gc() -> None:
+    """Collect cycles less often, and never re-examine what startup made.
+
+    Everything imported and built at startup (a few hundred thousand objects) is frozen out
+    of the collector, and the youngest generation is collected every 20 000 allocations
+    instead of 700, the oldest far more rarely: full collections walk every live table and
+    otherwise pause the event loop for hundreds of ms.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 50, 100)
+
+
+async def start_site(site: Site) -> None:
+    """Run the extensions' start-up hooks in order (each handed the finished site: it
+    registers its table kinds and hooks, settles what a crash left), resume the unfinished
+    tables, and start sweeping for idle tables and, with a Redis URL, orphaned ones."""
+    settings = site[Settings]
+    for startup in site[Registry].startups():
+        await startup(site)
+    manager = site.manager
+    if settings.resume:
+        resumed = await manager.resume_unfinished()
+        if resumed:
+            log.info("resumed %d unfinished tables", len(resumed))
+    if settings.tune_gc:
+        tune_gc()
+    background = site[Background]
+    background.start(_sweep_idle(manager, settings))
+    if site.owners is not None:
+        background.start(_sweep_orphans(manager, settings.lease_ttl))
+
+
+async def close_site(site: Site) -> None:
+    """Stop the site, last part first: the sweepers and listeners, the tables (saved,
+    their leases given up), the extensions (last first), the relays, the broker, the
+    leases, the limits, the Redis client and the store (unless it was given)."""
+    await site[Background].stop()
+    await site.manager.close()
+    for shutdown in site[Registry].shutdowns():
+        await shutdown(site)
+    edge, host = site.get(RelayEdge), site.get(RelayHost)
+    if edge is not None:
+        await edge.stop()
+    if host is not None:
+        await host.stop()
+    await site.broker.disconnect()
+    await site.leases.close()
+    await site.limits.close()
+    if site.redis is not None:
+        await site.redis.aclose()
+    if site[Settings].store is None:
+        await site.store.close()
+
+
+async def _sweep_idle(manager: TableManager, settings: Settings) -> None:
+    while True:
+        await asyncio.sleep(settings.sweep_every)
+        try:
+            dropped = await manager.sweep(settings.idle_after)
+        except Exception:
+            log.exception("sweeping idle tables failed")
+            continue
+        if dropped:
+            log.info("dropped %d idle tables from memory", len(dropped))
+
+
+async def _sweep_orphans(manager: TableManager, ttl: float) -> None:
+    """Every half lease (jittered, so processes do not all look at once), take and resume
+    the tables whose owner died."""
+    failing = False
+    while True:
+        await asyncio.sleep(ttl / 2 * random.uniform(0.75, 1.25))
+        try:
+            taken = await manager.claim_orphans()
+        except Exception as e:
+            if not failing:
+                log.warning("sweeping for orphaned tables failed: %s", e)
+            failing = True
+            continue
+        failing = False
+        if taken:
+            log.info("took over %d orphaned tables", len(taken))
