@@ -97,9 +97,11 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
 
 
 async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
-                     stop_at: float, rng: random.Random, think: float) -> None:
+                     stop_at: float, rng: random.Random, think: float,
+                     go_on: bool = True) -> None:
     """Open practice tables one after another and play the person's seat until time is up
-    (each request and socket to one of ``bases`` at random)."""
+    (each request and socket to one of ``bases`` at random); ``go_on``: send ``continue``
+    once each hand's result is shown, as a person pressing the result's button does."""
     while time.monotonic() < stop_at:
         r = await http.post(f"{rng.choice(bases)}/api/tables", json={"kind": "practice"})
         r.raise_for_status()
@@ -128,6 +130,11 @@ async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
                     if stats.measuring:
                         stats.latencies.append(time.perf_counter() - sent_at)
                     sent_at = None
+                if m["type"] == "event" and m["event"]["kind"] == "hand_over" and go_on:
+                    # A person who has read the result goes on (the result screen's button);
+                    # without it a practice table holds each result for 4 s.
+                    number = m["event"]["summary"]["hand_number"]
+                    await ws.send(json.dumps({"type": "continue", "hand_number": number}))
                 t = m.get("table")
                 if t is None or m["version"] != t["version"] or sent_at is not None:
                     continue
@@ -145,7 +152,7 @@ async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
 
 async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
                 think: float, server_pids: list[int], profile: Path | None = None,
-                counters: Counters | None = None) -> Stats:
+                counters: Counters | None = None, go_on: bool = True) -> Stats:
     """Run ``tables`` players; count only the ``duration`` seconds after ``warmup`` (and
     sample the servers' stacks then into ``profile``, a path prefix, if given, and read
     ``counters`` before and after)."""
@@ -154,7 +161,7 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         players = asyncio.gather(
-            *(play_table(bases, http, stats, stop_at, random.Random(seed + i), think)
+            *(play_table(bases, http, stats, stop_at, random.Random(seed + i), think, go_on)
               for i in range(tables)),
             return_exceptions=True,
         )
@@ -356,7 +363,8 @@ def scale_out(args: argparse.Namespace) -> int:
                           if args.profile else None)
                 stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
                                           args.seed, args.think, [s.pid for s in servers],
-                                          prefix, site_counters(redis_url, db)))
+                                          prefix, site_counters(redis_url, db),
+                                          not args.no_continue))
                 client_cpu = time.process_time() - client_cpu
             finally:
                 stop_site(servers)
@@ -420,6 +428,9 @@ def main() -> int:
                              "measuring, keep the stacks in DIR and print the top costs")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds the simulated person waits before each move")
+    parser.add_argument("--no-continue", action="store_true",
+                        help="never send continue: each hand's result is held (4 s at "
+                             "practice tables) before the next deal")
     args = parser.parse_args()
     if args.processes:
         return scale_out(args)
@@ -449,7 +460,8 @@ def main() -> int:
         client_cpu = time.process_time()
         stats = asyncio.run(drive([base], args.tables, args.duration, args.warmup, args.seed,
                                   args.think, [server.pid] if server is not None else [],
-                                  prefix if server is not None else None))
+                                  prefix if server is not None else None,
+                                  go_on=not args.no_continue))
         client_cpu = time.process_time() - client_cpu
         elapsed = stats.elapsed
         cpu = stats.server_cpu
