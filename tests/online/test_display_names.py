@@ -1,5 +1,6 @@
 """Display names that could pass for a seat or a computer are refused, with a clear message,
-wherever a person names themself: online tables, practice tables, usernames."""
+wherever a person names themself: online tables, practice tables, usernames (the rule itself:
+``tests/table/test_names.py``)."""
 
 from __future__ import annotations
 
@@ -13,23 +14,6 @@ from euchre.accounts.errors import BadUsernameError
 from euchre.accounts.service import check_username
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.table.names import NameRefused, check_display_name
-
-REFUSED = ["North", "north", "SOUTH", "East", "West", "the North", "N o r t h", "Computer",
-           "bot", "AI", "Hard", "North (hard)", "north(HARD)", "Ann (easy)", "Zed [Computer]",
-           "Ann (very hard)", "West (random)"]
-ALLOWED = ["Ann", "You", "Northrop", "Eastwood", "Ann (my team)", "Bo (aix)", "Westie"]
-
-
-@pytest.mark.parametrize("name", REFUSED)
-def test_names_like_seats_or_computers_are_refused(name: str) -> None:
-    with pytest.raises(NameRefused, match="could be taken for a seat or a computer player"):
-        check_display_name(name)
-
-
-@pytest.mark.parametrize("name", ALLOWED)
-def test_other_names_are_kept_as_given(name: str) -> None:
-    assert check_display_name(name) == name
 
 
 @pytest.fixture
