@@ -23,6 +23,8 @@ def test_each_message_type_parses() -> None:
     assert parse_client_message('{"type": "action", "action": "play JH"}') == Act("play JH")
     assert parse_client_message('{"type": "hint"}') == Hint()
     assert parse_client_message(b'{"type": "ping"}') == Ping()
+    # the type need not come first
+    assert parse_client_message('{"action": "pass", "type": "action"}') == Act("pass")
 
 
 @pytest.mark.parametrize(
@@ -42,6 +44,8 @@ def test_each_message_type_parses() -> None:
         ('{"type": "hint", "x": 1}', "unexpected field 'x'"),
         ("{" + " " * MAX_MESSAGE_BYTES + "}", "too long"),
         (b"\xff\xfe", "not JSON"),
+        ('{"type": "join", "token": ' + "[" * 20 + "]" * 20 + "}", "nested too deeply"),
+        ('{"type": "seed", "hand_number": 1.5, "seed": "ab"}', "hand_number"),
     ],
 )
 def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason: str) -> None:
