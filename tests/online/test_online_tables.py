@@ -18,8 +18,6 @@ from euchre.server.wire.online import OnlineTableRequest
 from euchre.table.actor import TableError
 from euchre.table.online import (
     OnlineConflict,
-    OnlineForbidden,
-    OnlineNotFound,
     OnlineOptions,
     OnlineTables,
 )
@@ -92,24 +90,6 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() ->
     timed = [e for e in ann.events() if e.get("timed_out")]
     assert [e["seat"] for e in timed] == [1] and "expert" in t.levels
     await t.actor.stop()
-
-
-def test_claiming_a_taken_seat_is_refused() -> None:
-    reg = OnlineTables(now=lambda: 0.0)
-    table, ann = reg.create(OnlineOptions(name="Ann"))
-    reg.claim(table.id, 2, "Cy")
-    for seat in (0, 2):
-        with pytest.raises(OnlineConflict, match="taken"):
-            reg.claim(table.id, seat, "Dee")
-    assert [p[0] if p else None for p in table.people] == ["Ann", None, "Cy", None]
-    with pytest.raises(OnlineNotFound):
-        reg.claim("nope", 1, "Dee")
-    with pytest.raises(OnlineForbidden):
-        reg.start(table.id, "not-the-token")
-    reg.start(table.id, ann)
-    with pytest.raises(OnlineConflict, match="started"):
-        reg.claim(table.id, 1, "Dee")
-    assert reg.open_tables() == []
 
 
 def test_open_tables_expire_and_requests_are_checked() -> None:
