@@ -4,6 +4,7 @@ so table law 11 and the hidden cards hold in every position of many random games
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import msgspec
@@ -12,7 +13,10 @@ import pytest
 from euchre.game import GameState
 from euchre.rules import PRESETS, Rules
 from euchre.shuffle import deck_from_seed
-from euchre.table.snapshot import view_json
+from euchre.table.events import Frame
+from euchre.table.kinds import TurnPolicy
+from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.snapshot import Snapshots, seat_info, view_json
 from euchre.table.wire import HandViewJson
 
 RULES = [*PRESETS.values(), Rules.preset("classic", farmers_hand="nines-and-tens")]
@@ -54,3 +58,54 @@ def test_the_typed_view_round_trips_through_its_own_type() -> None:
     view = view_json(game.current.view(1))
     text = msgspec.json.encode(view)
     assert msgspec.json.decode(text, type=HandViewJson) == view
+
+
+@pytest.mark.parametrize("index", range(len(RULES)))
+def test_a_tables_snapshots_show_what_the_engines_views_show(index: int) -> None:
+    """One table's :class:`Snapshots`, asked in a random order of audiences through whole
+    games (so its kept parts are reused and renewed), give each seat exactly
+    ``view_json(hand.view(seat))`` and the spectators the public one."""
+    rules = RULES[index]
+    rng = random.Random(100 + index)
+    snapshots = Snapshots()
+    checked = 0
+    for game in positions(random.Random(index), rules):
+        hand = game.current
+        assert hand is not None
+        audiences: list[int | None] = [0, 1, 2, 3, None]
+        rng.shuffle(audiences)
+        for seat in audiences[:rng.randint(1, 5)]:
+            got = msgspec.to_builtins(snapshots.view(hand, seat))
+            if seat is None:
+                assert got == hand.view(hand.dealer).to_public_json()
+            else:
+                assert got == hand.view(seat).to_table_json()
+            checked += 1
+    assert checked > 100
+
+
+def test_a_snapshots_seats_follow_presence_and_the_away_clock() -> None:
+    """The seats are kept while nobody is away and rebuilt when who is connected or
+    replaced changes; an away seat's time left follows the clock."""
+    config, _ = practice_table(PracticeOptions(), table_id="t1", first_dealer=0)
+    game = positions(random.Random(5), PRESETS["classic"])[3]
+    policy = TurnPolicy()
+    snapshots = Snapshots()
+
+    def seats(frame: Frame, now: float) -> list[object]:
+        got = snapshots.render(config, frame, 0, policy, now).seats
+        assert got == [seat_info(config, frame, i, now) for i in range(4)]
+        return msgspec.to_builtins(got)  # type: ignore[no-any-return]
+
+    here = Frame(version=1, game=game, summary=None, commitment=None,
+                 connected=(True, True, True, True))
+    assert seats(here, 0.0)[0]["connected"] is True
+    gone = dataclasses.replace(here, version=2, connected=(False, True, True, True),
+                               away=((0, 30.0),))
+    assert seats(gone, 10.0)[0]["away_ms_left"] == 20000
+    assert seats(gone, 25.0)[0]["away_ms_left"] == 5000
+    taken = dataclasses.replace(here, version=3, connected=(False, True, True, True),
+                                replaced=((0, "away"),))
+    assert seats(taken, 40.0)[0]["replaced"] == "away"
+    assert seats(here, 41.0)[0] == {"seat": 0, "name": config.seats[0].name, "kind": "human",
+                                    "level": None, "connected": True}

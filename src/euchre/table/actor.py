@@ -84,7 +84,7 @@ from .presence import Presence, SpectatorCount, connected
 from .records import game_record, public_record
 from .saving import Retry, TableSaver, TableState
 from .seats import SeatKey, TableConfig
-from .snapshot import table_snapshot
+from .snapshot import Snapshots
 from .timing import jittered
 from .wire import (
     ActionEvent,
@@ -208,6 +208,7 @@ class TableActor:
             replaced=kept_out, seen=seen, away_left=away_left)
         self._seen = self._people.seen  # the same set and dict, read by the joins
         self._away = self._people.away
+        self._snapshots = Snapshots()  # each built from the parts it shares with others
         self._fanout = Fanout(config.id, self._render, history_limit)
         self._history = self._fanout.history  # the fan-out's, read here
         self._subscribers = self._fanout.subscribers
@@ -474,12 +475,14 @@ class TableActor:
         # Which moves of this hand the clock played, so a seat that rejoins with a
         # snapshot (not the events) still sees them marked.
         hand = len(frame.game.all_hands())
-        return table_snapshot(self.config, frame, seat, self.policy, self.scheduler.now(),
-                              [i for h, i in self._clock_played if h == hand])
+        return self._snapshots.render(self.config, frame, seat, self.policy,
+                                      self.scheduler.now(),
+                                      [i for h, i in self._clock_played if h == hand])
 
     def _render(self, frame: Frame, seat: int | None) -> TableSnapshot:
         """A seat's snapshot of a frame, as an event carries it."""
-        return table_snapshot(self.config, frame, seat, self.policy, self.scheduler.now())
+        return self._snapshots.render(self.config, frame, seat, self.policy,
+                                      self.scheduler.now())
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
