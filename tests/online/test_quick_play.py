@@ -242,30 +242,6 @@ def test_play_now_and_claims_are_rate_limited() -> None:
         assert quick(client, "Ann", "10.2.2.3", seconds_per_move=30).json()["seat"] == 1
 
 
-async def test_an_expired_table_is_swept_and_announced() -> None:
-    from euchre.table.lobby import Lobby
-    from euchre.table.online import OnlineOptions
-    from limits_helpers import FakeClock
-
-    clock = FakeClock(1000.0)
-    lobby = Lobby(now=clock, open_for=3600, alone_for=600)
-    heard: list[tuple[str, str]] = []
-
-    async def listen(table: Any, table_id: str, why: str) -> None:
-        heard.append((table_id, why))
-
-    lobby.listeners.append(listen)
-    alone, _ = await lobby.create(OnlineOptions(name="Ann"), quick=True)
-    joined, _ = await lobby.create(OnlineOptions(name="Bo"))
-    await lobby.claim(joined.id, 1, "Cy")
-    heard.clear()
-    clock.advance(601)
-    assert [t.id for t in await lobby.open_tables()] == [joined.id]
-    assert await lobby.sweep() == 1 and heard == [(alone.id, "expired")]
-    clock.advance(3000)
-    assert await lobby.sweep() == 1 and await lobby.open_tables() == []
-
-
 async def test_a_burst_of_play_now_from_one_person_gets_two_seats() -> None:
     import asyncio
 
