@@ -7,6 +7,7 @@ and check it against the record. It uses only SHA-256, so it is easy to re-imple
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
@@ -36,8 +37,11 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
+@functools.lru_cache(maxsize=4096)
 def commitment(seed: str) -> str:
-    """The SHA-256 hex digest of a seed, published before the deal."""
+    """The SHA-256 hex digest of a seed, published before the deal. Remembered for the
+    latest few thousand seeds: a live table shows its hand's and its next hand's
+    commitment with every move."""
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
