@@ -53,6 +53,8 @@ class Metrics(TableObserver):
             registry=self.registry)
         self.last_save_failed = False
         """Whether the latest save failed (``/readyz`` then answers 503)."""
+        self._moves_by: dict[str, Counter] = {}
+        self._bot_seconds_by: dict[str, Histogram] = {}
 
     def watch_tables(self, count_by_kind: Callable[[], dict[str, int]]) -> None:
         """Read live tables by kind from ``count_by_kind`` at each scrape."""
@@ -71,7 +73,10 @@ class Metrics(TableObserver):
 
     def moved(self, by: str) -> None:
         """A move was applied (``person``, ``computer`` or ``timeout``)."""
-        self.moves.labels(by).inc()
+        counter = self._moves_by.get(by)
+        if counter is None:  # labels() takes a lock and builds a key: once per label
+            counter = self._moves_by[by] = self.moves.labels(by)
+        counter.inc()
 
     def saved(self, seconds: float, ok: bool) -> None:
         """A save took ``seconds`` (``ok`` False: it failed)."""
@@ -82,4 +87,7 @@ class Metrics(TableObserver):
 
     def bot_decided(self, level: str, seconds: float) -> None:
         """A computer player chose in ``seconds``."""
-        self.bot_seconds.labels(level).observe(seconds)
+        histogram = self._bot_seconds_by.get(level)
+        if histogram is None:
+            histogram = self._bot_seconds_by[level] = self.bot_seconds.labels(level)
+        histogram.observe(seconds)
