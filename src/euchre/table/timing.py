@@ -51,8 +51,8 @@ class Thinking:
     """The table's step the move is for (a later step makes it stale)."""
     seat: int
     """The seat that moves."""
-    task: asyncio.Task[Action]
-    """The thinking, started when the turn started."""
+    task: asyncio.Future[Action]
+    """The thinking, started when the turn started (its move once it is done)."""
 
     def is_for(self, step: int, seat: int) -> bool:
         """Whether this is the thinking for ``seat``'s turn at ``step``."""
@@ -71,5 +71,23 @@ def start_thinking(bot: Any, view: HandView, step: int, seat: int,
                    slow_levels: Collection[str], level: str) -> Thinking:
     """Start working out ``seat``'s move now, in its own task (it runs after the handler
     that started it has published its events)."""
-    task = asyncio.get_running_loop().create_task(think(bot, view, level in slow_levels))
-    return Thinking(step, seat, task)
+    loop = asyncio.get_running_loop()
+    if level in slow_levels and len(view.legal) > 1:
+        return Thinking(step, seat, loop.create_task(think(bot, view, True)))
+    # A quick player chooses in one callback on the loop's next turn, as its task would,
+    # without a task and a coroutine for each move.
+    move: asyncio.Future[Action] = loop.create_future()
+    loop.call_soon(_choose, bot, view, move)
+    return Thinking(step, seat, move)
+
+
+def _choose(bot: Any, view: HandView, move: asyncio.Future[Action]) -> None:
+    """``bot``'s move for ``view`` into ``move`` (nothing if it was dropped meanwhile)."""
+    if move.done():
+        return
+    try:
+        action: Action = bot.choose(view)
+    except Exception as e:
+        move.set_exception(e)
+    else:
+        move.set_result(action)
