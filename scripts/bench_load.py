@@ -11,10 +11,18 @@ Usage: python scripts/bench_load.py [--tables 200] [--duration 30] [--bot-delay 
 Scale-out: ``--processes 1 2 --tables 100 200 300 --database-url
 postgresql+asyncpg://.../postgres`` runs every table count against one site of each number
 of ``euchre serve`` processes (a fresh PostgreSQL database and a throwaway redis-server per
-run, unless ``--redis-url`` names one), each HTTP
-request and socket sent to a process chosen at random (what a round-robin proxy does under
-many clients: a socket that reaches a process not running its table is relayed), and
-prints, per process count, the most tables served with p99 move-to-update <= --p99-ms.
+run, unless ``--redis-url`` names one) and prints, per process count, the most tables
+served with p99 move-to-update <= --p99-ms, with what the site did per person move:
+client messages relayed between processes (``euchre_relayed_messages_total``), Redis
+commands (by command) and database commits. ``--route table`` (the default) sends
+requests as ``deploy/nginx.conf`` does: a table's socket to one process chosen by hashing
+the table's id, requests about no table (opening one) to any process, so a practice table
+opened at one process moves once to its socket's (the handover) and is never relayed;
+``--route random`` sends every request and socket to a process chosen at random (a
+round-robin proxy: a socket that reaches a process not running its table is relayed).
+
+Opening: ``--open-rate R`` starts the players R a second (default 100), so a thousand
+tables are not all asked for in the same instant; the warm-up starts once all are started.
 
 Profiling: ``--profile DIR`` samples every server with py-spy (the dev extra) during the
 measured seconds, writes each run's stacks to DIR and prints where the servers' CPU went
@@ -35,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -68,6 +77,25 @@ class Stats:
     """Server CPU seconds used while measuring."""
     counts: dict[str, int] = field(default_factory=dict)
     """What the site's Redis and database did while measuring (commands, commits)."""
+    open_failures: int = 0
+    """Tables that could not be opened (the request failed or timed out)."""
+
+
+Route = Callable[[str | None], str]
+"""The process (its base URL) a request goes to: for a table's socket, given its id."""
+
+
+def router(bases: list[str], how: str, rng: random.Random) -> Route:
+    """Where requests go. ``table``: as ``deploy/nginx.conf`` sends them: everything about a
+    table to the process its id hashes to (nginx's ``hash ... consistent`` picks another
+    process than this CRC, but as there, one id always reaches one process), the rest to any
+    process; ``random``: every request and socket to a process chosen at random."""
+    def route(table_id: str | None) -> str:
+        if how == "table" and table_id is not None:
+            return bases[zlib.crc32(table_id.encode()) % len(bases)]
+        return rng.choice(bases)
+
+    return route
 
 
 def cpu_seconds(pid: int) -> float:
@@ -96,18 +124,26 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
     raise RuntimeError("the server did not start")
 
 
-async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
+async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
                      stop_at: float, rng: random.Random, think: float,
-                     go_on: bool = True) -> None:
+                     go_on: bool = True, start_in: float = 0.0) -> None:
     """Open practice tables one after another and play the person's seat until time is up
-    (each request and socket to one of ``bases`` at random); ``go_on``: send ``continue``
-    once each hand's result is shown, as a person pressing the result's button does."""
+    (each request and socket to the process ``route`` picks), the first ``start_in``
+    seconds from now; ``go_on``: send ``continue`` once each hand's result is shown, as a
+    person pressing the result's button does."""
+    await asyncio.sleep(start_in)
     while time.monotonic() < stop_at:
-        r = await http.post(f"{rng.choice(bases)}/api/tables", json={"kind": "practice"})
-        r.raise_for_status()
+        try:
+            r = await http.post(f"{route(None)}/api/tables", json={"kind": "practice"})
+            r.raise_for_status()
+        except httpx.HTTPError:
+            # Counted, and tried again a little later (a server busy opening hundreds).
+            stats.open_failures += 1
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            continue
         table = r.json()
         stats.tables += 1
-        ws_base = rng.choice(bases).replace("http://", "ws://")
+        ws_base = route(table["id"]).replace("http://", "ws://")
         async with connect(ws_base + table["ws"], max_size=2**20) as ws:
             await ws.send(json.dumps({"type": "join", "token": table["token"]}))
             sent_at: float | None = None
@@ -150,22 +186,33 @@ async def play_table(bases: list[str], http: httpx.AsyncClient, stats: Stats,
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
+def opening_seconds(tables: int, open_rate: float) -> float:
+    """Seconds over which ``tables`` players start at ``open_rate`` a second (0: at once)."""
+    return tables / open_rate if open_rate > 0 else 0.0
+
+
 async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
                 think: float, server_pids: list[int], profile: Path | None = None,
-                counters: Counters | None = None, go_on: bool = True) -> Stats:
-    """Run ``tables`` players; count only the ``duration`` seconds after ``warmup`` (and
-    sample the servers' stacks then into ``profile``, a path prefix, if given, and read
+                counters: Counters | None = None, go_on: bool = True,
+                route: str = "table", open_rate: float = 0.0) -> Stats:
+    """Run ``tables`` players, started ``open_rate`` a second (0: all at once); count only
+    the ``duration`` seconds after the ``warmup`` that follows the last start (and sample
+    the servers' stacks then into ``profile``, a path prefix, if given, and read
     ``counters`` before and after)."""
     stats = Stats()
-    stop_at = time.monotonic() + warmup + duration
+    opening = opening_seconds(tables, open_rate)
+    stop_at = time.monotonic() + opening + warmup + duration
     limits = httpx.Limits(max_connections=64)
+    routes = random.Random(seed - 1)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         players = asyncio.gather(
-            *(play_table(bases, http, stats, stop_at, random.Random(seed + i), think, go_on)
+            *(play_table(router(bases, route, routes), http, stats, stop_at,
+                         random.Random(seed + i), think, go_on,
+                         i / open_rate if open_rate > 0 else 0.0)
               for i in range(tables)),
             return_exceptions=True,
         )
-        await asyncio.sleep(warmup)
+        await asyncio.sleep(opening + warmup)
         spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
                  for i, pid in enumerate(server_pids)] if profile is not None else []
         counts_before = await counters() if counters is not None else {}
@@ -193,10 +240,27 @@ Counters = Callable[[], Awaitable[dict[str, int]]]
 """Reads running totals of the site's shared parts (Redis commands, database commits)."""
 
 
-def site_counters(redis_url: str, database_url: str) -> Counters:
-    """Redis's commands processed and the benchmark database's commits so far: counted by
-    Redis and PostgreSQL themselves, so unlike CPU time they do not vary with how busy the
-    machine is (PostgreSQL's statistics may lag up to a second)."""
+METRICS_TOKEN = "bench-load"
+"""The ``/metrics`` token the benchmark's servers are started with (so it can read them)."""
+
+REDIS_COMMANDS = ("evalsha", "publish", "mget", "get", "set", "incr", "expire", "pexpire")
+"""Redis commands counted one by one per person move (the rest only in the total)."""
+
+
+def metric_total(text: str, name: str) -> float:
+    """The sum of every sample of ``name`` in Prometheus' text format."""
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith(name) and line[len(name):len(name) + 1] in (" ", "{"):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def site_counters(redis_url: str, database_url: str, bases: list[str]) -> Counters:
+    """What the site did so far: Redis's commands (counted by Redis, also by command), the
+    benchmark database's commits (PostgreSQL's statistics may lag up to a second) and the
+    client messages the processes relayed to each other (their ``/metrics``). Counted by
+    the parts themselves, so unlike CPU time they do not vary with how busy the machine is."""
     from redis.asyncio import Redis
     from sqlalchemy import text
     from sqlalchemy.ext.asyncio import create_async_engine
@@ -205,6 +269,7 @@ def site_counters(redis_url: str, database_url: str) -> Counters:
         redis = Redis.from_url(redis_url)
         try:
             info = await redis.info("stats")
+            by_command = await redis.info("commandstats")
         finally:
             await redis.aclose()
         engine = create_async_engine(database_url)
@@ -215,8 +280,20 @@ def site_counters(redis_url: str, database_url: str) -> Counters:
                     "WHERE datname = current_database()"))
         finally:
             await engine.dispose()
-        return {"redis commands": int(info["total_commands_processed"]),
-                "database commits": int(commits)}
+        relayed = 0.0
+        async with httpx.AsyncClient(timeout=30) as http:
+            for base in bases:
+                r = await http.get(f"{base}/metrics",
+                                   headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+                r.raise_for_status()
+                relayed += metric_total(r.text, "euchre_relayed_messages_total")
+        counts = {"relayed messages": int(relayed),
+                  "redis commands": int(info["total_commands_processed"])}
+        for command in REDIS_COMMANDS:
+            stat = by_command.get(f"cmdstat_{command}")
+            counts[f"redis {command}"] = int(stat["calls"]) if stat else 0
+        counts["database commits"] = int(commits)
+        return counts
 
     return read
 
@@ -317,7 +394,8 @@ def start_site(processes: int, db: str, redis_url: str | None, tables: int,
                "--tables-per-address", str(10 * tables + 10)]
         if redis_url:
             cmd += ["--redis-url", redis_url]
-        servers.append(subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"}))
+        servers.append(subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                                  "EUCHRE_METRICS_TOKEN": METRICS_TOKEN}))
         bases.append(f"http://127.0.0.1:{port}")
     return servers, bases
 
@@ -363,8 +441,8 @@ def scale_out(args: argparse.Namespace) -> int:
                           if args.profile else None)
                 stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
                                           args.seed, args.think, [s.pid for s in servers],
-                                          prefix, site_counters(redis_url, db),
-                                          not args.no_continue))
+                                          prefix, site_counters(redis_url, db, bases),
+                                          not args.no_continue, args.route, args.open_rate))
                 client_cpu = time.process_time() - client_cpu
             finally:
                 stop_site(servers)
@@ -382,13 +460,14 @@ def scale_out(args: argparse.Namespace) -> int:
                   f"server CPU {cpu / stats.elapsed:.0%} of one core "
                   f"({cpu / max(1, len(lat)) * 1000:.2f} ms per person move), client CPU "
                   f"{client_cpu / (stats.elapsed + args.warmup):.0%}, load "
-                  f"{os.getloadavg()[0]:.1f}, errors {len(stats.errors)}"
+                  f"{os.getloadavg()[0]:.1f}, route {args.route}, tables opened "
+                  f"{stats.tables} ({stats.open_failures} failed), errors {len(stats.errors)}"
                   + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
                   + ("" if ok else "  <- over the target"), flush=True)
             if stats.counts and lat:
                 print("  per person move: " + ", ".join(
-                    f"{n / len(lat):.2f} {what}" for what, n in stats.counts.items()),
-                      flush=True)
+                    f"{n / len(lat):.3f} {what}" for what, n in stats.counts.items()
+                    if n or not what.startswith("redis ")), flush=True)
             if prefix is not None:
                 print(profile_top([Path(f"{prefix}-{i}.txt") for i in range(processes)]),
                       flush=True)
@@ -428,6 +507,13 @@ def main() -> int:
                              "measuring, keep the stacks in DIR and print the top costs")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds the simulated person waits before each move")
+    parser.add_argument("--route", choices=("table", "random"), default="table",
+                        help="with --processes: table (default): each table's socket to the "
+                             "process its id hashes to, as deploy/nginx.conf; random: every "
+                             "request and socket to any process (sockets relayed)")
+    parser.add_argument("--open-rate", type=float, default=100.0,
+                        help="players started a second (each opens its table; 0: all at "
+                             "once); the warm-up begins after the last start")
     parser.add_argument("--no-continue", action="store_true",
                         help="never send continue: each hand's result is held (4 s at "
                              "practice tables) before the next deal")
@@ -461,7 +547,7 @@ def main() -> int:
         stats = asyncio.run(drive([base], args.tables, args.duration, args.warmup, args.seed,
                                   args.think, [server.pid] if server is not None else [],
                                   prefix if server is not None else None,
-                                  go_on=not args.no_continue))
+                                  go_on=not args.no_continue, open_rate=args.open_rate))
         client_cpu = time.process_time() - client_cpu
         elapsed = stats.elapsed
         cpu = stats.server_cpu
@@ -474,8 +560,8 @@ def main() -> int:
                 server.kill()
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
-    print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.games} games "
-          f"finished), bot delay {args.bot_delay} s, think {args.think} s, "
+    print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.open_failures} "
+          f"failed to open, {stats.games} games finished), bot delay {args.bot_delay} s, think {args.think} s, "
           f"{elapsed:.1f} s measured after {args.warmup} s warm-up")
     if lat:
         print(f"moves: {len(lat)} ({len(lat) / elapsed:.0f} person moves/s); "
