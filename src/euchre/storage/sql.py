@@ -20,6 +20,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 
+from .alive import ping_when_idle
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 from .journal import RecordTail, fold_lines
 from .models import GameLineRow, GameRow
@@ -41,9 +42,11 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
 
 def make_engine(url: str) -> AsyncEngine:
     """An async engine for ``url`` (SQLite connections get the PRAGMAs)."""
-    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+    engine = create_async_engine(url)
     if make_url(url).get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+    else:  # a server that may restart: its pooled connections pinged after a rest
+        ping_when_idle(engine)
     return engine
 
 
