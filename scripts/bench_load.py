@@ -561,8 +561,9 @@ def main() -> int:
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
     print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.open_failures} "
-          f"failed to open, {stats.games} games finished), bot delay {args.bot_delay} s, think {args.think} s, "
-          f"{elapsed:.1f} s measured after {args.warmup} s warm-up")
+          f"failed to open, {stats.games} games finished), bot delay {args.bot_delay} s, "
+          f"think {args.think} s, {elapsed:.1f} s measured after {args.warmup} s warm-up "
+          f"(players started {args.open_rate:g} a second before it)")
     if lat:
         print(f"moves: {len(lat)} ({len(lat) / elapsed:.0f} person moves/s); "
               f"messages received: {stats.messages} ({stats.messages / elapsed:.0f}/s, "
