@@ -73,20 +73,6 @@ async def test_restart_resumes_an_unfinished_table_from_sqlite(tmp_path: Path) -
         await store.close()
 
 
-async def test_a_table_not_in_memory_is_loaded_on_demand() -> None:
-    store = MemoryStore()
-    sched = ManualScheduler()
-    manager = make_manager(store, sched)
-    config, token = practice_table(PracticeOptions(), table_id="t9")
-    await manager.open(config)
-    await manager.forget("t9")
-    assert manager.peek("t9") is None
-    again = await manager.get("t9")
-    assert again is not None and again.seat_of(token) == 0 and again.running
-    assert await manager.get("nope") is None
-    await manager.close()
-
-
 async def test_every_change_is_saved_at_once() -> None:
     store = MemoryStore()
     sched = ManualScheduler()
@@ -100,28 +86,6 @@ async def test_every_change_is_saved_at_once() -> None:
         stored = await store.get("t2")
         assert stored is not None and stored.version == actor.version
         assert stored.record == actor.record().to_json()
-    await manager.close()
-
-
-async def test_idle_tables_leave_memory_and_come_back() -> None:
-    store = MemoryStore()
-    sched = ManualScheduler()
-    manager = make_manager(store, sched)
-    config, token = practice_table(PracticeOptions(), table_id="t3", first_dealer=0)
-    actor = await manager.open(config)
-    watcher = Recorder(0, actor)
-    await actor.join(watcher)
-    assert await until_person(actor, sched)
-    sched.advance(1000)
-    assert await manager.sweep(600) == []  # someone is watching
-    actor.leave(watcher)
-    await actor.settle()
-    assert await manager.sweep(600) == []  # idle only for a moment
-    sched.advance(600)
-    assert await manager.sweep(600) == ["t3"]
-    back = await manager.get("t3")
-    assert back is not None and back is not actor
-    assert back.view(0) == actor.view(0) and back.seat_of(token) == 0
     await manager.close()
 
 

@@ -1,7 +1,6 @@
 """``tests/table/`` mirrors ``src/euchre/table/``: each module has its own test file,
-``test_<module>.py``, and each test file here is named for a module. Modules whose tests
-still live elsewhere (in ``tests/server``, ``tests/online``...) are listed in
-:data:`NOT_YET`; the list may only shrink."""
+``test_<module>.py``, testing that module directly, and each test file here is named for a
+module. A new module comes with its test file."""
 
 from __future__ import annotations
 
@@ -11,11 +10,6 @@ import euchre.table
 
 SRC = Path(euchre.table.__file__).parent
 HERE = Path(__file__).parent
-
-NOT_YET = frozenset({
-    "manager",
-})
-"""Modules without a test file of their own here yet (their tests are elsewhere)."""
 
 NOT_A_MODULE = frozenset({"mirror"})
 """Test files here that test the folder, not a module."""
@@ -30,17 +24,10 @@ def _tested() -> set[str]:
 
 
 def test_every_module_has_its_test_file() -> None:
-    missing = _modules() - _tested() - NOT_YET
+    missing = _modules() - _tested()
     assert not missing, f"add tests/table/test_<module>.py for: {sorted(missing)}"
 
 
 def test_every_test_file_is_named_for_a_module() -> None:
     strays = _tested() - _modules() - NOT_A_MODULE
     assert not strays, f"no module src/euchre/table/<name>.py for: {sorted(strays)}"
-
-
-def test_the_list_of_modules_not_yet_mirrored_only_shrinks() -> None:
-    done = NOT_YET & _tested()
-    assert not done, f"these have their test file now: take them off NOT_YET: {sorted(done)}"
-    gone = NOT_YET - _modules()
-    assert not gone, f"these modules are gone: take them off NOT_YET: {sorted(gone)}"
