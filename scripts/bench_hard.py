@@ -6,7 +6,7 @@ decisions at the first trick are also reported on their own (they have the most 
 cards to place). Also counts decisions stopped by the time cap (none should be).
 Usage: python scripts/bench_hard.py [--level hard|expert] [--hands N] [--samples S]
        [--nodes N] [--time-cap SECONDS] [--seed S] [--preset P] [--clock wall|cpu]
-       [--model-reading all|plays|joint]
+       [--model-reading all|plays|joint] [--postpone N]
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ def main() -> None:
     ap.add_argument("--model-reading", choices=("all", "plays", "joint"), default=None,
                     help="weigh card play's deals by the learned model of play "
                          "(Budget.model_reading with this model_how; default: the level's)")
+    ap.add_argument("--postpone", type=int, default=None,
+                    help="card play: the other seats' next N cards in the trick chosen by "
+                         "the learned model before the solver (Budget.postpone; default: "
+                         "the level's)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     rules = Rules.preset(args.preset)
@@ -56,6 +60,8 @@ def main() -> None:
     if args.model_reading:
         hard.budget = dataclasses.replace(hard.budget, model_reading=True,
                                           model_how=args.model_reading)
+    if args.postpone is not None:
+        hard.budget = dataclasses.replace(hard.budget, postpone=args.postpone)
     capped: list[logging.LogRecord] = []
 
     class Count(logging.Handler):
@@ -92,7 +98,7 @@ def main() -> None:
     print(f"{args.level}: {b.samples} deals, {b.nodes} nodes, time cap {b.time_cap} s, "
           f"{'C' if HAS_C_SOLVER else 'pure-Python'} solver, {args.hands} hands, one process, "
           f"{args.clock} clock, model reading "
-          f"{b.model_how if b.model_reading else 'off'}; "
+          f"{b.model_how if b.model_reading else 'off'}, postponed plies {b.postpone}; "
           f"{len(capped)} decisions reached the time cap")
     for name, values in times.items():
         if values:

@@ -21,7 +21,9 @@ bids, within M/100 points, played out on N deals by the conventions, the tables 
 when the rival leads by Z standard errors: :mod:`euchre.bots.playouts`; ``mLsS``: the
 conventional lead played within L/100 points of the best card, second hand's card within
 S/100); ``modelT[fF][j|p]``: the learned model of play weighs the deals, tempered by T/10
-with a floor of F/100, ``j`` joined with today's reading, ``p`` reading the card play only).
+with a floor of F/100, ``j`` joined with today's reading, ``p`` reading the card play only;
+``postN``: postponed solving, the other seats' next N cards of the trick chosen by the
+learned model of play before the open-hand solver takes over).
 """
 
 from __future__ import annotations
@@ -98,6 +100,10 @@ def candidate(name: str, seed: int) -> Player:
                 bot.budget, model_reading=True, model_how=how,
                 model_temper=float(t) / 10.0 if t else bot.budget.model_temper,
                 model_floor=float(f) / 100.0 if f else bot.budget.model_floor)
+        elif variant.startswith("post") and variant[4:].isdigit():
+            # postN: card play postpones the solver past the other seats' next N cards of
+            # the trick, chosen by the learned model of play (bots/postponed.py, issue 23)
+            bot.budget = dataclasses.replace(bot.budget, postpone=int(variant[4:]))
         elif variant == "bidsread":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160, read_play=True)
         else:

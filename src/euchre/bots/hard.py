@@ -30,6 +30,7 @@ from .clear_cut import clear_bids
 from .medium import MediumBot
 from .payoffs import first_leader, out_mask, payoffs
 from .playouts import bid_playouts
+from .postponed import Postponer
 from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for
 from .reading import PlayReader
 from .sampling import (
@@ -108,6 +109,12 @@ class Budget:
     """The power applied to each seen action's probability under the model."""
     model_floor: float = 0.1
     """The least probability the model gives a seen action."""
+    postpone: int = 0
+    """Card play: after each candidate card, up to this many cards of the seats still to
+    play to the trick are chosen by the learned model of play from what each can see
+    (:class:`~euchre.bots.postponed.Postponer`), and only then is the deal solved
+    open-handed (postponed solving). 0: every deal is solved open-handed from the
+    decision. Off in every level until it passes the duplicate-deal gates."""
 
 
 class _Meter:
@@ -262,6 +269,9 @@ def evaluate_plays(
                    view.tricks_won[maker % 2])
     stats = {c: CardStats() for c in cards}
     paired = budget.paired
+    postponer = Postponer(view, budget.postpone) if budget.postpone > 0 else None
+    if postponer is not None and not postponer.active:
+        postponer = None
     rows: list[tuple[float, list[float]]] = []
     n = 0
     while n < samples:
@@ -281,10 +291,18 @@ def evaluate_plays(
             if w > 0.0:
                 batch.append((hands, *args_common, worth_pay))
                 weights.append(w)
-        # one call per batch: the C solver searches the whole batch without the GIL
-        values = meter.solve_many(batch)
+        if postponer is not None:
+            values = _postponed_values(postponer, meter, view, batch, cards, worth_pay)
+        else:
+            # one call per batch: the C solver searches the whole batch without the GIL
+            values = meter.solve_many(batch)
         pts = made = None
-        if detailed:
+        if detailed and postponer is not None:
+            pts = [(v, 0) for v in _postponed_values(postponer, None, view, batch, cards,
+                                                     points_int)]
+            made = [(v, 0) for v in _postponed_values(postponer, None, view, batch, cards,
+                                                      make_pay)]
+        elif detailed:
             # the extra solves of a detailed analysis are not counted: a hint must stop
             # where the player would, and so recommend the player's card
             pts = solver.solve_many([(*b[:-1], points_int) for b in batch])
@@ -315,6 +333,28 @@ def evaluate_plays(
         ))
     out.sort(key=lambda e: (-e.worth, e.card))
     return out
+
+
+def _postponed_values(
+    postponer: Postponer, meter: _Meter | None, view: HandView,
+    batch: list[solver.Position], cards: list[Card], payoff: list[int],
+) -> list[dict[Card, int]]:
+    """Per deal of ``batch``, each card's value for the makers with the other seats' next
+    plies postponed (:class:`~euchre.bots.postponed.Postponer`): one solver call for the
+    batch, its nodes counted by ``meter`` (when given)."""
+    out = out_mask(view)
+    maker_side = view.maker % 2
+    lines = [[postponer.line(b[0], c) for c in cards] for b in batch]
+    todo = [ln.position(view, out, payoff) for row in lines for ln in row if ln.actor >= 0]
+    if meter is not None:
+        solved = iter(meter.solve_many(todo))
+    else:
+        solved = iter(v for v, _ in solver.solve_many(todo))
+    return [
+        {c: ln.value(next(solved) if ln.actor >= 0 else None, maker_side, payoff)
+         for c, ln in zip(cards, row, strict=True)}
+        for row in lines
+    ]
 
 
 def evaluate_discards(
