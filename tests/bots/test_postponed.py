@@ -14,7 +14,7 @@ import random
 
 from euchre import actions as A
 from euchre.bots import make
-from euchre.bots.action_model import load_model
+from euchre.bots.action_model import _play_features_all, load_model
 from euchre.bots.expert import EXPERT_BUDGET
 from euchre.bots.hard import Budget, HardBot, evaluate_plays
 from euchre.bots.knowledge import mask
@@ -166,3 +166,45 @@ def test_postponed_solving_is_off_by_default_and_plays_when_on() -> None:
                 changed += plays != plain
             played += 1
     assert played >= 40 and changed > 0
+
+
+def test_remembered_scores_choose_as_the_full_features_would() -> None:
+    model = load_model()
+    compared = 0
+    for i in range(10):
+        for state in _states(i):
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            post = Postponer(view, 3)
+            if not post.active:
+                continue
+            rng = random.Random(i)
+            k = knowledge(view)
+            for _ in range(30):
+                hands = sample_hands(k, rng)
+                for action in view.legal:
+                    line = post.line(hands, action.card)
+                    held = list(hands)
+                    held[seat] &= ~(1 << action.card)
+                    trick = (*view.trick, action.card)
+                    for s, card in line.played:
+                        pub = post.public(s, trick)
+                        legal = [a for a in range(25) if held[s] >> a & 1]
+                        follow = [c for c in legal if _follows(view, trick, c)]
+                        cards = follow or legal
+                        feats = _play_features_all(pub, held[s], cards)
+                        scores = [sum(model.weights.get(f, 0.0) for f in fs) for fs in feats]
+                        best = max(range(len(cards)), key=lambda j: (scores[j], -j))
+                        assert card == cards[best]
+                        compared += len(cards) > 1
+                        held[s] &= ~(1 << card)
+                        trick = (*trick, card)
+    assert compared > 2000
+
+
+def _follows(view: HandView, trick: tuple[int, ...], card: int) -> bool:
+    from euchre.lookup import EFFECTIVE_SUIT
+
+    table = EFFECTIVE_SUIT[view.trump]
+    return table[card] == table[trick[0]]

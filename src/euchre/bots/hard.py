@@ -30,8 +30,8 @@ from .clear_cut import clear_bids
 from .medium import MediumBot
 from .payoffs import first_leader, out_mask, payoffs
 from .playouts import bid_playouts
-from .postponed import Postponer
 from .policy import BidEstimate, bid_estimates, dealer_discard, hand_for
+from .postponed import Postponer
 from .reading import PlayReader
 from .sampling import (
     bid_weight,
