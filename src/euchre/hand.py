@@ -430,6 +430,21 @@ class HandState:
         out.reverse()
         return out
 
+    def actions_since(self, earlier: HandState) -> list[tuple[int, Action]] | None:
+        """The actions that led from ``earlier`` to this state, as (seat, action), oldest
+        first; None if this state does not follow from ``earlier`` (another hand, or a
+        later state of this one). Lets a reader that kept what it made of ``earlier``
+        (a view's history) add only what is new."""
+        out = []
+        node: HandState | None = self
+        while node is not earlier:
+            if node is None or node._last is None:
+                return None
+            out.append(node._last)
+            node = node._prev
+        out.reverse()
+        return out
+
     def __repr__(self) -> str:
         """A short summary for debugging: phase, seat to act, trump and tricks."""
         trump = suit_name(self.trump) if self.trump >= 0 else "none"

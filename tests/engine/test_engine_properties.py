@@ -351,3 +351,23 @@ def test_fuzz_records_raise_only_record_errors(lines: list[str]) -> None:
         assert e.reason and e.hand >= 1
         return
     assert game.current is not None
+
+
+@SETTINGS
+@given(hands())
+def test_property_actions_since_an_earlier_state_complete_its_history(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """``later.actions_since(earlier)`` is what ``later``'s history adds to ``earlier``'s;
+    None for a state the later one does not follow from (a later one, another hand)."""
+    _, state, rng = case
+    seen = states(state, rng)
+    other = states(step(state, rng), rng) if not state.is_over else [state]
+    for i, earlier in enumerate(seen):
+        for later in seen[i:]:
+            assert earlier.history() + (later.actions_since(earlier) or []) == later.history()
+            assert later.actions_since(earlier) is not None
+        for later in seen[:i]:
+            assert later.actions_since(earlier) is None
+    if len(other) > 1 and other[1] is not seen[1]:
+        assert seen[-1].actions_since(other[1]) is None

@@ -140,6 +140,7 @@ class Snapshots:
         self._hand: HandState | None = None  # the state whose public view is kept
         self._public: HandViewJson | None = None
         self._own: dict[int, list[tuple[int, A.Action]]] = {}  # seat: its hidden actions
+        self._discarded = False  # whether the kept hand's dealer has discarded
         self._held: dict[int, tuple[int, list[str]]] = {}  # seat: (cards mask, texts)
 
     def render(self, config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
@@ -225,34 +226,39 @@ class Snapshots:
         )
 
     def _public_view(self, state: HandState) -> HandViewJson:
-        """The view a spectator gets of ``state``; notes each seat's hidden actions."""
-        actions = state.history()
-        leader, trick = state.trick
-        tricks = state.tricks
-        # Table law 11: only the plays still on view show their card.
-        keep = len(trick) if trick else len(tricks[-1][1]) if tricks else 0
-        history: list[list[int | str]] = []
-        own: dict[int, list[tuple[int, A.Action]]] = {}
-        taken = state.phase == DISCARD  # the dealer holds the upcard already
-        for index in range(len(actions) - 1, -1, -1):
-            s, action = actions[index]
+        """The view a spectator gets of ``state``; notes each seat's hidden actions. The
+        history is the kept one with the actions since added, when ``state`` follows from
+        the kept state (the next move, as a table shows them), else built anew."""
+        kept, public = self._hand, self._public
+        actions = state.actions_since(kept) if kept is not None and public is not None else None
+        if actions is None or public is None:
+            actions, history, own, discarded = state.history(), [], {}, False
+        else:  # kept entries are shared with earlier snapshots: replaced, never changed
+            history, own, discarded = list(public.history), self._own, self._discarded
+        for s, action in actions:
             kind = action.kind
-            if kind == A.PLAY:
-                if keep:
-                    keep -= 1
-                    history.append([s, str(action)])
-                else:
-                    history.append([s, A.PLAY])
-            elif kind in _HIDDEN_KINDS:
-                taken = taken or kind == A.DISCARD
-                own.setdefault(s, []).append((index, action))
+            if kind in _HIDDEN_KINDS:
+                discarded = discarded or kind == A.DISCARD
+                own.setdefault(s, []).append((len(history), action))
                 history.append([s, kind])
             else:
                 history.append([s, str(action)])
-        history.reverse()
-        for moves in own.values():
-            moves.reverse()
-        self._own = own
+        self._own, self._discarded = own, discarded
+        leader, trick = state.trick
+        tricks = state.tricks
+        # Table law 11: only the plays still on view show their card; the earlier ones
+        # are hidden already in a kept history, so the walk stops at the first of those.
+        keep = len(trick) if trick else len(tricks[-1][1]) if tricks else 0
+        for index in range(len(history) - 1, -1, -1):
+            seat, text = history[index]
+            if isinstance(text, str) and text.startswith(A.PLAY):
+                if keep:
+                    keep -= 1
+                elif text == A.PLAY:
+                    break
+                else:
+                    history[index] = [seat, A.PLAY]
+        taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
         last = tricks[-1] if tricks and not trick else None
         trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
         reneged = state.reneged
