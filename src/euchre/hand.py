@@ -877,50 +877,58 @@ def deal(
     return HandState(rules, dealer, d, score)
 
 
+_SITTING_OUT = tuple(tuple(s for s in range(4) if m >> s & 1) for m in range(16))
+_HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
+
+
 def make_view(state: HandState, seat: int) -> HandView:
     """Build ``seat``'s view of ``state``."""
-    history: list[tuple[int, Action | None]] = []
+    fix = state._fix
+    history: list[tuple[int, Action | None]] = state.history()  # type: ignore[assignment]
     hidden: list[str] = []
     gave: tuple[Card, ...] = ()
-    upcard_taken = False
-    for s, a in state.history():
-        if a.kind == A.DISCARD:
+    upcard_taken = state.phase == DISCARD  # the dealer holds the upcard already
+    for i, (s, a) in enumerate(history):
+        kind = a.kind  # type: ignore[union-attr]
+        if kind == _PLAY_KIND:
+            break  # nothing is hidden once play has begun
+        if kind == _DISCARD_KIND:
             upcard_taken = True
-        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
-            history.append((s, None))
-            hidden.append(a.kind)
-            continue
-        if a.kind == A.FARMER_SWAP:
-            gave = a.cards
-        history.append((s, a))
-    if state.phase == DISCARD:  # the dealer holds the upcard already
-        upcard_taken = True
-    leader, trick = state.trick
-    return HandView(
+        if kind in _HIDDEN_KINDS:
+            if s != seat:
+                history[i] = (s, None)
+                hidden.append(kind)
+            elif kind == A.FARMER_SWAP:
+                gave = a.cards  # type: ignore[union-attr]
+    view = _new_state(HandView)
+    # Set the fields at once: a frozen dataclass's own __init__ sets each of them through
+    # object.__setattr__, five times slower, and computers ask for a view at every turn.
+    view.__dict__.update(
         seat=seat,
-        rules=state.rules,
-        dealer=state.dealer,
-        score=state.score,
+        rules=fix.rules,
+        dealer=fix.dealer,
+        score=fix.score,
         phase=PHASE_NAMES[state.phase],
         to_act=state.to_act,
-        hand=tuple(cards_of(state.hand_mask(seat))),
-        upcard=state.upcard,
+        hand=tuple(cards_of(state._hands[seat])),
+        upcard=fix.deal.kitty[0],
         upcard_taken=upcard_taken,
         history=tuple(history),
         hidden_kinds=tuple(hidden),
-        trump=state.trump,
-        maker=state.maker,
-        alone=state.alone,
-        lone_defender=state.lone_defender,
-        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
-        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
+        trump=fix.trump,
+        maker=fix.maker,
+        alone=fix.alone,
+        lone_defender=fix.lone_defender,
+        sitting_out=_SITTING_OUT[fix.out],
+        discard=fix.discard if seat == fix.dealer and fix.discard >= 0 else None,
         farmer_gave=gave,
-        leader=leader,
-        trick=trick,
-        tricks=tuple(state.tricks),
-        tricks_won=state.tricks_won,
-        points=state.points,
-        thrown_in=state.thrown_in,
-        reneged=state.reneged,
+        leader=state._leader,
+        trick=state._trick,
+        tricks=state._tricks,
+        tricks_won=state._won,
+        points=fix.points,
+        thrown_in=fix.thrown_in,
+        reneged=fix.reneged,
         legal=tuple(state.legal_actions()) if state.to_act == seat else (),
     )
+    return view

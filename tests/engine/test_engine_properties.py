@@ -21,6 +21,7 @@ from euchre.hand import Deal, HandState, is_farmers_hand
 from euchre.record import GameRecord, ReplayError
 from euchre.rules import GAME_LENGTHS, PRESETS, Rules
 from euchre.shuffle import new_deck
+from euchre.view import HandView
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -371,3 +372,49 @@ def test_property_actions_since_an_earlier_state_complete_its_history(
             assert later.actions_since(earlier) is None
     if len(other) > 1 and other[1] is not seen[1]:
         assert seen[-1].actions_since(other[1]) is None
+
+
+def plain_view(state: HandState, seat: int) -> HandView:
+    """A seat's view read field by field from the state's public properties: what
+    ``make_view`` must give however it is built."""
+    history: list[tuple[int, A.Action | None]] = []
+    hidden: list[str] = []
+    gave: tuple[int, ...] = ()
+    for s, a in state.history():
+        if a.kind in (A.DISCARD, A.FARMER_SWAP) and s != seat:
+            history.append((s, None))
+            hidden.append(a.kind)
+            continue
+        if a.kind == A.FARMER_SWAP:
+            gave = a.cards
+        history.append((s, a))
+    leader, trick = state.trick
+    return HandView(
+        seat=seat, rules=state.rules, dealer=state.dealer, score=state.score,
+        phase=state.phase_name, to_act=state.to_act, hand=tuple(state.hand(seat)),
+        upcard=state.upcard,
+        upcard_taken=state.phase_name == "discard" or any(
+            a.kind == A.DISCARD for _, a in state.history()),
+        history=tuple(history), hidden_kinds=tuple(hidden), trump=state.trump,
+        maker=state.maker, alone=state.alone, lone_defender=state.lone_defender,
+        sitting_out=tuple(s for s in range(4) if state.sits_out(s)),
+        discard=state.discard if seat == state.dealer and state.discard >= 0 else None,
+        farmer_gave=gave, leader=leader, trick=trick, tricks=tuple(state.tricks),
+        tricks_won=state.tricks_won, points=state.points, thrown_in=state.thrown_in,
+        reneged=state.reneged,
+        legal=tuple(state.legal_actions()) if state.to_act == seat else ())
+
+
+@SETTINGS
+@given(hands())
+def test_property_a_view_is_the_states_public_properties(
+    case: tuple[Rules, HandState, random.Random],
+) -> None:
+    """Every seat's view of every state of a random hand is the state read field by field
+    (so the fast build of a view leaves nothing out and shows nothing more)."""
+    _, state, rng = case
+    for s in states(state, rng):
+        for seat in range(4):
+            view = s.view(seat)
+            assert view == plain_view(s, seat)
+            assert vars(view) == vars(plain_view(s, seat))
