@@ -51,6 +51,10 @@ def played_mask(view: HandView) -> int:
     return m | mask(view.trick)
 
 
+_last_unseen: tuple[HandView | None, int] = (None, 0)
+"""The latest view asked about and its unseen cards (a bot asks once per card it holds)."""
+
+
 def unseen_mask(view: HandView) -> int:
     """Cards this seat has not seen: in another hand or face down in the kitty.
 
@@ -58,6 +62,16 @@ def unseen_mask(view: HandView) -> int:
     took it, it is unseen to the others (it may have been discarded) but see
     :func:`dealer_may_hold_upcard`.
     """
+    global _last_unseen
+    last = _last_unseen  # one read: a bot thinking in a thread may replace it meanwhile
+    if last[0] is view:  # views are frozen: the same view has the same unseen cards
+        return last[1]
+    unseen = _unseen_mask(view)
+    _last_unseen = (view, unseen)
+    return unseen
+
+
+def _unseen_mask(view: HandView) -> int:
     seen = hand_mask(view) | played_mask(view) | mask(view.farmer_gave)
     if view.discard is not None:
         seen |= 1 << view.discard
@@ -96,10 +110,19 @@ def has_bower(hand: tuple[Card, ...] | list[Card], trump: int) -> bool:
     return any(trump_rank(c, trump) >= 5 for c in hand)
 
 
-def power(card: Card, trump: int) -> int:
-    """A card's strength for ranking within its suit: trumps 20+, others by face value."""
+def _power(card: Card, trump: int) -> int:
     t = trump_rank(card, trump)
     return 20 + t if t >= 0 else card_rank(card)
+
+
+_POWER = {trump: tuple(_power(c, trump) for c in range(JOKER + 1)) for trump in range(-1, 4)}
+""":func:`power` of every card under each trump (-1: none yet), worked out once."""
+
+
+def power(card: Card, trump: int) -> int:
+    """A card's strength for ranking within its suit: trumps 20+, others by face value."""
+    row = _POWER.get(trump)
+    return row[card] if row is not None else _power(card, trump)
 
 
 def trick_seats(view: HandView) -> list[int]:
