@@ -41,15 +41,30 @@ SURE_MAKE = 3
 
 def trump_order(trump: int, benny: bool) -> list[int]:
     """The trumps from the highest down (the joker first when it is in the deck)."""
-    top = [JOKER] if benny else []
-    return [*top, make_card(JACK, trump), make_card(JACK, 3 - trump),
-            *(make_card(r, trump) for r in (ACE, KING, QUEEN, TEN, NINE))]
+    return list(_order(trump, benny))
+
+
+def _make_order(trump: int, benny: bool) -> tuple[int, ...]:
+    top = (JOKER,) if benny else ()
+    return (*top, make_card(JACK, trump), make_card(JACK, 3 - trump),
+            *(make_card(r, trump) for r in (ACE, KING, QUEEN, TEN, NINE)))
+
+
+_ORDERS = {(trump, benny): _make_order(trump, benny)
+           for trump in range(4) for benny in (False, True)}
+""":func:`trump_order` of each suit, with and without the joker, worked out once (a bid
+asks for it about ten times)."""
+
+
+def _order(trump: int, benny: bool) -> tuple[int, ...]:
+    order = _ORDERS.get((trump, benny))
+    return order if order is not None else _make_order(trump, benny)
 
 
 def top_run(hand: int, trump: int, benny: bool) -> int:
     """How many of the highest trumps the hand holds in an unbroken run from the top."""
     n = 0
-    for c in trump_order(trump, benny):
+    for c in _order(trump, benny):
         if not hand >> c & 1:
             break
         n += 1
@@ -69,10 +84,17 @@ def is_sure_march(hand: int, trump: int, benny: bool, leads: bool) -> bool:
     every card is a trump and the run outlasts the trumps outside by one (a trick led in
     a suit we are out of costs one of the run; an ace of ours could be trumped).
     """
-    order = trump_order(trump, benny)
+    order = _order(trump, benny)
     outside = sum(1 for c in order if not hand >> c & 1)
     run = top_run(hand, trump, benny)
-    off = [c for c in range(25) if hand >> c & 1 and effective_suit(c, trump) != trump]
+    off: list[int] = []  # the cards held that are not trumps, lowest first
+    cards = hand
+    while cards:
+        low = cards & -cards
+        cards ^= low
+        c = low.bit_length() - 1
+        if effective_suit(c, trump) != trump:
+            off.append(c)
     if leads:
         return all(card_rank(c) == ACE for c in off) and run >= outside
     return not off and run - 1 >= outside
