@@ -24,6 +24,7 @@ from .alive import ping_when_idle
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 from .journal import RecordTail, fold_lines
 from .models import GameLineRow, GameRow
+from .sqlite_writer import SqliteWriter
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
@@ -95,18 +96,36 @@ def _write(game: StoredGame) -> _Write:
     return _Write(game, None, game.journal)
 
 
+def _meta_text(game: StoredGame) -> str:
+    return game.meta_text or json.dumps(game.meta, separators=(",", ":"))
+
+
+def _record_text(whole: StoredGame) -> str:
+    return whole.record_text or json.dumps(whole.record, separators=(",", ":"))
+
+
 def _values(w: _Write) -> dict[str, Any]:
     game = w.game
     values = {
         "id": game.id, "kind": game.kind, "status": game.status, "version": game.version,
-        "meta": game.meta_text or json.dumps(game.meta, separators=(",", ":")),
-        "created_at": game.created_at, "updated_at": game.updated_at, "fence": game.fence,
-        "lines": w.tail.end,
+        "meta": _meta_text(game), "created_at": game.created_at,
+        "updated_at": game.updated_at, "fence": game.fence, "lines": w.tail.end,
     }
     if w.whole is not None:
-        values["record"] = (w.whole.record_text
-                            or json.dumps(w.whole.record, separators=(",", ":")))
+        values["record"] = _record_text(w.whole)
     return values
+
+
+def _refusal(game_id: str, w: _Write, row: tuple[int, int] | None) -> Exception:
+    """Why the save ``w`` of ``game_id`` was not written, given the row's (fence, lines)
+    as stored (None: no row)."""
+    if row is None:
+        return LookupError(f"no stored game {game_id} to add record lines to")
+    fence, lines = row
+    if fence > w.game.fence:
+        return StaleFenceError(game_id, w.game.fence, int(fence))
+    return ValueError(f"game {game_id}: journal lines {lines} to {w.tail.start - 1} "
+                      "are missing")
 
 
 def _tail_values(w: _Write) -> dict[str, Any]:
@@ -135,6 +154,17 @@ async def _lines(conn: Any, *where: Any) -> dict[str, list[str]]:
     return out
 
 
+def _sqlite_writer(engine: AsyncEngine) -> SqliteWriter | None:
+    """A writer of its own for a SQLite file (None for another database, or a SQLite URL
+    with options or in memory: the engine writes those)."""
+    url = engine.url
+    if (url.get_backend_name() != "sqlite" or url.query
+            or url.database in (None, "", ":memory:")):
+        return None
+    assert url.database is not None
+    return SqliteWriter(url.database, _meta_text, _record_text, _refusal)
+
+
 class SqlStore(GameStore):
     """Games in an SQL database.
 
@@ -146,6 +176,9 @@ class SqlStore(GameStore):
     The upsert changes a row only where the stored fence is not higher than the save's
     (``ON CONFLICT DO UPDATE ... WHERE``, one atomic statement) and returns the ids it
     wrote: a save whose id is missing was fenced out and raises :class:`StaleFenceError`.
+
+    On a SQLite file the commit runs in one call on a connection and thread of its own
+    (:class:`~.sqlite_writer.SqliteWriter`); on PostgreSQL through the engine.
     """
 
     def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW) -> None:
@@ -173,6 +206,7 @@ class SqlStore(GameStore):
             index_elements=["game_id", "seq"], set_={"line": lines.excluded.line})
         self._trim_lines = delete(GameLineRow).where(
             GameLineRow.game_id == bindparam("b_id"), GameLineRow.seq >= bindparam("b_lines"))
+        self._sqlite = _sqlite_writer(engine)
         self._pending: dict[str, _Write] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
@@ -211,8 +245,11 @@ class SqlStore(GameStore):
                 games, waiters = self._pending, self._waiters
                 self._pending, self._waiters = {}, {}
                 try:
-                    async with self.engine.begin() as conn:
-                        refused = await self._write(conn, games)
+                    if self._sqlite is not None:
+                        refused = await self._sqlite.write(games)
+                    else:
+                        async with self.engine.begin() as conn:
+                            refused = await self._write(conn, games)
                 except Exception as e:
                     for _, w in (w for ws in waiters.values() for w in ws):
                         if not w.done():
@@ -259,16 +296,9 @@ class SqlStore(GameStore):
                 select(GameRow.id, GameRow.fence, GameRow.lines).where(
                     GameRow.id.in_(set(games) - written)))).all()}
             for game_id in set(games) - written:
-                w, row = games[game_id], rows.get(game_id)
-                if row is None:
-                    refused[game_id] = LookupError(
-                        f"no stored game {game_id} to add record lines to")
-                elif row.fence > w.game.fence:
-                    refused[game_id] = StaleFenceError(game_id, w.game.fence, int(row.fence))
-                else:
-                    refused[game_id] = ValueError(
-                        f"game {game_id}: journal lines {row.lines} to {w.tail.start - 1} "
-                        "are missing")
+                row = rows.get(game_id)
+                refused[game_id] = _refusal(
+                    game_id, games[game_id], None if row is None else (row.fence, row.lines))
         lines = [{"game_id": w.game.id, "seq": w.tail.start + i, "line": line}
                  for w in games.values() if w.game.id in written
                  for i, line in enumerate(w.tail.lines)]
@@ -363,4 +393,6 @@ class SqlStore(GameStore):
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
+        if self._sqlite is not None:
+            await self._sqlite.close()
         await self.engine.dispose()

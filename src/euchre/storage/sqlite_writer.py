@@ -1,0 +1,152 @@
+"""The games' group commit on a SQLite file: every save of a commit in one call on one thread.
+
+Through SQLAlchemy and aiosqlite each statement of a commit was compiled, had its
+parameters built, and crossed to aiosqlite's thread and back; a commit carrying twenty
+tables' saves made dozens of such trips. :class:`SqliteWriter` keeps its own ``sqlite3``
+connection on its own thread and runs a whole commit there in one call: a conditional
+UPDATE (or, for a record written whole, an upsert) per game, each one's row count checked
+so a fenced-out save fails alone, then the new lines in one ``executemany``. The statements
+are plain SQL text, prepared once by ``sqlite3``'s statement cache. Reads and every other
+store still go through SQLAlchemy; SQLite's write lock (and ``busy_timeout``) orders this
+connection's writes with theirs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from .base import StoredGame
+from .journal import RecordTail
+
+_UPSERT = (
+    "INSERT INTO games (id, kind, status, version, meta, record, created_at, updated_at, "
+    "fence, lines) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+    "kind = excluded.kind, status = excluded.status, version = excluded.version, "
+    "meta = excluded.meta, record = excluded.record, updated_at = excluded.updated_at, "
+    "fence = excluded.fence, lines = excluded.lines WHERE games.fence <= excluded.fence")
+"""A game written whole: inserted, or replaced where the stored fence allows."""
+_APPEND = (
+    "UPDATE games SET status = ?, version = ?, meta = ?, updated_at = ?, fence = ?, "
+    "lines = ? WHERE id = ? AND fence <= ? AND lines >= ?")
+"""A game's latest fields where its fence allows and the lines before the new ones are
+stored (the record's base stays)."""
+_PUT_LINES = (
+    "INSERT INTO game_lines (game_id, seq, line) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id, seq) DO UPDATE SET line = excluded.line")
+"""A record line (one left by an undone save is written over)."""
+_TRIM_LINES = "DELETE FROM game_lines WHERE game_id = ? AND seq >= ?"
+"""The lines after a base written whole (never read again)."""
+_ROW = "SELECT fence, lines FROM games WHERE id = ?"
+"""What a refused save is told about the row."""
+
+
+class Write(Protocol):
+    """One game's save as the writer takes it (the SQL store's pending save)."""
+
+    @property
+    def game(self) -> StoredGame:
+        """The game's latest fields."""
+
+    @property
+    def whole(self) -> StoredGame | None:
+        """The game whose record is written whole, or None (only lines)."""
+
+    @property
+    def tail(self) -> RecordTail:
+        """The record lines to write."""
+
+
+Refusal = Callable[[str, Any, "tuple[int, int] | None"], Exception]
+"""Why a save was not written, from its game id, the save and the row's (fence, lines)."""
+
+
+class SqliteWriter:
+    """Writes batches of saves to the SQLite file at ``path``, one transaction a batch, on
+    a thread of its own."""
+
+    def __init__(self, path: str, meta_text: Callable[[StoredGame], str],
+                 record_text: Callable[[StoredGame], str], refusal: Refusal) -> None:
+        """A writer to ``path``; ``meta_text`` and ``record_text`` encode what a save did
+        not bring encoded, ``refusal`` says why a save was not written."""
+        self.path = path
+        """The database file."""
+        self._meta_text = meta_text
+        self._record_text = record_text
+        self._refusal = refusal
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="games-writer")
+        self._db: sqlite3.Connection | None = None
+
+    async def write(self, games: Mapping[str, Write]) -> dict[str, Exception]:
+        """Write ``games`` in one transaction; why each one not written was not (raises,
+        writing nothing, if the transaction fails)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._transaction, games)
+
+    async def close(self) -> None:
+        """Close the connection and stop the thread."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._thread, self._close)
+        self._thread.shutdown(wait=False)
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            # autocommit mode: the transaction is begun and ended here, explicitly
+            db = sqlite3.connect(self.path, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._db = db
+        return self._db
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _transaction(self, games: Mapping[str, Write]) -> dict[str, Exception]:
+        db = self._connect()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            refused = self._write(db, games)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+        return refused
+
+    def _write(self, db: sqlite3.Connection, games: Mapping[str, Write]) -> dict[str, Exception]:
+        execute = db.execute
+        refused: dict[str, Exception] = {}
+        lines: list[tuple[str, int, str]] = []
+        trims: list[tuple[str, int]] = []
+        for game_id, w in games.items():
+            game, tail = w.game, w.tail
+            if w.whole is not None:
+                written = execute(_UPSERT, (
+                    game_id, game.kind, game.status, game.version, self._meta_text(game),
+                    self._record_text(w.whole), game.created_at, game.updated_at,
+                    game.fence, tail.end)).rowcount
+                if written:
+                    trims.append((game_id, tail.end))
+            else:
+                written = execute(_APPEND, (
+                    game.status, game.version, self._meta_text(game), game.updated_at,
+                    game.fence, tail.end, game_id, game.fence, tail.start)).rowcount
+            if not written:
+                row = execute(_ROW, (game_id,)).fetchone()
+                refused[game_id] = self._refusal(game_id, w, row)
+                continue
+            seq = tail.start
+            for line in tail.lines:
+                lines.append((game_id, seq, line))
+                seq += 1
+        if lines:
+            db.executemany(_PUT_LINES, lines)
+        if trims:  # lines after an old base: never read, tidied away
+            db.executemany(_TRIM_LINES, trims)
+        return refused

@@ -1,0 +1,82 @@
+"""The SQLite store's group commit runs on a connection and thread of its own: a commit that
+fails writes nothing and fails every save in it, and the store goes on writing after."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from euchre.storage import PLAYING, StoredGame
+from euchre.storage.journal import RecordTail
+from euchre.storage.sql import SqlStore, make_engine
+from euchre.storage.sqlite_writer import SqliteWriter
+
+BASE = {"format": "euchre-record", "version": 1, "rules": {}, "hands": [], "final": None}
+
+
+def game(game_id: str, version: int, tail: RecordTail | None = None) -> StoredGame:
+    """Table ``game_id`` at ``version``: written whole, or only ``tail``'s lines."""
+    return StoredGame(id=game_id, kind="practice", status=PLAYING, version=version,
+                      meta={"v": version}, record={} if tail else BASE, created_at=1.0,
+                      updated_at=1.0 + version, journal=tail)
+
+
+async def test_a_file_store_writes_through_its_own_connection(tmp_path: Path) -> None:
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp_path}/g.db")
+    try:
+        assert isinstance(store._sqlite, SqliteWriter)
+        assert store._sqlite.path == f"{tmp_path}/g.db"
+    finally:
+        await store.close()
+
+
+async def test_a_failed_commit_writes_nothing_and_fails_every_save_in_it(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{path}", commit_window=0.05)
+    try:
+        await asyncio.gather(store.save(game("a", 1)), store.save(game("b", 1)))
+        with sqlite3.connect(path) as db:  # the next line written for b breaks the commit
+            db.execute("CREATE TRIGGER refuse BEFORE INSERT ON game_lines "
+                       "WHEN NEW.line = 'bad' BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        results = await asyncio.gather(
+            store.save(game("a", 2, RecordTail(0, ("hand 1",)))),
+            store.save(game("b", 2, RecordTail(0, ("bad",)))), return_exceptions=True)
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT id, version, lines FROM games ORDER BY id").fetchall() \
+                == [("a", 1, 0), ("b", 1, 0)]
+            assert db.execute("SELECT count(*) FROM game_lines").fetchone() == (0,)
+            db.execute("DROP TRIGGER refuse")
+        await store.save(game("a", 2, RecordTail(0, ("hand 1",))))  # and it writes on
+        got = await store.get("a")
+        assert got is not None and got.version == 2 and len(got.record["hands"]) == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("url", ["sqlite+aiosqlite://", "sqlite+aiosqlite:///:memory:"])
+async def test_a_database_in_memory_is_written_through_the_engine(url: str) -> None:
+    store = SqlStore(make_engine(url))
+    try:
+        assert store._sqlite is None
+    finally:
+        await store.close()
+
+
+async def test_a_whole_save_after_lines_trims_them(tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{path}")
+    try:
+        await store.save(game("a", 1))
+        await store.save(game("a", 2, RecordTail(0, ("hand 1", "dealer 0"))))
+        await store.save(dataclasses.replace(game("a", 3), record=BASE))
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version, lines FROM games").fetchone() == (3, 0)
+        assert db.execute("SELECT count(*) FROM game_lines").fetchone() == (0,)
