@@ -10,9 +10,10 @@ the next save then writes the record whole.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..game import GameState
+from ..hand import HandState
 from ..record import action_line, opening_lines, result_line
 from ..storage.journal import RecordTail
 
@@ -31,6 +32,9 @@ class Mark:
     """Whether the game's end is stored."""
     lines: int = 0
     """Lines stored after the record's base."""
+    node: HandState | None = field(default=None, compare=False, repr=False)
+    """The last of those hands as stored (None: not known), so the next save walks back
+    only the actions taken since."""
 
 
 def mark_of(game: GameState) -> Mark:
@@ -38,7 +42,7 @@ def mark_of(game: GameState) -> Mark:
     hands = game.all_hands()
     last = hands[-1] if hands else None
     return Mark(len(hands), len(last.history()) if last is not None else 0,
-                last is not None and last.is_over, game.is_over)
+                last is not None and last.is_over, game.is_over, 0, last)
 
 
 def lines_since(mark: Mark, game: GameState, seeds: list[str],
@@ -50,9 +54,12 @@ def lines_since(mark: Mark, game: GameState, seeds: list[str],
     actions, result = mark.actions, mark.result
     if mark.hands:
         hand = hands[mark.hands - 1]
-        history = hand.history()
-        out += (action_line(s, a) for s, a in history[actions:])
-        actions = len(history)
+        new = hand.actions_since(mark.node) if mark.node is not None else None
+        if new is None:
+            new = hand.history()[actions:]
+        for s, a in new:
+            out.append(action_line(s, a))
+        actions += len(new)
         if hand.is_over and not result:
             out.append(result_line(hand.points))
             result = True
@@ -67,11 +74,12 @@ def lines_since(mark: Mark, game: GameState, seeds: list[str],
         if result:
             out.append(result_line(hand.points))
     final = mark.final
-    if game.is_over and not final:
+    if not final and game.is_over:
         out.append(f"end {game.score[0]} {game.score[1]}")
         final = True
-    tail = RecordTail(mark.lines, tuple(out))
-    return tail, Mark(len(hands), actions, result, final, tail.end)
+    end = mark.lines + len(out)
+    return (RecordTail(mark.lines, tuple(out)),
+            Mark(len(hands), actions, result, final, end, hands[-1] if hands else None))
 
 
 class RecordJournal:

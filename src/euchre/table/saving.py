@@ -49,7 +49,9 @@ class TableState:
     finished: bool
     """Whether the game is over or the table closed."""
     meta: dict[str, Any]
-    """What the table keeps beside its record (its settings are added by the saver)."""
+    """What the table keeps beside its record (its settings are added by the saver); built
+    afresh for each save and not changed after (the saver keeps the last one it encoded,
+    and encodes it again only when a new one differs)."""
 
 
 class TableSaver:
@@ -65,6 +67,9 @@ class TableSaver:
         """How much of the record is stored."""
         self._config_json = config.to_json()
         self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))  # encoded once
+        self._meta_of: dict[str, Any] | None = None  # the table's meta last saved ...
+        self._meta: dict[str, Any] = {}  # ... with the settings, and encoded:
+        self._meta_text = ""  # unchanged meta (most moves) is not built or encoded again
 
     def whole(self, state: TableState) -> StoredGame:
         """The table as storage keeps it, its record whole. The next save writes the
@@ -101,7 +106,10 @@ class TableSaver:
         """The table to save: with ``tail``, only those lines of its record (appended to
         the stored ones), else its record whole."""
         now = self.clock()
-        meta = {"config": self._config_json, **state.meta}
+        if state.meta != self._meta_of:
+            self._meta = {"config": self._config_json, **state.meta}
+            self._meta_text = _ENCODER.encode({"config": self._config_raw, **state.meta}).decode()
+            self._meta_of = state.meta
         record: dict[str, Any] = {}
         record_text = None
         if tail is None:
@@ -112,8 +120,8 @@ class TableSaver:
             kind=self.config.kind,
             status=FINISHED if state.finished else PLAYING,
             version=state.version,
-            meta=meta,
-            meta_text=_ENCODER.encode({**meta, "config": self._config_raw}).decode(),
+            meta=self._meta,
+            meta_text=self._meta_text,
             record=record,
             record_text=record_text,
             created_at=self.config.created_at or now,
