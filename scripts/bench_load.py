@@ -424,6 +424,7 @@ def scale_out(args: argparse.Namespace) -> int:
         print("--processes needs a PostgreSQL --database-url", file=sys.stderr)
         return 2
     best: dict[int, int] = {}
+    per_move: dict[tuple[int, int], float] = {}  # (processes, tables): server CPU ms a move
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     for processes in args.processes:
@@ -471,6 +472,8 @@ def scale_out(args: argparse.Namespace) -> int:
             if prefix is not None:
                 print(profile_top([Path(f"{prefix}-{i}.txt") for i in range(processes)]),
                       flush=True)
+            if lat:
+                per_move[processes, tables] = cpu / len(lat) * 1000
             if ok and best.get(processes, 0) == tables_before(args.tables, tables):
                 best[processes] = tables  # every smaller count was within the target too
     print(f"most tables with p99 <= {args.p99_ms:.0f} ms and no errors: " + ", ".join(
@@ -478,6 +481,14 @@ def scale_out(args: argparse.Namespace) -> int:
     if len(args.processes) > 1 and best.get(args.processes[0]):
         ratio = best.get(args.processes[-1], 0) / best[args.processes[0]]
         print(f"ratio {args.processes[-1]} to {args.processes[0]}: {ratio:.2f}x")
+    first = args.processes[0]
+    for processes in args.processes[1:]:
+        ratios = [f"{tables} tables {per_move[processes, tables] / per_move[first, tables]:.2f}x"
+                  for tables in sorted(args.tables)
+                  if (processes, tables) in per_move and per_move.get((first, tables))]
+        if ratios:
+            print(f"server CPU per person move, {processes} processes against {first}: "
+                  + ", ".join(ratios))
     return 0
 
 
