@@ -275,9 +275,9 @@ def site_counters(redis_url: str, database_url: str, bases: list[str]) -> Counte
         engine = create_async_engine(database_url)
         try:
             async with engine.connect() as conn:
-                commits = await conn.scalar(text(
-                    "SELECT xact_commit FROM pg_stat_database "
-                    "WHERE datname = current_database()"))
+                commits, rollbacks = (await conn.execute(text(
+                    "SELECT xact_commit, xact_rollback FROM pg_stat_database "
+                    "WHERE datname = current_database()"))).one()
         finally:
             await engine.dispose()
         relayed = 0.0
@@ -293,6 +293,7 @@ def site_counters(redis_url: str, database_url: str, bases: list[str]) -> Counte
             stat = by_command.get(f"cmdstat_{command}")
             counts[f"redis {command}"] = int(stat["calls"]) if stat else 0
         counts["database commits"] = int(commits)
+        counts["database rollbacks"] = int(rollbacks)  # reads, and pings of pooled connections
         return counts
 
     return read
