@@ -32,7 +32,7 @@ from .core.site import keep_site
 from .ops import endpoints as ops
 from .root import Given, Settings, close_site, default_database_url, open_site, start_site
 from .tables import api
-from .tables.ws import table_socket
+from .tables.ws import table_socket_app
 from .wire.tables import Health
 
 __all__ = ["Given", "Settings", "build_app", "core_extension", "default_database_url"]
@@ -87,7 +87,7 @@ def build_app(settings: Settings | None = None, extensions: Sequence[Extension] 
             await close_site(site)
 
     routes: list[BaseRoute] = [e.route() for e in registry.endpoints()]
-    routes.append(WebSocketRoute("/ws/tables/{table_id}", table_socket))
+    routes.append(WebSocketRoute("/ws/tables/{table_id}", table_socket_app))
     routes += [WebSocketRoute(s.path, s.handler) for s in registry.sockets()]
     routes += [Route(path, client_page, methods=["GET"]) for path in registry.pages()]
     routes.append(Mount("/static", app=StaticFiles(directory=static, check_dir=False),

@@ -1,9 +1,10 @@
 """ASGI middleware on every response: security headers, and a request id for the logs.
 
-Every HTTP answer and socket handshake carries a Content-Security-Policy (scripts, styles
-and connections only from this site; never framed), X-Frame-Options, X-Content-Type-Options
-and Referrer-Policy. Each request gets an id (the caller's ``X-Request-ID`` if it is a
-reasonable token, else a new one), echoed in the answer and put on its log lines.
+Every HTTP answer carries a Content-Security-Policy (scripts, styles and connections only
+from this site; never framed), X-Frame-Options, X-Content-Type-Options and Referrer-Policy
+(a socket's handshake and messages pass untouched). Each request gets an id (the caller's
+``X-Request-ID`` if it is a reasonable token, else a new one), echoed in the answer and put
+on its log lines.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ class EdgeMiddleware:
         match = _TABLE_PATH.match(scope.get("path", ""))
         if match:
             TABLE_ID.set(match.group(1))
+        if scope["type"] == "websocket":
+            # A socket's messages carry no HTTP headers: its sends go straight through (a
+            # table socket sends several messages a move).
+            await self.app(scope, receive, send)
+            return
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
 from starlette.datastructures import Address
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...accounts.seat_claims import SeatClaims
@@ -235,13 +236,64 @@ class Connection:
             await self.websocket.close(code=self.close_with.code, reason=self.close_with.reason)
 
 
-async def table_socket(websocket: WebSocket) -> None:
-    """Serve one connection to a table."""
+class DirectPeer:
+    """A client's WebSocket whose messages are written straight to the server's ASGI
+    ``send`` (a table socket sends several a move; Starlette's ``WebSocket.send`` would
+    check each one's state and type again); reading and closing stay Starlette's."""
+
+    def __init__(self, websocket: WebSocket, send: Send) -> None:
+        """``websocket``, written through ``send`` (the one it was made with)."""
+        self.websocket = websocket
+        """The socket."""
+        self._send = send
+
+    @property
+    def client(self) -> Address | None:
+        """The client's address."""
+        return self.websocket.client
+
+    @property
+    def application_state(self) -> WebSocketState:
+        """Whether it is still open for writing."""
+        return self.websocket.application_state
+
+    async def send_text(self, data: str) -> None:
+        """Send one encoded message (as Starlette would: a peer gone is a disconnect)."""
+        if self.websocket.application_state is not WebSocketState.CONNECTED:
+            raise RuntimeError("the socket is not open for sending")
+        try:
+            await self._send({"type": "websocket.send", "text": data})
+        except OSError:
+            self.websocket.application_state = WebSocketState.DISCONNECTED
+            raise WebSocketDisconnect(code=1006) from None
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Close with ``code`` and ``reason``."""
+        await self.websocket.close(code=code, reason=reason)
+
+
+class TableSocketApp:
+    """The table socket as an ASGI app, for its route: :func:`table_socket`, its messages
+    written straight to ``send`` (:class:`DirectPeer`). An object, not a function, so that
+    Starlette's route hands it ``send`` rather than a ``WebSocket`` only."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one connection to a table."""
+        websocket = WebSocket(scope, receive, send)
+        await table_socket(websocket, DirectPeer(websocket, send))
+
+
+table_socket_app = TableSocketApp()
+"""The table socket's route's app."""
+
+
+async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
+    """Serve one connection to a table (written through ``peer``, else ``websocket``)."""
     await websocket.accept()
     site = site_of(websocket)
     metrics = site[Metrics]
     table_id = websocket.path_params["table_id"]
-    conn = Connection(websocket, metrics)
+    conn = Connection(peer if peer is not None else websocket, metrics)
     guard = site[SocketGuard]
     ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
     if isinstance(ticket, Refusal):
