@@ -51,6 +51,7 @@ from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
 
 
 @dataclass
@@ -78,7 +79,8 @@ class Stats:
     counts: dict[str, int] = field(default_factory=dict)
     """What the site's Redis and database did while measuring (commands, commits)."""
     open_failures: int = 0
-    """Tables that could not be opened (the request failed or timed out)."""
+    """Tables that could not be opened or connected to (the request or the socket's
+    handshake failed or timed out); each player then opens another."""
 
 
 Route = Callable[[str | None], str]
@@ -144,7 +146,13 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
         table = r.json()
         stats.tables += 1
         ws_base = route(table["id"]).replace("http://", "ws://")
-        async with connect(ws_base + table["ws"], max_size=2**20) as ws:
+        try:
+            opened = await connect(ws_base + table["ws"], max_size=2**20)
+        except (OSError, TimeoutError, WebSocketException):
+            stats.open_failures += 1  # as a failed opening: counted, and another table
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            continue
+        async with opened as ws:
             await ws.send(json.dumps({"type": "join", "token": table["token"]}))
             sent_at: float | None = None
             while time.monotonic() < stop_at:
