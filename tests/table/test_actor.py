@@ -261,7 +261,7 @@ async def test_a_bug_while_handling_a_move_is_reported_not_hung() -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    actor._publish = broken  # type: ignore[method-assign]
+    actor._outbox.hold = broken  # type: ignore[method-assign]
     view = actor.view(0)
     assert view is not None
     with pytest.raises(TableError, match="server error"):

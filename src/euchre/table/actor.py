@@ -24,7 +24,6 @@ import contextlib
 import logging
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,16 +72,17 @@ from .errors import (
 from .errors import NotStored as NotStored  # re-exported: the server imports it from here
 from .errors import TableError as TableError
 from .errors import TableStopped as TableStopped
-from .events import Event, Frame, hand_summary, hidden_kind
+from .events import Frame, hand_summary
 from .fanout import Fanout, Subscriber, release_all
 from .inbox import Inbox
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
+from .outbox import Outbox
 from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
 from .presence import Presence, SpectatorCount, connected
 from .records import game_record, public_record
-from .saving import Retry, TableSaver, TableState
+from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
 from .snapshot import Snapshots
 from .timing import jittered
@@ -183,8 +183,6 @@ class TableActor:
         """The game now."""
         self._shuffle = Shuffle(seed_source, seeds=seeds, client_seeds=client_seeds,
                                 state=shuffle_state)
-        self.version = version
-        """The version of the last event."""
         self.on_finish = list(on_finish)
         """Hooks called once when the game ends."""
         self.closed: str | None = None
@@ -222,24 +220,15 @@ class TableActor:
         self._deadline: tuple[int, float] | None = None
         self._step = 0
         self._summary: HandSummary | None = None
-        self._frame = self._make_frame()
         self._saver = TableSaver(config)
-        self._held: list[Event] = []  # made, not yet shown: waiting for their save
-        self._shown = self._frame  # the frame last shown (while events are held)
-        self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
-        self._changed = False  # a decision since the last stored state
-        self._unsaved = False  # anything since the last save (a decision or a connection)
-        self._stale = False  # a newer owner's fence refused a save: act on nothing
-        self._stopper: asyncio.Future[None] | None = None  # stopping itself (stale)
-        self._retry = Retry()  # the pause after failed saves
-        self._stored_version = version  # the version of the state last stored
+        self._stopper: asyncio.Future[None] | None = None  # stopping itself (fenced out)
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         if self.game.hands or self.game.current is not None:
             self._summary = self._last_summary()
-            self._frame = self._make_frame()
-            self._shown = self._frame
-        self._kept = self._keep()
+        self._outbox: Outbox[_Kept] = Outbox(
+            self._fanout, self.observer, scheduler.now, version,
+            frame=self._make_frame, keep=self._keep, go_back=self._go_back)
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -283,9 +272,8 @@ class TableActor:
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
             self._resume_away()
-            self._show()  # who is away: connection facts, shown without a save
-            self._frame = self._make_frame()  # snapshots show a deadline started here
-            self._kept = self._keep()  # with the clock started here
+            self._outbox.show()  # who is away: connection facts, shown without a save
+            self._outbox.refresh()  # snapshots show a deadline started here
 
     async def stop(self, reason: str = STOPPED) -> None:
         """Stop the task: moves and joins are refused from now on, pending timers are
@@ -306,9 +294,10 @@ class TableActor:
         _refuse_queued(self._queue)
         self._leaving = 0
         release_all(self._subscribers, reason)
-        if self.store is not None and not self._stale and (self._away or self._unsaved):
+        out = self._outbox
+        if self.store is not None and not out.fenced and (self._away or out.unsaved):
             async with self._busy:
-                await self._save_quietly()  # the grace left now, so a restart resumes it
+                await out.save_quietly(self._save)  # the grace left, so a restart resumes it
 
     async def settle(self) -> None:
         """Wait until every queued input has been handled (and stored), and any
@@ -399,7 +388,7 @@ class TableActor:
         if self.closed is not None or self.game.is_over:
             return
         self.closed = reason
-        if self.store is None or self._stale:
+        if self.store is None or self._outbox.fenced:
             return
         async with self._busy:
             try:
@@ -456,22 +445,23 @@ class TableActor:
         return self.config.seat_of(token)
 
     @property
+    def version(self) -> int:
+        """The version of the last event (shown or waiting for its save)."""
+        return self._outbox.version
+
+    @property
     def shown_version(self) -> int:
         """The version of the last event sent (later ones wait for their save)."""
-        return self.version - len(self._held)
-
-    def _shown_frame(self) -> Frame:
-        """The table as last shown: changes waiting for their save are not in it."""
-        return self._shown if self._held else self._frame
+        return self._outbox.shown_version
 
     def view(self, seat: int) -> HandView | None:
         """The seat's view of the current hand as shown, or None before the first deal."""
-        current = self._shown_frame().game.current
+        current = self._outbox.shown_frame().game.current
         return current.view(seat) if current is not None else None
 
     def snapshot(self, seat: int | None) -> TableSnapshot:
         """The seat's TABLE object as shown (a change waiting for its save is not in it)."""
-        frame = self._shown_frame()
+        frame = self._outbox.shown_frame()
         # Which moves of this hand the clock played, so a seat that rejoins with a
         # snapshot (not the events) still sees them marked.
         hand = len(frame.game.all_hands())
@@ -490,7 +480,7 @@ class TableActor:
 
     def public_record(self) -> GameRecord:
         """The record as shown, without the hand in progress."""
-        game = self._shown_frame().game
+        game = self._outbox.shown_frame().game
         return public_record(game_record(game, self.seeds, self.client_seeds))
 
     def stored(self) -> StoredGame:
@@ -550,7 +540,7 @@ class TableActor:
                     cmd = self._queue.take_now()
                     taken += 1
                     await self._handle_one(cmd)
-                if self._held or self._waiting or self._unsaved:
+                if self._outbox.pending:
                     with contextlib.suppress(TableError):  # undone; the callers were told
                         await self._store()
         finally:
@@ -561,7 +551,7 @@ class TableActor:
         if isinstance(cmd, Leave):
             self._leaving -= 1
         done = waiter(cmd)
-        if self._stale or (self.guard is not None and not self.guard()):
+        if self._outbox.fenced or (self.guard is not None and not self.guard()):
             # Another process may own the table now: act on nothing, tell a waiting caller.
             _fail(done, TableError(NOT_OURS))
             return
@@ -573,7 +563,7 @@ class TableActor:
         except Exception:  # a bug must not kill the table, nor leave a caller waiting
             log.exception("table %s: error handling %r", self.id, cmd)
             error = TableError("the table could not do that (a server error)")
-            self._roll_back(error)  # nothing half done is kept
+            self._outbox.undo(error)  # nothing half done is kept
             _fail(done, error)
 
     async def _handle(self, cmd: Command) -> None:
@@ -583,7 +573,7 @@ class TableActor:
         match cmd:
             case Act(seat=seat, text=text, done=done):
                 await self._on_act(seat, text)
-                self._answer(done, None)
+                self._outbox.answer(done, None)
             case BotTurn(step=at) if at == step:
                 await self._on_bot_turn()
             case Deadline(seat=seat, step=at) if at == step:
@@ -596,15 +586,15 @@ class TableActor:
                 changed = self._on_join(sub, since)
                 if not done.done():
                     done.set_result(None)
-                self._unsaved |= changed
+                self._outbox.noted(changed)
             case Leave(subscriber=sub):
-                self._unsaved |= self._on_leave(sub)
+                self._outbox.noted(self._on_leave(sub))
             case CountSpectators():
                 self._count.due()
                 self._publish_count()
             case Seed(seat=seat, hand_number=number, seed=seed, done=done):
                 self._on_seed(seat, number, seed)
-                self._answer(done, None)
+                self._outbox.answer(done, None)
             case Replace(seat=seat, reason=reason, done=replaced):
                 replaced.set_result(await self._replace(seat, reason))
             case AwayDue(seat=seat, generation=generation):
@@ -615,17 +605,17 @@ class TableActor:
                         await self._replace(seat, AWAY_TOO_LONG)
             case GoOn(seat=seat, hand_number=number, done=done):
                 await self._on_go_on(seat, number)
-                self._answer(done, None)
+                self._outbox.answer(done, None)
             case Pace(seat=seat, speed=speed, done=done):
                 self._on_pace(seat, speed)
-                self._answer(done, None)
+                self._outbox.answer(done, None)
             case Close(reason=reason, done=done):
                 if self.closed is None and not self.game.is_over:
                     self.closed = reason
-                    self._decided()
+                    self._outbox.decided()
                     self._step += 1  # a computer's move or a clock already queued is void
                     self._schedule()
-                    self._publish([ClosedEvent(reason=reason)])
+                    self._outbox.hold([ClosedEvent(reason=reason)])
                     await self._store()
                 done.set_result(None)
 
@@ -667,7 +657,7 @@ class TableActor:
             raise TableError("the game is over: no more hands are dealt")
         if not self._shuffle.take(seat, hand_number, len(self.game.all_hands()) + 1, seed):
             return  # the same seed again (a page reloaded): taken already, nothing changes
-        self._decided()
+        self._outbox.decided()
         if self.game.current is None and self._all_seeds_in():
             self._later(0.0, DealNext(self._step))  # everyone's seed is in: deal now
 
@@ -701,7 +691,7 @@ class TableActor:
             return
         self.pacing = self._pace_for(speed)
         self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
-        self._decided()
+        self._outbox.decided()
         self._schedule()  # a pause under way is measured again at the new pace
 
     def _all_seeds_in(self) -> bool:
@@ -795,9 +785,9 @@ class TableActor:
         finished_now = new.is_over and not self.game.is_over
         self.game = new
         self._step += 1
-        self._decided()
+        self._outbox.decided()
         self._schedule()
-        self._publish(events)
+        self._outbox.hold(events)
         if finished_now and self.on_finish:
             # The finished record is stored and the hooks (a coin payout) run before anyone
             # is told the game is over, so the balance they look at is already settled.
@@ -808,98 +798,24 @@ class TableActor:
                 except Exception:
                     log.exception("table %s: finish hook failed", self.id)
 
-    def _publish(self, events: list[EventBody]) -> None:
-        """Number the events and hold them: :meth:`_show` sends them once they are stored."""
-        if not self._held:
-            self._shown = self._frame
-        self.version += len(events)
-        self._frame = self._make_frame()
-        first = self.version - len(events) + 1
-        for i, body in enumerate(events):
-            self._held.append(Event(first + i, body, self._frame, hidden_kind(body)))
-
-    def _show(self) -> None:
-        """Send the held events to every subscriber (in order, each once, encoded once per
-        audience: :class:`~.fanout.Fanout`), then answer the callers waiting for them."""
-        held, self._held = self._held, []
-        self._fanout.show(held)
-        self._shown = self._frame
-        waiting, self._waiting = self._waiting, []
-        for done, value in waiting:
-            if not done.done():
-                done.set_result(value)
-
-    def _answer(self, done: asyncio.Future[Any], value: Any) -> None:
-        """Answer a caller now, or once the changes made so far are stored and shown."""
-        if self._held or self._changed:
-            self._waiting.append((done, value))
-        elif not done.done():
-            done.set_result(value)
-
-    def _decided(self) -> None:
-        """A decision was made (a move, a deal, a seed, a seat taken over, a closing): it
-        is shown only once stored, and undone if it cannot be."""
-        self._changed = True
-        self._unsaved = True
-
     async def _store(self, *, show: bool = True) -> None:
-        """Save the table if anything changed, then (``show``) send the held events and
-        answer the waiting callers. If the save fails, every decision since the last
-        stored state is undone and :class:`NotStored` raised (connection facts are shown
-        all the same); a newer owner's fence stops the actor (``TableError``)."""
-        if self.store is not None and self._unsaved:
-            started = time.perf_counter()
-            try:
-                await self._save()
-            except StaleFenceError as e:
-                self.observer.saved(time.perf_counter() - started, False)
-                log.warning("table %s: a newer owner runs it (%s): stopped here", self.id, e)
-                self._fenced_out()
-                raise TableError(NOT_OURS) from e
-            except Exception as e:
-                self.observer.saved(time.perf_counter() - started, False)
-                if self._changed:
-                    log.warning("table %s: could not save (%s): its last changes are undone",
-                                self.id, e)
-                    self._roll_back(NotStored(NOT_STORED))
-                    raise NotStored(NOT_STORED) from e
-                log.warning("table %s: could not save (%s)", self.id, e)
-            else:
-                self.observer.saved(time.perf_counter() - started, True)
-                self._stored_version = self.version
-                self._unsaved = False
-                if self._changed:
-                    self._changed = False
-                    self._kept = self._keep()
-                self._retry.succeeded()
-        elif self._changed:  # nowhere to save it (no store)
-            self._changed = False
-            self._kept = self._keep()
-            self._retry.succeeded()
-        if show:
-            self._show()
-
-    async def _save_quietly(self) -> None:
-        """Save as the actor stops (the grace left of whoever is away); a failure is logged."""
-        assert self.store is not None
+        """Save the table (if anything changed), then (``show``) show what waited for it
+        (:meth:`Outbox.store`); a table fenced out by a newer owner stops here."""
         try:
-            await self._save()
-        except Exception as e:
-            log.warning("table %s: could not save as it stopped: %s", self.id, e)
-        else:
-            self._unsaved = False
+            await self._outbox.store(None if self.store is None else self._save, show=show)
+        except TableError:
+            if self._outbox.fenced:
+                self._fenced_out()
+            raise
 
     def _keep(self) -> _Kept:
         """The decisions now, to go back to if the next save fails."""
         return _Kept(self.game, self._shuffle.copy(), self.policy.copy(), dict(self.replaced),
                      self.closed, self._summary, list(self._clock_played))
 
-    def _roll_back(self, error: TableError) -> None:
-        """Go back to the decisions last stored: the held events not stored are dropped
-        (their versions are used again), the callers waiting get ``error``, and what
-        is due (a computer's move, the clock, the next deal) is scheduled again after a
-        pause that grows with each failure in a row."""
-        kept = self._kept
+    def _go_back(self, kept: _Kept) -> None:
+        """Go back to the decisions last stored (a save failed), and schedule again what
+        is due for them (after the pause the outbox's retry sets)."""
         self.game = kept.game
         self._shuffle = kept.shuffle.copy()
         self.policy = kept.policy.copy()
@@ -909,27 +825,12 @@ class TableActor:
         self.closed = kept.closed
         self._summary = kept.summary
         self._clock_played = list(kept.clock_played)
-        # Events already stored (a finished game, before its hooks ran) stay, and are shown.
-        stored = [e for e in self._held if e.version <= self._stored_version]
-        self.version -= len(self._held) - len(stored)
-        self._held = stored
-        self._changed = False
-        self._unsaved = False
-        waiting, self._waiting = self._waiting, []
-        for fut, _ in waiting:
-            if not fut.done():
-                fut.set_exception(error)
-        self._retry.failed(self.scheduler.now())
         self._step += 1  # whatever was scheduled for the undone state is void
         self._schedule()
-        self._frame = self._make_frame()
-        self._show()
 
     def _fenced_out(self) -> None:
-        """A newer owner's fence refused a save: undo, act on nothing more, and have the
-        table stopped here (by :attr:`on_stale`, else by itself)."""
-        self._stale = True
-        self._roll_back(TableError(NOT_OURS))
+        """A newer owner's fence refused a save (the outbox undid it): act on nothing more,
+        and have the table stopped here (by :attr:`on_stale`, else by itself)."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -950,7 +851,7 @@ class TableActor:
             self._seen.add(sub.seat)
             if sub.seat in self._away:
                 self._end_away(sub.seat)
-                self._publish([BackEvent(seat=sub.seat)])
+                self._outbox.hold([BackEvent(seat=sub.seat)])
                 changed = True
         return changed
 
@@ -976,7 +877,7 @@ class TableActor:
         if seconds is None or self.kind.away_grace is None or self.finished \
                 or seat in self._bots or not self._people.go_away(seat, seconds):
             return False
-        self._publish([AwayEvent(seat=seat, ms_left=math.ceil(seconds * 1000))])
+        self._outbox.hold([AwayEvent(seat=seat, ms_left=math.ceil(seconds * 1000))])
         return True
 
     def _end_away(self, seat: int) -> None:
@@ -1002,18 +903,18 @@ class TableActor:
         undo = self._people.replace(seat, reason)
         self._computers.take_over(self.id, seat, self.kind.replacement_level)
         self.policy.forget(seat)
-        self._decided()
+        self._outbox.decided()
         if self.game.to_act == seat:
             self._step += 1  # the person's clock and its timeout move are void
             self._schedule()
-        self._publish([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
+        self._outbox.hold([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
                                      level=self.kind.replacement_level)])
         if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
             self._later(0.0, DealNext(self._step))
         try:
             await self._store()
         except NotStored:
-            undo(self._retry.at)  # the person holds the seat (its grace tried again later)
+            undo(self._outbox.retry.at)  # the person holds the seat (its grace tried again later)
             raise
         gone = [s for s in self._subscribers if s.seat == seat]
         for sub in gone:
@@ -1037,8 +938,8 @@ class TableActor:
     def _publish_count(self) -> None:
         """Publish the spectator count, if it differs from the one the table last showed."""
         self._count.published()
-        if self._watching() != self._frame.spectators:
-            self._publish([SpectatorsEvent(count=self._watching())])
+        if self._watching() != self._outbox.frame.spectators:
+            self._outbox.hold([SpectatorsEvent(count=self._watching())])
 
     def _watching(self) -> int:
         return self._fanout.watching()
@@ -1050,7 +951,7 @@ class TableActor:
             PresenceEvent(seat=i, connected=now[i]) for i in range(4) if now[i] != was[i]
         ]
         if events:
-            self._publish(events)
+            self._outbox.hold(events)
         return bool(events)
 
     # -- helpers ---------------------------------------------------------------------------
@@ -1058,10 +959,10 @@ class TableActor:
     def _connected(self) -> tuple[bool, bool, bool, bool]:
         return connected(self.config.seats, {s.seat for s in self._subscribers}, self.replaced)
 
-    def _make_frame(self) -> Frame:
+    def _make_frame(self, version: int) -> Frame:
         current = self.game.current
         return Frame(
-            version=self.version,
+            version=version,
             game=self.game,
             summary=self._summary,
             commitment=(
@@ -1097,7 +998,7 @@ class TableActor:
             self._timer = None
         self._computers.drop()
         self._deadline = None
-        if self._task is None or self._stale:
+        if self._task is None or self._outbox.fenced:
             return
         game = self.game
         step = self._step
@@ -1128,7 +1029,7 @@ class TableActor:
                         PrepareTimeout(seat, step, deadline))
 
     def _later(self, delay: float, cmd: Command) -> None:
-        delay = max(delay, self._retry.at - self.scheduler.now())  # after a failed save
+        delay = max(delay, self._outbox.retry.at - self.scheduler.now())  # after a failed save
         if delay <= 0:
             self._post(cmd)
         else:
