@@ -116,7 +116,7 @@ async def test_leave_replaces_at_once_and_only_once() -> None:
     assert await t.actor.replace(1, "left") is True
     assert await t.actor.replace(1, "left") is False  # a second leave changes nothing
     assert called == [(1, "left")]
-    assert bob not in t.actor._subscribers  # released
+    assert bob not in t.actor._fanout.subscribers  # released
     kinds = [e["kind"] for e in ann.events()]
     assert kinds.count("replaced") == 1 and "away" not in kinds
     await _play_until_over(t)

@@ -142,7 +142,7 @@ async def test_rejoin_with_since_gets_the_one_missing_event_or_one_snapshot() ->
 
 async def test_rejoin_with_a_version_too_old_or_unknown_gets_a_snapshot() -> None:
     actor, _, sched = make_table()
-    actor._history = type(actor._history)(maxlen=3)
+    actor._fanout.history = type(actor._fanout.history)(maxlen=3)
     actor.start()
     await actor.settle()
     for _ in range(6):

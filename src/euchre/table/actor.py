@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -38,6 +37,7 @@ from ..record import GameRecord
 from ..shuffle import commitment, new_seed
 from ..storage.base import GameStore, StaleFenceError, StoredGame
 from ..view import HandView
+from .audience import Audience
 from .commands import (
     GATHER_MOST,
     Act,
@@ -73,14 +73,14 @@ from .errors import NotStored as NotStored  # re-exported: the server imports it
 from .errors import TableError as TableError
 from .errors import TableStopped as TableStopped
 from .events import Frame, hand_summary
-from .fanout import Fanout, Subscriber, release_all
+from .fanout import Fanout, Subscriber
 from .inbox import Inbox
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
 from .outbox import Outbox
 from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
-from .presence import Presence, SpectatorCount, connected
+from .presence import Presence, SpectatorCount
 from .records import game_record, public_record
 from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
@@ -88,8 +88,6 @@ from .snapshot import Snapshots
 from .timing import jittered
 from .wire import (
     ActionEvent,
-    AwayEvent,
-    BackEvent,
     ClosedEvent,
     DealEvent,
     EventBody,
@@ -97,9 +95,7 @@ from .wire import (
     HandOverEvent,
     HandSummary,
     NextCommitment,
-    PresenceEvent,
     ReplacedEvent,
-    SpectatorsEvent,
     TableSnapshot,
     TrickEvent,
 )
@@ -204,19 +200,17 @@ class TableActor:
         self._people = Presence(
             scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
             replaced=kept_out, seen=seen, away_left=away_left)
-        self._seen = self._people.seen  # the same set and dict, read by the joins
-        self._away = self._people.away
         self._snapshots = Snapshots()  # each built from the parts it shares with others
         self._fanout = Fanout(config.id, self._render, history_limit)
-        self._history = self._fanout.history  # the fan-out's, read here
-        self._subscribers = self._fanout.subscribers
-        self._joining = 0  # joins queued, not yet handled
-        self._leaving = 0  # leaves queued, not yet handled
+        self._audience = Audience(
+            config.seats, self._fanout, self._people,
+            SpectatorCount(scheduler, lambda: self._post(CountSpectators())),
+            hold=lambda events: self._outbox.hold(events),
+            shown_count=lambda: self._outbox.frame.spectators, grace=self._away_grace)
         self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._timer: TimerHandle | None = None
-        self._count = SpectatorCount(scheduler, lambda: self._post(CountSpectators()))
         self._deadline: tuple[int, float] | None = None
         self._step = 0
         self._summary: HandSummary | None = None
@@ -245,7 +239,7 @@ class TableActor:
     def is_idle(self, now: float, idle_after: float) -> bool:
         """Whether nobody is connected and nothing will happen by itself: the game is over,
         or a person has not moved for ``idle_after`` seconds and no clock runs."""
-        if self._subscribers or not self._queue.empty():
+        if self._fanout.subscribers or not self._queue.empty():
             return False
         if self.finished:
             return True
@@ -258,7 +252,7 @@ class TableActor:
         """How many connections (seats and spectators) receive this table's events, counting
         those whose join or leave waits its turn in the queue (the table may be busy
         storing a move)."""
-        return max(0, len(self._subscribers) + self._joining - self._leaving)
+        return self._audience.subscribed
 
     @property
     def running(self) -> bool:
@@ -271,7 +265,7 @@ class TableActor:
             self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
             self._schedule()
-            self._resume_away()
+            self._audience.resume(None if self.finished else self.kind.away_grace)
             self._outbox.show()  # who is away: connection facts, shown without a save
             self._outbox.refresh()  # snapshots show a deadline started here
 
@@ -283,8 +277,7 @@ class TableActor:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._people.cancel()
-        self._count.cancel()
+        self._audience.cancel()
         self._computers.drop()
         if self.running:
             stop = Stop()
@@ -292,10 +285,9 @@ class TableActor:
             await stop.done
         self._task = None
         _refuse_queued(self._queue)
-        self._leaving = 0
-        release_all(self._subscribers, reason)
+        self._audience.release_all(reason)
         out = self._outbox
-        if self.store is not None and not out.fenced and (self._away or out.unsaved):
+        if self.store is not None and not out.fenced and (self._people.away or out.unsaved):
             async with self._busy:
                 await out.save_quietly(self._save)  # the grace left, so a restart resumes it
 
@@ -366,11 +358,11 @@ class TableActor:
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.put(Join(subscriber, since, done))
-        self._joining += 1
+        self._audience.joining += 1
         try:
             await done
         finally:
-            self._joining -= 1
+            self._audience.joining -= 1
 
     async def close(self, reason: str) -> None:
         """End the table before its game is over: nothing more is played; saved as finished.
@@ -434,9 +426,9 @@ class TableActor:
         """Unsubscribe (the connection closed)."""
         if self.running:
             self._queue.put(Leave(subscriber))
-            self._leaving += 1
-        elif subscriber in self._subscribers:
-            self._subscribers.remove(subscriber)
+            self._audience.leaving += 1
+        else:
+            self._fanout.leave(subscriber)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -549,7 +541,7 @@ class TableActor:
 
     async def _handle_one(self, cmd: Command) -> None:
         if isinstance(cmd, Leave):
-            self._leaving -= 1
+            self._audience.leaving -= 1
         done = waiter(cmd)
         if self._outbox.fenced or (self.guard is not None and not self.guard()):
             # Another process may own the table now: act on nothing, tell a waiting caller.
@@ -583,15 +575,14 @@ class TableActor:
             case DealNext(step=at) if at == step and self.game.needs_deal:
                 await self._deal()
             case Join(subscriber=sub, since=since, done=done):
-                changed = self._on_join(sub, since)
+                changed = self._audience.join(sub, since, self.version, self.game, self.snapshot)
                 if not done.done():
                     done.set_result(None)
                 self._outbox.noted(changed)
             case Leave(subscriber=sub):
-                self._outbox.noted(self._on_leave(sub))
+                self._outbox.noted(self._audience.leave(sub))
             case CountSpectators():
-                self._count.due()
-                self._publish_count()
+                self._audience.count_due()
             case Seed(seat=seat, hand_number=number, seed=seed, done=done):
                 self._on_seed(seat, number, seed)
                 self._outbox.answer(done, None)
@@ -600,7 +591,7 @@ class TableActor:
             case AwayDue(seat=seat, generation=generation):
                 if self._people.is_due(seat, generation):
                     if self.finished:
-                        self._end_away(seat)
+                        self._people.back(seat)
                     else:
                         await self._replace(seat, AWAY_TOO_LONG)
             case GoOn(seat=seat, hand_number=number, done=done):
@@ -840,31 +831,6 @@ class TableActor:
         else:
             self._stopper = asyncio.ensure_future(self.stop(NOT_OURS))
 
-    def _on_join(self, sub: Subscriber, since: int | None) -> bool:
-        if sub.seat is not None and sub.seat in self.replaced:
-            raise SeatReplaced(REPLACED_TEXT)
-        was = self._connected()
-        self._fanout.join(sub, since, self.version, self.game, self.snapshot)
-        changed = self._presence(was) | self._spectators(sub)
-        if sub.seat is not None:
-            changed |= sub.seat not in self._seen
-            self._seen.add(sub.seat)
-            if sub.seat in self._away:
-                self._end_away(sub.seat)
-                self._outbox.hold([BackEvent(seat=sub.seat)])
-                changed = True
-        return changed
-
-    def _on_leave(self, sub: Subscriber) -> bool:
-        was = self._connected()
-        if not self._fanout.leave(sub):
-            return False
-        changed = self._presence(was) | self._spectators(sub)
-        seat = sub.seat
-        if seat is not None and not self._connected()[seat]:
-            changed |= self._go_away(seat, self.kind.away_grace)
-        return changed
-
     # -- away and replaced -----------------------------------------------------------------
 
     @property
@@ -872,24 +838,13 @@ class TableActor:
         """Seats a computer plays since their person left, and why (``left``, ``away``)."""
         return self._people.replaced
 
-    def _go_away(self, seat: int, seconds: float | None) -> bool:
-        """Start ``seat``'s grace (its person's last connection is gone); True if it did."""
-        if seconds is None or self.kind.away_grace is None or self.finished \
-                or seat in self._bots or not self._people.go_away(seat, seconds):
-            return False
-        self._outbox.hold([AwayEvent(seat=seat, ms_left=math.ceil(seconds * 1000))])
-        return True
-
-    def _end_away(self, seat: int) -> None:
-        """The seat is no longer away (back, replaced, or the game ended)."""
-        self._people.back(seat)
-
-    def _resume_away(self) -> None:
-        """At the start: people seen before but not connected now are away, with the grace
-        they had left when saved, else all of it (:meth:`Presence.resumed`)."""
-        grace = None if self.finished else self.kind.away_grace
-        for seat, seconds in self._people.resumed(grace, self._connected()):
-            self._go_away(seat, seconds)
+    def _away_grace(self, seat: int) -> float | None:
+        """How long ``seat``'s person may be away before a computer takes the seat (None:
+        never away now: no grace at this kind of table, the game is over, or a computer
+        plays the seat)."""
+        if self.finished or seat in self._bots:
+            return None
+        return self.kind.away_grace
 
     async def _replace(self, seat: int, reason: str) -> bool:
         """A computer takes ``seat`` for the rest of the game: the token no longer moves,
@@ -916,10 +871,7 @@ class TableActor:
         except NotStored:
             undo(self._outbox.retry.at)  # the person holds the seat (its grace tried again later)
             raise
-        gone = [s for s in self._subscribers if s.seat == seat]
-        for sub in gone:
-            self._subscribers.remove(sub)
-        release_all(gone, REPLACED_TEXT)
+        self._audience.release(seat, REPLACED_TEXT)
         for hook in self.kind.on_replaced:
             try:
                 await hook(self, seat, reason)
@@ -927,37 +879,7 @@ class TableActor:
                 log.exception("table %s: replace hook failed", self.id)
         return True
 
-    def _spectators(self, sub: Subscriber) -> bool:
-        """Publish the new count of spectators if ``sub`` was one: at once, unless a count
-        went out less than :data:`SPECTATOR_COUNT_EVERY` ago (then when that time is up).
-        Always False: a count is not worth a save."""
-        if sub.seat is None and self._count.changed():
-            self._publish_count()
-        return False
-
-    def _publish_count(self) -> None:
-        """Publish the spectator count, if it differs from the one the table last showed."""
-        self._count.published()
-        if self._watching() != self._outbox.frame.spectators:
-            self._outbox.hold([SpectatorsEvent(count=self._watching())])
-
-    def _watching(self) -> int:
-        return self._fanout.watching()
-
-    def _presence(self, was: tuple[bool, bool, bool, bool]) -> bool:
-        """Publish presence changes; True if there were any."""
-        now = self._connected()
-        events: list[EventBody] = [
-            PresenceEvent(seat=i, connected=now[i]) for i in range(4) if now[i] != was[i]
-        ]
-        if events:
-            self._outbox.hold(events)
-        return bool(events)
-
     # -- helpers ---------------------------------------------------------------------------
-
-    def _connected(self) -> tuple[bool, bool, bool, bool]:
-        return connected(self.config.seats, {s.seat for s in self._subscribers}, self.replaced)
 
     def _make_frame(self, version: int) -> Frame:
         current = self.game.current
@@ -970,10 +892,10 @@ class TableActor:
                 if current is not None and not current.is_over and self.seeds and self.seeds[-1]
                 else None
             ),
-            connected=self._connected(),
-            spectators=self._watching(),
+            connected=self._audience.connected(),
+            spectators=self._fanout.watching(),
             replaced=tuple(sorted(self.replaced.items())),
-            away=tuple(sorted(self._away.items())),
+            away=tuple(sorted(self._people.away.items())),
             replacement_level=self.kind.replacement_level,
             deadline=self._deadline,
             closed=self.closed,
