@@ -37,6 +37,7 @@ from ..record import GameRecord
 from ..shuffle import commitment, new_seed
 from ..storage.base import GameStore, StaleFenceError, StoredGame
 from ..view import HandView
+from .agenda import Agenda
 from .audience import Audience
 from .commands import (
     GATHER_MOST,
@@ -78,7 +79,7 @@ from .inbox import Inbox
 from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
 from .outbox import Outbox
-from .pacing import SPEEDS, Pacing, Scheduler, TimerHandle
+from .pacing import SPEEDS, Pacing, Scheduler
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
 from .presence import Presence, SpectatorCount
 from .records import game_record, public_record
@@ -197,6 +198,7 @@ class TableActor:
         for seat in kept_out:
             self._computers.take_over(self.id, seat, self.kind.replacement_level)
             self.policy.forget(seat)
+        self._agenda = Agenda(scheduler, self._post, lambda: self._outbox.retry.at)
         self._people = Presence(
             scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
             replaced=kept_out, seen=seen, away_left=away_left)
@@ -210,9 +212,6 @@ class TableActor:
         self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
-        self._timer: TimerHandle | None = None
-        self._deadline: tuple[int, float] | None = None
-        self._step = 0
         self._summary: HandSummary | None = None
         self._saver = TableSaver(config)
         self._stopper: asyncio.Future[None] | None = None  # stopping itself (fenced out)
@@ -243,7 +242,7 @@ class TableActor:
             return False
         if self.finished:
             return True
-        waiting_for_person = self._deadline is None and self.game.to_act is not None \
+        waiting_for_person = self._agenda.deadline is None and self.game.to_act is not None \
             and self.game.to_act not in self._bots
         return waiting_for_person and now - self.last_active >= idle_after
 
@@ -274,9 +273,7 @@ class TableActor:
         cancelled, inputs still queued are refused, and subscribers are released with
         ``reason`` (the table can be loaded again later)."""
         self._stopping = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._agenda.cancel()
         self._audience.cancel()
         self._computers.drop()
         if self.running:
@@ -561,7 +558,7 @@ class TableActor:
     async def _handle(self, cmd: Command) -> None:
         """Do what ``cmd`` asks. A refusal (:class:`TableError`) goes to whoever waits for
         it (:meth:`_handle_one`); an input due at a step the table has left is void."""
-        step = self._step
+        step = self._agenda.step
         match cmd:
             case Act(seat=seat, text=text, done=done):
                 await self._on_act(seat, text)
@@ -604,7 +601,7 @@ class TableActor:
                 if self.closed is None and not self.game.is_over:
                     self.closed = reason
                     self._outbox.decided()
-                    self._step += 1  # a computer's move or a clock already queued is void
+                    self._agenda.void()  # a computer's move or a clock already queued is void
                     self._schedule()
                     self._outbox.hold([ClosedEvent(reason=reason)])
                     await self._store()
@@ -650,7 +647,7 @@ class TableActor:
             return  # the same seed again (a page reloaded): taken already, nothing changes
         self._outbox.decided()
         if self.game.current is None and self._all_seeds_in():
-            self._later(0.0, DealNext(self._step))  # everyone's seed is in: deal now
+            self._agenda.later(0.0, DealNext(self._agenda.step))  # everyone's seed is in: deal now
 
     def _check_person(self, seat: int) -> None:
         if seat in self.replaced:
@@ -667,9 +664,7 @@ class TableActor:
         if (self.closed is None and not game.is_over and game.needs_deal
                 and game.current is not None and len(game.all_hands()) == hand_number
                 and self._alone_with_computers(seat)):
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self._agenda.cancel()
             await self._deal()
 
     def _on_pace(self, seat: int, speed: str) -> None:
@@ -718,12 +713,12 @@ class TableActor:
         nothing was (``bot`` None: a fresh player of ``level``, for a person out of time)."""
         return await self._computers.move(
             bot, level, lambda: self.game.current.view(seat),  # type: ignore[union-attr]
-            self._step, seat, self.config.seats[seat].bot_seed)
+            self._agenda.step, seat, self.config.seats[seat].bot_seed)
 
     def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
         """Start working out ``seat``'s move now (published later, at the table's pace)."""
         view = self.game.current.view(seat)  # type: ignore[union-attr]
-        self._computers.think_ahead(bot, level, view, self._step, seat)
+        self._computers.think_ahead(bot, level, view, self._agenda.step, seat)
 
     def _prepare_timeout(self, seat: int, deadline: float) -> None:
         """A person's clock is about to run out: the computer that will move for them
@@ -733,7 +728,7 @@ class TableActor:
             level = self.policy.on_timeout(seat, now)
             self._think_ahead(self._computers.fresh(level, self.config.seats[seat].bot_seed),
                               level, seat)
-        self._later(deadline - now, Deadline(seat, self._step))
+        self._agenda.later(deadline - now, Deadline(seat, self._agenda.step))
 
     async def _deal(self) -> None:
         new = self._shuffle.deal(self.game, self.config.rules.benny)
@@ -775,7 +770,7 @@ class TableActor:
     async def _commit(self, new: GameState, events: list[EventBody]) -> None:
         finished_now = new.is_over and not self.game.is_over
         self.game = new
-        self._step += 1
+        self._agenda.void()
         self._outbox.decided()
         self._schedule()
         self._outbox.hold(events)
@@ -816,15 +811,13 @@ class TableActor:
         self.closed = kept.closed
         self._summary = kept.summary
         self._clock_played = list(kept.clock_played)
-        self._step += 1  # whatever was scheduled for the undone state is void
+        self._agenda.void()  # whatever was scheduled for the undone state is void
         self._schedule()
 
     def _fenced_out(self) -> None:
         """A newer owner's fence refused a save (the outbox undid it): act on nothing more,
         and have the table stopped here (by :attr:`on_stale`, else by itself)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._agenda.cancel()
         self._computers.drop()
         if self.on_stale is not None:
             self.on_stale(self.id)
@@ -860,12 +853,12 @@ class TableActor:
         self.policy.forget(seat)
         self._outbox.decided()
         if self.game.to_act == seat:
-            self._step += 1  # the person's clock and its timeout move are void
+            self._agenda.void()  # the person's clock and its timeout move are void
             self._schedule()
         self._outbox.hold([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
                                      level=self.kind.replacement_level)])
         if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
-            self._later(0.0, DealNext(self._step))
+            self._agenda.later(0.0, DealNext(self._agenda.step))
         try:
             await self._store()
         except NotStored:
@@ -897,7 +890,7 @@ class TableActor:
             replaced=tuple(sorted(self.replaced.items())),
             away=tuple(sorted(self._people.away.items())),
             replacement_level=self.kind.replacement_level,
-            deadline=self._deadline,
+            deadline=self._agenda.deadline,
             closed=self.closed,
             next_commitment=None if self.finished else NextCommitment(
                 hand_number=len(self.game.all_hands()) + 1,
@@ -915,22 +908,22 @@ class TableActor:
         return hand_summary(done[-1], number, score, seed, self._clients(number - 1))
 
     def _schedule(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """Work out what is due next by itself (the next deal, a computer's move, a
+        person's clock) and put it on the agenda, in place of whatever was."""
+        agenda = self._agenda
+        agenda.clear()
         self._computers.drop()
-        self._deadline = None
         if self._task is None or self._outbox.fenced:
             return
         game = self.game
-        step = self._step
+        step = agenda.step
         if game.is_over or self.closed is not None:
             return
         if game.needs_deal:
             delay = 0.0 if game.current is None else self.pacing.hand_pause
             if game.current is None and not self._all_seeds_in():
                 delay = self.pacing.seed_wait  # the first deal waits a little for seeds
-            self._later(delay, DealNext(step))
+            agenda.later(delay, DealNext(step))
             return
         seat = game.to_act
         assert seat is not None
@@ -939,23 +932,16 @@ class TableActor:
             # and a lead after a trick waits for the trick pause (the trick is read).
             self._think_ahead(self._bots[seat], self.config.seats[seat].level or "medium", seat)
             wait = self.pacing.bot_wait(_leads_after_trick(game))
-            self._later(jittered(wait, self._rng, self.pacing.jitter), BotTurn(step))
+            agenda.later(jittered(wait, self._rng, self.pacing.jitter), BotTurn(step))
             return
         now = self.scheduler.now()
         deadline = self.policy.deadline(seat, now)
         if deadline is not None:
-            self._deadline = (seat, deadline)
+            agenda.deadline = (seat, deadline)
             # The computer that moves for a person out of time thinks a computer's delay
             # ahead, so its move lands on the deadline whatever it had to choose from.
-            self._later(deadline - self.pacing.bot_delay - now,
-                        PrepareTimeout(seat, step, deadline))
-
-    def _later(self, delay: float, cmd: Command) -> None:
-        delay = max(delay, self._outbox.retry.at - self.scheduler.now())  # after a failed save
-        if delay <= 0:
-            self._post(cmd)
-        else:
-            self._timer = self.scheduler.call_later(delay, lambda: self._post(cmd))
+            agenda.later(deadline - self.pacing.bot_delay - now,
+                         PrepareTimeout(seat, step, deadline))
 
     def _post(self, cmd: Command) -> None:
         if self.running:

@@ -1,0 +1,62 @@
+"""What a table does by itself next, and when: the next deal, a computer's move, a clock.
+
+A table has one thing due at a time. :class:`Agenda` posts it to the table's queue when
+its time comes, on the table's :class:`~euchre.table.pacing.Scheduler` (tests move a fake
+clock). Each input it posts carries the table's *step*: every decision moves the step on
+(:meth:`Agenda.void`), so an input posted for a state the table has left is void when it
+is handled. Nothing due is posted before the pause after a failed save (``not_before``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .commands import Command
+from .pacing import Scheduler, TimerHandle
+
+
+class Agenda:
+    """The one timer of a table, the step its inputs carry, and the running deadline."""
+
+    def __init__(self, scheduler: Scheduler, post: Callable[[Command], None],
+                 not_before: Callable[[], float]) -> None:
+        """An agenda on ``scheduler``'s time that hands due inputs to ``post`` (the
+        table's queue), never before ``not_before()`` (scheduler time)."""
+        self.scheduler = scheduler
+        """Where time comes from."""
+        self.post = post
+        """Queues an input at the table."""
+        self.not_before = not_before
+        """Nothing is posted before this time (the pause after a failed save)."""
+        self.step = 0
+        """The table's step: an input posted at an earlier step is void."""
+        self.deadline: tuple[int, float] | None = None
+        """(seat, time) of the person's clock running now, if any."""
+        self._timer: TimerHandle | None = None
+
+    def void(self) -> int:
+        """The table moved on: whatever was posted or is due for the old step is void;
+        the new step."""
+        self.step += 1
+        return self.step
+
+    def later(self, delay: float, cmd: Command) -> None:
+        """Post ``cmd`` ``delay`` seconds from now (at once if that is not in the future),
+        but not before :attr:`not_before`."""
+        delay = max(delay, self.not_before() - self.scheduler.now())
+        if delay <= 0:
+            self.post(cmd)
+        else:
+            self._timer = self.scheduler.call_later(delay, lambda: self.post(cmd))
+
+    def cancel(self) -> None:
+        """Stop the input waiting for its time (the table deals now, or stops)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def clear(self) -> None:
+        """Nothing is due any more (what is due is worked out again): the timer is
+        cancelled and no clock runs."""
+        self.cancel()
+        self.deadline = None
