@@ -14,7 +14,7 @@ from euchre.bots import make
 from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.storage import GameStore, MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.fanout import Outgoing
 from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -76,9 +76,9 @@ def make_table(
     config, token = practice_table(options, table_id=table_id, token="secret",
                                    first_dealer=first_dealer)
     sched = scheduler or ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=pacing or Pacing(0.5, 2.0),
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=pacing or Pacing(0.5, 2.0),
                        store=store if store is not None else MemoryStore(),
-                       bot_factory=fixed_bots, seed_source=seeds(prefix))
+                       bot_factory=fixed_bots, seed_source=seeds(prefix)))
     return actor, token, sched
 
 

@@ -12,7 +12,7 @@ from msgspec import to_builtins
 from euchre import actions as A
 from euchre.actions import Action
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy, coin_table
 from euchre.table.fanout import Outgoing
@@ -68,7 +68,7 @@ class Harness:
         self.clock = clock
         seeds = itertools.count()
         self.seed_source = lambda: f"seed-{next(seeds)}"
-        self.actor = TableActor(self.config, **self.kwargs())
+        self.actor = TableActor(self.config, TableDeps(**self.kwargs()))
 
     def kwargs(self) -> dict[str, Any]:
         """The actor's arguments (also for restoring it)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from clock_helpers import TOKEN, Harness, Recorder
 
-from euchre.table.actor import restore
+from euchre.table.actor import TableDeps, restore
 from euchre.table.clock import COMPUTER_SPEED, ClockPolicy
 
 F = 90.0
@@ -151,7 +151,7 @@ async def test_a_restored_table_keeps_the_streak_and_restarts_the_move() -> None
     await h.actor.stop()  # the server went away mid-move
     stored = await h.store.get("t1")
     assert stored is not None and stored.meta["policy"]["clocks"]["0"]["misses"] == 3
-    h.actor = restore(stored, **h.kwargs())
+    h.actor = restore(stored, TableDeps(**h.kwargs()))
     h.actor.start()
     await h.actor.settle()
     assert h.actor.game.to_act == 0

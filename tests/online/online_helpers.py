@@ -10,7 +10,7 @@ from euchre import actions as A
 from euchre.actions import Action
 from euchre.cards import card_text
 from euchre.game import GameState
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.fanout import Outgoing
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -104,10 +104,11 @@ class Table:
         self.scheduler = ManualScheduler()
         counter = itertools.count()
         self.actor = TableActor(
-            self.config, scheduler=self.scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
-            policy=online_policy(self.config), kind=ONLINE_KIND,
-            bot_factory=lambda level, seed: ScriptBot(level, self.levels),
-            seed_source=lambda: f"online-{next(counter)}")
+            self.config, TableDeps(
+                scheduler=self.scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
+                policy=online_policy(self.config), kind=ONLINE_KIND,
+                bot_factory=lambda level, seed: ScriptBot(level, self.levels),
+                seed_source=lambda: f"online-{next(counter)}"))
 
     async def step(self) -> None:
         """Handle what is queued, then move fake time to the next timer."""

@@ -9,7 +9,7 @@ import pytest
 from online_helpers import Recorder, ScriptBot, Table
 
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import SeatReplaced, TableActor, restore
+from euchre.table.actor import SeatReplaced, TableActor, TableDeps, restore
 from euchre.table.online import AWAY_GRACE, ONLINE_KIND, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 
@@ -145,9 +145,9 @@ async def test_away_and_replaced_survive_a_restart() -> None:
 
     scheduler = ManualScheduler(1000.0)
     again: TableActor = restore(
-        stored, scheduler=scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
+        stored, TableDeps(scheduler=scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
         policy=online_policy(t.config), kind=ONLINE_KIND, store=store,
-        bot_factory=lambda level, seed: ScriptBot(level, t.levels))
+        bot_factory=lambda level, seed: ScriptBot(level, t.levels)))
     assert again.replaced == {0: "left"}
     again.start()
     assert again.away_seconds(1) == pytest.approx(AWAY_GRACE - 20)  # downtime not counted

@@ -23,7 +23,7 @@ from euchre.server.tables.door import Tables
 from euchre.server.tables.hints import HintService
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import TableActor, TableError
+from euchre.table.actor import TableActor, TableDeps, TableError
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import coin_kind, coin_table
 from euchre.table.kinds import FinishedTable
@@ -72,10 +72,10 @@ async def _one_card_before_the_end(seed: int, token: str) -> Snapshot:
     rng = random.Random(seed)
     config, _ = coin_table(f"base{seed}", "racer", STAKE, token=token, first_dealer=seed % 4)
     scheduler = ManualScheduler()
-    actor = TableActor(config, scheduler=scheduler, pacing=Pacing(bot_delay=1.0),
+    actor = TableActor(config, TableDeps(scheduler=scheduler, pacing=Pacing(bot_delay=1.0),
                        kind=coin_kind(ClockPolicy(), _no_finish),
                        bot_factory=lambda level, s: make("easy", s),
-                       seed_source=lambda: f"base-{rng.random()}")
+                       seed_source=lambda: f"base-{rng.random()}"))
     actor.start()
     try:
         for _ in range(20_000):

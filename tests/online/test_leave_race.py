@@ -26,7 +26,7 @@ from euchre.server.tables.door import Tables
 from euchre.server.tables.hints import HintService
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import SeatReplaced, TableActor
+from euchre.table.actor import SeatReplaced, TableActor, TableDeps
 from euchre.table.manager import TableManager
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -78,8 +78,8 @@ async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapsho
     registry.start(opened.id, first)
     config = opened.config(first_dealer=seed % 4)
     scheduler = ManualScheduler()
-    actor = TableActor(config, scheduler=scheduler, pacing=Pacing(bot_delay=1.0),
-                       kind=ONLINE_KIND, seed_source=lambda: f"base-{rng.random()}")
+    actor = TableActor(config, TableDeps(scheduler=scheduler, pacing=Pacing(bot_delay=1.0),
+                       kind=ONLINE_KIND, seed_source=lambda: f"base-{rng.random()}"))
     actor.start()
     try:
         for _ in range(20_000):

@@ -13,7 +13,7 @@ from euchre.server.wire.common import BadRequest as MessageError
 from euchre.server.wire.socket import Seed, parse_client_message
 from euchre.shuffle import commitment, deck_from_seed, mixed_seed
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor, TableError, restore
+from euchre.table.actor import TableActor, TableDeps, TableError, restore
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.records import public_record
@@ -27,8 +27,8 @@ def table(seed_wait: float = 5.0, store: MemoryStore | None = None,
                                table_id="s1", token="secret", first_dealer=3)
     sched = ManualScheduler()
     store = store or MemoryStore()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0, seed_wait),
-                       store=store, bot_factory=fixed_bots, seed_source=seeds("server"))
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0, seed_wait),
+                       store=store, bot_factory=fixed_bots, seed_source=seeds("server")))
     return actor, sched, store
 
 
@@ -146,8 +146,8 @@ async def test_a_restored_table_keeps_its_committed_seed_and_the_seeds_sent() ->
     await actor.stop()
     stored = await store.get("s1")
     assert stored is not None
-    again = restore(stored, scheduler=sched, bot_factory=fixed_bots,
-                    seed_source=seeds("other"))
+    again = restore(stored, TableDeps(scheduler=sched, bot_factory=fixed_bots,
+                    seed_source=seeds("other")))
     assert to_builtins(again.snapshot(0))["next_commitment"] == ahead
     again.start()
     with pytest.raises(TableError, match="already taken"):

@@ -14,7 +14,7 @@ from euchre.rules import Rules
 from euchre.storage import MemoryStore
 from euchre.storage.base import FINISHED, StoredGame
 from euchre.storage.fenced import FencedStore
-from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, TableError
+from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, TableDeps, TableError
 from euchre.table.clock import ClockPolicy
 from euchre.table.coin import CoinTurnPolicy
 from euchre.table.events import ACTION, GAME_OVER
@@ -308,8 +308,8 @@ async def test_moves_queued_while_a_save_is_in_flight_share_the_next_save() -> N
     config = TableConfig("t1", "practice", rules, seats)  # type: ignore[arg-type]
     store = CountingGatedStore()
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=store,
-                       seed_source=seeds_from("g"))
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0), store=store,
+                       seed_source=seeds_from("g")))
     rec = StoredWhenSent(0, store)
     actor.start()
     await actor.join(rec)

@@ -10,7 +10,7 @@ from typing import Any
 
 import msgspec
 
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.fanout import Fanout, Outgoing
 from euchre.table.kinds import PRACTICE_KIND
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -46,9 +46,9 @@ def table() -> tuple[TableActor, ManualScheduler]:
                                table_id="f1", token="secret", first_dealer=0)
     sched = ManualScheduler()
     counter = iter(range(10**6))
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0),
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0),
                        seed_source=lambda: f"seed-{next(counter)}",
-                       kind=dataclasses.replace(PRACTICE_KIND, spectators=True))
+                       kind=dataclasses.replace(PRACTICE_KIND, spectators=True)))
     return actor, sched
 
 

@@ -10,7 +10,7 @@ from msgspec import to_builtins
 
 from euchre.cards import CLUBS, JACK, SPADES, parse_card
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor, restore
+from euchre.table.actor import TableActor, TableDeps, restore
 from euchre.table.coin import coin_table
 from euchre.table.first_draw import DRAW_START, choose_first_dealer, first_draw_json
 from euchre.table.online import OnlineOptions, OnlineTables
@@ -63,8 +63,8 @@ async def test_the_draw_goes_to_every_seat_with_the_table() -> None:
                                table_id="d1", token="secret")
     store = MemoryStore()
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=store,
-                       bot_factory=fixed_bots, seed_source=seeds("draw"))
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0), store=store,
+                       bot_factory=fixed_bots, seed_source=seeds("draw")))
     recorders = [Recorder(seat, actor) for seat in range(4)]
     actor.start()
     for rec in recorders:
@@ -80,5 +80,5 @@ async def test_the_draw_goes_to_every_seat_with_the_table() -> None:
     await actor.stop()
     stored = await store.get("d1")
     assert stored is not None
-    resumed = restore(stored, scheduler=sched, bot_factory=fixed_bots)
+    resumed = restore(stored, TableDeps(scheduler=sched, bot_factory=fixed_bots))
     assert to_builtins(resumed.snapshot(0))["first_draw"] == want

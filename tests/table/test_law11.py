@@ -23,7 +23,7 @@ from euchre.cards import Card, card_text
 from euchre.game import GameState
 from euchre.rules import GAME_LENGTHS
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.law11 import plays_on_view
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
@@ -109,8 +109,9 @@ def drawn_table(rules: dict[str, Any], level: str, prefix: str,
     config, _ = practice_table(PracticeOptions("classic", rules, level, level, level),
                               table_id="law11", token="secret")
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
-                       bot_factory=fixed_bots, seed_source=seeds(prefix))
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0),
+                       store=MemoryStore(),
+                       bot_factory=fixed_bots, seed_source=seeds(prefix)))
     return actor, sched
 
 
@@ -137,9 +138,10 @@ def watched_table(rules: dict[str, Any], level: str, prefix: str,
     registry.start(opened.id, token)
     config = opened.config()
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0),
+                       store=MemoryStore(),
                        policy=online_policy(config), kind=ONLINE_KIND,
-                       bot_factory=fixed_bots, seed_source=seeds(prefix))
+                       bot_factory=fixed_bots, seed_source=seeds(prefix)))
     return actor, sched
 
 

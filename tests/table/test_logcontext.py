@@ -7,7 +7,7 @@ from typing import Any
 
 from euchre.actions import Action
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.logcontext import TABLE_ID
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
@@ -35,8 +35,9 @@ async def test_the_actors_work_is_logged_under_its_table() -> None:
     config, _ = practice_table(PracticeOptions(), table_id="logged-table", token="t",
                                first_dealer=0)
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
-                       bot_factory=factory)
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.5, 2.0),
+                       store=MemoryStore(),
+                       bot_factory=factory))
     assert TABLE_ID.get() is None
     actor.start()
     try:

@@ -17,7 +17,7 @@ import pytest
 
 from euchre.actions import Action
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.coin import CoinTurnPolicy, coin_table
 from euchre.table.fanout import Outgoing
 from euchre.table.online import OnlineOptions, OnlineTables, online_policy
@@ -143,10 +143,10 @@ async def play_one(kind: str, game: int, bot_delay: float
     config, policy = config_of(kind, game)
     seeds = itertools.count()
     actor = TableActor(
-        config, scheduler=sched, pacing=Pacing(bot_delay, 2.0), store=MemoryStore(),
+        config, TableDeps(scheduler=sched, pacing=Pacing(bot_delay, 2.0), store=MemoryStore(),
         policy=policy, rng=random.Random(game),
         bot_factory=lambda level, seed: ThinkingBot(sched, loop, seed or 0, log),
-        seed_source=lambda: f"timing-{kind}-{game}-{next(seeds)}")
+        seed_source=lambda: f"timing-{kind}-{game}-{next(seeds)}"))
     watcher = Watcher(sched)
     person = random.Random(game)
     actor.start()

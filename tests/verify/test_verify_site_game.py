@@ -11,7 +11,7 @@ from euchre.bots import make
 from euchre.cli import main
 from euchre.record import GameRecord
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor
+from euchre.table.actor import TableActor, TableDeps
 from euchre.table.fanout import Outgoing
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
@@ -55,8 +55,9 @@ async def site_game(hands: int | None = None) -> tuple[TableActor, Client]:
     """A practice table with random computer players and real secret seeds."""
     config, _ = practice_table(PracticeOptions(), table_id="v1", token="secret", first_dealer=0)
     sched = ManualScheduler()
-    actor = TableActor(config, scheduler=sched, pacing=Pacing(0.1, 0.2), store=MemoryStore(),
-                       bot_factory=lambda level, seed: make("random", 3))
+    actor = TableActor(config, TableDeps(scheduler=sched, pacing=Pacing(0.1, 0.2),
+                       store=MemoryStore(),
+                       bot_factory=lambda level, seed: make("random", 3)))
     client = Client()
     actor.start()
     await actor.join(client)

@@ -24,7 +24,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .. import actions as A
@@ -114,6 +114,65 @@ AWAY_TOO_LONG = "away"
 """Why a computer took a seat: its person's connection was gone past the grace."""
 
 
+@dataclass(frozen=True)
+class TableDeps:
+    """What a table is run with: its clock, its store, its kind's parts, its hooks (the
+    manager builds one per table; tests build their own)."""
+
+    scheduler: Scheduler
+    """Where time comes from."""
+    pacing: Pacing = field(default_factory=Pacing)
+    """Bot delay and pauses."""
+    store: GameStore | None = None
+    """Where the game is saved, before any change is shown (None: nowhere)."""
+    policy: TurnPolicy | None = None
+    """Turn deadlines (None: none, as at practice tables)."""
+    kind: TableKind | None = None
+    """What this kind of table allows and does (None: the plain kind of its settings)."""
+    on_finish: Sequence[FinishHook] = ()
+    """Hooks called once when the game ends."""
+    bot_factory: BotFactory | None = None
+    """Makes the computer players (None: the standard ones)."""
+    seed_source: Callable[[], str] = new_seed
+    """Draws each hand's secret shuffle seed."""
+    rng: random.Random | None = None
+    """Draws the computers' jitter (None: a fresh one)."""
+    observer: TableObserver | None = None
+    """Told of moves, saves and bot decisions (the server's metrics)."""
+    history_limit: int = HISTORY_LIMIT
+    """Events kept for rejoining clients."""
+    guard: Callable[[], bool] | None = None
+    """While this says False the table handles no input (this process lost the right to
+    run it; None: always runs)."""
+    on_stale: Callable[[str], None] | None = None
+    """Told the table's id once when a newer owner's fence refused a save (None: the
+    actor stops itself)."""
+    pace_for: Callable[[str], Pacing] | None = None
+    """The pacing at a speed chosen at the table (None: the speed cannot be changed)."""
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """Where a table starts from: a game under way (as stored), or a new one."""
+
+    game: GameState | None = None
+    """The game so far (None: a new game, not dealt)."""
+    seeds: Sequence[str] = ()
+    """The shuffle seed of each hand dealt ("" for a set deal)."""
+    client_seeds: Sequence[dict[int, str]] = ()
+    """The people's seeds mixed into each hand dealt."""
+    shuffle: dict[str, Any] | None = None
+    """The next hand's seed and the people's seeds sent for it, as saved."""
+    version: int = 0
+    """The version of the last event."""
+    replaced: dict[int, str] | None = None
+    """Seats a computer took from their person, and why."""
+    seen: Sequence[int] = ()
+    """Seats whose person has connected."""
+    away_left: dict[int, float] | None = None
+    """Each away person's grace left when saved (seconds)."""
+
+
 @dataclass
 class _Kept:
     """The decisions as last stored: what a failed save goes back to."""
@@ -126,74 +185,49 @@ class _Kept:
     summary: HandSummary | None
     clock_played: list[tuple[int, int]]
 
-class TableActor:
-    """A table: its game, its seats, its event history and its subscribers."""
 
-    def __init__(
-        self,
-        config: TableConfig,
-        *,
-        scheduler: Scheduler,
-        pacing: Pacing | None = None,
-        store: GameStore | None = None,
-        policy: TurnPolicy | None = None,
-        bot_factory: BotFactory | None = None,
-        seed_source: Callable[[], str] = new_seed,
-        on_finish: Sequence[FinishHook] = (),
-        history_limit: int = HISTORY_LIMIT,
-        kind: TableKind | None = None,
-        observer: TableObserver | None = None,
-        game: GameState | None = None,
-        seeds: Sequence[str] = (),
-        version: int = 0,
-        client_seeds: Sequence[dict[int, str]] = (),
-        shuffle_state: dict[str, Any] | None = None,
-        rng: random.Random | None = None,
-        guard: Callable[[], bool] | None = None,
-        replaced: dict[int, str] | None = None,
-        seen: Sequence[int] = (),
-        away_left: dict[int, float] | None = None,
-        on_stale: Callable[[str], None] | None = None,
-        pace_for: Callable[[str], Pacing] | None = None,
-    ) -> None:
-        """A table from its settings, optionally resuming ``game`` at ``version``; while
-        ``guard()`` is False the table handles no input (this process lost the right to
-        run it). ``on_stale(id)`` is told once when a save is refused by a newer owner's
-        fence (the actor has stopped acting; None: it stops itself)."""
+class TableActor:
+    """A table: its queue of inputs, handled one at a time, and the parts around it."""
+
+    def __init__(self, config: TableConfig, deps: TableDeps,
+                 start: Resumed | None = None) -> None:
+        """A table from its settings, run with ``deps``, from ``start`` (None: a new
+        game)."""
+        start = start or Resumed()
+        scheduler = deps.scheduler
         self.config = config
         """The table's fixed settings."""
-        self.kind = kind or TableKind(config.kind)
+        self.kind = deps.kind or TableKind(config.kind)
         """What this kind of table allows (hints) and does (its clock, its finish)."""
-        self.observer = observer or TableObserver()
+        self.observer = deps.observer or TableObserver()
         """Told of moves, saves and bot decisions (the server's metrics)."""
         self.scheduler = scheduler
         """Where time comes from."""
-        self.pacing = pacing or Pacing()
+        self.pacing = deps.pacing
         """Bot delay and pauses."""
-        self._pace_for = pace_for
-        """The pacing at a speed chosen at the table (None: the speed cannot be changed)."""
-        self.store = store
+        self._pace_for = deps.pace_for
+        self.store = deps.store
         """Where the game is saved, before any change is shown (None: nowhere)."""
-        self.policy = policy or TurnPolicy()
+        self.policy = deps.policy or TurnPolicy()
         """Turn deadlines (none at practice tables)."""
-        self.game = game or GameState(config.rules, config.first_dealer)
+        self.game = start.game or GameState(config.rules, config.first_dealer)
         """The game now."""
-        self._shuffle = Shuffle(seed_source, seeds=seeds, client_seeds=client_seeds,
-                                state=shuffle_state)
-        self.on_finish = list(on_finish)
+        self._shuffle = Shuffle(deps.seed_source, seeds=start.seeds,
+                                client_seeds=start.client_seeds, state=start.shuffle)
+        self.on_finish = list(deps.on_finish)
         """Hooks called once when the game ends."""
         self.closed: str | None = None
         """Why the table was closed before its game ended (a person left a coin game)."""
-        self.guard = guard
+        self.guard = deps.guard
         """Whether this process may still run the table (None: always)."""
-        self.on_stale = on_stale
+        self.on_stale = deps.on_stale
         """Told the table's id when a newer owner's fence refused a save."""
-        self._rng = rng or random.Random()
+        self._rng = deps.rng or random.Random()
         self._stopping = False
         self._clock_played: list[tuple[int, int]] = []  # (hand number, history index)
-        self._computers = Computers(bot_factory or make_bot, self.observer, config.seats)
+        self._computers = Computers(deps.bot_factory or make_bot, self.observer, config.seats)
         self._bots = self._computers.bots  # the same dict: who a computer plays
-        kept_out = {seat: why for seat, why in (replaced or {}).items()
+        kept_out = {seat: why for seat, why in (start.replaced or {}).items()
                     if 0 <= seat < 4 and not config.seats[seat].is_bot()}
         for seat in kept_out:
             self._computers.take_over(self.id, seat, self.kind.replacement_level)
@@ -201,9 +235,9 @@ class TableActor:
         self._agenda = Agenda(scheduler, self._post, lambda: self._outbox.retry.at)
         self._people = Presence(
             scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
-            replaced=kept_out, seen=seen, away_left=away_left)
+            replaced=kept_out, seen=start.seen, away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
-        self._fanout = Fanout(config.id, self._render, history_limit)
+        self._fanout = Fanout(config.id, self._render, deps.history_limit)
         self._audience = Audience(
             config.seats, self._fanout, self._people,
             SpectatorCount(scheduler, lambda: self._post(CountSpectators())),
@@ -212,15 +246,13 @@ class TableActor:
         self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
-        self._summary: HandSummary | None = None
         self._saver = TableSaver(config)
         self._stopper: asyncio.Future[None] | None = None  # stopping itself (fenced out)
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
-        if self.game.hands or self.game.current is not None:
-            self._summary = self._last_summary()
+        self._summary = self._last_summary()
         self._outbox: Outbox[_Kept] = Outbox(
-            self._fanout, self.observer, scheduler.now, version,
+            self._fanout, self.observer, scheduler.now, start.version,
             frame=self._make_frame, keep=self._keep, go_back=self._go_back)
 
     # -- life cycle -------------------------------------------------------------------
@@ -499,12 +531,6 @@ class TableActor:
         """The people's seeds mixed into each hand dealt, by seat."""
         return self._shuffle.client_seeds
 
-    def _seed(self, index: int) -> str | None:
-        return self._shuffle.seed(index)
-
-    def _clients(self, index: int) -> dict[int, str]:
-        return self._shuffle.clients(index)
-
     # -- the loop -----------------------------------------------------------------------
 
     async def _run(self) -> None:
@@ -757,8 +783,8 @@ class TableActor:
                                      winner=winner))
         if hand.is_over and not old.is_over:
             number = len(new.all_hands())
-            seed = self._seed(number - 1)
-            self._summary = hand_summary(hand, number, new.score, seed, self._clients(number - 1))
+            self._summary = hand_summary(hand, number, new.score, self._shuffle.seed(number - 1),
+                                         self._shuffle.clients(number - 1))
             self.policy.hand_over(self.scheduler.now())
             events.append(HandOverEvent(points=list(hand.points), score=list(new.score),
                                         summary=self._summary))
@@ -904,8 +930,8 @@ class TableActor:
             return None
         number = len(done)
         score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
-        seed = self._seed(number - 1)
-        return hand_summary(done[-1], number, score, seed, self._clients(number - 1))
+        return hand_summary(done[-1], number, score, self._shuffle.seed(number - 1),
+                            self._shuffle.clients(number - 1))
 
     def _schedule(self) -> None:
         """Work out what is due next by itself (the next deal, a computer's move, a
@@ -976,20 +1002,19 @@ def _fail(done: asyncio.Future[Any] | None, error: Exception) -> None:
 
 
 
-def restore(stored: StoredGame, **kwargs: Any) -> TableActor:
+def restore(stored: StoredGame, deps: TableDeps) -> TableActor:
     """A table rebuilt from storage (its game replayed from the record), not yet started."""
     config = TableConfig.from_json(stored.meta["config"])
     record = GameRecord.from_json(stored.record)
     game = record.replay() if record.hands else GameState(config.rules, config.first_dealer)
-    seeds = [h.seed or "" for h in record.hands]
-    clients = [h.client_seeds for h in record.hands]
     meta = stored.meta
-    actor = TableActor(config, game=game, seeds=seeds, version=stored.version,
-                       client_seeds=clients, shuffle_state=meta.get("shuffle"),
-                       replaced={int(s): str(w) for s, w in (meta.get("replaced") or {}).items()},
-                       seen=[int(s) for s in meta.get("seen") or ()],
-                       away_left={int(s): float(t) for s, t in (meta.get("away") or {}).items()},
-                       **kwargs)
-    actor.policy.load_json(stored.meta.get("policy") or {})
-    actor.closed = stored.meta.get("closed")
+    actor = TableActor(config, deps, Resumed(
+        game=game, seeds=[h.seed or "" for h in record.hands],
+        client_seeds=[h.client_seeds for h in record.hands], shuffle=meta.get("shuffle"),
+        version=stored.version,
+        replaced={int(s): str(w) for s, w in (meta.get("replaced") or {}).items()},
+        seen=[int(s) for s in meta.get("seen") or ()],
+        away_left={int(s): float(t) for s, t in (meta.get("away") or {}).items()}))
+    actor.policy.load_json(meta.get("policy") or {})
+    actor.closed = meta.get("closed")
     return actor

@@ -15,12 +15,11 @@ import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..game import GameState
 from ..shuffle import new_seed
 from ..storage.base import PLAYING, GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, TableActor, restore
+from .actor import HISTORY_LIMIT, BotFactory, Resumed, TableActor, TableDeps, restore
 from .errors import NotStored
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
@@ -120,24 +119,24 @@ class TableManager:
         solo = sum(not seat.is_bot() for seat in config.seats) == 1
         return pacing_for_speed(self.pacing, speed, hold=solo)
 
-    def _actor_kwargs(self, config: TableConfig, own: Ownership | None = None
-                      ) -> dict[str, Any]:
+    def _deps(self, config: TableConfig, own: Ownership | None = None) -> TableDeps:
+        """What the table ``config`` runs with here (under ``own``, its lease)."""
         kind = self.kinds.get(config.kind) or TableKind(config.kind)
-        return {
-            "scheduler": self.scheduler,
-            "pacing": self.pacing_for(config, config.extra.get("speed")),
-            "store": own.store if own is not None else self.store,
-            "policy": kind.policy(config),
-            "bot_factory": self._bot_factory,
-            "seed_source": self._seed_source,
-            "on_finish": kind.finish,
-            "history_limit": self._history_limit,
-            "kind": kind,
-            "observer": self.observer,
-            "guard": own.is_held if own is not None else self.guard,
-            "on_stale": self._stale,
-            "pace_for": lambda speed: self.pacing_for(config, speed),
-        }
+        return TableDeps(
+            scheduler=self.scheduler,
+            pacing=self.pacing_for(config, config.extra.get("speed")),
+            store=own.store if own is not None else self.store,
+            policy=kind.policy(config),
+            kind=kind,
+            on_finish=kind.finish,
+            bot_factory=self._bot_factory,
+            seed_source=self._seed_source,
+            observer=self.observer,
+            history_limit=self._history_limit,
+            guard=own.is_held if own is not None else self.guard,
+            on_stale=self._stale,
+            pace_for=lambda speed: self.pacing_for(config, speed),
+        )
 
     async def open(self, config: TableConfig, game: GameState | None = None,
                    seeds: Sequence[str] = ()) -> TableActor:
@@ -166,8 +165,7 @@ class TableManager:
         try:
             for hook in self.open_hooks:
                 await hook(config)
-            actor = TableActor(config, game=game, seeds=seeds,
-                               **self._actor_kwargs(config, own))
+            actor = TableActor(config, self._deps(config, own), Resumed(game=game, seeds=seeds))
             self._tables[config.id] = actor
             assert actor.store is not None
             await actor.store.save(actor.stored())
@@ -226,8 +224,8 @@ class TableManager:
         if stored is None or "config" not in stored.meta:
             return None
         config = TableConfig.from_json(stored.meta["config"])
-        kwargs = {**self._actor_kwargs(config), "store": None, "guard": lambda: False}
-        return restore(stored, **kwargs)
+        return restore(stored, dataclasses.replace(self._deps(config), store=None,
+                                                   guard=lambda: False))
 
     async def _locate_owned(self, owners: TableOwners, table_id: str
                              ) -> TableActor | Elsewhere | None:
@@ -336,7 +334,7 @@ class TableManager:
         config = TableConfig.from_json(stored.meta["config"])
         if own is not None:
             stored = dataclasses.replace(stored, version=stored.version + VERSION_JUMP)
-        actor = restore(stored, **self._actor_kwargs(config, own))
+        actor = restore(stored, self._deps(config, own))
         self._tables[stored.id] = actor
         self.retirement.loaded(stored.id)
         actor.start()
