@@ -430,10 +430,7 @@ class TableActor:
     async def contribute(self, seat: int, hand_number: int, seed: str) -> None:
         """A person's shuffle seed for hand ``hand_number``, sent after its commitment; raises
         :class:`TableError` (nothing changes) if refused."""
-        self._check_open()
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put(Seed(seat, hand_number, seed, done))
-        await done
+        await self._input(lambda done: Seed(seat, hand_number, seed, done))
 
     async def replace(self, seat: int, reason: str = LEFT) -> bool:
         """A computer plays ``seat`` to the end of the game (its person left); True if it
@@ -636,10 +633,7 @@ class TableActor:
     # -- handlers ---------------------------------------------------------------------------
 
     async def _on_act(self, seat: int, text: str) -> None:
-        if seat in self.replaced:
-            raise SeatReplaced(REPLACED_TEXT)
-        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
-            raise TableError("you have no seat at this table")
+        self._check_person(seat)
         game = self.game
         if self.closed is not None:
             raise TableError("the table is closed")
@@ -663,10 +657,7 @@ class TableActor:
         await self._advance(new, seat, action)
 
     def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
-        if seat in self.replaced:
-            raise SeatReplaced(REPLACED_TEXT)
-        if not 0 <= seat < 4 or self.config.seats[seat].is_bot():
-            raise TableError("you have no seat at this table")
+        self._check_person(seat)
         if self.finished:
             raise TableError("the game is over: no more hands are dealt")
         if not self._shuffle.take(seat, hand_number, len(self.game.all_hands()) + 1, seed):
