@@ -4,18 +4,19 @@ and each step voids the inputs of the one before."""
 
 from __future__ import annotations
 
-import math
-
 from euchre.table.agenda import Agenda
 from euchre.table.commands import BotTurn, Command, Deadline, DealNext
 from euchre.table.pacing import ManualScheduler
+from euchre.table.saving import RETRY_FIRST
 
 
-def _agenda(not_before: float = -math.inf) -> tuple[Agenda, ManualScheduler, list[Command]]:
+def _agenda(failed_at: float | None = None) -> tuple[Agenda, ManualScheduler, list[Command]]:
     sched = ManualScheduler(10.0)
     posted: list[Command] = []
-    pause = [not_before]
-    return Agenda(sched, posted.append, lambda: pause[0]), sched, posted
+    agenda = Agenda(sched, posted.append)
+    if failed_at is not None:
+        agenda.retry.failed(failed_at)  # a save failed then: a pause of RETRY_FIRST
+    return agenda, sched, posted
 
 
 def test_an_input_is_posted_when_its_time_comes_and_at_once_when_that_is_now() -> None:
@@ -30,13 +31,16 @@ def test_an_input_is_posted_when_its_time_comes_and_at_once_when_that_is_now() -
 
 
 def test_nothing_is_posted_before_the_pause_after_a_failed_save() -> None:
-    agenda, sched, posted = _agenda(not_before=12.0)  # the clock reads 10
+    agenda, sched, posted = _agenda(failed_at=10.0)  # the clock reads 10
     agenda.later(0.0, DealNext(agenda.step))
     assert posted == []
-    sched.advance(1.99)
+    sched.advance(RETRY_FIRST - 0.01)
     assert posted == []
     sched.advance(0.01)
     assert posted == [DealNext(0)]
+    agenda.retry.succeeded()  # a save went through: no pause
+    agenda.later(0.0, BotTurn(agenda.step))
+    assert posted == [DealNext(0), BotTurn(0)]
 
 
 def test_a_cancelled_input_never_comes_and_clear_drops_the_clock() -> None:

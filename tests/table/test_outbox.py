@@ -18,7 +18,7 @@ from euchre.table.fanout import Fanout, Outgoing
 from euchre.table.kinds import TableObserver
 from euchre.table.outbox import Outbox
 from euchre.table.pacing import ManualScheduler
-from euchre.table.saving import RETRY_FIRST
+from euchre.table.saving import RETRY_FIRST, Retry
 from euchre.table.wire import EventMessage, PresenceEvent, SpectatorsEvent
 
 GAME = GameState(Rules(), 0)
@@ -61,9 +61,11 @@ class Table:
         self.sub = Seen()
         self.fanout.subscribers.append(self.sub)
         self.observer = Saves()
+        self.fenced: list[bool] = []
         self.outbox: Outbox[list[int]] = Outbox(
-            self.fanout, self.observer, sched.now, version, frame=self.frame,
-            keep=lambda: list(self.decisions), go_back=self.go_back)
+            self.fanout, self.observer, Retry(), sched.now, version, frame=self.frame,
+            keep=lambda: list(self.decisions), go_back=self.go_back,
+            fenced_out=lambda: self.fenced.append(self.outbox.fenced))
 
     def frame(self, version: int) -> Frame:
         return Frame(version, GAME, None, None, (True, True, True, True),
@@ -176,6 +178,7 @@ async def test_a_newer_owners_fence_leaves_the_outbox_fenced() -> None:
         await out.store(t.save)
     assert not isinstance(refused.value, NotStored)
     assert out.fenced and t.decisions == [] and out.version == 0 and t.sub.events == []
+    assert t.fenced == [True]  # told once, after the undo
 
 
 async def test_without_a_store_decisions_are_kept_and_shown() -> None:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -232,7 +232,7 @@ class TableActor:
         for seat in kept_out:
             self._computers.take_over(self.id, seat, self.kind.replacement_level)
             self.policy.forget(seat)
-        self._agenda = Agenda(scheduler, self._post, lambda: self._outbox.retry.at)
+        self._agenda = Agenda(scheduler, self._post)
         self._people = Presence(
             scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
             replaced=kept_out, seen=start.seen, away_left=start.away_left)
@@ -252,8 +252,9 @@ class TableActor:
         """When the table last handled an input (scheduler time)."""
         self._summary = self._last_summary()
         self._outbox: Outbox[_Kept] = Outbox(
-            self._fanout, self.observer, scheduler.now, start.version,
-            frame=self._make_frame, keep=self._keep, go_back=self._go_back)
+            self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
+            frame=self._make_frame, keep=self._keep, go_back=self._go_back,
+            fenced_out=self._fenced_out)
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -801,15 +802,10 @@ class TableActor:
                 except Exception:
                     log.exception("table %s: finish hook failed", self.id)
 
-    async def _store(self, *, show: bool = True) -> None:
+    def _store(self, *, show: bool = True) -> Awaitable[None]:
         """Save the table (if anything changed), then (``show``) show what waited for it
-        (:meth:`Outbox.store`); a table fenced out by a newer owner stops here."""
-        try:
-            await self._outbox.store(None if self.store is None else self._save, show=show)
-        except TableError:
-            if self._outbox.fenced:
-                self._fenced_out()
-            raise
+        (:meth:`Outbox.store`, awaited by the caller)."""
+        return self._outbox.store(None if self.store is None else self._save, show=show)
 
     def _keep(self) -> _Kept:
         """The decisions now, to go back to if the next save fails."""
@@ -879,7 +875,7 @@ class TableActor:
         try:
             await self._store()
         except NotStored:
-            undo(self._outbox.retry.at)  # the person holds the seat (its grace tried again later)
+            undo(self._agenda.retry.at)  # the person holds the seat (its grace tried again later)
             raise
         self._audience.release(seat, REPLACED_TEXT)
         for hook in self.kind.on_replaced:

@@ -4,7 +4,7 @@ A table has one thing due at a time. :class:`Agenda` posts it to the table's que
 its time comes, on the table's :class:`~euchre.table.pacing.Scheduler` (tests move a fake
 clock). Each input it posts carries the table's *step*: every decision moves the step on
 (:meth:`Agenda.void`), so an input posted for a state the table has left is void when it
-is handled. Nothing due is posted before the pause after a failed save (``not_before``).
+is handled. Nothing due is posted before the pause after saves failed (:attr:`Agenda.retry`).
 """
 
 from __future__ import annotations
@@ -13,21 +13,22 @@ from collections.abc import Callable
 
 from .commands import Command
 from .pacing import Scheduler, TimerHandle
+from .saving import Retry
 
 
 class Agenda:
     """The one timer of a table, the step its inputs carry, and the running deadline."""
 
-    def __init__(self, scheduler: Scheduler, post: Callable[[Command], None],
-                 not_before: Callable[[], float]) -> None:
+    def __init__(self, scheduler: Scheduler, post: Callable[[Command], None]) -> None:
         """An agenda on ``scheduler``'s time that hands due inputs to ``post`` (the
-        table's queue), never before ``not_before()`` (scheduler time)."""
+        table's queue)."""
         self.scheduler = scheduler
         """Where time comes from."""
         self.post = post
         """Queues an input at the table."""
-        self.not_before = not_before
-        """Nothing is posted before this time (the pause after a failed save)."""
+        self.retry = Retry()
+        """The pause after saves failed in a row: nothing is posted before ``retry.at``
+        (the table's outbox says when saves fail and succeed)."""
         self.step = 0
         """The table's step: an input posted at an earlier step is void."""
         self.deadline: tuple[int, float] | None = None
@@ -42,8 +43,8 @@ class Agenda:
 
     def later(self, delay: float, cmd: Command) -> None:
         """Post ``cmd`` ``delay`` seconds from now (at once if that is not in the future),
-        but not before :attr:`not_before`."""
-        delay = max(delay, self.not_before() - self.scheduler.now())
+        but not before the pause after failed saves is over."""
+        delay = max(delay, self.retry.at - self.scheduler.now())
         if delay <= 0:
             self.post(cmd)
         else:

@@ -47,28 +47,29 @@ class Outbox(Generic[K]):
         self,
         fanout: Fanout,
         observer: TableObserver,
+        retry: Retry,
         now: Callable[[], float],
         version: int,
         *,
         frame: Callable[[int], Frame],
         keep: Callable[[], K],
         go_back: Callable[[K], None],
+        fenced_out: Callable[[], None],
     ) -> None:
         """Nothing held, the last event at ``version`` (as stored). ``frame(version)`` is
         the table now; ``keep()`` its decisions now, to go back to with ``go_back(kept)``
-        (which also schedules again what is due) when a save fails. Saves are timed for
-        ``observer``; ``now`` is the scheduler's clock (the pause after a failed save)."""
+        (which also schedules again what is due, after ``retry``'s pause) when a save
+        fails (``now`` is the scheduler's clock); ``fenced_out()`` is told once a newer
+        owner's fence refused a save (after the undo). Saves are timed for ``observer``."""
         self.fanout = fanout
         """Who the events are shown to."""
         self.observer = observer
         """Told how long each save took, and whether it succeeded."""
-        self.now = now
-        """The scheduler's clock."""
         self.version = version
         """The version of the last event made (shown or held)."""
         self.stored_version = version
         """The version of the table last stored."""
-        self.retry = Retry()
+        self.retry = retry
         """The pause after saves failed in a row (nothing due is tried before it)."""
         self.fenced = False
         """Whether a newer owner's fence refused a save (the table acts on nothing more)."""
@@ -79,6 +80,8 @@ class Outbox(Generic[K]):
         self._frame = frame
         self._keep = keep
         self._go_back = go_back
+        self._fenced_out = fenced_out
+        self._now = now
         self.frame = frame(version)
         """The table now (the frame of the last event made)."""
         self._shown = self.frame  # the frame last shown (while events are held)
@@ -156,6 +159,7 @@ class Outbox(Generic[K]):
                             self.fanout.table_id, e)
                 self.fenced = True
                 self.undo(TableError(NOT_OURS))
+                self._fenced_out()
                 raise TableError(NOT_OURS) from e
             except Exception as e:
                 self.observer.saved(time.perf_counter() - started, False)
@@ -218,7 +222,7 @@ class Outbox(Generic[K]):
         for done, _ in waiting:
             if not done.done():
                 done.set_exception(error)
-        self.retry.failed(self.now())
+        self.retry.failed(self._now())
         self._go_back(self._kept)
         self.frame = self._frame(self.version)
         self.show()
