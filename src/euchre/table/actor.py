@@ -511,7 +511,7 @@ class TableActor:
         """The table as a save writes it now."""
         meta = {"policy": self.policy.to_json(), "shuffle": self._shuffle.to_json(),
                 **self._people.to_json(), **({"closed": self.closed} if self.closed else {})}
-        return TableState(self.game, self.seeds, self.client_seeds, self.version,
+        return TableState(self.game, self.seeds, self.client_seeds, self._outbox.version,
                           self.finished, meta)
 
     async def _save(self) -> None:
@@ -788,7 +788,7 @@ class TableActor:
     async def _commit(self, new: GameState, events: list[EventBody]) -> None:
         finished_now = new.is_over and not self.game.is_over
         self.game = new
-        self._agenda.void()
+        self._agenda.step += 1  # what was due is void (Agenda.void, without the call a move)
         self._outbox.decided()
         self._schedule()
         self._outbox.hold(events)

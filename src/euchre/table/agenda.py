@@ -59,5 +59,7 @@ class Agenda:
     def clear(self) -> None:
         """Nothing is due any more (what is due is worked out again): the timer is
         cancelled and no clock runs."""
-        self.cancel()
+        if self._timer is not None:  # cancel(), inline: this runs at every move
+            self._timer.cancel()
+            self._timer = None
         self.deadline = None

@@ -173,18 +173,16 @@ class Outbox(Generic[K]):
                 self.observer.saved(time.perf_counter() - started, True)
                 self.stored_version = self.version
                 self.unsaved = False
-                self._stored()
-        elif self.changed:  # nowhere to save it (no store)
-            self._stored()
-        if show:
-            self.show()
-
-    def _stored(self) -> None:
-        """The decisions made are stored: a failed save later goes back to them."""
-        if self.changed:
+                if self.changed:  # a failed save later goes back to what is stored now
+                    self.changed = False
+                    self._kept = self._keep()
+                self.retry.succeeded()
+        elif self.changed:  # nowhere to save it (no store): kept as if stored
             self.changed = False
             self._kept = self._keep()
-        self.retry.succeeded()
+            self.retry.succeeded()
+        if show:
+            self.show()
 
     async def save_quietly(self, save: Save) -> None:
         """Save as the table stops (the grace left of whoever is away); a failure is
