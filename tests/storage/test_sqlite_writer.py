@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from euchre.storage import PLAYING, StoredGame
+from euchre.storage import PLAYING, StaleFenceError, StoredGame
 from euchre.storage.journal import RecordTail
 from euchre.storage.sql import SqlStore, make_engine
 from euchre.storage.sqlite_writer import SqliteWriter
@@ -80,3 +80,28 @@ async def test_a_whole_save_after_lines_trims_them(tmp_path: Path) -> None:
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version, lines FROM games").fetchone() == (3, 0)
         assert db.execute("SELECT count(*) FROM game_lines").fetchone() == (0,)
+
+
+async def test_appends_in_one_commit_fail_alone_when_fenced_out_or_not_following(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{path}", commit_window=0.05)
+    try:
+        await asyncio.gather(*(store.save(game(i, 1)) for i in "abcd"))
+        await store.claim("b", 5)
+        results = await asyncio.gather(
+            store.save(game("a", 2, RecordTail(0, ("hand 1",)))),
+            store.save(game("b", 2, RecordTail(0, ("hand 1",)))),  # fenced out by the claim
+            store.save(game("c", 2, RecordTail(3, ("hand 1",)))),  # lines 0-2 are missing
+            store.save(game("d", 2, RecordTail(0, ("hand 1", "dealer 0")))),
+            return_exceptions=True)
+        assert results[0] is None and results[3] is None
+        assert isinstance(results[1], StaleFenceError) and results[1].stored_fence == 5
+        assert isinstance(results[2], ValueError) and "missing" in str(results[2])
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT id, version, lines FROM games ORDER BY id").fetchall() \
+                == [("a", 2, 1), ("b", 1, 0), ("c", 1, 0), ("d", 2, 2)]
+            assert db.execute("SELECT game_id, seq FROM game_lines ORDER BY 1, 2").fetchall() \
+                == [("a", 0), ("d", 0), ("d", 1)]
+    finally:
+        await store.close()
