@@ -29,9 +29,9 @@ from ..cards import (
     TEN,
     card_rank,
     card_suit,
-    effective_suit,
     make_card,
 )
+from ..lookup import EFFECTIVE_SUIT
 from ..view import HandView
 from .policy import hand_for
 
@@ -88,12 +88,13 @@ def is_sure_march(hand: int, trump: int, benny: bool, leads: bool) -> bool:
     outside = sum(1 for c in order if not hand >> c & 1)
     run = top_run(hand, trump, benny)
     off: list[int] = []  # the cards held that are not trumps, lowest first
+    suits = EFFECTIVE_SUIT[trump]
     cards = hand
     while cards:
         low = cards & -cards
         cards ^= low
         c = low.bit_length() - 1
-        if effective_suit(c, trump) != trump:
+        if suits[c] != trump:
             off.append(c)
     if leads:
         return all(card_rank(c) == ACE for c in off) and run >= outside
