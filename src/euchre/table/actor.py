@@ -23,19 +23,18 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .. import actions as A
 from ..actions import Action, ActionError, parse_action
 from ..bots import make as make_bot
-from ..cards import card_text
 from ..errors import IllegalActionError
 from ..game import GameState
 from ..record import GameRecord
-from ..shuffle import commitment, new_seed
-from ..storage.base import GameStore, StaleFenceError, StoredGame
+from ..shuffle import commitment
+from ..storage.base import StaleFenceError, StoredGame
 from ..view import HandView
 from .agenda import Agenda
 from .audience import Audience
@@ -63,6 +62,8 @@ from .commands import (
 from .computers import BotFactory as BotFactory  # re-exported: the server's app uses it
 from .computers import Computers
 from .dealing import Shuffle
+from .deps import HISTORY_LIMIT as HISTORY_LIMIT  # re-exported
+from .deps import Resumed, TableDeps
 from .errors import (
     NOT_OURS,
     NOT_STORED,
@@ -73,13 +74,14 @@ from .errors import (
 from .errors import NotStored as NotStored  # re-exported: the server imports it from here
 from .errors import TableError as TableError
 from .errors import TableStopped as TableStopped
-from .events import Frame, hand_summary
+from .events import Frame
 from .fanout import Fanout, Subscriber
 from .inbox import Inbox
-from .kinds import PRACTICE, FinishHook, TableKind, TableObserver, TurnPolicy
+from .kinds import PRACTICE, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
+from .moves import last_summary, move_events
 from .outbox import Outbox
-from .pacing import SPEEDS, Pacing, Scheduler
+from .pacing import SPEEDS
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
 from .presence import Presence, SpectatorCount
 from .records import game_record, public_record
@@ -88,89 +90,21 @@ from .seats import SeatKey, TableConfig
 from .snapshot import Snapshots
 from .timing import jittered
 from .wire import (
-    ActionEvent,
     ClosedEvent,
     DealEvent,
     EventBody,
-    GameOverEvent,
-    HandOverEvent,
     HandSummary,
     NextCommitment,
     ReplacedEvent,
     TableSnapshot,
-    TrickEvent,
 )
 
 log = logging.getLogger(__name__)
-
-HISTORY_LIMIT = 160
-"""Events kept per table for rejoining clients (about two hands); older means a snapshot."""
-
-
 
 LEFT = "left"
 """Why a computer took a seat: its person left the game (the Leave button)."""
 AWAY_TOO_LONG = "away"
 """Why a computer took a seat: its person's connection was gone past the grace."""
-
-
-@dataclass(frozen=True)
-class TableDeps:
-    """What a table is run with: its clock, its store, its kind's parts, its hooks (the
-    manager builds one per table; tests build their own)."""
-
-    scheduler: Scheduler
-    """Where time comes from."""
-    pacing: Pacing = field(default_factory=Pacing)
-    """Bot delay and pauses."""
-    store: GameStore | None = None
-    """Where the game is saved, before any change is shown (None: nowhere)."""
-    policy: TurnPolicy | None = None
-    """Turn deadlines (None: none, as at practice tables)."""
-    kind: TableKind | None = None
-    """What this kind of table allows and does (None: the plain kind of its settings)."""
-    on_finish: Sequence[FinishHook] = ()
-    """Hooks called once when the game ends."""
-    bot_factory: BotFactory | None = None
-    """Makes the computer players (None: the standard ones)."""
-    seed_source: Callable[[], str] = new_seed
-    """Draws each hand's secret shuffle seed."""
-    rng: random.Random | None = None
-    """Draws the computers' jitter (None: a fresh one)."""
-    observer: TableObserver | None = None
-    """Told of moves, saves and bot decisions (the server's metrics)."""
-    history_limit: int = HISTORY_LIMIT
-    """Events kept for rejoining clients."""
-    guard: Callable[[], bool] | None = None
-    """While this says False the table handles no input (this process lost the right to
-    run it; None: always runs)."""
-    on_stale: Callable[[str], None] | None = None
-    """Told the table's id once when a newer owner's fence refused a save (None: the
-    actor stops itself)."""
-    pace_for: Callable[[str], Pacing] | None = None
-    """The pacing at a speed chosen at the table (None: the speed cannot be changed)."""
-
-
-@dataclass(frozen=True)
-class Resumed:
-    """Where a table starts from: a game under way (as stored), or a new one."""
-
-    game: GameState | None = None
-    """The game so far (None: a new game, not dealt)."""
-    seeds: Sequence[str] = ()
-    """The shuffle seed of each hand dealt ("" for a set deal)."""
-    client_seeds: Sequence[dict[int, str]] = ()
-    """The people's seeds mixed into each hand dealt."""
-    shuffle: dict[str, Any] | None = None
-    """The next hand's seed and the people's seeds sent for it, as saved."""
-    version: int = 0
-    """The version of the last event."""
-    replaced: dict[int, str] | None = None
-    """Seats a computer took from their person, and why."""
-    seen: Sequence[int] = ()
-    """Seats whose person has connected."""
-    away_left: dict[int, float] | None = None
-    """Each away person's grace left when saved (seconds)."""
 
 
 @dataclass
@@ -250,7 +184,7 @@ class TableActor:
         self._stopper: asyncio.Future[None] | None = None  # stopping itself (fenced out)
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
-        self._summary = self._last_summary()
+        self._summary = last_summary(self.game, self._shuffle)
         self._outbox: Outbox[_Kept] = Outbox(
             self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
             frame=self._make_frame, keep=self._keep, go_back=self._go_back,
@@ -763,26 +697,11 @@ class TableActor:
 
     async def _advance(self, new: GameState, seat: int, action: Action,
                        timed_out: bool = False) -> None:
-        old = self.game.current
-        hand = new.current
-        assert old is not None and hand is not None
-        events: list[EventBody] = [
-            ActionEvent(seat=seat, action=str(action), timed_out=True if timed_out else None)
-        ]
-        if len(hand.tricks) > len(old.tricks):
-            leader, cards, winner = hand.tricks[-1]
-            events.append(TrickEvent(leader=leader, cards=[card_text(c) for c in cards],
-                                     winner=winner))
-        if hand.is_over and not old.is_over:
-            number = len(new.all_hands())
-            self._summary = hand_summary(hand, number, new.score, self._shuffle.seed(number - 1),
-                                         self._shuffle.clients(number - 1))
+        events, summary = move_events(self.game, new, seat, action, self._shuffle,
+                                      timed_out=timed_out)
+        if summary is not None:  # the hand ended
+            self._summary = summary
             self.policy.hand_over(self.scheduler.now())
-            events.append(HandOverEvent(points=list(hand.points), score=list(new.score),
-                                        summary=self._summary))
-        if new.is_over and not self.game.is_over:
-            assert new.winner is not None
-            events.append(GameOverEvent(winner=new.winner, score=list(new.score)))
         await self._commit(new, events)
 
     async def _commit(self, new: GameState, events: list[EventBody]) -> None:
@@ -909,16 +828,6 @@ class TableActor:
                 hand_number=len(self.game.all_hands()) + 1,
                 commitment=self._shuffle.next_commitment()),
         )
-
-    def _last_summary(self) -> HandSummary | None:
-        hands = self.game.all_hands()
-        done = [h for h in hands if h.is_over]
-        if not done:
-            return None
-        number = len(done)
-        score = (sum(h.points[0] for h in done), sum(h.points[1] for h in done))
-        return hand_summary(done[-1], number, score, self._shuffle.seed(number - 1),
-                            self._shuffle.clients(number - 1))
 
     def _schedule(self) -> None:
         """Work out what is due next by itself (the next deal, a computer's move, a

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from ..game import GameState
 from ..shuffle import new_seed
 from ..storage.base import PLAYING, GameStore, StoredGame
-from .actor import HISTORY_LIMIT, BotFactory, Resumed, TableActor, TableDeps, restore
+from .actor import BotFactory, TableActor, restore
+from .deps import HISTORY_LIMIT, Resumed, TableDeps
 from .errors import NotStored
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
