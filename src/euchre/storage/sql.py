@@ -24,7 +24,7 @@ from .alive import ping_when_idle
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 from .journal import RecordTail, fold_lines
 from .models import GameLineRow, GameRow
-from .sqlite_writer import SqliteWriter
+from .sqlite_writer import SqliteWriter, set_pragmas
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 """The Alembic script folder."""
@@ -34,11 +34,7 @@ COMMIT_WINDOW = 0.02
 
 
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+    set_pragmas(dbapi_connection)
 
 
 def make_engine(url: str) -> AsyncEngine:

@@ -44,6 +44,16 @@ _ROW = "SELECT fence, lines FROM games WHERE id = ?"
 """What a refused save is told about the row."""
 
 
+def set_pragmas(db: Any) -> None:
+    """What every connection to a games file runs first (this writer's and SQLAlchemy's):
+    write-ahead log, waiting for the write lock, foreign keys."""
+    cursor = db.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
 class Write(Protocol):
     """One game's save as the writer takes it (the SQL store's pending save)."""
 
@@ -96,9 +106,7 @@ class SqliteWriter:
         if self._db is None:
             # autocommit mode: the transaction is begun and ended here, explicitly
             db = sqlite3.connect(self.path, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA busy_timeout=5000")
-            db.execute("PRAGMA foreign_keys=ON")
+            set_pragmas(db)
             self._db = db
         return self._db
 
