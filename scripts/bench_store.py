@@ -9,6 +9,12 @@ sockets: only what a save costs the store. Uses only the storage layer's public 
 it runs against older trees:
 
     PYTHONPATH=/some/older/tree/src .venv/bin/python scripts/bench_store.py --tables 20
+
+``--flow`` plays tables as a busy server's do instead: each table saves, waits for its save,
+pauses a random while (up to twice ``--think`` seconds: its computers and its person) and
+saves again, with the store's own commit window; it prints the commits made, the saves a
+commit carried, and the CPU per save of the event loop's thread and of the rest (the
+database driver's or writer's threads).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import argparse
 import asyncio
 import dataclasses
 import json
+import random
 import tempfile
 import time
 
@@ -51,6 +58,39 @@ async def run(url: str, tables: int, rounds: int) -> None:
     await store.close()
 
 
+async def flow(url: str, tables: int, rounds: int, think: float) -> None:
+    """Each of ``tables`` saves ``rounds`` one-line saves, pausing up to ``2 * think``
+    seconds after each; print the commits and the CPU per save by thread."""
+    store = await SqlStore.open(url)
+    games = [StoredGame(id=f"t{i}", kind="practice", status=PLAYING, version=0,
+                        meta=_META, meta_text=json.dumps(_META), record={"hands": []},
+                        created_at=1.0, updated_at=1.0)
+             for i in range(tables)]
+    await asyncio.gather(*(store.save(g) for g in games))
+    rng = random.Random(1)
+    commits = getattr(store, "commits", None)
+
+    async def play(g: StoredGame) -> None:
+        await asyncio.sleep(rng.uniform(0, 2 * think))
+        for r in range(rounds):
+            await store.save(dataclasses.replace(
+                g, version=r + 1, updated_at=2.0 + r, journal=RecordTail(r, (f"0 play {r}",))))
+            await asyncio.sleep(rng.uniform(0, 2 * think))
+
+    cpu, loop_cpu, wall = time.process_time(), time.thread_time(), time.perf_counter()
+    await asyncio.gather(*(play(g) for g in games))
+    cpu, loop_cpu = time.process_time() - cpu, time.thread_time() - loop_cpu
+    wall = time.perf_counter() - wall
+    saves = tables * rounds
+    made = "" if commits is None else (
+        f"{store.commits - commits} commits, {saves / (store.commits - commits):.1f} saves "
+        "a commit; ")
+    print(f"{saves} saves by {tables} tables in {wall:.1f} s: {made}CPU per save "
+          f"{1e6 * cpu / saves:.0f} us (event loop {1e6 * loop_cpu / saves:.0f}, other "
+          f"threads {1e6 * (cpu - loop_cpu) / saves:.0f})")
+    await store.close()
+
+
 def main() -> None:
     """Run the benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -58,12 +98,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=300)
     parser.add_argument("--database-url", default=None,
                         help="default: a fresh SQLite file in a temporary folder")
+    parser.add_argument("--flow", action="store_true",
+                        help="tables save on their own, pausing between saves")
+    parser.add_argument("--think", type=float, default=0.05,
+                        help="with --flow: a table's mean pause between saves (seconds)")
     args = parser.parse_args()
+
+    def go(url: str) -> None:
+        if args.flow:
+            asyncio.run(flow(url, args.tables, args.rounds, args.think))
+        else:
+            asyncio.run(run(url, args.tables, args.rounds))
+
     if args.database_url:
-        asyncio.run(run(args.database_url, args.tables, args.rounds))
+        go(args.database_url)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        asyncio.run(run(f"sqlite+aiosqlite:///{tmp}/store.db", args.tables, args.rounds))
+        go(f"sqlite+aiosqlite:///{tmp}/store.db")
 
 
 if __name__ == "__main__":

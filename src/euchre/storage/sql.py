@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import bindparam, delete, event, func, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -31,6 +32,38 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 COMMIT_WINDOW = 0.02
 """Default seconds a save waits for others to share its transaction (group commit)."""
+COMMIT_SAVES = 64
+"""Default budget of a commit: once this many games' saves wait, the writer stops waiting
+for more and commits."""
+COMMIT_LINES = 1024
+"""Default budget of a commit in record lines (a record written whole counts as
+:data:`WHOLE_LINES`): once this many wait, the writer commits."""
+WHOLE_LINES = 64
+"""What a record written whole counts for in :data:`COMMIT_LINES`."""
+
+
+class Timers(Protocol):
+    """A clock with a way to be called back later (``euchre.table.pacing.Scheduler`` has
+    this shape; tests pass a fake one)."""
+
+    def now(self) -> float:
+        """The current time in seconds (monotonic)."""
+        ...
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Any:
+        """Call ``callback`` once, ``delay`` seconds from now; returns a handle with
+        ``cancel()``."""
+        ...
+
+
+class _LoopTimers:
+    """The running asyncio loop's clock and timers."""
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Any:
+        return asyncio.get_running_loop().call_later(max(0.0, delay), callback)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
@@ -167,7 +200,12 @@ class SqlStore(GameStore):
     Saves are group-committed: the writer waits ``commit_window`` after the first save,
     then writes every waiting save in one transaction (one upsert per game, the latest
     version of each); each ``save`` returns once its transaction has committed. One writer
-    means no lock contention on SQLite, and one commit for many tables' moves.
+    means no lock contention on SQLite, and one commit for many tables' moves. Saves that
+    arrive while a commit is written wait, after it, for what is left of the window since
+    it began, so a busy writer commits about once a window and each commit carries more
+    saves (a commit's own cost, its BEGIN, COMMIT, fsync and round trips, is shared by
+    more moves). The wait ends early once ``commit_saves`` games' saves or
+    ``commit_lines`` record lines wait: a commit's budget.
 
     The upsert changes a row only where the stored fence is not higher than the save's
     (``ON CONFLICT DO UPDATE ... WHERE``, one atomic statement) and returns the ids it
@@ -177,11 +215,25 @@ class SqlStore(GameStore):
     (:class:`~.sqlite_writer.SqliteWriter`); on PostgreSQL through the engine.
     """
 
-    def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW) -> None:
+    def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW, *,
+                 commit_saves: int = COMMIT_SAVES, commit_lines: int = COMMIT_LINES,
+                 timers: Timers | None = None) -> None:
         """A store on a ready (migrated) engine; saves wait up to ``commit_window`` seconds
-        to share a transaction with others."""
+        (on ``timers``, the running loop's by default) to share a transaction with others,
+        until ``commit_saves`` games' saves or ``commit_lines`` lines wait."""
         self.commit_window = commit_window
         """Seconds the writer waits after the first save for others to join its commit."""
+        self.commit_saves = commit_saves
+        """A commit's budget in games: the writer waits no longer once this many wait."""
+        self.commit_lines = commit_lines
+        """A commit's budget in record lines."""
+        self.commits = 0
+        """Transactions the writer has run (counted, for benchmarks)."""
+        self.written = 0
+        """Games' saves those transactions carried."""
+        self._timers: Timers = timers if timers is not None else _LoopTimers()
+        self._lines = 0  # record lines waiting (a whole record counts WHOLE_LINES)
+        self._full: asyncio.Future[None] | None = None  # the writer's wait, while it waits
         self.engine = engine
         """The SQLAlchemy engine (other stores may share it)."""
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
@@ -210,11 +262,14 @@ class SqlStore(GameStore):
 
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True,
-                   commit_window: float = COMMIT_WINDOW) -> SqlStore:
+                   commit_window: float = COMMIT_WINDOW, commit_saves: int = COMMIT_SAVES,
+                   commit_lines: int = COMMIT_LINES,
+                   timers: Timers | None = None) -> SqlStore:
         """Migrate the database (in a worker thread) and open a store on it."""
         if run_migrations:
             await asyncio.to_thread(migrate, url)
-        return cls(make_engine(url), commit_window)
+        return cls(make_engine(url), commit_window, commit_saves=commit_saves,
+                   commit_lines=commit_lines, timers=timers)
 
     async def save(self, game: StoredGame) -> None:
         """Insert or replace (or append the journal's lines) unless fenced out; returns
@@ -224,22 +279,57 @@ class SqlStore(GameStore):
             raise StaleFenceError(game.id, game.fence, pending.game.fence)
         # Encoded by the writer: only the latest fields per game, and every line.
         self._pending[game.id] = _write(game) if pending is None else pending.then(_write(game))
+        self._lines += WHOLE_LINES if game.journal is None else len(game.journal.lines)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(game.id, []).append((game.fence, done))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop())
         self._wake.set()
+        full = self._full
+        if full is not None and not full.done() and (
+                len(self._pending) >= self.commit_saves or self._lines >= self.commit_lines):
+            full.set_result(None)  # the commit's budget is reached: no more waiting
         await done
 
+    async def _linger(self, until: float) -> None:
+        """Wait until ``until`` (on the timers' clock), or until a commit's budget of saves
+        waits."""
+        if len(self._pending) >= self.commit_saves or self._lines >= self.commit_lines:
+            return
+        delay = until - self._timers.now()
+        if delay <= 0:
+            return
+        full = self._full = asyncio.get_running_loop().create_future()
+
+        def over() -> None:
+            if not full.done():
+                full.set_result(None)
+
+        timer = self._timers.call_later(delay, over)
+        try:
+            await full
+        finally:
+            timer.cancel()
+            self._full = None
+
     async def _write_loop(self) -> None:
+        window = self.commit_window
         while True:
             await self._wake.wait()
-            if self.commit_window > 0:
-                await asyncio.sleep(self.commit_window)
-            self._wake.clear()
-            while self._pending:
+            until = self._timers.now() + window  # the first save after a rest waits a window
+            while True:
+                if window > 0:
+                    await self._linger(until)
+                self._wake.clear()
+                if not self._pending:
+                    break
+                # Saves that come while this commit is written wait, after it, for what
+                # is left of the window since it began.
+                until = self._timers.now() + window
                 games, waiters = self._pending, self._waiters
-                self._pending, self._waiters = {}, {}
+                self._pending, self._waiters, self._lines = {}, {}, 0
+                self.commits += 1
+                self.written += len(games)
                 try:
                     if self._sqlite is not None:
                         refused = await self._sqlite.write(games)
