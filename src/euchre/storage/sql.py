@@ -25,6 +25,7 @@ from .alive import ping_when_idle
 from .base import PLAYING, GameStore, StaleFenceError, StoredGame
 from .journal import RecordTail, fold_lines
 from .models import GameLineRow, GameRow
+from .pg_writer import PgWriter
 from .sqlite_writer import SqliteWriter, set_pragmas
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -212,7 +213,9 @@ class SqlStore(GameStore):
     wrote: a save whose id is missing was fenced out and raises :class:`StaleFenceError`.
 
     On a SQLite file the commit runs in one call on a connection and thread of its own
-    (:class:`~.sqlite_writer.SqliteWriter`); on PostgreSQL through the engine.
+    (:class:`~.sqlite_writer.SqliteWriter`); on PostgreSQL (asyncpg) the saves that append
+    lines go in one statement (:class:`~.pg_writer.PgWriter`), records written whole
+    through the engine.
     """
 
     def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW, *,
@@ -255,6 +258,8 @@ class SqlStore(GameStore):
         self._trim_lines = delete(GameLineRow).where(
             GameLineRow.game_id == bindparam("b_id"), GameLineRow.seq >= bindparam("b_lines"))
         self._sqlite = _sqlite_writer(engine)
+        self._pg = (PgWriter(engine, _meta_text, _refusal)
+                    if engine.url.get_driver_name() == "asyncpg" else None)
         self._pending: dict[str, _Write] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
@@ -333,6 +338,8 @@ class SqlStore(GameStore):
                 try:
                     if self._sqlite is not None:
                         refused = await self._sqlite.write(games)
+                    elif self._pg is not None:
+                        refused = await self._write_pg(self._pg, games)
                     else:
                         async with self.engine.begin() as conn:
                             refused = await self._write(conn, games)
@@ -353,6 +360,31 @@ class SqlStore(GameStore):
                             w.set_result(None)
                         else:
                             w.set_exception(error)
+
+    async def _write_pg(self, pg: PgWriter, games: dict[str, _Write]) -> dict[str, Exception]:
+        """Write ``games`` on PostgreSQL: the saves that append lines in one statement
+        (:class:`~.pg_writer.PgWriter`), the records written whole through the engine in a
+        transaction of their own. Each part is atomic; a part that fails fails its own
+        saves (raises if every save failed together)."""
+        tails = {k: w for k, w in games.items() if w.whole is None}
+        wholes = {k: w for k, w in games.items() if w.whole is not None}
+        refused: dict[str, Exception] = {}
+        if wholes:
+            try:
+                async with self.engine.begin() as conn:
+                    refused.update(await self._write(conn, wholes))
+            except Exception as e:
+                if not tails:
+                    raise
+                refused.update(dict.fromkeys(wholes, e))
+        if tails:
+            try:
+                refused.update(await pg.write(tails))
+            except Exception as e:
+                if not wholes:
+                    raise
+                refused.update(dict.fromkeys(tails, e))
+        return refused
 
     async def _write(self, conn: Any, games: dict[str, _Write]) -> dict[str, Exception]:
         """Write ``games`` in the open transaction: rows written whole are upserted, rows
