@@ -40,6 +40,7 @@ from .core.redis_client import open_redis
 from .core.registry import Registry
 from .core.site import Background, Site, parts_by_type
 from .ops.endpoints import MetricsToken
+from .ops.loop_lag import watch_loop_lag
 from .ops.metrics import Metrics
 from .tables.bot_gate import BotGate
 from .tables.door import Tables
@@ -241,7 +242,8 @@ def tune_gc() -> None:
 async def start_site(site: Site) -> None:
     """Run the extensions' start-up hooks in order (each handed the finished site: it
     registers its table kinds and hooks, settles what a crash left), resume the unfinished
-    tables, and start sweeping for idle tables and, with a Redis URL, orphaned ones."""
+    tables, and start sweeping for idle tables and, with a Redis URL, orphaned ones, and
+    watching the event loop's lag (``euchre_loop_lag_seconds``)."""
     settings = site[Settings]
     for startup in site[Registry].startups():
         await startup(site)
@@ -254,6 +256,7 @@ async def start_site(site: Site) -> None:
         tune_gc()
     background = site[Background]
     background.start(_sweep_idle(manager, settings))
+    background.start(watch_loop_lag(site[Metrics].loop_lagged))
     if site.owners is not None:
         background.start(_sweep_orphans(manager, settings.lease_ttl))
 

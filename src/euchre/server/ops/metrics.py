@@ -1,8 +1,8 @@
 """Prometheus metrics of one app (``/metrics``), in a registry of the app's own.
 
 Live tables by kind and open sockets are read when scraped; the rest are counted where
-they happen: moves, saves (latency and failures), bot decisions, hint refusals, socket
-outbox overflows. The table layer reports through
+they happen: moves, saves (latency and failures), the event loop's lag, bot decisions,
+hint refusals, socket outbox overflows. The table layer reports through
 :class:`~euchre.table.kinds.TableObserver` (it imports no metrics library).
 """
 
@@ -40,6 +40,12 @@ class Metrics(TableObserver):
             "euchre_bot_decision_seconds", "Time a computer player took to choose",
             ["level"], registry=self.registry,
             buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+        self.loop_lag_seconds = Histogram(
+            "euchre_loop_lag_seconds",
+            "How much later than due the event loop ran a timer (sampled every 25 ms): "
+            "the loop busy, or the process waiting for a core",
+            registry=self.registry,
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0))
         self.hint_refusals = Counter("euchre_hint_refusals", "Hints refused, by reason",
                                      ["reason"], registry=self.registry)
         self.outbox_overflows = Counter(
@@ -84,6 +90,10 @@ class Metrics(TableObserver):
         self.last_save_failed = not ok
         if not ok:
             self.save_failures.inc()
+
+    def loop_lagged(self, seconds: float) -> None:
+        """The event loop ran a timer ``seconds`` later than it was due."""
+        self.loop_lag_seconds.observe(seconds)
 
     def bot_decided(self, level: str, seconds: float) -> None:
         """A computer player chose in ``seconds``."""
