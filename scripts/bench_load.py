@@ -7,6 +7,14 @@ that applies it. Prints p50/p90/p99/max latency and moves per second. Bounded in
 
 Usage: python scripts/bench_load.py [--tables 200] [--duration 30] [--bot-delay 0.05]
        [--database-url URL] [--url http://127.0.0.1:PORT (use a running server)]
+       [--clients N]
+
+Where a move's latency goes (one server): the client prints how late its own loop ran a
+5 ms timer while measuring (a message from the server waits for the client's loop too), and
+from the server's ``/metrics`` how late the server's loop ran its timer
+(``euchre_loop_lag_seconds``) and how long a save took (``euchre_save_seconds``).
+``--clients N`` splits the players over N client processes, so one client's queueing can
+be told from the server's.
 
 Scale-out: ``--processes 1 2 --tables 100 200 300 --database-url
 postgresql+asyncpg://.../postgres`` runs every table count against one site of each number
@@ -35,6 +43,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -48,6 +57,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -81,6 +91,14 @@ class Stats:
     open_failures: int = 0
     """Tables that could not be opened or connected to (the request or the socket's
     handshake failed or timed out); each player then opens another."""
+    client_lag: list[float] = field(default_factory=list)
+    """While measuring: how much later than due the client's own loop ran a 5 ms timer. A
+    server's message waits for the client's loop the same way, so this is the part of the
+    latencies that is the benchmark's client, not the server."""
+    client_cpu: float = 0.0
+    """The client's CPU seconds while measuring (every client process's)."""
+    scraped: tuple[str, str] | None = None
+    """The server's ``/metrics`` before and after the measured seconds (one process)."""
 
 
 Route = Callable[[str | None], str]
@@ -194,19 +212,55 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
+def drive_part(kwargs: dict[str, Any], scrape_base: str | None) -> Stats:
+    """One client process's share of the players (:func:`drive`'s ``kwargs``), reading the
+    server's ``/metrics`` at ``scrape_base`` if given."""
+    scrape = metrics_scraper(scrape_base) if scrape_base is not None else None
+    return asyncio.run(drive(**kwargs, scrape=scrape))
+
+
+def merged(parts: list[Stats]) -> Stats:
+    """The client processes' figures as one (the first's server figures and time)."""
+    total = parts[0]
+    for other in parts[1:]:
+        total.latencies += other.latencies
+        total.client_lag += other.client_lag
+        total.errors += other.errors
+        total.messages += other.messages
+        total.bytes += other.bytes
+        total.games += other.games
+        total.tables += other.tables
+        total.open_failures += other.open_failures
+        total.client_cpu += other.client_cpu
+    return total
+
+
 def opening_seconds(tables: int, open_rate: float) -> float:
     """Seconds over which ``tables`` players start at ``open_rate`` a second (0: at once)."""
     return tables / open_rate if open_rate > 0 else 0.0
 
 
+async def watch_client_lag(stats: Stats, every: float = 0.005) -> None:
+    """Until cancelled: how much later than due this process's loop runs a timer, kept in
+    ``stats`` while measuring."""
+    while True:
+        asked = time.perf_counter() + every
+        await asyncio.sleep(every)
+        if stats.measuring:
+            stats.client_lag.append(max(0.0, time.perf_counter() - asked))
+
+
 async def drive(bases: list[str], tables: int, duration: float, warmup: float, seed: int,
                 think: float, server_pids: list[int], profile: Path | None = None,
                 counters: Counters | None = None, go_on: bool = True,
-                route: str = "table", open_rate: float = 0.0) -> Stats:
+                route: str = "table", open_rate: float = 0.0, part: int = 0,
+                parts: int = 1, scrape: Scrape | None = None) -> Stats:
     """Run ``tables`` players, started ``open_rate`` a second (0: all at once); count only
     the ``duration`` seconds after the ``warmup`` that follows the last start (and sample
     the servers' stacks then into ``profile``, a path prefix, if given, and read
-    ``counters`` before and after)."""
+    ``counters`` and ``scrape`` before and after). With ``parts`` > 1 this process runs
+    only the players whose number modulo ``parts`` is ``part`` (each started when it would
+    be with one process)."""
     stats = Stats()
     opening = opening_seconds(tables, open_rate)
     stop_at = time.monotonic() + opening + warmup + duration
@@ -217,25 +271,32 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
             *(play_table(router(bases, route, routes), http, stats, stop_at,
                          random.Random(seed + i), think, go_on,
                          i / open_rate if open_rate > 0 else 0.0)
-              for i in range(tables)),
+              for i in range(part, tables, parts)),
             return_exceptions=True,
         )
+        lag_watch = asyncio.create_task(watch_client_lag(stats))
         await asyncio.sleep(opening + warmup)
         spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
                  for i, pid in enumerate(server_pids)] if profile is not None else []
         counts_before = await counters() if counters is not None else {}
+        scraped_before = await scrape() if scrape is not None else ""
         cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
+        client_before = time.process_time()
         started = time.perf_counter()
         stats.measuring = True
         await asyncio.sleep(duration)
         stats.measuring = False
         stats.elapsed = time.perf_counter() - started
+        stats.client_cpu = time.process_time() - client_before
         if server_pids:
             stats.server_cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu_before
         if counters is not None:
             counts_after = await counters()
             stats.counts = {k: v - counts_before.get(k, 0) for k, v in counts_after.items()}
+        if scrape is not None:
+            stats.scraped = (scraped_before, await scrape())
         results = await players
+        lag_watch.cancel()
     for spy in spies:
         await asyncio.to_thread(spy.wait)
     for res in results:
@@ -246,6 +307,49 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
 
 Counters = Callable[[], Awaitable[dict[str, int]]]
 """Reads running totals of the site's shared parts (Redis commands, database commits)."""
+
+Scrape = Callable[[], Awaitable[str]]
+"""Reads one server's ``/metrics`` text."""
+
+
+def metrics_scraper(base: str) -> Scrape:
+    """Reads ``base``'s ``/metrics`` (the benchmark's servers have its token)."""
+    async def read() -> str:
+        async with httpx.AsyncClient(timeout=30) as http:
+            r = await http.get(f"{base}/metrics",
+                               headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+            r.raise_for_status()
+            return r.text
+
+    return read
+
+
+def histogram(text: str, name: str) -> dict[float, float]:
+    """A Prometheus histogram's cumulative counts by upper bound (``inf`` the last)."""
+    counts: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith(name + "_bucket{") and 'le="' in line:
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            counts[float(bound)] = float(line.rsplit(" ", 1)[1])
+    return counts
+
+
+def histogram_line(before: str, after: str, name: str) -> str:
+    """What ``name`` observed between two scrapes: how many, the bucket bounds that hold
+    its p50 and p99, and the share above 25 and 50 ms ("" if nothing was observed)."""
+    was, now = histogram(before, name), histogram(after, name)
+    counts = {bound: n - was.get(bound, 0.0) for bound, n in now.items()}
+    total = counts.get(float("inf"), 0.0)
+    if not total:
+        return ""
+
+    def at(p: float) -> str:
+        bound = next(b for b in sorted(counts) if counts[b] >= p / 100 * total)
+        return f"<= {bound * 1000:g} ms" if bound != float("inf") else "over the last bucket"
+
+    over = "".join(f", over {ms} ms {1 - counts.get(ms / 1000, total) / total:.1%}"
+                   for ms in (25, 50) if ms / 1000 in counts)
+    return f"{total:.0f} observed, p50 {at(50)}, p99 {at(99)}{over}"
 
 
 METRICS_TOKEN = "bench-load"
@@ -534,6 +638,9 @@ def main() -> int:
     parser.add_argument("--open-rate", type=float, default=100.0,
                         help="players started a second (each opens its table; 0: all at "
                              "once); the warm-up begins after the last start")
+    parser.add_argument("--clients", type=int, default=1,
+                        help="client processes the players are split over (one server): "
+                             "how much of the latency is one client's own queueing")
     parser.add_argument("--no-continue", action="store_true",
                         help="never send continue: each hand's result is held (4 s at "
                              "practice tables) before the next deal")
@@ -555,7 +662,8 @@ def main() -> int:
                "--hand-pause", str(args.hand_pause), "--database-url", db,
                "--log-level", "warning", "--sockets-per-address", str(2 * args.tables + 10),
                "--tables-per-address", str(10 * args.tables + 10)]
-        server = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        server = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1",
+                                            "EUCHRE_METRICS_TOKEN": METRICS_TOKEN})
         base = f"http://127.0.0.1:{port}"
     prefix = None
     if args.profile:
@@ -564,10 +672,21 @@ def main() -> int:
     try:
         asyncio.run(wait_healthy(base))
         client_cpu = time.process_time()
-        stats = asyncio.run(drive([base], args.tables, args.duration, args.warmup, args.seed,
-                                  args.think, [server.pid] if server is not None else [],
-                                  prefix if server is not None else None,
-                                  go_on=not args.no_continue, open_rate=args.open_rate))
+        common = {"bases": [base], "tables": args.tables, "duration": args.duration,
+                  "warmup": args.warmup, "seed": args.seed, "think": args.think,
+                  "go_on": not args.no_continue, "open_rate": args.open_rate,
+                  "parts": args.clients}
+        # The first part reads the server's CPU, /metrics and stacks; every part plays.
+        first = {"server_pids": [server.pid] if server is not None else [],
+                 "profile": prefix if server is not None else None}
+        scrape_base = base if server is not None else None
+        if args.clients > 1:
+            with multiprocessing.get_context("fork").Pool(args.clients) as pool:
+                stats = merged(pool.starmap(drive_part, [
+                    ({**common, **(first if k == 0 else {"server_pids": []}), "part": k},
+                     scrape_base if k == 0 else None) for k in range(args.clients)]))
+        else:
+            stats = drive_part({**common, **first}, scrape_base)
         client_cpu = time.process_time() - client_cpu
         elapsed = stats.elapsed
         cpu = stats.server_cpu
@@ -596,7 +715,23 @@ def main() -> int:
         if lat:
             per += f", {cpu / len(lat) * 1000:.2f} ms per person move"
         print(f"server CPU: {cpu:.1f} s in {elapsed:.1f} s ({cpu / elapsed:.0%} of one core){per}")
-    print(f"benchmark client CPU: {client_cpu:.1f} s over the whole run")
+    if args.clients == 1:
+        print(f"benchmark client CPU: {client_cpu:.1f} s over the whole run")
+    print(f"benchmark client CPU while measuring: {stats.client_cpu / elapsed:.0%} of one core "
+          f"({args.clients} process{'es' if args.clients > 1 else ''})")
+    if stats.client_lag:
+        lag = [x * 1000 for x in stats.client_lag]
+        print(f"benchmark client's own loop lag ms (a 5 ms timer, how late it ran; a message "
+              f"waits so too): p50 {percentile(lag, 50):.1f}  p90 {percentile(lag, 90):.1f}  "
+              f"p99 {percentile(lag, 99):.1f}  max {max(lag):.1f}")
+    if stats.scraped is not None:
+        for name, what in (("euchre_loop_lag_seconds", "server's loop lag (its own timer "
+                                                       "every 25 ms, how late it ran)"),
+                           ("euchre_save_seconds", "server's save time (a table's save, "
+                                                   "asked to stored, at the table)")):
+            line = histogram_line(*stats.scraped, name)
+            if line:
+                print(f"{what}: {line}")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
     print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors
