@@ -76,14 +76,15 @@ from .errors import TableError as TableError
 from .errors import TableStopped as TableStopped
 from .events import Frame
 from .fanout import Fanout, Subscriber
+from .frames import Frames
 from .inbox import Inbox
 from .kinds import PRACTICE, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
 from .moves import last_summary, move_events
 from .outbox import Outbox
 from .pacing import SPEEDS
+from .presence import AWAY_TOO_LONG, LEFT, Presence, SpectatorCount
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
-from .presence import Presence, SpectatorCount
 from .records import game_record, public_record
 from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
@@ -100,12 +101,6 @@ from .wire import (
 )
 
 log = logging.getLogger(__name__)
-
-LEFT = "left"
-"""Why a computer took a seat: its person left the game (the Leave button)."""
-AWAY_TOO_LONG = "away"
-"""Why a computer took a seat: its person's connection was gone past the grace."""
-
 
 @dataclass
 class _Kept:
@@ -177,6 +172,7 @@ class TableActor:
             SpectatorCount(scheduler, lambda: self._post(CountSpectators())),
             hold=lambda events: self._outbox.hold(events),
             shown_count=lambda: self._outbox.frame.spectators, grace=self._away_grace)
+        self._frames = Frames(self._audience, self._agenda, self.kind.replacement_level)
         self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -187,7 +183,9 @@ class TableActor:
         self._summary = last_summary(self.game, self._shuffle)
         self._outbox: Outbox[_Kept] = Outbox(
             self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
-            frame=self._make_frame, keep=self._keep, go_back=self._go_back,
+            frame=lambda version: self._frames.make(version, self.game, self._shuffle,
+                                                    self._summary, self.closed),
+            keep=self._keep, go_back=self._go_back,
             fenced_out=self._fenced_out)
 
     # -- life cycle -------------------------------------------------------------------
@@ -805,29 +803,6 @@ class TableActor:
         return True
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _make_frame(self, version: int) -> Frame:
-        current = self.game.current
-        return Frame(
-            version=version,
-            game=self.game,
-            summary=self._summary,
-            commitment=(
-                commitment(self.seeds[-1])
-                if current is not None and not current.is_over and self.seeds and self.seeds[-1]
-                else None
-            ),
-            connected=self._audience.connected(),
-            spectators=self._fanout.watching(),
-            replaced=tuple(sorted(self.replaced.items())),
-            away=tuple(sorted(self._people.away.items())),
-            replacement_level=self.kind.replacement_level,
-            deadline=self._agenda.deadline,
-            closed=self.closed,
-            next_commitment=None if self.finished else NextCommitment(
-                hand_number=len(self.game.all_hands()) + 1,
-                commitment=self._shuffle.next_commitment()),
-        )
 
     def _schedule(self) -> None:
         """Work out what is due next by itself (the next deal, a computer's move, a

@@ -24,6 +24,11 @@ SPECTATOR_COUNT_EVERY = 1.0
 at once, later ones at most this often (spectators coming and going in a flood would
 otherwise send every subscriber an event each)."""
 
+LEFT = "left"
+"""Why a computer took a seat: its person left the game (the Leave button)."""
+AWAY_TOO_LONG = "away"
+"""Why a computer took a seat: its person's connection was gone past the grace."""
+
 Connected = tuple[bool, bool, bool, bool]
 """Whether each seat counts as connected (a computer's always does)."""
 

@@ -24,9 +24,10 @@ from starlette.responses import Response
 from ...coins.pots import PotService
 from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore
-from ...table.actor import LEFT, TableActor
+from ...table.actor import TableActor
 from ...table.kinds import FinishedTable, TableKind
 from ...table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
+from ...table.presence import LEFT
 from ...table.seats import AccountKey
 from ..accounts.accounts_api import AccountsState
 from ..core.encoder import json_answer
