@@ -97,6 +97,8 @@ class Stats:
     latencies that is the benchmark's client, not the server."""
     client_cpu: float = 0.0
     """The client's CPU seconds while measuring (every client process's)."""
+    opened_measuring: int = 0
+    """Tables opened while measuring (the opening ran late: its requests cost the client)."""
     scraped: tuple[str, str] | None = None
     """The server's ``/metrics`` before and after the measured seconds (one process)."""
 
@@ -144,17 +146,27 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
     raise RuntimeError("the server did not start")
 
 
+HTTP_CONNECTIONS = 8
+"""Requests the client has open at once (its pool's connections; 8 open 100 tables a second
+on a quiet machine). More players than that wait for a turn at a semaphore, not in the
+pool's queue: httpcore scans its whole queue, and checks every connection with system
+calls, for each request it starts or ends; with a thousand players queued on 64
+connections that took most of the client's CPU and made it late for every socket."""
+
+
 async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
                      stop_at: float, rng: random.Random, think: float,
-                     go_on: bool = True, start_in: float = 0.0) -> None:
+                     go_on: bool = True, start_in: float = 0.0,
+                     turns: asyncio.Semaphore | None = None) -> None:
     """Open practice tables one after another and play the person's seat until time is up
     (each request and socket to the process ``route`` picks), the first ``start_in``
     seconds from now; ``go_on``: send ``continue`` once each hand's result is shown, as a
-    person pressing the result's button does."""
+    person pressing the result's button does; ``turns``: what a request waits for first."""
     await asyncio.sleep(start_in)
     while time.monotonic() < stop_at:
         try:
-            r = await http.post(f"{route(None)}/api/tables", json={"kind": "practice"})
+            async with turns if turns is not None else contextlib.nullcontext():
+                r = await http.post(f"{route(None)}/api/tables", json={"kind": "practice"})
             r.raise_for_status()
         except httpx.HTTPError:
             # Counted, and tried again a little later (a server busy opening hundreds).
@@ -163,6 +175,7 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
             continue
         table = r.json()
         stats.tables += 1
+        stats.opened_measuring += stats.measuring
         ws_base = route(table["id"]).replace("http://", "ws://")
         try:
             opened = await connect(ws_base + table["ws"], max_size=2**20)
@@ -231,6 +244,7 @@ def merged(parts: list[Stats]) -> Stats:
         total.games += other.games
         total.tables += other.tables
         total.open_failures += other.open_failures
+        total.opened_measuring += other.opened_measuring
         total.client_cpu += other.client_cpu
     return total
 
@@ -264,13 +278,14 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
     stats = Stats()
     opening = opening_seconds(tables, open_rate)
     stop_at = time.monotonic() + opening + warmup + duration
-    limits = httpx.Limits(max_connections=64)
+    limits = httpx.Limits(max_connections=HTTP_CONNECTIONS)
     routes = random.Random(seed - 1)
+    turns = asyncio.Semaphore(HTTP_CONNECTIONS)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         players = asyncio.gather(
             *(play_table(router(bases, route, routes), http, stats, stop_at,
                          random.Random(seed + i), think, go_on,
-                         i / open_rate if open_rate > 0 else 0.0)
+                         i / open_rate if open_rate > 0 else 0.0, turns)
               for i in range(part, tables, parts)),
             return_exceptions=True,
         )
@@ -699,7 +714,8 @@ def main() -> int:
                 server.kill()
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
-    print(f"tables: {args.tables} concurrent ({stats.tables} opened, {stats.open_failures} "
+    print(f"tables: {args.tables} concurrent ({stats.tables} opened, "
+          f"{stats.opened_measuring} of them while measuring, {stats.open_failures} "
           f"failed to open, {stats.games} games finished), bot delay {args.bot_delay} s, "
           f"think {args.think} s, {elapsed:.1f} s measured after {args.warmup} s warm-up "
           f"(players started {args.open_rate:g} a second before it)")
