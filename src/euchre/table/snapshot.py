@@ -141,6 +141,7 @@ class Snapshots:
         self._public: HandViewJson | None = None
         self._own: dict[int, list[tuple[int, A.Action]]] = {}  # seat: its hidden actions
         self._discarded = False  # whether the kept hand's dealer has discarded
+        self._plays: list[int] = []  # indexes in the kept history of plays showing a card
         self._held: dict[int, tuple[int, list[str]]] = {}  # seat: (cards mask, texts)
 
     def render(self, config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
@@ -231,10 +232,12 @@ class Snapshots:
         the kept state (the next move, as a table shows them), else built anew."""
         kept, public = self._hand, self._public
         actions = state.actions_since(kept) if kept is not None and public is not None else None
+        plays: list[int]
         if actions is None or public is None:
-            actions, history, own, discarded = state.history(), [], {}, False
+            actions, history, own, discarded, plays = state.history(), [], {}, False, []
         else:  # kept entries are shared with earlier snapshots: replaced, never changed
             history, own, discarded = list(public.history), self._own, self._discarded
+            plays = list(self._plays)
         for s, action in actions:
             kind = action.kind
             if kind in _HIDDEN_KINDS:
@@ -242,22 +245,21 @@ class Snapshots:
                 own.setdefault(s, []).append((len(history), action))
                 history.append([s, kind])
             else:
+                if kind == A.PLAY:
+                    plays.append(len(history))
                 history.append([s, str(action)])
-        self._own, self._discarded = own, discarded
         leader, trick = state.trick
         tricks = state.tricks
-        # Table law 11: only the plays still on view show their card; the earlier ones
-        # are hidden already in a kept history, so the walk stops at the first of those.
+        # Table law 11: only the plays still on view show their card. The plays that show
+        # one are noted, so only those that leave the view now are hidden (a kept history
+        # has the earlier ones hidden already); no walk over the whole history.
         keep = len(trick) if trick else len(tricks[-1][1]) if tricks else 0
-        for index in range(len(history) - 1, -1, -1):
-            seat, text = history[index]
-            if isinstance(text, str) and text.startswith(A.PLAY):
-                if keep:
-                    keep -= 1
-                elif text == A.PLAY:
-                    break
-                else:
-                    history[index] = [seat, A.PLAY]
+        gone = len(plays) - keep
+        if gone > 0:
+            for index in plays[:gone]:
+                history[index] = [history[index][0], A.PLAY]
+            del plays[:gone]
+        self._own, self._discarded, self._plays = own, discarded, plays
         taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
         last = tricks[-1] if tricks and not trick else None
         trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
