@@ -22,7 +22,16 @@ from msgspec import Raw, Struct
 from ..game import GameState
 from .events import Event, Frame
 from .law11 import replay_keeps_law11
-from .wire import AlsoOpen, EventMessage, Joined, ServerMessage, Snapshot, TableEvent, TableSnapshot
+from .wire import (
+    AlsoOpen,
+    EventBody,
+    EventMessage,
+    Joined,
+    ServerMessage,
+    Snapshot,
+    TableEvent,
+    TableSnapshot,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +42,20 @@ class Outgoing:
     """A message for one audience: its typed value, and its JSON text encoded at most once
     (the first subscriber that needs the text encodes it for all)."""
 
-    __slots__ = ("_encode", "_text", "message")
+    __slots__ = ("_encode", "_message", "_text")
 
     def __init__(self, message: ServerMessage, encode: Callable[[], bytes] | None = None
                  ) -> None:
         """``message``, encoded by ``encode`` (default: the message itself)."""
-        self.message = message
-        """The typed message."""
+        self._message: ServerMessage | None = message
         self._encode = encode
         self._text: str | None = None
+
+    @property
+    def message(self) -> ServerMessage:
+        """The typed message."""
+        assert self._message is not None
+        return self._message
 
     @property
     def text(self) -> str:
@@ -49,6 +63,40 @@ class Outgoing:
         if self._text is None:
             data = self._encode() if self._encode is not None else _ENCODER.encode(self.message)
             self._text = data.decode()
+        return self._text
+
+
+class _EventOutgoing(Outgoing):
+    """An event as one audience receives it. A socket needs only its text, so the typed
+    :class:`~.wire.EventMessage` is built only when it is asked for; the text is the
+    event with the audience's snapshot of the frame, that encoded once per frame."""
+
+    __slots__ = ("_body", "_fanout", "_frame", "_seat", "_table", "_version")
+
+    def __init__(self, fanout: Fanout, version: int, body: EventBody, frame: Frame,
+                 seat: int | None, table: TableSnapshot) -> None:
+        """``body`` (event ``version``) with ``seat``'s snapshot ``table`` of ``frame``."""
+        self._message = None
+        self._encode = None
+        self._text = None
+        self._fanout, self._version, self._body = fanout, version, body
+        self._frame, self._seat, self._table = frame, seat, table
+
+    @property
+    def message(self) -> ServerMessage:
+        """The typed message (built the first time it is asked for)."""
+        if self._message is None:
+            self._message = EventMessage(version=self._version, event=self._body,  # type: ignore[arg-type]
+                                         table=self._table)
+        return self._message
+
+    @property
+    def text(self) -> str:
+        """The message's JSON text."""
+        if self._text is None:
+            raw = self._fanout._table_raw(self._frame, self._seat, self._table)
+            self._text = _ENCODER.encode(
+                _EncodedEvent(self._version, self._body, raw)).decode()  # type: ignore[arg-type]
         return self._text
 
 
@@ -115,15 +163,8 @@ class Fanout:
         """``event`` as ``seat`` (None: a spectator) receives it."""
         frame = event.frame
         assert frame is not None
-        body = event.body_for(seat)
-        table = self.table(frame, seat)
-        message = EventMessage(version=event.version, event=body, table=table)  # type: ignore[arg-type]
-
-        def encode() -> bytes:
-            raw = self._table_raw(frame, seat, table)
-            return _ENCODER.encode(_EncodedEvent(event.version, body, raw))  # type: ignore[arg-type]
-
-        return Outgoing(message, encode)
+        return _EventOutgoing(self, event.version, event.body_for(seat), frame, seat,
+                              self.table(frame, seat))
 
     # -- delivery ------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
@@ -109,6 +110,37 @@ async def receive_each(conn: Connection, websocket: WebSocket,
         await handle(data)
 
 
+class Outbox:
+    """A connection's encoded messages waiting to be written, oldest first (None: close
+    after them), at most a limit: a deque, as a table queues several a move and an
+    ``asyncio.Queue``'s bookkeeping for waiting getters and putters is not needed (the
+    writer waits on the connection's own event)."""
+
+    __slots__ = ("_items", "limit")
+
+    def __init__(self, limit: int) -> None:
+        """Empty, holding at most ``limit`` messages."""
+        self._items: deque[str | None] = deque()
+        self.limit = limit
+        """How many it holds at most."""
+
+    def empty(self) -> bool:
+        """Whether nothing waits."""
+        return not self._items
+
+    def put_nowait(self, item: str | None) -> None:
+        """Queue ``item``; :class:`asyncio.QueueFull` if the limit is reached."""
+        if len(self._items) >= self.limit:
+            raise asyncio.QueueFull
+        self._items.append(item)
+
+    def get_nowait(self) -> str | None:
+        """The oldest item, taken; :class:`asyncio.QueueEmpty` if nothing waits."""
+        if not self._items:
+            raise asyncio.QueueEmpty
+        return self._items.popleft()
+
+
 class Connection:
     """One socket's side of a table: a subscriber with an outbox."""
 
@@ -122,7 +154,7 @@ class Connection:
         """The seat joined, once joined (None for a spectator)."""
         self.watching = False
         """Whether it watches the table without a seat."""
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+        self.outbox = Outbox(OUTBOX_LIMIT)
         """Encoded messages waiting to be written (None: close)."""
         self.closing = False
         """Set once the close marker has been taken from the outbox."""
@@ -156,7 +188,8 @@ class Connection:
     def send(self, message: Outgoing | ServerMessage) -> None:
         """Queue a message for the writer (never blocks)."""
         if not (self.overflowed or self.broken):
-            self.send_text(self.encode(message))
+            self.send_text(message.text if isinstance(message, Outgoing)
+                           else encode_text(message))
 
     def send_text(self, text: str) -> None:
         """Queue a message already encoded (relayed from the table's process)."""
