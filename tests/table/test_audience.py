@@ -13,7 +13,7 @@ from euchre.table.audience import Audience
 from euchre.table.errors import SeatReplaced
 from euchre.table.fanout import Fanout, Outgoing
 from euchre.table.pacing import ManualScheduler
-from euchre.table.presence import SPECTATOR_COUNT_EVERY, Presence, SpectatorCount
+from euchre.table.presence import SPECTATOR_COUNT_EVERY, Presence, SpectatorCount, connected
 from euchre.table.seats import BOT, HUMAN, Seat
 from euchre.table.wire import (
     AwayEvent,
@@ -92,6 +92,25 @@ def test_a_seats_connections_make_its_presence_and_its_first_join_is_worth_a_sav
     assert room.held[-2:] == [PresenceEvent(seat=0, connected=False),
                               AwayEvent(seat=0, ms_left=30_000)]
     assert not room.audience.leave(two)  # already gone: nothing
+
+
+def test_connected_is_presences_rule_for_every_mix_of_connections_and_take_overs() -> None:
+    """The audience's quick ``connected`` (a mask, asked for every frame) gives what
+    :func:`~euchre.table.presence.connected` does, for every set of seats with a
+    connection (and spectators) and every set of seats a computer took over, on two
+    tables' seats."""
+    people_seats = [Seat(HUMAN, "p"), Seat(HUMAN, "q"), Seat(HUMAN, "r"), Seat(BOT, "s", "easy")]
+    for seats in (SEATS, people_seats):
+        room = Room()
+        room.audience.seats = seats
+        for present in range(32):  # bit 4: a spectator
+            room.fanout.subscribers[:] = [Conn(i if i < 4 else None)
+                                          for i in range(5) if present >> i & 1]
+            for taken in range(16):
+                room.people.replaced = {i: "left" for i in range(4) if taken >> i & 1}
+                want = connected(seats, {s.seat for s in room.fanout.subscribers},
+                                 room.people.replaced)
+                assert room.audience.connected() == want
 
 
 def test_the_grace_runs_on_the_fake_clock_and_coming_back_ends_it() -> None:

@@ -18,9 +18,13 @@ from collections.abc import Callable, Sequence
 from ..game import GameState
 from .errors import REPLACED_TEXT, SeatReplaced
 from .fanout import Fanout, Subscriber, release_all
-from .presence import Connected, Presence, SpectatorCount, connected
+from .presence import Connected, Presence, SpectatorCount
 from .seats import Seat
 from .wire import AwayEvent, BackEvent, EventBody, PresenceEvent, SpectatorsEvent, TableSnapshot
+
+_CONNECTED: tuple[Connected, ...] = tuple(
+    (m & 1 != 0, m & 2 != 0, m & 4 != 0, m & 8 != 0) for m in range(16))
+"""Each mask of seats (bit ``i``: seat ``i``) as a :data:`~.presence.Connected`."""
 
 Hold = Callable[[list[EventBody]], None]
 """Numbers events and holds them until they are stored (the table's outbox)."""
@@ -58,6 +62,8 @@ class Audience:
         self.leaving = 0
         """Leaves queued, not yet handled."""
         self._hold = hold
+        self._bots_of: Sequence[Seat] | None = None  # the seats whose mask is kept
+        self._bots = 0  # a bit for each computer's seat
         self._shown_count = shown_count
         self._grace = grace
 
@@ -68,9 +74,20 @@ class Audience:
         return max(0, len(self.fanout.subscribers) + self.joining - self.leaving)
 
     def connected(self) -> Connected:
-        """Whether each seat counts as connected now."""
-        return connected(self.seats, {s.seat for s in self.fanout.subscribers},
-                         self.people.replaced)
+        """Whether each seat counts as connected now (:func:`~.presence.connected`; asked
+        for every frame, so worked out as a mask of seats, computers' seats kept)."""
+        seats = self.seats
+        if seats is not self._bots_of:
+            self._bots_of = seats
+            self._bots = sum(1 << i for i, s in enumerate(seats) if s.is_bot())
+        mask = self._bots
+        for sub in self.fanout.subscribers:
+            seat = sub.seat
+            if seat is not None:
+                mask |= 1 << seat
+        for seat in self.people.replaced:
+            mask |= 1 << seat
+        return _CONNECTED[mask]
 
     def watching(self) -> int:
         """How many connections watch without a seat."""

@@ -220,7 +220,11 @@ class Fanout:
 
     def watching(self) -> int:
         """How many subscribers watch without a seat."""
-        return sum(s.seat is None for s in self.subscribers)
+        count = 0
+        for sub in self.subscribers:  # a loop: asked for every frame
+            if sub.seat is None:
+                count += 1
+        return count
 
 
 def release_all(subscribers: list[Subscriber], reason: str) -> None:
