@@ -30,7 +30,9 @@ opened at one process moves once to its socket's (the handover) and is never rel
 round-robin proxy: a socket that reaches a process not running its table is relayed).
 
 Opening: ``--open-rate R`` starts the players R a second (default 100), so a thousand
-tables are not all asked for in the same instant; the warm-up starts once all are started.
+tables are not all asked for in the same instant; the warm-up starts once every player's
+table is open (at most ``OPEN_GRACE`` seconds after the last start), so the measured
+seconds hold no opening.
 
 Profiling: ``--profile DIR`` samples every server with py-spy (the dev extra) during the
 measured seconds, writes each run's stacks to DIR and prints where the servers' CPU went
@@ -43,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -98,7 +101,13 @@ class Stats:
     client_cpu: float = 0.0
     """The client's CPU seconds while measuring (every client process's)."""
     opened_measuring: int = 0
-    """Tables opened while measuring (the opening ran late: its requests cost the client)."""
+    """Tables opened while measuring (a game over, or a table that failed to open)."""
+    playing: int = 0
+    """Players whose first table is open."""
+    opening: float = 0.0
+    """Seconds from the first player's start until every player's table was open."""
+    stop_at: float = math.inf
+    """When the players stop (monotonic clock): set once every table is open."""
     scraped: tuple[str, str] | None = None
     """The server's ``/metrics`` before and after the measured seconds (one process)."""
 
@@ -146,24 +155,26 @@ async def wait_healthy(base: str, timeout: float = 30.0) -> None:
     raise RuntimeError("the server did not start")
 
 
-HTTP_CONNECTIONS = 8
-"""Requests the client has open at once (its pool's connections; 8 open 100 tables a second
-on a quiet machine). More players than that wait for a turn at a semaphore, not in the
+HTTP_CONNECTIONS = 16
+"""Requests the client has open at once (its pool's connections: plenty for 100 tables a
+second). More players than that wait for a turn at a semaphore, not in the
 pool's queue: httpcore scans its whole queue, and checks every connection with system
 calls, for each request it starts or ends; with a thousand players queued on 64
 connections that took most of the client's CPU and made it late for every socket."""
 
 
 async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
-                     stop_at: float, rng: random.Random, think: float,
+                     rng: random.Random, think: float,
                      go_on: bool = True, start_in: float = 0.0,
                      turns: asyncio.Semaphore | None = None) -> None:
-    """Open practice tables one after another and play the person's seat until time is up
-    (each request and socket to the process ``route`` picks), the first ``start_in``
+    """Open practice tables one after another and play the person's seat until
+    ``stats.stop_at`` (each request and socket to the process ``route`` picks), the first
+    ``start_in``
     seconds from now; ``go_on``: send ``continue`` once each hand's result is shown, as a
     person pressing the result's button does; ``turns``: what a request waits for first."""
     await asyncio.sleep(start_in)
-    while time.monotonic() < stop_at:
+    playing = False
+    while time.monotonic() < stats.stop_at:
         try:
             async with turns if turns is not None else contextlib.nullcontext():
                 r = await http.post(f"{route(None)}/api/tables", json={"kind": "practice"})
@@ -183,15 +194,18 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
             stats.open_failures += 1  # as a failed opening: counted, and another table
             await asyncio.sleep(rng.uniform(0.5, 1.5))
             continue
+        if not playing:
+            playing = True
+            stats.playing += 1
         async with opened as ws:
             await ws.send(json.dumps({"type": "join", "token": table["token"]}))
             sent_at: float | None = None
-            while time.monotonic() < stop_at:
+            while time.monotonic() < stats.stop_at:
                 try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at -
-                                                                        time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), timeout=max(
+                        0.1, min(5.0, stats.stop_at - time.monotonic())))
                 except TimeoutError:
-                    return
+                    continue  # nothing came: go on unless time is up
                 if stats.measuring:
                     stats.messages += 1
                     stats.bytes += len(raw)
@@ -220,7 +234,8 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
                 if legal and m["type"] == "event":
                     if think > 0:
                         pause = think * rng.uniform(0.5, 1.5)
-                        await asyncio.sleep(min(pause, max(0.0, stop_at - time.monotonic())))
+                        await asyncio.sleep(min(pause, max(0.0, stats.stop_at
+                                                           - time.monotonic())))
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
@@ -270,27 +285,35 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
                 route: str = "table", open_rate: float = 0.0, part: int = 0,
                 parts: int = 1, scrape: Scrape | None = None) -> Stats:
     """Run ``tables`` players, started ``open_rate`` a second (0: all at once); count only
-    the ``duration`` seconds after the ``warmup`` that follows the last start (and sample
+    the ``duration`` seconds after the ``warmup`` that follows the opening of every
+    player's table (and sample
     the servers' stacks then into ``profile``, a path prefix, if given, and read
     ``counters`` and ``scrape`` before and after). With ``parts`` > 1 this process runs
     only the players whose number modulo ``parts`` is ``part`` (each started when it would
     be with one process)."""
     stats = Stats()
     opening = opening_seconds(tables, open_rate)
-    stop_at = time.monotonic() + opening + warmup + duration
+    mine = len(range(part, tables, parts))
     limits = httpx.Limits(max_connections=HTTP_CONNECTIONS)
     routes = random.Random(seed - 1)
     turns = asyncio.Semaphore(HTTP_CONNECTIONS)
     async with httpx.AsyncClient(limits=limits, timeout=30) as http:
         players = asyncio.gather(
-            *(play_table(router(bases, route, routes), http, stats, stop_at,
+            *(play_table(router(bases, route, routes), http, stats,
                          random.Random(seed + i), think, go_on,
                          i / open_rate if open_rate > 0 else 0.0, turns)
               for i in range(part, tables, parts)),
             return_exceptions=True,
         )
         lag_watch = asyncio.create_task(watch_client_lag(stats))
-        await asyncio.sleep(opening + warmup)
+        # The warm-up starts once every player's table is open (so no table opens while
+        # measuring), or OPEN_GRACE seconds after the last start at the latest.
+        began = time.monotonic()
+        while stats.playing < mine and time.monotonic() < began + opening + OPEN_GRACE:
+            await asyncio.sleep(0.05)
+        stats.opening = time.monotonic() - began
+        stats.stop_at = time.monotonic() + warmup + duration
+        await asyncio.sleep(warmup)
         spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
                  for i, pid in enumerate(server_pids)] if profile is not None else []
         counts_before = await counters() if counters is not None else {}
@@ -319,6 +342,10 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
             stats.errors.append(repr(res))
     return stats
 
+
+OPEN_GRACE = 60.0
+"""Seconds after the last player's start that the warm-up waits at most for every table to
+be open."""
 
 Counters = Callable[[], Awaitable[dict[str, int]]]
 """Reads running totals of the site's shared parts (Redis commands, database commits)."""
@@ -652,7 +679,7 @@ def main() -> int:
                              "request and socket to any process (sockets relayed)")
     parser.add_argument("--open-rate", type=float, default=100.0,
                         help="players started a second (each opens its table; 0: all at "
-                             "once); the warm-up begins after the last start")
+                             "once); the warm-up begins once every table is open")
     parser.add_argument("--clients", type=int, default=1,
                         help="client processes the players are split over (one server): "
                              "how much of the latency is one client's own queueing")
@@ -714,7 +741,7 @@ def main() -> int:
                 server.kill()
         tmp.cleanup()
     lat = [x * 1000 for x in stats.latencies]
-    print(f"tables: {args.tables} concurrent ({stats.tables} opened, "
+    print(f"tables: {args.tables} concurrent ({stats.tables} opened in {stats.opening:.1f} s, "
           f"{stats.opened_measuring} of them while measuring, {stats.open_failures} "
           f"failed to open, {stats.games} games finished), bot delay {args.bot_delay} s, "
           f"think {args.think} s, {elapsed:.1f} s measured after {args.warmup} s warm-up "
