@@ -317,7 +317,7 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         spies = [start_spy(pid, duration, Path(f"{profile}-{i}.txt"))
                  for i, pid in enumerate(server_pids)] if profile is not None else []
         counts_before = await counters() if counters is not None else {}
-        scraped_before = await scrape() if scrape is not None else ""
+        scraped_before = await scraped(scrape)
         cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
         client_before = time.process_time()
         started = time.perf_counter()
@@ -331,8 +331,9 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         if counters is not None:
             counts_after = await counters()
             stats.counts = {k: v - counts_before.get(k, 0) for k, v in counts_after.items()}
-        if scrape is not None:
-            stats.scraped = (scraped_before, await scrape())
+        scraped_after = await scraped(scrape)
+        if scraped_before is not None and scraped_after is not None:
+            stats.scraped = (scraped_before, scraped_after)
         results = await players
         lag_watch.cancel()
     for spy in spies:
@@ -352,6 +353,18 @@ Counters = Callable[[], Awaitable[dict[str, int]]]
 
 Scrape = Callable[[], Awaitable[str]]
 """Reads one server's ``/metrics`` text."""
+
+
+async def scraped(scrape: Scrape | None) -> str | None:
+    """What ``scrape`` reads, or None (none given, or the server did not answer: a server
+    starved of CPU may not within the timeout; the run goes on without its figures)."""
+    if scrape is None:
+        return None
+    try:
+        return await scrape()
+    except httpx.HTTPError as e:
+        print(f"could not read the server's /metrics: {e!r}", file=sys.stderr)
+        return None
 
 
 def metrics_scraper(base: str) -> Scrape:
