@@ -27,11 +27,10 @@ from ..cards import (
     NINE,
     QUEEN,
     TEN,
-    card_rank,
     card_suit,
     make_card,
 )
-from ..lookup import EFFECTIVE_SUIT
+from ..lookup import FOLLOW_MASK
 from ..view import HandView
 from .policy import hand_for
 
@@ -85,20 +84,21 @@ def is_sure_march(hand: int, trump: int, benny: bool, leads: bool) -> bool:
     a suit we are out of costs one of the run; an ace of ours could be trumped).
     """
     order = _order(trump, benny)
-    outside = sum(1 for c in order if not hand >> c & 1)
-    run = top_run(hand, trump, benny)
-    off: list[int] = []  # the cards held that are not trumps, lowest first
-    suits = EFFECTIVE_SUIT[trump]
-    cards = hand
-    while cards:
-        low = cards & -cards
-        cards ^= low
-        c = low.bit_length() - 1
-        if suits[c] != trump:
-            off.append(c)
+    run = 0
+    outside = 0
+    for c in order:
+        if not hand >> c & 1:
+            outside += 1
+        elif not outside:  # the run from the top is unbroken so far
+            run += 1
+    off = hand & ~FOLLOW_MASK[trump][trump]  # the cards held that are not trumps
     if leads:
-        return all(card_rank(c) == ACE for c in off) and run >= outside
+        return not off & ~_ACES and run >= outside
     return not off and run - 1 >= outside
+
+
+_ACES = sum(1 << make_card(ACE, suit) for suit in range(4))
+"""The four aces as a mask."""
 
 
 def leads_alone(view: HandView) -> bool:
@@ -132,15 +132,22 @@ def clear_bids(view: HandView) -> list[Action] | None:
     leads = leads_alone(view)
     sure_makes: list[Action] = []
     sure_marches: list[Action] = []
+    known: dict[tuple[int, int], tuple[bool, bool]] = {}  # a suit's bid alone and not
     for action in view.legal:
         bid = _bid_suit(view, action)
         if bid is None or bid[0] > 3:
             continue
-        suit, round_ = bid
-        hand = hand_for(view, suit, round_)
-        if is_sure_march(hand, suit, benny, leads):
+        sure = known.get(bid)
+        if sure is None:
+            suit = bid[0]
+            hand = hand_for(view, suit, bid[1])
+            march = is_sure_march(hand, suit, benny, leads)
+            make = (top_run(hand, suit, benny) >= SURE_MAKE
+                    or (march if not leads else is_sure_march(hand, suit, benny, False)))
+            sure = known[bid] = (march, make)
+        if sure[0]:
             sure_marches.append(action)
-        if is_sure_make(hand, suit, benny):
+        if sure[1]:
             sure_makes.append(action)
     if not sure_makes:
         return None

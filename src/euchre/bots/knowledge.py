@@ -7,7 +7,7 @@ seen, wherever they really are.
 
 from __future__ import annotations
 
-from ..cards import JOKER, Card, card_rank, effective_suit, trump_rank
+from ..cards import JOKER, Card, card_rank, trump_rank
 from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
 from ..view import HandView
 
@@ -102,7 +102,7 @@ def count(cards: int) -> int:
 
 def trump_count(hand: tuple[Card, ...] | list[Card], trump: int) -> int:
     """How many trumps a hand holds when ``trump`` is trump."""
-    return sum(1 for c in hand if effective_suit(c, trump) == trump)
+    return sum(1 for c in hand if EFFECTIVE_SUIT[trump][c] == trump)
 
 
 def has_bower(hand: tuple[Card, ...] | list[Card], trump: int) -> bool:
@@ -212,9 +212,23 @@ def first_discards(view: HandView) -> dict[int, Card]:
     return out
 
 
+def _higher(card: Card, trump: int) -> int:
+    suit = EFFECTIVE_SUIT[trump][card]
+    mine = power(card, trump)
+    pool = FOLLOW_MASK[trump][suit]
+    return sum(1 << c for c in range(JOKER + 1) if pool >> c & 1 and power(c, trump) > mine)
+
+
+_HIGHER = tuple(tuple(_higher(c, trump) for c in range(JOKER + 1)) for trump in range(4))
+"""``_HIGHER[trump][card]``: the cards of ``card``'s effective suit that outrank it, as a
+mask, worked out once (a computer asks once or more for each card it holds)."""
+
+
 def higher_unseen(card: Card, view: HandView) -> int:
     """Unseen cards of the same effective suit that outrank ``card``."""
     trump = view.trump
+    if 0 <= trump < 4:
+        return unseen_mask(view) & _HIGHER[trump][card]
     suit = EFFECTIVE_SUIT[trump][card]
     mine = power(card, trump)
     out = 0

@@ -17,14 +17,15 @@ from .. import actions as A
 from ..actions import Action
 from ..cards import (
     ACE,
+    JOKER,
     KING,
     Card,
     card_rank,
     card_suit,
-    effective_suit,
     same_colour,
     trump_rank,
 )
+from ..lookup import EFFECTIVE_SUIT, TRICK_RANK
 from ..view import HandView
 from . import knowledge as K
 from .base import Bot
@@ -49,18 +50,28 @@ NEXT_BONUS = {1: 0.8, 2: 0.2, 3: 0.4, 0: 0.0}
 """Round two: extra value of naming "next" (the turned suit's colour-mate), by seat."""
 
 
+_TRUMP_RANK = tuple(tuple(trump_rank(c, t if t < 4 else -1) for c in range(JOKER + 1))
+                    for t in range(5))
+"""``_TRUMP_RANK[trump][card]``: :func:`trump_rank` worked out once (index -1: no trump
+yet, as in :data:`~euchre.lookup.EFFECTIVE_SUIT`)."""
+
+_RANK = tuple(card_rank(c) for c in range(JOKER + 1))
+"""``_RANK[card]``: :func:`card_rank` worked out once."""
+
+
 def hand_value(hand: list[Card], trump: int) -> float:
     """How strong a hand is with ``trump`` as trump: about 5.5 makes a bid with a fair partner."""
     value = 0.0
     trumps = 0
     by_suit: dict[int, list[int]] = {0: [], 1: [], 2: [], 3: []}
+    trump_ranks, suits = _TRUMP_RANK[trump], EFFECTIVE_SUIT[trump]
     for c in hand:
-        t = trump_rank(c, trump)
+        t = trump_ranks[c]
         if t >= 0:
             value += TRUMP_WEIGHT[t]
             trumps += 1
         else:
-            by_suit[effective_suit(c, trump)].append(card_rank(c))
+            by_suit[suits[c]].append(_RANK[c])
     for suit, ranks in by_suit.items():
         if suit == trump:
             continue
@@ -79,8 +90,8 @@ def hand_value(hand: list[Card], trump: int) -> float:
 
 def lone_losers(hand: list[Card], trump: int, benny: bool = False) -> float:
     """About how many tricks a hand would lose playing alone (0 means a sure march)."""
-    ranks = sorted((trump_rank(c, trump) for c in hand if trump_rank(c, trump) >= 0),
-                   reverse=True)
+    of = _TRUMP_RANK[trump]
+    ranks = sorted((of[c] for c in hand if of[c] >= 0), reverse=True)
     if not ranks:
         return 5.0
     top = 7 if benny else 6
@@ -90,7 +101,7 @@ def lone_losers(hand: list[Card], trump: int, benny: bool = False) -> float:
     gaps = sum(1 for r in range(ranks[-1] + 1, top + 1) if r not in ranks)
     per_gap = 0.35 if len(ranks) >= 4 else 0.5
     losers = min(gaps * per_gap, (len(ranks) - run) * 0.6)
-    off = [c for c in hand if trump_rank(c, trump) < 0]
+    off = [c for c in hand if of[c] < 0]
     suits_with_ace = {card_suit(c) for c in off if card_rank(c) == ACE}
     for c in off:
         if card_rank(c) == ACE:
@@ -114,23 +125,23 @@ def wants_alone(view: HandView, hand: list[Card], trump: int) -> bool:
 
 def discard_for(hand: list[Card], trump: int) -> Card:
     """The dealer's discard: make a void (a singleton off-suit non-ace), else the lowest card."""
-    off = [c for c in hand if effective_suit(c, trump) != trump]
+    off = [c for c in hand if EFFECTIVE_SUIT[trump][c] != trump]
     if not off:
         return K.lowest(hand, trump)
     counts: dict[int, int] = {}
     for c in off:
-        counts[effective_suit(c, trump)] = counts.get(effective_suit(c, trump), 0) + 1
-    singles = [c for c in off if counts[effective_suit(c, trump)] == 1 and card_rank(c) != ACE]
+        counts[EFFECTIVE_SUIT[trump][c]] = counts.get(EFFECTIVE_SUIT[trump][c], 0) + 1
+    singles = [c for c in off if counts[EFFECTIVE_SUIT[trump][c]] == 1 and card_rank(c) != ACE]
     if singles:
         return K.lowest(singles, trump)
     plain = [c for c in off if card_rank(c) != ACE]
     if plain:
         # keep a king guarded by its ace; throw the lowest of the rest
-        return min(plain, key=lambda c: (card_rank(c), -counts[effective_suit(c, trump)]))
-    trumps = [c for c in hand if effective_suit(c, trump) == trump]
+        return min(plain, key=lambda c: (card_rank(c), -counts[EFFECTIVE_SUIT[trump][c]]))
+    trumps = [c for c in hand if EFFECTIVE_SUIT[trump][c] == trump]
     if len(trumps) >= 4:
         return K.lowest(trumps, trump)
-    return min(off, key=lambda c: (counts[effective_suit(c, trump)], c))
+    return min(off, key=lambda c: (counts[EFFECTIVE_SUIT[trump][c]], c))
 
 
 def bar_for(view: HandView) -> float:
@@ -243,7 +254,7 @@ def play_card(view: HandView) -> Card:
 def is_top(card: Card, view: HandView) -> bool:
     """Whether no opponent can hold a higher card of its suit (partner's upcard is ours)."""
     higher = K.higher_unseen(card, view)
-    if view.dealer == K.partner(view.seat) and K.dealer_may_hold_upcard(view):
+    if higher and view.dealer == K.partner(view.seat) and K.dealer_may_hold_upcard(view):
         higher &= ~(1 << view.upcard)
     return higher == 0
 
@@ -256,8 +267,8 @@ def lead_card(view: HandView) -> Card:
     """The opening card of a trick."""
     trump = view.trump
     cards = list(view.hand)
-    my_trumps = [c for c in cards if effective_suit(c, trump) == trump]
-    off = [c for c in cards if effective_suit(c, trump) != trump]
+    my_trumps = [c for c in cards if EFFECTIVE_SUIT[trump][c] == trump]
+    off = [c for c in cards if EFFECTIVE_SUIT[trump][c] != trump]
     makers = view.maker % 2 == view.seat % 2
     trumps_out = K.trumps_out(view)
     if not off:
@@ -272,22 +283,22 @@ def lead_card(view: HandView) -> Card:
         elif not view.tricks or is_top(best, view):
             # partner called: lead trump to partner, the boss if we hold it, else low
             return best if is_top(best, view) else K.lowest(my_trumps, trump)
-    voids = K.voids(view)
+    voids = _voids(view)
     opponents = [s for s in ((view.seat + 1) % 4, (view.seat + 3) % 4)
                  if s not in view.sitting_out]
     partner = K.partner(view.seat)
     # partner's first throw-off says where to lead
     signal = K.first_discards(view).get(partner)
     if signal is not None and partner not in view.sitting_out:
-        suit = effective_suit(signal, trump)
-        in_suit = [c for c in off if effective_suit(c, trump) == suit]
+        suit = EFFECTIVE_SUIT[trump][signal]
+        in_suit = [c for c in off if EFFECTIVE_SUIT[trump][c] == suit]
         if in_suit:
             boss = _boss(in_suit, view)
             return boss[0] if boss else K.lowest(in_suit, trump)
     # cash a boss in a suit no opponent has shown out of (or once their trumps are gone)
     bosses = [
         c for c in _boss(off, view)
-        if trumps_out == 0 or not any(voids[s] >> effective_suit(c, trump) & 1 for s in opponents)
+        if trumps_out == 0 or not any(voids[s] >> EFFECTIVE_SUIT[trump][c] & 1 for s in opponents)
     ]
     if bosses:
         return K.highest(bosses, trump)
@@ -296,24 +307,24 @@ def lead_card(view: HandView) -> Card:
     # otherwise a low card, from the shortest suit (to make a void to trump later)
     counts: dict[int, int] = {}
     for c in off:
-        counts[effective_suit(c, trump)] = counts.get(effective_suit(c, trump), 0) + 1
-    return min(off, key=lambda c: (counts[effective_suit(c, trump)] if my_trumps else 0,
+        counts[EFFECTIVE_SUIT[trump][c]] = counts.get(EFFECTIVE_SUIT[trump][c], 0) + 1
+    return min(off, key=lambda c: (counts[EFFECTIVE_SUIT[trump][c]] if my_trumps else 0,
                                    card_rank(c), c))
 
 
 def throw_off(cards: list[Card], view: HandView) -> Card:
     """A card to throw away: a low singleton (to make a void), never a trump if avoidable."""
     trump = view.trump
-    off = [c for c in cards if effective_suit(c, trump) != trump]
+    off = [c for c in cards if EFFECTIVE_SUIT[trump][c] != trump]
     if not off:
         return K.lowest(cards, trump)
     hand = list(view.hand)
     counts: dict[int, int] = {}
     for c in hand:
-        s = effective_suit(c, trump)
+        s = EFFECTIVE_SUIT[trump][c]
         counts[s] = counts.get(s, 0) + 1
     plain = [c for c in off if not is_top(c, view)] or off
-    return min(plain, key=lambda c: (card_rank(c) >= KING, counts[effective_suit(c, trump)],
+    return min(plain, key=lambda c: (card_rank(c) >= KING, counts[EFFECTIVE_SUIT[trump][c]],
                                      card_rank(c), c))
 
 
@@ -328,8 +339,9 @@ def follow_card(view: HandView) -> Card:
     after = K.seats_after(view)
     opp_after = [s for s in after if s % 2 != view.seat % 2]
     led = K.led_suit(view)
-    following = effective_suit(legal[0], trump) == led
-    winners = [c for c in legal if K.beats(c, win_card, view)]
+    following = EFFECTIVE_SUIT[trump][legal[0]] == led
+    ranks = TRICK_RANK[trump][led]  # K.beats, with the led suit looked up once
+    winners = [c for c in legal if ranks[c] > ranks[win_card]]
 
     if win_seat == partner and _partner_safe(view, win_card, opp_after, led):
         # don't trump (or overtake) a partner who is winning
@@ -341,7 +353,7 @@ def follow_card(view: HandView) -> Card:
     if partner in after:
         # second hand low: win only with a sure winner, or trump a high lead
         sure = [c for c in winners if is_top(c, view)
-                and (effective_suit(c, trump) == trump or not _shown_void(view, opp_after, led))]
+                and (EFFECTIVE_SUIT[trump][c] == trump or not _shown_void(view, opp_after, led))]
         if following:
             return K.lowest(sure, trump) if sure else K.lowest(legal, trump)
         if K.is_boss(win_card, view) or card_rank(win_card) >= KING or view.alone:
@@ -354,8 +366,23 @@ def follow_card(view: HandView) -> Card:
     return K.highest(winners, trump) if following else K.lowest(winners, trump)
 
 
-def _shown_void(view: HandView, seats: list[int], suit: int) -> bool:
+_last_voids: tuple[HandView | None, list[int]] = (None, [])
+"""The latest view asked about and its :func:`~euchre.bots.knowledge.voids` (a follow
+may ask two or three times; read only)."""
+
+
+def _voids(view: HandView) -> list[int]:
+    global _last_voids
+    last = _last_voids  # one read: a bot thinking in a thread may replace it meanwhile
+    if last[0] is view:  # views are frozen: the same view shows the same voids
+        return last[1]
     voids = K.voids(view)
+    _last_voids = (view, voids)
+    return voids
+
+
+def _shown_void(view: HandView, seats: list[int], suit: int) -> bool:
+    voids = _voids(view)
     return any(voids[s] >> suit & 1 for s in seats)
 
 
@@ -366,6 +393,6 @@ def _partner_safe(view: HandView, card: Card, opp_after: list[int], led: int) ->
     trump = view.trump
     if not is_top(card, view):
         return False
-    if effective_suit(card, trump) == trump or K.trumps_out(view) == 0:
+    if EFFECTIVE_SUIT[trump][card] == trump or K.trumps_out(view) == 0:
         return True
     return not _shown_void(view, opp_after, led)
