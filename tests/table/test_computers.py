@@ -9,7 +9,9 @@ import asyncio
 from typing import Any
 
 from euchre.actions import Action
+from euchre.bots import make
 from euchre.game import GameState
+from euchre.hand import HandState
 from euchre.rules import Rules
 from euchre.shuffle import deck_from_seed
 from euchre.table.computers import Computers
@@ -51,10 +53,14 @@ def _table() -> tuple[Computers, list[Any], list[tuple[str, int | None]], _Obser
     return Computers(factory, observer, seats), made, chose, observer
 
 
-def _view(seat: int) -> HandView:
+def _hand() -> HandState:
     game = GameState(Rules(), 0).deal(deck_from_seed("ab" * 32))
     assert game.current is not None
-    return game.current.view(seat)
+    return game.current
+
+
+def _view(seat: int) -> HandView:
+    return _hand().view(seat)
 
 
 def test_a_computer_for_each_bot_seat_only() -> None:
@@ -67,7 +73,7 @@ def test_a_computer_for_each_bot_seat_only() -> None:
 async def test_the_move_thought_ahead_is_taken_when_due_and_not_worked_out_again() -> None:
     computers, made, chose, observer = _table()
     view = _view(1)
-    computers.think_ahead(computers.bots[1], "easy", view, 5, 1)
+    computers.think_ahead(computers.bots[1], "easy", _hand(), 5, 1)
     await computers.settled()
     asked: list[int] = []
 
@@ -83,7 +89,7 @@ async def test_the_move_thought_ahead_is_taken_when_due_and_not_worked_out_again
 
 async def test_thinking_for_another_turn_is_dropped_and_the_move_worked_out_now() -> None:
     computers, made, chose, observer = _table()
-    computers.think_ahead(computers.bots[3], "medium", _view(3), 5, 3)
+    computers.think_ahead(computers.bots[3], "medium", _hand(), 5, 3)
     stale = computers.thinking
     assert stale is not None
     view = _view(1)
@@ -100,7 +106,7 @@ async def test_thinking_for_another_turn_is_dropped_and_the_move_worked_out_now(
 
 async def test_drop_cancels_the_thinking() -> None:
     computers, _, _, _ = _table()
-    computers.think_ahead(computers.bots[1], "easy", _view(1), 1, 1)
+    computers.think_ahead(computers.bots[1], "easy", _hand(), 1, 1)
     thinking = computers.thinking
     assert thinking is not None
     computers.drop()
@@ -123,3 +129,34 @@ def test_a_computer_takes_a_seat_the_same_way_each_time_and_gives_it_back() -> N
     first.give_back(2)
     assert not first.plays(2)
     first.give_back(2)  # already given back: nothing happens
+
+
+async def test_a_forced_move_is_the_one_legal_action_without_a_view() -> None:
+    observer = _Observer()
+    seats = [Seat(BOT, f"S{i}", "medium", i) for i in range(4)]
+    computers = Computers(make, observer, seats)
+    game = GameState(Rules(), 0).deal(deck_from_seed("cd" * 32))
+    forced = free = 0
+    step = 0
+    while not game.is_over and not game.needs_deal:  # one whole hand among computers
+        hand = game.current
+        assert hand is not None and hand.to_act is not None
+        seat = hand.to_act
+        view = hand.view(seat)
+        computers.think_ahead(computers.bots[seat], "medium", hand, step, seat)
+        thinking = computers.thinking
+        assert thinking is not None
+        if len(view.legal) == 1:
+            forced += 1
+            assert thinking.task.done()  # answered at once, no view built for it
+        else:
+            free += 1
+            assert not thinking.task.done()  # chosen on the loop's next turn
+        action = await computers.move(computers.bots[seat], "medium", lambda v=view: v, step,
+                                      seat)
+        # the same move a medium player chooses from the seat's own view
+        assert action == make("medium", seat).choose(view)
+        game = game.apply(action, seat=seat)
+        step += 1
+    assert forced >= 1 and free >= 1, (forced, free)
+    assert len(observer.decided) == step  # every decision told, forced ones too

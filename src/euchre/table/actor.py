@@ -667,8 +667,8 @@ class TableActor:
 
     def _think_ahead(self, bot: Any, level: str, seat: int) -> None:
         """Start working out ``seat``'s move now (published later, at the table's pace)."""
-        view = self.game.current.view(seat)  # type: ignore[union-attr]
-        self._computers.think_ahead(bot, level, view, self._agenda.step, seat)
+        self._computers.think_ahead(bot, level, self.game.current,  # type: ignore[arg-type]
+                                    self._agenda.step, seat)
 
     def _prepare_timeout(self, seat: int, deadline: float) -> None:
         """A person's clock is about to run out: the computer that will move for them

@@ -14,10 +14,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from ..actions import Action
+from ..bots import Bot
+from ..hand import HandState
 from ..view import HandView
 from .kinds import TableObserver
 from .seats import Seat
@@ -43,6 +45,12 @@ class _Timed:
         action: Action = self.bot.choose(view)
         self.observer.bot_decided(self.level, time.perf_counter() - started)
         return action
+
+
+def _answers_forced(bot: Any) -> bool:
+    """Whether ``bot`` answers a forced move with its one legal action without looking at
+    the view (:meth:`euchre.bots.Bot.choose`, not overridden)."""
+    return isinstance(bot, Bot) and type(bot).choose is Bot.choose
 
 
 class Computers:
@@ -76,30 +84,41 @@ class Computers:
         """``seat``'s person plays it again (a take-over that was not stored is undone)."""
         self.bots.pop(seat, None)
 
-    def think_ahead(self, bot: Any, level: str, view: HandView, step: int, seat: int) -> None:
-        """Start working out ``seat``'s move for the table's ``step`` now, in its own task
-        (taken later by :meth:`move`); any other thinking is dropped."""
+    def think_ahead(self, bot: Any, level: str, hand: HandState, step: int,
+                    seat: int) -> None:
+        """Start working out ``seat``'s move in ``hand`` for the table's ``step`` now, from
+        the seat's own view (taken later by :meth:`move`); any other thinking is dropped."""
         self.drop()
-        self.thinking = start_thinking(_Timed(bot, level, self.observer), view, step, seat,
-                                       SLOW_LEVELS, level)
+        if _answers_forced(bot):
+            legal = hand.legal_actions()
+            if len(legal) == 1 and hand.to_act == seat:
+                # Bot.choose answers a forced move with it, view unseen: no view to build
+                # and no turn of the loop to wait for (the move is still taken when due).
+                self.observer.bot_decided(level, 0.0)
+                move: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+                move.set_result(legal[0])
+                self.thinking = Thinking(step, seat, move)
+                return
+        self.thinking = start_thinking(_Timed(bot, level, self.observer), hand.view(seat),
+                                       step, seat, SLOW_LEVELS, level)
 
     def fresh(self, level: str, seed: int | None) -> Any:
         """A new computer of ``level`` (to move for a person out of time)."""
         return self.factory(level, seed)
 
-    async def move(self, bot: Any | None, level: str, view: Callable[[], HandView],
-                   step: int, seat: int, seed: int | None = None) -> Action:
-        """``seat``'s move at ``step``: the one worked out since its turn started, or worked
-        out now from ``view()`` by ``bot`` if none was (``bot`` None: a fresh computer of
-        ``level`` from ``seed``, for a person out of time)."""
+    def move(self, bot: Any | None, level: str, view: Callable[[], HandView],
+             step: int, seat: int, seed: int | None = None) -> Awaitable[Action]:
+        """``seat``'s move at ``step`` (to await): the one worked out since its turn
+        started, or worked out now from ``view()`` by ``bot`` if none was (``bot`` None: a
+        fresh computer of ``level`` from ``seed``, for a person out of time)."""
         thinking, self.thinking = self.thinking, None
         if thinking is not None and thinking.is_for(step, seat):
-            return await thinking.task
+            return thinking.task  # the future itself: no coroutine a move to await it
         if thinking is not None:
             thinking.cancel()
         if bot is None:
             bot = self.fresh(level, seed)
-        return await think(_Timed(bot, level, self.observer), view(), level in SLOW_LEVELS)
+        return think(_Timed(bot, level, self.observer), view(), level in SLOW_LEVELS)
 
     def drop(self) -> None:
         """Drop the move being worked out (the turn it was for is over)."""
