@@ -261,12 +261,18 @@ def can_hold(view: HandView, seat: int, suit: int) -> bool:
 
 def lowest(cards: list[Card], trump: int) -> Card:
     """The weakest of some cards: non-trumps by face value before any trump."""
-    return min(cards, key=lambda c: (power(c, trump), c))
+    row = _POWER.get(trump)
+    if row is None:
+        return min(cards, key=lambda c: (power(c, trump), c))
+    return min(cards, key=lambda c: (row[c], c))
 
 
 def highest(cards: list[Card], trump: int) -> Card:
     """The strongest of some cards: trumps by trump rank above others by face value."""
-    return max(cards, key=lambda c: (power(c, trump), c))
+    row = _POWER.get(trump)
+    if row is None:
+        return max(cards, key=lambda c: (power(c, trump), c))
+    return max(cards, key=lambda c: (row[c], c))
 
 
 def my_side(view: HandView) -> int:

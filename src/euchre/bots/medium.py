@@ -165,6 +165,8 @@ class MediumBot(Bot):
     def decide(self, view: HandView, rng: random.Random) -> Action:
         """Dispatch on the phase."""
         phase = view.phase
+        if phase == "play":  # most decisions: asked first
+            return A.PLAYS[play_card(view)]
         if phase == "order":
             return settled(view, self.order(view))
         if phase in ("call", "benny"):
@@ -267,8 +269,9 @@ def lead_card(view: HandView) -> Card:
     """The opening card of a trick."""
     trump = view.trump
     cards = list(view.hand)
-    my_trumps = [c for c in cards if EFFECTIVE_SUIT[trump][c] == trump]
-    off = [c for c in cards if EFFECTIVE_SUIT[trump][c] != trump]
+    suits = EFFECTIVE_SUIT[trump]
+    my_trumps = [c for c in cards if suits[c] == trump]
+    off = [c for c in cards if suits[c] != trump]
     makers = view.maker % 2 == view.seat % 2
     trumps_out = K.trumps_out(view)
     if not off:
@@ -332,15 +335,18 @@ def follow_card(view: HandView) -> Card:
     """The card to play to a trick already led."""
     trump = view.trump
     legal = [a.card for a in view.legal]
-    win = K.winning(view)
-    assert win is not None
-    win_seat, win_card = win
+    # K.winning, K.seats_after, K.led_suit and K.beats, with the trick's seats and the led
+    # suit's ranks worked out once
+    trick = view.trick
+    seats = K.trick_seats(view)
+    led = EFFECTIVE_SUIT[trump][trick[0]]
+    ranks = TRICK_RANK[trump][led]
+    best = max(range(len(trick)), key=lambda i: ranks[trick[i]])
+    win_seat, win_card = seats[best], trick[best]
     partner = K.partner(view.seat)
-    after = K.seats_after(view)
+    after = seats[len(trick) + 1 :]
     opp_after = [s for s in after if s % 2 != view.seat % 2]
-    led = K.led_suit(view)
     following = EFFECTIVE_SUIT[trump][legal[0]] == led
-    ranks = TRICK_RANK[trump][led]  # K.beats, with the led suit looked up once
     winners = [c for c in legal if ranks[c] > ranks[win_card]]
 
     if win_seat == partner and _partner_safe(view, win_card, opp_after, led):
