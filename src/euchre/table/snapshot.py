@@ -22,7 +22,7 @@ from msgspec.structs import replace
 
 from .. import actions as A
 from ..cards import card_text, cards_of, suit_text
-from ..hand import DISCARD, PHASE_NAMES, HandState
+from ..hand import DISCARD, PHASE_NAMES, PLAY, HandState
 from ..rules import Rules
 from ..view import HandView
 from .events import Frame
@@ -33,6 +33,7 @@ from .wire import DrawnCard, FirstDraw, HandViewJson, LastTrick, SeatInfo, Table
 
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 _CARDS = tuple(card_text(c) for c in range(25))  # a card's text by its number
+_PLAYING = PHASE_NAMES[PLAY]
 
 
 def view_json(view: HandView, public: bool = False) -> HandViewJson:
@@ -233,6 +234,7 @@ class Snapshots:
         kept, public = self._hand, self._public
         actions = state.actions_since(kept) if kept is not None and public is not None else None
         plays: list[int]
+        follows = actions is not None and public is not None
         if actions is None or public is None:
             actions, history, own, discarded, plays = state.history(), [], {}, False, []
         else:  # kept entries are shared with earlier snapshots: replaced, never changed
@@ -260,10 +262,28 @@ class Snapshots:
                 history[index] = [history[index][0], A.PLAY]
             del plays[:gone]
         self._own, self._discarded, self._plays = own, discarded, plays
-        taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
         last = tricks[-1] if tricks and not trick else None
-        trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
         reneged = state.reneged
+        if follows and state.phase == PLAY and public is not None and public.phase == _PLAYING:
+            # A play after a play: what the bidding settled (trump, maker, who sits out,
+            # the upcard taken) and the hand's own settings are the kept view's; only the
+            # play's fields are new.
+            return replace(
+                public,
+                history=history,
+                to_act=state.to_act,
+                leader=leader if leader >= 0 else None,
+                trick=[_CARDS[c] for c in trick],
+                last_trick=(LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
+                                      winner=last[2]) if last else None),
+                tricks_played=len(tricks),
+                tricks_won=list(state.tricks_won),
+                points=list(state.points),
+                thrown_in=state.thrown_in,
+                reneged=list(reneged) if reneged else None,
+            )
+        taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
+        trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
         return HandViewJson(
             seat=None,
             rules=state.rules,
