@@ -58,10 +58,12 @@ async def run(url: str, tables: int, rounds: int) -> None:
     await store.close()
 
 
-async def flow(url: str, tables: int, rounds: int, think: float) -> None:
+async def flow(url: str, tables: int, rounds: int, think: float,
+               linger: float | None) -> None:
     """Each of ``tables`` saves ``rounds`` one-line saves, pausing up to ``2 * think``
     seconds after each; print the commits and the CPU per save by thread."""
-    store = await SqlStore.open(url)
+    store = await (SqlStore.open(url) if linger is None
+                   else SqlStore.open(url, commit_linger=linger))
     games = [StoredGame(id=f"t{i}", kind="practice", status=PLAYING, version=0,
                         meta=_META, meta_text=json.dumps(_META), record={"hands": []},
                         created_at=1.0, updated_at=1.0)
@@ -85,7 +87,9 @@ async def flow(url: str, tables: int, rounds: int, think: float) -> None:
     made = "" if commits is None else (
         f"{store.commits - commits} commits, {saves / (store.commits - commits):.1f} saves "
         "a commit; ")
-    print(f"{saves} saves by {tables} tables in {wall:.1f} s: {made}CPU per save "
+    wait = wall / rounds - think  # a round: a pause (think on average) and a save
+    print(f"{saves} saves by {tables} tables in {wall:.1f} s (a save's wait about "
+          f"{1e3 * wait:.0f} ms): {made}CPU per save "
           f"{1e6 * cpu / saves:.0f} us (event loop {1e6 * loop_cpu / saves:.0f}, other "
           f"threads {1e6 * (cpu - loop_cpu) / saves:.0f})")
     await store.close()
@@ -102,11 +106,13 @@ def main() -> None:
                         help="tables save on their own, pausing between saves")
     parser.add_argument("--think", type=float, default=0.05,
                         help="with --flow: a table's mean pause between saves (seconds)")
+    parser.add_argument("--linger", type=float, default=None,
+                        help="with --flow: the store's commit_linger (default: its own)")
     args = parser.parse_args()
 
     def go(url: str) -> None:
         if args.flow:
-            asyncio.run(flow(url, args.tables, args.rounds, args.think))
+            asyncio.run(flow(url, args.tables, args.rounds, args.think, args.linger))
         else:
             asyncio.run(run(url, args.tables, args.rounds))
 

@@ -1,8 +1,8 @@
-"""The group commit's bounded wait, on a fake clock: saves that come while the writer is
-idle or just after a commit wait what is left of the window, so a busy writer commits about
-once a window with more saves in each; a commit's budget (games or record lines) ends the
-wait at once; and each save still returns only once its commit is stored (SQLite and
-PostgreSQL)."""
+"""The group commit's bounded wait, on a fake clock: the first save after a rest waits the
+window; saves that come while a commit is written wait, after it, the linger (within the
+window since it began), so a busy writer's commits carry more saves; a commit's budget
+(games or record lines) ends the wait at once; and each save still returns only once its
+commit is stored (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import asyncio
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,9 +48,9 @@ async def opened(request: pytest.FixtureRequest,
         url = await fresh_postgres(server)
     stores: list[SqlStore] = []
 
-    async def open_store(**budget: int) -> Opened:
+    async def open_store(**options: Any) -> Opened:
         clock = ManualScheduler()
-        store = await SqlStore.open(url, commit_window=1.0, timers=clock, **budget)
+        store = await SqlStore.open(url, commit_window=1.0, timers=clock, **options)
         stores.append(store)
         return store, clock
 
@@ -71,13 +72,17 @@ async def waiting(store: SqlStore, clock: ManualScheduler) -> None:
 
 
 async def test_saves_wait_out_the_window_then_share_one_commit(opened) -> None:
-    store, clock = await opened(commit_saves=10)
+    store, clock = await opened(commit_saves=10, commit_linger=0.25)
     first = asyncio.ensure_future(store.save(game("a", 1)))
     await waiting(store, clock)
     assert store.commits == 0 and not first.done()  # the window has not passed
     clock.advance(1.0)
     await first
     assert (store.commits, store.written) == (1, 1)
+    await waiting(store, clock)  # lingers after the commit, and goes idle: nothing came
+    clock.advance(0.25)
+    while store._full is not None:
+        await asyncio.sleep(0)
     # Three tables' saves come one after another: all wait for the window, one commit.
     saves = [asyncio.ensure_future(store.save(game(t, 1))) for t in "bcd"]
     await waiting(store, clock)
@@ -91,6 +96,22 @@ async def test_saves_wait_out_the_window_then_share_one_commit(opened) -> None:
     for t in "abcd":
         got = await store.get(t)
         assert got is not None and got.version == 1
+
+
+async def test_saves_that_come_during_a_commit_wait_the_linger_after_it(opened) -> None:
+    store, clock = await opened(commit_saves=10, commit_linger=0.25)
+    first = asyncio.ensure_future(store.save(game("a", 1)))
+    await waiting(store, clock)
+    clock.advance(1.0)  # a's commit begins at once, before b's save is queued
+    second = asyncio.ensure_future(store.save(game("b", 1)))
+    third = asyncio.ensure_future(store.save(game("c", 1)))
+    await first
+    await waiting(store, clock)  # after a's commit: b and c wait for more to join them
+    assert (store.commits, store.written) == (1, 1)
+    assert not second.done() and not third.done()
+    clock.advance(0.25)  # the linger, not the whole window
+    await asyncio.gather(second, third)
+    assert (store.commits, store.written) == (2, 3) and clock.now() == 1.25
 
 
 async def test_a_full_budget_of_games_commits_without_waiting(opened) -> None:

@@ -39,6 +39,9 @@ for more and commits."""
 COMMIT_LINES = 1024
 """Default budget of a commit in record lines (a record written whole counts as
 :data:`WHOLE_LINES`): once this many wait, the writer commits."""
+COMMIT_LINGER = 0.01
+"""Default seconds the writer waits after a commit for more saves to join the next (within
+the commit window since that commit began)."""
 WHOLE_LINES = 64
 """What a record written whole counts for in :data:`COMMIT_LINES`."""
 
@@ -202,11 +205,12 @@ class SqlStore(GameStore):
     then writes every waiting save in one transaction (one upsert per game, the latest
     version of each); each ``save`` returns once its transaction has committed. One writer
     means no lock contention on SQLite, and one commit for many tables' moves. Saves that
-    arrive while a commit is written wait, after it, for what is left of the window since
-    it began, so a busy writer commits about once a window and each commit carries more
-    saves (a commit's own cost, its BEGIN, COMMIT, fsync and round trips, is shared by
-    more moves). The wait ends early once ``commit_saves`` games' saves or
-    ``commit_lines`` record lines wait: a commit's budget.
+    arrive while a commit is written wait, after it, ``commit_linger`` more (never past
+    the window since that commit began), so a busy writer's commits carry more saves (a
+    commit's own cost, its BEGIN, COMMIT, fsync and round trips, is shared by more moves)
+    while a save waits at most a window and a commit, as the first after a rest always
+    did. A wait ends early once ``commit_saves`` games' saves or ``commit_lines`` record
+    lines wait: a commit's budget.
 
     The upsert changes a row only where the stored fence is not higher than the save's
     (``ON CONFLICT DO UPDATE ... WHERE``, one atomic statement) and returns the ids it
@@ -220,16 +224,20 @@ class SqlStore(GameStore):
 
     def __init__(self, engine: AsyncEngine, commit_window: float = COMMIT_WINDOW, *,
                  commit_saves: int = COMMIT_SAVES, commit_lines: int = COMMIT_LINES,
-                 timers: Timers | None = None) -> None:
+                 commit_linger: float | None = None, timers: Timers | None = None) -> None:
         """A store on a ready (migrated) engine; saves wait up to ``commit_window`` seconds
         (on ``timers``, the running loop's by default) to share a transaction with others,
-        until ``commit_saves`` games' saves or ``commit_lines`` lines wait."""
+        ``commit_linger`` after a commit, until ``commit_saves`` games' saves or
+        ``commit_lines`` lines wait."""
         self.commit_window = commit_window
         """Seconds the writer waits after the first save for others to join its commit."""
         self.commit_saves = commit_saves
         """A commit's budget in games: the writer waits no longer once this many wait."""
         self.commit_lines = commit_lines
         """A commit's budget in record lines."""
+        self.commit_linger = COMMIT_LINGER if commit_linger is None else commit_linger
+        """Seconds the writer waits after a commit for more saves (within the window
+        since that commit began)."""
         self.commits = 0
         """Transactions the writer has run (counted, for benchmarks)."""
         self.written = 0
@@ -268,13 +276,13 @@ class SqlStore(GameStore):
     @classmethod
     async def open(cls, url: str, *, run_migrations: bool = True,
                    commit_window: float = COMMIT_WINDOW, commit_saves: int = COMMIT_SAVES,
-                   commit_lines: int = COMMIT_LINES,
+                   commit_lines: int = COMMIT_LINES, commit_linger: float | None = None,
                    timers: Timers | None = None) -> SqlStore:
         """Migrate the database (in a worker thread) and open a store on it."""
         if run_migrations:
             await asyncio.to_thread(migrate, url)
         return cls(make_engine(url), commit_window, commit_saves=commit_saves,
-                   commit_lines=commit_lines, timers=timers)
+                   commit_lines=commit_lines, commit_linger=commit_linger, timers=timers)
 
     async def save(self, game: StoredGame) -> None:
         """Insert or replace (or append the journal's lines) unless fenced out; returns
@@ -328,9 +336,9 @@ class SqlStore(GameStore):
                 self._wake.clear()
                 if not self._pending:
                     break
-                # Saves that come while this commit is written wait, after it, for what
-                # is left of the window since it began.
-                until = self._timers.now() + window
+                # Saves that come while this commit is written wait, after it, up to
+                # commit_linger more, within the window since it began.
+                began = self._timers.now()
                 games, waiters = self._pending, self._waiters
                 self._pending, self._waiters, self._lines = {}, {}, 0
                 self.commits += 1
@@ -348,6 +356,8 @@ class SqlStore(GameStore):
                         if not w.done():
                             w.set_exception(e)
                     continue
+                finally:
+                    until = min(began + window, self._timers.now() + self.commit_linger)
                 for game_id, ws in waiters.items():
                     written_fence = games[game_id].game.fence
                     for fence, w in ws:
