@@ -18,6 +18,7 @@ from typing import Protocol
 
 import msgspec
 from msgspec import Raw, Struct
+from msgspec.structs import replace
 
 from ..game import GameState
 from .events import Event, Frame
@@ -138,6 +139,8 @@ class Fanout:
         self._frame: Frame | None = None  # the frame whose snapshots are cached
         self._tables: dict[int | None, TableSnapshot] = {}
         self._raws: dict[int | None, Raw] = {}
+        self._rules: object = None  # the rules whose text is kept
+        self._rules_raw = Raw(b"null")
 
     # -- snapshots of a frame, once per audience -----------------------------------------
 
@@ -153,11 +156,24 @@ class Fanout:
     def _table_raw(self, frame: Frame, seat: int | None, table: TableSnapshot) -> Raw:
         """``table`` (``seat``'s snapshot of ``frame``) encoded, once while it is cached."""
         if self._frame is not frame:
-            return Raw(_ENCODER.encode(table))
+            return self._encode_table(table)
         raw = self._raws.get(seat)
         if raw is None:
-            raw = self._raws[seat] = Raw(_ENCODER.encode(table))
+            raw = self._raws[seat] = self._encode_table(table)
         return raw
+
+    def _encode_table(self, table: TableSnapshot) -> Raw:
+        """``table``'s JSON, its rules (in it twice: the table's and the view's) written
+        from their text encoded once while they are the same object: the rules are the
+        engine's dataclass, which msgspec encodes slower than a struct. The copies made
+        for it go only to the encoder; ``table`` itself is not changed."""
+        rules = table.rules
+        if rules is not self._rules:
+            self._rules, self._rules_raw = rules, Raw(_ENCODER.encode(rules))
+        text = self._rules_raw
+        view = table.view
+        return Raw(_ENCODER.encode(replace(
+            table, rules=text, view=None if view is None else replace(view, rules=text))))
 
     def event_message(self, event: Event, seat: int | None) -> Outgoing:
         """``event`` as ``seat`` (None: a spectator) receives it."""
