@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from euchre.storage import PLAYING, StaleFenceError, StoredGame
 from euchre.storage.journal import RecordTail
@@ -156,3 +157,37 @@ async def test_a_refused_save_fails_alone_in_a_fuller_commit(opened) -> None:
     assert store.commits == 2
     versions = {t: getattr(await store.get(t), "version", None) for t in "abc"}
     assert versions == {"a": 2, "b": 1, "c": 1}
+
+
+async def test_a_held_connection_that_dropped_fails_one_commit_and_is_replaced(
+        opened, request: pytest.FixtureRequest) -> None:
+    if "postgres" not in request.node.callspec.id:
+        pytest.skip("the held connection is PostgreSQL's writer's")
+    store, clock = await opened(commit_linger=0.25)
+    for save in (game("a", 1), game("a", 2, RecordTail(0, ("hand 1",)))):
+        first = asyncio.ensure_future(store.save(save))  # whole, then a line: one commit
+        await asyncio.sleep(0)
+    await waiting(store, clock)
+    clock.advance(1.0)
+    await first
+    assert store.commits == 1
+    ends = asyncio.ensure_future(store.save(game("a", 2, RecordTail(1, ()))))
+    await waiting(store, clock)
+    clock.advance(0.25)
+    await ends  # a save of lines only: through the held connection
+    await waiting(store, clock)  # lingering after the commit: the connection is held
+    assert store._pg is not None and store._pg._raw is not None
+    pid = store._pg._raw.get_server_pid()
+    async with store.engine.connect() as conn:  # the server ends it, as a restart would
+        assert await conn.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    second = asyncio.ensure_future(store.save(game("a", 3, RecordTail(1, ("dealer 0",)))))
+    clock.advance(0.25)
+    with pytest.raises(Exception):  # noqa: B017 - asyncpg's own error for a lost connection
+        await second  # that commit alone fails, writing nothing
+    third = asyncio.ensure_future(store.save(game("a", 3, RecordTail(1, ("dealer 1",)))))
+    await waiting(store, clock)
+    clock.advance(1.0)
+    await third  # a new connection from the pool
+    assert store._pg._raw is not None and store._pg._raw.get_server_pid() != pid
+    got = await store.get("a")
+    assert got is not None and got.version == 3 and got.record["hands"][0]["dealer"] == 1

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .base import StoredGame
 from .sqlite_writer import Refusal, Write
@@ -51,7 +51,7 @@ no row)."""
 
 class PgWriter:
     """Writes batches of saves that append lines, one statement a batch, on a connection
-    of ``engine``'s pool."""
+    of ``engine``'s pool, held from one commit to the next while the writer is busy."""
 
     def __init__(self, engine: AsyncEngine, meta_text: Callable[[StoredGame], str],
                  refusal: Refusal) -> None:
@@ -61,6 +61,16 @@ class PgWriter:
         """The engine whose pooled connections the writer borrows."""
         self._meta_text = meta_text
         self._refusal = refusal
+        # Held from the pool while commits follow one another (a checkout and its return
+        # cost several times the statement's own CPU), given back when the writer rests.
+        self._conn: AsyncConnection | None = None
+        self._raw: Any = None
+
+    async def release(self) -> None:
+        """Give the connection held back to the pool (the writer has nothing to write)."""
+        conn, self._conn, self._raw = self._conn, None, None
+        if conn is not None:
+            await conn.close()
 
     async def write(self, games: Mapping[str, Write]) -> dict[str, Exception]:
         """Write ``games`` (each with only lines to append) in one statement; why each one
@@ -93,16 +103,21 @@ class PgWriter:
                 seqs.append(seq)
                 lines.append(line)
                 seq += 1
-        async with self.engine.connect() as conn:
-            raw: Any = (await conn.get_raw_connection()).driver_connection
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+            self._raw = (await self._conn.get_raw_connection()).driver_connection
+        try:
+            rows = await self._raw.fetch(_APPEND, ids, statuses, versions, metas, updated,
+                                         fences, ends, starts, line_ids, seqs, lines)
+        except BaseException:
+            # The connection may be broken (the server restarted): the pool makes a new
+            # one rather than lend this one again.
+            conn, self._conn, self._raw = self._conn, None, None
             try:
-                rows = await raw.fetch(_APPEND, ids, statuses, versions, metas, updated,
-                                       fences, ends, starts, line_ids, seqs, lines)
-            except BaseException:
-                # The connection may be broken (the server restarted): the pool makes a
-                # new one rather than lend this one again.
                 await conn.invalidate()
-                raise
+            finally:
+                await conn.close()
+            raise
         return {r[0]: self._refusal(r[0], games[r[0]],
                                     None if r[1] is None else (int(r[1]), int(r[2])))
                 for r in rows}

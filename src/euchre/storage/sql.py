@@ -335,6 +335,8 @@ class SqlStore(GameStore):
                     await self._linger(until)
                 self._wake.clear()
                 if not self._pending:
+                    if self._pg is not None:  # resting: its connection back to the pool
+                        await self._pg.release()
                     break
                 # Saves that come while this commit is written wait, after it, up to
                 # commit_linger more, within the window since it began.
@@ -523,4 +525,6 @@ class SqlStore(GameStore):
                 await self._writer
         if self._sqlite is not None:
             await self._sqlite.close()
+        if self._pg is not None:
+            await self._pg.release()
         await self.engine.dispose()
