@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import random
 import re
-import secrets
 from collections.abc import Mapping
 
 from .cards import CLUBS, DECK, JACK, JOKER, SPADES, Card, card_rank, card_suit
@@ -32,9 +32,25 @@ def shuffled_deck(benny: bool = False, rng: random.Random | None = None) -> list
     return deck
 
 
+_SEEDS_AT_ONCE = 64
+"""How many seeds one call to the operating system's secure generator draws."""
+
+_drawn: list[str] = []  # seeds drawn from the OS and not yet handed out (each once)
+os.register_at_fork(after_in_child=_drawn.clear)  # a forked process draws its own
+
+
 def new_seed() -> str:
-    """A fresh secret seed for :func:`deck_from_seed` (64 hex digits)."""
-    return secrets.token_hex(32)
+    """A fresh secret seed for :func:`deck_from_seed` (64 hex digits: 32 bytes from the
+    operating system's secure generator, :func:`os.urandom`). The bytes of many seeds are
+    drawn at once (a system call costs more than the bytes), and each seed is handed out
+    once; a forked child drops its parent's."""
+    try:
+        return _drawn.pop()
+    except IndexError:
+        pass
+    text = os.urandom(32 * _SEEDS_AT_ONCE).hex()
+    _drawn.extend(text[i:i + 64] for i in range(64, len(text), 64))
+    return text[:64]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -75,13 +91,15 @@ def deck_from_seed(seed: str, benny: bool = False) -> list[Card]:
     """
     deck = new_deck(benny)
     counter = 0
+    prefix = hashlib.sha256(f"{seed}:".encode())  # each block's hash goes on from this copy
     for i in range(len(deck) - 1, 0, -1):
         bound = i + 1
         limit = (1 << 64) - (1 << 64) % bound
         while True:
-            block = hashlib.sha256(f"{seed}:{counter}".encode()).digest()[:8]
+            block = prefix.copy()
+            block.update(b"%d" % counter)
             counter += 1
-            x = int.from_bytes(block, "big")
+            x = int.from_bytes(block.digest()[:8], "big")
             if x < limit:
                 break
         j = x % bound
