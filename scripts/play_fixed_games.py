@@ -1,0 +1,111 @@
+"""Play the same practice games every time, through the table layer, on a fake clock: for
+counting instructions (``valgrind --tool=callgrind``), which a busy machine does not move.
+
+N tables (random computers, every deal's seed from a fixed sequence, the person's moves from
+a seeded generator) are played to their ends through a :class:`TableManager` with a memory
+store and the server's Prometheus metrics as observer; each table's person is subscribed
+through the server's own socket connection (its messages encoded, then dropped). Prints the
+person moves and the inputs the tables handled::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
+        .venv/bin/python scripts/play_fixed_games.py --tables 4
+
+Instructions per person move are then (Ir of this run - Ir of ``--tables 0``) / person moves;
+two trees compared on the same games (uses only the table layer's public names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import hashlib
+import itertools
+import random
+from typing import Any
+
+from euchre.server.ops.metrics import Metrics
+from euchre.storage import MemoryStore
+from euchre.table.manager import TableManager
+from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.practice import PracticeOptions, practice_table
+
+
+class _Socket:
+    """Stands in for a WebSocket: the connection only queues what it would write."""
+
+    client = None
+    application_state = None
+
+
+def _connection() -> Any:
+    """The server's socket connection (wherever this tree keeps it), on no network."""
+    try:
+        from euchre.server.tables.ws import Connection
+    except ImportError:  # an older tree
+        from euchre.server.ws import Connection  # type: ignore[import-not-found,no-redef]
+    return Connection(_Socket())  # type: ignore[arg-type]
+
+
+async def run(tables: int, seed: int) -> None:
+    """Play ``tables`` games to their ends; print the person moves made."""
+    counter = itertools.count()
+
+    def seeds() -> str:
+        return hashlib.sha256(f"{seed}:{next(counter)}".encode()).hexdigest()
+
+    rng = random.Random(seed)
+    sched = ManualScheduler()
+    manager = TableManager(MemoryStore(), sched, Pacing(0.05, 0.2, trick_pause=0.09),
+                           seed_source=seeds, observer=Metrics())
+    actors, connections, people = [], [], {}
+    for i in range(tables):
+        options = PracticeOptions(partner="random", left="random", right="random")
+        config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
+        config = dataclasses.replace(config, seats=tuple(  # fixed computers' seeds
+            dataclasses.replace(s, bot_seed=rng.getrandbits(62)) if s.is_bot() else s
+            for s in config.seats))
+        actor = await manager.open(config)
+        conn = _connection()
+        conn.seat = 0
+        await actor.join(conn)
+        actors.append(actor)
+        people[actor.id] = random.Random(rng.random())  # this table's person's moves
+        connections.append(conn)
+    moves = 0
+    while True:
+        while True:
+            for a in actors:
+                await a.settle()
+            for conn in connections:
+                while not conn.outbox.empty():
+                    out = conn.outbox.get_nowait()
+                    getattr(out, "text", None)  # encoded, as the socket writes it
+            waiting = [a for a in actors if not a.game.is_over and a.game.to_act != 0]
+            due = sched.next_due()
+            if not waiting or due is None:
+                break
+            sched.advance(max(0.0, due - sched.now()))
+        movers = [a for a in actors if not a.game.is_over and a.game.to_act == 0]
+        if not movers:
+            break
+        for a in movers:
+            view = a.view(0)
+            assert view is not None
+            await a.act(0, str(people[a.id].choice(view.legal)))
+            moves += 1
+    await manager.close()
+    print(f"tables {tables}: {moves} person moves")
+
+
+def main() -> None:
+    """Parse the arguments and run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args.tables, args.seed))
+
+
+if __name__ == "__main__":
+    main()
