@@ -44,6 +44,11 @@ class Shuffle:
         self.pending: dict[int, str] = {int(s): str(c) for s, c in
                                         (state.get("pending") or {}).items()}
         """The people's seeds sent so far for the next hand, by seat."""
+        self.changes = 0
+        """How many times the shuffle changed (a seed taken, a hand dealt): a copy or its
+        saved form made at the same count is still the shuffle's."""
+        self._json: dict[str, Any] | None = None  # to_json() at self._json_at changes
+        self._json_at = -1
 
     def copy(self) -> Shuffle:
         """An independent copy (what a failed save goes back to)."""
@@ -54,9 +59,13 @@ class Shuffle:
 
     def to_json(self) -> dict[str, Any]:
         """The next hand's seed and the people's seeds sent for it, to save with the table
-        (a restart deals the hand whose commitment was published)."""
-        return {"next_seed": self.next_seed,
-                "pending": {str(s): c for s, c in self.pending.items()}}
+        (a restart deals the hand whose commitment was published). The same dict until the
+        shuffle changes (it is saved with every move): not to be changed by the caller."""
+        if self._json_at != self.changes or self._json is None:
+            self._json = {"next_seed": self.next_seed,
+                          "pending": {str(s): c for s, c in self.pending.items()}}
+            self._json_at = self.changes
+        return self._json
 
     def seed(self, index: int) -> str | None:
         """The table's seed of hand ``index`` (from 0), if it was dealt here."""
@@ -85,6 +94,7 @@ class Shuffle:
         if seat in self.pending:
             raise TableError(f"your seed for hand {hand_number} was already taken")
         self.pending[seat] = seed
+        self.changes += 1
         return True
 
     def all_in(self, people: Collection[int]) -> bool:
@@ -100,4 +110,5 @@ class Shuffle:
         self.seeds.append(seed)
         self.client_seeds.append(clients)
         self.next_seed, self.pending = self.seed_source(), {}
+        self.changes += 1
         return new
