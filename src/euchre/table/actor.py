@@ -20,7 +20,6 @@ they are shown even if their save fails, and carried by the next save.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -102,12 +101,14 @@ from .wire import (
 
 log = logging.getLogger(__name__)
 
-@dataclass
+@dataclass(slots=True)
 class _Kept:
     """The decisions as last stored: what a failed save goes back to."""
 
     game: GameState
-    shuffle: Shuffle
+    shuffle: Shuffle  # a copy of ``shuffle_of`` as it was at ``shuffle_at`` changes
+    shuffle_of: Shuffle
+    shuffle_at: int
     policy: TurnPolicy
     replaced: dict[int, str]
     closed: str | None
@@ -181,6 +182,7 @@ class TableActor:
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         self._summary = last_summary(self.game, self._shuffle)
+        self._kept: _Kept | None = None  # the decisions last kept (self._keep)
         self._outbox: Outbox[_Kept] = Outbox(
             self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
             frame=lambda version: self._frames.make(version, self.game, self._shuffle,
@@ -442,14 +444,17 @@ class TableActor:
     def _state(self) -> TableState:
         """The table as a save writes it now."""
         meta = {"policy": self.policy.to_json(), "shuffle": self._shuffle.to_json(),
-                **self._people.to_json(), **({"closed": self.closed} if self.closed else {})}
+                **self._people.to_json()}
+        if self.closed:
+            meta["closed"] = self.closed
         return TableState(self.game, self.seeds, self.client_seeds, self._outbox.version,
                           self.finished, meta)
 
-    async def _save(self) -> None:
-        """Save the table (its record's new lines since the last save)."""
+    def _save(self) -> Awaitable[None]:
+        """Save the table (its record's new lines since the last save): the saver's save,
+        awaited by the caller (no coroutine of its own on the way to every save)."""
         assert self.store is not None
-        await self._saver.save(self.store, self._state())
+        return self._saver.save(self.store, self._state())
 
     @property
     def seeds(self) -> list[str]:
@@ -478,16 +483,22 @@ class TableActor:
         people's inputs queued behind it (they came while the last save was in flight);
         then store the changes and show them (:meth:`_store`)."""
         taken = 1
+        busy = self._busy
         try:
-            async with self._busy:
+            await busy.acquire()  # (not ``async with``: two coroutines fewer a move)
+            try:
                 await self._handle_one(first)
                 while gathers(first) and taken < GATHER_MOST and gathers(self._queue.peek()):
                     cmd = self._queue.take_now()
                     taken += 1
                     await self._handle_one(cmd)
                 if self._outbox.pending:
-                    with contextlib.suppress(TableError):  # undone; the callers were told
+                    try:  # noqa: SIM105 - not suppress(): an object fewer a move
                         await self._store()
+                    except TableError:
+                        pass  # undone; the callers were told
+            finally:
+                busy.release()
         finally:
             for _ in range(taken):
                 self._queue.task_done()
@@ -587,7 +598,9 @@ class TableActor:
             raise TableError(str(e)) from None
         self.policy.moved(seat, self.scheduler.now(), timed_out=False)
         self.observer.moved("person")
-        await self._advance(new, seat, action)
+        finish = self._advance(new, seat, action)
+        if finish is not None:
+            await finish
 
     def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
         self._check_person(seat)
@@ -641,7 +654,9 @@ class TableActor:
         level = self.config.seats[seat].level or "medium"
         action = await self._thought(self._bots[seat], level, seat)
         self.observer.moved("computer")
-        await self._advance(self.game.apply(action, seat=seat), seat, action)
+        finish = self._advance(self.game.apply(action, seat=seat), seat, action)
+        if finish is not None:
+            await finish
 
     async def _on_deadline(self, seat: int) -> None:
         if self.game.to_act != seat:
@@ -656,7 +671,10 @@ class TableActor:
             number = len(self.game.all_hands())
             self._clock_played = [m for m in self._clock_played if m[0] == number]
             self._clock_played.append((number, len(hand.history())))
-        await self._advance(self.game.apply(action, seat=seat), seat, action, timed_out=True)
+        finish = self._advance(self.game.apply(action, seat=seat), seat, action,
+                               timed_out=True)
+        if finish is not None:
+            await finish
 
     async def _thought(self, bot: Any, level: str, seat: int) -> Action:
         """The move thought out for ``seat`` since its turn started; worked out now if
@@ -691,33 +709,43 @@ class TableActor:
                          next_commitment=NextCommitment(
                              hand_number=number + 1,
                              commitment=self._shuffle.next_commitment()))
-        await self._commit(new, [deal])
+        finish = self._commit(new, [deal])
+        if finish is not None:
+            await finish
 
-    async def _advance(self, new: GameState, seat: int, action: Action,
-                       timed_out: bool = False) -> None:
+    def _advance(self, new: GameState, seat: int, action: Action,
+                 timed_out: bool = False) -> Awaitable[None] | None:
+        """``seat``'s ``action`` took the game to ``new``: its events are held (what
+        :meth:`_commit` returns is to be awaited)."""
         events, summary = move_events(self.game, new, seat, action, self._shuffle,
                                       timed_out=timed_out)
         if summary is not None:  # the hand ended
             self._summary = summary
             self.policy.hand_over(self.scheduler.now())
-        await self._commit(new, events)
+        return self._commit(new, events)
 
-    async def _commit(self, new: GameState, events: list[EventBody]) -> None:
+    def _commit(self, new: GameState, events: list[EventBody]) -> Awaitable[None] | None:
+        """The game is ``new`` (a decision): what is due is scheduled again and
+        ``events`` held for the next save. If that ended the game and the table has finish
+        hooks, what stores it and runs them (:meth:`_finish`), for the caller to await;
+        else None (most moves: no coroutine of their own)."""
         finished_now = new.is_over and not self.game.is_over
         self.game = new
         self._agenda.step += 1  # what was due is void (Agenda.void, without the call a move)
         self._outbox.decided()
         self._schedule()
         self._outbox.hold(events)
-        if finished_now and self.on_finish:
-            # The finished record is stored and the hooks (a coin payout) run before anyone
-            # is told the game is over, so the balance they look at is already settled.
-            await self._store(show=False)
-            for hook in self.on_finish:
-                try:
-                    await hook(self)
-                except Exception:
-                    log.exception("table %s: finish hook failed", self.id)
+        return self._finish() if finished_now and self.on_finish else None
+
+    async def _finish(self) -> None:
+        """The finished record is stored and the hooks (a coin payout) run before anyone is
+        told the game is over, so the balance they look at is already settled."""
+        await self._store(show=False)
+        for hook in self.on_finish:
+            try:
+                await hook(self)
+            except Exception:
+                log.exception("table %s: finish hook failed", self.id)
 
     def _store(self, *, show: bool = True) -> Awaitable[None]:
         """Save the table (if anything changed), then (``show``) show what waited for it
@@ -725,9 +753,17 @@ class TableActor:
         return self._outbox.store(None if self.store is None else self._save, show=show)
 
     def _keep(self) -> _Kept:
-        """The decisions now, to go back to if the next save fails."""
-        return _Kept(self.game, self._shuffle.copy(), self.policy.copy(), dict(self.replaced),
-                     self.closed, self._summary, list(self._clock_played))
+        """The decisions now, to go back to if the next save fails. The shuffle is copied
+        only when it changed since the last kept (once a hand, not once a move)."""
+        shuffle, last = self._shuffle, self._kept
+        if last is not None and last.shuffle_of is shuffle and last.shuffle_at == shuffle.changes:
+            copy = last.shuffle  # never changed itself: _go_back works on a copy of it
+        else:
+            copy = shuffle.copy()
+        kept = self._kept = _Kept(self.game, copy, shuffle, shuffle.changes, self.policy.copy(),
+                                  dict(self.replaced), self.closed, self._summary,
+                                  list(self._clock_played))
+        return kept
 
     def _go_back(self, kept: _Kept) -> None:
         """Go back to the decisions last stored (a save failed), and schedule again what

@@ -10,6 +10,7 @@ is handled. Nothing due is posted before the pause after saves failed (:attr:`Ag
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from .commands import Command
 from .pacing import Scheduler, TimerHandle
@@ -48,7 +49,7 @@ class Agenda:
         if delay <= 0:
             self.post(cmd)
         else:
-            self._timer = self.scheduler.call_later(delay, lambda: self.post(cmd))
+            self._timer = self.scheduler.call_later(delay, partial(self.post, cmd))
 
     def cancel(self) -> None:
         """Stop the input waiting for its time (the table deals now, or stops)."""

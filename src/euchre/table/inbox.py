@@ -22,10 +22,11 @@ class Inbox(Generic[T]):
     def __init__(self) -> None:
         """An empty inbox (it needs no running loop until someone waits on it)."""
         self._items: deque[T] = deque()
-        self._arrived = asyncio.Event()
+        # The reader waiting for an item, and whoever waits in join(): futures made only
+        # when someone waits (an item put or handled while nobody waits wakes nothing).
+        self._reader: asyncio.Future[None] | None = None
+        self._joiners: list[asyncio.Future[None]] = []
         self._unfinished = 0
-        self._finished = asyncio.Event()
-        self._finished.set()
 
     def __len__(self) -> int:
         """How many items are queued."""
@@ -39,8 +40,11 @@ class Inbox(Generic[T]):
         """Queue ``item`` (never blocks)."""
         self._items.append(item)
         self._unfinished += 1
-        self._finished.clear()
-        self._arrived.set()
+        reader = self._reader
+        if reader is not None:
+            self._reader = None
+            if not reader.done():
+                reader.set_result(None)
 
     def peek(self) -> T | None:
         """The next item, left in the queue, or None if the queue is empty."""
@@ -48,26 +52,34 @@ class Inbox(Generic[T]):
 
     def take_now(self) -> T:
         """Take the next item; :class:`IndexError` if the queue is empty."""
-        item = self._items.popleft()
-        if not self._items:
-            self._arrived.clear()
-        return item
+        return self._items.popleft()
 
     async def take(self) -> T:
         """Take the next item, waiting for one if the queue is empty."""
         while not self._items:
-            self._arrived.clear()
-            await self._arrived.wait()
-        return self.take_now()
+            reader = self._reader = asyncio.get_running_loop().create_future()
+            try:
+                await reader
+            finally:
+                if self._reader is reader:
+                    self._reader = None  # cancelled: nobody waits now
+        return self._items.popleft()
 
     def task_done(self) -> None:
         """An item taken has been handled (once per item taken)."""
         if self._unfinished <= 0:
             raise ValueError("task_done() called more times than items were queued")
         self._unfinished -= 1
-        if self._unfinished == 0:
-            self._finished.set()
+        if self._unfinished == 0 and self._joiners:
+            joiners, self._joiners = self._joiners, []
+            for joiner in joiners:
+                if not joiner.done():
+                    joiner.set_result(None)
 
     async def join(self) -> None:
         """Wait until every item queued so far has been taken and handled."""
-        await self._finished.wait()
+        if self._unfinished == 0:
+            return
+        joiner = asyncio.get_running_loop().create_future()
+        self._joiners.append(joiner)
+        await joiner
