@@ -8,10 +8,15 @@ hint refusals, socket outbox overflows. The table layer reports through
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 from ...table.kinds import TableObserver
 
@@ -29,11 +34,11 @@ class Metrics(TableObserver):
         self.tables = Gauge("euchre_tables", "Live tables in memory, by kind", ["kind"],
                             registry=self.registry)
         self.sockets = Gauge("euchre_sockets", "Open table sockets", registry=self.registry)
-        self.moves = Counter("euchre_moves", "Moves applied at tables (people and computers)",
-                             ["by"], registry=self.registry)
-        self.save_seconds = Histogram(
-            "euchre_save_seconds", "Time to save a table", registry=self.registry,
-            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+        self.per_move = _PerMove(
+            (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
+        """Moves by who made them, and the time of each save (``euchre_moves``,
+        ``euchre_save_seconds``): counted in plain numbers, exposed when scraped."""
+        self.registry.register(self.per_move)
         self.save_failures = Counter("euchre_save_failures", "Table saves that failed",
                                      registry=self.registry)
         self.bot_seconds = Histogram(
@@ -59,7 +64,6 @@ class Metrics(TableObserver):
             registry=self.registry)
         self.last_save_failed = False
         """Whether the latest save failed (``/readyz`` then answers 503)."""
-        self._moves_by: dict[str, Counter] = {}
         self._bot_seconds_by: dict[str, Histogram] = {}
 
     def watch_tables(self, count_by_kind: Callable[[], dict[str, int]]) -> None:
@@ -79,14 +83,14 @@ class Metrics(TableObserver):
 
     def moved(self, by: str) -> None:
         """A move was applied (``person``, ``computer`` or ``timeout``)."""
-        counter = self._moves_by.get(by)
-        if counter is None:  # labels() takes a lock and builds a key: once per label
-            counter = self._moves_by[by] = self.moves.labels(by)
-        counter.inc()
+        moves = self.per_move.moves
+        moves[by] = moves.get(by, 0) + 1
 
     def saved(self, seconds: float, ok: bool) -> None:
         """A save took ``seconds`` (``ok`` False: it failed)."""
-        self.save_seconds.observe(seconds)
+        per = self.per_move
+        per.save_counts[bisect_left(per.bounds, seconds)] += 1
+        per.save_sum += seconds
         self.last_save_failed = not ok
         if not ok:
             self.save_failures.inc()
@@ -101,3 +105,34 @@ class Metrics(TableObserver):
         if histogram is None:
             histogram = self._bot_seconds_by[level] = self.bot_seconds.labels(level)
         histogram.observe(seconds)
+
+
+class _PerMove(Collector):
+    """What every move reports (who moved, how long its save took), counted in plain
+    numbers on the event loop (a dict entry; a bisect and two additions) rather than through
+    the library's locked values, and exposed as the same counter and histogram when
+    scraped (``/metrics`` is rendered on the event loop too)."""
+
+    def __init__(self, buckets: tuple[float, ...]) -> None:
+        self.moves: dict[str, int] = {}
+        self.bounds = (*buckets, math.inf)  # a save counts in the first bound it is <=
+        self.save_counts = [0] * len(self.bounds)
+        self.save_sum = 0.0
+        self._created = time.time()
+
+    def collect(self) -> Iterator[Metric]:
+        """``euchre_moves`` by ``by`` and ``euchre_save_seconds``, as prometheus_client's
+        Counter and Histogram expose them (``_total``, ``_created``, cumulative buckets)."""
+        moves = CounterMetricFamily("euchre_moves", "Moves applied at tables (people and "
+                                    "computers)", labels=["by"])
+        for by, count in self.moves.items():
+            moves.add_metric([by], count, created=self._created)  # counted from then
+        yield moves
+        saves = HistogramMetricFamily("euchre_save_seconds", "Time to save a table")
+        buckets, total = [], 0
+        for bound, count in zip(self.bounds, self.save_counts, strict=True):
+            total += count
+            buckets.append(("+Inf" if bound == math.inf else repr(float(bound)), float(total)))
+        saves.add_metric([], buckets, self.save_sum)
+        saves.add_sample("euchre_save_seconds_created", {}, self._created)
+        yield saves
