@@ -1,11 +1,11 @@
 """Play the same practice games every time, through the table layer, on a fake clock: for
 counting instructions (``valgrind --tool=callgrind``), which a busy machine does not move.
 
-N tables (random computers, every deal's seed from a fixed sequence, the person's moves from
-a seeded generator) are played to their ends through a :class:`TableManager` with a memory
-store and the server's Prometheus metrics as observer; each table's person is subscribed
-through the server's own socket connection (its messages encoded, then dropped). Prints the
-person moves and the inputs the tables handled::
+N tables (random computers, no jitter, every deal's seed from a fixed sequence, the person's
+moves from a seeded generator of each table) are played to their ends through a
+:class:`TableManager` with a memory store and the server's Prometheus metrics as observer;
+each table's person is subscribed through the server's own socket connection (its messages
+encoded, then dropped). Prints the person moves made::
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null \\
         .venv/bin/python scripts/play_fixed_games.py --tables 4
@@ -56,8 +56,8 @@ async def run(tables: int, seed: int) -> None:
 
     rng = random.Random(seed)
     sched = ManualScheduler()
-    manager = TableManager(MemoryStore(), sched, Pacing(0.05, 0.2, trick_pause=0.09),
-                           seed_source=seeds, observer=Metrics())
+    pacing = Pacing(0.05, 0.2, trick_pause=0.09, jitter=0.0)  # no jitter: the same order
+    manager = TableManager(MemoryStore(), sched, pacing, seed_source=seeds, observer=Metrics())
     actors, connections, people = [], [], {}
     for i in range(tables):
         options = PracticeOptions(partner="random", left="random", right="random")

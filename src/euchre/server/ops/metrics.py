@@ -34,17 +34,13 @@ class Metrics(TableObserver):
         self.tables = Gauge("euchre_tables", "Live tables in memory, by kind", ["kind"],
                             registry=self.registry)
         self.sockets = Gauge("euchre_sockets", "Open table sockets", registry=self.registry)
-        self.per_move = _PerMove(
-            (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5))
-        """Moves by who made them, and the time of each save (``euchre_moves``,
-        ``euchre_save_seconds``): counted in plain numbers, exposed when scraped."""
+        self.per_move = _PerMove()
+        """Moves by who made them, the time of each save and of each computer's decision
+        (``euchre_moves``, ``euchre_save_seconds``, ``euchre_bot_decision_seconds``):
+        counted in plain numbers, exposed when scraped."""
         self.registry.register(self.per_move)
         self.save_failures = Counter("euchre_save_failures", "Table saves that failed",
                                      registry=self.registry)
-        self.bot_seconds = Histogram(
-            "euchre_bot_decision_seconds", "Time a computer player took to choose",
-            ["level"], registry=self.registry,
-            buckets=(0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
         self.loop_lag_seconds = Histogram(
             "euchre_loop_lag_seconds",
             "How much later than due the event loop ran a timer (sampled every 25 ms): "
@@ -64,7 +60,6 @@ class Metrics(TableObserver):
             registry=self.registry)
         self.last_save_failed = False
         """Whether the latest save failed (``/readyz`` then answers 503)."""
-        self._bot_seconds_by: dict[str, Histogram] = {}
 
     def watch_tables(self, count_by_kind: Callable[[], dict[str, int]]) -> None:
         """Read live tables by kind from ``count_by_kind`` at each scrape."""
@@ -88,9 +83,7 @@ class Metrics(TableObserver):
 
     def saved(self, seconds: float, ok: bool) -> None:
         """A save took ``seconds`` (``ok`` False: it failed)."""
-        per = self.per_move
-        per.save_counts[bisect_left(per.bounds, seconds)] += 1
-        per.save_sum += seconds
+        self.per_move.saves.observe(seconds)
         self.last_save_failed = not ok
         if not ok:
             self.save_failures.inc()
@@ -101,38 +94,70 @@ class Metrics(TableObserver):
 
     def bot_decided(self, level: str, seconds: float) -> None:
         """A computer player chose in ``seconds``."""
-        histogram = self._bot_seconds_by.get(level)
-        if histogram is None:
-            histogram = self._bot_seconds_by[level] = self.bot_seconds.labels(level)
-        histogram.observe(seconds)
+        decisions = self.per_move.decisions
+        tally = decisions.get(level)
+        if tally is None:
+            tally = decisions[level] = _Tally(_DECISION_BUCKETS)
+        tally.observe(seconds)
+
+
+_SAVE_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+_DECISION_BUCKETS = (0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+class _Tally:
+    """One histogram's counts in plain numbers: a bisect and two additions a value."""
+
+    __slots__ = ("bounds", "counts", "sum")
+
+    def __init__(self, buckets: tuple[float, ...]) -> None:
+        self.bounds = (*buckets, math.inf)  # a value counts in the first bound it is <=
+        self.counts = [0] * len(self.bounds)
+        self.sum = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self.bounds, value)] += 1
+        self.sum += value
+
+    def buckets(self) -> list[tuple[str, float]]:
+        """The cumulative buckets, labelled as prometheus_client labels them."""
+        out, total = [], 0
+        for bound, count in zip(self.bounds, self.counts, strict=True):
+            total += count
+            out.append(("+Inf" if bound == math.inf else repr(float(bound)), float(total)))
+        return out
 
 
 class _PerMove(Collector):
-    """What every move reports (who moved, how long its save took), counted in plain
-    numbers on the event loop (a dict entry; a bisect and two additions) rather than through
-    the library's locked values, and exposed as the same counter and histogram when
-    scraped (``/metrics`` is rendered on the event loop too)."""
+    """What every move reports (who moved, how long its save and a computer's decision
+    took), counted in plain numbers on the event loop rather than through the library's
+    locked values, and exposed as the same counter and histograms when scraped
+    (``/metrics`` is rendered on the event loop too)."""
 
-    def __init__(self, buckets: tuple[float, ...]) -> None:
+    def __init__(self) -> None:
         self.moves: dict[str, int] = {}
-        self.bounds = (*buckets, math.inf)  # a save counts in the first bound it is <=
-        self.save_counts = [0] * len(self.bounds)
-        self.save_sum = 0.0
+        self.saves = _Tally(_SAVE_BUCKETS)
+        self.decisions: dict[str, _Tally] = {}
         self._created = time.time()
 
     def collect(self) -> Iterator[Metric]:
-        """``euchre_moves`` by ``by`` and ``euchre_save_seconds``, as prometheus_client's
-        Counter and Histogram expose them (``_total``, ``_created``, cumulative buckets)."""
+        """``euchre_moves`` by ``by``, ``euchre_save_seconds`` and
+        ``euchre_bot_decision_seconds`` by ``level``, as prometheus_client's Counter and
+        Histogram expose them (``_total``, ``_created``, cumulative buckets)."""
         moves = CounterMetricFamily("euchre_moves", "Moves applied at tables (people and "
                                     "computers)", labels=["by"])
         for by, count in self.moves.items():
             moves.add_metric([by], count, created=self._created)  # counted from then
         yield moves
         saves = HistogramMetricFamily("euchre_save_seconds", "Time to save a table")
-        buckets, total = [], 0
-        for bound, count in zip(self.bounds, self.save_counts, strict=True):
-            total += count
-            buckets.append(("+Inf" if bound == math.inf else repr(float(bound)), float(total)))
-        saves.add_metric([], buckets, self.save_sum)
+        saves.add_metric([], self.saves.buckets(), self.saves.sum)
         saves.add_sample("euchre_save_seconds_created", {}, self._created)
         yield saves
+        decisions = HistogramMetricFamily("euchre_bot_decision_seconds",
+                                          "Time a computer player took to choose",
+                                          labels=["level"])
+        for level, tally in self.decisions.items():
+            decisions.add_metric([level], tally.buckets(), tally.sum)
+            decisions.add_sample("euchre_bot_decision_seconds_created", {"level": level},
+                                 self._created)
+        yield decisions
