@@ -159,10 +159,9 @@ async def test_a_refused_save_fails_alone_in_a_fuller_commit(opened) -> None:
     assert versions == {"a": 2, "b": 1, "c": 1}
 
 
+@pytest.mark.parametrize("opened", ["postgres"], indirect=True)  # PostgreSQL's writer's
 async def test_a_held_connection_that_dropped_fails_one_commit_and_is_replaced(
-        opened, request: pytest.FixtureRequest) -> None:
-    if "postgres" not in request.node.callspec.id:
-        pytest.skip("the held connection is PostgreSQL's writer's")
+        opened) -> None:
     store, clock = await opened(commit_linger=0.25)
     for save in (game("a", 1), game("a", 2, RecordTail(0, ("hand 1",)))):
         first = asyncio.ensure_future(store.save(save))  # whole, then a line: one commit
