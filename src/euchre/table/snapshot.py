@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -264,24 +265,23 @@ class Snapshots:
         self._own, self._discarded, self._plays = own, discarded, plays
         last = tricks[-1] if tricks and not trick else None
         reneged = state.reneged
+        play: dict[str, Any] = {  # the fields a play changes
+            "history": history,
+            "to_act": state.to_act,
+            "leader": leader if leader >= 0 else None,
+            "trick": [_CARDS[c] for c in trick],
+            "last_trick": (LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
+                                     winner=last[2]) if last else None),
+            "tricks_played": len(tricks),
+            "tricks_won": list(state.tricks_won),
+            "points": list(state.points),
+            "thrown_in": state.thrown_in,
+            "reneged": list(reneged) if reneged else None,
+        }
         if follows and state.phase == PLAY and public is not None and public.phase == _PLAYING:
             # A play after a play: what the bidding settled (trump, maker, who sits out,
-            # the upcard taken) and the hand's own settings are the kept view's; only the
-            # play's fields are new.
-            return replace(
-                public,
-                history=history,
-                to_act=state.to_act,
-                leader=leader if leader >= 0 else None,
-                trick=[_CARDS[c] for c in trick],
-                last_trick=(LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
-                                      winner=last[2]) if last else None),
-                tricks_played=len(tricks),
-                tricks_won=list(state.tricks_won),
-                points=list(state.points),
-                thrown_in=state.thrown_in,
-                reneged=list(reneged) if reneged else None,
-            )
+            # the upcard taken) and the hand's own settings are the kept view's.
+            return replace(public, **play)
         taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
         trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
         return HandViewJson(
@@ -290,11 +290,9 @@ class Snapshots:
             dealer=state.dealer,
             score=list(state.score),
             phase=PHASE_NAMES[state.phase],
-            to_act=state.to_act,
             hand=[],
             upcard=_CARDS[state.upcard],
             upcard_taken=taken,
-            history=history,
             trump=suit_text(trump) if trump >= 0 else None,
             maker=maker if maker >= 0 else None,
             alone=state.alone,
@@ -302,14 +300,6 @@ class Snapshots:
             sitting_out=[s for s in range(4) if out >> s & 1],
             discard=None,
             farmer_gave=[],
-            leader=leader if leader >= 0 else None,
-            trick=[_CARDS[c] for c in trick],
-            last_trick=(LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
-                                  winner=last[2]) if last else None),
-            tricks_played=len(tricks),
-            tricks_won=list(state.tricks_won),
-            points=list(state.points),
-            thrown_in=state.thrown_in,
-            reneged=list(reneged) if reneged else None,
             legal=[],
+            **play,
         )
