@@ -21,6 +21,12 @@ What it measures, from ``STALL_PROBE_SKIP`` seconds after the process started, f
   callback can be timed): each loop iteration's CPU (thread time, which a busy machine does
   not inflate), what ran in the iterations over 10 ms, how many table timers fired in one
   iteration, and each SQLite commit's size and wall time.
+
+Each SQLite group commit is split into its parts (any loop): waiting for the writer's
+thread to start it (``queue``), its statements (``body``), the ``COMMIT`` statement (the
+fsync, and a WAL checkpoint when one falls due), and the loop taking the result back
+(``back``: from the writer's thread finishing to the awaiting coroutine running again),
+with the writer thread's CPU; the report lists them and the slowest commits' parts.
 """
 
 from __future__ import annotations
@@ -60,6 +66,8 @@ class Probe:
         self.heavy: dict[str, float] = collections.defaultdict(float)
         self.timers_per: collections.Counter[int] = collections.Counter()
         self.commits: list[tuple[int, float]] = []
+        # Per commit: games, queue, body, COMMIT, back, writer CPU (seconds), checkpointed.
+        self.parts: list[tuple[int, float, float, float, float, float, bool]] = []
         self.current: list[tuple[str, float]] = []
 
     def measuring(self, now: float) -> bool:
@@ -134,6 +142,7 @@ class Probe:
             lags, stalls, stacks = sorted(self.lags), list(self.stalls), self.stacks.copy()
             iterations, heavy = sorted(self.iterations), dict(self.heavy)
             timers_per, commits = self.timers_per.copy(), list(self.commits)
+            parts = list(self.parts)
         rows = []
         if lags:
             rows.append(f"loop lag ms ({len(lags)} timers): p50 {at(lags, 50) * 1e3:.2f} "
@@ -164,6 +173,18 @@ class Probe:
                         f"max {sizes[-1]}; wall ms p50 {at(walls, 50) * 1e3:.1f} "
                         f"p90 {at(walls, 90) * 1e3:.1f} p99 {at(walls, 99) * 1e3:.1f} "
                         f"max {walls[-1] * 1e3:.1f}")
+        if parts:
+            rows.append("commit parts ms (p50 / p90 / p99 / max, sum s):")
+            for i, name in enumerate(("queue", "body", "COMMIT", "back", "writer CPU"), 1):
+                xs = sorted(float(p[i]) for p in parts)
+                rows.append(f"  {name:10} {at(xs, 50) * 1e3:6.1f} / {at(xs, 90) * 1e3:6.1f} / "
+                            f"{at(xs, 99) * 1e3:6.1f} / {xs[-1] * 1e3:6.1f}, {sum(xs):.2f}")
+            rows.append(f"  commits that checkpointed the WAL: {sum(1 for p in parts if p[6])}")
+            rows.append("  slowest (games, queue, body, COMMIT, back ms, writer CPU ms, "
+                        "checkpoint):")
+            rows += [f"    {p[0]:4d} {p[1] * 1e3:6.1f} {p[2] * 1e3:6.1f} {p[3] * 1e3:6.1f} "
+                     f"{p[4] * 1e3:6.1f} {p[5] * 1e3:6.1f} {'yes' if p[6] else ''}"
+                     for p in sorted(parts, key=lambda p: -sum(p[1:5]))[:15]]
         rows.append("stall samples by the loop thread's innermost frames:")
         tails: collections.Counter[str] = collections.Counter()
         for stack, n in stacks.items():
@@ -216,6 +237,56 @@ def callback_name(handle: Any) -> str:
     return str(getattr(callback, "__qualname__", repr(callback)))
 
 
+def probe_writer(cls: Any, probe: Probe) -> None:
+    """Time each commit of ``cls`` (``SqliteWriter``) whole and in its parts."""
+    write, transaction = cls.write, cls._transaction
+    local = threading.local()
+
+    def timed_transaction(self: Any, games: Any) -> Any:
+        rec = local.rec = getattr(local, "next", {})
+        rec["start"], cpu = time.perf_counter(), time.thread_time()
+        db = self._connect()
+        if not getattr(self, "_traced", False):
+            def traced(sql: str) -> None:
+                if sql == "COMMIT":
+                    local.rec["commit"] = time.perf_counter()
+            db.set_trace_callback(traced)
+            self._traced = True
+        mtime = os.stat(self.path).st_mtime_ns
+        try:
+            return transaction(self, games)
+        finally:
+            rec["end"], rec["cpu"] = time.perf_counter(), time.thread_time() - cpu
+            rec["checkpoint"] = os.stat(self.path).st_mtime_ns != mtime
+
+    async def timed_write(self: Any, games: Any) -> Any:
+        began = time.perf_counter()
+        rec: dict[str, Any] = {}
+
+        def run(batch: Any) -> Any:
+            local.next = rec
+            return timed_transaction(self, batch)
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, run, games)
+        finally:
+            done = time.perf_counter()
+            if probe.measuring(began):
+                with probe.lock:
+                    probe.commits.append((len(games), done - began))
+                    if "end" in rec:
+                        commit = rec.get("commit", rec["end"])
+                        probe.parts.append((
+                            len(games), rec["start"] - began, commit - rec["start"],
+                            rec["end"] - commit, done - rec["end"], rec["cpu"],
+                            rec["checkpoint"]))
+
+    assert write is not None
+    cls._transaction = timed_transaction
+    cls.write = timed_write
+    cls._probed = True
+
+
 def install(probe: Probe) -> None:
     """Start the watchdog and the reports; time callbacks with ``STALL_PROBE_ITER=1``."""
     runner_run = asyncio.Runner.run
@@ -225,19 +296,7 @@ def install(probe: Probe) -> None:
         loop.call_soon(probe.tick, loop)
         writer = sys.modules.get("euchre.storage.sqlite_writer")
         if writer is not None and not hasattr(writer.SqliteWriter, "_probed"):
-            write = writer.SqliteWriter.write
-
-            async def timed_write(self: Any, games: Any) -> Any:
-                began = time.perf_counter()
-                try:
-                    return await write(self, games)
-                finally:
-                    if probe.measuring(began):
-                        with probe.lock:
-                            probe.commits.append((len(games), time.perf_counter() - began))
-
-            writer.SqliteWriter.write = timed_write
-            writer.SqliteWriter._probed = True
+            probe_writer(writer.SqliteWriter, probe)
         return runner_run(self, coro, **kwargs)
 
     asyncio.Runner.run = run  # type: ignore[method-assign]
