@@ -89,6 +89,8 @@ class Stats:
     """Seconds measured."""
     server_cpu: float | None = None
     """Server CPU seconds used while measuring."""
+    server_threads: dict[tuple[int, str], float] = field(default_factory=dict)
+    """Server CPU seconds used while measuring by (process number, thread name)."""
     counts: dict[str, int] = field(default_factory=dict)
     """What the site's Redis and database did while measuring (commands, commits)."""
     open_failures: int = 0
@@ -133,6 +135,29 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """User + system CPU seconds of each thread of a process so far, by thread name (threads
+    of one name summed; the process's main thread is named ``main``); a thread that ended
+    meanwhile is not counted (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            text = (task / "stat").read_text()
+        except OSError:
+            continue  # the thread ended
+        name = "main" if task.name == str(pid) else text.split("(", 1)[1].rsplit(")", 1)[0]
+        fields = text.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def threads_cpu(pids: list[int]) -> dict[tuple[int, str], float]:
+    """:func:`thread_cpu` of each process, keyed by (the process's number, thread name)."""
+    return {(i, name): cpu for i, pid in enumerate(pids)
+            for name, cpu in thread_cpu(pid).items()}
 
 
 def free_port() -> int:
@@ -319,6 +344,7 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         counts_before = await counters() if counters is not None else {}
         scraped_before = await scraped(scrape)
         cpu_before = sum(cpu_seconds(pid) for pid in server_pids)
+        threads_before = threads_cpu(server_pids)
         client_before = time.process_time()
         started = time.perf_counter()
         stats.measuring = True
@@ -328,6 +354,8 @@ async def drive(bases: list[str], tables: int, duration: float, warmup: float, s
         stats.client_cpu = time.process_time() - client_before
         if server_pids:
             stats.server_cpu = sum(cpu_seconds(pid) for pid in server_pids) - cpu_before
+            stats.server_threads = {k: v - threads_before.get(k, 0.0)
+                                    for k, v in threads_cpu(server_pids).items()}
         if counters is not None:
             counts_after = await counters()
             stats.counts = {k: v - counts_before.get(k, 0) for k, v in counts_after.items()}
@@ -585,63 +613,182 @@ def tables_before(counts: list[int], tables: int) -> int:
     return max(smaller) if smaller else 0
 
 
+@dataclass
+class SiteRun:
+    """One table count against one site: what the players and the site's parts measured."""
+
+    processes: int
+    tables: int
+    stats: Stats
+    idle_empty: Counted
+    """The site before any table opened."""
+    idle_held: Counted
+    """The site once the players left (their tables still held, in memory and leased)."""
+
+    @property
+    def moves(self) -> int:
+        """Person moves measured."""
+        return len(self.stats.latencies)
+
+    @property
+    def per_move(self) -> float | None:
+        """Server CPU milliseconds per person move (None: no move)."""
+        return (self.stats.server_cpu or 0.0) / self.moves * 1000 if self.moves else None
+
+
+@dataclass
+class Counted:
+    """A quiet stretch of a site: its processes' CPU and what its Redis and database did."""
+
+    seconds: float = 0.0
+    cpu: list[float] = field(default_factory=list)
+    """CPU seconds of each process."""
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def line(self) -> str:
+        """The stretch in one line: each process's share of a core, Redis commands and
+        database commits a second."""
+        if not self.seconds:
+            return "not measured"
+        each = ", ".join(f"{c / self.seconds:.2%}" for c in self.cpu)
+        rate = ", ".join(f"{self.counts.get(k, 0) / self.seconds:.1f} {k}"
+                         for k in ("redis commands", "redis evalsha", "redis publish",
+                                   "database commits"))
+        return f"CPU of a core per process {each}; a second: {rate}"
+
+
+async def counted(pids: list[int], seconds: float, counters: Counters) -> Counted:
+    """The site's processes' CPU and its parts' counts over ``seconds`` of nothing asked."""
+    if seconds <= 0:
+        return Counted()
+    before = await counters()
+    cpu = [cpu_seconds(pid) for pid in pids]
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    cpu = [cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True)]
+    elapsed = time.perf_counter() - started
+    after = await counters()
+    return Counted(elapsed, cpu, {k: v - before.get(k, 0) for k, v in after.items()})
+
+
+def run_site(processes: int, tables: int, args: argparse.Namespace, label: str) -> SiteRun:
+    """``tables`` players against a fresh site of ``processes`` processes (a new database,
+    and a throwaway Redis unless one was named); the site's quiet CPU and counts are taken
+    for ``args.idle`` seconds before any table opens and again after the players left."""
+    db = asyncio.run(_create_database(args.database_url, True))
+    redis_url, redis = args.redis_url, None
+    if redis_url is None:
+        redis_url, redis = start_redis()
+    servers, bases = start_site(processes, db, redis_url, tables, args)
+    pids = [s.pid for s in servers]
+    try:
+        for base in bases:
+            asyncio.run(wait_healthy(base, 60))
+        counters = site_counters(redis_url, db, bases)
+
+        async def quiet(settle: float) -> Counted:
+            await asyncio.sleep(settle)
+            return await counted(pids, args.idle, counters)
+
+        idle_empty = asyncio.run(quiet(1.0))
+        prefix = Path(args.profile) / f"p{processes}-t{tables}{label}" if args.profile else None
+        stats = asyncio.run(drive(bases, tables, args.duration, args.warmup, args.seed,
+                                  args.think, pids, prefix, counters, not args.no_continue,
+                                  args.route, args.open_rate))
+        idle_held = asyncio.run(quiet(2.0))  # the computers' last turns before it
+    finally:
+        stop_site(servers)
+        asyncio.run(_create_database(db, False))
+        if redis is not None:
+            redis.kill()
+            redis.wait()
+    return SiteRun(processes, tables, stats, idle_empty, idle_held)
+
+
+def report_run(run: SiteRun, args: argparse.Namespace) -> None:
+    """Print one run: latency, CPU, what the site did per person move, CPU by thread, and
+    the quiet stretches."""
+    stats, lat = run.stats, [x * 1000 for x in run.stats.latencies]
+    p99 = percentile(lat, 99) if lat else float("inf")
+    cpu = stats.server_cpu or 0.0
+    ok = p99 <= args.p99_ms and not stats.errors
+    print(f"processes {run.processes} tables {run.tables}: {len(lat)} moves "
+          f"({len(lat) / stats.elapsed:.0f}/s), p50 "
+          f"{percentile(lat, 50) if lat else float('nan'):.1f} ms, p99 {p99:.1f} ms, "
+          f"server CPU {cpu / stats.elapsed:.0%} of one core "
+          f"({cpu / max(1, len(lat)) * 1000:.2f} ms per person move), client CPU "
+          f"{stats.client_cpu / stats.elapsed:.0%}, load "
+          f"{os.getloadavg()[0]:.1f}, route {args.route}, tables opened "
+          f"{stats.tables} ({stats.open_failures} failed), errors {len(stats.errors)}"
+          + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
+          + ("" if ok else "  <- over the target"), flush=True)
+    if stats.counts and lat:
+        print("  per person move: " + ", ".join(
+            f"{n / len(lat):.3f} {what}" for what, n in stats.counts.items()
+            if n or not what.startswith("redis ")), flush=True)
+    if stats.server_threads and lat:
+        for i in range(run.processes):
+            mine = {name: c for (k, name), c in stats.server_threads.items() if k == i}
+            rest = sorted(((c, n) for n, c in mine.items() if n != "main"), reverse=True)
+            print(f"  process {i + 1}: {sum(mine.values()) / stats.elapsed:.0%} of a core, "
+                  f"ms per person move (of all): main thread "
+                  f"{mine.get('main', 0.0) / len(lat) * 1000:.3f}, other threads "
+                  f"{sum(c for c, _ in rest) / len(lat) * 1000:.3f}"
+                  + (" (" + ", ".join(f"{n} {c / len(lat) * 1000:.3f}"
+                                      for c, n in rest[:3] if c) + ")" if rest else ""),
+                  flush=True)
+    print(f"  quiet, before any table: {run.idle_empty.line()}", flush=True)
+    print(f"  quiet, after the players left ({stats.tables} tables held): "
+          f"{run.idle_held.line()}", flush=True)
+
+
 def scale_out(args: argparse.Namespace) -> int:
-    """Every table count against a site of each process count; the most tables each
-    served within the p99 target."""
+    """Every table count against a site of each process count, ``args.runs`` times (the
+    process counts alternated, in turned order each run); the most tables each served
+    within the p99 target, and each run's CPU per person move against the first process
+    count's, with the median over the runs."""
     if not (args.database_url or "").startswith("postgresql"):
         print("--processes needs a PostgreSQL --database-url", file=sys.stderr)
         return 2
-    best: dict[int, int] = {}
-    per_move: dict[tuple[int, int], float] = {}  # (processes, tables): server CPU ms a move
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
+    runs: list[dict[tuple[int, int], SiteRun]] = []
+    for r in range(args.runs):
+        label = f"-r{r + 1}" if args.runs > 1 else ""
+        done: dict[tuple[int, int], SiteRun] = {}
+        for tables in sorted(args.tables):
+            # Every other run starts with the last process count, so neither count always
+            # runs first (the machine's load drifts).
+            order = args.processes if r % 2 == 0 else args.processes[::-1]
+            for processes in order:
+                if args.runs > 1:
+                    print(f"run {r + 1}:", end=" ")
+                run = run_site(processes, tables, args, label)
+                report_run(run, args)
+                if args.profile:
+                    print(profile_top([Path(f"{args.profile}/p{processes}-t{tables}{label}"
+                                            f"-{i}.txt") for i in range(processes)]),
+                          flush=True)
+                done[processes, tables] = run
+        runs.append(done)
+    summarize(runs, args)
+    return 0
+
+
+def summarize(runs: list[dict[tuple[int, int], SiteRun]], args: argparse.Namespace) -> None:
+    """The most tables within the p99 target (first run), and per table count each run's
+    CPU per person move against the first process count's with the median ratio; the
+    counted figures (commits, Redis round trips per person move; quiet CPU), median over
+    the runs."""
+    best: dict[int, int] = {}
+    first_run = runs[0]
     for processes in args.processes:
         for tables in sorted(args.tables):
-            db = asyncio.run(_create_database(args.database_url, True))
-            redis_url, redis = args.redis_url, None
-            if redis_url is None:
-                redis_url, redis = start_redis()
-            servers, bases = start_site(processes, db, redis_url, tables, args)
-            try:
-                for base in bases:
-                    asyncio.run(wait_healthy(base, 60))
-                client_cpu = time.process_time()
-                prefix = (Path(args.profile) / f"p{processes}-t{tables}"
-                          if args.profile else None)
-                stats = asyncio.run(drive(bases, tables, args.duration, args.warmup,
-                                          args.seed, args.think, [s.pid for s in servers],
-                                          prefix, site_counters(redis_url, db, bases),
-                                          not args.no_continue, args.route, args.open_rate))
-                client_cpu = time.process_time() - client_cpu
-            finally:
-                stop_site(servers)
-                asyncio.run(_create_database(db, False))
-                if redis is not None:
-                    redis.kill()
-                    redis.wait()
-            lat = [x * 1000 for x in stats.latencies]
-            p99 = percentile(lat, 99) if lat else float("inf")
-            cpu = stats.server_cpu or 0.0
-            ok = p99 <= args.p99_ms and not stats.errors
-            print(f"processes {processes} tables {tables}: {len(lat)} moves "
-                  f"({len(lat) / stats.elapsed:.0f}/s), p50 "
-                  f"{percentile(lat, 50) if lat else float('nan'):.1f} ms, p99 {p99:.1f} ms, "
-                  f"server CPU {cpu / stats.elapsed:.0%} of one core "
-                  f"({cpu / max(1, len(lat)) * 1000:.2f} ms per person move), client CPU "
-                  f"{client_cpu / (stats.elapsed + args.warmup):.0%}, load "
-                  f"{os.getloadavg()[0]:.1f}, route {args.route}, tables opened "
-                  f"{stats.tables} ({stats.open_failures} failed), errors {len(stats.errors)}"
-                  + (f" (first: {stats.errors[0][:120]})" if stats.errors else "")
-                  + ("" if ok else "  <- over the target"), flush=True)
-            if stats.counts and lat:
-                print("  per person move: " + ", ".join(
-                    f"{n / len(lat):.3f} {what}" for what, n in stats.counts.items()
-                    if n or not what.startswith("redis ")), flush=True)
-            if prefix is not None:
-                print(profile_top([Path(f"{prefix}-{i}.txt") for i in range(processes)]),
-                      flush=True)
-            if lat:
-                per_move[processes, tables] = cpu / len(lat) * 1000
+            run = first_run.get((processes, tables))
+            if run is None or not run.moves:
+                continue
+            p99 = percentile([x * 1000 for x in run.stats.latencies], 99)
+            ok = p99 <= args.p99_ms and not run.stats.errors
             if ok and best.get(processes, 0) == tables_before(args.tables, tables):
                 best[processes] = tables  # every smaller count was within the target too
     print(f"most tables with p99 <= {args.p99_ms:.0f} ms and no errors: " + ", ".join(
@@ -650,14 +797,40 @@ def scale_out(args: argparse.Namespace) -> int:
         ratio = best.get(args.processes[-1], 0) / best[args.processes[0]]
         print(f"ratio {args.processes[-1]} to {args.processes[0]}: {ratio:.2f}x")
     first = args.processes[0]
-    for processes in args.processes[1:]:
-        ratios = [f"{tables} tables {per_move[processes, tables] / per_move[first, tables]:.2f}x"
-                  for tables in sorted(args.tables)
-                  if (processes, tables) in per_move and per_move.get((first, tables))]
-        if ratios:
-            print(f"server CPU per person move, {processes} processes against {first}: "
-                  + ", ".join(ratios))
-    return 0
+
+    def med(values: list[float]) -> float:
+        return statistics.median(values) if values else float("nan")
+
+    for tables in sorted(args.tables):
+        print(f"{tables} tables, medians over {len(runs)} run{'s' if len(runs) > 1 else ''}:")
+        for processes in args.processes:
+            sites = [d[processes, tables] for d in runs if (processes, tables) in d
+                     and d[processes, tables].moves]
+            if not sites:
+                continue
+
+            def per_move(what: str, sites: list[SiteRun] = sites) -> float:
+                return med([s.stats.counts.get(what, 0) / s.moves for s in sites])
+
+            print(f"  {processes} process{'es' if processes > 1 else ''}: "
+                  f"{med([s.per_move or 0.0 for s in sites]):.2f} ms server CPU per person "
+                  f"move ({', '.join(f'{s.per_move:.2f}' for s in sites)}); per person move "
+                  f"{per_move('database commits'):.3f} commits, "
+                  f"{per_move('redis commands'):.3f} Redis commands "
+                  f"({per_move('redis evalsha'):.3f} evalsha, {per_move('redis set'):.3f} "
+                  f"set, {per_move('redis publish'):.3f} publish); quiet CPU per process "
+                  f"{med([c / s.idle_empty.seconds for s in sites if s.idle_empty.seconds for c in s.idle_empty.cpu]):.2%} "  # noqa: E501
+                  f"with no table, "
+                  f"{med([c / s.idle_held.seconds for s in sites if s.idle_held.seconds for c in s.idle_held.cpu]):.2%} "  # noqa: E501
+                  f"with the tables held")
+        for processes in args.processes[1:]:
+            ratios = [d[processes, tables].per_move / d[first, tables].per_move  # type: ignore[operator]
+                      for d in runs if d.get((processes, tables)) and d.get((first, tables))
+                      and d[processes, tables].per_move and d[first, tables].per_move]
+            if ratios:
+                print(f"  server CPU per person move, {processes} processes against {first}: "
+                      + ", ".join(f"{x:.2f}x" for x in ratios)
+                      + (f"; median {med(ratios):.2f}x" if len(ratios) > 1 else ""))
 
 
 def main() -> int:
@@ -670,6 +843,13 @@ def main() -> int:
     parser.add_argument("--redis-url", default=None,
                         help="with --processes: the site's Redis (default: a throwaway "
                              "redis-server per run)")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="with --processes: run every site this many times, the process "
+                             "counts alternated, and print each run's ratio and the median")
+    parser.add_argument("--idle", type=float, default=3.0, metavar="SECONDS",
+                        help="with --processes: measure each site's CPU, Redis commands and "
+                             "commits this long before any table and after the players left "
+                             "(0: not)")
     parser.add_argument("--p99-ms", type=float, default=100.0,
                         help="with --processes: the p99 target of move-to-update")
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
