@@ -194,3 +194,23 @@ async def test_a_fenced_store_changes_saves_and_loading_only(stores):
     with pytest.raises(StaleFenceError):
         await FencedStore(a, 1).save(game("t", 5, fence=9))  # the old owner's fence
     assert await fenced.claim("t", 3) == game("t", 4, fence=3)
+
+
+async def test_a_games_fence_is_read_without_its_record_as_get_gives_it(stores):
+    a, b = stores
+    assert await a.fence_of("t") is None  # no such game
+    await a.save(game("t", 5, fence=2))
+    assert await b.fence_of("t") == 2 == (await b.get("t")).fence
+    await b.claim("t", 4)
+    assert await a.fence_of("t") == 4 == (await a.get("t")).fence
+    assert await a.fence_of("other") is None
+
+
+async def test_a_save_being_written_counts_in_the_fence_read(stores):
+    a, _ = stores
+    await a.save(game("t", 1, fence=1))
+    writing = asyncio.ensure_future(a.save(game("t", 2, fence=3)))  # waits for its commit
+    await asyncio.sleep(0)
+    assert await a.fence_of("t") == 3 == (await a.get("t")).fence
+    await writing
+    assert await a.fence_of("t") == 3

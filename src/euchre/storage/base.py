@@ -104,6 +104,13 @@ class GameStore(ABC):
     async def get(self, game_id: str) -> StoredGame | None:
         """The game with this id, or None."""
 
+    async def fence_of(self, game_id: str) -> int | None:
+        """The game's fence as :meth:`get` would give it (None: no such game): what a new
+        owner's lease must reach, read without its record (stores override it with a query
+        that reads no record)."""
+        game = await self.get(game_id)
+        return None if game is None else game.fence
+
     @abstractmethod
     async def unfinished(self) -> list[StoredGame]:
         """Every game still in progress (to resume after a restart), oldest first."""

@@ -68,6 +68,11 @@ class MemoryStore(GameStore):
         item = self._games.get(game_id)
         return _thaw(item) if item is not None else None
 
+    async def fence_of(self, game_id: str) -> int | None:
+        """The game's fence, or None."""
+        item = self._games.get(game_id)
+        return item[0].fence if item is not None else None
+
     async def unfinished(self) -> list[StoredGame]:
         """Games in progress, oldest first."""
         items = [i for i in self._games.values() if i[0].status == PLAYING]

@@ -45,6 +45,10 @@ class PassThroughStore(GameStore):
         """The game as stored."""
         return await self.inner.get(game_id)
 
+    async def fence_of(self, game_id: str) -> int | None:
+        """The game's fence as stored."""
+        return await self.inner.fence_of(game_id)
+
     async def unfinished(self) -> list[StoredGame]:
         """Every game in progress, as stored."""
         return await self.inner.unfinished()

@@ -482,6 +482,16 @@ class SqlStore(GameStore):
         return replace(pending.game, record=record, created_at=stored.created_at,
                        meta_text=None, journal=None)
 
+    async def fence_of(self, game_id: str) -> int | None:
+        """The game's fence (a save still being written counts), read without its record
+        or lines: one small query where :meth:`get` is two and decodes the record."""
+        pending = self._pending.get(game_id)
+        async with self.engine.connect() as conn:
+            stored = await conn.scalar(select(GameRow.fence).where(GameRow.id == game_id))
+        if pending is None:
+            return None if stored is None else int(stored)
+        return pending.game.fence if stored is None else max(pending.game.fence, int(stored))
+
     async def unfinished(self) -> list[StoredGame]:
         """Games in progress, oldest first."""
         where = GameRow.status == PLAYING

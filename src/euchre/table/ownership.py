@@ -60,9 +60,9 @@ async def take_table(leases: Leases, store: GameStore, table_id: str, owner: str
     renewed with the others of ``renewer`` if given, else by itself. A ``new`` table (an
     id never saved) has nothing to read or claim: just the lease (should a row with its id
     exist after all, one with a higher fence refuses the first save: nothing changes)."""
-    before = None if new else await store.get(table_id)
+    before = None if new else await store.fence_of(table_id)  # the fence alone, no record
     keeper = await LeaseKeeper.acquire(leases, table_lease_name(table_id), owner, ttl,
-                                       on_lost, at_least=before.fence if before else 0,
+                                       on_lost, at_least=before or 0,
                                        renewer=renewer)
     if keeper is None:
         return None
