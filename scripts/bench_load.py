@@ -962,7 +962,7 @@ def main() -> int:
               f"p99 {percentile(lag, 99):.1f}  max {max(lag):.1f}")
     if stats.scraped is not None:
         for name, what in (("euchre_loop_lag_seconds", "server's loop lag (its own timer "
-                                                       "every 25 ms, how late it ran)"),
+                                                       "every 100 ms, how late it ran)"),
                            ("euchre_save_seconds", "server's save time (a table's save, "
                                                    "asked to stored, at the table)")):
             line = histogram_line(*stats.scraped, name)

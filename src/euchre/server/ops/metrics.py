@@ -43,7 +43,7 @@ class Metrics(TableObserver):
                                      registry=self.registry)
         self.loop_lag_seconds = Histogram(
             "euchre_loop_lag_seconds",
-            "How much later than due the event loop ran a timer (sampled every 25 ms): "
+            "How much later than due the event loop ran a timer (sampled every 100 ms): "
             "the loop busy, or the process waiting for a core",
             registry=self.registry,
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0))
