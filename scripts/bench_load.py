@@ -812,6 +812,10 @@ def summarize(runs: list[dict[tuple[int, int], SiteRun]], args: argparse.Namespa
             def per_move(what: str, sites: list[SiteRun] = sites) -> float:
                 return med([s.stats.counts.get(what, 0) / s.moves for s in sites])
 
+            empty = med([c / s.idle_empty.seconds for s in sites if s.idle_empty.seconds
+                         for c in s.idle_empty.cpu])
+            held = med([c / s.idle_held.seconds for s in sites if s.idle_held.seconds
+                        for c in s.idle_held.cpu])
             print(f"  {processes} process{'es' if processes > 1 else ''}: "
                   f"{med([s.per_move or 0.0 for s in sites]):.2f} ms server CPU per person "
                   f"move ({', '.join(f'{s.per_move:.2f}' for s in sites)}); per person move "
@@ -819,12 +823,9 @@ def summarize(runs: list[dict[tuple[int, int], SiteRun]], args: argparse.Namespa
                   f"{per_move('redis commands'):.3f} Redis commands "
                   f"({per_move('redis evalsha'):.3f} evalsha, {per_move('redis set'):.3f} "
                   f"set, {per_move('redis publish'):.3f} publish); quiet CPU per process "
-                  f"{med([c / s.idle_empty.seconds for s in sites if s.idle_empty.seconds for c in s.idle_empty.cpu]):.2%} "  # noqa: E501
-                  f"with no table, "
-                  f"{med([c / s.idle_held.seconds for s in sites if s.idle_held.seconds for c in s.idle_held.cpu]):.2%} "  # noqa: E501
-                  f"with the tables held")
+                  f"{empty:.2%} with no table, {held:.2%} with the tables held")
         for processes in args.processes[1:]:
-            ratios = [d[processes, tables].per_move / d[first, tables].per_move  # type: ignore[operator]
+            ratios = [(d[processes, tables].per_move or 0.0) / (d[first, tables].per_move or 1.0)
                       for d in runs if d.get((processes, tables)) and d.get((first, tables))
                       and d[processes, tables].per_move and d[first, tables].per_move]
             if ratios:
