@@ -847,7 +847,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=1,
                         help="with --processes: run every site this many times, the process "
                              "counts alternated, and print each run's ratio and the median")
-    parser.add_argument("--idle", type=float, default=3.0, metavar="SECONDS",
+    parser.add_argument("--idle", type=float, default=5.0, metavar="SECONDS",
                         help="with --processes: measure each site's CPU, Redis commands and "
                              "commits this long before any table and after the players left "
                              "(0: not)")
