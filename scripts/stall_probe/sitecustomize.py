@@ -27,6 +27,9 @@ thread to start it (``queue``), its statements (``body``), the ``COMMIT`` statem
 fsync, and a WAL checkpoint when one falls due), and the loop taking the result back
 (``back``: from the writer's thread finishing to the awaiting coroutine running again),
 with the writer thread's CPU; the report lists them and the slowest commits' parts.
+
+Each garbage collection in the measured seconds is timed too (``gc.callbacks``): per
+generation, how many, and their pauses' wall and CPU time.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import collections
+import gc
 import os
 import sys
 import threading
@@ -68,6 +72,9 @@ class Probe:
         self.commits: list[tuple[int, float]] = []
         # Per commit: games, queue, body, COMMIT, back, writer CPU (seconds), checkpointed.
         self.parts: list[tuple[int, float, float, float, float, float, bool]] = []
+        # Per garbage collection: generation, wall and CPU seconds, objects collected.
+        self.collections: list[tuple[int, float, float, int]] = []
+        self.collecting: tuple[float, float] | None = None
         self.current: list[tuple[str, float]] = []
 
     def measuring(self, now: float) -> bool:
@@ -118,6 +125,20 @@ class Probe:
                 "others": (last[3] - first[3]) / 1e9,
                 "stack": stall["samples"].most_common(1)[0][0]})
 
+    def collected(self, phase: str, info: dict[str, Any]) -> None:
+        """A ``gc.callbacks`` callback: time each collection."""
+        if phase == "start":
+            self.collecting = (time.perf_counter(), time.thread_time())
+            return
+        if self.collecting is None:
+            return
+        wall, cpu = self.collecting
+        self.collecting = None
+        if self.measuring(wall):
+            with self.lock:
+                self.collections.append((int(info["generation"]), time.perf_counter() - wall,
+                                         time.thread_time() - cpu, int(info["collected"])))
+
     # -- per iteration (the standard library's loop) --------------------------------------
 
     def ran(self, name: str, seconds: float) -> None:
@@ -143,6 +164,7 @@ class Probe:
             iterations, heavy = sorted(self.iterations), dict(self.heavy)
             timers_per, commits = self.timers_per.copy(), list(self.commits)
             parts = list(self.parts)
+            collections_ = list(self.collections)
         rows = []
         if lags:
             rows.append(f"loop lag ms ({len(lags)} timers): p50 {at(lags, 50) * 1e3:.2f} "
@@ -185,6 +207,16 @@ class Probe:
             rows += [f"    {p[0]:4d} {p[1] * 1e3:6.1f} {p[2] * 1e3:6.1f} {p[3] * 1e3:6.1f} "
                      f"{p[4] * 1e3:6.1f} {p[5] * 1e3:6.1f} {'yes' if p[6] else ''}"
                      for p in sorted(parts, key=lambda p: -sum(p[1:5]))[:15]]
+        for generation in (0, 1, 2):
+            done = [c for c in collections_ if c[0] == generation]
+            if done:
+                walls = sorted(c[1] for c in done)
+                cpus = sorted(c[2] for c in done)
+                rows.append(
+                    f"garbage collections of generation {generation}: {len(done)}; CPU ms p50 "
+                    f"{at(cpus, 50) * 1e3:.1f} max {cpus[-1] * 1e3:.1f} sum "
+                    f"{sum(cpus) * 1e3:.0f}; wall ms max {walls[-1] * 1e3:.1f}; collected "
+                    f"{sum(c[3] for c in done)} objects")
         rows.append("stall samples by the loop thread's innermost frames:")
         tails: collections.Counter[str] = collections.Counter()
         for stack, n in stacks.items():
@@ -327,6 +359,7 @@ def install(probe: Probe) -> None:
             time.sleep(5)
             probe.write()
 
+    gc.callbacks.append(probe.collected)
     threading.Thread(target=probe.watch, daemon=True).start()
     threading.Thread(target=report, daemon=True).start()
     atexit.register(probe.write)
