@@ -27,9 +27,11 @@ FINISHED = "finished"
 """Status of a game that has ended."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class StoredGame:
-    """One game as stored."""
+    """One game as stored (read-only by convention: not frozen, because a table builds one
+    for every save and a frozen dataclass's ``__init__`` costs several times a plain one's;
+    make changed copies with ``dataclasses.replace``)."""
 
     id: str
     """The game id (the table id)."""

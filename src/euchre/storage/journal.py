@@ -19,9 +19,11 @@ from typing import Any
 from ..actions import parse_action
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RecordTail:
-    """The record's lines from ``start`` on (counted after the base)."""
+    """The record's lines from ``start`` on (counted after the base); read-only by
+    convention (not frozen: one is made for every save, and a plain ``__init__`` is
+    several times cheaper)."""
 
     start: int
     """The index of the first line (lines before it are stored already)."""

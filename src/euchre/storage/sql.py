@@ -107,7 +107,7 @@ _TAIL_COLUMNS = ("status", "version", "meta", "updated_at", "fence", "lines")
 """What a save with a journal writes to the games row (the record's base stays)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Write:
     """A save waiting for the writer: the game's latest fields, its record written whole
     (``whole``, or None: only lines), and the lines to write."""

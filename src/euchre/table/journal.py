@@ -18,9 +18,10 @@ from ..record import action_line, opening_lines, result_line
 from ..storage.journal import RecordTail
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Mark:
-    """How much of a game's record is stored."""
+    """How much of a game's record is stored; read-only by convention (not frozen: one is
+    made for every save, and a plain ``__init__`` is several times cheaper)."""
 
     hands: int = 0
     """Hands whose opening lines (dealer, cards, seeds) are stored."""

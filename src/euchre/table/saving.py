@@ -34,9 +34,10 @@ RETRY_MOST = 5.0
 _ENCODER = msgspec.json.Encoder()  # stateless: encodes what a save writes
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TableState:
-    """A table as a save writes it."""
+    """A table as a save writes it; read-only by convention (not frozen: one is made for
+    every save, and a plain ``__init__`` is several times cheaper)."""
 
     game: GameState
     """The game now."""
