@@ -141,6 +141,10 @@ class Fanout:
         self._raws: dict[int | None, Raw] = {}
         self._rules: object = None  # the rules whose text is kept
         self._rules_raw = Raw(b"null")
+        # The parts of a table that stay the same object for many frames (its seats, the
+        # rules' wording, the last hand's summary, the next commitment), each with its
+        # text as last encoded: compared by identity, each holds the object it encoded.
+        self._parts: tuple[object, ...] = (0, 0, 0, 0)
 
     # -- snapshots of a frame, once per audience -----------------------------------------
 
@@ -165,15 +169,28 @@ class Fanout:
     def _encode_table(self, table: TableSnapshot) -> Raw:
         """``table``'s JSON, its rules (in it twice: the table's and the view's) written
         from their text encoded once while they are the same object: the rules are the
-        engine's dataclass, which msgspec encodes slower than a struct. The copies made
-        for it go only to the encoder; ``table`` itself is not changed."""
+        engine's dataclass, which msgspec encodes slower than a struct. So are the parts
+        a table keeps from frame to frame (the seats, the rules' wording, the last hand's
+        summary, the next commitment): each is encoded again only when it is another
+        object (snapshots are never changed once built, so the same object is the same
+        text). The copies made for it go only to the encoder; ``table`` itself is not
+        changed."""
         rules = table.rules
         if rules is not self._rules:
             self._rules, self._rules_raw = rules, Raw(_ENCODER.encode(rules))
         text = self._rules_raw
         view = table.view
+        seats, rules_text, summary, coming = (
+            table.seats, table.rules_text, table.summary, table.next_commitment)
+        kept = self._parts
+        if not (kept[0] is seats and kept[1] is rules_text and kept[2] is summary
+                and kept[3] is coming):  # one of them changed (a deal, a seat's presence)
+            kept = self._parts = (seats, rules_text, summary, coming,
+                                  Raw(_ENCODER.encode(seats)), Raw(_ENCODER.encode(rules_text)),
+                                  Raw(_ENCODER.encode(summary)), Raw(_ENCODER.encode(coming)))
         return Raw(_ENCODER.encode(replace(
-            table, rules=text, view=None if view is None else replace(view, rules=text))))
+            table, rules=text, view=None if view is None else replace(view, rules=text),
+            seats=kept[4], rules_text=kept[5], summary=kept[6], next_commitment=kept[7])))
 
     def event_message(self, event: Event, seat: int | None) -> Outgoing:
         """``event`` as ``seat`` (None: a spectator) receives it."""
