@@ -17,8 +17,11 @@ from .computers import BotFactory
 from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
 from .pacing import Pacing, Scheduler
 
-HISTORY_LIMIT = 160
-"""Events kept per table for rejoining clients (about two hands); older means a snapshot."""
+HISTORY_LIMIT = 1
+"""Events kept per table for rejoining clients: a rejoin is sent at most the one event after
+its ``since`` (each event carries the whole table), older means a snapshot, so only the last
+event shown is needed. Keeping more kept every frame of them (the game at each move) alive
+for the garbage collector to walk, for nothing."""
 
 
 @dataclass(frozen=True)
