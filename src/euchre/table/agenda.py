@@ -45,7 +45,9 @@ class Agenda:
     def later(self, delay: float, cmd: Command) -> None:
         """Post ``cmd`` ``delay`` seconds from now (at once if that is not in the future),
         but not before the pause after failed saves is over."""
-        delay = max(delay, self.retry.at - self.scheduler.now())
+        retry = self.retry
+        if retry.failures:  # (no clock read a move while saves succeed: at is -inf then)
+            delay = max(delay, retry.at - self.scheduler.now())
         if delay <= 0:
             self.post(cmd)
         else:
