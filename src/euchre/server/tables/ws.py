@@ -177,8 +177,11 @@ class Connection:
         """The table version of the seat's last refused move."""
         self.tries = 0
         """Refused moves at that version."""
-        self._writing = asyncio.Lock()
-        self._queued = asyncio.Event()
+        self._writing = False  # a write is under way (by the writer, or by the handler)
+        # The writer task waiting for something to write, or for the handler's write to
+        # end: a future made only when it waits (a plain flag and a future, not an
+        # asyncio.Event and Lock: several messages a move each set one).
+        self._wake: asyncio.Future[None] | None = None
 
     def encode(self, message: Outgoing | ServerMessage) -> str:
         """The JSON text of a message (a table's message is encoded once per audience, by
@@ -203,7 +206,19 @@ class Connection:
                 self.metrics.outbox_overflows.inc()
             self.send_close()
             return
-        self._queued.set()
+        wake = self._wake
+        if wake is not None:  # _wake_writer(), inline: this runs for every message
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
+
+    def _wake_writer(self) -> None:
+        """Wake the writer task if it waits (for a message, or for a write to end)."""
+        wake = self._wake
+        if wake is not None:
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
 
     def refuse(self, refusal: Refusal) -> None:
         """Close after what is queued, with the refusal's code and reason."""
@@ -222,7 +237,7 @@ class Connection:
                 self.outbox.get_nowait()
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait(None)
-        self._queued.set()
+        self._wake_writer()
 
     async def finish(self, actor: TableActor | None, writer: asyncio.Task[None]) -> None:
         """Leave the table, let the writer send what is queued and close (at most 5 s), and
@@ -240,9 +255,10 @@ class Connection:
     async def write_queued(self) -> None:
         """Write what is queued now, in order, unless another write is under way (it will
         write it)."""
-        if self._writing.locked() or self.closing:
+        if self._writing or self.closing:
             return
-        async with self._writing:
+        self._writing = True
+        try:
             while not self.outbox.empty() and not self.broken:
                 item = self.outbox.get_nowait()
                 if item is None:
@@ -253,16 +269,21 @@ class Connection:
                 except Exception:  # the peer went away: the receive loop sees it next
                     self.broken = True
                     self.closing = True
+        finally:
+            self._writing = False
+            self._wake_writer()  # it may wait for this write to end
 
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""
+        loop = asyncio.get_running_loop()
         while not self.closing:
-            await self._queued.wait()
-            self._queued.clear()
+            if self._writing or self.outbox.empty():
+                # Nothing to write, or another task is writing (what is queued meanwhile
+                # is its to write): wait for a message, or for that write to end.
+                wake = self._wake = loop.create_future()
+                await wake
+                continue
             await self.write_queued()
-            if self._writing.locked():  # another task is writing: wait for it to finish
-                async with self._writing:
-                    pass
         if self.overflowed:
             self.close_with = Refusal(1013, "too slow: reconnect with since")
         if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
