@@ -9,7 +9,7 @@ the table right after it. Both are rendered per seat: another seat's discard sho
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import msgspec
 
@@ -48,9 +48,26 @@ SPECTATORS = "spectators"
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """The table at one version: enough to render any seat's snapshot."""
+class _Pickled:
+    """Pickled as a list of the fields' values, as a frozen slotted dataclass is: a frame
+    or an event pickled by a tree where they were frozen loads here, and back
+    (``scripts/bench_delivery.py --games`` replays one tree's recorded games in another)."""
+
+    __slots__ = ()
+
+    def __getstate__(self) -> list[object]:
+        return [getattr(self, f.name) for f in fields(self)]  # type: ignore[arg-type]
+
+    def __setstate__(self, state: list[object]) -> None:
+        for f, value in zip(fields(self), state, strict=True):  # type: ignore[arg-type]
+            setattr(self, f.name, value)
+
+
+@dataclass(slots=True)
+class Frame(_Pickled):
+    """The table at one version: enough to render any seat's snapshot. Read-only by
+    convention (one is made a move: a frozen dataclass's ``__init__`` sets each field
+    through ``object.__setattr__``, several times slower)."""
 
     version: int
     """The version of the last event applied."""
@@ -78,9 +95,9 @@ class Frame:
     """The level of the computer that takes over a seat."""
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One versioned change at a table."""
+@dataclass(slots=True)
+class Event(_Pickled):
+    """One versioned change at a table (read-only by convention, like :class:`Frame`)."""
 
     version: int
     """Numbered from 1, one more for each event."""
