@@ -10,6 +10,7 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -134,6 +135,50 @@ async def test_a_game_read_while_its_lines_are_being_written_has_them(tmp_path: 
         await saving
     finally:
         await store.close()
+
+
+def hold_commits(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> tuple[
+        asyncio.Event, asyncio.Event]:
+    """Makes ``store``'s writer stop once it has taken its saves, before it writes them:
+    (set once it has taken them, set it to let the commit go on)."""
+    taken, go = asyncio.Event(), asyncio.Event()
+    owner, name = ((store._sqlite, "write") if store._sqlite is not None
+                   else (store, "_write_pg") if store._pg is not None else (store, "_write"))
+    commit = getattr(owner, name)
+
+    async def held(*args: Any) -> Any:
+        taken.set()
+        await go.wait()
+        return await commit(*args)
+
+    monkeypatch.setattr(owner, name, held)
+    return taken, go
+
+
+async def test_a_game_read_while_its_save_is_being_committed_has_it(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The writer takes the waiting saves, then commits them: a read in between once found
+    # neither (the row as before the save) on a busy machine.
+    if not isinstance(store, SqlStore):
+        pytest.skip("the memory store writes at once")
+    await store.save(game(1, fence=1))
+    taken, go = hold_commits(store, monkeypatch)
+    committing = asyncio.ensure_future(store.save(game(2, RecordTail(0, OPENING), fence=3)))
+    await taken.wait()
+    assert store._pending == {} and not committing.done()
+    got = await store.get("t")
+    assert got is not None and (got.version, got.fence, got.record) == (2, 3, record())
+    assert await store.fence_of("t") == 3
+    waiting = asyncio.ensure_future(store.save(game(3, RecordTail(5, ("1 pass",)), fence=3)))
+    await asyncio.sleep(0)
+    assert "t" in store._pending  # behind the commit: both count
+    got = await store.get("t")
+    assert got is not None and (got.version, got.record) == (3, record("1 pass"))
+    go.set()
+    await asyncio.gather(committing, waiting)
+    got = await store.get("t")
+    assert got is not None and (got.version, got.fence, got.record) == (3, 3, record("1 pass"))
+    assert await store.fence_of("t") == 3
 
 
 async def test_the_base_is_not_written_again_by_a_move(tmp_path: Path) -> None:

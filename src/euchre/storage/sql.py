@@ -269,6 +269,9 @@ class SqlStore(GameStore):
         self._pg = (PgWriter(engine, _meta_text, _refusal)
                     if engine.url.get_driver_name() == "asyncpg" else None)
         self._pending: dict[str, _Write] = {}
+        # The saves the writer took and is committing: still read (get, fence_of) until
+        # their commit ends, as they were while they waited and once they are stored.
+        self._writing: dict[str, _Write] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -343,6 +346,7 @@ class SqlStore(GameStore):
                 began = self._timers.now()
                 games, waiters = self._pending, self._waiters
                 self._pending, self._waiters, self._lines = {}, {}, 0
+                self._writing = games
                 self.commits += 1
                 self.written += len(games)
                 try:
@@ -359,6 +363,7 @@ class SqlStore(GameStore):
                             w.set_exception(e)
                     continue
                 finally:
+                    self._writing = {}  # committed (rows read now have it) or failed
                     until = min(began + window, self._timers.now() + self.commit_linger)
                 for game_id, ws in waiters.items():
                     written_fence = games[game_id].game.fence
@@ -462,7 +467,7 @@ class SqlStore(GameStore):
 
     async def get(self, game_id: str) -> StoredGame | None:
         """The game, or None (a save still being written counts)."""
-        pending = self._pending.get(game_id)
+        pending = self._unstored(game_id)
         if pending is not None and pending.whole is not None:
             record = fold_lines(pending.whole.record, pending.tail.lines)
             return replace(pending.game, record=record, record_text=None, meta_text=None,
@@ -482,10 +487,21 @@ class SqlStore(GameStore):
         return replace(pending.game, record=record, created_at=stored.created_at,
                        meta_text=None, journal=None)
 
+    def _unstored(self, game_id: str) -> _Write | None:
+        """The game's saves not yet committed, as one: the one being committed followed by
+        the one waiting (either may be missing; None if both are)."""
+        writing, pending = self._writing.get(game_id), self._pending.get(game_id)
+        if writing is None or pending is None:
+            return pending or writing
+        try:
+            return writing.then(pending)
+        except ValueError:  # the waiting lines do not follow: that save will be refused
+            return writing
+
     async def fence_of(self, game_id: str) -> int | None:
         """The game's fence (a save still being written counts), read without its record
         or lines: one small query where :meth:`get` is two and decodes the record."""
-        pending = self._pending.get(game_id)
+        pending = self._unstored(game_id)
         async with self.engine.connect() as conn:
             stored = await conn.scalar(select(GameRow.fence).where(GameRow.id == game_id))
         if pending is None:
