@@ -5,6 +5,11 @@ Defined once, here: the table builds these values, its subscribers receive them,
 ``/asyncapi.json`` and ``/openapi.json`` are generated from these same types
 (``euchre.server.wire`` re-exports them). Hidden cards never get into them: a seat's
 snapshot holds only that seat's view (table law 11 applied), a spectator's holds none.
+
+Every type here is declared ``gc=False``: the garbage collector does not track them. They are
+trees of plain values that never refer back to what holds them, so they cannot be part of a
+reference cycle, and a busy server keeps thousands of them alive (each table's kept views),
+which every young collection would otherwise walk, field by field.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ Phase = Literal[PHASE_NAMES]  # type: ignore[valid-type]
 # -- the snapshot ---------------------------------------------------------------------------
 
 
-class SeatInfo(Struct, omit_defaults=True):
+class SeatInfo(Struct, omit_defaults=True, gc=False):
     """What everyone may see about a seat."""
 
     seat: SeatNumber
@@ -58,7 +63,7 @@ class SeatInfo(Struct, omit_defaults=True):
     name (``kind`` is ``human``: it plays through its seat token like a person)."""
 
 
-class LastTrick(Struct):
+class LastTrick(Struct, gc=False):
     """The last completed trick."""
 
     leader: SeatNumber
@@ -66,7 +71,7 @@ class LastTrick(Struct):
     winner: SeatNumber
 
 
-class HandViewJson(Struct):
+class HandViewJson(Struct, gc=False):
     """One seat's view of the hand (``HandView.to_json``): never a card it may not see;
     a spectator's (``seat`` null) holds no hand, discard or legal move."""
 
@@ -99,7 +104,7 @@ class HandViewJson(Struct):
     legal: list[str]
 
 
-class Clock(Struct, omit_defaults=True):
+class Clock(Struct, omit_defaults=True, gc=False):
     """Who is on the clock and the time left (a coin or online table's clock says more)."""
 
     seat: SeatNumber
@@ -111,7 +116,7 @@ class Clock(Struct, omit_defaults=True):
     computer_speed: bool | None = None
 
 
-class HandSummary(Struct):
+class HandSummary(Struct, gc=False):
     """The public result of the last finished hand (with its revealed shuffle seed)."""
 
     hand_number: int
@@ -134,21 +139,21 @@ class HandSummary(Struct):
     """How the hand was dealt (``3-2`` or ``2-3``)."""
 
 
-class NextCommitment(Struct):
+class NextCommitment(Struct, gc=False):
     """The next hand's table seed commitment: people send their seeds after it."""
 
     hand_number: int
     commitment: str
 
 
-class DrawnCard(Struct):
+class DrawnCard(Struct, gc=False):
     """A card dealt face up to find the first dealer."""
 
     seat: SeatNumber
     card: Card
 
 
-class FirstDraw(Struct):
+class FirstDraw(Struct, gc=False):
     """How the first dealer was found: cards dealt face up from South until a black jack
     (doc 002 deal rule 1)."""
 
@@ -156,7 +161,7 @@ class FirstDraw(Struct):
     cards: list[DrawnCard]
 
 
-class TableSnapshot(Struct, omit_defaults=True):
+class TableSnapshot(Struct, omit_defaults=True, gc=False):
     """One seat's table (TABLE in docs/protocol.md)."""
 
     id: str
@@ -194,7 +199,7 @@ class TableSnapshot(Struct, omit_defaults=True):
 # -- the events -----------------------------------------------------------------------------
 
 
-class EventBody(Struct, tag_field="kind", frozen=True):
+class EventBody(Struct, tag_field="kind", frozen=True, gc=False):
     """Any event."""
 
 
@@ -301,7 +306,7 @@ def kind_of(body: EventBody) -> str:
 # -- the table socket's messages from the table ----------------------------------------------
 
 
-class ServerMessage(Struct, tag_field="type"):
+class ServerMessage(Struct, tag_field="type", gc=False):
     """Any message the server sends."""
 
 
