@@ -155,12 +155,12 @@ def hold_commits(store: SqlStore, monkeypatch: pytest.MonkeyPatch) -> tuple[
     return taken, go
 
 
-async def test_a_game_read_while_its_save_is_being_committed_has_it(
+@pytest.mark.parametrize("store", ["sqlite", "postgres"], indirect=True)  # (the memory
+async def test_a_game_read_while_its_save_is_being_committed_has_it(  # store writes at once)
         store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     # The writer takes the waiting saves, then commits them: a read in between once found
     # neither (the row as before the save) on a busy machine.
-    if not isinstance(store, SqlStore):
-        pytest.skip("the memory store writes at once")
+    assert isinstance(store, SqlStore)
     await store.save(game(1, fence=1))
     taken, go = hold_commits(store, monkeypatch)
     committing = asyncio.ensure_future(store.save(game(2, RecordTail(0, OPENING), fence=3)))
