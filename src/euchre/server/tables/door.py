@@ -167,6 +167,8 @@ class RemoteTable(TableHandle):
                 if outcome != OVER and self._view is not None:
                     self._view.replaced[seat] = reason  # the stored view may lag the owner
                 return outcome
+            if await self.tables.manager.locate(self.table_id) is None:
+                return OVER  # closed and let go by its owner meanwhile: nothing to run
             here = await self._again()
             if isinstance(here, LocalTable):
                 return await here.replace(seat, reason)
