@@ -11,7 +11,7 @@ import random
 
 from .actions import RENEGE, Action, parse_action
 from .errors import IllegalActionError
-from .hand import Deal, HandState
+from .hand import Deal, HandState, finished
 from .rules import Rules
 from .shuffle import deal_from_deck, shuffled_deck
 
@@ -93,8 +93,9 @@ class GameState:
             )
         d = cards if isinstance(cards, Deal) else deal_from_deck(cards, self.next_dealer, pattern)
         hand = HandState(self.rules, self.next_dealer, d, self.score)
-        finished = self.hands if self.current is None else (*self.hands, self.current)
-        return self._with(finished, hand, self.score)
+        # A finished hand is kept with its history as one tuple: its earlier states go.
+        done = self.hands if self.current is None else (*self.hands, finished(self.current))
+        return self._with(done, hand, self.score)
 
     def deal_random(self, rng: random.Random | None = None) -> GameState:
         """Deal the next hand from a shuffled deck (secure shuffle when ``rng`` is None)."""

@@ -849,6 +849,59 @@ class HandState:
         return f"{action} is not allowed now: it is time to {expected}"
 
 
+class _Finished(HandState):
+    """A finished hand as a game keeps it (:func:`finished`): the same state, with its
+    history held as one flat tuple (seat, action, seat, action ...) instead of through the
+    chain of every state the hand passed through, each with its (seat, action) pair. A
+    game keeps all its hands, and the chains were ~60 objects a hand that the garbage
+    collector walked for as long as the game lived."""
+
+    __slots__ = ("_past",)
+
+    _past: tuple[int | Action, ...]
+
+    def history(self) -> list[tuple[int, Action]]:
+        """Every action taken this hand, as (seat, action), oldest first."""
+        past = self._past
+        return list(zip(past[::2], past[1::2], strict=True))  # type: ignore[arg-type]
+
+    def actions_since(self, earlier: HandState) -> list[tuple[int, Action]] | None:
+        """As :meth:`HandState.actions_since`: ``earlier`` is a state of this hand when it
+        has this hand's deal and dealer and its actions begin this hand's history."""
+        if earlier is self:
+            return []
+        done = earlier.history()
+        history = self.history()
+        n = len(done)
+        if (n > len(history) or earlier._fix.deal is not self._fix.deal
+                or earlier.dealer != self.dealer or done != history[:n]):
+            return None
+        return history[n:]
+
+
+def finished(hand: HandState) -> HandState:
+    """``hand`` (over) as a game keeps it once the next hand is dealt: the same state, its
+    history held as one tuple, not through the earlier states (which can then be freed)."""
+    if type(hand) is not HandState or hand._prev is None:
+        return hand
+    new = _new_state(_Finished)
+    new._fix = hand._fix
+    new.phase = hand.phase
+    new.is_over = hand.is_over
+    new.to_act = hand.to_act
+    new._hands = hand._hands
+    new._passes = hand._passes
+    new._leader = hand._leader
+    new._trick = hand._trick
+    new._follow = hand._follow
+    new._tricks = hand._tricks
+    new._won = hand._won
+    new._prev = None
+    new._last = hand._last
+    new._past = tuple(x for pair in hand.history() for x in pair)
+    return new
+
+
 def deal(
     rules: Rules,
     dealer: int,

@@ -1,0 +1,188 @@
+"""What the garbage collector must walk for the tables a server holds: a census of the
+tracked objects that live tables keep, and of what is left once their games end.
+
+N practice tables (the same games every time, as ``play_fixed_games.py``: fixed seeds, a
+fake clock, each person's moves from a seeded generator, the server's socket connection
+subscribed) are played to their ends through a :class:`TableManager` on a memory store.
+Every ``--every`` person moves, the tracked objects are counted (after a full collection,
+everything imported and set up before the first table frozen out of the count), by type,
+with the references they hold: the work one full collection does for those tables. At the
+end the tables are closed and dropped and a last full collection says how many objects it
+freed as cyclic garbage (a table's life leaving reference cycles) and how many tracked
+objects are left over the count before the first table (what a closed table leaves
+behind)::
+
+    .venv/bin/python scripts/gc_census.py --tables 40 --every 200
+
+Compare two trees on the same games (uses only the table layer's public names).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import dataclasses
+import gc
+import hashlib
+import itertools
+import random
+from typing import Any
+
+from euchre.server.ops.metrics import Metrics
+from euchre.storage import MemoryStore
+from euchre.table.manager import TableManager
+from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.practice import PracticeOptions, practice_table
+
+
+class _Socket:
+    """Stands in for a WebSocket: the connection only queues what it would write."""
+
+    client = None
+    application_state = None
+
+
+def _connection() -> Any:
+    from euchre.server.tables.ws import Connection
+    return Connection(_Socket())  # type: ignore[arg-type]
+
+
+def census() -> tuple[int, int, collections.Counter[str]]:
+    """Tracked objects (not frozen) after a full collection, the references they hold,
+    and the objects by type."""
+    gc.collect()
+    objects = gc.get_objects()
+    refs = sum(len(gc.get_referents(o)) for o in objects)
+    kinds = collections.Counter(type(o).__qualname__ for o in objects)
+    del objects
+    return sum(kinds.values()), refs, kinds
+
+
+async def run(tables: int, seed: int, every: int, top: int, cycles: bool = False) -> None:
+    """Play ``tables`` games to their ends, counting what they keep on the way."""
+    counter = itertools.count()
+
+    def seeds() -> str:
+        return hashlib.sha256(f"{seed}:{next(counter)}".encode()).hexdigest()
+
+    rng = random.Random(seed)
+    sched = ManualScheduler()
+    pacing = Pacing(0.05, 0.2, trick_pause=0.09, jitter=0.0)
+    manager = TableManager(MemoryStore(), sched, pacing, seed_source=seeds, observer=Metrics())
+    _connection()  # imports what a connection needs before the baseline
+    gc.collect()
+    gc.freeze()
+    base, base_refs, _ = census()
+    actors, connections, people = [], [], {}
+    for i in range(tables):
+        options = PracticeOptions(partner="random", left="random", right="random")
+        config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
+        config = dataclasses.replace(config, seats=tuple(
+            dataclasses.replace(s, bot_seed=rng.getrandbits(62)) if s.is_bot() else s
+            for s in config.seats))
+        actor = await manager.open(config)
+        conn = _connection()
+        conn.seat = 0
+        await actor.join(conn)
+        actors.append(actor)
+        people[actor.id] = random.Random(rng.random())
+        connections.append(conn)
+    moves = 0
+    samples: list[tuple[int, int]] = []
+    kinds_sum: collections.Counter[str] = collections.Counter()
+    while True:
+        while True:
+            for a in actors:
+                await a.settle()
+            for conn in connections:
+                while not conn.outbox.empty():
+                    getattr(conn.outbox.get_nowait(), "text", None)
+            waiting = [a for a in actors if not a.game.is_over and a.game.to_act != 0]
+            due = sched.next_due()
+            if not waiting or due is None:
+                break
+            sched.advance(max(0.0, due - sched.now()))
+        movers = [a for a in actors if not a.game.is_over and a.game.to_act == 0]
+        if not movers:
+            break
+        for a in movers:
+            view = a.view(0)
+            assert view is not None
+            await a.act(0, str(people[a.id].choice(view.legal)))
+            moves += 1
+            if moves % every == 0:
+                n, refs, kinds = census()
+                samples.append((n - base, refs - base_refs))
+                kinds_sum.update(kinds)
+    ended, ended_refs, ended_kinds = census()
+    for a, conn in zip(actors, connections, strict=True):
+        a.leave(conn)
+    await manager.sweep(0.0)
+    await manager.close()
+    del actors, connections, people, a, conn, view
+    if cycles:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+    garbage = gc.collect()
+    if cycles:
+        gc.set_debug(0)
+        show_cycles(gc.garbage, tables)
+        gc.garbage.clear()
+    left, _, left_kinds = census()
+    print(f"tables {tables}: {moves} person moves; {len(samples)} censuses every {every}")
+    if samples:
+        objs = sum(s[0] for s in samples) / len(samples) / tables
+        refs = sum(s[1] for s in samples) / len(samples) / tables
+        print(f"while playing: {objs:,.0f} tracked objects and {refs:,.0f} references a table")
+        for kind, count in kinds_sum.most_common(top):
+            print(f"  {count / len(samples) / tables:9.1f} {kind}")
+    print(f"games over, tables still open: {(ended - base) / tables:,.0f} tracked objects "
+          f"and {(ended_refs - base_refs) / tables:,.0f} references a table")
+    for kind, count in ended_kinds.most_common(8):
+        print(f"  {count / tables:9.1f} {kind}")
+    print(f"tables closed and dropped: cyclic garbage freed {garbage}; tracked objects left "
+          f"over the count before the first table: {left - base}")
+    for kind, count in left_kinds.most_common(8):
+        print(f"  {count:9d} {kind}")
+
+
+def show_cycles(garbage: list[Any], tables: int) -> None:
+    """What the closed tables left as cyclic garbage: by type, and what refers to each
+    object of the types that hold the rest (the references that close the cycles)."""
+    kinds = collections.Counter(type(o).__qualname__ for o in garbage)
+    print(f"cyclic garbage a table: {len(garbage) / tables:,.0f} objects")
+    for kind, count in kinds.most_common(30):
+        print(f"  {count / tables:9.1f} {kind}")
+    inside = {id(o) for o in garbage}
+    edges: collections.Counter[str] = collections.Counter()
+    for o in garbage:
+        if type(o).__qualname__ in ("dict", "list", "tuple", "cell", "function", "method"):
+            continue
+        for r in gc.get_referrers(o):
+            if id(r) in inside:
+                holder = type(r).__qualname__
+                if holder == "dict":  # name the object whose attributes the dict is
+                    for rr in gc.get_referrers(r):
+                        if id(rr) in inside and getattr(rr, "__dict__", None) is r:
+                            holder = type(rr).__qualname__ + ".__dict__"
+                edges[f"{holder} -> {type(o).__qualname__}"] += 1
+    print("references to the cycles' objects, from inside the garbage:")
+    for edge, count in edges.most_common(40):
+        print(f"  {count / tables:9.1f} {edge}")
+
+
+def main() -> None:
+    """Parse the arguments and run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--every", type=int, default=200, help="person moves between counts")
+    parser.add_argument("--top", type=int, default=25, help="types listed")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cycles", action="store_true",
+                        help="list the cyclic garbage the closed tables left")
+    args = parser.parse_args()
+    asyncio.run(run(args.tables, args.seed, args.every, args.top, args.cycles))
+
+
+if __name__ == "__main__":
+    main()
