@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from euchre.storage import PLAYING, StaleFenceError, StoredGame
+from euchre.storage import FINISHED, PLAYING, StaleFenceError, StoredGame
 from euchre.storage.journal import RecordTail
 from euchre.storage.sql import SqlStore, make_engine
 from euchre.storage.sqlite_writer import SqliteWriter
@@ -103,5 +103,38 @@ async def test_appends_in_one_commit_fail_alone_when_fenced_out_or_not_following
                 == [("a", 2, 1), ("b", 1, 0), ("c", 1, 0), ("d", 2, 2)]
             assert db.execute("SELECT game_id, seq FROM game_lines ORDER BY 1, 2").fetchall() \
                 == [("a", 0), ("d", 0), ("d", 1)]
+    finally:
+        await store.close()
+
+
+async def test_a_save_that_finishes_its_game_among_others_stores_its_status(
+        tmp_path: Path) -> None:
+    path = tmp_path / "g.db"
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{path}", commit_window=0.05)
+    try:
+        await asyncio.gather(*(store.save(game(i, 1)) for i in "abc"))
+        await store.claim("c", 5)
+        results = await asyncio.gather(
+            store.save(game("a", 2, RecordTail(0, ("hand 1",)))),
+            store.save(dataclasses.replace(game("b", 2, RecordTail(0, ("end 10 4",))),
+                                           status=FINISHED)),
+            store.save(game("c", 2, RecordTail(0, ("hand 1",)))),  # fenced out by the claim
+            return_exceptions=True)
+        assert results[:2] == [None, None]
+        assert isinstance(results[2], StaleFenceError) and results[2].stored_fence == 5
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT id, status, version, lines, meta FROM games "
+                              "ORDER BY id").fetchall() == [
+                ("a", PLAYING, 2, 1, '{"v":2}'), ("b", FINISHED, 2, 1, '{"v":2}'),
+                ("c", PLAYING, 1, 0, '{"v":1}')]
+            assert db.execute("SELECT game_id, seq, line FROM game_lines ORDER BY 1, 2"
+                              ).fetchall() == [("a", 0, "hand 1"), ("b", 0, "end 10 4")]
+        # and a save that keeps a finished status is written in the commit's one statement
+        await store.save(game("a", 3, RecordTail(1, ("dealer 0",))))
+        await store.save(dataclasses.replace(game("b", 3, RecordTail(1, ())), status=FINISHED))
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT id, status, version, lines FROM games WHERE id < 'c' "
+                              "ORDER BY id").fetchall() == [("a", PLAYING, 3, 2),
+                                                            ("b", FINISHED, 3, 1)]
     finally:
         await store.close()

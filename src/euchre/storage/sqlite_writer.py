@@ -4,8 +4,9 @@ Through SQLAlchemy and aiosqlite each statement of a commit was compiled, had it
 parameters built, and crossed to aiosqlite's thread and back; a commit carrying twenty
 tables' saves made dozens of such trips. :class:`SqliteWriter` keeps its own ``sqlite3``
 connection on its own thread and runs a whole commit there in one call: a conditional
-UPDATE (or, for a record written whole, an upsert) per game, each one's row count checked
-so a fenced-out save fails alone, then the new lines in one ``executemany``. The statements
+upsert per record written whole, the saves that only append lines in one ``executemany`` of
+a conditional UPDATE (each save whose row is not changed by it is then written alone, so a
+fenced-out save fails alone), then the new lines in one ``executemany``. The statements
 are plain SQL text, prepared once by ``sqlite3``'s statement cache. Reads and every other
 store still go through SQLAlchemy; SQLite's write lock (and ``busy_timeout``) orders this
 connection's writes with theirs.
@@ -17,6 +18,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from itertools import repeat
 from typing import Any, Protocol
 
 from .base import StoredGame
@@ -34,6 +36,12 @@ _APPEND = (
     "lines = ? WHERE id = ? AND fence <= ? AND lines >= ?")
 """A game's latest fields where its fence allows and the lines before the new ones are
 stored (the record's base stays)."""
+_APPEND_SAME = (
+    "UPDATE games SET version = ?, meta = ?, updated_at = ?, fence = ?, lines = ? "
+    "WHERE id = ? AND fence <= ? AND lines >= ? AND status = ?")
+""":data:`_APPEND` for a save whose status is the row's already (most saves): the status
+column is not set, so SQLite leaves its index alone (setting it to the same value deletes
+and inserts the index entry)."""
 _PUT_LINES = (
     "INSERT INTO game_lines (game_id, seq, line) VALUES (?, ?, ?) "
     "ON CONFLICT (game_id, seq) DO UPDATE SET line = excluded.line")
@@ -130,31 +138,52 @@ class SqliteWriter:
     def _write(self, db: sqlite3.Connection, games: Mapping[str, Write]) -> dict[str, Exception]:
         execute = db.execute
         refused: dict[str, Exception] = {}
-        lines: list[tuple[str, int, str]] = []
+        written: list[tuple[str, Write]] = []
+        appends: list[tuple[str, Write]] = []
         trims: list[tuple[str, int]] = []
+        meta_text = self._meta_text
         for game_id, w in games.items():
-            game, tail = w.game, w.tail
-            if w.whole is not None:
-                written = execute(_UPSERT, (
-                    game_id, game.kind, game.status, game.version, self._meta_text(game),
-                    self._record_text(w.whole), game.created_at, game.updated_at,
-                    game.fence, tail.end)).rowcount
-                if written:
-                    trims.append((game_id, tail.end))
-            else:
-                written = execute(_APPEND, (
-                    game.status, game.version, self._meta_text(game), game.updated_at,
-                    game.fence, tail.end, game_id, game.fence, tail.start)).rowcount
-            if not written:
-                row = execute(_ROW, (game_id,)).fetchone()
-                refused[game_id] = self._refusal(game_id, w, row)
+            if w.whole is None:
+                appends.append((game_id, w))
                 continue
-            seq = tail.start
-            for line in tail.lines:
-                lines.append((game_id, seq, line))
-                seq += 1
+            game, tail = w.game, w.tail
+            if execute(_UPSERT, (
+                    game_id, game.kind, game.status, game.version, meta_text(game),
+                    self._record_text(w.whole), game.created_at, game.updated_at,
+                    game.fence, tail.end)).rowcount:
+                written.append((game_id, w))
+                trims.append((game_id, tail.end))
+            else:
+                refused[game_id] = self._refuse(db, game_id, w)
+        if appends:
+            # One statement for them all; if it changed fewer rows than it was given (a
+            # save that changes the status, or one refused), each is written on its own
+            # with the status, which writes again the same fields to those it changed.
+            if db.executemany(_APPEND_SAME, [
+                    (w.game.version, meta_text(w.game), w.game.updated_at, w.game.fence,
+                     w.tail.end, game_id, w.game.fence, w.tail.start, w.game.status)
+                    for game_id, w in appends]).rowcount == len(appends):
+                written += appends
+            else:
+                for game_id, w in appends:
+                    game, tail = w.game, w.tail
+                    if execute(_APPEND, (
+                            game.status, game.version, meta_text(game), game.updated_at,
+                            game.fence, tail.end, game_id, game.fence, tail.start)).rowcount:
+                        written.append((game_id, w))
+                    else:
+                        refused[game_id] = self._refuse(db, game_id, w)
+        lines: list[tuple[str, int, str]] = []
+        for game_id, w in written:
+            tail = w.tail
+            if tail.lines:
+                lines += zip(repeat(game_id), range(tail.start, tail.end), tail.lines)
         if lines:
             db.executemany(_PUT_LINES, lines)
         if trims:  # lines after an old base: never read, tidied away
             db.executemany(_TRIM_LINES, trims)
         return refused
+
+    def _refuse(self, db: sqlite3.Connection, game_id: str, w: Write) -> Exception:
+        """Why ``w`` was not written, from its row as stored."""
+        return self._refusal(game_id, w, db.execute(_ROW, (game_id,)).fetchone())
