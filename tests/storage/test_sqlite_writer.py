@@ -138,3 +138,21 @@ async def test_a_save_that_finishes_its_game_among_others_stores_its_status(
                                                             ("b", FINISHED, 3, 1)]
     finally:
         await store.close()
+
+
+async def test_both_connections_checkpoint_the_log_every_4000_pages(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp_path}/g.db")
+    try:
+        await store.save(game("a", 1))  # the writer's connection is made
+        writer = store._sqlite
+        assert writer is not None and writer._db is not None
+        db = writer._db  # used on its own thread
+        assert await asyncio.get_running_loop().run_in_executor(
+            writer._thread, lambda: db.execute("PRAGMA wal_autocheckpoint").fetchone()) \
+            == (4000,)
+        async with store.engine.connect() as conn:
+            assert (await conn.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 4000
+    finally:
+        await store.close()

@@ -2,7 +2,8 @@
 
 SQLite (aiosqlite) by default, PostgreSQL (asyncpg) when given such a URL. The schema is
 brought up to date with Alembic when the store opens. Every SQLite connection gets
-``journal_mode=WAL``, ``busy_timeout=5000`` and ``foreign_keys=ON``.
+``journal_mode=WAL``, ``wal_autocheckpoint=4000``, ``busy_timeout=5000`` and
+``foreign_keys=ON``.
 """
 
 from __future__ import annotations

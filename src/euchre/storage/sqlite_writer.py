@@ -52,11 +52,21 @@ _ROW = "SELECT fence, lines FROM games WHERE id = ?"
 """What a refused save is told about the row."""
 
 
+WAL_CHECKPOINT_PAGES = 4000
+"""Pages in the write-ahead log after which a commit copies them into the database file
+(SQLite's default is 1000). A checkpoint writes each page once however many commits
+changed it, and a busy server's commits keep changing the same few hundred pages (the
+playing games' rows, the lines' index), so one every 4000 pages writes about as much as
+one every 1000 did, a quarter as often. The log file grows to about 16 MB."""
+
+
 def set_pragmas(db: Any) -> None:
     """What every connection to a games file runs first (this writer's and SQLAlchemy's):
-    write-ahead log, waiting for the write lock, foreign keys."""
+    write-ahead log, checkpoints every :data:`WAL_CHECKPOINT_PAGES`, waiting for the
+    write lock, foreign keys."""
     cursor = db.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
