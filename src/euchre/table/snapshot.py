@@ -35,6 +35,21 @@ from .wire import DrawnCard, FirstDraw, HandViewJson, LastTrick, SeatInfo, Table
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 _CARDS = tuple(card_text(c) for c in range(25))  # a card's text by its number
 _PLAYING = PHASE_NAMES[PLAY]
+# Lists every view would otherwise make anew: the empty ones, who sits out, and pairs of
+# numbers (scores, tricks, points) by value. Shared by every snapshot of every table, as
+# a snapshot is never changed once built; each list a view makes is one more object for
+# the garbage collector to walk while the table keeps it.
+_EMPTY: list[Any] = []
+_SITTING_OUT = tuple([s for s in range(4) if out >> s & 1] for out in range(16))
+_PAIRS: dict[tuple[int, int], list[int]] = {}
+
+
+def _pair(values: tuple[int, int]) -> list[int]:
+    """The shared list of two numbers (``[a, b]``)."""
+    got = _PAIRS.get(values)
+    if got is None:
+        got = _PAIRS[values] = [values[0], values[1]]
+    return got
 
 
 def view_json(view: HandView, public: bool = False) -> HandViewJson:
@@ -170,7 +185,7 @@ class Snapshots:
             preset=config.preset,
             rules=config.rules,
             rules_text=rules_text,
-            score=list(game.score),
+            score=_pair(game.score),
             hand_number=len(game.hands) + (current is not None),
             dealer=current.dealer if current is not None else None,
             to_act=current.to_act if current is not None and not current.is_over else None,
@@ -213,7 +228,7 @@ class Snapshots:
         if held is None or held[0] != mask:
             held = self._held[seat] = (mask, [_CARDS[c] for c in cards_of(mask)])
         history = public.history
-        gave: list[str] = []
+        gave: list[str] = _EMPTY
         own = self._own.get(seat)
         if own:  # the seat's own discard or farmer's swap, in full
             history = list(history)
@@ -225,7 +240,7 @@ class Snapshots:
         return replace(
             public, seat=seat, hand=held[1], history=history, farmer_gave=gave,
             discard=_CARDS[discard] if seat == public.dealer and discard >= 0 else None,
-            legal=[str(a) for a in state.legal_actions()] if state.to_act == seat else [],
+            legal=[str(a) for a in state.legal_actions()] if state.to_act == seat else _EMPTY,
         )
 
     def _public_view(self, state: HandState) -> HandViewJson:
@@ -273,8 +288,8 @@ class Snapshots:
             "last_trick": (LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
                                      winner=last[2]) if last else None),
             "tricks_played": len(tricks),
-            "tricks_won": list(state.tricks_won),
-            "points": list(state.points),
+            "tricks_won": _pair(state.tricks_won),
+            "points": _pair(state.points),
             "thrown_in": state.thrown_in,
             "reneged": list(reneged) if reneged else None,
         }
@@ -288,18 +303,18 @@ class Snapshots:
             seat=None,
             rules=state.rules,
             dealer=state.dealer,
-            score=list(state.score),
+            score=_pair(state.score),
             phase=PHASE_NAMES[state.phase],
-            hand=[],
+            hand=_EMPTY,
             upcard=_CARDS[state.upcard],
             upcard_taken=taken,
             trump=suit_text(trump) if trump >= 0 else None,
             maker=maker if maker >= 0 else None,
             alone=state.alone,
             lone_defender=lone if lone >= 0 else None,
-            sitting_out=[s for s in range(4) if out >> s & 1],
+            sitting_out=_SITTING_OUT[out],
             discard=None,
-            farmer_gave=[],
-            legal=[],
+            farmer_gave=_EMPTY,
+            legal=_EMPTY,
             **play,
         )
