@@ -6,7 +6,9 @@ fake clock, each person's moves from a seeded generator, the server's socket con
 subscribed) are played to their ends through a :class:`TableManager` on a memory store.
 Every ``--every`` person moves, the tracked objects are counted (after a full collection,
 everything imported and set up before the first table frozen out of the count), by type,
-with the references they hold: the work one full collection does for those tables. At the
+with the references they hold: the work one full collection does for those tables. The
+collector is off meanwhile, so the objects made since the census before and still alive
+are counted too, per person move: the work young collections do for each move. At the
 end the tables are closed and dropped and a last full collection says how many objects it
 freed as cyclic garbage (a table's life leaving reference cycles) and how many tracked
 objects are left over the count before the first table (what a closed table leaves
@@ -46,6 +48,19 @@ class _Socket:
 def _connection() -> Any:
     from euchre.server.tables.ws import Connection
     return Connection(_Socket())  # type: ignore[arg-type]
+
+
+def young() -> tuple[int, int]:
+    """The tracked objects made since the last census and still alive (the collector is
+    off while the games play, so they are all in the youngest generation), and the
+    references they hold: what a young collection would walk."""
+    objects = gc.get_objects(0)
+    YOUNG_KINDS.update(type(o).__qualname__ for o in objects)
+    return len(objects), sum(len(gc.get_referents(o)) for o in objects)
+
+
+YOUNG_KINDS: collections.Counter[str] = collections.Counter()
+"""The types of the objects :func:`young` counted, over the censuses."""
 
 
 def census() -> tuple[int, int, collections.Counter[str]]:
@@ -90,6 +105,8 @@ async def run(tables: int, seed: int, every: int, top: int, cycles: bool = False
         connections.append(conn)
     moves = 0
     samples: list[tuple[int, int]] = []
+    fresh: list[tuple[int, int]] = []  # made since the census before, and alive
+    gc.disable()
     kinds_sum: collections.Counter[str] = collections.Counter()
     while True:
         while True:
@@ -112,9 +129,11 @@ async def run(tables: int, seed: int, every: int, top: int, cycles: bool = False
             await a.act(0, str(people[a.id].choice(view.legal)))
             moves += 1
             if moves % every == 0:
+                fresh.append(young())
                 n, refs, kinds = census()
                 samples.append((n - base, refs - base_refs))
                 kinds_sum.update(kinds)
+    gc.enable()
     ended, ended_refs, ended_kinds = census()
     for a, conn in zip(actors, connections, strict=True):
         a.leave(conn)
@@ -134,6 +153,14 @@ async def run(tables: int, seed: int, every: int, top: int, cycles: bool = False
         objs = sum(s[0] for s in samples) / len(samples) / tables
         refs = sum(s[1] for s in samples) / len(samples) / tables
         print(f"while playing: {objs:,.0f} tracked objects and {refs:,.0f} references a table")
+        made = sum(f[0] for f in fresh[1:]) / (every * len(fresh[1:]) or 1)
+        made_refs = sum(f[1] for f in fresh[1:]) / (every * len(fresh[1:]) or 1)
+        print(f"made since the census before and still alive: {made:,.1f} tracked objects "
+              f"and {made_refs:,.1f} references a person move")
+        moved = every * len(fresh)
+        for kind, count in YOUNG_KINDS.most_common(top):
+            print(f"  {count / moved:9.2f} {kind}")
+        print("kept a table (after a full collection):")
         for kind, count in kinds_sum.most_common(top):
             print(f"  {count / len(samples) / tables:9.1f} {kind}")
     print(f"games over, tables still open: {(ended - base) / tables:,.0f} tracked objects "
