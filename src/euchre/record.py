@@ -299,9 +299,22 @@ def opening_lines(number: int, dealer: int, deal: Deal, seed: str | None,
     return lines
 
 
+_ACTION_LINES: dict[tuple[int, Action], str] = {}
+"""Lines already made, by (seat, action): a table's save writes one for each move, and the
+moves a game can hold are few (hashing the pair costs a fraction of writing its text)."""
+_ACTION_LINES_MOST = 8192
+"""No more are kept (farmer swaps alone could name many more)."""
+
+
 def action_line(seat: int, action: Action) -> str:
     """The text line of one action (a renege claim names its seats itself)."""
-    return str(action) if action.kind == RENEGE else f"{seat} {action}"
+    key = (seat, action)
+    line = _ACTION_LINES.get(key)
+    if line is None:
+        line = str(action) if action.kind == RENEGE else f"{seat} {action}"
+        if len(_ACTION_LINES) < _ACTION_LINES_MOST:
+            _ACTION_LINES[key] = line
+    return line
 
 
 def result_line(points: tuple[int, int]) -> str:
