@@ -108,6 +108,26 @@ async def test_saves_waiting_together_are_written_in_order(store: GameStore) -> 
     assert got is not None and got.version == 4 and got.record == record("1 pass", "2 pass")
 
 
+async def test_a_claim_reads_the_base_and_the_lines_that_count(store: GameStore) -> None:
+    # PostgreSQL claims in statements of its own (the fence raised returning the row, then
+    # the lines before the row's count): the same game as the others read.
+    await store.save(game(1, fence=1))
+    await store.save(game(2, RecordTail(0, OPENING), fence=1))
+    await store.save(game(3, RecordTail(5, ("1 pass", "2 pass")), fence=1))
+    claimed = await store.claim("t", 2)
+    assert claimed is not None
+    assert (claimed.version, claimed.fence, claimed.meta) == (3, 2, {"v": 3})
+    assert claimed.record == record("1 pass", "2 pass") == (await store.get("t")).record
+    assert await store.fence_of("t") == 2
+    with pytest.raises(StaleFenceError) as refused:
+        await store.claim("t", 1)
+    assert (refused.value.fence, refused.value.stored_fence) == (1, 2)
+    assert await store.claim("missing", 3) is None and await store.fence_of("missing") is None
+    await store.save(game(4, fence=2))  # a base written whole again: no lines count now
+    claimed = await store.claim("t", 3)
+    assert claimed is not None and claimed.record == BASE and claimed.fence == 3
+
+
 async def test_lines_from_an_owner_fenced_out_are_refused_and_not_written(
         store: GameStore) -> None:
     old, new = FencedStore(store, 1), FencedStore(store, 2)

@@ -77,10 +77,14 @@ def _sqlite_pragmas(dbapi_connection: Any, connection_record: Any) -> None:
 
 def make_engine(url: str) -> AsyncEngine:
     """An async engine for ``url`` (SQLite connections get the PRAGMAs)."""
-    engine = create_async_engine(url)
     if make_url(url).get_backend_name() == "sqlite":
+        engine = create_async_engine(url)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    else:  # a server that may restart: its pooled connections pinged after a rest
+    else:
+        # A server that may restart: its pooled connections pinged after a rest. The pool
+        # lends the connection checked in last (not the one that rested longest), so a
+        # few connections serve the reads and stay fresh, and pings are rare.
+        engine = create_async_engine(url, pool_use_lifo=True)
         ping_when_idle(engine)
     return engine
 
@@ -104,6 +108,14 @@ def migrate(url: str) -> None:
 
 _COLUMNS = ("id", "kind", "status", "version", "meta", "record", "created_at", "updated_at",
             "fence", "lines")
+_FENCE_PG = "SELECT fence FROM games WHERE id = $1"
+"""A game's fence on asyncpg, sent as it is: one round trip where SQLAlchemy's connection
+adds a ``BEGIN`` and a ``ROLLBACK`` around it."""
+_CLAIM_PG = ("UPDATE games SET fence = $2 WHERE id = $1 AND fence <= $2 RETURNING id, kind, "
+             "status, version, meta, record, created_at, updated_at, fence, lines")
+"""A claim's fence raised on asyncpg, returning the row as written (none: refused)."""
+_LINES_PG = "SELECT line FROM game_lines WHERE game_id = $1 AND seq < $2 ORDER BY seq"
+"""A game's lines that count, in order, on asyncpg."""
 _TAIL_COLUMNS = ("status", "version", "meta", "updated_at", "fence", "lines")
 """What a save with a journal writes to the games row (the record's base stays)."""
 
@@ -450,6 +462,8 @@ class SqlStore(GameStore):
         """Raise the stored fence to ``fence`` (one conditional UPDATE) and read the game
         in the same transaction; None if there is none, :class:`StaleFenceError` if its
         fence is higher."""
+        if self._pg is not None:
+            return await self._claim_pg(game_id, fence)
         async with self.engine.begin() as conn:
             await conn.execute(update(GameRow).where(GameRow.id == game_id,
                                                      GameRow.fence <= fence).values(fence=fence))
@@ -460,6 +474,27 @@ class SqlStore(GameStore):
         if row.fence != fence:
             raise StaleFenceError(game_id, fence, row.fence)
         return _game(row, lines.get(game_id, ()))
+
+    async def _claim_pg(self, game_id: str, fence: int) -> StoredGame | None:
+        """:meth:`claim` on asyncpg in two statements sent as they are, each its own
+        transaction, where SQLAlchemy's is five round trips (``BEGIN``, the UPDATE, two
+        SELECTs, ``COMMIT``): the UPDATE returns the row as it wrote it, and once the fence
+        is raised no older owner changes the game, so its lines read next are the row's."""
+        async with self.engine.connect() as conn:
+            raw: Any = (await conn.get_raw_connection()).driver_connection
+            row = await raw.fetchrow(_CLAIM_PG, game_id, fence)
+            if row is None:  # no game, or a higher fence than ours
+                stored = await raw.fetchval(_FENCE_PG, game_id)
+                if stored is None:
+                    return None
+                raise StaleFenceError(game_id, fence, int(stored))
+            lines = ([r[0] for r in await raw.fetch(_LINES_PG, game_id, row["lines"])]
+                     if row["lines"] else [])
+        return StoredGame(
+            id=row["id"], kind=row["kind"], status=row["status"], version=row["version"],
+            meta=json.loads(row["meta"]), record=fold_lines(json.loads(row["record"]), lines),
+            created_at=row["created_at"], updated_at=row["updated_at"], fence=row["fence"],
+        )
 
     async def max_fence(self) -> int:
         """The highest fence stored (0 if none)."""
@@ -504,7 +539,11 @@ class SqlStore(GameStore):
         or lines: one small query where :meth:`get` is two and decodes the record."""
         pending = self._unstored(game_id)
         async with self.engine.connect() as conn:
-            stored = await conn.scalar(select(GameRow.fence).where(GameRow.id == game_id))
+            if self._pg is not None:  # one round trip, outside a transaction
+                raw: Any = (await conn.get_raw_connection()).driver_connection
+                stored = await raw.fetchval(_FENCE_PG, game_id)
+            else:
+                stored = await conn.scalar(select(GameRow.fence).where(GameRow.id == game_id))
         if pending is None:
             return None if stored is None else int(stored)
         return pending.game.fence if stored is None else max(pending.game.fence, int(stored))
