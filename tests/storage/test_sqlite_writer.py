@@ -140,7 +140,8 @@ async def test_a_save_that_finishes_its_game_among_others_stores_its_status(
         await store.close()
 
 
-async def test_both_connections_checkpoint_the_log_every_4000_pages(tmp_path: Path) -> None:
+async def test_the_connections_checkpoint_every_4000_pages_the_writer_caches_16_mib(
+        tmp_path: Path) -> None:
     from sqlalchemy import text
 
     store = await SqlStore.open(f"sqlite+aiosqlite:///{tmp_path}/g.db")
@@ -152,6 +153,9 @@ async def test_both_connections_checkpoint_the_log_every_4000_pages(tmp_path: Pa
         assert await asyncio.get_running_loop().run_in_executor(
             writer._thread, lambda: db.execute("PRAGMA wal_autocheckpoint").fetchone()) \
             == (4000,)
+        assert await asyncio.get_running_loop().run_in_executor(
+            writer._thread, lambda: db.execute("PRAGMA cache_size").fetchone()) \
+            == (-16384,)  # the writer's own page cache, 16 MiB
         async with store.engine.connect() as conn:
             assert (await conn.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 4000
     finally:
