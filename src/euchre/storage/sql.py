@@ -80,11 +80,8 @@ def make_engine(url: str) -> AsyncEngine:
     if make_url(url).get_backend_name() == "sqlite":
         engine = create_async_engine(url)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    else:
-        # A server that may restart: its pooled connections pinged after a rest. The pool
-        # lends the connection checked in last (not the one that rested longest), so a
-        # few connections serve the reads and stay fresh, and pings are rare.
-        engine = create_async_engine(url, pool_use_lifo=True)
+    else:  # a server that may restart: its pooled connections pinged after a rest
+        engine = create_async_engine(url)
         ping_when_idle(engine)
     return engine
 
