@@ -10,7 +10,8 @@ stored, another writes the lines of the games updated, and the statement returns
 each save not written, its row's fence and lines. One statement is atomic by itself, so it
 needs no ``BEGIN``/``COMMIT`` of its own: one round trip a commit. asyncpg prepares it
 once per connection (its statement cache). Records written whole (a table's first save,
-a finished game) still go through SQLAlchemy.
+its first after a handover) go the same way in a statement of their own: the rows upserted
+where the fence allows, their lines written and the lines after them removed.
 """
 
 from __future__ import annotations
@@ -49,17 +50,52 @@ written over), and each save not written with its row's (fence, lines) as they w
 no row)."""
 
 
+_WHOLE = """
+WITH v AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int4[], $5::text[],
+                         $6::text[], $7::float8[], $8::float8[], $9::int8[], $10::int4[])
+        AS v(id, kind, status, version, meta, record, created_at, updated_at, fence, lines)
+), up AS (
+    INSERT INTO games AS g (id, kind, status, version, meta, record, created_at, updated_at,
+                            fence, lines)
+    SELECT id, kind, status, version, meta, record, created_at, updated_at, fence, lines
+    FROM v
+    ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, status = excluded.status,
+        version = excluded.version, meta = excluded.meta, record = excluded.record,
+        updated_at = excluded.updated_at, fence = excluded.fence, lines = excluded.lines
+    WHERE g.fence <= excluded.fence
+    RETURNING g.id
+), put AS (
+    INSERT INTO game_lines (game_id, seq, line)
+    SELECT l.game_id, l.seq, l.line
+    FROM unnest($11::text[], $12::int4[], $13::text[]) AS l(game_id, seq, line)
+    WHERE l.game_id IN (SELECT id FROM up)
+    ON CONFLICT (game_id, seq) DO UPDATE SET line = excluded.line
+), cut AS (
+    DELETE FROM game_lines AS d USING v
+    WHERE d.game_id = v.id AND d.seq >= v.lines AND v.id IN (SELECT id FROM up)
+)
+SELECT v.id, g.fence, g.lines FROM v LEFT JOIN games AS g ON g.id = v.id
+WHERE v.id NOT IN (SELECT id FROM up)
+"""
+"""Each game's row written whole (inserted, or replaced where its fence allows), the lines
+after the new base written and any left after them (an older base's) removed, and each
+save not written with its row's (fence, lines) as they were. The lines written and those
+removed are different rows, so the statement's parts never meet."""
+
+
 class PgWriter:
     """Writes batches of saves that append lines, one statement a batch, on a connection
     of ``engine``'s pool, held from one commit to the next while the writer is busy."""
 
     def __init__(self, engine: AsyncEngine, meta_text: Callable[[StoredGame], str],
-                 refusal: Refusal) -> None:
-        """A writer through ``engine``; ``meta_text`` encodes a meta a save did not bring
-        encoded, ``refusal`` says why a save was not written."""
+                 record_text: Callable[[StoredGame], str], refusal: Refusal) -> None:
+        """A writer through ``engine``; ``meta_text`` and ``record_text`` encode what a
+        save did not bring encoded, ``refusal`` says why a save was not written."""
         self.engine = engine
         """The engine whose pooled connections the writer borrows."""
         self._meta_text = meta_text
+        self._record_text = record_text
         self._refusal = refusal
         # Held from the pool while commits follow one another (a checkout and its return
         # cost several times the statement's own CPU), given back when the writer rests.
@@ -103,12 +139,50 @@ class PgWriter:
                 seqs.append(seq)
                 lines.append(line)
                 seq += 1
+        return self._refused(games, await self._fetch(
+            _APPEND, ids, statuses, versions, metas, updated, fences, ends, starts, line_ids,
+            seqs, lines))
+
+    async def write_whole(self, games: Mapping[str, Write]) -> dict[str, Exception]:
+        """Write ``games`` (each with its record whole, and any lines after it) in one
+        statement; why each one not written was not (raises, writing nothing, if the
+        statement fails)."""
+        columns: tuple[list[Any], ...] = tuple([] for _ in range(10))
+        ids, kinds, statuses, versions, metas, records, created, updated, fences, ends = columns
+        line_ids: list[str] = []
+        seqs: list[int] = []
+        lines: list[str] = []
+        for game_id, w in games.items():
+            game, whole, tail = w.game, w.whole, w.tail
+            assert whole is not None
+            ids.append(game_id)
+            kinds.append(game.kind)
+            statuses.append(game.status)
+            versions.append(game.version)
+            metas.append(self._meta_text(game))
+            records.append(self._record_text(whole))
+            created.append(game.created_at)
+            updated.append(game.updated_at)
+            fences.append(game.fence)
+            ends.append(tail.end)
+            for i, line in enumerate(tail.lines):
+                line_ids.append(game_id)
+                seqs.append(tail.start + i)
+                lines.append(line)
+        return self._refused(games, await self._fetch(_WHOLE, *columns, line_ids, seqs, lines))
+
+    def _refused(self, games: Mapping[str, Write], rows: Any) -> dict[str, Exception]:
+        return {r[0]: self._refusal(r[0], games[r[0]],
+                                    None if r[1] is None else (int(r[1]), int(r[2])))
+                for r in rows}
+
+    async def _fetch(self, query: str, *args: Any) -> Any:
+        """The rows of ``query`` on the connection held (taken from the pool if none)."""
         if self._conn is None:
             self._conn = await self.engine.connect()
             self._raw = (await self._conn.get_raw_connection()).driver_connection
         try:
-            rows = await self._raw.fetch(_APPEND, ids, statuses, versions, metas, updated,
-                                         fences, ends, starts, line_ids, seqs, lines)
+            return await self._raw.fetch(query, *args)
         except BaseException:
             # The connection may be broken (the server restarted): the pool makes a new
             # one rather than lend this one again.
@@ -118,6 +192,3 @@ class PgWriter:
             finally:
                 await conn.close()
             raise
-        return {r[0]: self._refusal(r[0], games[r[0]],
-                                    None if r[1] is None else (int(r[1]), int(r[2])))
-                for r in rows}

@@ -276,7 +276,7 @@ class SqlStore(GameStore):
         self._trim_lines = delete(GameLineRow).where(
             GameLineRow.game_id == bindparam("b_id"), GameLineRow.seq >= bindparam("b_lines"))
         self._sqlite = _sqlite_writer(engine)
-        self._pg = (PgWriter(engine, _meta_text, _refusal)
+        self._pg = (PgWriter(engine, _meta_text, _record_text, _refusal)
                     if engine.url.get_driver_name() == "asyncpg" else None)
         self._pending: dict[str, _Write] = {}
         # The saves the writer took and is committing: still read (get, fence_of) until
@@ -389,17 +389,16 @@ class SqlStore(GameStore):
                             w.set_exception(error)
 
     async def _write_pg(self, pg: PgWriter, games: dict[str, _Write]) -> dict[str, Exception]:
-        """Write ``games`` on PostgreSQL: the saves that append lines in one statement
-        (:class:`~.pg_writer.PgWriter`), the records written whole through the engine in a
-        transaction of their own. Each part is atomic; a part that fails fails its own
-        saves (raises if every save failed together)."""
+        """Write ``games`` on PostgreSQL (:class:`~.pg_writer.PgWriter`): the saves that
+        append lines in one statement, the records written whole in another. Each part is
+        atomic; a part that fails fails its own saves (raises if every save failed
+        together)."""
         tails = {k: w for k, w in games.items() if w.whole is None}
         wholes = {k: w for k, w in games.items() if w.whole is not None}
         refused: dict[str, Exception] = {}
         if wholes:
             try:
-                async with self.engine.begin() as conn:
-                    refused.update(await self._write(conn, wholes))
+                refused.update(await pg.write_whole(wholes))
             except Exception as e:
                 if not tails:
                     raise
