@@ -255,8 +255,8 @@ class Connection:
     async def write_queued(self) -> None:
         """Write what is queued now, in order, unless another write is under way (it will
         write it)."""
-        if self._writing or self.closing:
-            return
+        if self._writing or self.closing or self.outbox.empty():
+            return  # (nothing queued: the writer, if it waits, has nothing to do either)
         self._writing = True
         try:
             while not self.outbox.empty() and not self.broken:
@@ -271,7 +271,10 @@ class Connection:
                     self.closing = True
         finally:
             self._writing = False
-            self._wake_writer()  # it may wait for this write to end
+            if self.closing or not self.outbox.empty():
+                # The writer may wait for this write to end: what is left is its to do.
+                # (Nothing left: it is woken by the next message, as if it had written.)
+                self._wake_writer()
 
     async def write_all(self) -> None:
         """Write queued messages until told to stop (None), then close."""
