@@ -125,3 +125,36 @@ async def test_a_question_to_an_owner_that_let_go_is_asked_where_the_table_is_no
     assert "t1" not in b.owners.held and b.manager.peek("t1") is None  # closed, let go
     stored = await store.get("t1")
     assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
+
+
+async def test_a_close_asked_after_the_table_was_closed_and_let_go_is_answered_from_storage(
+        site) -> None:
+    # Three processes leave at once: a closes its table and lets it go, and the lease is
+    # then held by c, which does not run the table (it is taking it for its own leave, say):
+    # asked, c has nothing to close and lets nothing go. b's close must not chase the lease
+    # round (503, moving): the game is stored as closed, which is the answer.
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))
+    handle = await b.door.open("t1", move_here=True)
+    assert isinstance(handle, RemoteTable) and handle.owner == "a"
+    assert await (await a.door.open("t1")).close("left") is True  # closed, let go
+    leases, broker = a.owners.leases, a.host.broker
+    c_manager = make_manager(store, ManualScheduler(), prefix="c")
+    c_manager.owners = TableOwners(leases, store, "c", TTL)
+    c_host = RelayHost(broker, c_manager, "c", TTL, HintService(1.0))
+    c_host.start()
+    await c_host.ready.wait()
+    c_lease = TableOwners(leases, store, "c", TTL)
+    try:
+        assert await c_lease.take("t1") is not None  # c holds it, runs nothing
+        assert await handle.close("left") is True
+        assert await handle.close("left") is True  # asked again: the same answer
+        stored = await store.get("t1")
+        assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED,
+                                                                                 "left")
+    finally:
+        await c_lease.close()
+        await c_host.stop()
+        await c_manager.close()

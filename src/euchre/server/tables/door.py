@@ -21,6 +21,7 @@ from abc import ABC, abstractmethod
 from starlette.websockets import WebSocket
 
 from ...errors import DomainError
+from ...storage import FINISHED
 from ...table.actor import TableActor, TableStopped
 from ...table.manager import Elsewhere, TableManager
 from ...table.owners import TableUnavailable
@@ -181,10 +182,23 @@ class RemoteTable(TableHandle):
                                                              reason)
             if there:
                 return closed is not None
+            ended = await self._ended()
+            if ended is not None:
+                return ended  # closed (or played out) and let go meanwhile: nothing to close
             here = await self._again()
             if isinstance(here, LocalTable):
                 return await here.close(reason)
         raise TableMoving()
+
+    async def _ended(self) -> bool | None:
+        """How the table's game ended if it is stored as over (True: closed before its end,
+        False: played to the end), else None. An ended game never changes again, so this
+        needs no owner: at a leave made at several processes at once, the lease of the
+        table one of them closed may meanwhile be held by a process that runs nothing."""
+        stored = await self.tables.manager.store.get(self.table_id)
+        if stored is None or stored.status != FINISHED:
+            return None
+        return stored.meta.get("closed") is not None
 
 
 class Tables:
