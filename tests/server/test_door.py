@@ -16,7 +16,7 @@ from server_helpers import make_manager
 
 from euchre.broker.memory import MemoryBroker
 from euchre.leases import MemoryLeases
-from euchre.server.tables.door import LocalTable, RemoteTable, Tables
+from euchre.server.tables.door import LocalTable, RemoteTable, TableMoving, Tables
 from euchre.server.tables.hints import HintService
 from euchre.server.tables.relay import RelayEdge, RelayHost
 from euchre.storage import MemoryStore
@@ -158,3 +158,32 @@ async def test_a_close_asked_after_the_table_was_closed_and_let_go_is_answered_f
         await c_lease.close()
         await c_host.stop()
         await c_manager.close()
+
+
+async def test_a_close_at_a_table_another_process_took_meanwhile_is_not_taken_as_done(
+        site) -> None:
+    # a still runs the table when its lease runs out and b takes it (a new fence): a's own
+    # close then cannot be stored. It must not answer "closed" (a leave would be charged
+    # while the game plays on at b): it is moving (503, nothing changed), and asked again,
+    # the door reaches b, which closes it.
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    await a.manager.open(config)
+    here = await a.door.open("t1")
+    assert isinstance(here, LocalTable)
+    leases = a.owners.leases
+    assert isinstance(leases, MemoryLeases)
+    later = leases.now() + 2 * TTL
+    leases.now = lambda: later  # a's lease ran out (a has not noticed yet)
+    taken = await b.door.open("t1", move_here=True)
+    assert isinstance(taken, LocalTable) and "t1" in b.owners.held
+    with pytest.raises(TableMoving):
+        await here.close("left")
+    stored = await store.get("t1")
+    assert stored is not None and "closed" not in stored.meta  # nothing closed, nowhere
+    assert b.manager.peek("t1") is not None and b.manager.peek("t1").closed is None
+    again = await a.door.open("t1")
+    assert isinstance(again, RemoteTable) and again.owner == "b"
+    assert await again.close("left") is True
+    stored = await store.get("t1")
+    assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")

@@ -330,7 +330,9 @@ class TableActor:
 
     async def close(self, reason: str) -> None:
         """End the table before its game is over: nothing more is played; saved as finished.
-        :class:`NotStored` if that cannot be stored (the table plays on)."""
+        :class:`NotStored` if that cannot be stored (the table plays on);
+        :class:`TableStopped` if another process runs the table now (nothing closed here:
+        the close is for the new owner)."""
         if self.running and not self._stopping:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._queue.put(Close(reason, done))
@@ -343,14 +345,18 @@ class TableActor:
                 pass
         if self.closed is not None or self.game.is_over:
             return
+        if self._outbox.fenced:
+            raise TableStopped(NOT_OURS)
         self.closed = reason
-        if self.store is None or self._outbox.fenced:
+        if self.store is None:
             return
         async with self._busy:
             try:
                 await self._save()
             except StaleFenceError:
                 log.warning("table %s: not closed here: another process runs it", self.id)
+                self.closed = None
+                raise TableStopped(NOT_OURS) from None
             except Exception as e:
                 self.closed = None
                 log.warning("table %s: could not store its closing: %s", self.id, e)

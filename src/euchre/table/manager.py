@@ -21,7 +21,7 @@ from ..shuffle import new_seed
 from ..storage.base import PLAYING, GameStore, StoredGame
 from .actor import BotFactory, TableActor, restore
 from .deps import HISTORY_LIMIT, Resumed, TableDeps
-from .errors import NotStored
+from .errors import NotStored, TableStopped
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
 from .ownership import Ownership
@@ -356,6 +356,8 @@ class TableManager:
                     await actor.close(ABANDONED)
                 except NotStored:
                     continue  # the database is not answering: retired at a later sweep
+                except TableStopped:
+                    pass  # another process runs it now: not this one's to retire
                 waiting = False
             await self.forget(table_id)
             if waiting:

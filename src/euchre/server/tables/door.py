@@ -117,7 +117,10 @@ class LocalTable(TableHandle):
 
     async def close(self, reason: str) -> bool:
         """Closed at the actor, which is then saved and let go."""
-        await self.actor.close(reason)
+        try:
+            await self.actor.close(reason)
+        except TableStopped:
+            raise TableMoving() from None  # another process runs it now: a retry reaches it
         closed = self.actor.closed is not None
         await self.tables.manager.forget(self.table_id)
         return closed
