@@ -1,9 +1,10 @@
 """What the garbage collector must walk for the tables a server holds: a census of the
 tracked objects that live tables keep, and of what is left once their games end.
 
-N practice tables (the same games every time, as ``play_fixed_games.py``: fixed seeds, a
-fake clock, each person's moves from a seeded generator, the server's socket connection
-subscribed) are played to their ends through a :class:`TableManager` on a memory store.
+N practice tables (the same games every time, played by ``play_fixed_games.py``'s own
+functions: fixed seeds, a fake clock, each person's moves from a seeded generator, the
+server's socket connection subscribed) are played to their ends through a
+:class:`TableManager` on a memory store.
 Every ``--every`` person moves, the tracked objects are counted (after a full collection,
 everything imported and set up before the first table frozen out of the count), by type,
 with the references they hold: the work one full collection does for those tables. The
@@ -24,30 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import dataclasses
 import gc
-import hashlib
-import itertools
-import random
 from typing import Any
 
-from euchre.server.ops.metrics import Metrics
-from euchre.storage import MemoryStore
-from euchre.table.manager import TableManager
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
-
-
-class _Socket:
-    """Stands in for a WebSocket: the connection only queues what it would write."""
-
-    client = None
-    application_state = None
-
-
-def _connection() -> Any:
-    from euchre.server.tables.ws import Connection
-    return Connection(_Socket())  # type: ignore[arg-type]
+from play_fixed_games import _connection, fixed_manager, open_tables, play
 
 
 def young() -> tuple[int, int]:
@@ -76,70 +57,32 @@ def census() -> tuple[int, int, collections.Counter[str]]:
 
 async def run(tables: int, seed: int, every: int, top: int, cycles: bool = False) -> None:
     """Play ``tables`` games to their ends, counting what they keep on the way."""
-    counter = itertools.count()
-
-    def seeds() -> str:
-        return hashlib.sha256(f"{seed}:{next(counter)}".encode()).hexdigest()
-
-    rng = random.Random(seed)
-    sched = ManualScheduler()
-    pacing = Pacing(0.05, 0.2, trick_pause=0.09, jitter=0.0)
-    manager = TableManager(MemoryStore(), sched, pacing, seed_source=seeds, observer=Metrics())
+    manager = fixed_manager(seed)
     _connection()  # imports what a connection needs before the baseline
     gc.collect()
     gc.freeze()
     base, base_refs, _ = census()
-    actors, connections, people = [], [], {}
-    for i in range(tables):
-        options = PracticeOptions(partner="random", left="random", right="random")
-        config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
-        config = dataclasses.replace(config, seats=tuple(
-            dataclasses.replace(s, bot_seed=rng.getrandbits(62)) if s.is_bot() else s
-            for s in config.seats))
-        actor = await manager.open(config)
-        conn = _connection()
-        conn.seat = 0
-        await actor.join(conn)
-        actors.append(actor)
-        people[actor.id] = random.Random(rng.random())
-        connections.append(conn)
-    moves = 0
+    opened = await open_tables(manager, tables, seed)
     samples: list[tuple[int, int]] = []
     fresh: list[tuple[int, int]] = []  # made since the census before, and alive
-    gc.disable()
     kinds_sum: collections.Counter[str] = collections.Counter()
-    while True:
-        while True:
-            for a in actors:
-                await a.settle()
-            for conn in connections:
-                while not conn.outbox.empty():
-                    getattr(conn.outbox.get_nowait(), "text", None)
-            waiting = [a for a in actors if not a.game.is_over and a.game.to_act != 0]
-            due = sched.next_due()
-            if not waiting or due is None:
-                break
-            sched.advance(max(0.0, due - sched.now()))
-        movers = [a for a in actors if not a.game.is_over and a.game.to_act == 0]
-        if not movers:
-            break
-        for a in movers:
-            view = a.view(0)
-            assert view is not None
-            await a.act(0, str(people[a.id].choice(view.legal)))
-            moves += 1
-            if moves % every == 0:
-                fresh.append(young())
-                n, refs, kinds = census()
-                samples.append((n - base, refs - base_refs))
-                kinds_sum.update(kinds)
+
+    def counted(moves: int) -> None:
+        if moves % every == 0:
+            fresh.append(young())
+            n, refs, kinds = census()
+            samples.append((n - base, refs - base_refs))
+            kinds_sum.update(kinds)
+
+    gc.disable()
+    moves = await play(manager, opened, counted)
     gc.enable()
     ended, ended_refs, ended_kinds = census()
-    for a, conn in zip(actors, connections, strict=True):
+    for a, conn in zip(opened.actors, opened.connections, strict=True):
         a.leave(conn)
     await manager.sweep(0.0)
     await manager.close()
-    del actors, connections, people, a, conn, view
+    del opened, a, conn
     if cycles:
         gc.set_debug(gc.DEBUG_SAVEALL)
     garbage = gc.collect()

@@ -22,6 +22,7 @@ import dataclasses
 import hashlib
 import itertools
 import random
+from collections.abc import Callable
 from typing import Any
 
 from euchre.server.ops.metrics import Metrics
@@ -47,18 +48,33 @@ def _connection() -> Any:
     return Connection(_Socket())  # type: ignore[arg-type]
 
 
-async def run(tables: int, seed: int) -> None:
-    """Play ``tables`` games to their ends; print the person moves made."""
+def fixed_manager(seed: int) -> TableManager:
+    """A manager on a memory store and a fake clock, every deal's seed from a fixed sequence,
+    the computers with no jitter (the same order every time)."""
     counter = itertools.count()
 
     def seeds() -> str:
         return hashlib.sha256(f"{seed}:{next(counter)}".encode()).hexdigest()
 
-    rng = random.Random(seed)
-    sched = ManualScheduler()
     pacing = Pacing(0.05, 0.2, trick_pause=0.09, jitter=0.0)  # no jitter: the same order
-    manager = TableManager(MemoryStore(), sched, pacing, seed_source=seeds, observer=Metrics())
-    actors, connections, people = [], [], {}
+    return TableManager(MemoryStore(), ManualScheduler(), pacing, seed_source=seeds,
+                        observer=Metrics())
+
+
+@dataclasses.dataclass
+class FixedTables:
+    """The open tables, each with its person's connection (seat 0) and move generator."""
+
+    actors: list[Any]
+    connections: list[Any]
+    people: dict[str, random.Random]
+
+
+async def open_tables(manager: TableManager, tables: int, seed: int) -> FixedTables:
+    """Open ``tables`` practice tables of random computers with fixed seeds, the person's
+    seat subscribed through the server's socket connection."""
+    rng = random.Random(seed)
+    opened = FixedTables([], [], {})
     for i in range(tables):
         options = PracticeOptions(partner="random", left="random", right="random")
         config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
@@ -69,9 +85,20 @@ async def run(tables: int, seed: int) -> None:
         conn = _connection()
         conn.seat = 0
         await actor.join(conn)
-        actors.append(actor)
-        people[actor.id] = random.Random(rng.random())  # this table's person's moves
-        connections.append(conn)
+        opened.actors.append(actor)
+        opened.people[actor.id] = random.Random(rng.random())  # this table's person's moves
+        opened.connections.append(conn)
+    return opened
+
+
+async def play(manager: TableManager, opened: FixedTables,
+               after_move: Callable[[int], None] | None = None) -> int:
+    """Play the tables to their ends on the fake clock (each connection's messages encoded,
+    then dropped); ``after_move`` is called with the count after each person move. The
+    person moves made."""
+    sched = manager.scheduler
+    assert isinstance(sched, ManualScheduler)
+    actors, connections, people = opened.actors, opened.connections, opened.people
     moves = 0
     while True:
         while True:
@@ -88,12 +115,20 @@ async def run(tables: int, seed: int) -> None:
             sched.advance(max(0.0, due - sched.now()))
         movers = [a for a in actors if not a.game.is_over and a.game.to_act == 0]
         if not movers:
-            break
+            return moves
         for a in movers:
             view = a.view(0)
             assert view is not None
             await a.act(0, str(people[a.id].choice(view.legal)))
             moves += 1
+            if after_move is not None:
+                after_move(moves)
+
+
+async def run(tables: int, seed: int) -> None:
+    """Play ``tables`` games to their ends; print the person moves made."""
+    manager = fixed_manager(seed)
+    moves = await play(manager, await open_tables(manager, tables, seed))
     await manager.close()
     print(f"tables {tables}: {moves} person moves")
 
