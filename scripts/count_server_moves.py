@@ -26,22 +26,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+from bench_load import cpu_seconds, free_port, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
 
 FIXED_RANDOM = """\
@@ -50,14 +48,6 @@ _fixed = random.Random(12345)
 os.urandom = random._urandom = lambda n: _fixed.randbytes(n)
 """
 """The server's ``sitecustomize``: every secure random byte from a seeded generator."""
-
-
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Play:
@@ -128,24 +118,6 @@ async def _play_game(ws: ClientConnection, rng: random.Random, state: Play) -> b
             await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
 
 
-def thread_cpu(pid: int) -> float:
-    """CPU seconds of every thread of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def wait_healthy(base: str, timeout: float) -> None:
-    """Wait for ``/api/health`` to answer."""
-    deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient() as client:
-        while time.monotonic() < deadline:
-            with contextlib.suppress(httpx.HTTPError):
-                if (await client.get(f"{base}/api/health")).status_code == 200:
-                    return
-            await asyncio.sleep(0.2)
-    raise RuntimeError("the server did not start")
-
-
 async def drive(base: str, args: argparse.Namespace, pid: int, out: Path | None) -> float:
     """Play; the server's instructions (or CPU seconds) per person move in the window."""
     await wait_healthy(base, 600)
@@ -153,7 +125,7 @@ async def drive(base: str, args: argparse.Namespace, pid: int, out: Path | None)
     spy: list[subprocess.Popen[bytes]] = []
 
     def start() -> None:
-        cpu[0] = -thread_cpu(pid)
+        cpu[0] = -cpu_seconds(pid)
         if args.profile:
             spy.append(subprocess.Popen(
                 [str(Path(sys.executable).parent / "py-spy"), "record", "-p", str(pid), "-r",
@@ -167,7 +139,7 @@ async def drive(base: str, args: argparse.Namespace, pid: int, out: Path | None)
         if out is not None:
             subprocess.run(["callgrind_control", "-d", str(pid)], check=True,
                            capture_output=True)
-        cpu[0] += thread_cpu(pid)
+        cpu[0] += cpu_seconds(pid)
         for p in spy:
             p.send_signal(signal.SIGINT)
             p.wait(timeout=60)
