@@ -278,10 +278,12 @@ async def _final(site: Site, table_id: str) -> dict[str, Any] | None:
 class _Turns:
     """What the bridge remembers across reconnections."""
 
-    asked_at: int | None = None
-    """The table version the program was last asked about."""
+    asked_at: tuple[int, int] | None = None
+    """The turn the program was last asked about: (hand number, moves in the hand). Not the
+    table's version, which also moves when nothing changes for the seat (a seat connects, a
+    spectator comes), so a turn already answered would be asked again."""
     tries: int = 0
-    """Times it was asked about that version."""
+    """Times it was asked about that turn."""
     last: dict[str, Any] | None = None
     """The last TABLE seen."""
 
@@ -319,10 +321,11 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
         view = table.get("view") or {}
         if table.get("to_act") != seat.seat or not view.get("legal"):
             continue
-        if state.asked_at == table["version"] and refusal is None:
+        turn = (table.get("hand_number", 0), len(view.get("history") or ()))
+        if state.asked_at == turn and refusal is None:
             continue
-        state.tries = state.tries + 1 if state.asked_at == table["version"] else 1
-        state.asked_at = table["version"]
+        state.tries = state.tries + 1 if state.asked_at == turn else 1
+        state.asked_at = turn
         if state.tries > TRIES:
             continue
         fields: dict[str, Any] = {"seat": seat.seat, "view": view, "table": _public(table)}

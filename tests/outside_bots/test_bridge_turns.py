@@ -1,0 +1,100 @@
+"""The bridge (``euchre bot connect``) asks its program once per turn, and again only after
+a refusal, whatever else the table's socket says in between (no server here: a scripted
+socket replays an order of messages a real table sends)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from typing import Any
+
+from euchre.cli.bot import Seat, _play_socket, _Turns
+
+
+class _Socket:
+    """Gives the scripted messages; each one after the first waits for the bridge to have
+    sent as many messages as the script says, as a table answers what it was sent."""
+
+    def __init__(self, script: list[tuple[int, dict[str, Any]]]) -> None:
+        self.script = script
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, raw: str) -> None:
+        self.sent.append(json.loads(raw))
+
+    def __aiter__(self) -> _Socket:
+        return self
+
+    async def __anext__(self) -> str:
+        if not self.script:
+            raise StopAsyncIteration
+        after, message = self.script.pop(0)
+        assert len(self.sent) >= after, (after, self.sent)
+        return json.dumps(message)
+
+
+class _Program:
+    """Answers nonsense to a new turn and the first legal action when told it was refused."""
+
+    def __init__(self) -> None:
+        self.asked: list[dict[str, Any]] = []
+
+    async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        self.asked.append(fields)
+        action = fields["view"]["legal"][0] if "refused" in fields else "dance a jig"
+        return {"ok": True, "action": action}
+
+
+def _table(version: int, to_act: int | None, moves: int, hand: int = 1) -> dict[str, Any]:
+    view = {"history": [[s % 4, "pass"] for s in range(moves)],
+            "legal": ["pass", "order"] if to_act == 0 else []}
+    return {"id": "t1", "version": version, "to_act": to_act, "hand_number": hand,
+            "view": view, "game_over": False, "closed": None}
+
+
+def _snapshot(version: int, to_act: int | None, moves: int) -> dict[str, Any]:
+    return {"type": "snapshot", "version": version, "table": _table(version, to_act, moves)}
+
+
+def _event(version: int, to_act: int | None, moves: int, kind: str = "action"
+           ) -> dict[str, Any]:
+    return {"type": "event", "version": version, "event": {"kind": kind},
+            "table": _table(version, to_act, moves)}
+
+
+ILLEGAL = {"type": "error", "code": "illegal", "message": "dance a jig is not a move"}
+
+
+def _run(script: list[tuple[int, dict[str, Any]]]) -> tuple[_Socket, _Program]:
+    socket, program = _Socket(script), _Program()
+    asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
+                             io.StringIO(), _Turns()))
+    return socket, program
+
+
+def test_an_event_that_leaves_the_turn_alone_does_not_ask_again() -> None:
+    # The order a practice table sent (traced): the snapshot, then the seat's own presence
+    # (a new version, the same turn), then the refusal of the first answer.
+    _, program = _run([
+        (1, _snapshot(4, 0, 3)),
+        (2, _event(5, 0, 3, kind="presence")),
+        (2, ILLEGAL),
+        (3, _event(6, 1, 4)),
+    ])
+    assert ["refused" in fields for fields in program.asked] == [False, True]
+
+
+def test_each_refusal_asks_again_and_a_new_turn_is_asked_afresh() -> None:
+    socket, program = _run([
+        (1, _snapshot(4, 0, 3)),
+        (2, ILLEGAL),
+        (3, _event(5, 0, 3, kind="spectators")),
+        (3, _event(6, 1, 4)),
+        (3, _event(7, 0, 5)),
+        (4, ILLEGAL),
+        (5, _event(8, 1, 6)),
+    ])
+    assert ["refused" in fields for fields in program.asked] == [False, True, False, True]
+    assert [m.get("action") for m in socket.sent[1:]] == [
+        "dance a jig", "pass", "dance a jig", "pass"]
