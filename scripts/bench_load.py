@@ -26,7 +26,9 @@ commands (by command) and database commits. ``--route table`` (the default) send
 requests as ``deploy/nginx.conf`` does: a table's socket to one process chosen by hashing
 the table's id, requests about no table (opening one) to any process, so a practice table
 opened at one process moves once to its socket's (the handover) and is never relayed;
-``--route random`` sends every request and socket to a process chosen at random (a
+``--route opener`` sends a table's socket to the process that opened it (no handover: what
+handing the opener's address back to the client would do); ``--route random`` sends
+every request and socket to a process chosen at random (a
 round-robin proxy: a socket that reaches a process not running its table is relayed).
 
 Opening: ``--open-rate R`` starts the players R a second (default 100), so a thousand
@@ -122,11 +124,19 @@ def router(bases: list[str], how: str, rng: random.Random) -> Route:
     """Where requests go. ``table``: as ``deploy/nginx.conf`` sends them: everything about a
     table to the process its id hashes to (nginx's ``hash ... consistent`` picks another
     process than this CRC, but as there, one id always reaches one process), the rest to any
-    process; ``random``: every request and socket to a process chosen at random."""
+    process; ``opener``: a table's socket to the process that opened it (as if the opener's
+    address were handed back to the client: no table is handed over), the rest to any
+    process; ``random``: every request and socket to a process chosen at random. One
+    router serves one player, who opens a table and then connects to it."""
+    opened: list[str] = []
+
     def route(table_id: str | None) -> str:
         if how == "table" and table_id is not None:
             return bases[zlib.crc32(table_id.encode()) % len(bases)]
-        return rng.choice(bases)
+        if how == "opener" and table_id is not None and opened:
+            return opened[-1]
+        opened[:] = [rng.choice(bases)]
+        return opened[0]
 
     return route
 
@@ -867,9 +877,10 @@ def main() -> int:
                              "measuring, keep the stacks in DIR and print the top costs")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds the simulated person waits before each move")
-    parser.add_argument("--route", choices=("table", "random"), default="table",
+    parser.add_argument("--route", choices=("table", "opener", "random"), default="table",
                         help="with --processes: table (default): each table's socket to the "
-                             "process its id hashes to, as deploy/nginx.conf; random: every "
+                             "process its id hashes to, as deploy/nginx.conf; opener: to the "
+                             "process that opened it (no handover); random: every "
                              "request and socket to any process (sockets relayed)")
     parser.add_argument("--open-rate", type=float, default=100.0,
                         help="players started a second (each opens its table; 0: all at "
