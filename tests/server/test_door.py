@@ -16,7 +16,15 @@ from server_helpers import make_manager
 
 from euchre.broker.memory import MemoryBroker
 from euchre.leases import MemoryLeases
-from euchre.server.tables.door import LocalTable, RemoteTable, TableMoving, Tables
+from euchre.server.tables.door import (
+    ALREADY,
+    NOW,
+    OVER,
+    LocalTable,
+    RemoteTable,
+    TableMoving,
+    Tables,
+)
 from euchre.server.tables.hints import HintService
 from euchre.server.tables.relay import RelayEdge, RelayHost
 from euchre.storage import MemoryStore
@@ -158,6 +166,42 @@ async def test_a_close_asked_after_the_table_was_closed_and_let_go_is_answered_f
         await c_lease.close()
         await c_host.stop()
         await c_manager.close()
+
+
+async def test_a_replace_asked_after_the_table_was_closed_and_let_go_is_answered_from_storage(
+        site) -> None:
+    # As for the close above: the table was closed and let go by a, and its lease is then
+    # held by c, which runs nothing. b's replace of a seat (a leave at a coin table, say) is
+    # answered "over" from storage rather than chasing the lease round (503, moving).
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))
+    handle = await b.door.open("t1", move_here=True)
+    assert isinstance(handle, RemoteTable) and handle.owner == "a"
+    assert await (await a.door.open("t1")).close("left") is True  # closed, let go
+    c_lease = TableOwners(a.owners.leases, store, "c", TTL)
+    try:
+        assert await c_lease.take("t1") is not None  # c holds it, runs nothing
+        assert await handle.replace(0, "left") == OVER
+        assert b.manager.peek("t1") is None and "t1" not in b.owners.held  # nothing loaded
+        stored = await store.get("t1")
+        assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED,
+                                                                                 "left")
+        # A seat replaced before the close (its person left first) reads ALREADY, as the
+        # table itself would answer, so that leave's fee is still completed by its key.
+        config2, _ = practice_table(PracticeOptions(), table_id="t2")
+        actor2 = await a.manager.open(config2)
+        await actor2.join(_Listener(0))
+        handle2 = await b.door.open("t2", move_here=True)
+        assert isinstance(handle2, RemoteTable)
+        assert await (await a.door.open("t2")).replace(0, "left") == NOW
+        assert await (await a.door.open("t2")).close("left") is True
+        assert await c_lease.take("t2") is not None
+        assert await handle2.replace(0, "left") == ALREADY
+        assert await handle2.replace(1, "left") == OVER  # a computer's seat: nobody left
+    finally:
+        await c_lease.close()
 
 
 async def test_a_close_at_a_table_another_process_took_meanwhile_is_not_taken_as_done(

@@ -171,6 +171,12 @@ class RemoteTable(TableHandle):
                 if outcome != OVER and self._view is not None:
                     self._view.replaced[seat] = reason  # the stored view may lag the owner
                 return outcome
+            if await self._ended() is not None:
+                # Over and let go meanwhile (as for close): answered as stored, so a leave
+                # asked again still reads ALREADY (its fee completed by key), never a 503.
+                self._view = None
+                stored = await self.view()
+                return ALREADY if stored is not None and stored.is_replaced(seat) else OVER
             if await self.tables.manager.locate(self.table_id) is None:
                 return OVER  # closed and let go by its owner meanwhile: nothing to run
             here = await self._again()
