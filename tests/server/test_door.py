@@ -135,6 +135,21 @@ async def test_a_question_to_an_owner_that_let_go_is_asked_where_the_table_is_no
     assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
 
 
+async def _closed_at_a_asked_from_b(a: Process, b: Process, table_id: str,
+                                    leaver: int | None = None) -> RemoteTable:
+    """``table_id`` opened at a with somebody connected, b's handle to it, then (after
+    ``leaver``'s seat was replaced there, if given) closed at a and let go."""
+    config, _ = practice_table(PracticeOptions(), table_id=table_id)
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))
+    handle = await b.door.open(table_id, move_here=True)
+    assert isinstance(handle, RemoteTable) and handle.owner == "a"
+    if leaver is not None:
+        assert await (await a.door.open(table_id)).replace(leaver, "left") == NOW
+    assert await (await a.door.open(table_id)).close("left") is True  # closed, let go
+    return handle
+
+
 async def test_a_close_asked_after_the_table_was_closed_and_let_go_is_answered_from_storage(
         site) -> None:
     # Three processes leave at once: a closes its table and lets it go, and the lease is
@@ -142,12 +157,7 @@ async def test_a_close_asked_after_the_table_was_closed_and_let_go_is_answered_f
     # asked, c has nothing to close and lets nothing go. b's close must not chase the lease
     # round (503, moving): the game is stored as closed, which is the answer.
     a, b, store = site
-    config, _ = practice_table(PracticeOptions(), table_id="t1")
-    actor = await a.manager.open(config)
-    await actor.join(_Listener(0))
-    handle = await b.door.open("t1", move_here=True)
-    assert isinstance(handle, RemoteTable) and handle.owner == "a"
-    assert await (await a.door.open("t1")).close("left") is True  # closed, let go
+    handle = await _closed_at_a_asked_from_b(a, b, "t1")
     leases, broker = a.owners.leases, a.host.broker
     c_manager = make_manager(store, ManualScheduler(), prefix="c")
     c_manager.owners = TableOwners(leases, store, "c", TTL)
@@ -174,12 +184,7 @@ async def test_a_replace_asked_after_the_table_was_closed_and_let_go_is_answered
     # held by c, which runs nothing. b's replace of a seat (a leave at a coin table, say) is
     # answered "over" from storage rather than chasing the lease round (503, moving).
     a, b, store = site
-    config, _ = practice_table(PracticeOptions(), table_id="t1")
-    actor = await a.manager.open(config)
-    await actor.join(_Listener(0))
-    handle = await b.door.open("t1", move_here=True)
-    assert isinstance(handle, RemoteTable) and handle.owner == "a"
-    assert await (await a.door.open("t1")).close("left") is True  # closed, let go
+    handle = await _closed_at_a_asked_from_b(a, b, "t1")
     c_lease = TableOwners(a.owners.leases, store, "c", TTL)
     try:
         assert await c_lease.take("t1") is not None  # c holds it, runs nothing
@@ -190,13 +195,7 @@ async def test_a_replace_asked_after_the_table_was_closed_and_let_go_is_answered
                                                                                  "left")
         # A seat replaced before the close (its person left first) reads ALREADY, as the
         # table itself would answer, so that leave's fee is still completed by its key.
-        config2, _ = practice_table(PracticeOptions(), table_id="t2")
-        actor2 = await a.manager.open(config2)
-        await actor2.join(_Listener(0))
-        handle2 = await b.door.open("t2", move_here=True)
-        assert isinstance(handle2, RemoteTable)
-        assert await (await a.door.open("t2")).replace(0, "left") == NOW
-        assert await (await a.door.open("t2")).close("left") is True
+        handle2 = await _closed_at_a_asked_from_b(a, b, "t2", leaver=0)
         assert await c_lease.take("t2") is not None
         assert await handle2.replace(0, "left") == ALREADY
         assert await handle2.replace(1, "left") == OVER  # a computer's seat: nobody left

@@ -915,6 +915,12 @@ def _fail(done: asyncio.Future[Any] | None, error: Exception) -> None:
 
 
 
+def replaced_seats(meta: dict[str, Any]) -> dict[int, str]:
+    """The seats a computer took over from people who left, with why, as a stored game's
+    ``meta`` keeps them."""
+    return {int(s): str(w) for s, w in (meta.get("replaced") or {}).items()}
+
+
 def restore(stored: StoredGame, deps: TableDeps) -> TableActor:
     """A table rebuilt from storage (its game replayed from the record), not yet started."""
     config = TableConfig.from_json(stored.meta["config"])
@@ -925,7 +931,7 @@ def restore(stored: StoredGame, deps: TableDeps) -> TableActor:
         game=game, seeds=[h.seed or "" for h in record.hands],
         client_seeds=[h.client_seeds for h in record.hands], shuffle=meta.get("shuffle"),
         version=stored.version,
-        replaced={int(s): str(w) for s, w in (meta.get("replaced") or {}).items()},
+        replaced=replaced_seats(meta),
         seen=[int(s) for s in meta.get("seen") or ()],
         away_left={int(s): float(t) for s, t in (meta.get("away") or {}).items()}))
     actor.policy.load_json(meta.get("policy") or {})

@@ -21,8 +21,8 @@ from abc import ABC, abstractmethod
 from starlette.websockets import WebSocket
 
 from ...errors import DomainError
-from ...storage import FINISHED
-from ...table.actor import TableActor, TableStopped
+from ...storage import FINISHED, StoredGame
+from ...table.actor import TableActor, TableStopped, replaced_seats
 from ...table.manager import Elsewhere, TableManager
 from ...table.owners import TableUnavailable
 from .bot_gate import BotGate
@@ -171,12 +171,11 @@ class RemoteTable(TableHandle):
                 if outcome != OVER and self._view is not None:
                     self._view.replaced[seat] = reason  # the stored view may lag the owner
                 return outcome
-            if await self._ended() is not None:
+            over = await self._stored_over()
+            if over is not None:
                 # Over and let go meanwhile (as for close): answered as stored, so a leave
                 # asked again still reads ALREADY (its fee completed by key), never a 503.
-                self._view = None
-                stored = await self.view()
-                return ALREADY if stored is not None and stored.is_replaced(seat) else OVER
+                return ALREADY if seat in replaced_seats(over.meta) else OVER
             if await self.tables.manager.locate(self.table_id) is None:
                 return OVER  # closed and let go by its owner meanwhile: nothing to run
             here = await self._again()
@@ -191,23 +190,21 @@ class RemoteTable(TableHandle):
                                                              reason)
             if there:
                 return closed is not None
-            ended = await self._ended()
-            if ended is not None:
-                return ended  # closed (or played out) and let go meanwhile: nothing to close
+            over = await self._stored_over()
+            if over is not None:  # closed (or played out) and let go meanwhile
+                return over.meta.get("closed") is not None
             here = await self._again()
             if isinstance(here, LocalTable):
                 return await here.close(reason)
         raise TableMoving()
 
-    async def _ended(self) -> bool | None:
-        """How the table's game ended if it is stored as over (True: closed before its end,
-        False: played to the end), else None. An ended game never changes again, so this
-        needs no owner: at a leave made at several processes at once, the lease of the
-        table one of them closed may meanwhile be held by a process that runs nothing."""
+    async def _stored_over(self) -> StoredGame | None:
+        """The table's game as stored if it is over, else None. An ended game never changes
+        again, so this needs no owner: at a leave made at several processes at once, the
+        lease of the table one of them closed may meanwhile be held by a process that runs
+        nothing."""
         stored = await self.tables.manager.store.get(self.table_id)
-        if stored is None or stored.status != FINISHED:
-            return None
-        return stored.meta.get("closed") is not None
+        return stored if stored is not None and stored.status == FINISHED else None
 
 
 class Tables:
