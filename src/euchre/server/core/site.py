@@ -126,13 +126,10 @@ class Site:
         return kind in self.parts
 
 
-SITE_ATTRIBUTE = "site"
-"""The one attribute of the app's state: the :class:`Site`, set when the app starts."""
-
-
 def keep_site(app: Any, site: Site) -> None:
-    """Keep ``site`` as the started app's (the root calls it once, at start)."""
-    setattr(app.state, SITE_ATTRIBUTE, site)
+    """Keep ``site`` as the started app's (the root calls it once, at start): the one
+    attribute of the app's state, ``site``."""
+    app.state.site = site
 
 
 def site_of(conn: Any) -> Site:
@@ -140,7 +137,10 @@ def site_of(conn: Any) -> Site:
     if isinstance(conn, Site):
         return conn
     app = getattr(conn, "app", conn)
-    site = getattr(app.state, SITE_ATTRIBUTE, None)
+    try:
+        site = app.state.site
+    except AttributeError:  # Starlette's State: an attribute never set
+        site = None
     if not isinstance(site, Site):
         raise RuntimeError("the app has not started (its site is built at start-up)")
     return site
