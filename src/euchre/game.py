@@ -19,7 +19,7 @@ from .shuffle import deal_from_deck, shuffled_deck
 class GameState:
     """A game of euchre at one moment; immutable."""
 
-    __slots__ = ("current", "first_dealer", "hands", "rules", "score")
+    __slots__ = ("_winner", "current", "first_dealer", "hands", "rules", "score")
 
     rules: Rules
     first_dealer: int
@@ -36,6 +36,7 @@ class GameState:
         self.hands = ()
         self.current = None
         self.score = (0, 0)
+        self._winner: int | None = None
 
     def _with(
         self, hands: tuple[HandState, ...], current: HandState | None, score: tuple[int, int]
@@ -46,22 +47,19 @@ class GameState:
         new.hands = hands
         new.current = current
         new.score = score
+        # Worked out once: a table asks whether the game is over dozens of times a move.
+        new._winner = _winner(score, self.rules.game_to)
         return new
 
     @property
     def winner(self) -> int | None:
         """The side that won (0: seats 0 & 2, 1: seats 1 & 3), or None."""
-        target = self.rules.game_to
-        if self.score[0] >= target and self.score[0] > self.score[1]:
-            return 0
-        if self.score[1] >= target and self.score[1] > self.score[0]:
-            return 1
-        return None
+        return self._winner
 
     @property
     def is_over(self) -> bool:
         """Whether a side has reached the target."""
-        return self.winner is not None
+        return self._winner is not None
 
     @property
     def needs_deal(self) -> bool:
@@ -134,3 +132,12 @@ class GameState:
     def all_hands(self) -> list[HandState]:
         """Every hand of the game so far, the current one last."""
         return [*self.hands, *([self.current] if self.current is not None else [])]
+
+
+def _winner(score: tuple[int, int], target: int) -> int | None:
+    """The side that has won with ``score`` in a game to ``target`` (None: nobody yet)."""
+    if score[0] >= target and score[0] > score[1]:
+        return 0
+    if score[1] >= target and score[1] > score[0]:
+        return 1
+    return None
