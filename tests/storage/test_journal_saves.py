@@ -248,3 +248,20 @@ def test_the_migration_keeps_games_saved_before_it_and_folds_lines_back_down(
         rows = dict(db.execute("SELECT id, record FROM games").fetchall())
     assert json.loads(rows["t"]) == record("1 pass")
     assert json.loads(rows["old"]) == {"format": "euchre-record", "hands": []}
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgres"], indirect=True)
+async def test_closing_waits_for_the_commit_under_way(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A store closed while its writer was committing cancelled the commit's wait: the
+    # saves in it never heard how it ended (their tables would wait for ever).
+    assert isinstance(store, SqlStore)
+    taken, go = hold_commits(store, monkeypatch)
+    committing = asyncio.ensure_future(store.save(game(1, fence=1)))
+    await taken.wait()
+    closing = asyncio.ensure_future(store.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # it waits for the commit
+    go.set()
+    await asyncio.wait_for(committing, timeout=10)  # stored, and told so
+    await asyncio.wait_for(closing, timeout=10)

@@ -283,6 +283,9 @@ class SqlStore(GameStore):
         # their commit ends, as they were while they waited and once they are stored.
         self._writing: dict[str, _Write] = {}
         self._waiters: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        # The waiters of the commit under way (taken from _waiters with its saves), until
+        # each is told how it ended: close() waits for them too.
+        self._committing: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
 
@@ -356,7 +359,7 @@ class SqlStore(GameStore):
                 began = self._timers.now()
                 games, waiters = self._pending, self._waiters
                 self._pending, self._waiters, self._lines = {}, {}, 0
-                self._writing = games
+                self._writing, self._committing = games, waiters
                 self.commits += 1
                 self.written += len(games)
                 try:
@@ -371,6 +374,7 @@ class SqlStore(GameStore):
                     for _, w in (w for ws in waiters.values() for w in ws):
                         if not w.done():
                             w.set_exception(e)
+                    self._committing = {}
                     continue
                 finally:
                     self._writing = {}  # committed (rows read now have it) or failed
@@ -387,6 +391,7 @@ class SqlStore(GameStore):
                             w.set_result(None)
                         else:
                             w.set_exception(error)
+                self._committing = {}
 
     async def _write_pg(self, pg: PgWriter, games: dict[str, _Write]) -> dict[str, Exception]:
         """Write ``games`` on PostgreSQL (:class:`~.pg_writer.PgWriter`): the saves that
@@ -577,9 +582,12 @@ class SqlStore(GameStore):
             await conn.execute(text("SELECT 1"))
 
     async def close(self) -> None:
-        """Finish pending saves and dispose of the connection pool."""
-        while self._waiters:
-            await asyncio.gather(*(w for ws in self._waiters.values() for _, w in ws),
+        """Finish pending saves (the commit under way, and those waiting for the next) and
+        dispose of the connection pool."""
+        while self._waiters or (self._committing and self._writer is not None
+                                and not self._writer.done()):  # (not a writer cancelled)
+            await asyncio.gather(*(w for waiters in (self._committing, self._waiters)
+                                   for ws in waiters.values() for _, w in ws),
                                  return_exceptions=True)
         if self._writer is not None:
             self._writer.cancel()

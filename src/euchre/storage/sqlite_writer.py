@@ -114,6 +114,7 @@ class SqliteWriter:
         self._refusal = refusal
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="games-writer")
         self._db: sqlite3.Connection | None = None
+        self._closed = False
 
     async def write(self, games: Mapping[str, Write]) -> dict[str, Exception]:
         """Write ``games`` in one transaction; why each one not written was not (raises,
@@ -122,7 +123,10 @@ class SqliteWriter:
         return await loop.run_in_executor(self._thread, self._transaction, games)
 
     async def close(self) -> None:
-        """Close the connection and stop the thread."""
+        """Close the connection and stop the thread (once: closing again does nothing)."""
+        if self._closed:
+            return
+        self._closed = True
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._thread, self._close)
         self._thread.shutdown(wait=False)
