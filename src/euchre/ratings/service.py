@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Select, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..coins.ledger import in_transaction, utcnow
 from ..storage.accounts_models import accounts
 from ..storage.bot_models import bots
-from ..storage.people_models import rated_games, rating_changes, ratings
+from ..storage.people_models import rated_games, rating_changes, rating_opponents, ratings
 from .model import Rating, rate_partnerships
 
 PENDING = "pending"
@@ -220,6 +220,11 @@ class RatingService:
                 await conn.execute(update(ratings).where(ratings.c.account_id == account_id)
                                    .values(mu=new.mu, sigma=new.sigma, ordinal=new.ordinal,
                                            games=new.games, updated_at=now))
+            # Who met whom (each pair once, each way): the leaderboard's opponents count.
+            await conn.execute(self._insert(rating_opponents).values([
+                {"account_id": a, "opponent_id": b}
+                for i, a in enumerate(seats) for b in seats[(i + 1) % 2::2]
+            ]).on_conflict_do_nothing(index_elements=["account_id", "opponent_id"]))
             return True
 
         return await in_transaction(self.engine, work)
@@ -256,21 +261,19 @@ class RatingService:
 
     async def opponents(self, account_ids: Sequence[int]) -> dict[int, int]:
         """How many different people each account has played against (on the other side)
-        in applied rated games.
-
-        Read from the rated games themselves (their seats), so it is always what was played;
-        each call reads every applied rated game, a few milliseconds per thousand games."""
-        wanted = set(account_ids)
-        met: dict[int, set[int]] = {a: set() for a in wanted}
+        in applied rated games (``rating_opponents``, written as each game is applied: one
+        indexed count, whatever the number of games)."""
+        met = dict.fromkeys(account_ids, 0)
+        if not met:
+            return met
         async with self.engine.connect() as conn:
-            rows = await conn.execute(select(rated_games.c.seats)
-                                      .where(rated_games.c.status == APPLIED))
-            for row in rows:
-                seats = [int(a) for a in json.loads(row.seats)]
-                for i, account in enumerate(seats):
-                    if account in wanted:
-                        met[account].update(seats[(i + 1) % 2::2])
-        return {a: len(people) for a, people in met.items()}
+            rows = await conn.execute(
+                select(rating_opponents.c.account_id, func.count())
+                .where(rating_opponents.c.account_id.in_(list(met)))
+                .group_by(rating_opponents.c.account_id))
+            for account_id, count in rows:
+                met[int(account_id)] = int(count)
+        return met
 
     async def standing(self, account_id: int) -> Standing:
         """Whether ``account_id``'s rating is listed yet, with the figures that decide it."""
@@ -279,38 +282,51 @@ class RatingService:
         met = (await self.opponents([account_id]))[account_id] if games else 0
         return Standing(games, met, self.games_needed, self.opponents_needed)
 
-    async def _established(self) -> tuple[list[Any], int]:
-        """Every listed person's row, best ordinal first (then the older account), and how
-        many rated people are still provisional."""
-        async with self.engine.connect() as conn:
-            rated = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
-            rows = list(await conn.execute(
-                select(ratings, accounts.c.username, bots.c.owner_id)
+    def _listed(self) -> Select[Any]:
+        """The listed people's rows (rating, name, bot owner), best ordinal first (then the
+        older account): enough rated games, against enough different people."""
+        met = (select(rating_opponents.c.account_id, func.count().label("met"))
+               .group_by(rating_opponents.c.account_id).subquery())
+        return (select(ratings, accounts.c.username, bots.c.owner_id)
                 .join(accounts, accounts.c.id == ratings.c.account_id)
                 .outerjoin(bots, bots.c.account_id == ratings.c.account_id)
-                .where(ratings.c.games >= self.games_needed)
-                .order_by(ratings.c.ordinal.desc(), ratings.c.account_id)))
-        met = await self.opponents([int(r.account_id) for r in rows]) if rows else {}
-        listed = [r for r in rows if met[int(r.account_id)] >= self.opponents_needed]
-        return listed, rated - len(listed)
+                .outerjoin(met, met.c.account_id == ratings.c.account_id)
+                .where(ratings.c.games >= self.games_needed,
+                       func.coalesce(met.c.met, 0) >= self.opponents_needed))
+
+    async def _count_listed(self, conn: AsyncConnection) -> int:
+        """How many people the leaderboard lists."""
+        return int(await conn.scalar(
+            select(func.count()).select_from(self._listed().subquery())) or 0)
 
     async def rank_of(self, account_id: int) -> int | None:
         """The account's place on the leaderboard (1 is first), or None if it is not listed
         (unrated, or provisional)."""
-        listed, _ = await self._established()
-        for i, row in enumerate(listed):
-            if int(row.account_id) == account_id:
-                return i + 1
-        return None
+        listed = self._listed().subquery()
+        async with self.engine.connect() as conn:
+            mine = (await conn.execute(select(listed.c.ordinal).where(
+                listed.c.account_id == account_id))).first()
+            if mine is None:
+                return None
+            ahead = await conn.scalar(select(func.count()).select_from(listed).where(
+                (listed.c.ordinal > mine.ordinal)
+                | ((listed.c.ordinal == mine.ordinal) & (listed.c.account_id < account_id))))
+        return int(ahead or 0) + 1
 
     async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
         """One page of the leaderboard (best ordinal first, then the older account) and
         how many people it lists; provisional people are left off (:meth:`provisional`)."""
-        listed, _ = await self._established()
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(
+                self._listed().order_by(ratings.c.ordinal.desc(), ratings.c.account_id)
+                .limit(limit).offset(offset)))
+            total = await self._count_listed(conn)
         return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
                        r.owner_id is not None)
-                for i, r in enumerate(listed[offset:offset + limit])], len(listed)
+                for i, r in enumerate(rows)], total
 
     async def provisional(self) -> int:
         """How many rated people are not listed yet."""
-        return (await self._established())[1]
+        async with self.engine.connect() as conn:
+            rated = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
+            return rated - await self._count_listed(conn)

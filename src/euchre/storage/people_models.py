@@ -6,8 +6,8 @@ games: statistics are computed from the records, never counted twice by hand);
 ``pending`` to ``applied`` in the same transaction that updates the four ratings, so a
 game is rated exactly once across crashes and restarts; ``ratings`` is each account's
 openskill rating; ``rating_changes`` each person's rating before and after each rated game
-(migration ``0009_rating_changes``). The Alembic migration ``0004_ratings`` creates the
-first three.
+(migration ``0009_rating_changes``); ``rating_opponents`` who has played against whom
+(``0011_rating_opponents``). The Alembic migration ``0004_ratings`` creates the first three.
 """
 
 from __future__ import annotations
@@ -93,6 +93,18 @@ rating_changes = Table(
 transaction that applies the game (so a game's changes and the ratings never disagree)."""
 
 Index("ix_rating_changes_account", rating_changes.c.account_id, rating_changes.c.created_at)
+
+rating_opponents = Table(
+    "rating_opponents",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("opponent_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    PrimaryKeyConstraint("account_id", "opponent_id", name="pk_rating_opponents"),
+)
+"""Each pair of people who sat on opposite sides of an applied rated game, once each way
+(migration ``0011_rating_opponents``, which fills it from the games applied before it):
+written in the transaction that applies the game, so the leaderboard counts a person's
+different opponents with one indexed query instead of reading every rated game."""
 
 seat_claims = Table(
     "seat_claims",
