@@ -38,12 +38,14 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from euchre.actions import Action
 from euchre.bots import make
 from euchre.bots.base import Player
 from euchre.bots.hard import HardBot
 from euchre.hand import HandState
 from euchre.rules import Rules
 from euchre.shuffle import deal_from_deck, shuffled_deck
+from euchre.view import HandView
 
 _W: dict[str, Any] = {}
 
@@ -59,12 +61,6 @@ def candidate(name: str, seed: int) -> Player:
             bot.budget = dataclasses.replace(bot.budget, read_play=False)
         elif variant == "bids":
             bot.budget = dataclasses.replace(bot.budget, bid_samples=160)
-        elif variant in ("bidsC", "bids4C"):
-            from euchre.bots import bidding
-
-            bidding.CALL_OFFSET.update({1: 0.05, 2: 0.09})
-            bot.budget = dataclasses.replace(
-                bot.budget, bid_samples=400 if variant == "bids4C" else 160)
         elif variant.startswith("lone"):
             from euchre.bots import bidding
 
@@ -139,13 +135,13 @@ def _finish(state: HandState) -> HandState:
     return state
 
 
-def _kind(view: Any, ref: Any, cand: Any) -> str:
+def _kind(view: HandView, ref: Action, cand: Action) -> str:
     if view.phase == "play":
         return f"play trick {len(view.tricks) + 1}"
     if view.phase in ("order", "call", "benny"):
         if "pass" in (ref.kind, cand.kind):
             return f"bid r{1 if view.phase == 'order' else 2} pass?"
-        if ref.alone != cand.alone and getattr(ref, "suit", 0) == getattr(cand, "suit", 0):
+        if ref.alone != cand.alone and ref.suit == cand.suit:
             return "bid alone?"
         return "bid suit?"
     return view.phase
