@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import random
 import tempfile
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from starlette.datastructures import Address
+from starlette.websockets import WebSocketState
 
 from euchre.storage import MemoryStore
 from euchre.storage.sql import SqlStore
@@ -34,24 +38,36 @@ from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 
+if TYPE_CHECKING:
+    from euchre.server.tables.ws import Connection
+
 
 class _Socket:
     """Stands in for a WebSocket: the connection only queues what it would write."""
 
-    client = None
-    application_state = None
+    client: Address | None = None
+    application_state = WebSocketState.DISCONNECTED  # never open: nothing is written
+
+    async def send_text(self, data: str) -> None:
+        """Never called: the benchmark empties the outboxes itself."""
+        raise RuntimeError("the benchmark's socket writes nothing")
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        """Never called: the socket is never open."""
+        raise RuntimeError("the benchmark's socket is never open")
 
 
-def _connection() -> Any:
+def _connection() -> Connection:
     """The server's socket connection (wherever this tree keeps it), on no network."""
     try:
-        from euchre.server.ws import Connection
-    except ImportError:  # a tree with the server in subpackages
-        from euchre.server.tables.ws import Connection  # type: ignore[import-not-found,no-redef]
-    return Connection(_Socket())  # type: ignore[arg-type]
+        from euchre.server.tables.ws import Connection
+    except ImportError:  # an older tree, with the server in one package
+        old: Connection = importlib.import_module("euchre.server.ws").Connection(_Socket())
+        return old
+    return Connection(_Socket())
 
 
-def _drain(connections: list[Any]) -> int:
+def _drain(connections: list[Connection]) -> int:
     """Empty the connections' outboxes (what a writer would send); how many texts."""
     sent = 0
     for conn in connections:
@@ -75,7 +91,7 @@ async def run(tables: int, seed: int, sockets: bool = False, spectators: int = 0
             options = PracticeOptions(partner=level, left=level, right=level)
             config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
             actors.append(await manager.open(config))
-        connections: list[Any] = []
+        connections: list[Connection] = []
         sent = 0
         if sockets or spectators:
             for a in actors:
