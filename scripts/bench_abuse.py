@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,7 +115,7 @@ def ws_at(base: str, path: str, address: str) -> Any:
                    max_size=2**24, open_timeout=30)
 
 
-def counts(statuses: list[int | str]) -> str:
+def counts(statuses: Sequence[int | str]) -> str:
     """``201×3, 429×97`` in order of first appearance."""
     c = Counter(statuses)
     return ", ".join(f"{k}×{v}" for k, v in c.items()) or "nothing"
@@ -155,7 +155,7 @@ async def my_turn(ws: ClientConnection, timeout: float = 20.0) -> dict[str, Any]
         m = await recv_json(ws, deadline - time.monotonic())
         if m is None:
             return None
-        t = m.get("table")
+        t: dict[str, Any] | None = m.get("table")
         if t and m.get("version") == t["version"] and t["view"] and t["view"]["legal"]:
             return t
     return None
@@ -361,12 +361,12 @@ async def headers_and_names(base: str, seconds: float) -> str:
               "referrer-policy"]
     present: set[str] = set()
     async with client_at(base, "127.0.0.24") as c:
-        async def page() -> str:
+        async def page() -> int:
             r = await c.get("/")
             present.update(h for h in wanted if h in r.headers)
             return r.status_code
 
-        async def name() -> str:
+        async def name() -> int:
             r = await c.post("/api/tables", json={"kind": "online", "name": "North (hard)"})
             return r.status_code
 
