@@ -28,11 +28,13 @@ import random
 import tempfile
 import threading
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from euchre.server.ops.metrics import Metrics
 from euchre.storage import MemoryStore
 from euchre.storage.sql import SqlStore
+from euchre.table.actor import TableActor
 from euchre.table.fanout import Outgoing
 from euchre.table.manager import TableManager
 from euchre.table.pacing import LoopScheduler, Pacing
@@ -43,15 +45,15 @@ from euchre.table.wire import EventMessage, HandOverEvent
 class Person:
     """Seat 0 of one table: encodes what it is sent, moves when offered a move."""
 
-    def __init__(self, bench: Bench, actor: Any, rng: random.Random) -> None:
-        self.seat = 0
+    def __init__(self, bench: Bench, actor: TableActor, rng: random.Random) -> None:
+        self.seat: int | None = 0  # a Subscriber's seat may be None (a spectator)
         self.bench = bench
         self.actor = actor
         self.rng = rng
         self.moving = False
         self.tasks: set[asyncio.Task[None]] = set()  # moves and go-ons under way
 
-    def _start(self, coro: Any) -> None:
+    def _start(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
