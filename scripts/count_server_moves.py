@@ -145,7 +145,7 @@ async def drive(base: str, args: argparse.Namespace, pid: int, out: Path | None)
             p.wait(timeout=60)
 
     state = Play(args.warmup, args.moves, start, stop)
-    made = args.moves
+    made: int = args.moves
     limits = httpx.Limits(max_connections=args.tables)
     async with httpx.AsyncClient(timeout=600, limits=limits) as http:
         tasks = []
@@ -156,11 +156,11 @@ async def drive(base: str, args: argparse.Namespace, pid: int, out: Path | None)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    cpu = cpu[0]
+    seconds = cpu[0]
     if out is None:
-        print(f"{made} person moves: server CPU {cpu:.2f} s, {1000 * cpu / made:.3f} ms "
+        print(f"{made} person moves: server CPU {seconds:.2f} s, {1000 * seconds / made:.3f} ms "
               f"per person move")
-        return cpu / made
+        return seconds / made
     total = collector = 0
     for dump in out.parent.glob(out.name + "*"):
         text = dump.read_text(errors="replace")
