@@ -30,6 +30,7 @@ from euchre.storage import MemoryStore
 from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.seats import Seat
 
 
 class _Socket:
@@ -70,6 +71,11 @@ class FixedTables:
     people: dict[str, random.Random]
 
 
+def _seeded(seat: Seat, rng: random.Random) -> Seat:
+    """A computer's seat with a seed from ``rng``; any other seat as it is."""
+    return dataclasses.replace(seat, bot_seed=rng.getrandbits(62)) if seat.is_bot() else seat
+
+
 async def open_tables(manager: TableManager, tables: int, seed: int) -> FixedTables:
     """Open ``tables`` practice tables of random computers with fixed seeds, the person's
     seat subscribed through the server's socket connection."""
@@ -78,9 +84,9 @@ async def open_tables(manager: TableManager, tables: int, seed: int) -> FixedTab
     for i in range(tables):
         options = PracticeOptions(partner="random", left="random", right="random")
         config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
-        config = dataclasses.replace(config, seats=tuple(  # fixed computers' seeds
-            dataclasses.replace(s, bot_seed=rng.getrandbits(62)) if s.is_bot() else s
-            for s in config.seats))
+        s0, s1, s2, s3 = config.seats  # fixed computers' seeds, drawn in seat order
+        config = dataclasses.replace(config, seats=(
+            _seeded(s0, rng), _seeded(s1, rng), _seeded(s2, rng), _seeded(s3, rng)))
         actor = await manager.open(config)
         conn = _connection()
         conn.seat = 0
