@@ -33,7 +33,6 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -113,7 +112,8 @@ def main() -> None:
                 continue
             seen.add(view.seat)
             me = view.seat
-            truth = tuple(mask(state.view(s).hand) for s in range(4))
+            h0, h1, h2, h3 = (mask(state.view(s).hand) for s in range(4))
+            truth: Hands = (h0, h1, h2, h3)
             k = knowledge(view)
             rng = random.Random(f"check:{args.seed}:{game['seed']}:{game['game']}:{me}")
             deals = [sample_hands(k, rng) for _ in range(args.deals)]
@@ -150,8 +150,6 @@ def main() -> None:
           f"({spent[1]} deals, a fresh reader per decision and setting)")
     print(f"  {'weighting':24s} {'loglik/card':>11s} {'ESS':>6s} {'vs today':>9s} {'95%':>18s}")
     base = [x for x, _ in results["today"]]
-    diff: Callable[[list[float]], tuple[float, float]]
-
     def diff(xs: list[float]) -> tuple[float, float]:
         d = [a - b for a, b in zip(xs, base, strict=True)]
         m = sum(d) / len(d)
