@@ -82,7 +82,7 @@ def replay(game: dict[str, Any]) -> Iterator[tuple[HandView, int, HandState]]:
 
 def read_games(path: str) -> list[dict[str, Any]]:
     """Every complete game in a recording."""
-    out = []
+    out: list[dict[str, Any]] = []
     if not os.path.exists(path):
         return out
     with open(path) as f:
