@@ -17,7 +17,7 @@ import argparse
 import asyncio
 import inspect
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from euchre.bots import make
 from euchre.game import GameState
@@ -26,6 +26,10 @@ from euchre.shuffle import deck_from_seed
 from euchre.table.computers import Computers
 from euchre.table.kinds import TableObserver
 from euchre.table.seats import BOT, Seat
+
+if TYPE_CHECKING:  # annotations only: older trees are measured with this script too
+    from euchre.hand import HandState
+    from euchre.view import HandView
 
 MOST_HANDS = 40
 """A game that has not ended after this many hands is cut short."""
@@ -75,7 +79,11 @@ async def table_moves(states: list[tuple[Any, Any, int]], repeat: int) -> float:
             computers.think_ahead(bot, "medium", state if takes_hand else state.view(seat),
                                   step, seat)
             await asyncio.sleep(0)  # the table's handler returns; the thinking runs
-            await computers.move(bot, "medium", lambda s=state, t=seat: s.view(t), step, seat)
+
+            def view(s: HandState = state, t: int = seat) -> HandView:
+                return s.view(t)  # (a def: mypy infers no type for a lambda with defaults)
+
+            await computers.move(bot, "medium", view, step, seat)
         spent = time.process_time() - started
         started = time.process_time()
         for _, state, seat in states:  # the harness alone, to subtract
