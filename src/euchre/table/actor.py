@@ -913,8 +913,6 @@ def _fail(done: asyncio.Future[Any] | None, error: Exception) -> None:
         done.set_exception(error)
 
 
-
-
 def replaced_seats(meta: dict[str, Any]) -> dict[int, str]:
     """The seats a computer took over from people who left, with why, as a stored game's
     ``meta`` keeps them."""
