@@ -220,10 +220,11 @@ class RatingService:
                 await conn.execute(update(ratings).where(ratings.c.account_id == account_id)
                                    .values(mu=new.mu, sigma=new.sigma, ordinal=new.ordinal,
                                            games=new.games, updated_at=now))
-            # Who met whom (each pair once, each way): the leaderboard's opponents count.
+            # Who met whom (each pair once, each way): the leaderboard's opponents count. In
+            # key order, as the ratings rows are locked, so two games never wait on each other.
             await conn.execute(self._insert(rating_opponents).values([
-                {"account_id": a, "opponent_id": b}
-                for i, a in enumerate(seats) for b in seats[(i + 1) % 2::2]
+                {"account_id": a, "opponent_id": b} for a, b in sorted(
+                    (a, b) for i, a in enumerate(seats) for b in seats[(i + 1) % 2::2])
             ]).on_conflict_do_nothing(index_elements=["account_id", "opponent_id"]))
             return True
 
