@@ -36,7 +36,7 @@ class GameState:
         self.hands = ()
         self.current = None
         self.score = (0, 0)
-        self._winner: int | None = None
+        self._winner = _winner(self.score, rules.game_to)
 
     def _with(
         self, hands: tuple[HandState, ...], current: HandState | None, score: tuple[int, int]

@@ -95,6 +95,7 @@ async def test_the_leaderboard_from_the_kept_pairs_is_the_one_read_from_every_ga
     assert [x.account_id for x in page] == expected[2:5] and [x.rank for x in page] == [3, 4, 5]
     assert total == len(expected)
     assert await service.provisional() == len(rows) - len(expected)
+    assert await service.provisional(total) == len(rows) - len(expected)  # (counted once)
     for account in people:
         rank = await service.rank_of(account)
         assert rank == (expected.index(account) + 1 if account in expected else None)

@@ -326,8 +326,10 @@ class RatingService:
                        r.owner_id is not None)
                 for i, r in enumerate(rows)], total
 
-    async def provisional(self) -> int:
-        """How many rated people are not listed yet."""
+    async def provisional(self, listed: int | None = None) -> int:
+        """How many rated people are not listed yet; ``listed``: how many the leaderboard
+        lists, when the caller has it (:meth:`leaders` counts them), so it is not counted
+        again."""
         async with self.engine.connect() as conn:
             rated = int(await conn.scalar(select(func.count()).select_from(ratings)) or 0)
-            return rated - await self._count_listed(conn)
+            return rated - (listed if listed is not None else await self._count_listed(conn))

@@ -83,7 +83,7 @@ async def get_leaders(request: Request) -> Response:
     return json_answer(Leaders(
         leaders=[msgspec.convert(x.to_json(), Leader) for x in leaders], total=total,
         limit=limit, offset=offset, next=after if after < total else None,
-        provisional=await ratings.provisional(), games_needed=ratings.games_needed,
+        provisional=await ratings.provisional(total), games_needed=ratings.games_needed,
         opponents_needed=ratings.opponents_needed))
 
 
