@@ -53,10 +53,27 @@ class TableMoving(DomainError):
 class TableHandle(ABC):
     """A table, wherever it runs."""
 
-    def __init__(self, table_id: str) -> None:
-        """The table ``table_id``."""
+    def __init__(self, tables: Tables, table_id: str) -> None:
+        """``table_id``, through the door ``tables``."""
+        self.tables = tables
+        """The door it came through."""
         self.table_id = table_id
         """The table's id."""
+        self.hops = 0
+        """How often the table was found to have moved while this request was at it."""
+
+    async def _moved(self) -> TableHandle:
+        """Where the table runs now that it was not where this handle looked (stopped
+        here, or let go by its owner): another process may have taken it over between a
+        look and a question, as at a leave sent to several processes at once. After
+        :data:`TRIES` moves, :class:`TableMoving`."""
+        if self.hops + 1 >= TRIES:
+            raise TableMoving()
+        found = await self.tables.open(self.table_id, move_here=True)
+        if found is None:
+            raise TableMoving()
+        found.hops = self.hops + 1
+        return found
 
     @abstractmethod
     async def view(self) -> TableActor | None:
@@ -84,9 +101,7 @@ class LocalTable(TableHandle):
 
     def __init__(self, tables: Tables, actor: TableActor) -> None:
         """``actor``, one of ``tables``."""
-        super().__init__(actor.id)
-        self.tables = tables
-        """The door it came through."""
+        super().__init__(tables, actor.id)
         self.actor = actor
         """The table."""
 
@@ -111,16 +126,16 @@ class LocalTable(TableHandle):
         """Replaced at the actor."""
         try:
             now = await self.actor.replace(seat, reason)
-        except TableStopped:
-            raise TableMoving() from None  # a retry reaches the new owner
+        except TableStopped:  # handed over meanwhile: asked where it runs now
+            return await (await self._moved()).replace(seat, reason)
         return NOW if now else ALREADY if self.actor.is_replaced(seat) else OVER
 
     async def close(self, reason: str) -> bool:
         """Closed at the actor, which is then saved and let go."""
         try:
             await self.actor.close(reason)
-        except TableStopped:
-            raise TableMoving() from None  # another process runs it now: a retry reaches it
+        except TableStopped:  # handed over meanwhile: asked where it runs now
+            return await (await self._moved()).close(reason)
         closed = self.actor.closed is not None
         await self.tables.manager.forget(self.table_id)
         return closed
@@ -131,9 +146,7 @@ class RemoteTable(TableHandle):
 
     def __init__(self, tables: Tables, table_id: str, owner: str) -> None:
         """``table_id``, which ``owner`` runs."""
-        super().__init__(table_id)
-        self.tables = tables
-        """The door it came through."""
+        super().__init__(tables, table_id)
         self.owner = owner
         """The process running it (as last seen)."""
         self._view: TableActor | None = None
@@ -153,50 +166,31 @@ class RemoteTable(TableHandle):
         """The socket relayed to the owner."""
         await self._edge().serve(conn, websocket, self.table_id, self.owner)
 
-    async def _again(self) -> TableHandle:
-        """Where the table is now (it was not at :attr:`owner` any more)."""
-        found = await self.tables.open(self.table_id, move_here=True)
-        if found is None:
-            raise TableMoving()
-        if isinstance(found, RemoteTable):
-            self.owner = found.owner
-        return found
-
     async def replace(self, seat: int, reason: str) -> str:
         """The owner replaces it and says what its table decided."""
-        for _ in range(TRIES):
-            outcome = await self._edge().replace_remote(self.owner, self.table_id, seat,
-                                                        reason)
-            if outcome is not None:
-                if outcome != OVER and self._view is not None:
-                    self._view.replaced[seat] = reason  # the stored view may lag the owner
-                return outcome
-            over = await self._stored_over()
-            if over is not None:
-                # Over and let go meanwhile (as for close): answered as stored, so a leave
-                # asked again still reads ALREADY (its fee completed by key), never a 503.
-                return ALREADY if seat in replaced_seats(over.meta) else OVER
-            if await self.tables.manager.locate(self.table_id) is None:
-                return OVER  # closed and let go by its owner meanwhile: nothing to run
-            here = await self._again()
-            if isinstance(here, LocalTable):
-                return await here.replace(seat, reason)
-        raise TableMoving()
+        outcome = await self._edge().replace_remote(self.owner, self.table_id, seat, reason)
+        if outcome is not None:
+            if outcome != OVER and self._view is not None:
+                self._view.replaced[seat] = reason  # the stored view may lag the owner
+            return outcome
+        over = await self._stored_over()
+        if over is not None:
+            # Over and let go meanwhile (as for close): answered as stored, so a leave
+            # asked again still reads ALREADY (its fee completed by key), never a 503.
+            return ALREADY if seat in replaced_seats(over.meta) else OVER
+        if await self.tables.manager.locate(self.table_id) is None:
+            return OVER  # closed and let go by its owner meanwhile: nothing to run
+        return await (await self._moved()).replace(seat, reason)
 
     async def close(self, reason: str) -> bool:
         """The owner closes it and says how."""
-        for _ in range(TRIES):
-            there, closed = await self._edge().close_and_tell(self.owner, self.table_id,
-                                                             reason)
-            if there:
-                return closed is not None
-            over = await self._stored_over()
-            if over is not None:  # closed (or played out) and let go meanwhile
-                return over.meta.get("closed") is not None
-            here = await self._again()
-            if isinstance(here, LocalTable):
-                return await here.close(reason)
-        raise TableMoving()
+        there, closed = await self._edge().close_and_tell(self.owner, self.table_id, reason)
+        if there:
+            return closed is not None
+        over = await self._stored_over()
+        if over is not None:  # closed (or played out) and let go meanwhile
+            return over.meta.get("closed") is not None
+        return await (await self._moved()).close(reason)
 
     async def _stored_over(self) -> StoredGame | None:
         """The table's game as stored if it is over, else None. An ended game never changes
