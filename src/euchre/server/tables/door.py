@@ -75,6 +75,32 @@ class TableHandle(ABC):
         found.hops = self.hops + 1
         return found
 
+    async def _stored_over(self) -> StoredGame | None:
+        """The table's game as stored if it is over, else None. An ended game never changes
+        again, so this needs no owner: at a leave made at several processes at once, the
+        lease of the table one of them closed may meanwhile be held by a process that runs
+        nothing."""
+        stored = await self.tables.manager.store.get(self.table_id)
+        return stored if stored is not None and stored.status == FINISHED else None
+
+    async def _replace_elsewhere(self, seat: int, reason: str) -> str:
+        """:meth:`replace` where the table is now: it was not where this handle looked."""
+        over = await self._stored_over()
+        if over is not None:
+            # Over and let go meanwhile (as for close): answered as stored, so a leave
+            # asked again still reads ALREADY (its fee completed by key), never a 503.
+            return ALREADY if seat in replaced_seats(over.meta) else OVER
+        if await self.tables.manager.locate(self.table_id) is None:
+            return OVER  # closed and let go by its owner meanwhile: nothing to run
+        return await (await self._moved()).replace(seat, reason)
+
+    async def _close_elsewhere(self, reason: str) -> bool:
+        """:meth:`close` where the table is now: it was not where this handle looked."""
+        over = await self._stored_over()
+        if over is not None:  # closed (or played out) and let go meanwhile
+            return over.meta.get("closed") is not None
+        return await (await self._moved()).close(reason)
+
     @abstractmethod
     async def view(self) -> TableActor | None:
         """The table to read (its settings, seats, a seat's snapshot): as it runs here, or
@@ -127,7 +153,7 @@ class LocalTable(TableHandle):
         try:
             now = await self.actor.replace(seat, reason)
         except TableStopped:  # handed over meanwhile: asked where it runs now
-            return await (await self._moved()).replace(seat, reason)
+            return await self._replace_elsewhere(seat, reason)
         return NOW if now else ALREADY if self.actor.is_replaced(seat) else OVER
 
     async def close(self, reason: str) -> bool:
@@ -135,7 +161,7 @@ class LocalTable(TableHandle):
         try:
             await self.actor.close(reason)
         except TableStopped:  # handed over meanwhile: asked where it runs now
-            return await (await self._moved()).close(reason)
+            return await self._close_elsewhere(reason)
         closed = self.actor.closed is not None
         await self.tables.manager.forget(self.table_id)
         return closed
@@ -173,32 +199,14 @@ class RemoteTable(TableHandle):
             if outcome != OVER and self._view is not None:
                 self._view.replaced[seat] = reason  # the stored view may lag the owner
             return outcome
-        over = await self._stored_over()
-        if over is not None:
-            # Over and let go meanwhile (as for close): answered as stored, so a leave
-            # asked again still reads ALREADY (its fee completed by key), never a 503.
-            return ALREADY if seat in replaced_seats(over.meta) else OVER
-        if await self.tables.manager.locate(self.table_id) is None:
-            return OVER  # closed and let go by its owner meanwhile: nothing to run
-        return await (await self._moved()).replace(seat, reason)
+        return await self._replace_elsewhere(seat, reason)
 
     async def close(self, reason: str) -> bool:
         """The owner closes it and says how."""
         there, closed = await self._edge().close_and_tell(self.owner, self.table_id, reason)
         if there:
             return closed is not None
-        over = await self._stored_over()
-        if over is not None:  # closed (or played out) and let go meanwhile
-            return over.meta.get("closed") is not None
-        return await (await self._moved()).close(reason)
-
-    async def _stored_over(self) -> StoredGame | None:
-        """The table's game as stored if it is over, else None. An ended game never changes
-        again, so this needs no owner: at a leave made at several processes at once, the
-        lease of the table one of them closed may meanwhile be held by a process that runs
-        nothing."""
-        stored = await self.tables.manager.store.get(self.table_id)
-        return stored if stored is not None and stored.status == FINISHED else None
+        return await self._close_elsewhere(reason)
 
 
 class Tables:
