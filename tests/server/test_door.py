@@ -266,3 +266,22 @@ async def test_a_table_that_keeps_moving_is_refused_after_a_few_looks(site) -> N
         await here.close("left")
     stored = await store.get("t1")
     assert stored is not None and "closed" not in stored.meta
+
+
+async def test_a_local_table_closed_elsewhere_meanwhile_is_answered_from_storage(site) -> None:
+    # b took the table for its leave; a took it back for its own, closed it and let it go.
+    # b's close (or a replace) is answered as stored: the ended game is not loaded again.
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    await a.manager.open(config)
+    at_b = await b.door.open("t1", move_here=True)
+    assert isinstance(at_b, LocalTable)
+    at_a = await a.door.open("t1", move_here=True)
+    assert isinstance(at_a, LocalTable)
+    assert await at_a.close("left") is True
+    assert await at_b.close("left") is True
+    assert await at_b.replace(1, "left") == OVER
+    assert a.manager.peek("t1") is None and b.manager.peek("t1") is None
+    assert "t1" not in a.owners.held and "t1" not in b.owners.held
+    stored = await store.get("t1")
+    assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
