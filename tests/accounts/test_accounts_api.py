@@ -386,7 +386,7 @@ def test_no_hints_at_a_coin_table(client: TestClient) -> None:
 def test_the_top_up_is_refused_while_rich(client: TestClient) -> None:
     me = sign_up(client, "nina")
     r = client.post("/api/me/topup", json={}, headers={"X-CSRF-Token": me["csrf"]})
-    assert r.status_code == 409 and "below 10" in r.json()["error"]
+    assert r.status_code == 409 and "below 11" in r.json()["error"]
     assert balance(client) == 1000 and not client.get("/api/me").json()["can_top_up"]
 
 

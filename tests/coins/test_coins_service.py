@@ -164,9 +164,15 @@ async def test_refund_when_the_table_could_not_open(engine: AsyncEngine) -> None
 async def test_the_daily_top_up(engine: AsyncEngine) -> None:
     now = FakeNow()
     coins = CoinService(engine, now)
-    rich = await new_account(engine, 10)
-    with pytest.raises(TopUpRefusedError, match="below 10"):
+    rich = await new_account(engine, 11)  # covers the 10-coin table and its fee
+    assert not await coins.can_top_up(rich)
+    with pytest.raises(TopUpRefusedError, match="below 11"):
         await coins.top_up(rich)
+    # 10 coins sit nowhere (the 10-coin table needs 11): the top-up is theirs.
+    stuck = await new_account(engine, 10)
+    assert await coins.can_top_up(stuck)
+    await coins.top_up(stuck)
+    assert await coins.ledger.balance(stuck) == TOP_UP_TO
     poor = await new_account(engine, 9)
     assert await coins.can_top_up(poor)
     entry = await coins.top_up(poor)
@@ -186,7 +192,7 @@ async def test_the_daily_top_up(engine: AsyncEngine) -> None:
     now.advance(days=1)
     await coins.top_up(poor)
     assert await coins.ledger.balance(poor) == TOP_UP_TO
-    await assert_balanced(engine, rich, poor)
+    await assert_balanced(engine, rich, stuck, poor)
 
 
 async def test_no_top_up_during_a_coin_game(engine: AsyncEngine) -> None:

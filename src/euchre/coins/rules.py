@@ -8,8 +8,9 @@
   stake, rounded up to a whole coin, always in full: sitting down needs the stake plus the
   fee (:func:`cover`), and the balance keeps the fee of every game still played
   (``cover.py``).
-- Once a day (UTC), an account whose balance is below the smallest stake and that has
-  no active coin game may take a free top-up to :data:`TOP_UP_TO` coins.
+- Once a day (UTC), an account whose balance cannot cover the smallest table (below
+  :func:`top_up_below`) and that has no active coin game may take a free top-up to
+  :data:`TOP_UP_TO` coins.
 """
 
 from __future__ import annotations
@@ -53,6 +54,12 @@ def cover(stake: int) -> int:
 def min_stake() -> int:
     """The smallest offered stake."""
     return min(STAKES)
+
+
+def top_up_below() -> int:
+    """The free top-up is for balances below this: the cover of the smallest stake, so a
+    balance that cannot sit anywhere (10 coins: the 10-coin table needs 11) can take it."""
+    return cover(min_stake())
 
 
 def stakes_json() -> dict[str, Any]:

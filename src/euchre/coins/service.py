@@ -289,7 +289,7 @@ class CoinService:
         """The free daily top-up to :data:`~euchre.coins.rules.TOP_UP_TO` coins.
 
         Once a UTC day (key ``topup:{account}:{day}``), only while the balance is below the
-        smallest stake and no coin game is active.
+        smallest table's cover (:func:`~.rules.top_up_below`) and no coin game is active.
         """
 
         async def work(conn: AsyncConnection) -> Entry:
@@ -299,9 +299,10 @@ class CoinService:
             earlier = await find_entry(conn, key)
             if earlier is not None:
                 raise TopUpRefusedError("you have had today's free top-up: come back tomorrow")
-            if balance >= rules.min_stake():
+            if balance >= rules.top_up_below():
                 raise TopUpRefusedError(
-                    f"the free top-up is for balances below {rules.min_stake()} coins"
+                    f"the free top-up is for balances below {rules.top_up_below()} coins "
+                    "(what the smallest table needs)"
                 )
             active = await _active_table(conn, account_id)
             if active is not None:
@@ -316,7 +317,7 @@ class CoinService:
             if await find_entry(conn, _top_up_key(account_id, self.now())) is not None:
                 return False
             active = await _active_table(conn, account_id)
-        return active is None and await self.ledger.balance(account_id) < rules.min_stake()
+        return active is None and await self.ledger.balance(account_id) < rules.top_up_below()
 
     async def get(self, table_id: str) -> CoinGame | None:
         """The coin game at a table, if it is one."""

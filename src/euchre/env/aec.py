@@ -57,7 +57,7 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it from the class
-        "render_modes": ["ansi"],
+        "render_modes": ["human", "ansi"],
         "name": "euchre_v0",
         "is_parallelizable": False,
     }
@@ -74,7 +74,7 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
         """An environment for the preset's rules with ``rule_options`` changed."""
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self.rules: Rules = _rules(preset, rule_options)
         """The rules every hand is played by."""
         self.whole_game = bool(whole_game)
@@ -276,7 +276,15 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
     # -- rendering ----------------------------------------------------------------------
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``, the table as text (every hand shown, for onlookers)."""
+        """The table as text (every hand shown, for onlookers): returned with
+        ``render_mode="ansi"``, printed with ``"human"`` (which returns None)."""
+        text = self._table_text()
+        if self.render_mode == "human" and text is not None:
+            print(text)
+            return None
+        return text if self.render_mode == "ansi" else None
+
+    def _table_text(self) -> str | None:
         if self.render_mode is None or self._hand is None:
             return None
         hand = self._hand

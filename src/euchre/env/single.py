@@ -42,7 +42,7 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
     skipped when single hands are played, and counted in ``info["hands_skipped"]``.
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - Gymnasium's
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
     def __init__(
         self,
@@ -171,5 +171,5 @@ class SingleAgentEnv(gymnasium.Env[Vector, int]):
         return self.aec.view(self.seat)
 
     def render(self) -> str | None:
-        """The table as text with ``render_mode="ansi"``."""
+        """The table as text with ``render_mode="ansi"``, printed with ``"human"``."""
         return self.aec.render()

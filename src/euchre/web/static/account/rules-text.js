@@ -9,7 +9,7 @@ export const CLOCK_PARAGRAPHS = [
 
 export const COIN_PARAGRAPHS = [
   "Coin tables use play coins and need an account; a new account starts with 1,000. Choose a stake (10, 50, 100 or 500 coins) before joining: it is held when the game starts. To sit down your balance must cover the stake plus its leaving fee (110 coins for a 100-coin stake), and it keeps that fee covered while you play. Win and you get twice the stake back, your stake plus equal winnings; lose and the stake is gone.",
-  "Leaving an active coin game forfeits the stake and adds a leaving fee of 10% of the stake, rounded up to a whole coin, always in full. A leave that reaches the table after the game's deciding card is refused and costs nothing: you played the game to the end. Once a day, if your balance is below the smallest stake, you may take a free top-up to 200 coins.",
+  "Leaving an active coin game forfeits the stake and adds a leaving fee of 10% of the stake, rounded up to a whole coin, always in full. A leave that reaches the table after the game's deciding card is refused and costs nothing: you played the game to the end. Once a day, if your balance is too small to sit at the smallest table (below 11 coins: the 10-coin stake and its leaving fee), you may take a free top-up to 200 coins.",
   "Play coins have no cash value and cannot be cashed out.",
 ];
 
