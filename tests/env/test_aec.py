@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 from env_helpers import RULE_SETS, farmer_deal
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 from pettingzoo.utils import wrappers
 
 import euchre.env as euchre_env
@@ -220,7 +220,7 @@ def test_bad_rules_are_refused_when_the_environment_is_made() -> None:
     with pytest.raises(RulesError, match="game_to"):
         euchre_env.env(game_to=9)
     with pytest.raises(ValueError, match="render_mode"):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
 
 
 def _pettingzoo_wrapped(illegal_reward: float) -> Any:
@@ -291,3 +291,11 @@ def test_ansi_render_shows_the_table() -> None:
     quiet = raw_env()
     quiet.reset(seed=1)
     assert quiet.render() is None
+
+
+def test_human_render_prints_the_table_and_pettingzoo_render_test_passes(capsys) -> None:
+    shown = raw_env(render_mode="human")
+    shown.reset(seed=1)
+    assert shown.render() is None
+    assert "player_0 (South)" in capsys.readouterr().out
+    render_test(euchre_env.env)  # PettingZoo's own check: every mode in render_modes

@@ -17,6 +17,9 @@ from euchre.env import SingleAgentEnv, action_index, single_agent
 def test_gymnasiums_env_checker_passes() -> None:
     check_env(single_agent("kitchen-table", partner="easy", opponents="random"),
               skip_render_check=True)
+    for mode in ("ansi", "human"):  # the render check too, in each mode
+        check_env(single_agent("classic", partner="easy", opponents="random",
+                               render_mode=mode))
 
 
 def _run(env: SingleAgentEnv, seed: int | None, rng: random.Random) -> tuple[list[int], float]:
