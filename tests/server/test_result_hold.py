@@ -135,3 +135,31 @@ def test_the_speed_is_not_changed_at_other_tables() -> None:
             await manager.close()
 
     asyncio.run(run())
+
+
+def test_a_coin_table_holds_for_the_slowest_page_and_deals_on_its_continue() -> None:
+    # At a coin table the speed is the page's own (the server is not told it): the table
+    # holds for the longest hold, so a page at Slow never sees the computers bid behind its
+    # panel, and a page at Fast or Normal sends its continue when its own hold ends.
+    async def run() -> None:
+        sched = ManualScheduler()
+        manager = make_manager(MemoryStore(), sched)
+        practice = _practice("normal")
+        config = TableConfig(**{**practice.__dict__, "kind": "coin",
+                                "extra": {k: v for k, v in practice.extra.items()
+                                          if k != "speed"}})
+        actor = await manager.open(config)
+        try:
+            assert actor.pacing.hand_pause == RESULT_HOLD["slow"] == max(RESULT_HOLD.values())
+            hand = await _to_hand_end(actor, sched)
+            due = sched.next_due()
+            assert due is not None and due - sched.now() == pytest.approx(RESULT_HOLD["slow"])
+            sched.advance(RESULT_HOLD["normal"])  # a Normal page's hold is over: it continues
+            await actor.settle()
+            assert len(actor.game.all_hands()) == hand  # not dealt behind a Slow page's panel
+            await actor.go_on(0, hand)
+            assert len(actor.game.all_hands()) == hand + 1
+        finally:
+            await manager.close()
+
+    asyncio.run(run())

@@ -25,7 +25,7 @@ from .errors import NotStored, TableStopped
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
 from .ownership import Ownership
-from .pacing import Pacing, Scheduler, pacing_for_speed
+from .pacing import LONGEST_SPEED, Pacing, Scheduler, pacing_for_speed
 from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
 
@@ -116,9 +116,12 @@ class TableManager:
 
     def pacing_for(self, config: TableConfig, speed: str | None) -> Pacing:
         """The pacing of a table at ``speed``: a table with one person holds each hand's
-        result (``pacing.result_hold``) unless that person continues sooner."""
+        result (``pacing.result_hold``) unless that person continues sooner. At a practice
+        table the page tells the speed (``pace``); elsewhere (coin) the speed is the page's
+        own, so the table holds for the longest and the page's ``continue`` ends it."""
         solo = sum(not seat.is_bot() for seat in config.seats) == 1
-        return pacing_for_speed(self.pacing, speed, hold=solo)
+        hold_speed = None if config.kind == PRACTICE_KIND.name else LONGEST_SPEED
+        return pacing_for_speed(self.pacing, speed, hold=solo, hold_speed=hold_speed)
 
     def _deps(self, config: TableConfig, own: Ownership | None = None) -> TableDeps:
         """What the table ``config`` runs with here (under ``own``, its lease)."""

@@ -64,14 +64,23 @@ def result_hold(speed: str | None) -> float:
     return max(RESULT_HOLD_LEAST, RESULT_HOLD.get(speed or "normal", RESULT_HOLD["normal"]))
 
 
-def pacing_for_speed(base: Pacing, speed: str | None, *, hold: bool = False) -> Pacing:
+LONGEST_SPEED = max(RESULT_HOLD, key=RESULT_HOLD.__getitem__)
+"""The speed whose result hold is longest: a table with one person that does not know the
+page's speed (a coin table: the speed is the page's own) holds for it, and the page's
+``continue`` when its own hold ends deals sooner, so nothing is played behind its panel."""
+
+
+def pacing_for_speed(base: Pacing, speed: str | None, *, hold: bool = False,
+                     hold_speed: str | None = None) -> Pacing:
     """``base`` scaled for a practice table's ``speed`` (None or unknown: unchanged). With
     ``hold`` (a table with one person, who can continue at once) the pause after a hand is
-    at least the result's hold at that speed; a zero pause (tests, benchmarks) stays zero."""
+    at least the result's hold at ``hold_speed`` (default: ``speed``); a zero pause (tests,
+    benchmarks) stays zero."""
     factor = SPEEDS.get(speed or "normal", 1.0)
     paced = base if factor == 1.0 else base.scaled(factor)
     if hold and base.hand_pause > 0:
-        paced = dataclasses.replace(paced, hand_pause=max(paced.hand_pause, result_hold(speed)))
+        least = result_hold(hold_speed or speed)
+        paced = dataclasses.replace(paced, hand_pause=max(paced.hand_pause, least))
     return paced
 
 
