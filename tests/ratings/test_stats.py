@@ -3,6 +3,7 @@ totals by kind of table through the index, and one finished game's seats over HT
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from account_rows import T0, new_account
@@ -65,8 +66,13 @@ async def test_a_persons_statistics_by_kind_of_table(migrated: AsyncEngine) -> N
         await conn.execute(coin_games.insert().values(
             table_id="c1", account_id=ann, seat=0, stake=100, status="won",
             seat_token="k", created_at=T0))
+    # A coin game left in its first hand: stored as finished, but it has no result.
+    left = _stored("left1", "coin", PLAYING)
+    await store.save(dataclasses.replace(left, status=FINISHED))
+    await index.record("left1", "coin", [(0, ann)])
     stats = await person_stats(store, index, ann)
-    assert stats["games_counted"] == 3
+    assert stats["games_counted"] == 3 == stats["all"]["games"]  # the words agree with the row
+    assert stats["games_unfinished"] == 1
     by_kind = stats["by_kind"]
     assert {k: by_kind["practice"][k] for k in EXPECTED[0]} == EXPECTED[0]
     assert {k: by_kind["coin"][k] for k in EXPECTED[0]} == EXPECTED[0]

@@ -23,7 +23,8 @@ import { setSeatNames } from %(words)s;
 const names = ["Ann", "Bob", "Cy", "Di"];
 setSeatNames([0, 1, 2, 3].map((seat) => ({ seat, kind: "human", name: names[seat] })));
 console.log(JSON.stringify({
-  counted: [0, 1, 2, 200].map(countedText),
+  counted: [0, 1, 2, 200].map((n) => countedText(n)),
+  unfinished: [countedText(0, 1), countedText(2, 3)],
   back: [presenceEventText({ kind: "back", seat: 0 }, 0),
          presenceEventText({ kind: "back", seat: 1 }, 0)],
   away: [presenceEventText({ kind: "away", seat: 0, ms_left: 60000 }, 0),
@@ -47,6 +48,12 @@ def test_words() -> None:
         "From your one finished game at every kind of table.",
         "From your 2 finished games at every kind of table.",
         "From your 200 finished games at every kind of table (the newest 200).",
+    ]
+    assert out["unfinished"] == [
+        "No finished games yet: the table fills in as you finish games. One game that ended "
+        "without a result (left or closed early) is not counted.",
+        "From your 2 finished games at every kind of table. 3 games that ended without a "
+        "result (left or closed early) are not counted.",
     ]
     assert out["back"] == ["You are back.", "Bob is back."]
     assert out["away"][0].startswith("You are away: a computer takes your seat")

@@ -39,18 +39,25 @@ def game_seat_stats(stored: StoredGame, seat: int) -> Counts | None:
 
 async def person_stats(store: GameStore, index: PlayerIndex, account_id: int,
                        limit: int = MAX_GAMES) -> dict[str, Any]:
-    """``{"all": counts, "by_kind": {kind: counts}, "games_counted": n}`` over the
-    account's finished games (at most ``limit``, newest first)."""
+    """``{"all": counts, "by_kind": {kind: counts}, "games_counted": n,
+    "games_unfinished": m}`` over the account's games played to their end (at most
+    ``limit`` looked at, newest first). A game that ended without a result (left, closed,
+    put away) is not counted, so the counts' ``games`` is ``games_counted``; ``m`` says how
+    many of those were left out."""
     total = Counts()
     by_kind = {kind: Counts() for kind in KINDS}
-    counted = 0
+    counted = unfinished = 0
     for played in await index.games_of(account_id, limit):
         stored = await store.get(played.game_id)
         counts = game_seat_stats(stored, played.seat) if stored is not None else None
         if counts is None:
             continue
+        if not counts.games:
+            unfinished += 1
+            continue
         counted += 1
         total.add(counts)
         by_kind.setdefault(played.kind, Counts()).add(counts)
     return {"all": total.to_json(), "games_counted": counted,
+            "games_unfinished": unfinished,
             "by_kind": {kind: c.to_json() for kind, c in by_kind.items()}}

@@ -103,6 +103,9 @@ class PersonStatistics(Struct):
     by_kind: dict[str, StatCounts]
     """``practice``, ``coin``, ``online``."""
     games_counted: int
+    """Games played to their end (the counts' ``games``)."""
+    games_unfinished: int = 0
+    """Games that ended without a result (left, closed, put away): not counted."""
 
 
 class PersonStats(Struct):

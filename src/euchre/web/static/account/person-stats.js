@@ -57,10 +57,13 @@ export function statsTable(columns, label) {
 }
 
 /** Which games the table below counts, in words that agree with its "Games" row. */
-export function countedText(counted) {
-  if (!counted) return "No finished games yet: the table fills in as you finish games.";
+export function countedText(counted, unfinished = 0) {
+  const left = unfinished
+    ? ` ${unfinished === 1 ? "One game" : `${unfinished} games`} that ended without a result (left or closed early) ${unfinished === 1 ? "is" : "are"} not counted.`
+    : "";
+  if (!counted) return `No finished games yet: the table fills in as you finish games.${left}`;
   const games = counted === 1 ? "your one finished game" : `your ${counted} finished games`;
-  return `From ${games} at every kind of table${counted >= 200 ? " (the newest 200)" : ""}.`;
+  return `From ${games} at every kind of table${counted >= 200 ? " (the newest 200)" : ""}.${left}`;
 }
 
 /** Why a rating is provisional, and what is still needed before it is listed. */
@@ -90,7 +93,7 @@ export function personSection(data) {
       : h("p", { class: "rating-line" }, "No rating yet: play a rated online table with three other signed-in people. ", h("a", { href: "/leaders" }, "See the leaderboard")),
     provisional ? h("p", { class: "provisional-line" }, provisionalWhy(standing)) : null,
     h("h2", {}, "Statistics by table"),
-    h("p", { class: "field-help" }, countedText(stats.games_counted)),
+    h("p", { class: "field-help" }, countedText(stats.games_counted, stats.games_unfinished)),
     statsTable(kinds, "Statistics by table"),
   );
 }
