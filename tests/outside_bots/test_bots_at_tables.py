@@ -164,6 +164,19 @@ def test_a_revoked_token_is_refused_at_once_and_its_socket_closed(db_url: str) -
             while (message := again.receive_json())["type"] != "error":
                 pass
             assert message["code"] == "revoked"
+        # A socket that shows the revoked token (or a made-up one) is refused, not let in as
+        # a guest to watch.
+        for shown in (token, "eb_made_up", "not-a-bearer"):
+            headers = {"Authorization": f"Bearer {shown}" if shown != "not-a-bearer"
+                       else "Basic abc"}
+            with client.websocket_connect(f"/ws/tables/{table_id}", headers=headers) as bad:
+                message = bad.receive_json()
+                assert (message["type"], message["code"]) == ("error", "bad_bot_token")
+                try:
+                    while True:
+                        bad.receive_json()
+                except WebSocketDisconnect as closed:
+                    assert closed.code == 4401
         for method, path, body in (("GET", "/api/bot", None),
                                    ("POST", "/api/tables", {"kind": "practice"}),
                                    ("POST", "/api/tables", {"kind": "online"}),

@@ -24,6 +24,7 @@ from starlette.datastructures import Address
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from ...accounts.bots import BotTokenRefused
 from ...accounts.seat_claims import SeatClaims
 from ...errors import DomainError
 from ...table.actor import NotStored, TableActor, TableStopped
@@ -49,7 +50,7 @@ from ..wire.socket import (
     error_message,
     parse_client_message,
 )
-from .bot_gate import BotGate
+from .bot_gate import CLOSE_REVOKED, BotGate
 from .hints import HintService, HintUnavailable
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, SocketGuard, Ticket
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
@@ -357,18 +358,25 @@ async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
     conn.ticket = ticket
+    bad_token: BotTokenRefused | None = None
     try:
         conn.person = await account_key_of(websocket)
         claims = site.get(SeatClaims)
         if conn.person is not None and claims is not None:  # guest seats bound at sign-in
             conn.person = dataclasses.replace(
                 conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
+    except BotTokenRefused as e:  # a bot's bearer token, unknown or revoked: no guest
+        bad_token = e
     except Exception as e:  # the accounts database did not answer: a guest's socket
         log.info("table %s: could not read the socket's session: %s", table_id, e)
     conn.rate = Bucket(guard.limits.table_rate, guard.scheduler.now)
     writer = asyncio.create_task(conn.write_all())
     metrics.sockets.inc()
     try:
+        if bad_token is not None:
+            conn.send(error_message(bad_token.message, code=bad_token.code))
+            conn.refuse(Refusal(CLOSE_REVOKED, "bot token refused"))
+            return
         door = site[TableDoor]  # type: ignore[type-abstract]  # a protocol: found by what it does
         try:
             # Run here, or at another process: a table nobody is connected to there comes
