@@ -136,3 +136,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"skipped where nothing may be skipped (EUCHRE_TEST_NO_SKIP=1): {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """With EUCHRE_TEST_NO_SKIP=1, a module skipped while collected (a module-level
+    ``importorskip``: Playwright missing, say) fails the run too, naming the reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if NO_SKIP and report.skipped:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped where nothing may be skipped (EUCHRE_TEST_NO_SKIP=1): {reason}"
