@@ -67,6 +67,7 @@ def test_practice_and_online_seats_carry_the_account(db_url: str) -> None:
         # Nothing finished yet: nothing counted.
         stats = people.as_("Ann").get("/api/me/stats").json()
         assert stats["stats"]["games_counted"] == 0 and stats["rating"] is None
+        assert stats["standing"]["provisional"] and stats["standing"]["games"] == 0  # new
         # The table the person sees never shows an account id.
         table = client.get(f"/api/tables/{made['id']}?token={gus['token']}").json()
         assert "account_id" not in str(table)

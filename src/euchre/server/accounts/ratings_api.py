@@ -100,8 +100,8 @@ async def get_my_stats(request: Request) -> Response:
         "rating": rating.to_json() if rating is not None else None,
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
-        "standing": (await state.ratings.standing(account_id)).to_json()
-        if rating is not None else None,
+        # Given from the start: a new account is provisional (0 rated games) too.
+        "standing": (await state.ratings.standing(account_id)).to_json(),
     }, PersonStats))
 
 
