@@ -18,6 +18,7 @@ from euchre.table.online import (
     ALONE_FOR,
     BOT_OWNER_REFUSED,
     BOT_RATED_REFUSED,
+    BOT_SIBLING_REFUSED,
     BOT_STAKE_REFUSED,
     GUEST_REFUSED,
     GUEST_STAKE_REFUSED,
@@ -148,6 +149,27 @@ def test_outside_bots_sit_only_where_they_are_allowed() -> None:
     rated.take_seat(1, "Zed", "z", 50, bot=BotSeat(token_id=4, owner_id=11))
     _unchanged(rated, OnlineConflict, BOT_OWNER_REFUSED,  # nor the owner at their bot's
                lambda: rated.take_seat(2, "Owner", "o", 11))
+    _unchanged(rated, OnlineConflict, BOT_SIBLING_REFUSED,  # nor a second bot of one owner
+               lambda: rated.take_seat(2, "Zed2", "z2", 51,
+                                       bot=BotSeat(token_id=5, owner_id=11)))
+    unrated = _table(OnlineOptions(allow_bots=True), account=9)
+    unrated.take_seat(1, "Zed", "z", 50, bot=BotSeat(token_id=4, owner_id=11))
+    unrated.take_seat(2, "Zed2", "z2", 51, bot=BotSeat(token_id=5, owner_id=11))  # not rated
+
+
+def test_a_same_origin_refusal_says_whether_it_is_the_address_or_the_browser() -> None:
+    table = _table(OnlineOptions(rated=True), account=5)
+    table.origins[0] = ["net-a", "browser-a"]
+    _unchanged(table, SameOrigin, "(South sat down in this browser)",
+               lambda: table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-a"]))
+    _unchanged(table, SameOrigin, "(South sat down from your address)",
+               lambda: table.take_seat(1, "Bo", "t1", 6, origins=["net-a", "browser-b"]))
+    table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-b"])
+    table.take_seat(2, "Cy", "t2", 7, origins=["net-c", "browser-c"])
+    table.take_seat(3, "Di", "t3", 8, origins=["net-d", "browser-d"])
+    table.origins[3] = ["net-d", "browser-b"]  # one browser, two accounts (a cookie copied)
+    _unchanged(table, SameOrigin, "West and East play from the same address or browser (the same browser)",
+               lambda: table.begin(1.0))
 
 
 def test_leaving_before_the_start() -> None:

@@ -97,6 +97,10 @@ BOT_STAKE_REFUSED = "bots hold no play coins: tables with a stake are for people
 BOT_OWNER_REFUSED = "a bot and its owner cannot sit at one rated table"
 """Why a bot may not be rated at its owner's table (nor the owner at their bot's)."""
 
+BOT_SIBLING_REFUSED = ("two bots of one owner cannot sit at one rated table: they would be "
+                       "rated against each other")
+"""Why a second bot of the same owner may not sit at a rated table."""
+
 
 class OnlineError(DomainError):
     """A request about an online table that is refused; nothing changed."""
@@ -278,12 +282,18 @@ class OpenTable:
     def clash(self, origins: list[str]) -> int | None:
         """A seat at this rated table whose person sat down from one of ``origins`` (the
         same network or browser), or None."""
+        shared = self.shared_origin(origins)
+        return shared[0] if shared is not None else None
+
+    def shared_origin(self, origins: list[str]) -> tuple[int, str] | None:
+        """As :meth:`clash`, with what is shared: ``"address"`` (the network, always an
+        origin list's first key) or ``"browser"``."""
         if not self.options.rated:
             return None
         for i, theirs in enumerate(self.origins):
-            if self.people[i] is not None and theirs is not origins \
-                    and set(theirs) & set(origins):
-                return i
+            if self.people[i] is None or theirs is origins or not set(theirs) & set(origins):
+                continue
+            return i, "address" if theirs[:1] == origins[:1] else "browser"
         return None
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
@@ -301,6 +311,8 @@ class OpenTable:
             owners = {b.owner_id for b in self.bots if b is not None}
             if (bot is not None and bot.owner_id in self.accounts) or account in owners:
                 raise OnlineConflict(BOT_OWNER_REFUSED)
+            if bot is not None and bot.owner_id in owners:
+                raise OnlineConflict(BOT_SIBLING_REFUSED)
         if self.options.rated or self.options.stake:
             if account is None:
                 raise OnlineForbidden(GUEST_REFUSED if self.options.rated
@@ -308,8 +320,11 @@ class OpenTable:
             if account in self.accounts:
                 what = "rated" if self.options.rated else "stake"
                 raise OnlineConflict(f"you already have a seat at this {what} table")
-            if self.clash(origins or []) is not None:
-                raise SameOrigin(SAME_ORIGIN_REFUSED)
+            shared = self.shared_origin(origins or [])
+            if shared is not None:
+                where = "from your address" if shared[1] == "address" else "in this browser"
+                raise SameOrigin(f"{SAME_ORIGIN_REFUSED} ({SEAT_NAMES[shared[0]]} sat down "
+                                 f"{where})")
         self.people[seat] = (name, hash_token(token))
         self.origins[seat] = list(origins or []) if self.options.rated else []
         self.accounts[seat] = account
@@ -329,13 +344,13 @@ class OpenTable:
                                  f"{free} seat{'s are' if free > 1 else ' is'} still free")
         if self.options.rated:
             for i in range(4):
-                j = self.clash(self.origins[i]) if self.origins[i] else None
-                if j is not None and j != i:
-                    pair = sorted((i, j))
+                shared = self.shared_origin(self.origins[i]) if self.origins[i] else None
+                if shared is not None and shared[0] != i:
+                    pair = sorted((i, shared[0]))
                     raise SameOrigin(f"a rated game needs four people on four connections: "
                                      f"{SEAT_NAMES[pair[0]]} and {SEAT_NAMES[pair[1]]} play "
-                                     "from the same address or browser, so one of them must "
-                                     "give up the seat")
+                                     f"from the same address or browser (the same "
+                                     f"{shared[1]}), so one of them must give up the seat")
         self.started = True
         self.started_at = now
 
