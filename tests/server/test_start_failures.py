@@ -113,6 +113,19 @@ def test_a_database_it_may_not_upgrade_is_one_line(tmp_path: Path) -> None:
     assert line.startswith("euchre serve: could not start: OperationalError: no such table")
 
 
+def test_workers_whose_database_cannot_be_upgraded_is_one_line() -> None:
+    # --workers checks and upgrades the database once, before the workers start: a
+    # PostgreSQL nobody listens for is one line too, never a traceback.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: refused
+        url = f"postgresql+asyncpg://someone:secret@127.0.0.1:{port}/euchre"
+        line = one_line(serve("--port", str(free_port()), "--workers", "2", "--database-url",
+                              url, "--redis-url", "redis://127.0.0.1:1/0"))
+    assert line.startswith("euchre serve: database postgresql+asyncpg://someone:***@")
+    assert "cannot connect" in line and "secret" not in line
+
+
 def test_a_port_in_use_is_one_line() -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -168,7 +168,8 @@ def test_a_same_origin_refusal_says_whether_it_is_the_address_or_the_browser() -
     table.take_seat(2, "Cy", "t2", 7, origins=["net-c", "browser-c"])
     table.take_seat(3, "Di", "t3", 8, origins=["net-d", "browser-d"])
     table.origins[3] = ["net-d", "browser-b"]  # one browser, two accounts (a cookie copied)
-    _unchanged(table, SameOrigin, "West and East play from the same address or browser (the same browser)",
+    _unchanged(table, SameOrigin,
+               "West and East play from the same address or browser (the same browser)",
                lambda: table.begin(1.0))
 
 

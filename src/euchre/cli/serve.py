@@ -186,8 +186,14 @@ def run(args: argparse.Namespace) -> int:
                            SEED_WAIT_ENV: str(args.seed_wait)})
         if args.upgrade:  # once, here, not in every worker at once
             from ..storage.sql import migrate
+            from .serving import one_line
 
-            migrate(url)
+            try:
+                migrate(url)
+            except Exception as e:  # one line naming the cause, as a single process says it
+                print(f"euchre serve: could not upgrade the database: {one_line(e)}",
+                      file=sys.stderr)
+                return 1
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
