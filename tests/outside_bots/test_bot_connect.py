@@ -140,6 +140,19 @@ def test_a_revoked_token_is_refused_before_anything(tmp_path: Path) -> None:
         assert "signed in" not in out
 
 
+def test_a_program_that_cannot_start_takes_no_seat(tmp_path: Path) -> None:
+    with live_server(bot_app(_db(tmp_path))) as base:
+        http, token, _ = _owner_token(base)
+        made = http.post("/api/tables", json={"kind": "online"}).json()
+        bridge = _bridge(f"{base}/online/{made['id']}", token,
+                         program=[str(tmp_path / "no-such-bot")])
+        out, err = bridge.communicate(timeout=60)
+        assert bridge.returncode == 1 and "could not start" in err, (out, err)
+        assert "seat" not in out  # nothing taken: the table's seats are as they were
+        seats = http.get(f"/api/online/{made['id']}").json()["seats"]
+        assert [s["taken"] for s in seats] == [True, False, False, False]
+
+
 def test_a_refused_move_is_asked_again_and_the_program_sees_only_its_seat(tmp_path: Path
                                                                          ) -> None:
     log = tmp_path / "requests.jsonl"

@@ -348,15 +348,21 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     if not command:
         raise BridgeError("give the program to run after --: euchre bot connect URL TOKEN "
                           "-- python my_bot.py")
+    try:
+        import websockets  # noqa: F401 - the bridge's sockets: checked before anything is taken
+    except ImportError:
+        raise BridgeError("the bridge needs the websockets package: pip install "
+                          "'euchre[bot]' (or pip install websockets)") from None
     site = Site(f"{parts.scheme}://{parts.netloc}", args.token)
     me = await site.call("GET", "/api/bot")
     print(f"signed in as the bot {me['name']}", file=out, flush=True)
-    seat = await take_seat(site, args)
-    print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
-    if not args.practice:
-        await wait_for_start(site, seat.table_id)
+    # The program first: a command that cannot start never leaves a dead bot in a seat.
     program = await Program.start(command)
     try:
+        seat = await take_seat(site, args)
+        print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
+        if not args.practice:
+            await wait_for_start(site, seat.table_id)
         table = await play(site, seat, program, out)
     finally:
         await program.close()
