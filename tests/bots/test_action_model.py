@@ -227,3 +227,37 @@ def test_bid_counts_by_masks_agree_with_the_cards() -> None:
         held = sum(1 << c for c in hand)
         for suit in range(4):
             assert _bid_stats(hand, suit) == _bid_stats_mask(held, suit)
+
+
+def test_a_farmers_swap_does_not_rule_out_every_deal() -> None:
+    # With a farmer's swap in the history the reader cannot replay the sampled hand (the
+    # swap's cards are hidden from the other seats): it must leave a sample's weight alone,
+    # not give every sample 0 (then the bot reading the table would keep no deal at all).
+    from euchre.bots.sampling import knowledge, sample_hands
+
+    rules = Rules.preset("kitchen-table")
+    bots = [make("medium", seed=1), make("medium", seed=2)]
+    checked = 0
+    for i in range(4000):
+        rng = random.Random(f"farmer:{i}")
+        dealer = i % 4
+        state = HandState(rules, dealer, deal_from_deck(shuffled_deck(False, rng), dealer,
+                                                        "3-2"))
+        swapped = False
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            if swapped and view.phase == "play" and len(view.legal) > 1:
+                k = knowledge(view)
+                weights = [ModelReader(view).weight(sample_hands(k, rng), random.Random(0))
+                           for _ in range(10)]
+                assert all(w > 0 for w in weights), (i, weights)
+                checked += 1
+                break
+            action = bots[seat % 2].choose(view)
+            swapped = swapped or str(action).startswith("farmer swap")
+            state = state.apply(action, seat)
+        if checked >= 2:
+            break
+    assert checked >= 1

@@ -521,7 +521,10 @@ class ModelReader:
         if moments is None:
             moments = self._build(hands, rng)
             if moments is None:
-                return 0.0
+                # The reader could not replay the hand with this sample (a farmer's swap it
+                # does not follow, say): it knows nothing of the deal, so it leaves its
+                # weight as it is. 0 would rule out every sample of such a hand.
+                return 1.0
             self._moments = moments
         miss = self.floor ** self.temper
         memo = self._memo
