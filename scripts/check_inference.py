@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from record_decisions import read_games, replay
+from record_decisions import games_in, replay
 
 from euchre.bots.action_model import ActionModel, ModelReader, load_model
 from euchre.bots.knowledge import mask
@@ -105,7 +105,7 @@ def main() -> None:
              + [f"tables x model t{t} f{f}" for t, f in PLAYS])
     spent = [0.0, 0]
     results: dict[str, list[tuple[float, float]]] = {n: [] for n in names}
-    for game in read_games(args.heldout)[: args.games]:
+    for game in games_in(args.heldout)[: args.games]:
         seen: set[int] = set()
         for view, _, state in replay(game):
             if view.phase != "play" or len(view.tricks) != args.trick - 1 or view.seat in seen:
@@ -144,7 +144,7 @@ def main() -> None:
                                    ess(weights[n])))
     points = len(results["today"])
     print(f"{points} decision points (first card of trick {args.trick}) in "
-          f"{min(args.games, len(read_games(args.heldout)))} held-out games of "
+          f"{min(args.games, len(games_in(args.heldout)))} held-out games of "
           f"{args.heldout}, {args.deals} deals each, seed {args.seed}")
     print(f"ModelReader.weight: {1000 * spent[0] / max(1, spent[1]):.3f} ms CPU a deal "
           f"({spent[1]} deals, a fresh reader per decision and setting)")

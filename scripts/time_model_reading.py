@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from record_decisions import read_games, replay
+from record_decisions import games_in, replay
 
 from euchre.bots.action_model import ModelReader
 from euchre.bots.reading import PlayReader
@@ -40,7 +40,7 @@ def main() -> None:
     args = ap.parse_args()
     model_s = conv_s = 0.0
     deals = points = 0
-    for game in read_games(args.heldout)[: args.games]:
+    for game in games_in(args.heldout)[: args.games]:
         seen: set[int] = set()
         for view, _, _ in replay(game):
             if view.phase != "play" or len(view.tricks) != args.trick - 1 or view.seat in seen:

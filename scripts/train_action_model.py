@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from record_decisions import read_games, replay
+from record_decisions import games_in, replay
 
 from euchre.bots.action_model import ActionModel, features_all
 
@@ -41,7 +41,7 @@ def kind_of(view_phase: str, trick: int) -> str:
 def decisions(path: str) -> list[Decision]:
     """Every real choice in a recording: its kind, each legal action's features, the taken."""
     out: list[Decision] = []
-    for game in read_games(path):
+    for game in games_in(path):
         for view, taken, _ in replay(game):
             if len(view.legal) > 1:
                 out.append((kind_of(view.phase, len(view.tricks)),
@@ -137,7 +137,7 @@ def main() -> None:
     train = [d for path in args.train for d in decisions(path)]
     weights = fit(train, args.min_count, args.steps, args.l2, args.seed)
     names = " ".join(Path(p).name for p in args.train)
-    games = [g for p in args.train for g in read_games(p)]
+    games = [g for p in args.train for g in games_in(p)]
     seeds = sorted({g["seed"] for g in games})
     made_by = (f"scripts/train_action_model.py --train {names} "
                f"--heldout {Path(args.heldout).name} --steps {args.steps} "
