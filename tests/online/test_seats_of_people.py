@@ -254,3 +254,29 @@ def test_a_guest_seat_is_kept_by_the_account_signed_in_to_afterwards(
     assert bound.json() == {"bound": []}
     with client.websocket_connect(made["ws"]) as ws:
         assert _join(ws)["code"] == "bad_token"
+
+
+def test_a_claimed_online_seat_is_left_by_account_from_another_browser(
+        client: TestClient) -> None:
+    # A guest sat at an online table, the game started, then they signed up in that
+    # browser: the seat is theirs by account, so "Leave" from their phone (no token) works.
+    b = Browsers(client)
+    b.use(None)
+    made = quick(client, "Gia", "10.6.6.1").json()  # a guest waits
+    other = quick(client, "Bob", "10.6.6.2").json()
+    assert other["id"] == made["id"]
+    client.post(f"/api/online/{made['id']}/fill", json={"token": made["token"]})
+    done = client.post(f"/api/online/{made['id']}/fill", json={"token": other["token"]})
+    assert done.json()["table"]["status"] == "started", done.text
+    b.sign_up("laptop", "gia_c")
+    bound = client.post("/api/me/seats", json={"seats": [{"id": made["id"],
+                                                          "token": made["token"]}]},
+                        headers=b.use("laptop"))
+    assert bound.json() == {"bound": [made["id"]]}
+    b.sign_in("phone", "gia_c")
+    phone = {**b.use("phone"), **at("10.6.6.3")}
+    left = client.post(f"/api/online/{made['id']}/leave-game", json={}, headers=phone)
+    assert left.status_code == 200, left.text
+    assert left.json()["seat"] == made["seat"] and left.json()["left"]
+    again = client.post(f"/api/online/{made['id']}/leave-game", json={}, headers=phone)
+    assert again.status_code == 200 and again.json()["already"]  # once, however often

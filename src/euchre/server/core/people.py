@@ -27,6 +27,7 @@ from ...accounts import (
     NotSignedInError,
 )
 from ...accounts.bots import BotIdentity, BotService, BotTokenRefused
+from ...accounts.seat_claims import SeatClaims
 from ...table.seats import AccountKey, SeatKey, TableConfig
 from .site import site_of
 
@@ -100,13 +101,19 @@ async def account_key_of(connection: HTTPConnection, *, csrf: bool = False
     return AccountKey(person.account_id, person.username)
 
 
-async def seat_key(request: HTTPConnection, token: str | None) -> SeatKey | None:
+async def seat_key(request: HTTPConnection, token: str | None, table_id: str | None = None
+                   ) -> SeatKey | None:
     """What opens the caller's seat: the token sent, else the signed-in person (with the
     session's CSRF token: this changes a seat), else None (a guest without a token: the
-    seat's own refusal follows)."""
+    seat's own refusal follows). With ``table_id`` the person's key also holds the seats
+    there they took as a guest and bound to the account at sign-in, as a socket's does."""
     if token is not None:
         return token
-    return await account_key_of(request, csrf=True)
+    key = await account_key_of(request, csrf=True)
+    claims = site_of(request).get(SeatClaims)
+    if key is not None and table_id is not None and claims is not None:
+        key = dataclasses.replace(key, claimed=await claims.seats_of(key.account_id, table_id))
+    return key
 
 
 def key_text(key: AccountKey | None) -> str:

@@ -138,7 +138,7 @@ async def post_leave_game(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
     pots = pots_of(request.app)
-    key = await seat_key(request, body.token)  # the token, else the person
+    key = await seat_key(request, body.token, table_id)  # the token, else the person
     answer, account = await leave_game(site_of(request)[Tables], pots, table_id, key)
     person = await person_of(request)
     if person is not None and account == person.account_id and pots is not None:
