@@ -158,3 +158,45 @@ def test_a_table_that_stops_releases_its_sockets_and_is_found_again() -> None:
             again.send_json(join)
             assert again.receive_json()["type"] == "joined"
             assert again.receive_json()["type"] == "snapshot"
+
+
+def test_an_ipv6_households_addresses_share_one_cap() -> None:
+    # A home is given a whole /64 and may use any address in it: the per-address cap
+    # counts the /64, as the sign-up limits do, not each address.
+    app = create_app(settings(socket_limits=SocketLimits(per_address=2)))  # type: ignore[arg-type]
+    with TestClient(app) as main:
+        table = open_table(main)
+        clients = [TestClient(app, client=(f"2001:db8:1:2::{n}", 5000)) for n in (1, 2, 3)]
+        other = TestClient(app, client=("2001:db8:1:3::1", 5000))  # another /64
+        with clients[0].websocket_connect(table["ws"]) as one, \
+                clients[1].websocket_connect(table["ws"]) as two:
+            for ws in (one, two):
+                ws.send_json({"type": "ping"})
+                assert ws.receive_json() == {"type": "pong"}
+            with clients[2].websocket_connect(table["ws"]) as three, \
+                    pytest.raises(WebSocketDisconnect) as e:
+                three.receive_json()
+            assert e.value.code == CLOSE_TOO_MANY and "address" in e.value.reason
+            with other.websocket_connect(table["ws"]) as four:
+                four.send_json({"type": "ping"})
+                assert four.receive_json() == {"type": "pong"}
+
+
+def test_a_guests_hint_queue_place_is_their_household() -> None:
+    from euchre.server.tables.ws import hint_person
+
+    class _Seat:
+        account_id = None
+        account = None
+
+    class _Config:
+        seats = [_Seat()] * 4
+
+    class _Actor:
+        config = _Config()
+
+    actor = _Actor()
+    a = hint_person(actor, 0, "2001:db8:1:2::1")  # type: ignore[arg-type]
+    assert a == hint_person(actor, 0, "2001:db8:1:2::ffff")  # type: ignore[arg-type]
+    assert a != hint_person(actor, 0, "2001:db8:1:3::1")  # type: ignore[arg-type]
+    assert hint_person(actor, 0, "10.0.0.1") == "address:10.0.0.1"  # type: ignore[arg-type]

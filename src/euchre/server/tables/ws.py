@@ -32,6 +32,7 @@ from ...table.fanout import Outgoing
 from ...table.owners import TableUnavailable
 from ...table.seats import AccountKey
 from ..core.encoder import encode_text
+from ..core.guards import network_of
 from ..core.people import account_key_of
 from ..core.site import site_of
 from ..ops.metrics import Metrics
@@ -353,7 +354,10 @@ async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
     table_id = websocket.path_params["table_id"]
     conn = Connection(peer if peer is not None else websocket, metrics)
     guard = site[SocketGuard]
-    ticket = guard.admit(websocket.client.host if websocket.client else "?", conn.refuse)
+    # An IPv6 address counts as its /64, as the sign-up limits count it: a household picks
+    # any address in it, so a per-address cap on single addresses would not hold.
+    ticket = guard.admit(network_of(websocket.client.host) if websocket.client else "?",
+                         conn.refuse)
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return
@@ -557,7 +561,7 @@ def hint_person(actor: TableActor, seat: int, address: str) -> str:
         return f"account:{sitting.account_id}"
     if sitting.account:
         return f"account:{sitting.account}"
-    return f"address:{address}"
+    return f"address:{network_of(address)}"  # an IPv6 /64 is one household
 
 
 async def _hint(conn: Connection, actor: TableActor, seat: int, hints: HintService) -> None:
