@@ -281,6 +281,13 @@ def test_reset_options_fix_the_deal_the_dealer_and_the_score() -> None:
     assert e.agent_selection == "player_3"
     with pytest.raises(TypeError, match=r"euchre\.Deal"):
         e.reset(options={"deal": "9C TC"})
+    for bad in ((8, 10), (-1, 0), (1,), (1.5, 2)):
+        with pytest.raises(ValueError, match="score"):
+            e.reset(options={"score": bad})
+    with pytest.raises(ValueError, match="dealer"):
+        e.reset(options={"dealer": 4})
+    e.reset(options={"score": (np.int64(9), 0)})  # NumPy integers are whole numbers too
+    assert e.unwrapped.hand_state.score == (9, 0)
 
 
 def test_ansi_render_shows_the_table() -> None:

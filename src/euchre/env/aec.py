@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import operator
 import random
 from typing import Any
@@ -143,6 +144,8 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
         options = options or {}
         dealer = options.get("dealer")
         dealer = self._rng.randrange(4) if dealer is None else int(dealer)
+        if dealer not in range(4):
+            raise ValueError(f"options['dealer'] is a seat, 0-3, not {dealer}")
         deal = options.get("deal")
         if deal is not None and not isinstance(deal, Deal):
             raise TypeError("options['deal'] must be a euchre.Deal")
@@ -153,8 +156,14 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
             hand = game.current
             assert hand is not None
         else:
-            score = options.get("score", (0, 0))
-            hand = HandState(self.rules, dealer, deal or self._deal(dealer), tuple(score))
+            score = tuple(options.get("score", (0, 0)))
+            top = self.rules.game_to
+            if len(score) != 2 or not all(isinstance(s, numbers.Integral) and 0 <= int(s) < top
+                                          for s in score):
+                raise ValueError(f"options['score'] is two whole numbers, each 0 to "
+                                 f"{self.rules.game_to - 1} (a game not yet won), not {score}")
+            hand = HandState(self.rules, dealer, deal or self._deal(dealer),
+                             (int(score[0]), int(score[1])))
         self._start_hand(hand)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
