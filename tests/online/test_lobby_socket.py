@@ -162,3 +162,19 @@ def test_a_change_in_one_process_reaches_a_lobby_in_another(tmp_path: Path) -> N
             cy = quick(two, "Cy").json()  # the second process seats at the same table
             assert cy["id"] == ann["id"] and cy["seat"] == 2
             assert ws.receive_json()["table"]["seats"][2]["name"] == "Cy"
+
+
+def test_junk_sent_again_and_again_is_refused_as_a_flood_is() -> None:
+    # Each junk message closes its socket (1008) and counts as a flood close, so a client
+    # that reconnects to send junk is refused for a while, as a flooder of pings is.
+    app = lobby_app(socket_limits=SocketLimits(per_address=5))
+    with client_for(app) as client:
+        codes = []
+        for _ in range(6):
+            with pytest.raises(WebSocketDisconnect) as closed, \
+                    client.websocket_connect("/ws/lobby") as ws:
+                ws.receive_json()
+                ws.send_text("junk")
+                ws.receive_json()
+            codes.append(closed.value.code)
+        assert codes[0] == 1008 and codes[-1] == 4429, codes

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ...broker import BrokerUnavailable, SubscriptionOverflow
 from ...errors import DomainError
 from ..core.encoder import encode_text
+from ..core.guards import network_of
 from ..core.registry import SocketChannel
 from ..tables.socket_guard import Refusal, Ticket, guard_of
 from ..tables.socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
@@ -123,6 +124,9 @@ async def _read(websocket: WebSocket, send: Any, rate: Bucket, ticket: Ticket) -
                 raise msgspec.DecodeError("too long")
             _ping.decode(data)
         except (msgspec.DecodeError, msgspec.ValidationError):
+            # Counted as a flood close: a client that reconnects to send junk again and
+            # again (each connect reads the lobby) is refused for a while, as a flooder is.
+            ticket.flooded()
             await websocket.close(code=1008, reason='the lobby only takes {"type": "ping"}')
             return
         await send(encode_text(LobbyPong()))
@@ -133,7 +137,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     table_id: str | None = websocket.path_params.get("table_id")
     guard = guard_of(websocket)
-    ticket = guard.admit(websocket.client.host if websocket.client else "?")
+    ticket = guard.admit(network_of(websocket.client.host) if websocket.client else "?")
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
         return

@@ -61,7 +61,8 @@ class StartRefused(LobbyMessage, tag="start_refused"):
 
 class LobbyError(LobbyMessage, tag="error"):
     """Why the server is about to close the socket: ``rate_limited`` (more messages than a
-    lobby socket may send; the close code is 4429)."""
+    lobby socket may send; the close code is 4429). Anything but a ping closes the socket
+    with 1008 and its reason, and counts against the address as a flood close does."""
 
     code: str
     message: str
