@@ -280,3 +280,25 @@ def test_a_claimed_online_seat_is_left_by_account_from_another_browser(
     assert left.json()["seat"] == made["seat"] and left.json()["left"]
     again = client.post(f"/api/online/{made['id']}/leave-game", json={}, headers=phone)
     assert again.status_code == 200 and again.json()["already"]  # once, however often
+
+
+def test_a_practice_game_is_left_from_your_games(client: TestClient) -> None:
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_p")
+    csrf = b.use("laptop")
+    made = client.post("/api/tables", json={"kind": "practice"}, headers=csrf).json()
+    assert [g["id"] for g in client.get("/api/me/live").json()["games"]] == [made["id"]]
+    b.sign_up("other", "bob_p")  # not Bob's table: refused, nothing changes
+    r = client.post(f"/api/tables/{made['id']}/leave", json={}, headers=b.use("other"))
+    assert (r.status_code, r.json()["code"]) == (404, "no_table")
+    b.sign_in("phone", "ann_p")
+    phone = b.use("phone")
+    assert [g["id"] for g in client.get("/api/me/live").json()["games"]] == [made["id"]]
+    left = client.post(f"/api/tables/{made['id']}/leave", json={}, headers=phone)
+    assert left.status_code == 200, left.text
+    assert (left.json()["left"], left.json()["fee"], left.json()["stake"]) == (True, 0, 0)
+    assert client.get("/api/me/live").json()["games"] == []
+    again = client.post(f"/api/tables/{made['id']}/leave", json={}, headers=phone)
+    assert again.status_code == 200  # a double click: the same answer, nothing more
+    table = client.get(f"/api/tables/{made['id']}?token={made['token']}").json()
+    assert table["closed"] == "left"

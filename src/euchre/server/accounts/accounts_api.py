@@ -49,11 +49,12 @@ from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore, StaleFenceError
 from ...table.clock import ClockPolicy
 from ...table.coin import COIN, coin_kind, coin_table
-from ...table.kinds import FinishedTable
+from ...table.kinds import PRACTICE_KIND, FinishedTable
 from ...table.seats import new_table_id, new_token
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
+from ..core.people import seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
 from ..core.site import Site, site_of
 from ..tables.api import int_param, read_json
@@ -363,15 +364,41 @@ async def leave_coin_game(tables: Tables, coins: CoinService, table_id: str,
     return await coins.leave(table_id, account_id)
 
 
+PRACTICE_GAME_ENDED = "the game had already ended: there is nothing to leave"
+"""The refusal of a leave of a practice game that had ended."""
+
+
+async def leave_practice_game(request: Request, tables: Tables, table_id: str) -> None:
+    """Close a practice table whose seat is the signed-in person's (by account, or a guest
+    seat bound to it at sign-in): it is put away, nothing is charged. ``no_table`` (404)
+    if it is not theirs, ``game_ended`` (409) if its game had ended."""
+    table = await tables.open(table_id, move_here=True)
+    view = await table.view() if table is not None else None
+    key = await seat_key(request, None, table_id)
+    if table is None or view is None or view.config.kind != PRACTICE_KIND.name \
+            or key is None or view.seat_of(key) is None:
+        raise ApiError("no_table", "you have no coin or practice table with that id")
+    if not await table.close("left"):
+        raise ApiError("game_ended", PRACTICE_GAME_ENDED)
+
+
 async def post_leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a
     fee). The table decides first: a leave it sees after the deciding card is refused
     (409 ``game_ended``) and charges nothing; one before it closes the table and is
-    charged once, however often (or wherever) it is asked."""
+    charged once, however often (or wherever) it is asked. A signed-in person's practice
+    table is closed the same way, and costs nothing."""
     state = state_of(request)
     session = await signed_in(request, csrf=True)
+    table_id = request.path_params["table_id"]
+    if await state.coins.get(table_id) is None:
+        await leave_practice_game(request, site_of(request)[Tables], table_id)
+        return json_answer(Left(
+            left=True, status="left", stake=0, stake_forfeit=0, fee=0, fee_rule=0,
+            balance=await state.coins.ledger.balance(session.account_id),
+            notice=coin_rules.NO_CASH_VALUE))
     settled = await leave_coin_game(site_of(request)[Tables], state.coins,
-                                    request.path_params["table_id"], session.account_id)
+                                    table_id, session.account_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
     return json_answer(msgspec.convert({

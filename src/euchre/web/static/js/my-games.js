@@ -32,21 +32,22 @@ export function gameText(game) {
 /** What leaving costs, asked before a started game is given up (null: nothing to ask). */
 function leaveQuestion(game) {
   if (game.status === "waiting") return null;
+  if (game.kind === "practice") return "Leave this practice game? The table is put away.";
   const stake = game.stake ? ` You lose the ${game.stake}-coin stake and pay the leaving fee.` : "";
   return `Leave this game? A computer plays your seat to the end.${stake}`;
 }
 
-/** Give up a seat: a waiting table's, or a started online or coin game's. */
+/** Give up a seat: a waiting table's, or a started online, coin or practice game's. */
 export async function leaveGame(game) {
   const id = encodeURIComponent(game.id);
   if (game.status === "waiting") return call("POST", `/api/online/${id}/leave`, {});
-  if (game.kind === "coin") return call("POST", `/api/tables/${id}/leave`, {});
+  if (game.kind === "coin" || game.kind === "practice") return call("POST", `/api/tables/${id}/leave`, {});
   return call("POST", `/api/online/${id}/leave-game`, {});
 }
 
 function row(game, redraw, error) {
   const question = leaveQuestion(game);
-  const leave = game.kind === "practice" ? null : h(
+  const leave = h(
     "button",
     {
       type: "button",
