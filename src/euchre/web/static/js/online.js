@@ -409,6 +409,7 @@ export function mountOnlineLobby(main, id) {
         fill(body, h("p", {},
           table.watch ? h("a", { class: "button-link", href: table.watch }, "Watch the game") : null, " ",
           h("a", { class: "button-link", href: "/lobby" }, "Back to the lobby")));
+        if (games.length) offerNextSteps(body); // the person's own games, to go back to or leave
       });
       return;
     }
