@@ -185,3 +185,21 @@ def test_a_refused_move_is_asked_again_and_the_program_sees_only_its_seat(tmp_pa
                                              if k != "refused"})))
         assert named <= allowed, (named - allowed, turn["view"])
         assert set(turn["view"]["hand"]) <= set(hand["hands"][seat]) | {hand["kitty"][0]}
+
+
+def test_a_second_bridge_at_the_quick_table_the_bot_waits_at_stops_with_a_reason(
+        tmp_path: Path) -> None:
+    with live_server(bot_app(_db(tmp_path))) as base:
+        _, token, _ = _owner_token(base)
+        first = _bridge(base, token, "--quick")  # waits at a quick table for players
+        try:
+            for line in first.stdout or ():  # until it has its seat
+                if line.startswith("seat "):
+                    break
+            second = _bridge(base, token, "--quick")
+            out, err = second.communicate(timeout=60)
+            assert second.returncode == 1, (out, err)
+            assert "already wait" in err  # the server's refusal, or the bridge's own words
+        finally:
+            first.kill()
+            first.communicate(timeout=30)
