@@ -290,6 +290,8 @@ class _Turns:
     """Times it was asked about that turn."""
     last: dict[str, Any] | None = None
     """The last TABLE seen."""
+    continued: int | None = None
+    """The hand whose result the bridge said it has read (``continue``)."""
 
 
 async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _Turns
@@ -319,6 +321,11 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
             if table.get("game_over") or table.get("closed"):
                 return table
             refusal = None
+            hand = table.get("hand_number")
+            if (table.get("view") or {}).get("phase") == "over" and state.continued != hand:
+                # a program reads no result panel: the table need not hold the hand for it
+                state.continued = hand
+                await ws.send(json.dumps({"type": "continue", "hand_number": hand}))
         else:
             continue
         table = state.last or {}
