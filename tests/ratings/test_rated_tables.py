@@ -58,6 +58,10 @@ def test_a_rated_game_of_four_people_updates_each_rating_once(db_url: str) -> No
         online = mine["stats"]["by_kind"]["online"]
         assert online["games"] == 1 and online["wins"] == int(winner == 1)
         assert online["hands"] >= 1
+        # At the next table the seat shows Ann's rating, marked provisional (as "25.0?").
+        again = people.post("Ann", "/api/tables", {"kind": "online", "rated": True}).json()
+        seat = client.get(f"/api/online/{again['id']}").json()["seats"][0]
+        assert seat["rating"]["games"] == 1 and seat["rating"]["provisional"] is True
     with TestClient(app_for(db_url)) as client:  # a restart: nothing applied again
         people.client = client
         assert _ratings(people) == ratings

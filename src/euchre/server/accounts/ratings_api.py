@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import RecordError
-from ...ratings import RatedGameError, RatingService
+from ...ratings import RatedGameError, RatingService, Standing
 from ...ratings.model import Rating
 from ...ratings.service import RatingChange
 from ...record import GameRecord
@@ -164,14 +164,21 @@ async def get_game_stats(request: Request) -> Response:
 
 async def seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | None]],
                        shown: list[dict[str, Any]]) -> None:
-    """Put each signed-in person's rating (or null) on their seat in the tables' JSON."""
+    """Put each signed-in person's rating (or null) on their seat in the tables' JSON,
+    marked ``provisional`` while it is not listed on the leaderboard yet."""
     ids = [a for table in accounts for a in table if a is not None]
     known = await state.ratings.of(ids)
+    met = await state.ratings.opponents([a for a in ids if a in known])
+    ratings = state.ratings
     for table, data in zip(accounts, shown, strict=True):
         for seat, account in zip(data["seats"], table, strict=True):
             if account is not None:
                 rating = known.get(account)
-                seat["rating"] = rating.to_json() if rating is not None else None
+                seat["rating"] = None if rating is None else {
+                    **rating.to_json(),
+                    "provisional": Standing(rating.games, met.get(account, 0),
+                                            ratings.games_needed,
+                                            ratings.opponents_needed).provisional}
 
 
 async def reconcile(state: RatingsState, store: GameStore) -> None:

@@ -226,6 +226,8 @@ class SeatRating(Struct):
     sigma: float
     ordinal: float
     games: int
+    provisional: bool = False
+    """Not listed on the leaderboard yet (too few rated games or opponents)."""
 
 
 class OnlineSeat(Struct):

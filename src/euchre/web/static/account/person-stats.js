@@ -26,10 +26,12 @@ export function ratingText(rating) {
 /** A small mark beside a name: the rating, with the ordinal in its title. */
 export function ratingBadge(rating) {
   if (!rating) return null;
+  // A provisional rating reads "25.0?" (as on the big sites): not on the leaderboard yet.
+  const provisional = rating.provisional ? "; provisional: not on the leaderboard yet" : "";
   return h(
     "span",
-    { class: "rating-badge", title: `Rating ${ratingText(rating)} (ordinal ${rating.ordinal.toFixed(1)}, ${rating.games} rated games)`, dataset: { mu: String(rating.mu) } },
-    ratingText(rating),
+    { class: "rating-badge", title: `Rating ${ratingText(rating)} (ordinal ${rating.ordinal.toFixed(1)}, ${rating.games} rated games${provisional})`, dataset: { mu: String(rating.mu), provisional: String(Boolean(rating.provisional)) } },
+    `${ratingText(rating)}${rating.provisional ? "?" : ""}`,
   );
 }
 
