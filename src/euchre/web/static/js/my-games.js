@@ -3,7 +3,7 @@
 // header, and offered as the next step when a request is refused. A guest has none (their
 // seats live in this browser's storage): nothing is asked of the server for them.
 
-import { call, me } from "../account/session.js";
+import { call, me, setBalance } from "../account/session.js";
 import { fill, h } from "./dom.js";
 
 const KINDS = { practice: "Practice", coin: "Coin table", online: "Online table" };
@@ -56,8 +56,11 @@ function row(game, redraw, error) {
         if (question && !window.confirm(question)) return;
         leave.disabled = true;
         try {
-          await leaveGame(game);
+          const left = await leaveGame(game);
+          if (typeof left?.balance === "number") setBalance(left.balance); // a stake and fee paid
           redraw();
+          const slot = document.querySelector(".my-games-slot");
+          if (slot) drawHeaderLink(slot); // the header's "Back to your game" goes with it
         } catch (e) {
           error.textContent = `Could not leave: ${e.message}`;
           error.hidden = false;
