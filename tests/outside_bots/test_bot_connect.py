@@ -199,7 +199,7 @@ def test_a_second_bridge_at_the_quick_table_the_bot_waits_at_stops_with_a_reason
             second = _bridge(base, token, "--quick")
             out, err = second.communicate(timeout=60)
             assert second.returncode == 1, (out, err)
-            assert "already wait" in err  # the server's refusal, or the bridge's own words
+            assert "already wait" in err  # the server's refusal (409), passed on
         finally:
             first.kill()
             first.communicate(timeout=30)

@@ -188,10 +188,6 @@ async def take_seat(site: Site, args: argparse.Namespace) -> Seat:
         return Seat(made["id"], made["seat"], made["token"])
     if args.quick:
         made = await site.call("POST", "/api/online/quick", {"preset": args.preset})
-        if made.get("token") is None:  # Play now answered the table this bot already waits at
-            raise BridgeError(f"the bot already waits at quick table {made['id']} (another "
-                              "bridge holds that seat): stop that one first, or leave the "
-                              "table")
         if args.fill and made["status"] != "started":
             await site.call("POST", f"/api/online/{made['id']}/fill", {"token": made["token"]})
         return Seat(made["id"], made["seat"], made["token"])

@@ -161,7 +161,7 @@ class raw_env(AECEnv):  # PettingZoo's own name for the unwrapped environment
             if len(score) != 2 or not all(isinstance(s, numbers.Integral) and 0 <= int(s) < top
                                           for s in score):
                 raise ValueError(f"options['score'] is two whole numbers, each 0 to "
-                                 f"{self.rules.game_to - 1} (a game not yet won), not {score}")
+                                 f"{top - 1} (a game not yet won), not {score}")
             hand = HandState(self.rules, dealer, deal or self._deal(dealer),
                              (int(score[0]), int(score[1])))
         self._start_hand(hand)
