@@ -122,7 +122,7 @@ class RedisBroker(Broker):
         self._reader = self._writer = None
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()
         if self._client is not None and self._client is not self._shared:
             with contextlib.suppress(Exception):
                 await self._client.aclose()
