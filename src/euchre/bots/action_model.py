@@ -28,6 +28,7 @@ from ..actions import Action
 from ..cards import JOKER, Card, card_rank, card_suit, cards_of, trump_rank
 from ..hand import Deal, HandState
 from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
+from ..sampling import played_by_seat
 from ..view import HandView
 from . import knowledge as K
 from .sampling import Hands
@@ -461,7 +462,7 @@ class ModelReader:
         self.plays_only = plays_only
         self._memo: dict[tuple[int, int], float] = {}
         self._moments: list[_Moment] | None = None
-        self._played = _played_by_seat(view)
+        self._played = played_by_seat(view)
 
     def _build(self, hands: Hands, rng: random.Random) -> list[_Moment] | None:
         """The seen moments, from a replay of the deal ``hands`` implies (None: it fails)."""
@@ -577,15 +578,6 @@ class _Moment:
     """The seat's view then, its own cards to be replaced by a deal's."""
     public: _Public | None
     """A card play: what the seat could see then apart from its cards."""
-
-
-def _played_by_seat(view: HandView) -> list[int]:
-    """Per seat, the cards it has played this hand."""
-    played = [0, 0, 0, 0]
-    for seat, action in view.history:
-        if action is not None and action.kind == A.PLAY:
-            played[seat] |= 1 << action.card
-    return played
 
 
 __all__ = ["DATA_FILE", "FLOOR", "TEMPER", "ActionModel", "ModelReader", "features",

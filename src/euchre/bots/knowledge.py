@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from ..cards import JOKER, Card, card_rank, trump_rank
 from ..lookup import EFFECTIVE_SUIT, FOLLOW_MASK, TRICK_RANK
+from ..sampling import deck_mask as deck_mask  # re-exported: bots read views through K
+from ..sampling import voids as voids
 from ..view import HandView
 
 FULL_DECK = (1 << 24) - 1
@@ -23,11 +25,6 @@ def partner(seat: int) -> int:
 def side(seat: int) -> int:
     """A seat's side: 0 for seats 0 & 2, 1 for seats 1 & 3."""
     return seat % 2
-
-
-def deck_mask(view: HandView) -> int:
-    """Every card in play at this table (the joker too under the Benny)."""
-    return FULL_DECK | (1 << JOKER) if view.rules.benny else FULL_DECK
 
 
 def mask(cards: tuple[Card, ...] | list[Card]) -> int:
@@ -161,30 +158,6 @@ def seats_after(view: HandView) -> list[int]:
     """The seats still to play to the trick in progress after this seat."""
     seats = trick_seats(view)
     return seats[len(view.trick) + 1 :]
-
-
-def voids(view: HandView) -> list[int]:
-    """Per seat, a bit mask of the effective suits that seat has shown it is out of."""
-    out = [0, 0, 0, 0]
-    trump = view.trump
-    tricks = [(leader, cards) for leader, cards, _ in view.tricks]
-    if view.trick:
-        tricks.append((view.leader, view.trick))
-    order_cache: dict[int, list[int]] = {}
-    for leader, cards in tricks:
-        if leader not in order_cache:
-            order = []
-            seat = leader
-            for _ in range(4):
-                if seat not in view.sitting_out:
-                    order.append(seat)
-                seat = (seat + 1) % 4
-            order_cache[leader] = order
-        led = EFFECTIVE_SUIT[trump][cards[0]]
-        for seat, card in zip(order_cache[leader], cards, strict=False):
-            if EFFECTIVE_SUIT[trump][card] != led:
-                out[seat] |= 1 << led
-    return out
 
 
 def first_discards(view: HandView) -> dict[int, Card]:
