@@ -1,12 +1,15 @@
-"""Shared helpers for the environment tests: random legal play and deals with a farmer."""
+"""Shared helpers for the environment tests: random legal play, deals with a farmer, and
+twin hands that differ only in cards a seat cannot see."""
 
 from __future__ import annotations
 
 import random
 
+from euchre.actions import Action, farmer_swap
 from euchre.cards import DECK, JOKER
 from euchre.env.actions import FARMER_CARDS
-from euchre.hand import Deal
+from euchre.errors import IllegalActionError
+from euchre.hand import Deal, HandState
 
 RULE_SETS: tuple[tuple[str, dict[str, object]], ...] = (
     ("classic", {}),
@@ -41,3 +44,46 @@ def farmer_deal(rng: random.Random, seat: int, benny: bool = False) -> Deal:
             hands.append(tuple(rest[:5]))
             rest = rest[5:]
     return Deal(tuple(hands), tuple(rest), "3-2")
+
+
+def _relabel(action: Action, perm: dict[int, int]) -> Action:
+    if action.kind in ("play", "discard"):
+        return action._replace(card=perm.get(action.card, action.card))
+    if action.kind == "farmer swap":
+        return farmer_swap([perm.get(c, c) for c in action.cards])
+    return action
+
+
+def hidden_twin(
+    state: HandState, seat: int, rng: random.Random
+) -> tuple[Deal, list[Action]] | None:
+    """The same hand dealt with the cards ``seat`` cannot see now (the other seats' cards,
+    the face-down kitty) shuffled among themselves, and the same actions relabelled to
+    match; None when no shuffle keeps every earlier play legal."""
+    seen = {state.upcard, *state.hand(seat), *state.view(seat).farmer_gave}
+    if seat == state.dealer and state.discard >= 0:
+        seen.add(state.discard)
+    pool = [c for s in range(4) if s != seat for c in state.hand(s) if c not in seen]
+    pool += [c for c in state.kitty_down if c not in seen]
+    history = state.history()
+    deal = state.deal
+    for _ in range(50):
+        shuffled = pool[:]
+        rng.shuffle(shuffled)
+        perm = dict(zip(pool, shuffled, strict=True))
+        twin = Deal(
+            tuple(tuple(perm.get(c, c) for c in h) for h in deal.hands),
+            tuple(perm.get(c, c) for c in deal.kitty),
+            deal.pattern,
+        )
+        actions = [_relabel(a, perm) for _, a in history]
+        replay = HandState(state.rules, state.dealer, twin, state.score)
+        try:
+            for (actor, _), a in zip(history, actions, strict=True):
+                replay = replay.apply(a, seat=actor)
+        except IllegalActionError:
+            continue
+        if (replay.phase, replay.to_act) != (state.phase, state.to_act):
+            continue  # a farmer's hand dealt or not is public: everyone sees the decision
+        return twin, actions
+    return None

@@ -9,14 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from env_helpers import RULE_SETS, farmer_deal
+from env_helpers import RULE_SETS, farmer_deal, hidden_twin
 
-from euchre.actions import Action, farmer_swap
 from euchre.cards import JOKER
 from euchre.env import FIELDS, OFFSETS, SIZE, describe, encode_view, raw_env
 from euchre.env.actions import ACTIONS, INDEX
-from euchre.errors import IllegalActionError
-from euchre.hand import Deal, HandState
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "env.md"
 
@@ -73,49 +70,6 @@ def test_tracked_vector_through_whole_games() -> None:
         _play_checking(e, rng)
 
 
-def _relabel(action: Action, perm: dict[int, int]) -> Action:
-    if action.kind in ("play", "discard"):
-        return action._replace(card=perm.get(action.card, action.card))
-    if action.kind == "farmer swap":
-        return farmer_swap([perm.get(c, c) for c in action.cards])
-    return action
-
-
-def _hidden_twin(
-    state: HandState, seat: int, rng: random.Random
-) -> tuple[Deal, list[Action]] | None:
-    """The same hand dealt with the cards ``seat`` cannot see now (the other seats' cards,
-    the face-down kitty) shuffled among themselves, and the same actions relabelled to
-    match; None when no shuffle keeps every earlier play legal."""
-    seen = {state.upcard, *state.hand(seat), *state.view(seat).farmer_gave}
-    if seat == state.dealer and state.discard >= 0:
-        seen.add(state.discard)
-    pool = [c for s in range(4) if s != seat for c in state.hand(s) if c not in seen]
-    pool += [c for c in state.kitty_down if c not in seen]
-    history = state.history()
-    deal = state.deal
-    for _ in range(50):
-        shuffled = pool[:]
-        rng.shuffle(shuffled)
-        perm = dict(zip(pool, shuffled, strict=True))
-        twin = Deal(
-            tuple(tuple(perm.get(c, c) for c in h) for h in deal.hands),
-            tuple(perm.get(c, c) for c in deal.kitty),
-            deal.pattern,
-        )
-        actions = [_relabel(a, perm) for _, a in history]
-        replay = HandState(state.rules, state.dealer, twin, state.score)
-        try:
-            for (actor, _), a in zip(history, actions, strict=True):
-                replay = replay.apply(a, seat=actor)
-        except IllegalActionError:
-            continue
-        if (replay.phase, replay.to_act) != (state.phase, state.to_act):
-            continue  # a farmer's hand dealt or not is public: everyone sees the decision
-        return twin, actions
-    return None
-
-
 @pytest.mark.parametrize(("preset", "options"), [*RULE_SETS, ("classic", {"farmers_hand":
                                                                             "nines-and-tens"})])
 def test_cards_a_seat_cannot_see_never_change_its_observation(
@@ -137,7 +91,7 @@ def test_cards_a_seat_cannot_see_never_change_its_observation(
             if all(a.terminations.values()):
                 break
             a.step(rng.choice(np.flatnonzero(a.observe(a.agent_selection)["action_mask"])))
-        found = _hidden_twin(a.hand_state, seat, rng)
+        found = hidden_twin(a.hand_state, seat, rng)
         if found is None:
             continue
         twin, actions = found

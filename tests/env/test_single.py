@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import warnings
 
+import gymnasium
 import numpy as np
 import pytest
 from env_helpers import farmer_deal
@@ -11,15 +13,41 @@ from gymnasium.utils.env_checker import check_env
 
 from euchre import IllegalActionError
 from euchre.bots import make
-from euchre.env import SingleAgentEnv, action_index, single_agent
+from euchre.env import GYM_ID, SingleAgentEnv, action_index, single_agent
 
 
 def test_gymnasiums_env_checker_passes() -> None:
     check_env(single_agent("kitchen-table", partner="easy", opponents="random"),
-              skip_render_check=True)
-    for mode in ("ansi", "human"):  # the render check too, in each mode
-        check_env(single_agent("classic", partner="easy", opponents="random",
-                               render_mode=mode))
+              skip_render_check=True)  # the render modes: made through the id, below
+
+
+def test_gymnasium_make_finds_the_registered_id_and_its_checker_passes(capsys) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker warns when it cannot try a render mode
+        made = gymnasium.make(GYM_ID, preset="canadian", partner="easy", opponents="random")
+        assert made.spec is not None and made.spec.id == "euchre/Euchre-v0"
+        assert isinstance(made.unwrapped, SingleAgentEnv)
+        assert made.unwrapped.aec.rules.canadian_loner
+        check_env(made.unwrapped)  # with a spec: every render mode is made and tried
+    assert "upcard" in capsys.readouterr().out  # the human mode printed the table
+
+
+def test_a_vector_env_gives_an_all_zero_mask_when_an_episode_ends() -> None:
+    envs = gymnasium.make_vec(GYM_ID, num_envs=2, vectorization_mode="sync",
+                              partner="easy", opponents="random")
+    _, info = envs.reset(seed=3)
+    ended = 0
+    rng = random.Random(0)
+    pending = [False, False]  # an episode ended: the next step resets, the action is ignored
+    while ended < 6:
+        masks = info["action_mask"]
+        for i in range(2):
+            assert masks[i].any() != pending[i]
+        actions = [rng.choice(np.flatnonzero(m).tolist()) if m.any() else 0 for m in masks]
+        _, _, terminated, truncated, info = envs.step(np.array(actions))
+        pending = [bool(t or u) for t, u in zip(terminated, truncated, strict=True)]
+        ended += sum(pending)
+    envs.close()
 
 
 def _run(env: SingleAgentEnv, seed: int | None, rng: random.Random) -> tuple[list[int], float]:

@@ -171,7 +171,7 @@ def rules_bits(rules: Rules) -> list[int]:
     ]
 
 
-def _playing_order(leader: int, out: Sequence[int], count: int) -> list[int]:
+def playing_order(leader: int, out: Sequence[int], count: int) -> list[int]:
     """The seats that played ``count`` cards to a trick from ``leader``, skipping ``out``."""
     seats = []
     seat = leader
@@ -237,11 +237,11 @@ def encode_view(view: HandView) -> npt.NDArray[np.int8]:
         v[_DISCARD + view.discard] = 1
     if view.leader >= 0:
         v[_LEADER + rel[view.leader]] = 1
-        seats = _playing_order(view.leader, view.sitting_out, len(view.trick))
+        seats = playing_order(view.leader, view.sitting_out, len(view.trick))
         for seat, c in zip(seats, view.trick, strict=True):
             v[_TRICK + 25 * rel[seat] + c] = 1
     for leader, cards, _ in view.tricks:
-        for seat, c in zip(_playing_order(leader, view.sitting_out, len(cards)), cards,
+        for seat, c in zip(playing_order(leader, view.sitting_out, len(cards)), cards,
                            strict=True):
             v[_PLAYED + 25 * rel[seat] + c] = 1
     v[_TRICKS_US + view.tricks_won[us]] = 1
