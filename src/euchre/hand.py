@@ -524,130 +524,177 @@ class HandState:
             if not isinstance(action, str):
                 raise IllegalActionError(f"not an action: {action!r}")
             action = parse_action(action)
-        actor: int = self.to_act  # type: ignore[assignment]
-        if self.phase == PLAY and action.kind == _PLAY_KIND and (seat is None or seat == actor):
-            # The play phase is most of a hand's actions: check the card with two mask tests
-            # (no legal list), and copy the state here rather than through _copy.
-            masks = self._hands
-            card = action.card
-            hand = masks[actor]
-            bit = _bit_of(card, 0)
-            if not hand & bit:
-                raise IllegalActionError(self._why_illegal(actor, action))
-            follow = hand & self._follow
-            if follow and not follow & bit:
-                raise IllegalActionError(self._why_illegal(actor, action))
-            fix = self._fix
-            new = _new_state(HandState)
-            new._fix = fix
-            new.phase = PLAY
-            new.is_over = False
-            new._passes = self._passes
-            new._prev = self
-            new._last = (actor, action)
-            if actor == 0:
-                new._hands = (masks[0] ^ bit, masks[1], masks[2], masks[3])
-            elif actor == 1:
-                new._hands = (masks[0], masks[1] ^ bit, masks[2], masks[3])
-            elif actor == 2:
-                new._hands = (masks[0], masks[1], masks[2] ^ bit, masks[3])
-            else:
-                new._hands = (masks[0], masks[1], masks[2], masks[3] ^ bit)
-            trick = self._trick
-            trump = fix.trump
-            if trick:
-                new._follow = self._follow
-                trick = trick + (card,)  # noqa: RUF005 - faster than (*trick, card)
-            else:
-                new._follow = FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][card]]
-                trick = (card,)
-            out = fix.out
-            nxt = _NEXT[out]
-            leader = self._leader
-            if len(trick) < _PLAYERS[out]:
-                new._trick = trick
-                new._leader = leader
-                new._tricks = self._tricks
-                new._won = self._won
-                new.to_act = nxt[actor]
-                return new
-            ranks = TRICK_RANK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
-            at = winner = leader
-            best = -1
-            for c in trick:
-                r = ranks[c]
-                if r > best:
-                    best = r
-                    winner = at
-                at = nxt[at]
-            won = self._won
-            new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
-            new._tricks = tricks = self._tricks + ((leader, trick, winner),)  # noqa: RUF005
-            new._trick = ()
-            new._follow = 0
-            new._leader = winner
-            new.to_act = winner
-            if len(tricks) == 5:
-                new._leader = leader  # as before: the last trick's leader stays
-                new._score_hand()
-            return new
+        if (self.phase == PLAY and action.kind == _PLAY_KIND
+                and (seat is None or seat == self.to_act)):
+            return self._apply_play(action)  # most of a hand's actions: first, and no lookup
         if action.kind == A.RENEGE:
             return self._renege(action)
         if self.phase == OVER:
             raise IllegalActionError("the hand is over")
+        actor = self.to_act
         assert actor is not None
         if seat is not None and seat != actor:
             raise IllegalActionError(
                 f"it is {SEAT_NAMES[actor]}'s turn (seat {actor}), not seat {seat}'s"
             )
-        phase = self.phase
-        if phase == ORDER and not self._fix.rules.canadian_loner:
-            legal = action in _ORDER_ACTIONS  # no list to build in the common case
-        elif phase == DISCARD:
-            legal = action.kind == _DISCARD_KIND and bool(self._hands[actor] & _bit_of(
-                action.card, 0))
-        else:
-            legal = action in self.legal_actions()
-        if not legal:
-            raise IllegalActionError(self._why_illegal(actor, action))
+        return _APPLY_BY_PHASE[self.phase](self, actor, action)
+
+    # One function per phase, each given the seat to act (checked) and its action.
+
+    def _apply_farmer(self, actor: int, action: Action) -> HandState:
+        """A farmer's hand: keep it, swap three cards with the kitty, or throw it in."""
+        self._refuse_unless(action in self.legal_actions(), actor, action)
         new = self._copy(actor, action)
         kind = action.kind
-        if kind == A.PASS_KIND:
-            new._pass(actor)
-        elif kind == A.ORDER:
-            new._make(actor, card_suit(self._fix.deal.kitty[0]), action.alone, exchange=True)
-        elif kind == A.CALL:
-            new._make(actor, action.suit, action.alone, exchange=phase == BENNY)
-        elif kind == A.DISCARD:
-            hands = list(new._hands)
-            hands[actor] &= ~(1 << action.card)
-            new._hands = (hands[0], hands[1], hands[2], hands[3])
-            fix = new._own()
-            fix.discard = action.card
-            fix.down = (*fix.down, action.card)
-            new._after_exchange()
-        elif kind == A.DEFEND:
-            fix = new._own()
-            fix.lone_defender = actor
-            fix.out |= 1 << ((actor + 2) % 4)
-            new._start_play()
-        elif kind == A.FARMER_SWAP:
+        if kind == A.FARMER_SWAP:
             hands = list(new._hands)
             down = self._fix.down
-            take = down[:3]
             for c in action.cards:
                 hands[actor] &= ~(1 << c)
-            for c in take:
+            for c in down[:3]:
                 hands[actor] |= 1 << c
             new._hands = (hands[0], hands[1], hands[2], hands[3])
             new._own().down = (*action.cards, *down[3:])
             new._begin_bidding()
         elif kind == A.FARMER_KEEP:
             new._begin_bidding()
-        elif kind == A.FARMER_THROW:
+        else:  # FARMER_THROW
             new._throw_in()
-        else:  # pragma: no cover - legal_actions lists no other kind
-            raise IllegalActionError(f"{action} cannot be applied")
+        return new
+
+    def _apply_order(self, actor: int, action: Action) -> HandState:
+        """Round one: pass, or order the upcard up (alone or not)."""
+        if self._fix.rules.canadian_loner:
+            legal = action in self.legal_actions()
+        else:
+            legal = action in _ORDER_ACTIONS  # no list to build in the common case
+        self._refuse_unless(legal, actor, action)
+        new = self._copy(actor, action)
+        if action.kind == A.PASS_KIND:
+            new._pass(actor)
+        else:
+            new._make(actor, card_suit(self._fix.deal.kitty[0]), action.alone, exchange=True)
+        return new
+
+    def _apply_benny(self, actor: int, action: Action) -> HandState:
+        """The Benny turned up: the dealer names trump and takes the joker."""
+        self._refuse_unless(action in self.legal_actions(), actor, action)
+        new = self._copy(actor, action)
+        new._make(actor, action.suit, action.alone, exchange=True)
+        return new
+
+    def _apply_call(self, actor: int, action: Action) -> HandState:
+        """Round two: pass, or name a suit other than the one turned down."""
+        self._refuse_unless(action in self.legal_actions(), actor, action)
+        new = self._copy(actor, action)
+        if action.kind == A.PASS_KIND:
+            new._pass(actor)
+        else:
+            new._make(actor, action.suit, action.alone, exchange=False)
+        return new
+
+    def _apply_discard(self, actor: int, action: Action) -> HandState:
+        """The dealer, having taken the upcard, lays one card face down."""
+        self._refuse_unless(
+            action.kind == _DISCARD_KIND and bool(self._hands[actor] & _bit_of(action.card, 0)),
+            actor, action)
+        new = self._copy(actor, action)
+        hands = list(new._hands)
+        hands[actor] &= ~(1 << action.card)
+        new._hands = (hands[0], hands[1], hands[2], hands[3])
+        fix = new._own()
+        fix.discard = action.card
+        fix.down = (*fix.down, action.card)
+        new._after_exchange()
+        return new
+
+    def _apply_defend(self, actor: int, action: Action) -> HandState:
+        """A defender passes or defends alone against a lone maker."""
+        self._refuse_unless(action in self.legal_actions(), actor, action)
+        new = self._copy(actor, action)
+        if action.kind == A.PASS_KIND:
+            new._pass(actor)
+        else:
+            fix = new._own()
+            fix.lone_defender = actor
+            fix.out |= 1 << ((actor + 2) % 4)
+            new._start_play()
+        return new
+
+    def _apply_other_than_a_play(self, actor: int, action: Action) -> HandState:
+        """The play phase takes only plays (a play takes :meth:`_apply_play`)."""
+        raise IllegalActionError(self._why_illegal(actor, action))
+
+    def _refuse_unless(self, legal: bool, actor: int, action: Action) -> None:
+        if not legal:
+            raise IllegalActionError(self._why_illegal(actor, action))
+
+    def _apply_play(self, action: Action) -> HandState:
+        """A card played by the seat to act: checked with two mask tests (no legal list) and
+        the state copied here rather than through :meth:`_copy`, for speed."""
+        actor: int = self.to_act  # type: ignore[assignment]
+        masks = self._hands
+        card = action.card
+        hand = masks[actor]
+        bit = _bit_of(card, 0)
+        if not hand & bit:
+            raise IllegalActionError(self._why_illegal(actor, action))
+        follow = hand & self._follow
+        if follow and not follow & bit:
+            raise IllegalActionError(self._why_illegal(actor, action))
+        fix = self._fix
+        new = _new_state(HandState)
+        new._fix = fix
+        new.phase = PLAY
+        new.is_over = False
+        new._passes = self._passes
+        new._prev = self
+        new._last = (actor, action)
+        if actor == 0:
+            new._hands = (masks[0] ^ bit, masks[1], masks[2], masks[3])
+        elif actor == 1:
+            new._hands = (masks[0], masks[1] ^ bit, masks[2], masks[3])
+        elif actor == 2:
+            new._hands = (masks[0], masks[1], masks[2] ^ bit, masks[3])
+        else:
+            new._hands = (masks[0], masks[1], masks[2], masks[3] ^ bit)
+        trick = self._trick
+        trump = fix.trump
+        if trick:
+            new._follow = self._follow
+            trick = trick + (card,)  # noqa: RUF005 - faster than (*trick, card)
+        else:
+            new._follow = FOLLOW_MASK[trump][EFFECTIVE_SUIT[trump][card]]
+            trick = (card,)
+        out = fix.out
+        nxt = _NEXT[out]
+        leader = self._leader
+        if len(trick) < _PLAYERS[out]:
+            new._trick = trick
+            new._leader = leader
+            new._tricks = self._tricks
+            new._won = self._won
+            new.to_act = nxt[actor]
+            return new
+        ranks = TRICK_RANK[trump][EFFECTIVE_SUIT[trump][trick[0]]]
+        at = winner = leader
+        best = -1
+        for c in trick:
+            r = ranks[c]
+            if r > best:
+                best = r
+                winner = at
+            at = nxt[at]
+        won = self._won
+        new._won = (won[0] + 1, won[1]) if winner % 2 == 0 else (won[0], won[1] + 1)
+        new._tricks = tricks = self._tricks + ((leader, trick, winner),)  # noqa: RUF005
+        new._trick = ()
+        new._follow = 0
+        new._leader = winner
+        new.to_act = winner
+        if len(tricks) == 5:
+            new._leader = leader  # as before: the last trick's leader stays
+            new._score_hand()
         return new
 
     def _copy(self, actor: int, action: Action) -> HandState:
@@ -847,6 +894,18 @@ class HandState:
             PLAY: "play a card",
         }[phase]
         return f"{action} is not allowed now: it is time to {expected}"
+
+
+_APPLY_BY_PHASE = (
+    HandState._apply_farmer,
+    HandState._apply_order,
+    HandState._apply_benny,
+    HandState._apply_call,
+    HandState._apply_discard,
+    HandState._apply_defend,
+    HandState._apply_other_than_a_play,
+)
+"""``_APPLY_BY_PHASE[phase]``: the function that applies an action in that phase (not over)."""
 
 
 class _Finished(HandState):
