@@ -14,7 +14,9 @@ formulas) is never read as a name:
    ``table/actor.py`` for ``src/euchre/table/actor.py`` and ``js/leaders.js`` for the web
    client's ``src/euchre/web/static/js/leaders.js``); a ``::name`` suffix must name a function
    defined in that file. URLs, absolute and home paths, and words with ``*``, ``<``,
-   ``{`` or ``…`` (patterns and placeholders) are not paths.
+   ``{`` or ``…`` (patterns and placeholders) are not paths. A bare module or script name
+   (a word ``name.py`` or ``name.js`` with no ``/``, ``sampling.py``) must be the name of
+   some file of the repository.
 3. **A call**: the whole span is one call, ``name(...)`` or ``a.b.name(...)``, optionally with
    ``-> type``: the called name must be defined somewhere in ``src/euchre``, ``scripts`` or
    ``tests``
@@ -73,6 +75,7 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
 _SPAN = re.compile(r"`([^`\n]+)`")
 _DOTTED = re.compile(r"euchre(?:\.[A-Za-z_]\w*)+")
 _CALL = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)\(.*\)(?:\s*->\s*.+)?")
+_BARE_FILE = re.compile(r"[\w-]+\.(?:py|js)")
 _CLASS = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
@@ -186,7 +189,8 @@ def problems(span: str) -> list[str]:
         out.append(dotted.group(0))
     for word in span.split():
         word = word.strip("()[],;:'\"")
-        if _is_path(word) and not path_exists(word):
+        is_file = _is_path(word) or _BARE_FILE.fullmatch(word.split("::")[0]) is not None
+        if is_file and not path_exists(word):
             out.append(word)
     call = _CALL.fullmatch(span)
     if call and not dotted:
@@ -220,6 +224,7 @@ def test_the_checker_reads_the_four_shapes_and_nothing_else() -> None:
     assert problems(".venv/bin/python scripts/bench_env.py --steps 5") == []
     assert problems("scripts/no_such_script.py") == ["scripts/no_such_script.py"]
     assert problems("table/actor.py") == []
+    assert problems("actor.py") == [] and problems("gone.py") == ["gone.py"]
     gone = "tests/env/test_aec.py::no_such_test"
     assert problems(gone) == [gone]
     assert problems("legal_actions()") == []
