@@ -24,7 +24,7 @@ formulas) is never read as a name:
    (its first part is a module of the standard library or an installed package, or in
    ``FOREIGN_HEADS``; or its name is in ``FOREIGN_NAMES``) or is a builtin.
 4. **A class name**: the whole span is one CamelCase word of two or more parts (``HandView``):
-   it must be a class defined there, a builtin, or in ``FOREIGN_NAMES``.
+   it must be a class (or a type alias) defined there, a builtin, or in ``FOREIGN_NAMES``.
 
 The four documents in ``SKIPPED`` are being rewritten by the table protocol work; the lead
 takes them out of the list when that lands.
@@ -85,34 +85,20 @@ def code_spans(text: str) -> list[str]:
 
 
 @functools.cache
-def _definitions() -> tuple[frozenset[str], frozenset[str]]:
-    """Every name defined in our Python files (functions, classes, methods, attributes and
-    variables), and the class names among them."""
+def defined_names() -> frozenset[str]:
+    """Every name defined in our Python files: functions, classes, methods, attributes and
+    variables (type aliases among them)."""
     names: set[str] = set()
-    classes: set[str] = set()
     for folder in ("src/euchre", "scripts", "tests"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), str(path))):
-                if isinstance(node, ast.ClassDef):
-                    classes.add(node.name)
-                    names.add(node.name)
-                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                     names.add(node.name)
                 elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
                     names.add(node.attr)
                 elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     names.add(node.id)
-    return frozenset(names), frozenset(classes)
-
-
-def defined_names() -> frozenset[str]:
-    """Every function, class, method, attribute and variable name defined in our code."""
-    return _definitions()[0]
-
-
-def defined_classes() -> frozenset[str]:
-    """Every class name defined in our code."""
-    return _definitions()[1]
+    return frozenset(names)
 
 
 @functools.cache
@@ -201,7 +187,7 @@ def problems(span: str) -> list[str]:
         if not foreign and name not in defined_names():
             out.append(name + "()")
     if _CLASS.fullmatch(span) and not (
-        span in defined_classes() or span in FOREIGN_NAMES or hasattr(builtins, span)
+        span in defined_names() or span in FOREIGN_NAMES or hasattr(builtins, span)
     ):
         out.append(span)
     return out
