@@ -298,11 +298,17 @@ def _farmer(view: HandView) -> tuple[int, Action | None, str] | None:
 
 
 def _farmer_knowledge(view: HandView, k: Knowledge) -> Knowledge:
-    """``k``, with a farmer who kept or threw in held to nines and tens (so a draw fits)."""
-    decided = _farmer(view)
-    if decided is None or decided[2] == A.FARMER_SWAP or decided[0] == view.seat:
+    """``k``, with a farmer who has yet to decide, kept or threw in held to nines and tens
+    (so that a draw fits; a swap is drawn in :func:`_try_state`)."""
+    if view.phase == "farmer":
+        seat = view.to_act
+    else:
+        decided = _farmer(view)
+        if decided is None or decided[2] == A.FARMER_SWAP:
+            return k
+        seat = decided[0]
+    if seat is None or seat == view.seat:
         return k
-    seat = decided[0]
     allowed = list(k.allowed)
     allowed[seat] &= _NINES_AND_TENS
     return Knowledge(k.seat, k.fixed, _four(allowed), k.slots, k.pool, k.kitty_slots, k.played)

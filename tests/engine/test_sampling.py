@@ -61,6 +61,41 @@ def test_a_resampled_hand_gives_the_seat_the_same_view(
         ]
 
 
+def farmer_states(rules: Rules, rng: random.Random) -> list[HandState]:
+    """Every state of a hand in which a random seat was dealt three nines and two tens."""
+    from euchre.hand import Deal
+
+    farmer = rng.randrange(4)
+    deck = list(range(25 if rules.benny else 24))
+    nines = rng.sample([c for c in deck if c < 24 and c % 6 == 0], 3)
+    tens = rng.sample([c for c in deck if c < 24 and c % 6 == 1], 2)
+    rest = [c for c in deck if c not in nines + tens]
+    rng.shuffle(rest)
+    hands = [tuple(nines + tens) if s == farmer else tuple(rest.pop() for _ in range(5))
+             for s in range(4)]
+    state = HandState(rules, (farmer - 1) % 4, Deal(tuple(hands), tuple(rest), "3-2"))
+    states = [state]
+    while not state.is_over:
+        legal = state.legal_actions()
+        state = state.apply(legal[rng.randrange(len(legal))])
+        states.append(state)
+    return states
+
+
+@settings(max_examples=200, deadline=None)
+@given(rule=st.sampled_from(["nines-and-tens", "three-nines-two-tens"]), benny=st.booleans(),
+       seed=st.integers(0, 10**9), seat=st.integers(0, 3), at=st.floats(0, 1))
+def test_a_farmers_hand_resamples_to_the_same_view(
+    rule: str, benny: bool, seed: int, seat: int, at: float
+) -> None:
+    rng = random.Random(seed)
+    states = farmer_states(Rules(farmers_hand=rule, benny=benny), rng)  # type: ignore[arg-type]
+    state = states[min(len(states) - 1, int(at * len(states)))]
+    view = state.view(seat)
+    for _ in range(3):
+        assert resample(view, rng).view(seat) == view
+
+
 def test_the_hidden_cards_are_dealt_afresh() -> None:
     rng = random.Random(7)
     state = random_states(Rules(), rng)[0]
