@@ -4,6 +4,8 @@ What counts as a code name: only inline code spans (single backticks) outside fe
 blocks, and in them only these four shapes, so prose in backticks (commands, JSON, messages,
 formulas) is never read as a name:
 
+Spans are read within a paragraph (a span may wrap onto the next line).
+
 1. **A dotted name under ``euchre``** at the start of the span (``euchre.env.encode_view``,
    ``euchre.bots.hard.HardBot(seed=None)``; what follows the name is ignored): its longest
    importable prefix is imported and the rest looked up as attributes (a class's annotated or
@@ -13,16 +15,16 @@ formulas) is never read as a name:
    It must be a file of the repository, or the end of one's path (docs write
    ``table/actor.py`` for ``src/euchre/table/actor.py`` and ``js/leaders.js`` for the web
    client's ``src/euchre/web/static/js/leaders.js``); a ``::name`` suffix must name a function
-   defined in that file. URLs, absolute and home paths, and words with ``*``, ``<``,
-   ``{`` or ``…`` (patterns and placeholders) are not paths. A bare module or script name
-   (a word ``name.py`` or ``name.js`` with no ``/``, ``sampling.py``) must be the name of
-   some file of the repository.
+   defined in that file. URLs, absolute and home paths, words with ``*``, ``<``, ``{`` or
+   ``…`` (patterns and placeholders) and what npm installs (``node_modules/…``) are not
+   paths. A bare module or script name (a word ``name.py`` or ``name.js`` with no ``/``, such
+   as ``sampling.py``) must be the name of some file of the repository.
 3. **A call**: the whole span is one call, ``name(...)`` or ``a.b.name(...)``, optionally with
-   ``-> type``: the called name must be defined somewhere in ``src/euchre``, ``scripts`` or
-   ``tests``
-   (a function, class, method, attribute or variable), unless it belongs to another library
-   (its first part is a module of the standard library or an installed package, or in
-   ``FOREIGN_HEADS``; or its name is in ``FOREIGN_NAMES``) or is a builtin.
+   ``-> type``. The called name must be defined in ``src/euchre``, ``scripts`` or ``tests``
+   (a function, class, method, attribute or variable) or in the web client's JavaScript (a
+   function, class or constant), unless it belongs to another library (its first part is a
+   module of the standard library or an installed package, or in ``FOREIGN_HEADS``; or its
+   name is in ``FOREIGN_NAMES``) or is a builtin.
 4. **A class name**: the whole span is one CamelCase word of two or more parts (``HandView``):
    it must be a class (or a type alias) defined there, a builtin, or in ``FOREIGN_NAMES``.
 
@@ -66,22 +68,28 @@ FOREIGN_NAMES = {
     # Gymnasium, PettingZoo, sb3-contrib
     "Discrete", "Box", "TerminateIllegalWrapper", "AssertOutOfBoundsWrapper",
     "OrderEnforcingWrapper", "SyncVectorEnv", "AsyncVectorEnv", "MaskablePPO",
-    # the standard library
-    "Random",
+    # the standard library, httpx
+    "Random", "ThreadPoolExecutor", "QueueEmpty", "suppress", "sha256", "ConnectTimeout",
+    "PoolTimeout", "ReadError",
 }
 """Names from other libraries that docs mention in backticks."""
 
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
-_SPAN = re.compile(r"`([^`\n]+)`")
+_SPAN = re.compile(r"`([^`]+)`")
 _DOTTED = re.compile(r"euchre(?:\.[A-Za-z_]\w*)+")
 _CALL = re.compile(r"((?:[A-Za-z_]\w*\.)*)([A-Za-z_]\w*)\(.*\)(?:\s*->\s*.+)?")
+_JS_NAME = re.compile(r"(?:function\s*\*?\s*|(?:const|let|class)\s+)([A-Za-z_$][\w$]*)")
 _BARE_FILE = re.compile(r"[\w-]+\.(?:py|js)")
 _CLASS = re.compile(r"[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
 def code_spans(text: str) -> list[str]:
-    """The inline code spans of a Markdown text, fenced blocks left out."""
-    return _SPAN.findall(_FENCE.sub("", text))
+    """The inline code spans of a Markdown text, fenced blocks left out; a span may run over
+    a line break (read as one space) but not over a blank line."""
+    spans: list[str] = []
+    for paragraph in re.split(r"\n[ \t]*\n", _FENCE.sub("", text)):
+        spans += (" ".join(span.split()) for span in _SPAN.findall(paragraph))
+    return spans
 
 
 @functools.cache
@@ -98,6 +106,8 @@ def defined_names() -> frozenset[str]:
                     names.add(node.attr)
                 elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                     names.add(node.id)
+    for path in (ROOT / "src/euchre/web/static").rglob("*.js"):  # the web client's functions
+        names.update(_JS_NAME.findall(path.read_text()))
     return frozenset(names)
 
 
@@ -161,6 +171,8 @@ def _is_path(word: str) -> bool:
     word = word.split("::")[0]
     if "/" not in word or "://" in word or word[0] in "/~$" or any(c in word for c in "*<{…"):
         return False
+    if word.startswith("node_modules/"):
+        return False  # installed by npm, not kept in the repository
     ext = word.rsplit(".", 1)[-1] if "." in word.rsplit("/", 1)[-1] else ""
     return ext in EXTENSIONS
 
@@ -218,6 +230,8 @@ def test_the_checker_reads_the_four_shapes_and_nothing_else() -> None:
     assert problems("vanished_function(x)") == ["vanished_function()"]
     assert problems("pyspiel.load_game(\"euchre\")") == []
     assert problems("HandView") == [] and problems("NoSuchThing") == ["NoSuchThing"]
+    assert problems("navigate()") == []  # the web client's (js/nav.js)
     assert problems("max(p, floor) ** temper") == []  # an expression, not one call
     assert problems("https://example.org/a/b.json") == []
-    assert code_spans("a `x` b\n```\n`y`\n```\n`z`") == ["x", "z"]
+    assert code_spans("a `x` b\n```\n`y`\n```\n`z\n  w`") == ["x", "z w"]
+    assert code_spans("a ` b\n\nc ` d") == []  # a lone backtick pairs with nothing
