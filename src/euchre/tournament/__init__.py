@@ -5,5 +5,32 @@ storage build tournaments on these.
 """
 
 from .schedule import Pair, Round, Table, kings_table, partnerships, schedule
+from .scoring import (
+    TIE_BREAKS,
+    HandScore,
+    RoundPlay,
+    Standing,
+    Tally,
+    hand_points,
+    standings,
+    table_winner,
+    tallies,
+)
 
-__all__ = ["Pair", "Round", "Table", "kings_table", "partnerships", "schedule"]
+__all__ = [
+    "TIE_BREAKS",
+    "HandScore",
+    "Pair",
+    "Round",
+    "RoundPlay",
+    "Standing",
+    "Table",
+    "Tally",
+    "hand_points",
+    "kings_table",
+    "partnerships",
+    "schedule",
+    "standings",
+    "table_winner",
+    "tallies",
+]
