@@ -100,10 +100,10 @@ def test_a_night_runs_two_rounds_with_entries_confirmations_and_corrections(db_u
 
         state = await service.state(night, None)
         points = {s["name"]: s["points"] for s in state["standings"]}
-        (a, c), (b, d) = plan[0][0]
+        (a, c), (b, _) = plan[0][0]
         assert points[NAMES[c]] == 5 and points[NAMES[a]] == 4  # the lone player and partner
         assert points[NAMES[b]] == 1  # the corrected hand: 1 for three tricks
-        assert [s["place"] for s in state["standings"]][0] == 1
+        assert state["standings"][0]["place"] == 1
         leader = state["standings"][0]
         assert leader["name"] == NAMES[c] and leader["loners_made"] == 1
 
