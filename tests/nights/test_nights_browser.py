@@ -38,6 +38,24 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def page_problems(page: Page) -> list[str]:
+    """axe-core's serious and critical findings, and a page wider than the phone."""
+    assert AXE.exists(), f"{AXE} is missing: run scripts/setup dev (it needs npm)"
+    if not page.evaluate("Boolean(window.axe)"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    found = [f"{v['id']} ({v['impact']}): {v['help']} at "
+             + "; ".join(", ".join(n["target"]) for n in v["nodes"][:4])
+             for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+    width = page.evaluate("document.documentElement.scrollWidth")
+    if width > PHONE["width"]:
+        found.append(f"the page is {width}px wide on a {PHONE['width']}px phone")
+    return found
+
+
 def shot(page: Page, name: str) -> None:
     """A full-page screenshot in test-artifacts/nights/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -91,6 +109,7 @@ def test_a_sixteen_name_evening_at_phone_size(
     host.get_by_label("Hands a round").fill("2")
     host.locator("#night-bonus").check()
     shot(host, "1-new-night.png")
+    assert not page_problems(host)
     host.get_by_role("button", name="Create the night").click()
     expect(host.locator(".night-settings")).to_contain_text("Registering. 16 people, 4 tables")
     night_url = host.url
@@ -101,10 +120,12 @@ def test_a_sixteen_name_evening_at_phone_size(
     codes = [c.inner_text() for c in host.locator("[data-code]").all()]
     assert len(set(codes)) == 4 and all(len(c) == 6 for c in codes)
     shot(host, "2-round-1-tables.png")
+    assert not page_problems(host)
 
     # Each table's own phone; table 1 has a lone march (5 to the lone player, 4 to the partner).
     phones = [new_context(base_url=base_url, viewport=PHONE).new_page() for _ in codes]
     score_table(phones[0], codes[0], [(0, 3, None), (1, 5, 0)], "3-phone-table-1.png")
+    assert not page_problems(phones[0])
     for phone, code in zip(phones[1:], codes[1:], strict=True):
         score_table(phone, code, [(0, 4, None), (1, 1, None)])
 
@@ -129,6 +150,7 @@ def test_a_sixteen_name_evening_at_phone_size(
     assert standings[0]["name"] == lone["name"] and lone["points"] == 5  # the lone march
     expect(screen.locator(".night-table-standings tbody tr").first).to_contain_text(lone["name"])
     shot(screen, "4-standings-screen.png")
+    assert not page_problems(screen)
 
     # Round 2: new partners for everyone, scored the same way; then the night ends.
     host.get_by_role("button", name="Start round 2").click()

@@ -314,7 +314,7 @@ function drawStandings(element, night) {
     element,
     h("h2", {}, night.status === "finished" ? "Final standings" : "Standings"),
     h("p", { class: "field-help" }, `Ties are broken by ${night.tie_breaks.slice(1).join(", then ")}.`),
-    h("table", { class: "account-table night-table-standings", "aria-label": "Standings" },
+    h("table", { class: "account-table night-table-standings", "aria-label": "Standings", tabindex: "0" },
       h("thead", {}, h("tr", {}, ["#", "Name", "Points", ...Array.from({ length: played }, (_, i) => `R${i + 1}`), "Loners", "Euchred"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, night.standings.map((s) =>
         h("tr", {}, h("td", {}, String(s.place)), h("td", {}, s.name), h("td", { class: "amount" }, String(s.points)), s.rounds.map((p) => h("td", { class: "amount" }, String(p))), h("td", { class: "amount" }, String(s.loners_made)), h("td", { class: "amount" }, String(s.euchred)))))),
