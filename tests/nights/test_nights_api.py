@@ -126,3 +126,21 @@ def test_a_host_runs_a_night_that_phones_score(db_url: str) -> None:
             standings: list[dict[str, Any]] = phone.get(
                 f"/api/nights/{night}").json()["standings"]
         assert sorted(s["points"] for s in standings) == [0, 0, 0, 0, 1, 1, 2, 2]
+
+
+def test_guessing_table_codes_is_limited_and_a_right_code_does_not_count(db_url: str) -> None:
+    with TestClient(site(db_url)) as client:
+        csrf = sign_up(client, "hostess")
+        night = client.post("/api/nights", json={"name": "x", "names": NAMES[:4],
+                                                 "rounds": 1, "hands": 1},
+                            headers=csrf).json()["id"]
+        code = client.post(f"/api/nights/{night}/advance", json={}, headers=csrf).json()[
+            "round_tables"][0]["tables"][0]["code"]
+        client.cookies.clear()
+        for _ in range(40):  # a room's phones: known codes never count
+            assert client.get(f"/api/score/{code}").status_code == 200
+        misses = [client.get(f"/api/score/ZZZZZ{n % 10}").status_code for n in range(30)]
+        assert misses == [404] * 30
+        refused = client.get("/api/score/ZZZZZZ")
+        assert refused.status_code == 429 and "unknown table codes" in refused.json()["error"]
+        assert int(refused.headers["retry-after"]) > 0

@@ -13,10 +13,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...accounts import COOKIE_NAME
-from ...nights import NightService
+from ...nights import NightNotFound, NightService
 from ..accounts.accounts_api import AccountsState, signed_in, state_of
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
+from ..core.guards import Counted, hit_all, household_of, limits_of
 from ..core.registry import Endpoint, Extension, Param
 from ..core.site import Site, site_of
 from ..tables.api import read_body
@@ -32,6 +33,12 @@ from ..wire.nights import (
     NightState,
     TableCard,
 )
+
+CODE_MISSES = 30
+"""Unknown table codes one household (address, or IPv6 /64) may try in :data:`CODE_WINDOW`:
+a room's phones mistype a few; guessing one of about a billion codes needs far more."""
+CODE_WINDOW = 600.0
+"""Seconds."""
 
 
 def service_of(request: Request) -> NightService:
@@ -112,32 +119,50 @@ async def get_log(request: Request) -> Response:
     return json_answer(msgspec.convert({"entries": entries}, NightLog))
 
 
-async def _card(service: NightService, code: str) -> Response:
-    return json_answer(msgspec.convert(await service.card(code), TableCard))
+async def _code_attempt(request: Request) -> Counted:
+    """Count a use of a table code (429 past :data:`CODE_MISSES`); given back when the code
+    turns out to be a table's, so only unknown codes stay counted."""
+    return await hit_all(limits_of(request), [
+        (f"nightcode:{household_of(request)}", CODE_MISSES, CODE_WINDOW,
+         "too many unknown table codes from your address")])
+
+
+async def _by_code(request: Request,
+                   model: type[HandEntry] | type[ConfirmRequest] | None) -> Response:
+    """Answer a table's request by its code: counted, the change made, the card."""
+    service = service_of(request)
+    code = str(request.path_params["code"])
+    body = await read_body(request, model) if model is not None else None
+    counted = await _code_attempt(request)
+    try:
+        if isinstance(body, HandEntry):
+            await service.enter(code, body.by_pair, body.hand, body.makers, body.tricks,
+                                body.lone_seat)
+        elif isinstance(body, ConfirmRequest):
+            await service.confirm(code, body.by_pair)
+        card = await service.card(code)
+    except NightNotFound:
+        raise
+    except Exception:
+        await counted.give_back()  # a known code, refused for another reason
+        raise
+    await counted.give_back()
+    return json_answer(msgspec.convert(card, TableCard))
 
 
 async def get_card(request: Request) -> Response:
     """``GET /api/score/{code}``: the table's card."""
-    return await _card(service_of(request), str(request.path_params["code"]))
+    return await _by_code(request, None)
 
 
 async def post_hand(request: Request) -> Response:
     """``POST /api/score/{code}/hands``: enter (or re-enter) a hand from the table."""
-    service = service_of(request)
-    code = str(request.path_params["code"])
-    body = await read_body(request, HandEntry)
-    await service.enter(code, body.by_pair, body.hand, body.makers, body.tricks,
-                        body.lone_seat)
-    return await _card(service, code)
+    return await _by_code(request, HandEntry)
 
 
 async def post_confirm(request: Request) -> Response:
     """``POST /api/score/{code}/confirm``: the other pair confirms the card."""
-    service = service_of(request)
-    code = str(request.path_params["code"])
-    body = await read_body(request, ConfirmRequest)
-    await service.confirm(code, body.by_pair)
-    return await _card(service, code)
+    return await _by_code(request, ConfirmRequest)
 
 
 async def make_parts(site: Site) -> list[object]:
@@ -189,17 +214,20 @@ def nights_extension() -> Extension:
                      answers={200: NightLog}, refusals={404: "No such night."}),
             Endpoint("GET", "/api/score/{code}", get_card, "A table's card by its code",
                      params=[_CODE], answers={200: TableCard},
-                     refusals={404: "No table has that code."}),
+                     refusals={404: "No table has that code.",
+                               429: "Too many unknown codes from the address."}),
             Endpoint("POST", "/api/score/{code}/hands", post_hand,
                      "Enter a hand from the table", params=[_CODE], body=HandEntry,
                      answers={200: TableCard},
                      refusals={400: "A bad hand.", 404: "No table has that code.",
-                               409: "The round is over (the host corrects it)."}),
+                               409: "The round is over (the host corrects it).",
+                               429: "Too many unknown codes from the address."}),
             Endpoint("POST", "/api/score/{code}/confirm", post_confirm,
                      "The other pair confirms the card", params=[_CODE], body=ConfirmRequest,
                      answers={200: TableCard},
                      refusals={404: "No table has that code.",
-                               409: "Hands missing, the same pair, or the round is over."}),
+                               409: "Hands missing, the same pair, or the round is over.",
+                               429: "Too many unknown codes from the address."}),
         ],
         pages=["/nights", "/nights/{night_id}", "/nights/{night_id}/screen", "/score",
                "/score/{code}"],
