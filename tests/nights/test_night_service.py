@@ -168,3 +168,36 @@ def test_refusals_say_why_and_change_nothing(db_url: str) -> None:
         assert [n["id"] for n in await service.hosted_by(1)] == [night]
 
     run(db_url, body)
+
+
+def test_a_kings_table_night_moves_winners_up_and_losers_down(db_url: str) -> None:
+    async def body(service: NightService) -> None:
+        with pytest.raises(NightError, match="movement must be one of"):
+            await service.create(1, "x", NAMES, 2, 1, False, "swiss")
+        night = await service.create(1, "King's night", NAMES, 3, 2, False, "kings")
+        await service.advance(1, night)
+        state = await service.state(night, 1)
+        assert state["movement"] == "kings"
+        first = state["round_tables"][0]["tables"]
+        table_codes = await codes(service, night)
+        # Table 1: the second pair wins 2-1; table 2: 1-1, the first pair scored the last hand.
+        await service.enter(table_codes[1], 0, 1, 0, 3, None)
+        await service.enter(table_codes[1], 0, 2, 1, 5, None)
+        await service.enter(table_codes[2], 0, 1, 1, 4, None)
+        await service.enter(table_codes[2], 0, 2, 0, 4, None)
+        await service.advance(1, night)
+        second = (await service.state(night, 1))["round_tables"][1]["tables"]
+
+        def pair(seats: list[str], side: int) -> set[str]:
+            return {seats[side], seats[side + 2]}
+
+        winners_1, losers_1 = pair(first[0]["seats"], 1), pair(first[0]["seats"], 0)
+        winners_2, losers_2 = pair(first[1]["seats"], 0), pair(first[1]["seats"], 1)
+        king = set(second[0]["seats"])
+        assert king == winners_1 | winners_2  # both winning pairs at the king's table
+        assert set(second[1]["seats"]) == losers_1 | losers_2
+        for table in second:  # every arriving pair split
+            partners = [pair(table["seats"], 0), pair(table["seats"], 1)]
+            assert all(p not in (winners_1, winners_2, losers_1, losers_2) for p in partners)
+
+    run(db_url, body)

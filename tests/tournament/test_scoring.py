@@ -14,6 +14,7 @@ from euchre.tournament import (
     schedule,
     standings,
     table_winner,
+    table_winner_or_last,
     tallies,
 )
 
@@ -107,3 +108,11 @@ def test_partners_score_alike_without_a_loner_and_one_side_scores_per_hand(
         points = hand_points(TABLE, hand, bonus)
         assert points[0] == points[2] and points[1] == points[3]
         assert (points[0] == 0) != (points[1] == 0)
+
+
+def test_a_tie_goes_to_the_pair_that_scored_the_last_hand() -> None:
+    assert table_winner_or_last(TABLE, [HandScore(0, 3), HandScore(1, 3)]) == 1
+    assert table_winner_or_last(TABLE, [HandScore(1, 3), HandScore(1, 1)]) == 0
+    assert table_winner_or_last(TABLE, [HandScore(0, 5), HandScore(1, 3)]) == 0
+    with pytest.raises(ValueError, match="no hands"):
+        table_winner_or_last(TABLE, [])

@@ -33,8 +33,10 @@ from ..tournament import (
     HandScore,
     Table,
     hand_points,
+    kings_table,
     schedule,
     standings,
+    table_winner_or_last,
     tallies,
 )
 
@@ -50,6 +52,11 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 """Letters and digits of table codes: none that look alike (no I, O, 0, 1)."""
 CODE_LENGTH = 6
 """Characters in a table code (32**6, about a billion codes)."""
+MOVEMENTS = ("rotating", "kings")
+"""How people move between rounds: partners from :func:`euchre.tournament.schedule` (the most
+different partners), or king's table (:func:`euchre.tournament.kings_table`: each table's
+winners move up and split, the losers move down; a tie goes to the pair that scored the last
+hand)."""
 
 
 class NightError(DomainError):
@@ -139,7 +146,7 @@ class NightService:
     # -- the host ---------------------------------------------------------------------------
 
     async def create(self, host_id: int, name: object, names: object, rounds: object,
-                     hands: object, loner_bonus: object) -> str:
+                     hands: object, loner_bonus: object, movement: object = "rotating") -> str:
         """A new night in registration; returns its id. Refused: bad settings or names."""
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NIGHT_NAME:
             raise NightError(f"the night's name must be 1 to {MAX_NIGHT_NAME} characters")
@@ -148,11 +155,14 @@ class NightService:
         per_round = _count("hands per round", hands, MAX_HANDS)
         if not isinstance(loner_bonus, bool):
             raise NightError("loner_bonus must be true or false")
+        if movement not in MOVEMENTS:
+            raise NightError(f"movement must be one of {', '.join(MOVEMENTS)}")
         night_id = secrets.token_urlsafe(9)
         async with self.engine.begin() as conn:
             await conn.execute(nights.insert().values(
                 id=night_id, host_id=host_id, name=name.strip(), rounds=count,
-                hands=per_round, loner_bonus=loner_bonus, status="registering",
+                hands=per_round, loner_bonus=loner_bonus, movement=movement,
+                status="registering",
                 current_round=0, created_at=self.now()))
             await self._insert_people(conn, night_id, people)
         return night_id
@@ -183,7 +193,10 @@ class NightService:
                 return 0
             people = int(await conn.scalar(select(func.count()).select_from(night_people)
                                            .where(night_people.c.night_id == night_id)) or 0)
-            tables = schedule(people, int(night["rounds"]))[current]
+            if night["movement"] == "kings" and current:
+                tables = await self._kings_round(conn, night_id, current)
+            else:
+                tables = schedule(people, int(night["rounds"]))[current]
             for number, ((a, c), (b, d)) in enumerate(tables, start=1):
                 await conn.execute(night_tables.insert().values(
                     night_id=night_id, round=current + 1, table_no=number,
@@ -318,7 +331,8 @@ class NightService:
             return {
                 "id": night_id, "name": night["name"], "status": night["status"],
                 "rounds": int(night["rounds"]), "hands": int(night["hands"]),
-                "loner_bonus": loner_bonus, "current_round": int(night["current_round"]),
+                "loner_bonus": loner_bonus, "movement": night["movement"],
+                "current_round": int(night["current_round"]),
                 "people": names, "is_host": is_host, "tie_breaks": list(TIE_BREAKS),
                 "round_tables": rounds,
                 "standings": [{"place": s.place, "name": names[s.tally.person],
@@ -434,6 +448,22 @@ class NightService:
             night_confirms.c.table_no == table_no, night_confirms.c.entry_id == newest)
             .order_by(night_confirms.c.id.desc()).limit(1))).first()
         return None if row is None else str(row.by)
+
+    async def _kings_round(self, conn: AsyncConnection, night_id: str, current: int
+                           ) -> list[Table]:
+        """The next round by king's table from the results of round ``current``."""
+        rows = (await conn.execute(select(night_tables).where(
+            night_tables.c.night_id == night_id, night_tables.c.round == current)
+            .order_by(night_tables.c.table_no))).mappings().all()
+        tables: list[Table] = []
+        winners: list[int] = []
+        for row in rows:
+            seats = _seats_of(row)
+            card = await self._card(conn, night_id, current, int(row["table_no"]))
+            tables.append(_table(seats))
+            winners.append(table_winner_or_last(_table(seats), [_score_of(h, seats)
+                                                                for h in card]))
+        return kings_table(tables, winners)
 
     async def _check_round_full(self, conn: AsyncConnection, night_id: str, round_no: int,
                                 hands: int) -> None:

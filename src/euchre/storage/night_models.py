@@ -7,7 +7,8 @@ the short code a table's phone scores by. ``night_entries`` is a log that is onl
 to: every hand entered at a table and every correction by the host is a row with who made it,
 and the newest row for a hand is the one that counts. ``night_confirms`` logs the other
 pair's confirmations, each naming the newest entry it saw, so a later entry needs confirming
-again. The Alembic migration ``0012_nights`` creates exactly these tables.
+again. The Alembic migrations ``0012_nights`` and ``0013_night_movement`` create exactly
+these tables.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ nights = Table(
     Column("rounds", Integer, nullable=False),
     Column("hands", Integer, nullable=False),
     Column("loner_bonus", Boolean, nullable=False),
+    # "rotating" (partners from the schedule) or "kings" (king's table, from the results);
+    # added by 0013_night_movement.
+    Column("movement", String(16), nullable=False, server_default="rotating"),
     # "registering", then "playing", then "finished".
     Column("status", String(16), nullable=False),
     # The round being played (0 while registering).

@@ -14,6 +14,7 @@ from .scoring import (
     hand_points,
     standings,
     table_winner,
+    table_winner_or_last,
     tallies,
 )
 
@@ -32,5 +33,6 @@ __all__ = [
     "schedule",
     "standings",
     "table_winner",
+    "table_winner_or_last",
     "tallies",
 ]

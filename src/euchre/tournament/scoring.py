@@ -151,3 +151,16 @@ def table_winner(table: Table, hands: Sequence[HandScore]) -> int | None:
     if side[0] == side[1]:
         return None
     return 0 if side[0] > side[1] else 1
+
+
+def table_winner_or_last(table: Table, hands: Sequence[HandScore]) -> int:
+    """:func:`table_winner`, a tie going to the pair that scored the last hand (every hand
+    scores for exactly one pair, so this always names one). Raises :class:`ValueError` for a
+    table with no hands."""
+    if not hands:
+        raise ValueError("a table with no hands has no winner")
+    won = table_winner(table, hands)
+    if won is not None:
+        return won
+    last = hand_points(table, hands[-1])
+    return 0 if last[table[0][0]] > 0 else 1

@@ -65,7 +65,7 @@ async def post_night(request: Request) -> Response:
     session = await signed_in(request, csrf=True)
     body = await read_body(request, NightRequest)
     night_id = await service.create(session.account_id, body.name, body.names, body.rounds,
-                                    body.hands, body.loner_bonus)
+                                    body.hands, body.loner_bonus, body.movement)
     return json_answer(NightCreated(id=night_id, url=f"/nights/{night_id}"), 201)
 
 

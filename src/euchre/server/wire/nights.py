@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from msgspec import Struct
 
@@ -22,6 +22,9 @@ class NightRequest(Request):
     """Hands in each round (1-16; commonly 8, each player dealing twice)."""
     loner_bonus: bool = False
     """5 to a lone player who takes all five, 4 to the partner; 3 each for setting a loner."""
+    movement: Literal["rotating", "kings"] = "rotating"
+    """``rotating``: partners change by the schedule (the most different partners);
+    ``kings``: king's table (winners move up a table and split, losers move down)."""
 
     what: ClassVar[str] = "a euchre night"
     refusals: ClassVar[dict[str, Any]] = {
@@ -30,6 +33,7 @@ class NightRequest(Request):
         "rounds": "rounds must be a whole number from 1 to 16",
         "hands": "hands must be a whole number from 1 to 16",
         "loner_bonus": "loner_bonus must be true or false",
+        "movement": "movement must be rotating or kings",
     }
 
 
@@ -169,6 +173,8 @@ class NightState(Struct):
     rounds: int
     hands: int
     loner_bonus: bool
+    movement: str
+    """``rotating`` or ``kings``."""
     current_round: int
     people: list[str]
     is_host: bool

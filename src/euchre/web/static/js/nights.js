@@ -75,6 +75,9 @@ function newNightForm() {
   const rounds = h("input", { id: "night-rounds", name: "rounds", type: "number", min: "1", max: "16", value: "4", inputmode: "numeric" });
   const hands = h("input", { id: "night-hands", name: "hands", type: "number", min: "1", max: "16", value: "8", inputmode: "numeric" });
   const bonus = h("input", { id: "night-bonus", name: "loner_bonus", type: "checkbox" });
+  const movement = h("select", { id: "night-movement", name: "movement" },
+    h("option", { value: "rotating" }, "Rotating partners"),
+    h("option", { value: "kings" }, "King's table"));
   const lines = () => names.value.split("\n").map((s) => s.trim()).filter(Boolean);
   names.addEventListener("input", () => {
     const n = lines().length;
@@ -92,6 +95,9 @@ function newNightForm() {
     h("div", { class: "night-numbers" },
       h("label", { for: "night-rounds" }, "Rounds", rounds),
       h("label", { for: "night-hands" }, "Hands a round", hands)),
+    h("label", { for: "night-movement" }, "Movement between rounds"),
+    movement,
+    h("span", { class: "field-help" }, "Rotating partners gives everyone the most different partners. King's table moves each table's winners up a table and its losers down, and splits them."),
     h("label", { class: "field-check", for: "night-bonus" }, bonus, " Loner bonuses: 5 to a lone player who takes all five, 4 to the partner, 3 for setting a loner"),
     error,
     h("button", { type: "submit", class: "start-button" }, "Create the night"),
@@ -100,7 +106,7 @@ function newNightForm() {
     event.preventDefault();
     error.textContent = "";
     try {
-      const made = await call("POST", "/api/nights", { name: name.value, names: lines(), rounds: Number(rounds.value), hands: Number(hands.value), loner_bonus: bonus.checked });
+      const made = await call("POST", "/api/nights", { name: name.value, names: lines(), rounds: Number(rounds.value), hands: Number(hands.value), loner_bonus: bonus.checked, movement: movement.value });
       navigate(made.url);
     } catch (e) {
       error.textContent = e.message;
@@ -275,7 +281,8 @@ function logText(e) {
 function settingsText(night) {
   const stage = night.status === "registering" ? "Registering" : night.status === "finished" ? "Finished" : `Round ${night.current_round} of ${night.rounds}`;
   const bonus = night.loner_bonus ? " Loner bonuses." : "";
-  return `${stage}. ${night.people.length} people, ${night.people.length / 4} tables, ${night.rounds} rounds of ${night.hands} hands.${bonus}`;
+  const movement = night.movement === "kings" ? " King's table: winners move up, losers move down (a tie goes to the pair that scored the last hand)." : "";
+  return `${stage}. ${night.people.length} people, ${night.people.length / 4} tables, ${night.rounds} rounds of ${night.hands} hands.${bonus}${movement}`;
 }
 
 /** The current round's tables (with codes for the host); `all` adds the earlier rounds folded. */
