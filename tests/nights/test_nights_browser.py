@@ -122,6 +122,11 @@ def test_a_sixteen_name_evening_at_phone_size(
     assert len(set(codes)) == 4 and all(len(c) == 6 for c in codes)
     shot(host, "2-round-1-tables.png")
     assert not page_problems(host)
+    host.emulate_media(media="print")  # "Print the tables": the assignments, no controls
+    expect(host.locator(".night-host")).to_be_hidden()
+    expect(host.locator(".night-table").first).to_be_visible()
+    shot(host, "2b-round-1-printed.png")
+    host.emulate_media(media="screen")
 
     # Each table's own phone; table 1 has a lone march (5 to the lone player, 4 to the partner).
     phones = [new_context(base_url=base_url, viewport=PHONE).new_page() for _ in codes]
