@@ -90,3 +90,16 @@ def test_the_limit_reads_and_writes_as_text_and_is_described() -> None:
     assert "hands_limit=8" in rules.to_text()
     assert rules.describe()[0].startswith("A round of 8 hands")
     assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_a_round_of_hands_is_recorded_and_replays_to_the_same_end() -> None:
+    from euchre.record import GameRecord
+
+    rng = random.Random(11)
+    game = GameState(Rules(hands_limit=3, stick_the_dealer=True))
+    while not game.is_over:
+        game = play_out(game, rng)
+    record = GameRecord.from_text(GameRecord.from_game(game).to_text())
+    assert record.rules.hands_limit == 3
+    again = record.replay()
+    assert again.is_over and again.score == game.score and again.winner == game.winner
