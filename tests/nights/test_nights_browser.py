@@ -67,14 +67,20 @@ def group(page: Page, legend: str) -> object:
     return page.locator("fieldset", has=page.locator("legend", has_text=legend))
 
 
-def score_table(page: Page, code: str, hands: list[tuple[int, int, int | None]],
-                picture: str | None = None) -> None:
-    """Open the table's card by its code, enter ``hands`` (makers pair, tricks, lone: 0 the
-    first maker, 1 the second, None) as the first pair, and confirm as the second."""
+def open_card(page: Page, code: str) -> None:
+    """Open a table's card by its code, typed in lower case."""
     page.goto("/score")
     page.get_by_label("Your table's code").fill(code.lower())
     page.get_by_role("button", name="Open the table's card").click()
     expect(page.locator("h1")).to_contain_text("Table")
+
+
+def score_table(page: Page, code: str, hands: list[tuple[int, int, int | None]],
+                picture: str | None = None, confirming: Page | None = None) -> None:
+    """Open the table's card by its code, enter ``hands`` (makers pair, tricks, lone: 0 the
+    first maker, 1 the second, None) as the first pair, and confirm as the second (on
+    ``confirming``, their own phone, when given)."""
+    open_card(page, code)
     for number, (makers, tricks, lone) in enumerate(hands, start=1):
         expect(page.locator("#score-hand")).to_have_value(str(number))
         group(page, "Who made trump").locator("button").nth(makers).click()  # type: ignore[attr-defined]
@@ -85,8 +91,13 @@ def score_table(page: Page, code: str, hands: list[tuple[int, int, int | None]],
         page.get_by_role("button", name="Save the hand").click()
         expect(page.locator(f'.score-hands li[data-hand="{number}"]')).to_contain_text(
             f"Hand {number}:")
-    confirm = page.locator(".score-confirm button").nth(1)  # the pair that did not enter
-    confirm.click()
+    other = page
+    if confirming is not None:
+        other = confirming
+        open_card(other, code)
+    other.locator(".score-confirm button").nth(1).click()  # the pair that did not enter
+    expect(other.locator(".score-confirmed")).to_contain_text("Confirmed by")
+    # The entering phone sees the confirmation by itself.
     expect(page.locator(".score-confirmed")).to_contain_text("Confirmed by")
     if picture:
         shot(page, picture)
@@ -132,7 +143,10 @@ def test_a_sixteen_name_evening_at_phone_size(
     phones = [new_context(base_url=base_url, viewport=PHONE).new_page() for _ in codes]
     score_table(phones[0], codes[0], [(0, 3, None), (1, 5, 0)], "3-phone-table-1.png")
     assert not page_problems(phones[0])
-    for phone, code in zip(phones[1:], codes[1:], strict=True):
+    # Table 2's second pair confirms on their own phone.
+    own = new_context(base_url=base_url, viewport=PHONE).new_page()
+    score_table(phones[1], codes[1], [(0, 4, None), (1, 1, None)], confirming=own)
+    for phone, code in zip(phones[2:], codes[2:], strict=True):
         score_table(phone, code, [(0, 4, None), (1, 1, None)])
 
     # The host's page follows by itself; then corrects table 2's first hand.

@@ -6,6 +6,8 @@ import { request } from "./api.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
 
+const REFRESH_MS = 5000;
+
 /** Mount /score (`code` null: ask for it) or /score/{code}. */
 export function mountScore(main, code) {
   if (!code) {
@@ -25,6 +27,7 @@ export function mountScore(main, code) {
     return null;
   }
   let alive = true;
+  let timer = null;
   let card = null;
   let pair = 0; // the pair holding the phone: 0 seats 0 & 2, 1 seats 1 & 3
   let choice = { makers: 0, tricks: null, lone: null };
@@ -33,17 +36,29 @@ export function mountScore(main, code) {
   fill(main, h("div", { class: "page notice score-page" }, status, body));
   const path = `/api/score/${encodeURIComponent(code)}`;
 
+  // Asked again every few seconds: the other pair may enter or confirm on their own phone.
+  // The card is drawn again only when it changed, so a hand being chosen is not lost.
   async function load() {
+    clearTimeout(timer);
+    let fresh;
     try {
-      card = await request("GET", path);
+      fresh = await request("GET", path);
     } catch (error) {
+      if (card) {
+        timer = setTimeout(load, REFRESH_MS);
+        return;
+      }
       status.textContent = error.status === 404 ? "No table has that code: check it with the host." : `Could not load the card: ${error.message}`;
       fill(body, h("p", {}, h("a", { href: "/score" }, "Enter another code")));
       return;
     }
     if (!alive) return;
     status.textContent = "";
-    draw();
+    if (JSON.stringify(fresh) !== JSON.stringify(card)) {
+      card = fresh;
+      draw();
+    }
+    if (card.open) timer = setTimeout(load, REFRESH_MS);
   }
 
   async function send(suffix, payload, message) {
@@ -137,5 +152,6 @@ export function mountScore(main, code) {
   load();
   return () => {
     alive = false;
+    clearTimeout(timer);
   };
 }
