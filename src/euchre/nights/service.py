@@ -303,6 +303,20 @@ class NightService:
                                        .where(night_tables.c.night_id == night_id)
                                        .order_by(night_tables.c.round,
                                                  night_tables.c.table_no))).mappings().all()
+            # Three queries for the whole night, however many rounds: pages ask every few
+            # seconds.
+            entries = (await conn.execute(select(night_entries)
+                                          .where(night_entries.c.night_id == night_id)
+                                          .order_by(night_entries.c.id))).mappings().all()
+            confirms = (await conn.execute(select(night_confirms)
+                                           .where(night_confirms.c.night_id == night_id)
+                                           .order_by(night_confirms.c.id))).mappings().all()
+            by_table: dict[tuple[int, int], list[Any]] = {}
+            for entry in entries:
+                by_table.setdefault((int(entry["round"]), int(entry["table_no"])), []).append(entry)
+            confirmed: dict[tuple[int, int, int], str] = {
+                (int(c["round"]), int(c["table_no"]), int(c["entry_id"])): str(c["by"])
+                for c in confirms}  # the newest confirmation of each entry wins
             rounds: list[dict[str, Any]] = []
             plays: list[list[tuple[Table, list[HandScore]]]] = []
             loner_bonus = bool(night["loner_bonus"])
@@ -313,18 +327,21 @@ class NightService:
                     plays.append([])
                 seats = _seats_of(row)
                 table = _table(seats)
-                card = await self._card(conn, night_id, number, table_no)
+                logged = by_table.get((number, table_no), [])
+                card = _newest_hands(logged)
                 scores = [_score_of(h, seats) for h in card]
                 plays[-1].append((table, scores))
                 side = [0, 0]
-                for s in scores:
-                    points = hand_points(table, s)
+                for score in scores:
+                    points = hand_points(table, score)
                     side[0] += points[table[0][0]]
                     side[1] += points[table[1][0]]
+                newest = int(logged[-1]["id"]) if logged else None
                 rounds[-1]["tables"].append({
                     "table": table_no, "seats": [names[p] for p in seats],
                     "hands_entered": len(card), "side_points": side,
-                    "confirmed_by": await self._confirmed(conn, night_id, number, table_no),
+                    "confirmed_by": (None if newest is None
+                                     else confirmed.get((number, table_no, newest))),
                     "code": row["code"] if is_host else None,
                 })
             ranked = standings(tallies(len(names), plays, loner_bonus))
@@ -428,12 +445,7 @@ class NightService:
         rows = await conn.execute(select(night_entries).where(
             night_entries.c.night_id == night_id, night_entries.c.round == round_no,
             night_entries.c.table_no == table_no).order_by(night_entries.c.id))
-        newest: dict[int, CardHand] = {}
-        for r in rows.mappings():
-            newest[int(r["hand"])] = CardHand(int(r["hand"]), int(r["makers"]),
-                                              int(r["tricks"]), r["lone_seat"], str(r["by"]),
-                                              int(r["id"]))
-        return [newest[k] for k in sorted(newest)]
+        return _newest_hands(rows.mappings().all())
 
     async def _confirmed(self, conn: AsyncConnection, night_id: str, round_no: int,
                          table_no: int) -> str | None:
@@ -485,6 +497,15 @@ class NightService:
             night_id=night_id, round=round_no, table_no=table_no, hand=hand,
             makers=score.makers, tricks=score.tricks, lone_seat=lone_seat, kind=kind, by=by,
             by_pair=by_pair, at=self.now()))
+
+
+def _newest_hands(rows: Sequence[Any]) -> list[CardHand]:
+    """A table's card from its log rows (oldest first): the newest row of each hand."""
+    newest: dict[int, CardHand] = {}
+    for r in rows:
+        newest[int(r["hand"])] = CardHand(int(r["hand"]), int(r["makers"]), int(r["tricks"]),
+                                          r["lone_seat"], str(r["by"]), int(r["id"]))
+    return [newest[k] for k in sorted(newest)]
 
 
 def _pair(value: object) -> int:
