@@ -201,3 +201,21 @@ def test_a_kings_table_night_moves_winners_up_and_losers_down(db_url: str) -> No
             assert all(p not in (winners_1, winners_2, losers_1, losers_2) for p in partners)
 
     run(db_url, body)
+
+
+def test_two_advances_at_once_start_one_round(db_url: str) -> None:
+    async def body(service: NightService) -> None:
+        night = await service.create(1, "double click", NAMES, 3, 1, False)
+        results = await asyncio.gather(service.advance(1, night), service.advance(1, night),
+                                       return_exceptions=True)
+        started = [r for r in results if not isinstance(r, BaseException)]
+        refused = [r for r in results if isinstance(r, BaseException)]
+        # Either both ran one after the other (the second found round 1's cards empty), or
+        # one waited for the other's lock: one round started either way.
+        assert started == [1], results
+        assert len(refused) == 1 and isinstance(refused[0], NightConflict), refused
+        state = await service.state(night, 1)
+        assert state["current_round"] == 1 and len(state["round_tables"]) == 1
+        assert len(state["round_tables"][0]["tables"]) == 2
+
+    run(db_url, body)
