@@ -111,7 +111,9 @@ def test_a_sixteen_name_evening_at_phone_size(
                                                  "password": "correct horse"})
     assert r.ok, r.text()
 
-    host.goto("/nights")
+    host.goto("/")  # from the site's menu
+    host.get_by_role("button", name="Menu").click()
+    host.locator(".site-nav").get_by_role("link", name="Nights").click()
     expect(host.locator("h1")).to_have_text("Euchre nights")
     host.get_by_label("Name of the night").fill("Legion hall euchre")
     host.get_by_label("Names in the room").fill("\n".join(NAMES))
