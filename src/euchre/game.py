@@ -1,4 +1,5 @@
-"""A whole game: hands in turn, the dealer rotating, until one side reaches the target.
+"""A whole game: hands in turn, the dealer rotating, until one side reaches the target
+(or, in a tournament round with :attr:`~euchre.rules.Rules.hands_limit`, for that many hands).
 
 A :class:`GameState` is immutable. The deal is a chance step: when
 :attr:`GameState.needs_deal` is true, call :meth:`GameState.deal` with a shuffled deck
@@ -19,7 +20,7 @@ from .shuffle import deal_from_deck, shuffled_deck
 class GameState:
     """A game of euchre at one moment; immutable."""
 
-    __slots__ = ("_winner", "current", "first_dealer", "hands", "rules", "score")
+    __slots__ = ("_over", "_winner", "current", "first_dealer", "hands", "rules", "score")
 
     rules: Rules
     first_dealer: int
@@ -36,7 +37,7 @@ class GameState:
         self.hands = ()
         self.current = None
         self.score = (0, 0)
-        self._winner = _winner(self.score, rules.game_to)
+        self._over, self._winner = _result(rules, self.score, (), None)
 
     def _with(
         self, hands: tuple[HandState, ...], current: HandState | None, score: tuple[int, int]
@@ -48,18 +49,19 @@ class GameState:
         new.current = current
         new.score = score
         # Worked out once: a table asks whether the game is over dozens of times a move.
-        new._winner = _winner(score, self.rules.game_to)
+        new._over, new._winner = _result(self.rules, score, hands, current)
         return new
 
     @property
     def winner(self) -> int | None:
-        """The side that won (0: seats 0 & 2, 1: seats 1 & 3), or None."""
+        """The side that won (0: seats 0 & 2, 1: seats 1 & 3), or None (not over, or a round
+        of hands that ended level)."""
         return self._winner
 
     @property
     def is_over(self) -> bool:
-        """Whether a side has reached the target."""
-        return self._winner is not None
+        """Whether a side has reached the target, or the round's hands have all been played."""
+        return self._over
 
     @property
     def needs_deal(self) -> bool:
@@ -126,12 +128,31 @@ class GameState:
 
     def __repr__(self) -> str:
         """A short summary for debugging: hands dealt and the score."""
+        length = (f"of {self.rules.hands_limit} hands" if self.rules.hands_limit
+                  else f"to {self.rules.game_to}")
         return (f"<GameState hands={len(self.all_hands())} score={self.score[0]}-{self.score[1]}"
-                f" to {self.rules.game_to}>")
+                f" {length}>")
 
     def all_hands(self) -> list[HandState]:
         """Every hand of the game so far, the current one last."""
         return [*self.hands, *([self.current] if self.current is not None else [])]
+
+
+def _result(
+    rules: Rules, score: tuple[int, int], hands: tuple[HandState, ...], current: HandState | None
+) -> tuple[bool, int | None]:
+    """Whether the game is over, and who won (None: nobody yet, or a level round)."""
+    if not rules.hands_limit:
+        won = _winner(score, rules.game_to)
+        return won is not None, won
+    played = sum(not h.thrown_in for h in hands)
+    if current is not None and current.is_over and not current.thrown_in:
+        played += 1
+    if played < rules.hands_limit:
+        return False, None
+    if score[0] == score[1]:
+        return True, None
+    return True, 0 if score[0] > score[1] else 1
 
 
 def _winner(score: tuple[int, int], target: int) -> int | None:

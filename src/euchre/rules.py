@@ -17,6 +17,8 @@ AllPassRule = Literal["next-dealer", "same-dealer"]
 
 GAME_LENGTHS = (5, 7, 10, 11)
 """The game lengths the documents name."""
+MAX_HANDS_LIMIT = 64
+"""The longest round of hands a game may be limited to (:attr:`Rules.hands_limit`)."""
 
 
 class RulesError(ValueError):
@@ -49,10 +51,17 @@ class Rules:
     renege_penalty: RenegeRule = "hand"
     """Renege in a recorded live game: the claimers score as if they had won the hand, 2, or 4
     when they played the lone hand ("hand"); or always 2 ("flat")."""
+    hands_limit: int = 0
+    """A tournament round: the game ends after this many hands are played out, whatever the
+    score (a thrown-in hand does not count), and ``game_to`` does not end it; 0: off."""
 
     def __post_init__(self) -> None:
         if self.game_to not in GAME_LENGTHS:
             raise RulesError(f"game_to must be one of {GAME_LENGTHS}, not {self.game_to!r}")
+        if (isinstance(self.hands_limit, bool) or not isinstance(self.hands_limit, int)
+                or not 0 <= self.hands_limit <= MAX_HANDS_LIMIT):
+            raise RulesError(f"hands_limit must be 0 (off) to {MAX_HANDS_LIMIT}, "
+                             f"not {self.hands_limit!r}")
         choices: dict[str, tuple[str, ...]] = {
             "farmers_hand": ("off", "nines-and-tens", "three-nines-two-tens"),
             "lead_when_sitting_out": ("dealer-left", "loner-left"),
@@ -122,7 +131,11 @@ class Rules:
 
     def describe(self) -> list[str]:
         """The rules in force, one plain-English sentence each, for rules pages."""
-        out = [f"Game to {self.game_to} points."]
+        if self.hands_limit:
+            out = [f"A round of {self.hands_limit} hands: the game ends when that many hands "
+                   "have been played out (a thrown-in hand does not count), whatever the score."]
+        else:
+            out = [f"Game to {self.game_to} points."]
         if self.stick_the_dealer:
             out.append("Stick the dealer: if everyone passes twice, the dealer must name trump.")
         elif self.all_pass == "same-dealer":

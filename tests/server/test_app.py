@@ -254,6 +254,7 @@ def test_opening_tables_checks_the_request(client: TestClient) -> None:
         ({"partner": "genius"}, "partner must be one of"),
         ({"rules": {"game_to": 8}}, "game_to"),
         ({"rules": {"no_such_rule": True}}, "unknown rule"),
+        ({"rules": {"hands_limit": 8}}, "hands_limit is for tournament rounds"),
         ({"colour": "red"}, "unknown field"),
         ({"rules": [1]}, "rules must be an object"),
     ]

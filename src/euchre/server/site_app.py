@@ -15,6 +15,7 @@ from .accounts.bots_api import bots_extension
 from .accounts.ratings_api import ratings_extension
 from .app import Given, Settings, build_app
 from .core.registry import Extension
+from .nights.nights_api import nights_extension
 from .online.my_games import my_games_extension
 from .online.online_api import online_extension
 from .online.stakes import stakes_extension
@@ -28,10 +29,11 @@ def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
     coin tables (``accounts``: its options, default from the environment), outside bots'
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
-    both), and the person's games in progress (after them all)."""
+    both), the person's games in progress (after them all), and euchre nights in a room
+    (after accounts: the host and the database)."""
     return [site_extension(), practice_extension(), accounts_extension(accounts),
             bots_extension(), online_extension(), stakes_extension(), ratings_extension(),
-            my_games_extension()]
+            my_games_extension(), nights_extension()]
 
 
 def create_app(settings: Settings | None = None,

@@ -178,6 +178,8 @@ def rule_fields() -> list[RuleField]:
     default = Rules()
     out = []
     for f in dataclasses.fields(Rules):
+        if f.name == "hands_limit":
+            continue  # tournament rounds only: checked_rules refuses it for a table
         hint = hints[f.name]
         kind: typing.Literal["boolean", "integer", "string"]
         allowed: list[bool | int | str]

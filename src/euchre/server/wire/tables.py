@@ -132,6 +132,9 @@ class PracticeTableRequest(Request):
 def checked_rules(preset: str, changes: dict[str, Any] | None) -> dict[str, Any]:
     """``changes`` if they apply to ``preset``, else a refusal saying why."""
     changes = dict(changes or {})
+    if changes.get("hands_limit"):
+        # A round of hands may end level, which a table's game-over event cannot say yet.
+        raise ValueError("bad rules: hands_limit is for tournament rounds, not open tables")
     try:
         Rules.preset(preset, **changes)
     except (ValueError, TypeError) as e:

@@ -12,6 +12,7 @@ from euchre.storage import (  # noqa: F401  (add tables to Base)
     accounts_models,
     bot_models,
     lobby_models,
+    night_models,
     people_models,
     stake_models,
 )

@@ -11,6 +11,8 @@ import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
 import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn.js";
+import { mountScore } from "./night-score.js";
+import { mountNight, mountNightScreen, mountNights } from "./nights.js";
 import { mountRules } from "./rules-page.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
@@ -29,6 +31,11 @@ const ROUTES = [
   [/^\/lobby$/, (main) => mountLobbyPage(main), "Euchre: lobby", "/lobby"],
   [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
   [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
+  [/^\/nights$/, (main) => mountNights(main), "Euchre: euchre nights", "/nights"],
+  [/^\/nights\/([\w.~-]+)$/, (main, id) => mountNight(main, id), "Euchre: euchre night", "/nights"],
+  [/^\/nights\/([\w.~-]+)\/screen$/, (main, id) => mountNightScreen(main, id), "Euchre: standings", "/nights"],
+  [/^\/score$/, (main) => mountScore(main, null), "Euchre: score a table", "/nights"],
+  [/^\/score\/([\w.~-]+)$/, (main, code) => mountScore(main, code), "Euchre: score a table", "/nights"],
 ];
 
 const main = document.getElementById("main");

@@ -1,0 +1,1 @@
+"""Euchre nights in a room (host mode): the host's API and the tables' scoring by code."""
