@@ -73,7 +73,7 @@ def state_of(request: Request) -> RatingsState:
 
 
 async def get_leaders(request: Request) -> Response:
-    """``GET /api/leaders?limit=N&offset=K``: rated people, best ordinal first."""
+    """``GET /api/leaders?limit=N&offset=K``: rated people, highest rating first."""
     state = state_of(request)
     limit = int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
     offset = int_param(request, "offset", 0, 0, 10**9)
@@ -106,14 +106,17 @@ async def get_my_stats(request: Request) -> Response:
 
 
 def _figures(rating: Rating) -> RatingFigures:
-    return RatingFigures(mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
+    return RatingFigures(number=rating.number, mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
                          ordinal=round(rating.ordinal, 2))
 
 
-def _change_item(change: RatingChange) -> RatingChangeItem:
-    return RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
+def _change_item(change: RatingChange, provisional: bool | None = None) -> RatingChangeItem:
+    item = RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
                             won=change.won, before=_figures(change.before),
                             after=_figures(change.after), at=change.at.isoformat())
+    if provisional is not None:
+        item.provisional = provisional
+    return item
 
 
 async def get_game_ratings(request: Request) -> Response:
@@ -125,8 +128,10 @@ async def get_game_ratings(request: Request) -> Response:
     if status is None:
         raise ApiError("no_game", f"{game_id!r} is not a rated game")
     changes = await state.ratings.changes_of_game(game_id) if status == "applied" else []
+    provisional = await state.ratings.provisional_of([c.account_id for c in changes])
     return json_answer(GameRatings(id=game_id, status=status,  # type: ignore[arg-type]
-                                   changes=[_change_item(c) for c in changes]))
+                                   changes=[_change_item(c, provisional[c.account_id])
+                                            for c in changes]))
 
 
 async def get_my_ratings(request: Request) -> Response:
@@ -234,7 +239,7 @@ def ratings_extension() -> Extension:
         "ratings",
         endpoints=[
             Endpoint("GET", "/api/leaders", get_leaders, "The leaderboard of rated play",
-                     "People with a rating, best ordinal (mu - 3 sigma) first, a page at a "
+                     "Established people, highest rating (``number``, from mu) first, a page at a "
                      "time: ``next`` is the offset of the next page.",
                      params=[Param("limit", "query", "Leaders per page.",
                                    schema={"type": "integer", "minimum": 1,

@@ -219,9 +219,12 @@ class GameLeft(Struct):
 
 
 class SeatRating(Struct):
-    """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
-    ``ordinal`` = mu - 3 sigma, rated games finished."""
+    """A rating: the ``number`` people read, and the openskill figures it comes from: skill
+    ``mu``, its uncertainty ``sigma`` (one standard deviation), ``ordinal`` = mu - 3 sigma;
+    rated games finished."""
 
+    number: int
+    """The rating people read: 1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     sigma: float
     ordinal: float

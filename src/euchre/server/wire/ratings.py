@@ -19,14 +19,16 @@ class Leader(Struct):
     """One row of the leaderboard."""
 
     rank: int
-    """1 for the best ordinal."""
+    """1 for the highest rating."""
     username: str
+    number: int
+    """The rating people read: 1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     """Skill."""
     sigma: float
     """Its uncertainty (one standard deviation)."""
     ordinal: float
-    """mu - 3 sigma: what the leaderboard sorts by."""
+    """mu - 3 sigma: a skill the person very likely has at least."""
     games: int
     """Rated games finished."""
     bot: bool | UnsetType = UNSET
@@ -34,7 +36,7 @@ class Leader(Struct):
 
 
 class Leaders(Struct):
-    """One page of the leaderboard, best ordinal first: people whose rating is established
+    """One page of the leaderboard, highest rating first: people whose rating is established
     (provisional ones are counted, not listed)."""
 
     leaders: list[Leader]
@@ -140,8 +142,11 @@ class GameStats(Struct):
 
 
 class RatingFigures(Struct):
-    """An openskill rating at one moment: ``mu`` ± ``sigma``, ``ordinal`` = mu - 3 sigma."""
+    """A rating at one moment: the ``number`` people read, and openskill's ``mu`` ±
+    ``sigma``, ``ordinal`` = mu - 3 sigma."""
 
+    number: int
+    """1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     sigma: float
     ordinal: float
@@ -158,6 +163,9 @@ class RatingChangeItem(Struct):
     after: RatingFigures
     at: str
     """When the game was applied (ISO 8601)."""
+    provisional: bool | UnsetType = UNSET
+    """In ``GET /api/games/{id}/ratings``: whether the person's rating is provisional now
+    (not on the leaderboard yet); absent in a person's history."""
 
 
 class GameRatings(Struct):

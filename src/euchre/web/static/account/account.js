@@ -5,6 +5,7 @@ import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { heldSeats, rememberSeat } from "../js/storage.js";
 import { practiceStats } from "../js/my-stats.js";
+import { ratingDelta, ratingHelp } from "../js/rating-words.js";
 import { botsSection } from "./bots.js";
 import { personSection, statsTable } from "./person-stats.js";
 import { NOTICE, call, coins, me, setMe } from "./session.js";
@@ -254,7 +255,6 @@ function ledgerSection(entries) {
 
 /** The rating before and after each rated game, newest first, with its replay. */
 function ratingHistorySection(changes) {
-  const rating = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
   return h(
     "section",
     { "aria-label": "Rating history", class: "person-section rating-history" },
@@ -267,16 +267,15 @@ function ratingHistorySection(changes) {
         "tbody",
         {},
         changes.map((c) => {
-          const d = c.after.mu - c.before.mu;
           return h(
             "tr",
             { dataset: { game: c.game_id } },
             h("td", {}, new Date(c.at).toLocaleString()),
             h("td", {}, h("a", { href: `/replay/${encodeURIComponent(c.game_id)}` }, "Replay")),
             h("td", {}, c.won ? "Won" : "Lost"),
-            h("td", {}, rating(c.before)),
-            h("td", {}, rating(c.after)),
-            h("td", {}, `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}`),
+            h("td", { title: ratingHelp(c.before, false) }, String(c.before.number)),
+            h("td", { title: ratingHelp(c.after, false) }, String(c.after.number)),
+            h("td", {}, ratingDelta(c.before, c.after)),
           );
         }),
       ),

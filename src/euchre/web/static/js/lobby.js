@@ -9,6 +9,7 @@ import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { call, holdSeat, humanise, savedName, NAME_KEY } from "./online.js";
 import { cover } from "./cover.js";
+import { ratingBadge } from "./rating-words.js";
 import { botLabel } from "./words.js";
 
 const CLOCKS = [15, 30, 60];
@@ -28,6 +29,13 @@ function seatedNames(table) {
   return names.length ? names.join(", ") : "nobody yet";
 }
 
+/** The seated names, each signed-in person's rating beside their name ("Ann 1620?, Bob"). */
+function seatedWithRatings(table) {
+  const seated = table.seats.filter((s) => s.taken);
+  if (!seated.length) return "nobody yet";
+  return seated.flatMap((s, i) => [i ? ", " : "", h("span", { class: "lobby-name" }, botLabel(s.name, s.bot)), ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
+}
+
 function facts(table) {
   return [
     humanise(table.preset),
@@ -44,7 +52,7 @@ function openRow(table) {
     "li",
     { class: "lobby-row", dataset: { id: table.id } },
     h("div", { class: "lobby-what" },
-      h("strong", { class: "lobby-names" }, seatedNames(table)),
+      h("strong", { class: "lobby-names" }, seatedWithRatings(table)),
       h("span", { class: "lobby-facts" }, facts(table)),
       h("span", { class: "lobby-free" }, free)),
     h("a", { class: "button-link lobby-join", href: table.url, "aria-label": `Join ${seatedNames(table)}: ${facts(table)}` }, "Join"),
@@ -57,7 +65,7 @@ function gameRow(game) {
     "li",
     { class: "lobby-row", dataset: { id: game.id } },
     h("div", { class: "lobby-what" },
-      h("strong", { class: "lobby-names" }, seatedNames(game)),
+      h("strong", { class: "lobby-names" }, seatedWithRatings(game)),
       computers ? h("span", { class: "lobby-free" }, computers) : null,
       h("span", { class: "lobby-facts" }, facts(game))),
     h("a", { class: "button-link lobby-watch", href: game.watch ?? `/watch/${encodeURIComponent(game.id)}`, "aria-label": `Watch ${seatedNames(game)}` }, "Watch"),

@@ -2,7 +2,7 @@
 // ones), the /online page, and the waiting page /online/{id} (invite link, seats, start).
 // Once the game starts the ordinary table page plays it, from whichever seat we hold.
 
-import { ratingBadge } from "../account/person-stats.js";
+import { ratingBadge } from "./rating-words.js";
 import { call as accountCall, me } from "../account/session.js";
 import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
