@@ -42,7 +42,7 @@ function facts(table) {
     clockText(table.seconds_per_move),
     stakeText(table.stake),
     table.rated ? "rated" : "unrated",
-    table.quick ? "quick play" : "by invitation",
+    table.quick ? "quick play" : "public table", // a private table is never listed here
   ].join(" · ");
 }
 
@@ -109,7 +109,7 @@ export function mountLobbyPage(main) {
         h("h1", {}, "Lobby"),
         h("p", { class: "field-help" }, "Play now seats you at the next table with the same rules, clock and stake, or opens one. The game starts when four people sit, or when everyone seated agrees to fill the empty seats with computers."),
         form, errorBox,
-        h("p", { class: "field-help" }, "Or ", h("a", { href: "/online" }, "open a table by invitation"), " and send the link to friends.")),
+        h("p", { class: "field-help" }, "Or ", h("a", { href: "/online" }, "open a table of your own"), ": public (listed here) or private (only people you send its link to can join).")),
       h("section", { class: "choose-box lobby-tables" },
         h("h2", {}, "Open tables"), status, openList,
         h("h2", {}, "Live games"), gameList),

@@ -85,6 +85,11 @@ export function mountOnlineSection(section) {
   // A coin stake (signed-in people only): each person stakes it at the start, the winners share the pot.
   const stake = h("select", { id: "online-stake", name: "stake" },
     [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins (sitting needs ${cover(c)})` : "No stake")));
+  // Two choices apart: who can find the table (listed or private), and whether people not
+  // seated may watch its game (the API's `private` and `spectators`).
+  const listedChoice = h("input", { id: "online-listed", name: "visibility", type: "radio", value: "listed", checked: true });
+  const privateChoice = h("input", { id: "online-private", name: "visibility", type: "radio", value: "private" });
+  const watchers = h("input", { id: "online-watchers", name: "spectators", type: "checkbox", checked: true });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   const form = h(
     "form",
@@ -96,6 +101,11 @@ export function mountOnlineSection(section) {
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
     h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Allow outside bots at a rated table (they are rated with you)")),
     h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
+    h("fieldset", { class: "visibility-choice" },
+      h("legend", {}, "Who can find the table"),
+      h("div", { class: "field field-check" }, listedChoice, h("label", { for: "online-listed" }, "Public: listed in the lobby, anyone may join")),
+      h("div", { class: "field field-check" }, privateChoice, h("label", { for: "online-private" }, "Private: not listed; only people you send the link to can join"))),
+    h("div", { class: "field field-check" }, watchers, h("label", { for: "online-watchers" }, "Let people who are not playing watch the game")),
     create,
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
@@ -159,6 +169,7 @@ export function mountOnlineSection(section) {
         kind: "online", name: name.value.trim(), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
         stake: Number(stake.value), allow_bots: rated.checked && allowBots.checked,
+        private: privateChoice.checked, spectators: watchers.checked,
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -351,6 +362,10 @@ export function mountOnlineLobby(main, id) {
       body,
       h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
       h("p", {}, `${humanise(table.preset)} rules, ${table.seconds_per_move} seconds a move. ${filler}`),
+      h("p", { class: "visibility-line", dataset: { private: String(Boolean(table.private)) } },
+        table.private ? "Private table: not listed in the lobby; only people with the invite link can join." : table.quick ? "Public table: listed in the lobby for Play now." : "Public table: listed in the lobby, anyone may join.",
+        " ",
+        table.spectators ? "People who are not playing may watch the game." : "No watching: only the people at the table see the game."),
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,
