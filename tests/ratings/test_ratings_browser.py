@@ -324,3 +324,102 @@ def test_ratings_read_as_one_number_everywhere_at_three_sizes(
             "title", re.compile(r"provisional \(the \?\): not on the leaderboard yet"))
         page.screenshot(path=str(ARTIFACTS / f"numbers-lobby-{size}.png"), full_page=True)
         context.close()
+
+
+def _seed_games(db: str, username: str) -> None:
+    """For ``username``: 11 finished practice games (paging), a rated public online game
+    they lost at West beside dee_g, a private online game, and a coin game's ledger."""
+
+    async def work() -> None:
+        import datetime as dt
+
+        from stats_helpers import stored_game
+
+        from euchre.coins.ledger import Ledger
+
+        engine = make_engine(db)
+        store = SqlStore(engine)
+        try:
+            async with engine.connect() as conn:
+                me = int((await conn.execute(select(accounts.c.id).where(
+                    accounts.c.username == username))).scalar_one())
+            bob, cyd, dee = [await new_account(engine, n) for n in ("bob_g", "cyd_g", "dee_g")]
+            index = PlayerIndex(engine)
+            t0 = time.time() - 3600
+            robots = [("West", None), ("North", None), ("East", None)]
+            games = [(stored_game(f"p{i:02}", "practice", [(username, me), *robots],
+                                  at=t0 + i), 0) for i in range(11)]
+            games.append((stored_game("rated-g", "online", [("bob_g", bob), (username, me),
+                                                            ("cyd_g", cyd), ("dee_g", dee)],
+                                      at=t0 + 20), 1))
+            games.append((stored_game("private-g", "online", [(username, me), ("bob_g", bob),
+                                                              ("North", None), ("East", None)],
+                                      private=True, at=t0 + 30), 0))
+            for stored, seat in games:
+                await store.save(stored)
+                when = dt.datetime.fromtimestamp(stored.created_at, dt.UTC)
+                index.now = lambda when=when: when  # type: ignore[misc]
+                await index.record(stored.id, stored.kind, [(seat, me)])
+            ratings = RatingService(engine)
+            await ratings.register("rated-g", [bob, me, cyd, dee])
+            await ratings.apply("rated-g", 0)
+            await Ledger(engine).post(me, -10, "stake", "stake:private-g", table_id="private-g")
+        finally:
+            await store.close()
+
+    _in_thread(work)
+
+
+def test_your_games_and_a_persons_public_games_at_three_sizes(
+        new_context: Callable[..., BrowserContext], base_url: str, db: str) -> None:
+    """The account page lists the finished games, ten a page (Older games / Newer games),
+    with partner, opponents, score, rating change, coins and replay; the person's page lists
+    only the public one. At 1366x657, 390x844 and 360x740."""
+    first = new_context(base_url=base_url).new_page()
+    first.goto("/account")
+    form = first.locator('form[data-form="sign-up"]')
+    form.get_by_label("Username").fill("cal")
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    expect(first.get_by_role("region", name="Your games")).to_contain_text(
+        "No finished games yet.")
+    _seed_games(db, "cal")
+    for size, width, height in SIZES:
+        context = new_context(base_url=base_url, viewport={"width": width, "height": height})
+        page = context.new_page()
+        assert context.request.post("/api/session", data={"username": "cal",
+                                                          "password": "correct horse"}).ok
+        page.goto("/account")
+        games = page.get_by_role("list", name="Your games")
+        expect(games.locator("li")).to_have_count(10)
+        private = games.locator('li[data-game="private-g"]')
+        expect(private).to_contain_text(re.compile(r"^Won 6–0 · Online, Classic rules · "))
+        expect(private).to_contain_text(
+            "With North (computer), against bob_g and East (computer)")
+        expect(private).to_contain_text("Coins −10")
+        rated = games.locator('li[data-game="rated-g"]')
+        expect(rated).to_contain_text("Lost 0–6")
+        expect(rated).to_contain_text("With dee_g, against cyd_g and bob_g")
+        expect(rated).to_contain_text(re.compile(r"Rating 1500 → 1[0-4]\d\d \(−\d+\)"))
+        expect(rated.get_by_role("link", name=re.compile("^Replay"))).to_have_attribute(
+            "href", "/replay/rated-g")
+        page.get_by_role("region", name="Your games").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"your-games-{size}.png"))
+        page.get_by_role("button", name="Older games").click()
+        expect(games.locator("li")).to_have_count(3)
+        expect(games.locator("li").last).to_have_attribute("data-game", "p00")
+        page.get_by_role("button", name="Newer games").click()
+        expect(games.locator("li").first).to_have_attribute("data-game", "private-g")
+
+        page.get_by_role("link", name="Your public page").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("cal")
+        public = page.get_by_role("list", name="Public games")
+        expect(public.locator("li")).to_have_count(1)
+        expect(public.locator("li")).to_have_attribute("data-game", "rated-g")
+        expect(public).not_to_contain_text("Coins")
+        expect(page.locator(".rating-line .rating-badge")).to_have_text(
+            re.compile(r"^1[0-4]\d\d\?$"))
+        page.screenshot(path=str(ARTIFACTS / f"person-page-{size}.png"), full_page=True)
+        page.goto("/people/nobody_by_that_name")
+        expect(page.get_by_role("heading", level=1)).to_have_text("Nobody by that name")
+        context.close()

@@ -254,6 +254,19 @@ class RatingService:
                 .limit(limit))
             return [_change(r) for r in rows]
 
+    async def changes_in(self, account_id: int, game_ids: Sequence[str]
+                         ) -> dict[str, RatingChange]:
+        """The account's rating change in each of those games that was rated."""
+        if not game_ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(rating_changes, accounts.c.username)
+                .join(accounts, accounts.c.id == rating_changes.c.account_id)
+                .where(rating_changes.c.account_id == account_id,
+                       rating_changes.c.game_id.in_(list(game_ids))))
+            return {str(r.game_id): _change(r) for r in rows}
+
     async def of(self, account_ids: Sequence[int]) -> dict[int, Rating]:
         """The ratings of those accounts that have one."""
         if not account_ids:

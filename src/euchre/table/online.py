@@ -495,6 +495,7 @@ class OpenTable:
                    **({"rated": True} if self.options.rated else {}),
                    **({"allow_bots": True} if self.options.allow_bots else {}),
                    **({} if self.options.spectators else {"spectators": False}),
+                   **({"private": True} if self.options.private else {}),
                    **({"stake": self.options.stake, "pot": self.pot()}
                       if self.options.stake else {})},
         )

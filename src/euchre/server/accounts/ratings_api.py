@@ -43,7 +43,9 @@ from ..wire.ratings import (
     GameStats,
     Leader,
     Leaders,
+    PersonLookup,
     PersonStats,
+    PlayedGames,
     RatingChangeItem,
     RatingFigures,
     RatingHistory,
@@ -233,6 +235,36 @@ async def startup(site: Site) -> None:
     await reconcile(state, site.store)
 
 
+def history_endpoints() -> list[Endpoint]:
+    """``GET /api/me/played`` and ``GET /api/people/{username}/games`` (game_history.py)."""
+    from .game_history import MAX_PAGE, PAGE, get_my_games, get_person, get_person_games
+
+    paging = [Param("limit", "query", "Games per page.",
+                    schema={"type": "integer", "minimum": 1, "maximum": MAX_PAGE,
+                            "default": PAGE}),
+              Param("offset", "query", "Where the page starts (the ``next`` of the page "
+                    "before).", schema={"type": "integer", "minimum": 0, "default": 0})]
+    return [
+        Endpoint("GET", "/api/me/played", get_my_games, "The signed-in person's finished games",
+                 "Newest first, a page at a time: date, kind, rules, partner, opponents, "
+                 "score, rating change, coins and the replay.", params=paging,
+                 answers={200: PlayedGames},
+                 refusals={401: "Not signed in.", 400: "A bad limit or offset."}),
+        Endpoint("GET", "/api/people/{username}", get_person, "A person and their rating",
+                 "``person`` is null when nobody has that name (a 200 either way).",
+                 params=[Param("username", "path", "The person's name.", required=True)],
+                 answers={200: PersonLookup}),
+        Endpoint("GET", "/api/people/{username}/games", get_person_games,
+                 "A person's public games and rating",
+                 "Their finished games at public online tables (no practice, no private "
+                 "table, no coins), newest first, a page at a time.",
+                 params=[Param("username", "path", "The person's name.", required=True),
+                         *paging],
+                 answers={200: PlayedGames},
+                 refusals={404: "Nobody by that name.", 400: "A bad limit or offset."}),
+    ]
+
+
 def ratings_extension() -> Extension:
     """Ratings of rated online tables, statistics from game records, the leaderboard."""
     return Extension(
@@ -273,8 +305,9 @@ def ratings_extension() -> Extension:
                      params=[Param("game_id", "path", "The game (table) id.", required=True)],
                      answers={200: GameStats},
                      refusals={404: "No such game.", 409: "The game is still being played."}),
+            *history_endpoints(),
         ],
-        pages=["/leaders"],
+        pages=["/leaders", "/people/{username}"],
         parts=make_parts,
         makes=[RatingsState],
         needs=[accounts_api.AccountsState],

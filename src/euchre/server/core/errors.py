@@ -44,6 +44,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "unknown_account": 404,
     "no_table": 404,
     "no_game": 404,
+    "no_person": 404,
     "not_available": 404,
     "method_not_allowed": 405,
     "conflict": 409,

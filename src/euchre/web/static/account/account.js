@@ -5,6 +5,7 @@ import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { heldSeats, rememberSeat } from "../js/storage.js";
 import { practiceStats } from "../js/my-stats.js";
+import { playedGamesSection } from "../js/played-games.js";
 import { ratingDelta, ratingHelp } from "../js/rating-words.js";
 import { botsSection } from "./bots.js";
 import { personSection, statsTable } from "./person-stats.js";
@@ -170,6 +171,8 @@ async function accountView(page, account, refresh) {
         "Sign out",
       ),
     ),
+    playedGamesSection("/api/me/played"),
+    h("p", { class: "field-help" }, h("a", { href: `/people/${encodeURIComponent(account.username)}` }, "Your public page"), " (your games at public online tables, as others see them)"),
     person ? personSection(person) : null,
     ratingHistory?.changes?.length ? ratingHistorySection(ratingHistory.changes) : null,
     statsSection(games.stats),

@@ -40,7 +40,7 @@ export function mountLeaders(main) {
     status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.${waiting}` : `Nobody is listed yet: play rated online tables.${waiting}`;
     rule.textContent = `Provisional ratings are not listed: a person appears here after ${page.games_needed} rated games against at least ${page.opponents_needed} different people, so a few games among friends, or one person's several accounts, cannot top the board.`;
     const rows = page.leaders.map((x) =>
-      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, botLabel(x.username, x.bot)), h("td", { class: "rating-number", title: ratingHelp(x, false) }, ratingNumber(x, false)), h("td", {}, String(x.games))),
+      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, h("a", { href: `/people/${encodeURIComponent(x.username)}` }, botLabel(x.username, x.bot))), h("td", { class: "rating-number", title: ratingHelp(x, false) }, ratingNumber(x, false)), h("td", {}, String(x.games))),
     );
     const prev = offset > 0 ? h("button", { type: "button", class: "tool", onclick: () => show(Math.max(0, offset - PAGE)) }, "Previous page") : null;
     const next = page.next !== null ? h("button", { type: "button", class: "tool", onclick: () => show(page.next) }, "Next page") : null;

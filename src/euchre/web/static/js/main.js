@@ -9,6 +9,7 @@ import { drawHeaderLink } from "./my-games.js";
 import { mountLobbyPage } from "./lobby.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
+import { mountPerson } from "./played-games.js";
 import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn.js";
 import { mountRules } from "./rules-page.js";
@@ -26,6 +27,7 @@ const ROUTES = [
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
   [/^\/leaders$/, (main) => mountLeaders(main), "Euchre: leaderboard", "/leaders"],
+  [/^\/people\/([^/]+)$/, (main, name) => mountPerson(main, name), "Euchre: a player", null],
   [/^\/lobby$/, (main) => mountLobbyPage(main), "Euchre: lobby", "/lobby"],
   [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
   [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
