@@ -61,9 +61,10 @@ export function mountAccount(main) {
 
 function signInForms(page, done) {
   const form = (title, path, submitLabel, autocomplete) => {
+    const signUp = path === "/api/accounts";
     const error = h("p", { class: "error", role: "alert", hidden: true });
-    const username = h("input", { name: "username", required: true, autocomplete: "username", minlength: 3, maxlength: 24 });
-    const password = h("input", { name: "password", type: "password", required: true, autocomplete, minlength: 8, maxlength: 200 });
+    const username = h("input", { name: "username", required: true, autocomplete: "username", minlength: 3, maxlength: 24, "aria-describedby": signUp ? "username-rule" : null });
+    const password = h("input", { name: "password", type: "password", required: true, autocomplete, minlength: 8, maxlength: 200, "aria-describedby": signUp ? "password-rule" : null });
     const button = h("button", { type: "submit", class: "start-button" }, submitLabel);
     const element = h(
       "form",
@@ -93,7 +94,11 @@ function signInForms(page, done) {
       },
       h("h2", {}, title),
       h("label", { class: "field" }, h("span", {}, "Username"), username),
+      signUp ? h("p", { class: "field-help", id: "username-rule" }, "3 to 24 letters, digits, _, - or ., starting with a letter or digit.") : null,
       h("label", { class: "field" }, h("span", {}, "Password"), password),
+      // The rules up front, not only after a refused sign-up (the server's rules: 8 to 200
+      // characters; accounts/service.py).
+      signUp ? h("p", { class: "field-help", id: "password-rule" }, "At least 8 characters (up to 200). A short sentence is easy to remember and hard to guess.") : null,
       error,
       button,
     );

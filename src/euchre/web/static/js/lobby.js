@@ -83,7 +83,8 @@ export function mountLobbyPage(main) {
     CLOCKS.map((s) => h("option", { value: String(s), selected: s === 30 }, clockText(s))));
   const stake = h("select", { id: "quick-stake", name: "stake" },
     STAKES.map((s) => h("option", { value: String(s) }, s ? `${stakeText(s)} (sitting needs ${cover(s)})` : stakeText(s))));
-  const rated = h("input", { id: "quick-rated", name: "rated", type: "checkbox" });
+  // Rated games and stakes are for signed-in people: a guest cannot tick or choose them.
+  const rated = h("input", { id: "quick-rated", name: "rated", type: "checkbox", disabled: true });
   const play = h("button", { type: "submit", class: "big-button play-now" }, "Play now");
   const signedNote = h("p", { class: "field-help" }, "Stakes and rated games are for signed-in people. ", h("a", { href: "/account" }, "Sign in"));
   const form = h(
@@ -121,6 +122,8 @@ export function mountLobbyPage(main) {
     account = who;
     nameField.hidden = Boolean(who);
     signedNote.hidden = Boolean(who);
+    rated.disabled = !who;
+    stake.disabled = !who;
   }).catch(() => {});
 
   getPresets()
@@ -192,7 +195,7 @@ export function mountLobbyPage(main) {
     } catch (error) {
       errorBox.textContent = `Could not find you a seat: ${error.message}`;
       errorBox.hidden = false;
-      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
+      offerNextSteps(errorBox); // where they already sit: "Back to your table", "Leave"
       play.disabled = false;
     }
   });

@@ -91,16 +91,29 @@ export function mountOnlineSection(section) {
   const privateChoice = h("input", { id: "online-private", name: "visibility", type: "radio", value: "private" });
   const watchers = h("input", { id: "online-watchers", name: "spectators", type: "checkbox", checked: true });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
+  // Signed in, the table seats you under your account's name: no name to ask. A guest cannot
+  // tick Rated, allow bots or choose a stake (those are for signed-in people).
+  const nameField = h("div", { class: "field" }, h("label", { for: "online-name" }, "Your name"), name);
+  const guestNote = h("p", { class: "field-help guest-note" }, "Rated tables and stakes are for signed-in people. ", h("a", { href: "/account" }, "Sign in"));
+  const forAccounts = [rated, allowBots, stake];
+  for (const control of forAccounts) control.disabled = true;
+  signedIn().then((who) => {
+    nameField.hidden = Boolean(who);
+    name.required = !who;
+    guestNote.hidden = Boolean(who);
+    for (const control of forAccounts) control.disabled = !who;
+  });
   const form = h(
     "form",
     { class: "choose", "aria-label": "Create an online table" },
-    h("div", { class: "field" }, h("label", { for: "online-name" }, "Your name"), name),
+    nameField,
     h("div", { class: "field" }, h("label", { for: "online-preset" }, "Rules to play by"), preset),
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
     h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Allow outside bots at a rated table (they are rated with you)")),
     h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
+    guestNote,
     h("fieldset", { class: "visibility-choice" },
       h("legend", {}, "Who can find the table"),
       h("div", { class: "field field-check" }, listedChoice, h("label", { for: "online-listed" }, "Public: listed in the lobby, anyone may join")),
@@ -164,9 +177,10 @@ export function mountOnlineSection(section) {
     errorBox.hidden = true;
     create.disabled = true;
     try {
-      localStorage.setItem(NAME_KEY, name.value.trim());
+      const guest = !nameField.hidden; // signed in: the account's name, none to send
+      if (guest) localStorage.setItem(NAME_KEY, name.value.trim());
       const made = await call("POST", "/api/tables", {
-        kind: "online", name: name.value.trim(), preset: preset.value,
+        kind: "online", ...(guest ? { name: name.value.trim() } : {}), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
         stake: Number(stake.value), allow_bots: rated.checked && allowBots.checked,
         private: privateChoice.checked, spectators: watchers.checked,
@@ -263,7 +277,7 @@ export function mountOnlineLobby(main, id) {
       holdSeat(id, got.seat, got.token);
     } catch (error) {
       showError(`Could not take that seat: ${error.message}`);
-      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
+      offerNextSteps(errorBox); // where they already sit: "Back to your table", "Leave"
     }
     redraw();
   }
