@@ -123,6 +123,9 @@ export function drawHeaderLink(slot, known) {
       return;
     }
     const text = games.length === 1 ? "Back to your table" : `Your games (${games.length})`;
-    fill(slot, h("a", { href, class: "my-games-link" }, text));
+    // A phone's one-row header shows the short words; the link's name stays the same.
+    const short = games.length === 1 ? "Your table" : `Games (${games.length})`;
+    fill(slot, h("a", { href, class: "my-games-link", "aria-label": text },
+      h("span", { class: "my-games-long" }, text), h("span", { class: "my-games-short", "aria-hidden": "true" }, short)));
   });
 }
