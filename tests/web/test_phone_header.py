@@ -81,7 +81,8 @@ def test_a_one_row_header_and_44px_targets_on_phones(
         header = page.locator(".site-header")
         tops = page.evaluate("""() => [...document.querySelectorAll(
             '.site-header .brand, .my-games-link, .account-link, .menu-button')]
-            .map((e) => Math.round(e.getBoundingClientRect().top + e.getBoundingClientRect().height / 2))""")
+            .map((e) => e.getBoundingClientRect())
+            .map((r) => Math.round(r.top + r.height / 2))""")
         assert len(tops) == 4 and max(tops) - min(tops) <= 2, (path, tops)  # one row
         box = header.bounding_box()
         assert box is not None and box["height"] <= 60, (path, box)
