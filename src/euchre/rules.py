@@ -129,8 +129,11 @@ class Rules:
             changes[key] = _parse_value(str(types[key]), raw)
         return rules.replace(**changes)
 
-    def describe(self) -> list[str]:
-        """The rules in force, one plain-English sentence each, for rules pages."""
+    def describe(self, *, claims: bool = False) -> list[str]:
+        """The rules in force, one plain-English sentence each, for rules pages. Where every
+        card is checked as it is played (the site's tables, the terminal) nobody can renege,
+        and the last sentence says so; ``claims``: a game played with real cards, whose
+        record may carry a renege claim, so the last sentence gives the renege penalty."""
         if self.hands_limit:
             out = [f"A round of {self.hands_limit} hands: the game ends when that many hands "
                    "have been played out (a thrown-in hand does not count), whatever the score."]
@@ -170,12 +173,18 @@ class Rules:
             out.append("When the dealer's partner goes alone, the dealer still takes the upcard.")
         else:
             out.append("When the dealer's partner goes alone, the dealer does not take the upcard.")
-        if self.renege_penalty == "flat":
+        if not claims:
+            out.append(CHECKED_PLAY)
+        elif self.renege_penalty == "flat":
             out.append("A renege costs 2 points.")
         else:
             out.append("A renege gives the other side 2 points, or 4 if they played a lone hand.")
         return out
 
+
+CHECKED_PLAY = "Every card is checked as it is played, so nobody can renege at these tables."
+"""The renege sentence wherever play is checked (the web client's rules summary says the
+same words: web/static/js/rules-words.js)."""
 
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
 

@@ -2,7 +2,7 @@
 the end over real sockets (random legal moves); Ann then opens the table in Chromium, signed
 in, with no seat token in that browser: her account opens her seat, and the game-over panel
 shows each person's rating before and after, the same figures the API and the account page
-give. Screenshots at 1366x657 and 390x844 go to test-artifacts/ratings/.
+give. Screenshots at 1366x657, 390x844 and 360x740 go to test-artifacts/ratings/.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def test_the_game_over_panel_of_a_rated_game_shows_ratings_before_and_after(
     assert isinstance(changes, list) and [c["name"] for c in changes] == [
         "ann_rt", "bob_rt", "cy_rt", "dee_rt"]
 
-    for size, (width, height) in (("wide", (1366, 657)), ("phone", (390, 844))):
+    for size, (width, height) in (("wide", (1366, 657)), ("phone", (390, 844)),
+                                  ("small", (360, 740))):
         context = new_context(base_url=base_url, viewport={"width": width, "height": height})
         context.set_default_timeout(20_000)
         page = context.new_page()
@@ -87,9 +88,14 @@ def test_the_game_over_panel_of_a_rated_game_shows_ratings_before_and_after(
         assert isinstance(ann, dict)
         mine = rows.nth(0)
         expect(mine).to_contain_text("You (ann_rt)")
-        before = f"{ann['before']['mu']:.1f} ± {ann['before']['sigma']:.1f}"
-        after = f"{ann['after']['mu']:.1f} ± {ann['after']['sigma']:.1f}"
-        expect(mine).to_contain_text(re.compile(re.escape(before) + ".*" + re.escape(after)))
+        # one number each, before -> after, "?" and "provisional" said after one game
+        before, after = str(ann["before"]["number"]), str(ann["after"]["number"])
+        assert before == "1500" and ann["provisional"] is True
+        expect(mine).to_contain_text(re.compile(
+            f"{before} → {after}\\? \\([+−]\\d+\\) provisional"))
+        expect(mine.locator(".rating-after")).to_have_attribute(
+            "title", re.compile(r"skill μ \d+\.\d, uncertainty σ \d+\.\d"))
+        expect(panel).not_to_contain_text("±")
         expect(rows.nth(1)).to_contain_text("bob_rt")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"game-over-ratings-{size}.png"))

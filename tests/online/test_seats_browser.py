@@ -1,6 +1,6 @@
 """Real browsers (Chromium through Playwright): a seat belongs to the signed-in person, not
 the browser. Ann sits down on her laptop; on her phone (another browser context, signed in
-as ann) the start page, the lobby and the header list her games first; "Back to your seat"
+as ann) the start page, the lobby and the header list her games first; "Back to your table"
 opens her hand there and she plays from it, while the laptop is told its seat is open
 elsewhere. Play now from the phone leads to the quick table the laptop waits at, and her
 coin table opens from "Back to your table" on /coins. Every page fails on a console error.
@@ -108,9 +108,9 @@ def test_a_practice_seat_follows_the_person_to_another_browser(
     phone.page.goto("/")
     mine = phone.page.get_by_role("list", name="Your games")
     expect(mine).to_contain_text("Practice: being played")
-    expect(phone.page.locator(".my-games-slot")).to_contain_text("Back to your game")
+    expect(phone.page.locator(".my-games-slot")).to_contain_text("Back to your table")
     phone.shot(f"home-your-games-{size}")
-    mine.get_by_role("link", name="Back to your seat").click()
+    mine.get_by_role("link", name="Back to your table").click()
     expect(phone.page).to_have_url(table_url)
     # The same hand in both browsers (read at her turn: nothing changes it until she moves),
     # and the laptop is told.
@@ -166,7 +166,8 @@ def test_play_now_and_coins_lead_a_second_browser_to_the_seat_it_holds(
     laptop.page.get_by_role("button", name=re.compile("Play for")).first.click()
     expect(laptop.page).to_have_url(re.compile(r"/table/[\w-]+$"))
     phone.page.goto("/coins")
-    phone.page.get_by_role("link", name="Back to your table").click()
+    # the page's link (the header's has the same words: one label for going back)
+    phone.page.locator("main").get_by_role("link", name="Back to your table").click()
     expect(phone.page).to_have_url(laptop.page.url)
     expect(phone.page.locator(".hand .card-button").first).to_be_visible()
     phone.shot("coin-table-phone")
@@ -188,12 +189,12 @@ def test_a_guest_who_signs_up_keeps_the_seat_in_every_browser(
     form.get_by_label("Username").fill("ann_guest")
     form.get_by_label("Password").fill("correct horse")
     form.get_by_role("button", name="Create account").click()
-    expect(laptop.page.locator(".my-games-slot")).to_contain_text("Back to your game")
+    expect(laptop.page.locator(".my-games-slot")).to_contain_text("Back to your table")
     phone = Browser(new_context, base_url, "phone")
     phone.sign("/api/session", "ann_guest")
     phone.page.goto("/")
     phone.page.get_by_role("list", name="Your games").get_by_role(
-        "link", name="Back to your seat").click()
+        "link", name="Back to your table").click()
     expect(phone.page).to_have_url(table_url)
     expect(phone.page.locator(".hand .card-button").first).to_be_visible()
     phone.shot("guest-seat-kept-phone")

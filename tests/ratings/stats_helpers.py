@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 from euchre.cards import parse_card
 from euchre.game import GameState
 from euchre.hand import Deal
+from euchre.record import GameRecord
 from euchre.rules import Rules
+from euchre.storage.base import FINISHED, StoredGame
+from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
 
 
 def _deal(hands: str, kitty: str) -> Deal:
@@ -50,3 +55,18 @@ def fixed_game() -> GameState:
     game = _bid_then_play(game.deal(HAND_1), ["order alone"])
     game = _bid_then_play(game.deal(HAND_2), ["order", "discard AH"])
     return game
+
+
+def stored_game(game_id: str, kind: str, seats: list[tuple[str, int | None]],
+                finished: bool = True, private: bool = False, at: float = 0.0) -> StoredGame:
+    """A stored game (the fixed game: seats 0 & 2 win 6 to 0) with these seats (a name and
+    an account id; None: a computer)."""
+    game = fixed_game()
+    table = tuple(Seat(HUMAN, n, account=n, account_id=a) if a is not None
+                  else Seat(BOT, n, "easy", 1) for n, a in seats)
+    config = TableConfig(game_id, kind, game.rules, table,  # type: ignore[arg-type]
+                         extra={"private": True} if private else {})
+    stamp = at or time.time()
+    return StoredGame(game_id, kind, FINISHED if finished else "playing", 1,
+                      {"config": config.to_json()}, GameRecord.from_game(game).to_json(),
+                      stamp, stamp)

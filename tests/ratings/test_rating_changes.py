@@ -65,13 +65,17 @@ def test_the_api_shows_a_games_changes_and_a_persons_history(db_url: str) -> Non
             "ann_r", "ra0", "ra1", "ra2"]
         ann = game["changes"][0]
         assert ann["won"] and ann["after"]["mu"] > ann["before"]["mu"]
-        assert set(ann["before"]) == {"mu", "sigma", "ordinal"}
+        assert set(ann["before"]) == {"number", "mu", "sigma", "ordinal"}
+        assert ann["before"]["number"] == 1500 and ann["after"]["number"] > 1500
+        # one game against two people: every rating is still provisional, said per person
+        assert [c["provisional"] for c in game["changes"]] == [True] * 4
         assert client.get("/api/games/g-wait/ratings").json() == {
             "id": "g-wait", "status": "pending", "changes": []}
         missing = client.get("/api/games/nope/ratings")
         assert missing.status_code == 404 and missing.json()["code"] == "no_game"
         history = client.get("/api/me/ratings").json()["changes"]
         assert [(c["game_id"], c["seat"], c["won"]) for c in history] == [("g-api", 0, True)]
+        assert history[0]["after"] == ann["after"] and "provisional" not in history[0]
         assert client.get("/api/me/ratings?limit=0").status_code == 400
         client.cookies.clear()
         assert client.get("/api/me/ratings").status_code == 401

@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
 
 from euchre.ratings import DEFAULT_MU, RatedGameError, Rating, RatingService, rate_partnerships
+from euchre.ratings.model import rating_number
 from euchre.server.accounts.accounts_api import AccountsState
 from euchre.server.core.site import site_of
 
@@ -23,6 +24,24 @@ def test_partners_move_together_and_the_winners_gain() -> None:
     assert all(r.sigma < Rating().sigma and r.games == 1 for r in after)
     with pytest.raises(ValueError):
         rate_partnerships([Rating()] * 4, winner=2)
+
+
+def test_the_rating_people_read_is_1500_plus_60_per_unit_of_mu() -> None:
+    # docs/ratings.md: one whole number, 1500 + 60 (mu - 25).
+    assert Rating().number == rating_number(DEFAULT_MU) == 1500
+    assert rating_number(27.0) == 1620 and rating_number(22.5) == 1350
+    assert rating_number(25.0 + 1 / 120) == 1500 and rating_number(25.0 + 0.01) == 1501
+    assert Rating(mu=30.0).to_json()["number"] == 1800
+    # It moves the way the game went: up for both winners, down for both losers, from the
+    # first game (when sigma shrinks too) and after many.
+    seats = [Rating()] * 4
+    for game in range(40):
+        winner = game % 2 if game < 20 else 0
+        after = rate_partnerships(seats, winner)
+        for seat in range(4):
+            up = after[seat].number - seats[seat].number
+            assert (up > 0) if seat % 2 == winner else (up < 0), (game, seat, up)
+        seats = after
 
 
 async def test_a_game_applies_once_even_when_asked_twice_at_once(migrated: AsyncEngine) -> None:
@@ -57,14 +76,16 @@ async def _rate(engine: AsyncEngine, games: int) -> list[int]:
     return ids
 
 
-async def test_the_leaderboard_orders_by_ordinal_and_pages(migrated: AsyncEngine) -> None:
+async def test_the_leaderboard_orders_by_rating_and_pages(migrated: AsyncEngine) -> None:
     ids = await _rate(migrated, 3)
     # the order and the pages (who is established is the next test's)
     service = RatingService(migrated, games_needed=0, opponents_needed=0)
     everyone, total = await service.leaders(10)
     assert total == 5 and [x.rank for x in everyone] == [1, 2, 3, 4, 5]
-    ordinals = [x.rating.ordinal for x in everyone]
-    assert ordinals == sorted(ordinals, reverse=True)
+    numbers = [x.rating.number for x in everyone]  # the number people read, best first
+    assert numbers == sorted(numbers, reverse=True)
+    assert [x.rating.mu for x in everyone] == sorted((x.rating.mu for x in everyone),
+                                                     reverse=True)
     assert everyone[0].account_id == ids[0]  # four wins
     assert {x.account_id for x in everyone[-2:]} == {ids[2], ids[3]}  # four losses
     page, _ = await service.leaders(2, offset=2)
@@ -122,11 +143,14 @@ def test_api_leaders_orders_and_pages(db_url: str) -> None:
             seen += page["leaders"]
             offset = page["next"]
         assert [x["rank"] for x in seen] == [1, 2, 3, 4, 5, 6, 7, 8]
-        assert [x["ordinal"] for x in seen] == sorted((x["ordinal"] for x in seen),
-                                                      reverse=True)
+        assert [x["number"] for x in seen] == sorted((x["number"] for x in seen),
+                                                     reverse=True)
+        for x in seen:  # the API's mu is rounded to 0.01, the number is from the exact one
+            assert abs(x["number"] - (1500 + 60 * (x["mu"] - 25))) <= 1
         assert seen[0]["username"] == "lead5"  # the league's strongest
         assert not {x["username"] for x in seen} & {f"lead{i}" for i in range(5)}
-        assert set(seen[0]) == {"rank", "username", "mu", "sigma", "ordinal", "games"}
+        assert set(seen[0]) == {"rank", "username", "number", "mu", "sigma", "ordinal",
+                                "games"}
         assert client.get("/api/leaders").json()["next"] is None
         for query in ("limit=0", "limit=101", "limit=x", "offset=-1", "offset=y"):
             r = client.get(f"/api/leaders?{query}")

@@ -140,6 +140,14 @@ class AccountService:
                 )
         return Account(row.id, row.username, int(row.balance), row.created_at)
 
+    async def find(self, username: str) -> Account | None:
+        """The account with this username (any case), or None."""
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(accounts).where(accounts.c.username_key == username.lower()))).first()
+        return None if row is None else Account(row.id, row.username, int(row.balance),
+                                                 row.created_at)
+
     async def get(self, account_id: int) -> Account:
         """The account with this id (:class:`NotSignedInError` if it is gone)."""
         async with self.engine.connect() as conn:

@@ -16,7 +16,7 @@ So the sum of all balances always equals the sum of all entries.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -246,6 +246,18 @@ class Ledger:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [_entry(r) for r in rows]
+
+    async def net_by_table(self, account_id: int, table_ids: Sequence[str]) -> dict[str, int]:
+        """The account's coins won or lost at each of those tables (the sum of its entries
+        there: stake, payout, fee, refund); a table with no entry is left out."""
+        if not table_ids:
+            return {}
+        query = (select(ledger_entries.c.table_id, func.sum(ledger_entries.c.amount))
+                 .where(ledger_entries.c.account_id == account_id,
+                        ledger_entries.c.table_id.in_(list(table_ids)))
+                 .group_by(ledger_entries.c.table_id))
+        async with self.engine.connect() as conn:
+            return {str(t): int(n) for t, n in await conn.execute(query)}
 
     async def totals(self) -> tuple[int, int]:
         """(sum of all balances, sum of all entries): always equal."""

@@ -4,7 +4,8 @@ Euchre is played by partnerships, so a game is two teams of two (seats 0 & 2 aga
 1 & 3), one of which won: openskill rates teams directly (a team's skill is the sum of its
 players'), and each player carries an uncertainty ``sigma`` that shrinks as they play,
 so a newcomer moves quickly and a regular slowly. ``ordinal`` (mu - 3 sigma) is the
-conservative figure the leaderboard sorts by.
+conservative figure of the model. People read one integer, :func:`rating_number` (the
+formula and why it is this one: ``docs/ratings.md``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,18 @@ DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
 """The uncertainty of someone never rated."""
 
+RATING_BASE = 1500
+"""The number a person never rated reads (mu at its default)."""
+
+RATING_SCALE = 60
+"""Rating points per unit of mu: a newcomer's first game moves about 120 points."""
+
 _MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+
+
+def rating_number(mu: float) -> int:
+    """The rating people read: 1500 + 60 (mu - 25), rounded to a whole number."""
+    return round(RATING_BASE + RATING_SCALE * (mu - DEFAULT_MU))
 
 
 @dataclass(frozen=True)
@@ -39,9 +51,14 @@ class Rating:
         """mu - 3 sigma: a skill the person very likely has at least."""
         return self.mu - 3 * self.sigma
 
+    @property
+    def number(self) -> int:
+        """The rating people read (:func:`rating_number`)."""
+        return rating_number(self.mu)
+
     def to_json(self) -> dict[str, Any]:
-        """mu, sigma, ordinal (rounded for display) and games."""
-        return {"mu": round(self.mu, 2), "sigma": round(self.sigma, 2),
+        """The number people read, mu, sigma, ordinal (rounded for display) and games."""
+        return {"number": self.number, "mu": round(self.mu, 2), "sigma": round(self.sigma, 2),
                 "ordinal": round(self.ordinal, 2), "games": self.games}
 
 

@@ -76,7 +76,7 @@ class Leader:
     """One row of the leaderboard."""
 
     rank: int
-    """1 for the best ordinal."""
+    """1 for the highest rating (mu)."""
     account_id: int
     """The account."""
     username: str
@@ -110,12 +110,15 @@ class RatingChange:
     """The rating after the game."""
     at: dt.datetime
     """When the game was applied."""
+    account_id: int = 0
+    """Their account."""
 
 
 def _change(row: Any) -> RatingChange:
     return RatingChange(str(row.game_id), int(row.seat), str(row.username), bool(row.won),
                         Rating(float(row.mu_before), float(row.sigma_before)),
-                        Rating(float(row.mu_after), float(row.sigma_after)), row.created_at)
+                        Rating(float(row.mu_after), float(row.sigma_after)), row.created_at,
+                        int(row.account_id))
 
 
 def _rating(row: Any) -> Rating:
@@ -251,6 +254,19 @@ class RatingService:
                 .limit(limit))
             return [_change(r) for r in rows]
 
+    async def changes_in(self, account_id: int, game_ids: Sequence[str]
+                         ) -> dict[str, RatingChange]:
+        """The account's rating change in each of those games that was rated."""
+        if not game_ids:
+            return {}
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(rating_changes, accounts.c.username)
+                .join(accounts, accounts.c.id == rating_changes.c.account_id)
+                .where(rating_changes.c.account_id == account_id,
+                       rating_changes.c.game_id.in_(list(game_ids))))
+            return {str(r.game_id): _change(r) for r in rows}
+
     async def of(self, account_ids: Sequence[int]) -> dict[int, Rating]:
         """The ratings of those accounts that have one."""
         if not account_ids:
@@ -276,6 +292,14 @@ class RatingService:
                 met[int(account_id)] = int(count)
         return met
 
+    async def provisional_of(self, account_ids: Sequence[int]) -> dict[int, bool]:
+        """Whether each account's rating is provisional now (an unrated account is)."""
+        known = await self.of(account_ids)
+        met = await self.opponents([a for a in account_ids if a in known])
+        return {a: Standing(known[a].games if a in known else 0, met.get(a, 0),
+                            self.games_needed, self.opponents_needed).provisional
+                for a in account_ids}
+
     async def standing(self, account_id: int) -> Standing:
         """Whether ``account_id``'s rating is listed yet, with the figures that decide it."""
         rating = (await self.of([account_id])).get(account_id)
@@ -284,8 +308,8 @@ class RatingService:
         return Standing(games, met, self.games_needed, self.opponents_needed)
 
     def _listed(self) -> Select[Any]:
-        """The listed people's rows (rating, name, bot owner), best ordinal first (then the
-        older account): enough rated games, against enough different people."""
+        """The listed people's rows (rating, name, bot owner): enough rated games, against
+        enough different people."""
         met = (select(rating_opponents.c.account_id, func.count().label("met"))
                .group_by(rating_opponents.c.account_id).subquery())
         return (select(ratings, accounts.c.username, bots.c.owner_id)
@@ -305,21 +329,26 @@ class RatingService:
         (unrated, or provisional)."""
         listed = self._listed().subquery()
         async with self.engine.connect() as conn:
-            mine = (await conn.execute(select(listed.c.ordinal).where(
+            mine = (await conn.execute(select(listed.c.mu, listed.c.ordinal).where(
                 listed.c.account_id == account_id))).first()
             if mine is None:
                 return None
             ahead = await conn.scalar(select(func.count()).select_from(listed).where(
-                (listed.c.ordinal > mine.ordinal)
-                | ((listed.c.ordinal == mine.ordinal) & (listed.c.account_id < account_id))))
+                (listed.c.mu > mine.mu)
+                | ((listed.c.mu == mine.mu) & (listed.c.ordinal > mine.ordinal))
+                | ((listed.c.mu == mine.mu) & (listed.c.ordinal == mine.ordinal)
+                   & (listed.c.account_id < account_id))))
         return int(ahead or 0) + 1
 
     async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
-        """One page of the leaderboard (best ordinal first, then the older account) and
-        how many people it lists; provisional people are left off (:meth:`provisional`)."""
+        """One page of the leaderboard (the highest rating, mu, first; then the higher
+        ordinal, then the older account) and how many people it lists; provisional people
+        are left off (:meth:`provisional`). Sorted by mu, as the number people read is, so
+        the ranks agree with the numbers; the provisional rule keeps lucky newcomers off."""
         async with self.engine.connect() as conn:
             rows = list(await conn.execute(
-                self._listed().order_by(ratings.c.ordinal.desc(), ratings.c.account_id)
+                self._listed().order_by(ratings.c.mu.desc(), ratings.c.ordinal.desc(),
+                                        ratings.c.account_id)
                 .limit(limit).offset(offset)))
             total = await self._count_listed(conn)
         return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),

@@ -54,15 +54,18 @@ class PlayerIndex:
                  "created_at": now} for seat, account in seats
             ]).on_conflict_do_nothing(index_elements=["game_id", "seat"]))
 
-    async def games_of(self, account_id: int, limit: int = 200) -> list[PlayedGame]:
-        """The account's games of every kind, newest first (at most ``limit``)."""
+    async def games_of(self, account_id: int, limit: int = 200, offset: int = 0
+                       ) -> list[PlayedGame]:
+        """The account's games of every kind, newest first (at most ``limit``, after the
+        first ``offset``)."""
         people = select(game_players.c.game_id, game_players.c.seat, game_players.c.kind,
                         game_players.c.created_at).where(game_players.c.account_id == account_id)
         coins = select(coin_games.c.table_id.label("game_id"), coin_games.c.seat,
                        literal("coin").label("kind"), coin_games.c.created_at
                        ).where(coin_games.c.account_id == account_id)
         both = union_all(people, coins).subquery()
-        query = select(both).order_by(both.c.created_at.desc(), both.c.game_id).limit(limit)
+        query = (select(both).order_by(both.c.created_at.desc(), both.c.game_id)
+                 .limit(limit).offset(offset))
         async with self.engine.connect() as conn:
             return [PlayedGame(str(r.game_id), int(r.seat), str(r.kind))
                     for r in await conn.execute(query)]

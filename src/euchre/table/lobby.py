@@ -121,8 +121,10 @@ class Lobby:
         return [t for t in map(_table, rows) if self._alive(t)]
 
     async def open_tables(self) -> list[OpenTable]:
-        """Tables waiting for their start, newest first."""
-        return sorted(await self.waiting(), key=lambda t: (t.created_at, t.id), reverse=True)
+        """The listed tables waiting for their start, newest first: a private table is
+        never listed (only its link leads there)."""
+        listed = [t for t in await self.waiting() if not t.options.private]
+        return sorted(listed, key=lambda t: (t.created_at, t.id), reverse=True)
 
     async def page(self, limit: int = PAGE_SIZE, cursor: str | None = None
                    ) -> tuple[list[OpenTable], str | None]:
@@ -130,9 +132,11 @@ class Lobby:
         return page_of(await self.open_tables(), limit, cursor)
 
     async def live(self, limit: int = 20) -> list[OpenTable]:
-        """Started games anyone may watch, newest start first."""
+        """Started games anyone may watch, newest start first (a private table's game is
+        watched by its link only, never listed)."""
         rows = await self.store.with_status("started", 1000)
-        games = [t for t in map(_table, rows) if t.options.spectators]
+        games = [t for t in map(_table, rows)
+                 if t.options.spectators and not t.options.private]
         games.sort(key=lambda t: (t.started_at or 0.0, t.id), reverse=True)
         return games[:limit]
 

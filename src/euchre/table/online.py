@@ -154,12 +154,15 @@ class OnlineOptions:
     rated: bool = False
     """Whether the game is rated: signed-in people only, four of them, no computers."""
     spectators: bool = True
-    """Whether anyone may watch the game (False: private to spectators)."""
+    """Whether people not seated may watch the game (a choice apart from ``private``)."""
     stake: int = 0
     """Play coins each person stakes to sit (0: no stake); the winners share the pot."""
     allow_bots: bool = False
     """At a rated table: outside bots may sit, and are rated with the people (everyone who
     sits accepts it; off by default). Unrated tables always take bots."""
+    private: bool = False
+    """Left out of every list (the lobby, its socket, ``GET /api/online``), waiting or
+    started: reached only by its link. Whether people may watch it is ``spectators``."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -445,6 +448,7 @@ class OpenTable:
             "status": self.status(),
             "quick": self.quick,
             "rated": self.options.rated,
+            "private": self.options.private,
             "spectators": self.options.spectators,
             **({"allow_bots": True} if self.options.allow_bots else {}),
             "stake": self.options.stake,
@@ -491,6 +495,7 @@ class OpenTable:
                    **({"rated": True} if self.options.rated else {}),
                    **({"allow_bots": True} if self.options.allow_bots else {}),
                    **({} if self.options.spectators else {"spectators": False}),
+                   **({"private": True} if self.options.private else {}),
                    **({"stake": self.options.stake, "pot": self.pot()}
                       if self.options.stake else {})},
         )
@@ -560,9 +565,9 @@ class OnlineTables:
         return table
 
     def open_tables(self) -> list[OpenTable]:
-        """Tables waiting for their start, newest first."""
+        """Tables waiting for their start, newest first (never a private one)."""
         self.sweep()
-        waiting = [t for t in self._tables.values() if t.waiting()]
+        waiting = [t for t in self._tables.values() if t.waiting() and not t.options.private]
         return sorted(waiting, key=lambda t: (t.created_at, t.id), reverse=True)
 
     def page(self, limit: int = PAGE_SIZE, cursor: str | None = None

@@ -558,7 +558,7 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
                      refusals={**_CSRF, 404: "No coin table of yours has that id.",
                                409: "The game is over."}),
         ],
-        pages=["/account", "/coins"],
+        pages=["/account", "/coins", "/bots", "/bots/engine"],
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
                                   create_coin_table)],
         parts=parts,

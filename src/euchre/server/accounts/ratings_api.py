@@ -43,7 +43,9 @@ from ..wire.ratings import (
     GameStats,
     Leader,
     Leaders,
+    PersonLookup,
     PersonStats,
+    PlayedGames,
     RatingChangeItem,
     RatingFigures,
     RatingHistory,
@@ -73,7 +75,7 @@ def state_of(request: Request) -> RatingsState:
 
 
 async def get_leaders(request: Request) -> Response:
-    """``GET /api/leaders?limit=N&offset=K``: rated people, best ordinal first."""
+    """``GET /api/leaders?limit=N&offset=K``: rated people, highest rating first."""
     state = state_of(request)
     limit = int_param(request, "limit", LEADERS_PAGE, 1, MAX_LEADERS)
     offset = int_param(request, "offset", 0, 0, 10**9)
@@ -106,14 +108,17 @@ async def get_my_stats(request: Request) -> Response:
 
 
 def _figures(rating: Rating) -> RatingFigures:
-    return RatingFigures(mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
+    return RatingFigures(number=rating.number, mu=round(rating.mu, 2), sigma=round(rating.sigma, 2),
                          ordinal=round(rating.ordinal, 2))
 
 
-def _change_item(change: RatingChange) -> RatingChangeItem:
-    return RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
+def _change_item(change: RatingChange, provisional: bool | None = None) -> RatingChangeItem:
+    item = RatingChangeItem(game_id=change.game_id, seat=change.seat, name=change.username,
                             won=change.won, before=_figures(change.before),
                             after=_figures(change.after), at=change.at.isoformat())
+    if provisional is not None:
+        item.provisional = provisional
+    return item
 
 
 async def get_game_ratings(request: Request) -> Response:
@@ -125,8 +130,10 @@ async def get_game_ratings(request: Request) -> Response:
     if status is None:
         raise ApiError("no_game", f"{game_id!r} is not a rated game")
     changes = await state.ratings.changes_of_game(game_id) if status == "applied" else []
+    provisional = await state.ratings.provisional_of([c.account_id for c in changes])
     return json_answer(GameRatings(id=game_id, status=status,  # type: ignore[arg-type]
-                                   changes=[_change_item(c) for c in changes]))
+                                   changes=[_change_item(c, provisional[c.account_id])
+                                            for c in changes]))
 
 
 async def get_my_ratings(request: Request) -> Response:
@@ -228,13 +235,43 @@ async def startup(site: Site) -> None:
     await reconcile(state, site.store)
 
 
+def history_endpoints() -> list[Endpoint]:
+    """``GET /api/me/played`` and ``GET /api/people/{username}/games`` (game_history.py)."""
+    from .game_history import MAX_PAGE, PAGE, get_my_games, get_person, get_person_games
+
+    paging = [Param("limit", "query", "Games per page.",
+                    schema={"type": "integer", "minimum": 1, "maximum": MAX_PAGE,
+                            "default": PAGE}),
+              Param("offset", "query", "Where the page starts (the ``next`` of the page "
+                    "before).", schema={"type": "integer", "minimum": 0, "default": 0})]
+    return [
+        Endpoint("GET", "/api/me/played", get_my_games, "The signed-in person's finished games",
+                 "Newest first, a page at a time: date, kind, rules, partner, opponents, "
+                 "score, rating change, coins and the replay.", params=paging,
+                 answers={200: PlayedGames},
+                 refusals={401: "Not signed in.", 400: "A bad limit or offset."}),
+        Endpoint("GET", "/api/people/{username}", get_person, "A person and their rating",
+                 "``person`` is null when nobody has that name (a 200 either way).",
+                 params=[Param("username", "path", "The person's name.", required=True)],
+                 answers={200: PersonLookup}),
+        Endpoint("GET", "/api/people/{username}/games", get_person_games,
+                 "A person's public games and rating",
+                 "Their finished games at public online tables (no practice, no private "
+                 "table, no coins), newest first, a page at a time.",
+                 params=[Param("username", "path", "The person's name.", required=True),
+                         *paging],
+                 answers={200: PlayedGames},
+                 refusals={404: "Nobody by that name.", 400: "A bad limit or offset."}),
+    ]
+
+
 def ratings_extension() -> Extension:
     """Ratings of rated online tables, statistics from game records, the leaderboard."""
     return Extension(
         "ratings",
         endpoints=[
             Endpoint("GET", "/api/leaders", get_leaders, "The leaderboard of rated play",
-                     "People with a rating, best ordinal (mu - 3 sigma) first, a page at a "
+                     "Established people, highest rating (``number``, from mu) first, a page at a "
                      "time: ``next`` is the offset of the next page.",
                      params=[Param("limit", "query", "Leaders per page.",
                                    schema={"type": "integer", "minimum": 1,
@@ -268,8 +305,9 @@ def ratings_extension() -> Extension:
                      params=[Param("game_id", "path", "The game (table) id.", required=True)],
                      answers={200: GameStats},
                      refusals={404: "No such game.", 409: "The game is still being played."}),
+            *history_endpoints(),
         ],
-        pages=["/leaders"],
+        pages=["/leaders", "/people/{username}"],
         parts=make_parts,
         makes=[RatingsState],
         needs=[accounts_api.AccountsState],

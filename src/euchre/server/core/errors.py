@@ -3,7 +3,8 @@
 The domain layers raise :class:`~euchre.errors.DomainError` subclasses with a stable
 ``code`` and no HTTP status; :data:`STATUS` maps codes to statuses here, and the exception
 handlers :func:`handlers` returns answer every error a route can raise, Starlette's own
-404/405 included, so nothing is ever plain text or a dropped socket.
+404/405 included, so nothing is ever plain text or a dropped socket. (One exception: a
+browser asking for a page that does not exist gets the site's 404 page in HTML.)
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ STATUS: Mapping[str, int] = MappingProxyType({
     "unknown_account": 404,
     "no_table": 404,
     "no_game": 404,
+    "no_person": 404,
     "not_available": 404,
     "method_not_allowed": 405,
     "conflict": 409,
@@ -111,6 +113,12 @@ _HTTP_CODES = MappingProxyType({404: "not_found", 405: "method_not_allowed", 413
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:  # a browser asking for a page that is not there: a page
+        from .pages import not_found_page
+
+        page = not_found_page(request)
+        if page is not None:
+            return page
     code = _HTTP_CODES.get(exc.status_code, "bad_request")
     message = {404: f"nothing at {request.url.path}",
                405: f"{request.method} is not allowed on {request.url.path}"}.get(

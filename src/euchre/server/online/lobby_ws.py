@@ -55,6 +55,7 @@ _ping = msgspec.json.Decoder(LobbyPing)
 
 class _Id(msgspec.Struct):
     id: str
+    private: bool = False
 
 
 class _Change(msgspec.Struct):
@@ -75,21 +76,45 @@ def _table_id(message: bytes) -> str | None:
     return change.table.id if change.table is not None else change.id
 
 
-def _type(message: bytes) -> str | None:
-    """A published message's type."""
-    try:
-        return _change.decode(message).type
-    except msgspec.DecodeError:
-        return None
+class _Listed:
+    """What the whole lobby's socket may pass on: changes to listed tables only. A private
+    table's change never goes out, nor its going (its id is its link), and a table's going
+    is told only to a socket that was shown the table."""
+
+    def __init__(self, shown: set[str]) -> None:
+        self.shown = shown
+        """The ids of the tables this socket was shown."""
+
+    def passes(self, message: bytes) -> bool:
+        """Whether ``message`` goes to this socket (and note what it shows)."""
+        try:
+            change = _change.decode(message)
+        except msgspec.DecodeError:
+            return False
+        if change.type == "start_refused":
+            return False  # for the people at that table only, not the whole lobby
+        if change.table is not None:
+            if change.table.private:
+                return False
+            self.shown.add(change.table.id)
+            return True
+        if change.type == "gone":
+            if change.id not in self.shown:
+                return False
+            self.shown.discard(change.id)
+        return True
 
 
-async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
+async def _first(websocket: WebSocket, table_id: str | None,
+                 shown: set[str] | None = None) -> list[str]:
     """The state a new socket starts from (one table's: and why it did not start, if a
-    stake stopped it)."""
+    stake stopped it); the whole lobby's notes the ids it shows in ``shown``."""
     app, lobby = websocket.app, lobby_of(websocket)
     if table_id is None:
         tables = (await lobby.open_tables())[:LIST_SIZE]
         games = await lobby.live(GAMES_SIZE)
+        if shown is not None:
+            shown.update(t.id for t in [*tables, *games])
         return [encode_text(LobbyState(tables=await shown_tables(app, tables),
                                        games=await shown_tables(app, games)))]
     try:
@@ -97,8 +122,8 @@ async def _first(websocket: WebSocket, table_id: str | None) -> list[str]:
     except DomainError:
         return [encode_text(TableGone(id=table_id, reason="expired"))]
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
-    [shown] = await shown_tables(app, [table], **extra)
-    first = [encode_text(TableChanged(table=shown))]
+    [one] = await shown_tables(app, [table], **extra)
+    first = [encode_text(TableChanged(table=one))]
     refused = online_of(app).refusals.get(table_id)
     if refused is not None and not table.started and refused[0] == repr(table.people):
         first.append(refused[1])  # it still waits for the same people: say why
@@ -150,11 +175,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
     reader: asyncio.Task[None] | None = None
     try:
         async with broker_of(websocket.app).subscribe(LOBBY_CHANNEL) as changes:
-            for text in await _first(websocket, table_id):
+            listed = _Listed(set()) if table_id is None else None
+            for text in await _first(websocket, table_id,
+                                     listed.shown if listed is not None else None):
                 await send(text)
             rate = Bucket(guard.limits.lobby_rate, guard.scheduler.now)
             reader = asyncio.create_task(_read(websocket, send, rate, ticket))
-            forward = asyncio.create_task(_forward(changes, table_id, send))
+            forward = asyncio.create_task(_forward(changes, table_id, send, listed))
             done, _ = await asyncio.wait({reader, forward}, return_when=asyncio.FIRST_COMPLETED)
             forward.cancel()
             if forward in done and not forward.cancelled() and forward.exception():
@@ -177,12 +204,13 @@ async def lobby_socket(websocket: WebSocket) -> None:
                 await websocket.close()
 
 
-async def _forward(changes: Any, table_id: str | None, send: Any) -> None:
+async def _forward(changes: Any, table_id: str | None, send: Any,
+                   listed: _Listed | None) -> None:
     async for message in changes:
         if table_id is not None and _table_id(message) != table_id:
             continue
-        if table_id is None and _type(message) == "start_refused":
-            continue  # for the people at that table only, not the whole lobby
+        if listed is not None and not listed.passes(message):
+            continue
         await send(message.decode())
 
 

@@ -196,7 +196,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     name = person.username if person is not None else body.name  # the account's name
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators, body.stake,
-                            body.allow_bots)
+                            body.allow_bots, body.private)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
     tables = lobby_of(request)

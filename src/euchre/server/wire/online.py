@@ -58,7 +58,11 @@ class OnlineTableRequest(Request):
     """A rated table: signed-in people only (with the X-CSRF-Token header), starts with four
     people, updates their ratings when the game ends."""
     spectators: bool = True
-    """Whether anyone may watch the game live (false: a watch is refused)."""
+    """Whether people not seated may watch the game live (false: a watch is refused). Not
+    the same as ``private``: a private table may be watched by its link."""
+    private: bool = False
+    """A private table: never listed (lobby, its socket, ``GET /api/online``), reached only
+    by its link; false: listed for anyone to join."""
     stake: int = 0
     """Play coins each person stakes (0: none; else one of the coin tables' stakes): for
     signed-in people whose balance covers it (with the X-CSRF-Token header); taken when
@@ -76,6 +80,7 @@ class OnlineTableRequest(Request):
         "name": _NAME,
         "rated": "rated must be true or false",
         "spectators": "spectators must be true or false",
+        "private": "private must be true or false",
         "stake": _STAKE,
         "allow_bots": "allow_bots must be true or false",
     }
@@ -219,9 +224,12 @@ class GameLeft(Struct):
 
 
 class SeatRating(Struct):
-    """An openskill rating: skill ``mu``, its uncertainty ``sigma`` (one standard deviation),
-    ``ordinal`` = mu - 3 sigma, rated games finished."""
+    """A rating: the ``number`` people read, and the openskill figures it comes from: skill
+    ``mu``, its uncertainty ``sigma`` (one standard deviation), ``ordinal`` = mu - 3 sigma;
+    rated games finished."""
 
+    number: int
+    """The rating people read: 1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     sigma: float
     ordinal: float
@@ -256,7 +264,9 @@ class OnlineTable(Struct):
     rated: bool
     """Whether the table is rated (shown before anyone joins)."""
     spectators: bool
-    """Whether anyone may watch the game (``watch`` on its socket)."""
+    """Whether people not seated may watch the game (``watch`` on its socket)."""
+    private: bool
+    """A private table: never listed, reached only by its link (false: listed)."""
     stake: int
     """Play coins each person stakes to sit (0: none); the winners share the pot."""
     preset: str

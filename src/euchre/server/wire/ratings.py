@@ -19,14 +19,16 @@ class Leader(Struct):
     """One row of the leaderboard."""
 
     rank: int
-    """1 for the best ordinal."""
+    """1 for the highest rating."""
     username: str
+    number: int
+    """The rating people read: 1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     """Skill."""
     sigma: float
     """Its uncertainty (one standard deviation)."""
     ordinal: float
-    """mu - 3 sigma: what the leaderboard sorts by."""
+    """mu - 3 sigma: a skill the person very likely has at least."""
     games: int
     """Rated games finished."""
     bot: bool | UnsetType = UNSET
@@ -34,7 +36,7 @@ class Leader(Struct):
 
 
 class Leaders(Struct):
-    """One page of the leaderboard, best ordinal first: people whose rating is established
+    """One page of the leaderboard, highest rating first: people whose rating is established
     (provisional ones are counted, not listed)."""
 
     leaders: list[Leader]
@@ -140,8 +142,11 @@ class GameStats(Struct):
 
 
 class RatingFigures(Struct):
-    """An openskill rating at one moment: ``mu`` ± ``sigma``, ``ordinal`` = mu - 3 sigma."""
+    """A rating at one moment: the ``number`` people read, and openskill's ``mu`` ±
+    ``sigma``, ``ordinal`` = mu - 3 sigma."""
 
+    number: int
+    """1500 + 60 (mu - 25), rounded (docs/ratings.md)."""
     mu: float
     sigma: float
     ordinal: float
@@ -158,6 +163,9 @@ class RatingChangeItem(Struct):
     after: RatingFigures
     at: str
     """When the game was applied (ISO 8601)."""
+    provisional: bool | UnsetType = UNSET
+    """In ``GET /api/games/{id}/ratings``: whether the person's rating is provisional now
+    (not on the leaderboard yet); absent in a person's history."""
 
 
 class GameRatings(Struct):
@@ -173,3 +181,77 @@ class RatingHistory(Struct):
     """``GET /api/me/ratings``: the signed-in person's rating changes, newest first."""
 
     changes: list[RatingChangeItem]
+
+
+class PlayedSeat(Struct):
+    """Someone at a finished game, as a list of games shows them."""
+
+    name: str
+    computer: bool = False
+    """A computer player of the site (not a person, nor an outside bot)."""
+    bot: bool = False
+    """An outside bot (a program with a bot token)."""
+
+
+class RatingMove(Struct):
+    """The person's rating before and after a rated game (the numbers people read)."""
+
+    before: int
+    after: int
+
+
+class PlayedGameItem(Struct):
+    """One finished game in a person's list, from their side of the table."""
+
+    id: str
+    finished: str
+    """When it ended (ISO 8601)."""
+    kind: Literal["practice", "coin", "online"] | str
+    preset: str
+    """The rules preset."""
+    seat: int
+    """Their seat."""
+    partner: PlayedSeat
+    opponents: list[PlayedSeat]
+    """The seats on their left and right."""
+    score: list[int] | None
+    """[their side, the other side]; null if the record could not be read."""
+    result: Literal["won", "lost", "ended"]
+    """``ended``: it ended without a result (left, closed)."""
+    rating: RatingMove | None = None
+    """A rated game's change (null: not rated)."""
+    coins: int | None = None
+    """Coins won (+) or lost (-) at the table, stake, payout and fees together (null: no
+    coins, or not shown on a public page)."""
+    replay: str = ""
+    """The replay's page."""
+
+
+class PlayedGames(Struct):
+    """``GET /api/me/played`` and ``GET /api/people/{username}/games``: finished games, newest
+    first, a page at a time."""
+
+    games: list[PlayedGameItem]
+    limit: int
+    offset: int
+    next: int | None = None
+    """The offset of the next page (null: the last)."""
+    username: str | UnsetType = UNSET
+    """On a person's public page: their name."""
+    rating: SeatRating | UnsetType | None = UNSET
+    """On a person's public page: their rating (null: unrated)."""
+
+
+class PersonCard(Struct):
+    """A person as their public page shows them."""
+
+    username: str
+    rating: SeatRating | None
+    """Their rating (null: unrated)."""
+
+
+class PersonLookup(Struct):
+    """``GET /api/people/{username}``: the person, or ``person: null`` when nobody has that
+    name (a 200 either way, so the page can say so without a refusal)."""
+
+    person: PersonCard | None

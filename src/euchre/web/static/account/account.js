@@ -5,6 +5,8 @@ import { fill, h } from "../js/dom.js";
 import { navigate } from "../js/nav.js";
 import { heldSeats, rememberSeat } from "../js/storage.js";
 import { practiceStats } from "../js/my-stats.js";
+import { playedGamesSection } from "../js/played-games.js";
+import { ratingDelta, ratingHelp } from "../js/rating-words.js";
 import { botsSection } from "./bots.js";
 import { personSection, statsTable } from "./person-stats.js";
 import { NOTICE, call, coins, me, setMe } from "./session.js";
@@ -59,9 +61,10 @@ export function mountAccount(main) {
 
 function signInForms(page, done) {
   const form = (title, path, submitLabel, autocomplete) => {
+    const signUp = path === "/api/accounts";
     const error = h("p", { class: "error", role: "alert", hidden: true });
-    const username = h("input", { name: "username", required: true, autocomplete: "username", minlength: 3, maxlength: 24 });
-    const password = h("input", { name: "password", type: "password", required: true, autocomplete, minlength: 8, maxlength: 200 });
+    const username = h("input", { name: "username", required: true, autocomplete: "username", minlength: 3, maxlength: 24, "aria-describedby": signUp ? "username-rule" : null });
+    const password = h("input", { name: "password", type: "password", required: true, autocomplete, minlength: 8, maxlength: 200, "aria-describedby": signUp ? "password-rule" : null });
     const button = h("button", { type: "submit", class: "start-button" }, submitLabel);
     const element = h(
       "form",
@@ -91,7 +94,11 @@ function signInForms(page, done) {
       },
       h("h2", {}, title),
       h("label", { class: "field" }, h("span", {}, "Username"), username),
+      signUp ? h("p", { class: "field-help", id: "username-rule" }, "3 to 24 letters, digits, _, - or ., starting with a letter or digit.") : null,
       h("label", { class: "field" }, h("span", {}, "Password"), password),
+      // The rules up front, not only after a refused sign-up (the server's rules: 8 to 200
+      // characters; accounts/service.py).
+      signUp ? h("p", { class: "field-help", id: "password-rule" }, "At least 8 characters (up to 200). A short sentence is easy to remember and hard to guess.") : null,
       error,
       button,
     );
@@ -169,6 +176,8 @@ async function accountView(page, account, refresh) {
         "Sign out",
       ),
     ),
+    playedGamesSection("/api/me/played"),
+    h("p", { class: "field-help" }, h("a", { href: `/people/${encodeURIComponent(account.username)}` }, "Your public page"), " (your games at public online tables, as others see them)"),
     person ? personSection(person) : null,
     ratingHistory?.changes?.length ? ratingHistorySection(ratingHistory.changes) : null,
     statsSection(games.stats),
@@ -254,7 +263,6 @@ function ledgerSection(entries) {
 
 /** The rating before and after each rated game, newest first, with its replay. */
 function ratingHistorySection(changes) {
-  const rating = (r) => `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`;
   return h(
     "section",
     { "aria-label": "Rating history", class: "person-section rating-history" },
@@ -267,16 +275,15 @@ function ratingHistorySection(changes) {
         "tbody",
         {},
         changes.map((c) => {
-          const d = c.after.mu - c.before.mu;
           return h(
             "tr",
             { dataset: { game: c.game_id } },
             h("td", {}, new Date(c.at).toLocaleString()),
             h("td", {}, h("a", { href: `/replay/${encodeURIComponent(c.game_id)}` }, "Replay")),
             h("td", {}, c.won ? "Won" : "Lost"),
-            h("td", {}, rating(c.before)),
-            h("td", {}, rating(c.after)),
-            h("td", {}, `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}`),
+            h("td", { title: ratingHelp(c.before, false) }, String(c.before.number)),
+            h("td", { title: ratingHelp(c.after, false) }, String(c.after.number)),
+            h("td", {}, ratingDelta(c.before, c.after)),
           );
         }),
       ),

@@ -41,20 +41,21 @@ export function botsSection() {
         draw(null, `Could not revoke the token: ${error.message}`);
       }
     };
+    const tokenBox = made
+      ? h(
+          "div",
+          { class: "notice new-bot-token", role: "status" },
+          h("p", {}, `A new token for ${made.bot}. ${made.notice}`),
+          h("label", { for: "new-bot-token" }, "Your new token"),
+          h("input", { id: "new-bot-token", readonly: true, value: made.token, onfocus: (e) => e.target.select() }),
+        )
+      : null;
     fill(
       section,
       h("h2", {}, "Your bots"),
-      h("p", { class: "field-help" }, "A bot token lets a program play at online and practice tables as your bot, under the bot's own name, marked as a bot. Rated tables take bots only where their people allowed it. Run it with: euchre bot connect TABLE-LINK TOKEN -- your-program (docs/outside_bots.md)."),
+      h("p", { class: "field-help" }, "A bot token lets a program play at online and practice tables as your bot, under the bot's own name, marked as a bot. Rated tables take bots only where their people allowed it. Run it with: euchre bot connect TABLE-LINK TOKEN -- your-program. ", h("a", { href: "/bots" }, "How a bot talks to the table"), "."),
       form,
-      made
-        ? h(
-            "div",
-            { class: "notice new-bot-token", role: "status" },
-            h("p", {}, `A new token for ${made.bot}. ${made.notice}`),
-            h("label", { for: "new-bot-token" }, "Your new token"),
-            h("input", { id: "new-bot-token", readonly: true, value: made.token }),
-          )
-        : null,
+      tokenBox,
       problem ? h("p", { class: "error", role: "alert" }, problem) : null,
       h(
         "ul",
@@ -74,6 +75,11 @@ export function botsSection() {
           : h("li", {}, "No bot tokens yet."),
       ),
     );
+    if (tokenBox) {
+      // Shown once: bring it into view and select it, ready to copy.
+      tokenBox.scrollIntoView({ block: "center" });
+      tokenBox.querySelector("input").focus({ preventScroll: true });
+    }
   };
   draw();
   return section;

@@ -1,8 +1,9 @@
-// A person's rating and statistics: the rating as mu ± sigma, and a table of counts and
+// A person's rating and statistics: the rating's number (js/rating-words.js), and a table of counts and
 // rates by kind of table. Used by the account page (from /api/me/stats) and, for
 // practice without an account, with the counts this browser keeps.
 
 import { h } from "../js/dom.js";
+import { ratingExplained, ratingHelp, ratingNumber } from "../js/rating-words.js";
 
 const ROWS = [
   ["games", "Games", "count"],
@@ -17,23 +18,6 @@ const ROWS = [
 ];
 
 const KIND_NAMES = { all: "All tables", practice: "Practice", coin: "Coin", online: "Online" };
-
-/** "27.3 ± 7.9": a rating's skill and its uncertainty. */
-export function ratingText(rating) {
-  return `${rating.mu.toFixed(1)} ± ${rating.sigma.toFixed(1)}`;
-}
-
-/** A small mark beside a name: the rating, with the ordinal in its title. */
-export function ratingBadge(rating) {
-  if (!rating) return null;
-  // A provisional rating reads "25.0?" (as on the big sites): not on the leaderboard yet.
-  const provisional = rating.provisional ? "; provisional: not on the leaderboard yet" : "";
-  return h(
-    "span",
-    { class: "rating-badge", title: `Rating ${ratingText(rating)} (ordinal ${rating.ordinal.toFixed(1)}, ${rating.games} rated games${provisional})`, dataset: { mu: String(rating.mu), provisional: String(Boolean(rating.provisional)) } },
-    `${ratingText(rating)}${rating.provisional ? "?" : ""}`,
-  );
-}
 
 function cell(value, format) {
   if (value === null || value === undefined) return "–";
@@ -88,12 +72,13 @@ export function personSection(data) {
       ? h(
           "p",
           { class: "rating-line" },
-          h("strong", { dataset: { rating: "mu" } }, ratingText(rating)),
-          ` (ordinal ${rating.ordinal.toFixed(1)}), ${rating.games} rated game${rating.games === 1 ? "" : "s"}; `,
+          h("strong", { dataset: { rating: "number" }, title: ratingHelp(rating, provisional) }, ratingNumber(rating, provisional)),
+          `, ${rating.games} rated game${rating.games === 1 ? "" : "s"}; `,
           provisional ? "provisional: not on the leaderboard yet" : h("a", { href: "/leaders" }, `#${rank} on the leaderboard`),
         )
       : h("p", { class: "rating-line" }, "No rating yet: play a rated online table with three other signed-in people. ", h("a", { href: "/leaders" }, "See the leaderboard")),
     provisional ? h("p", { class: "provisional-line" }, provisionalWhy(standing)) : null,
+    rating ? ratingExplained(rating, provisional) : null,
     h("h2", {}, "Statistics by table"),
     h("p", { class: "field-help" }, countedText(stats.games_counted, stats.games_unfinished)),
     statsTable(kinds, "Statistics by table"),

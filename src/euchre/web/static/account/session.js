@@ -66,7 +66,7 @@ export function initAccountSlot() {
         "a",
         { href: "/account", class: "account-link", title: NOTICE },
         h("span", { class: "account-name" }, account.username),
-        " · ",
+        h("span", { class: "account-sep" }, " · "),
         h("span", { class: "account-balance", dataset: { balance: String(account.balance) } }, coins(account.balance)),
       ),
     );

@@ -1,8 +1,8 @@
 // The leaderboard (/leaders): rated people, best first, a page at a time from /api/leaders.
 
-import { ratingText } from "../account/person-stats.js";
 import { request } from "./api.js";
 import { fill, h } from "./dom.js";
+import { ratingExplained, ratingHelp, ratingNumber } from "./rating-words.js";
 import { botLabel } from "./words.js";
 
 const PAGE = 25;
@@ -19,8 +19,9 @@ export function mountLeaders(main) {
       "div",
       { class: "page notice" },
       h("h1", {}, "Leaderboard"),
-      h("p", { class: "field-help" }, "Ratings from rated online tables (four signed-in people), updated with openskill: each partnership is rated as a team. A rating is skill ± uncertainty; people are ordered by skill less three times the uncertainty, so a few lucky games do not put anyone on top."),
+      h("p", { class: "field-help" }, "Ratings from rated online tables (four signed-in people): each partnership is rated as a team, and a rating goes up when your side wins and down when it loses. Highest rating first."),
       rule,
+      ratingExplained(),
       status,
       body,
     ),
@@ -39,7 +40,7 @@ export function mountLeaders(main) {
     status.textContent = page.total ? `${page.total} rated ${page.total === 1 ? "person" : "people"}.${waiting}` : `Nobody is listed yet: play rated online tables.${waiting}`;
     rule.textContent = `Provisional ratings are not listed: a person appears here after ${page.games_needed} rated games against at least ${page.opponents_needed} different people, so a few games among friends, or one person's several accounts, cannot top the board.`;
     const rows = page.leaders.map((x) =>
-      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, botLabel(x.username, x.bot)), h("td", {}, ratingText(x)), h("td", {}, x.ordinal.toFixed(1)), h("td", {}, String(x.games))),
+      h("tr", { dataset: { rank: String(x.rank) } }, h("td", {}, String(x.rank)), h("td", {}, h("a", { href: `/people/${encodeURIComponent(x.username)}` }, botLabel(x.username, x.bot))), h("td", { class: "rating-number", title: ratingHelp(x, false) }, ratingNumber(x, false)), h("td", {}, String(x.games))),
     );
     const prev = offset > 0 ? h("button", { type: "button", class: "tool", onclick: () => show(Math.max(0, offset - PAGE)) }, "Previous page") : null;
     const next = page.next !== null ? h("button", { type: "button", class: "tool", onclick: () => show(page.next) }, "Next page") : null;
@@ -49,7 +50,7 @@ export function mountLeaders(main) {
         ? h(
             "table",
             { class: "account-table leaders-table", "aria-label": "Leaderboard" },
-            h("thead", {}, h("tr", {}, ["Rank", "Name", "Rating", "Ordinal", "Rated games"].map((t) => h("th", { scope: "col" }, t)))),
+            h("thead", {}, h("tr", {}, ["Rank", "Name", "Rating", "Rated games"].map((t) => h("th", { scope: "col" }, t)))),
             h("tbody", {}, rows),
           )
         : null,

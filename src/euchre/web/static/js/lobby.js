@@ -9,6 +9,7 @@ import { openLive } from "./live.js";
 import { navigate } from "./nav.js";
 import { call, holdSeat, humanise, savedName, NAME_KEY } from "./online.js";
 import { cover } from "./cover.js";
+import { ratingBadge } from "./rating-words.js";
 import { botLabel } from "./words.js";
 
 const CLOCKS = [15, 30, 60];
@@ -28,13 +29,20 @@ function seatedNames(table) {
   return names.length ? names.join(", ") : "nobody yet";
 }
 
+/** The seated names, each signed-in person's rating beside their name ("Ann 1620?, Bob"). */
+function seatedWithRatings(table) {
+  const seated = table.seats.filter((s) => s.taken);
+  if (!seated.length) return "nobody yet";
+  return seated.flatMap((s, i) => [i ? ", " : "", h("span", { class: "lobby-name" }, botLabel(s.name, s.bot)), ...(s.rating ? [" ", ratingBadge(s.rating)] : [])]);
+}
+
 function facts(table) {
   return [
     humanise(table.preset),
     clockText(table.seconds_per_move),
     stakeText(table.stake),
     table.rated ? "rated" : "unrated",
-    table.quick ? "quick play" : "by invitation",
+    table.quick ? "quick play" : "public table", // a private table is never listed here
   ].join(" · ");
 }
 
@@ -44,7 +52,7 @@ function openRow(table) {
     "li",
     { class: "lobby-row", dataset: { id: table.id } },
     h("div", { class: "lobby-what" },
-      h("strong", { class: "lobby-names" }, seatedNames(table)),
+      h("strong", { class: "lobby-names" }, seatedWithRatings(table)),
       h("span", { class: "lobby-facts" }, facts(table)),
       h("span", { class: "lobby-free" }, free)),
     h("a", { class: "button-link lobby-join", href: table.url, "aria-label": `Join ${seatedNames(table)}: ${facts(table)}` }, "Join"),
@@ -57,7 +65,7 @@ function gameRow(game) {
     "li",
     { class: "lobby-row", dataset: { id: game.id } },
     h("div", { class: "lobby-what" },
-      h("strong", { class: "lobby-names" }, seatedNames(game)),
+      h("strong", { class: "lobby-names" }, seatedWithRatings(game)),
       computers ? h("span", { class: "lobby-free" }, computers) : null,
       h("span", { class: "lobby-facts" }, facts(game))),
     h("a", { class: "button-link lobby-watch", href: game.watch ?? `/watch/${encodeURIComponent(game.id)}`, "aria-label": `Watch ${seatedNames(game)}` }, "Watch"),
@@ -75,7 +83,8 @@ export function mountLobbyPage(main) {
     CLOCKS.map((s) => h("option", { value: String(s), selected: s === 30 }, clockText(s))));
   const stake = h("select", { id: "quick-stake", name: "stake" },
     STAKES.map((s) => h("option", { value: String(s) }, s ? `${stakeText(s)} (sitting needs ${cover(s)})` : stakeText(s))));
-  const rated = h("input", { id: "quick-rated", name: "rated", type: "checkbox" });
+  // Rated games and stakes are for signed-in people: a guest cannot tick or choose them.
+  const rated = h("input", { id: "quick-rated", name: "rated", type: "checkbox", disabled: true });
   const play = h("button", { type: "submit", class: "big-button play-now" }, "Play now");
   const signedNote = h("p", { class: "field-help" }, "Stakes and rated games are for signed-in people. ", h("a", { href: "/account" }, "Sign in"));
   const form = h(
@@ -101,7 +110,7 @@ export function mountLobbyPage(main) {
         h("h1", {}, "Lobby"),
         h("p", { class: "field-help" }, "Play now seats you at the next table with the same rules, clock and stake, or opens one. The game starts when four people sit, or when everyone seated agrees to fill the empty seats with computers."),
         form, errorBox,
-        h("p", { class: "field-help" }, "Or ", h("a", { href: "/online" }, "open a table by invitation"), " and send the link to friends.")),
+        h("p", { class: "field-help" }, "Or ", h("a", { href: "/online" }, "open a table of your own"), ": public (listed here) or private (only people you send its link to can join).")),
       h("section", { class: "choose-box lobby-tables" },
         h("h2", {}, "Open tables"), status, openList,
         h("h2", {}, "Live games"), gameList),
@@ -113,6 +122,8 @@ export function mountLobbyPage(main) {
     account = who;
     nameField.hidden = Boolean(who);
     signedNote.hidden = Boolean(who);
+    rated.disabled = !who;
+    stake.disabled = !who;
   }).catch(() => {});
 
   getPresets()
@@ -184,7 +195,7 @@ export function mountLobbyPage(main) {
     } catch (error) {
       errorBox.textContent = `Could not find you a seat: ${error.message}`;
       errorBox.hidden = false;
-      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
+      offerNextSteps(errorBox); // where they already sit: "Back to your table", "Leave"
       play.disabled = false;
     }
   });

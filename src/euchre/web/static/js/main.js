@@ -9,6 +9,8 @@ import { drawHeaderLink } from "./my-games.js";
 import { mountLobbyPage } from "./lobby.js";
 import { navigate } from "./nav.js";
 import { mountOnlineLobby, mountOnlinePage } from "./online.js";
+import { mountPerson } from "./played-games.js";
+import { mountBotDocs } from "./bot-docs.js";
 import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn.js";
 import { mountScore } from "./night-score.js";
@@ -28,6 +30,9 @@ const ROUTES = [
   [/^\/account$/, (main) => mountAccount(main), "Euchre: your account", "/account"],
   [/^\/coins$/, (main) => mountCoins(main), "Euchre: coin tables", "/coins"],
   [/^\/leaders$/, (main) => mountLeaders(main), "Euchre: leaderboard", "/leaders"],
+  [/^\/bots$/, (main) => mountBotDocs(main, "bots"), "Euchre: bots", null],
+  [/^\/bots\/engine$/, (main) => mountBotDocs(main, "engine"), "Euchre: the engine protocol", null],
+  [/^\/people\/([^/]+)$/, (main, name) => mountPerson(main, name), "Euchre: a player", null],
   [/^\/lobby$/, (main) => mountLobbyPage(main), "Euchre: lobby", "/lobby"],
   [/^\/online$/, (main) => mountOnlinePage(main), "Euchre: online tables", "/online"],
   [/^\/online\/([\w.~-]+)$/, (main, id) => mountOnlineLobby(main, id), "Euchre: online table", "/online"],
@@ -70,7 +75,7 @@ function route() {
       else link.removeAttribute("aria-current");
     }
     unmount = mount(main, ...match.slice(1).map(decodeURIComponent)) || null;
-    drawHeaderLink(myGamesSlot); // "Back to your game" in the header, on every page
+    drawHeaderLink(myGamesSlot); // "Back to your table" in the header, on every page
     return;
   }
   navigate("/", { replace: true });

@@ -1,5 +1,5 @@
 // A signed-in person's games in progress, from any browser (GET /api/me/live): listed first
-// on the start page and the lobby with "Back to your seat" and "Leave", linked from the
+// on the start page and the lobby with "Back to your table" and "Leave", linked from the
 // header, and offered as the next step when a request is refused. A guest has none (their
 // seats live in this browser's storage): nothing is asked of the server for them.
 
@@ -60,7 +60,7 @@ function row(game, redraw, error) {
           if (typeof left?.balance === "number") setBalance(left.balance); // a stake and fee paid
           redraw();
           const slot = document.querySelector(".my-games-slot");
-          if (slot) drawHeaderLink(slot); // the header's "Back to your game" goes with it
+          if (slot) drawHeaderLink(slot); // the header's "Back to your table" goes with it
         } catch (e) {
           error.textContent = `Could not leave: ${e.message}`;
           error.hidden = false;
@@ -74,14 +74,14 @@ function row(game, redraw, error) {
     "li",
     { class: "lobby-row my-game", dataset: { id: game.id } },
     h("div", { class: "lobby-what" }, h("strong", {}, gameText(game))),
-    h("a", { class: "button-link my-game-back", href: game.url }, "Back to your seat"),
+    h("a", { class: "button-link my-game-back", href: game.url }, "Back to your table"),
     leave,
   );
 }
 
 /**
  * A "Your games" section that fills itself (hidden while there are none): the person's
- * waiting tables and games in play, each with "Back to your seat" and "Leave".
+ * waiting tables and games in play, each with "Back to your table" and, set apart, "Leave".
  */
 export function myGamesSection() {
   const list = h("ul", { class: "game-list lobby-list", "aria-label": "Your games" });
@@ -98,7 +98,7 @@ export function myGamesSection() {
 }
 
 /**
- * After a refusal: the person's games as next steps ("Back to your seat" and "Leave"
+ * After a refusal: the person's games as next steps ("Back to your table" and "Leave"
  * links), added under `box`, which already says what went wrong.
  */
 export async function offerNextSteps(box) {
@@ -122,7 +122,10 @@ export function drawHeaderLink(slot, known) {
       fill(slot);
       return;
     }
-    const text = games.length === 1 ? "Back to your game" : `Your games (${games.length})`;
-    fill(slot, h("a", { href, class: "my-games-link" }, text));
+    const text = games.length === 1 ? "Back to your table" : `Your games (${games.length})`;
+    // A phone's one-row header shows the short words; the link's name stays the same.
+    const short = games.length === 1 ? "Your table" : `Games (${games.length})`;
+    fill(slot, h("a", { href, class: "my-games-link", "aria-label": text },
+      h("span", { class: "my-games-long" }, text), h("span", { class: "my-games-short", "aria-hidden": "true" }, short)));
   });
 }

@@ -2,7 +2,7 @@
 // ones), the /online page, and the waiting page /online/{id} (invite link, seats, start).
 // Once the game starts the ordinary table page plays it, from whichever seat we hold.
 
-import { ratingBadge } from "../account/person-stats.js";
+import { ratingBadge } from "./rating-words.js";
 import { call as accountCall, me } from "../account/session.js";
 import { getPresets } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -85,17 +85,40 @@ export function mountOnlineSection(section) {
   // A coin stake (signed-in people only): each person stakes it at the start, the winners share the pot.
   const stake = h("select", { id: "online-stake", name: "stake" },
     [0, 10, 50, 100, 500].map((c) => h("option", { value: String(c) }, c ? `${c} coins (sitting needs ${cover(c)})` : "No stake")));
+  // Two choices apart: who can find the table (listed or private), and whether people not
+  // seated may watch its game (the API's `private` and `spectators`).
+  const listedChoice = h("input", { id: "online-listed", name: "visibility", type: "radio", value: "listed", checked: true });
+  const privateChoice = h("input", { id: "online-private", name: "visibility", type: "radio", value: "private" });
+  const watchers = h("input", { id: "online-watchers", name: "spectators", type: "checkbox", checked: true });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
+  // Signed in, the table seats you under your account's name: no name to ask. A guest cannot
+  // tick Rated, allow bots or choose a stake (those are for signed-in people).
+  const nameField = h("div", { class: "field" }, h("label", { for: "online-name" }, "Your name"), name);
+  const guestNote = h("p", { class: "field-help guest-note" }, "Rated tables and stakes are for signed-in people. ", h("a", { href: "/account" }, "Sign in"));
+  const forAccounts = [rated, allowBots, stake];
+  for (const control of forAccounts) control.disabled = true;
+  signedIn().then((who) => {
+    nameField.hidden = Boolean(who);
+    name.required = !who;
+    guestNote.hidden = Boolean(who);
+    for (const control of forAccounts) control.disabled = !who;
+  });
   const form = h(
     "form",
     { class: "choose", "aria-label": "Create an online table" },
-    h("div", { class: "field" }, h("label", { for: "online-name" }, "Your name"), name),
+    nameField,
     h("div", { class: "field" }, h("label", { for: "online-preset" }, "Rules to play by"), preset),
     h("div", { class: "field" }, h("label", { for: "online-seconds" }, "Seconds per move"), seconds),
     h("div", { class: "field" }, h("label", { for: "online-level" }, "Computer players in empty seats"), level),
     h("div", { class: "field field-check" }, rated, h("label", { for: "online-rated" }, "Rated: signed-in people only, four of them, no computers")),
     h("div", { class: "field field-check" }, allowBots, h("label", { for: "online-allow-bots" }, "Allow outside bots at a rated table (they are rated with you)")),
     h("div", { class: "field" }, h("label", { for: "online-stake" }, "Coin stake (signed-in people; the winners share the pot)"), stake),
+    guestNote,
+    h("fieldset", { class: "visibility-choice" },
+      h("legend", {}, "Who can find the table"),
+      h("div", { class: "field field-check" }, listedChoice, h("label", { for: "online-listed" }, "Public: listed in the lobby, anyone may join")),
+      h("div", { class: "field field-check" }, privateChoice, h("label", { for: "online-private" }, "Private: not listed; only people you send the link to can join"))),
+    h("div", { class: "field field-check" }, watchers, h("label", { for: "online-watchers" }, "Let people who are not playing watch the game")),
     create,
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
@@ -154,11 +177,13 @@ export function mountOnlineSection(section) {
     errorBox.hidden = true;
     create.disabled = true;
     try {
-      localStorage.setItem(NAME_KEY, name.value.trim());
+      const guest = !nameField.hidden; // signed in: the account's name, none to send
+      if (guest) localStorage.setItem(NAME_KEY, name.value.trim());
       const made = await call("POST", "/api/tables", {
-        kind: "online", name: name.value.trim(), preset: preset.value,
+        kind: "online", ...(guest ? { name: name.value.trim() } : {}), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
         stake: Number(stake.value), allow_bots: rated.checked && allowBots.checked,
+        private: privateChoice.checked, spectators: watchers.checked,
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -252,7 +277,7 @@ export function mountOnlineLobby(main, id) {
       holdSeat(id, got.seat, got.token);
     } catch (error) {
       showError(`Could not take that seat: ${error.message}`);
-      offerNextSteps(errorBox); // where they already sit: "Back to your seat", "Leave"
+      offerNextSteps(errorBox); // where they already sit: "Back to your table", "Leave"
     }
     redraw();
   }
@@ -351,6 +376,10 @@ export function mountOnlineLobby(main, id) {
       body,
       h("div", { class: "invite" }, h("label", { for: "invite-link" }, "Invite link"), invite, copy),
       h("p", {}, `${humanise(table.preset)} rules, ${table.seconds_per_move} seconds a move. ${filler}`),
+      h("p", { class: "visibility-line", dataset: { private: String(Boolean(table.private)) } },
+        table.private ? "Private table: not listed in the lobby; only people with the invite link can join." : table.quick ? "Public table: listed in the lobby for Play now." : "Public table: listed in the lobby, anyone may join.",
+        " ",
+        table.spectators ? "People who are not playing may watch the game." : "No watching: only the people at the table see the game."),
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,

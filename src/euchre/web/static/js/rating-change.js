@@ -4,20 +4,10 @@
 
 import { request } from "./api.js";
 import { fill, h } from "./dom.js";
+import { ratingDelta, ratingHelp, ratingNumber } from "./rating-words.js";
 
 const TRIES = 10;
 const WAIT_MS = 700;
-
-/** "25.0 ± 8.3". */
-function figures(rating) {
-  return `${rating.mu.toFixed(1)} ± ${rating.sigma.toFixed(1)}`;
-}
-
-/** "+2.1" / "−1.4" (the change of the skill estimate, mu). */
-function delta(change) {
-  const d = change.after.mu - change.before.mu;
-  return `${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(1)}`;
-}
 
 function row(change, me) {
   const who = me !== null && change.seat === me ? `You (${change.name})` : change.name;
@@ -26,11 +16,12 @@ function row(change, me) {
     { class: `rating-change-row ${change.won ? "won" : "lost"}`, dataset: { seat: String(change.seat) } },
     h("span", { class: "rating-who" }, who),
     " ",
-    h("span", { class: "rating-before" }, figures(change.before)),
+    h("span", { class: "rating-before", title: ratingHelp(change.before, false) }, String(change.before.number)),
     " → ",
-    h("strong", { class: "rating-after" }, figures(change.after)),
+    h("strong", { class: "rating-after", title: ratingHelp(change.after, change.provisional) }, ratingNumber(change.after, change.provisional)),
     " ",
-    h("span", { class: "rating-delta" }, `(${delta(change)})`),
+    h("span", { class: "rating-delta" }, `(${ratingDelta(change.before, change.after)})`),
+    change.provisional ? h("span", { class: "rating-provisional" }, " provisional") : null,
   );
 }
 
@@ -47,7 +38,8 @@ export function ratingChangeSection(gameId, me) {
     request("GET", `/api/games/${encodeURIComponent(gameId)}/ratings`)
       .then((answer) => {
         if (answer.status === "applied" && answer.changes.length) {
-          status.textContent = "Each person's rating (skill ± uncertainty), before → after:";
+          const note = answer.changes.some((c) => c.provisional) ? " A ? marks a provisional rating: fewer than 10 rated games or 6 different opponents so far." : "";
+          status.textContent = `Each person's rating, before → after.${note}`;
           fill(list, answer.changes.map((c) => row(c, me)));
         } else if (answer.status === "pending" && tries < TRIES) {
           setTimeout(ask, WAIT_MS);

@@ -67,3 +67,9 @@ export function playSound(name) {
     // Sound is a nicety: never let it break the table.
   }
 }
+
+/** Show the Sound button's state in its words and in aria-pressed ("Sound: on" / "Sound: off"). */
+export function showSoundState(button, on) {
+  button.textContent = on ? "Sound: on" : "Sound: off";
+  button.setAttribute("aria-pressed", String(on));
+}

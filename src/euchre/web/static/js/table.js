@@ -20,7 +20,7 @@ import { factRows, hintContent, stripParts } from "./side.js";
 import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { offerNextSteps } from "./my-games.js";
 import { ratingChangeSection } from "./rating-change.js";
-import { playSound } from "./sound.js";
+import { playSound, showSoundState } from "./sound.js";
 import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideName, sideOf, timedOutText } from "./words.js";
@@ -229,7 +229,7 @@ class TablePage {
     );
     this.speedSelect.value = speed();
     this.speedTool = h("span", { class: "speed-tool" }, h("label", { for: "table-speed" }, "Speed"), this.speedSelect);
-    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    showSoundState(this.soundButton, soundOn());
     // Online tables: leave a started game (a computer plays the seat to the end).
     // In the toolbar only while there is a game to leave.
     this.leaveButton = tool("Leave", "tool:leave", () => this.leaveGame());
@@ -521,7 +521,7 @@ class TablePage {
 
   toggleSound() {
     setSound(!soundOn());
-    this.soundButton.setAttribute("aria-pressed", String(soundOn()));
+    showSoundState(this.soundButton, soundOn());
     if (soundOn()) playSound("turn");
   }
 

@@ -1,0 +1,105 @@
+"""Phones (issue 36 item 8) at 390x844 and 360x740: a signed-in person with a game to go
+back to has a one-row header (the name, *Your table*, the balance, Menu), whose links and
+button are at least 44 px tall, as is every form control on the start page's online form,
+the lobby and the account page; a long name keeps at least 8 characters before it is cut.
+Screenshots in test-artifacts/phones/."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from limits_helpers import roomy_limits
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import BrowserContext, Page, expect
+
+from euchre.server import Settings, create_app
+from euchre.server.accounts.accounts_api import AccountsOptions
+from live_server import live_server
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "phones"
+PHONES = (("phone", 390, 844), ("small", 360, 740))
+
+# Every visible control of the page's main part and header, with its size (a checkbox or
+# radio is measured by the row it sits in, whose label is part of the target).
+_TARGETS = """() => [...document.querySelectorAll(
+    'header a, header button, main input, main select, main button, main .button-link')]
+  .filter((e) => e.offsetParent !== null && e.type !== 'hidden')
+  .map((e) => {
+    const box = (e.type === 'checkbox' || e.type === 'radio')
+      ? e.closest('.field-check').getBoundingClientRect() : e.getBoundingClientRect();
+    return {what: e.outerHTML.slice(0, 80), height: box.height, top: box.top};
+  })"""
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("phones-web") / "euchre.db"
+    app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
+                              limits=roomy_limits(), hand_pause=0.5, resume=False),
+                     accounts=AccountsOptions(password_profile="cheapest"))
+    with live_server(app) as url:
+        yield url
+
+
+def _small_targets(page: Page) -> list[dict[str, object]]:
+    return [t for t in page.evaluate(_TARGETS) if float(t["height"]) < 44 - 0.5]
+
+
+@pytest.mark.parametrize(("size", "width", "height"), PHONES)
+def test_a_one_row_header_and_44px_targets_on_phones(
+        new_context: Callable[..., BrowserContext], base_url: str, size: str, width: int,
+        height: int) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    context = new_context(base_url=base_url, viewport={"width": width, "height": height},
+                          is_mobile=True, has_touch=True)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto("/account")
+    form = page.locator('form[data-form="sign-up"]')
+    assert not _small_targets(page), _small_targets(page)
+    name = f"alexandrina_{size}"  # a long name
+    form.get_by_label("Username").fill(name)
+    form.get_by_label("Password").fill("correct horse")
+    form.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(name)
+    page.goto("/")
+    page.get_by_role("button", name="Practice", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    for path in ("/lobby", "/online", "/account"):
+        page.goto(path)
+        link = page.locator("header").get_by_role("link", name="Back to your table")
+        expect(link).to_be_visible()
+        assert link.inner_text() == "Your table"  # the phone's short words, the same name
+        header = page.locator(".site-header")
+        tops = page.evaluate("""() => [...document.querySelectorAll(
+            '.site-header .brand, .my-games-link, .account-link, .menu-button')]
+            .map((e) => e.getBoundingClientRect())
+            .map((r) => Math.round(r.top + r.height / 2))""")
+        assert len(tops) == 4 and max(tops) - min(tops) <= 2, (path, tops)  # one row
+        box = header.bounding_box()
+        assert box is not None and box["height"] <= 60, (path, box)
+        if path != "/account":  # signed in: the forms are drawn for the account
+            expect(page.get_by_label("Your name")).to_be_hidden()
+        small = _small_targets(page)
+        assert not small, (path, small)
+        page.screenshot(path=str(ARTIFACTS / f"{path.strip('/')}-{size}.png"))
+    # The name in the lobby's list of open tables keeps its first 8 characters at least.
+    guest = new_context(base_url=base_url).request
+    made = guest.post("/api/tables", data={"kind": "online", "name": f"Alexandrina{width}"})
+    assert made.status == 201, made.text()
+    page.goto("/lobby")
+    shown = page.locator("#lobby-open .lobby-name").first
+    expect(shown).to_be_visible()
+    expect(page.locator("header").get_by_role("link", name="Back to your table")).to_be_visible()
+    expect(page.get_by_label("Your name")).to_be_hidden()  # signed in: no name asked
+    width_of = shown.evaluate("(e) => [e.getBoundingClientRect().width, e.scrollWidth]")
+    assert width_of[1] <= width_of[0] + 1, width_of  # not cut at all
+    page.screenshot(path=str(ARTIFACTS / f"lobby-list-{size}.png"), full_page=True)
