@@ -8,8 +8,9 @@ left half done.
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
-site's own origin and are rate limited (:mod:`euchre.server.core.guards`: sign-in attempts
-per username and address, sign-up attempts and new accounts per address). Refusals are the
+site's own origin (:mod:`euchre.server.core.web_origin`) and are rate limited
+(:mod:`euchre.server.core.guards`: sign-in attempts per username and address, sign-up
+attempts and new accounts per address). Refusals are the
 services' errors with their stable codes, answered by the app's exception handlers
 (``{"error", "code"}`` with a 4xx).
 """
@@ -24,7 +25,6 @@ import os
 import tempfile
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -151,13 +151,7 @@ def same_origin_json(request: Request) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ApiError("unsupported_media", "send JSON (Content-Type: application/json)")
-    origin = request.headers.get("origin")
-    if origin and origin != "null":
-        host = request.headers.get("host", "")
-        if urlsplit(origin).netloc != host:
-            raise ApiError("other_site", "requests from other sites are refused")
-    elif origin == "null":
-        raise ApiError("other_site", "requests from other sites are refused")
+    # Another page's Origin was refused before this ran (core.web_origin).
 
 
 def _set_cookie(request: Request, response: Response, session_id: str) -> None:
