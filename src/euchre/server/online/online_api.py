@@ -31,7 +31,7 @@ from ...table.online import (
     ONLINE,
     ONLINE_KIND,
     PAGE_SIZE,
-    SAME_ORIGIN_REFUSED,
+    SAME_SOURCE_REFUSED,
     BotSeat,
     OnlineConflict,
     OnlineForbidden,
@@ -44,10 +44,10 @@ from ...table.online import (
 from ..core import guards
 from ..core.encoder import encode_text, json_answer
 from ..core.errors import ApiError
-from ..core.origins import origins_of
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
 from ..core.site import Background, Site, site_of
+from ..core.sources import sources_of
 from ..tables.api import int_param, read_body
 from ..wire.lobby import StartRefused, TableChanged, TableGone
 from ..wire.online import (
@@ -205,7 +205,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
         table, token = await tables.create(
             options, creator=creator,
             account=person.account_id if person is not None else None, bot=bot_seat(person),
-            origins=lambda table_id: origins_of(request, table_id))
+            sources=lambda table_id: sources_of(request, table_id))
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -232,13 +232,13 @@ async def get_online_listing(request: Request) -> Response:
     except OnlineNotFound:
         return json_answer(OnlineListing(table=None))
     [shown] = await _tables(request, [table])
-    # Not for a person already seated here (their own seat's origins match theirs): the
+    # Not for a person already seated here (their own seat's sources match theirs): the
     # claim tells them what applies to them.
     clash = table.options.rated and table.status() == "open" \
         and await guards.creator_of(request) not in table.holders \
-        and table.clash(origins_of(request, table.id)) is not None
+        and table.clash(sources_of(request, table.id)) is not None
     return json_answer(OnlineListing(table=shown,
-                                     seat_refused=SAME_ORIGIN_REFUSED if clash else None))
+                                     seat_refused=SAME_SOURCE_REFUSED if clash else None))
 
 
 async def post_seat(request: Request) -> Response:
@@ -260,7 +260,7 @@ async def post_seat(request: Request) -> Response:
         table, token = await tables.claim(
             table_id, body.seat, name,
             account=person.account_id if person is not None else None, holder=holder,
-            bot=bot_seat(person), origins=lambda table_id: origins_of(request, table_id))
+            bot=bot_seat(person), sources=lambda table_id: sources_of(request, table_id))
     await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
@@ -301,7 +301,7 @@ async def post_quick(request: Request) -> Response:
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
         table, seat, token = await tables.quick_seat(
             options, account, holder, may_open, bot_seat(person),
-            origins=lambda table_id: origins_of(request, table_id))
+            sources=lambda table_id: sources_of(request, table_id))
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
     table = await start_if_ready(request.app, table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,
