@@ -95,13 +95,15 @@ async def get_my_stats(request: Request) -> Response:
     account = await accounts_api.state_of(request).accounts.get(account_id)
     rating = (await state.ratings.of([account_id])).get(account_id)
     store = site_of(request).store
+    # Given from the start: a new account is provisional (0 rated games) too.
+    standing = await state.ratings.standing(account_id)
     return json_answer(msgspec.convert({
         "username": account.username,
-        "rating": rating.to_json() if rating is not None else None,
+        "rating": None if rating is None else {**rating.to_json(),
+                                               "provisional": standing.provisional},
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
-        # Given from the start: a new account is provisional (0 rated games) too.
-        "standing": (await state.ratings.standing(account_id)).to_json(),
+        "standing": standing.to_json(),
     }, PersonStats))
 
 
