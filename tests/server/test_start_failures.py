@@ -185,3 +185,21 @@ def test_trusting_forwarded_addresses_from_anyone_is_refused_in_one_line(trusted
         line = one_line(serve("--port", str(port), "--database-url", "memory:",
                               env={**env, "FORWARDED_ALLOW_IPS": "172.28.0.10"}))
         assert line.startswith(f"euchre serve: cannot listen on 127.0.0.1:{port}")
+
+
+def test_a_database_driver_that_is_not_installed_names_its_extra(tmp_path: Path) -> None:
+    """As after ``scripts/setup server`` (no asyncpg), a PostgreSQL URL: one line naming the
+    extra that installs the driver, not asyncpg's traceback (issue 34, item 9)."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class NoAsyncpg:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'asyncpg':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoAsyncpg())\n")
+    hidden = {"PYTHONPATH": str(tmp_path)}
+    url = "postgresql+asyncpg://someone:secret@127.0.0.1:5432/euchre"
+    line = one_line(serve("--port", str(free_port()), "--database-url", url, env=hidden))
+    assert line == ("euchre serve: database postgresql+asyncpg://someone:***@127.0.0.1:5432/"
+                    "euchre: its driver 'asyncpg' is not installed: install euchre's postgres "
+                    "extra (pip install 'euchre[server,postgres]', or scripts/setup dev)")
