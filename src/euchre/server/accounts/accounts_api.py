@@ -291,6 +291,23 @@ async def get_stakes(request: Request) -> Response:
 # -- coin tables ---------------------------------------------------------------------------
 
 
+def _request_key(request: Request, body: CoinTableRequest) -> str | None:
+    key = body.request_id or request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 80:
+        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
+    return key
+
+
+async def repeats_coin_table(request: Request, body: CoinTableRequest) -> bool:
+    """Whether this create repeats one that opened a table (its ``request_id``): a retry,
+    which opens nothing and so is not counted toward the limits on new tables."""
+    key = _request_key(request, body)
+    if key is None:
+        return False
+    session = await signed_in(request, csrf=True)
+    return await state_of(request).coins.opened_by_request(session.account_id, key) is not None
+
+
 async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTableCreated:
     """``POST /api/tables {"kind": "coin", "stake": N}``: hold the stake, open the table.
 
@@ -299,9 +316,7 @@ async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTab
     """
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    request_key = body.request_id or request.headers.get("idempotency-key")
-    if request_key is not None and not 1 <= len(request_key) <= 80:
-        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
+    request_key = _request_key(request, body)
     account = await state.accounts.get(session.account_id)
     manager = site_of(request).manager
     table_id, token = new_table_id(), new_token()
@@ -554,7 +569,7 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
         ],
         pages=["/account", "/coins"],
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
-                                  create_coin_table)],
+                                  create_coin_table, repeat=repeats_coin_table)],
         parts=parts,
         makes=[AccountsState, LoginSessionStore, AccountService],
         startup=startup,

@@ -84,7 +84,9 @@ async def post_tables(request: Request) -> Response:
         raise ApiError("unknown_kind", f"unknown table kind {name!r}: use one of "
                                        f"{', '.join(registry.kinds)}")
     request_body = convert(body, kind.request)
-    await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
+    # A retry of a table already opened (its request_id) opens nothing: it is not counted.
+    if kind.repeat is None or not await kind.repeat(request, request_body):
+        await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
     answer = await kind.open(request, request_body)
     return json_answer(answer, 201)
 
