@@ -41,6 +41,7 @@ from ...accounts import (
     NotSignedInError,
     Passwords,
 )
+from ...accounts.lookalikes import fill_missing
 from ...accounts.sessions import SESSION_DAYS
 from ...coins import CoinService
 from ...coins import rules as coin_rules
@@ -513,6 +514,9 @@ async def startup(site: Site) -> None:
     # With other processes serving the site, a stake without a table may be one being opened.
     await reconcile(state, site.store, OPENING_GRACE if site.site_wide else 0.0)
     await state.sessions.purge()
+    filled = await fill_missing(state.accounts.engine)
+    if filled:
+        log.info("stored the look-alike keys of %d account names made before them", filled)
 
 
 _TABLE_ID = Param("table_id", "path", "The coin table's id.")

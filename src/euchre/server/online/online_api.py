@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ...accounts.lookalikes import check_guest_name
 from ...broker import BrokerUnavailable
 from ...coins.pots import StakeRefused
 from ...storage.open_tables import MemoryOpenTableStore, OpenTableStore
@@ -41,6 +42,7 @@ from ...table.online import (
     check_bot_allowed,
     check_creator,
 )
+from ..accounts.accounts_api import AccountsState
 from ..core import guards
 from ..core.encoder import encode_text, json_answer
 from ..core.errors import ApiError
@@ -182,6 +184,14 @@ def _listener(site: Site) -> Callable[[OpenTable | None, str, str], Any]:
 # -- endpoints -----------------------------------------------------------------------------
 
 
+async def guest_name(request: Request, name: str) -> str:
+    """A guest's display name, unless it is or looks like an account's (409)."""
+    accounts = site_of(request).get(AccountsState)
+    if accounts is not None:
+        await check_guest_name(accounts.engine, name)
+    return name
+
+
 def bot_seat(person: Person | None) -> BotSeat | None:
     """The outside bot a request comes from (its bearer token), if a bot's."""
     if person is None or person.bot is None:
@@ -193,7 +203,8 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
     # rated or staked: the CSRF token too
     person = await person_of(request, csrf=body.rated or bool(body.stake))
-    name = person.username if person is not None else body.name  # the account's name
+    # the account's name, else the guest's own (not one that looks like an account's)
+    name = person.username if person is not None else await guest_name(request, body.name)
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators, body.stake,
                             body.allow_bots)
@@ -253,7 +264,8 @@ async def post_seat(request: Request) -> Response:
     await stakes.check_stake(request.app, options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
-    name = person.username if person is not None else str(body.name)
+    name = (person.username if person is not None
+            else await guest_name(request, str(body.name)))
     holder = await guards.creator_of(request)
     async with guards.person_locks(request).hold(holder):
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
@@ -278,7 +290,8 @@ async def post_quick(request: Request) -> Response:
     tables = lobby_of(request)
     account = person.account_id if person is not None else None
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
-                            person.username if person is not None else str(body.name),
+                            person.username if person is not None
+                            else await guest_name(request, str(body.name)),
                             body.rated, True, body.stake)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
