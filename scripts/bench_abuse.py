@@ -702,6 +702,35 @@ async def hint_flood(base: str, seconds: float) -> str:
             f"another person: {counts(list(mine))}{took}")
 
 
+async def replay_readers(base: str, seconds: float) -> str:
+    """Issue 34 item 8: a practice game played to its end from one address, then 24 readers
+    at once from that address read its replay over and over (each read rebuilt it before)."""
+    address = "127.0.0.34"
+    async with client_at(base, address) as c:
+        made = (await c.post("/api/tables", json={"kind": "practice"})).json()
+    rng = random.Random(34)
+    async with ws_at(base, made["ws"], address) as ws:
+        await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        while (m := await recv_json(ws, 60.0)) is not None:
+            t = m.get("table")
+            if t is None or m.get("version") != t["version"]:
+                continue
+            if t["game_over"]:
+                break
+            if t["view"] and t["view"]["legal"]:
+                await ws.send(json.dumps({"type": "action",
+                                          "action": rng.choice(t["view"]["legal"])}))
+    async with client_at(base, address) as c:
+        path = f"/api/games/{made['id']}/replay"
+        size = len((await c.get(path)).content)
+
+        async def read() -> int:
+            return (await c.get(path)).status_code
+
+        answers = await for_a_while(seconds, read, 24)
+    return f"24 readers of one replay ({size / 1000:.0f} kB): {counts(answers)}"
+
+
 ATTACKS = [
     Attack("1 sign-in guesses at once", sign_in_burst),
     Attack("9 sign-ups: taken name, farming", sign_up_taken),
@@ -719,6 +748,7 @@ ATTACKS = [
     Attack("13 lobby sockets", lobby_sockets),
     Attack("20.4 illegal moves, 12 sockets", move_flood),
     Attack("20.5 hint flood, 12 sockets", hint_flood),
+    Attack("34.8 replay readers", replay_readers),
 ]
 
 

@@ -19,10 +19,15 @@ from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.site import site_of
 from redis_fixtures import REDIS_URL, needs_redis
 
+SITE = Settings.public_url
+"""The test apps' own origin: a browser's socket says it (``Origin``), and only then is its
+session cookie believed (``core.web_origin``)."""
+
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with client_for(lobby_app()) as c:
+        c.headers["Origin"] = SITE
         yield c
 
 
@@ -114,6 +119,33 @@ def test_a_practice_seat_opens_from_a_second_browser_and_both_are_live(
             assert ws.receive_json()["code"] == "not_joined"
 
 
+def test_a_session_cookie_alone_opens_no_seat_without_the_sites_origin(
+        client: TestClient) -> None:
+    """Issue 34 item 2: a socket of another origin is closed before any join (4403, with
+    the reason); one without ``Origin`` is not a browser's, so its session cookie is not
+    believed: it joins with the seat's token or not at all."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from euchre.server.core.web_origin import CLOSE_OTHER_ORIGIN, SOCKET_REFUSAL
+
+    b = Browsers(client)
+    b.sign_up("laptop", "ann_o")
+    made = client.post("/api/tables", json={"kind": "practice"}, headers=b.use("laptop")).json()
+    url = f"/ws/tables/{made['id']}"
+    for other in ("http://127.0.0.1:9999", "http://evil.example", "null"):
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect(url, headers={"Origin": other}) as ws:
+            ws.receive_json()
+        assert (closed.value.code, closed.value.reason) == (CLOSE_OTHER_ORIGIN, SOCKET_REFUSAL)
+    client.headers.pop("Origin")
+    with client.websocket_connect(url) as ws:  # the cookie, no Origin: a guest
+        refused = _join(ws)
+        assert refused["code"] == "bad_token" and "sign in" in refused["message"]
+    with client.websocket_connect(url) as ws:  # the seat's token, no Origin: the seat
+        assert _join(ws, made["token"])["seat"] == 0
+        assert _until(ws, lambda m: "table" in m)["table"]["view"]["hand"]
+
+
 def test_a_coin_seat_opens_from_a_second_browser(client: TestClient) -> None:
     b = Browsers(client)
     b.sign_up("laptop", "ann_c")
@@ -201,7 +233,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
                                   redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0,
                                   lease_ttl=2.0),
                          accounts=AccountsOptions(password_profile="cheapest"))
-        return TestClient(app)
+        return TestClient(app, headers={"Origin": SITE})
 
     first, second = site(), site()
     with second, first:

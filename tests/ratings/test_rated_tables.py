@@ -47,6 +47,7 @@ def test_a_rated_game_of_four_people_updates_each_rating_once(db_url: str) -> No
             # one game against two people: provisional, off the leaderboard
             assert rating["standing"] == {"provisional": True, "games": 1, "opponents": 2,
                                           "games_needed": 10, "opponents_needed": 6}
+            assert rating["provisional"] is True  # the rating itself says so (issue 34)
             assert rating["rank"] is None
         # Partners move together; both winners above both losers.
         assert ratings[PEOPLE[0]]["mu"] == ratings[PEOPLE[2]]["mu"]

@@ -99,3 +99,32 @@ async def test_the_leaderboard_from_the_kept_pairs_is_the_one_read_from_every_ga
     for account in people:
         rank = await service.rank_of(account)
         assert rank == (expected.index(account) + 1 if account in expected else None)
+
+
+async def test_bots_count_as_their_owner_and_ones_own_bots_as_nobody(
+        migrated: AsyncEngine) -> None:
+    """Issue 34 item 3: throw-away outside bots are not different people. An opponent that
+    is a bot counts as its owner; one's own bots (or, for a bot, its owner) count not at
+    all; a ring of one person's accounts and bots cannot make up the six people."""
+    from euchre.storage.bot_models import bots
+
+    main, other = await new_account(migrated, "main"), await new_account(migrated, "other")
+    mine = [await new_account(migrated, f"mine{i}") for i in range(6)]
+    theirs = [await new_account(migrated, f"theirs{i}") for i in range(2)]
+    async with migrated.begin() as conn:
+        for owner, made in ((main, mine), (other, theirs)):
+            for bot in made:
+                await conn.execute(bots.insert().values(account_id=bot, owner_id=owner,
+                                                        created_at=T0))
+    service = RatingService(migrated, games_needed=3, opponents_needed=2)
+    games = [[main, mine[0], other, mine[1]],  # main meets its own bots: nobody
+             [main, mine[2], mine[3], mine[4]],
+             [main, theirs[0], mine[5], theirs[1]],  # other's bots: other, once
+             [main, other, mine[0], theirs[0]]]  # other again, and other's bot: still one
+    for g, seats in enumerate(games):
+        await service.register(f"b{g}", seats)
+        await service.apply(f"b{g}", 0)
+    met = await service.opponents([main, other, mine[0], theirs[0]])
+    assert met == {main: 1, other: 1, mine[0]: 1, theirs[0]: 1}  # each met only main
+    assert (await service.standing(main)).provisional  # 4 games, but one person met
+    assert await service.leaders(10) == ([], 0)

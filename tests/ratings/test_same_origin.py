@@ -12,10 +12,10 @@ from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
 from addressed import at
-from euchre.server.core.origins import BROWSER_COOKIE
 from euchre.server.core.site import site_of
+from euchre.server.core.sources import BROWSER_COOKIE
 from euchre.server.online.lobby_state import Online
-from euchre.table.online import OnlineOptions, OpenTable, SameOrigin
+from euchre.table.online import OnlineOptions, OpenTable, SameSource
 
 
 @pytest.fixture
@@ -118,19 +118,19 @@ def test_the_stored_table_keeps_no_address(people: People) -> None:
         site_of(people.client.app)[Online].lobby.store.get, made["id"])
     text = json.dumps(row.data)
     assert people.addresses["Ann"] not in text and "10.20" not in text
-    assert len(row.data["origins"][0]) == 1 and len(row.data["origins"][0][0]) == 24
+    assert len(row.data["sources"][0]) == 1 and len(row.data["sources"][0][0]) == 24
 
 
 def test_a_start_with_two_seats_from_one_place_is_refused() -> None:
     table = OpenTable("t1", OnlineOptions(rated=True), 0.0,
                       [("Ann", "h0"), ("Bob", "h1"), ("Cyd", "h2"), ("Dee", "h3")],
                       accounts=[1, 2, 3, 4],
-                      origins=[["home-a", "browser-a"], ["home-b"], ["home-c", "browser-a"],
+                      sources=[["home-a", "browser-a"], ["home-b"], ["home-c", "browser-a"],
                                ["home-d"]])
-    with pytest.raises(SameOrigin) as refused:
+    with pytest.raises(SameSource) as refused:
         table.begin(5.0)
     assert "South and North play from the same address or browser" in str(refused.value)
     assert not table.started
-    table.origins[2] = ["home-c", "browser-c"]
+    table.sources[2] = ["home-c", "browser-c"]
     table.begin(5.0)
     assert table.started

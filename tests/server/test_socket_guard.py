@@ -200,3 +200,36 @@ def test_a_guests_hint_queue_place_is_their_household() -> None:
     assert a == hint_person(actor, 0, "2001:db8:1:2::ffff")  # type: ignore[arg-type]
     assert a != hint_person(actor, 0, "2001:db8:1:3::1")  # type: ignore[arg-type]
     assert hint_person(actor, 0, "10.0.0.1") == "address:10.0.0.1"  # type: ignore[arg-type]
+
+
+def test_opening_sockets_has_a_rate_per_network_and_per_wider_ipv6_block() -> None:
+    """Issue 34 item 4: a reconnect loop is refused at the door: 60 opens at once per
+    address (IPv6: per /64), then 5 a second; the /56 and /48 of a home have rates of
+    their own, so fresh /64s of one home do not multiply it."""
+    sched = ManualScheduler()
+    guard = SocketGuard(SocketLimits(), sched)
+
+    def opens(address: str, n: int) -> int:
+        made = 0
+        for _ in range(n):
+            ticket = guard.admit(address)
+            if isinstance(ticket, Refusal):
+                assert ticket.code == CLOSE_TOO_MANY and "new connections" in ticket.reason
+                assert len(ticket.reason.encode()) <= 123
+                continue
+            ticket.release()  # opened and closed at once, as a storm does
+            made += 1
+        return made
+
+    assert opens("2001:db8:0:100::/64", 100) == 60
+    assert opens("203.0.113.7", 100) == 60  # another address: its own bucket
+    assert opens("2001:db8:0:101::/64", 100) == 60  # the /56 had 120
+    assert opens("2001:db8:0:102::/64", 100) == 0  # a fresh /64 of that /56: nothing left
+    assert opens("2001:db8:0:200::/64", 100) == 60  # another /56 of the /48
+    assert opens("2001:db8:0:300::/64", 100) == 60  # the /48's 240: the last 60
+    assert opens("2001:db8:0:400::/64", 100) == 0  # a fresh /56 of that /48: nothing left
+    sched.advance(1.0)
+    assert opens("2001:db8:0:100::/64", 100) == 5  # 5 a second for the /64
+    assert opens("203.0.113.7", 100) == 5
+    assert opens("203.0.113.8", 1) == 1 and guard.open == 0
+    assert opens("127.0.0.5", 500) == 500 and opens("::1", 500) == 500  # this machine

@@ -157,3 +157,49 @@ def test_metrics_of_a_real_server_answer_only_the_operators_token(tmp_path: Path
                 assert right.status_code == 200 and "euchre_moves_total" in right.text
         finally:
             server.stop()
+
+
+@pytest.mark.parametrize("trusted", ["*", "127.0.0.1, *"])
+def test_trusting_forwarded_addresses_from_anyone_is_refused_in_one_line(trusted: str) -> None:
+    """``FORWARDED_ALLOW_IPS='*'`` lets any client write its own address (issue 34, item 1):
+    refused unless the operator vouches that a proxy overwrites the header."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {"FORWARDED_ALLOW_IPS": trusted, "EUCHRE_PROXY_OVERWRITES_FORWARDED": ""}
+        run = serve("--port", str(port), "--database-url", "memory:", env=env)
+        assert run.returncode == 2 and run.stdout == ""
+        assert run.stderr.splitlines() == [
+            "euchre serve: FORWARDED_ALLOW_IPS='*' lets any client choose its own address "
+            "(X-Forwarded-For): trust only your proxy's address, or pass "
+            "--proxy-overwrites-forwarded if only a proxy that overwrites the header can "
+            "reach this port (docs/server.md, Behind a proxy)"]
+        # Vouched for (the flag or its variable), it goes on to the next check: the port.
+        for vouch, extra in (([], {"EUCHRE_PROXY_OVERWRITES_FORWARDED": "1"}),
+                             (["--proxy-overwrites-forwarded"], {})):
+            line = one_line(serve("--port", str(port), "--database-url", "memory:", *vouch,
+                                  env={**env, **extra}))
+            assert line.startswith(f"euchre serve: cannot listen on 127.0.0.1:{port}")
+        # One proxy's address (the shipped set-up) needs no vouching.
+        line = one_line(serve("--port", str(port), "--database-url", "memory:",
+                              env={**env, "FORWARDED_ALLOW_IPS": "172.28.0.10"}))
+        assert line.startswith(f"euchre serve: cannot listen on 127.0.0.1:{port}")
+
+
+def test_a_database_driver_that_is_not_installed_names_its_extra(tmp_path: Path) -> None:
+    """As after ``scripts/setup server`` (no asyncpg), a PostgreSQL URL: one line naming the
+    extra that installs the driver, not asyncpg's traceback (issue 34, item 9)."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class NoAsyncpg:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'asyncpg':\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoAsyncpg())\n")
+    hidden = {"PYTHONPATH": str(tmp_path)}
+    url = "postgresql+asyncpg://someone:secret@127.0.0.1:5432/euchre"
+    line = one_line(serve("--port", str(free_port()), "--database-url", url, env=hidden))
+    assert line == ("euchre serve: database postgresql+asyncpg://someone:***@127.0.0.1:5432/"
+                    "euchre: its driver 'asyncpg' is not installed: install euchre's postgres "
+                    "extra (pip install 'euchre[server,postgres]', or scripts/setup dev)")

@@ -15,7 +15,7 @@ import pytest
 from euchre.storage.open_tables import MemoryOpenTableStore, OpenTableStore
 from euchre.storage.open_tables_sql import SqlOpenTableStore
 from euchre.storage.sql import SqlStore, make_engine
-from euchre.table.lobby import QUICK_SAME_ORIGIN, Lobby
+from euchre.table.lobby import QUICK_SAME_SOURCE, Lobby
 from euchre.table.online import (
     BotSeat,
     OnlineConflict,
@@ -23,7 +23,7 @@ from euchre.table.online import (
     OnlineNotFound,
     OnlineOptions,
     OpenTable,
-    SameOrigin,
+    SameSource,
 )
 from redis_fixtures import FakeClock
 
@@ -180,9 +180,9 @@ async def test_play_now_never_matches_an_account_with_itself(lobby: Lobby) -> No
 
 async def test_a_rated_quick_table_never_seats_one_network_twice(lobby: Lobby) -> None:
     rated = OnlineOptions(rated=True)
-    await lobby.quick_seat(rated, 1, "account:1", origins=lambda _: ["net-a"])
-    with pytest.raises(SameOrigin, match=re.escape(QUICK_SAME_ORIGIN)):
-        await lobby.quick_seat(rated, 2, "account:2", origins=lambda _: ["net-a"])
+    await lobby.quick_seat(rated, 1, "account:1", sources=lambda _: ["net-a"])
+    with pytest.raises(SameSource, match=re.escape(QUICK_SAME_SOURCE)):
+        await lobby.quick_seat(rated, 2, "account:2", sources=lambda _: ["net-a"])
     assert [t.seated() for t in await lobby.waiting()] == [1]
 
 

@@ -60,3 +60,36 @@ def test_the_refusal_names_the_name_and_says_what_to_choose() -> None:
     text = str(refused.value)
     assert "'East (medium)'" in text and "choose another" in text
     assert isinstance(refused.value, ValueError)  # callers answer it as bad input
+
+
+# Issue 34 item 6: look-alikes, by Unicode's confusable skeletons (UTS #39), NFKC, marks
+# and scripts.
+LOOKALIKES = ["Nоrth",  # Cyrillic о
+              "Ann（hard）", "C0mputer", "B0T", "0pen", "the n0rth", "Ｗｅｓｔ",
+              "Ann (ｅａｓｙ)", "Sоuth (hаrd)", "ЕAST", "Cοmputer"]  # Greek ο
+
+
+@pytest.mark.parametrize("name", LOOKALIKES)
+def test_look_alikes_of_seats_levels_and_computers_are_refused(name: str) -> None:
+    with pytest.raises(NameRefused, match="could be taken for a seat or a computer player"):
+        check_display_name(name)
+
+
+@pytest.mark.parametrize("name", ["Аnn",  # Cyrillic А
+                                  "Вob", "Ωmega", "Jοhn"])  # Greek ο
+def test_names_mixing_alphabets_are_refused_naming_them(name: str) -> None:
+    with pytest.raises(NameRefused, match=r"mixes alphabets \(\w+ and \w+\)"):
+        check_display_name(name)
+
+
+def test_stacked_accents_are_refused_and_ordinary_ones_kept() -> None:
+    with pytest.raises(NameRefused, match="stacks more than 2 accents"):
+        check_display_name("Ann" + "\u0301" * 20)
+    for name in ("Zoë", "José", "Ἀθηνᾶ", "Đặng", "山田太郎", "やまだ タロウ", "김민준",
+                 "Ann-Marie"):
+        assert check_display_name(name) == name
+
+
+def test_names_are_kept_in_nfkc_form() -> None:
+    assert check_display_name("Ｂｏｂ") == "Bob"
+    assert check_display_name("Jose\u0301") == "José"

@@ -25,7 +25,7 @@ from euchre.table.online import (
     ONLINE,
     ONLINE_KIND,
     OPEN_FOR,
-    SAME_ORIGIN_REFUSED,
+    SAME_SOURCE_REFUSED,
     BotSeat,
     OnlineConflict,
     OnlineError,
@@ -34,7 +34,7 @@ from euchre.table.online import (
     OnlineOptions,
     OnlineTables,
     OpenTable,
-    SameOrigin,
+    SameSource,
     check_bot_allowed,
     check_creator,
     online_policy,
@@ -106,20 +106,28 @@ def test_a_rated_table_takes_signed_in_people_one_seat_each() -> None:
 
 def test_one_network_or_browser_sits_once_at_a_rated_table() -> None:
     table = _table(OnlineOptions(rated=True), account=5)
-    table.origins[0] = ["net-a", "browser-a"]
-    _unchanged(table, SameOrigin, SAME_ORIGIN_REFUSED,
-               lambda: table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-a"]))
-    table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-b"])
+    table.sources[0] = ["net-a", "browser-a"]
+    _unchanged(table, SameSource, SAME_SOURCE_REFUSED,
+               lambda: table.take_seat(1, "Bo", "t1", 6, sources=["net-b", "browser-a"]))
+    table.take_seat(1, "Bo", "t1", 6, sources=["net-b", "browser-b"])
     assert table.clash(["net-b"]) == 1 and table.clash(["net-z"]) is None
-    table.take_seat(2, "Cy", "t2", 7, origins=["net-c"])
-    table.take_seat(3, "Di", "t3", 8, origins=["net-d"])
-    table.origins[3] = ["net-c"]  # two seated from one network (say an address changed)
-    _unchanged(table, SameOrigin, "North and East play from the same address",
+    table.take_seat(2, "Cy", "t2", 7, sources=["net-c"])
+    table.take_seat(3, "Di", "t3", 8, sources=["net-d"])
+    table.sources[3] = ["net-c"]  # two seated from one network (say an address changed)
+    _unchanged(table, SameSource, "North and East play from the same address",
                lambda: table.begin(1.0))
     unrated = _table()
-    unrated.origins[0] = ["net-a"]
-    unrated.take_seat(1, "Bo", "t1", None, origins=["net-a"])  # a family plays unrated
-    assert unrated.clash(["net-a"]) is None and unrated.origins[1] == []
+    unrated.sources[0] = ["net-a"]
+    unrated.take_seat(1, "Bo", "t1", None, sources=["net-a"])  # a family plays unrated
+    assert unrated.clash(["net-a"]) is None and unrated.sources[1] == []
+
+
+def test_a_table_stored_with_the_old_origins_key_keeps_its_sources() -> None:
+    table = _table(OnlineOptions(rated=True), account=5)
+    table.sources[0] = ["net-a", "browser-a"]
+    stored = table.to_stored()
+    stored["origins"] = stored.pop("sources")  # as stored before issue 34
+    assert OpenTable.from_stored(stored).sources[0] == ["net-a", "browser-a"]
 
 
 def test_a_stake_table_is_for_signed_in_people_and_its_pot_is_their_stakes() -> None:
@@ -159,16 +167,16 @@ def test_outside_bots_sit_only_where_they_are_allowed() -> None:
 
 def test_a_same_origin_refusal_says_whether_it_is_the_address_or_the_browser() -> None:
     table = _table(OnlineOptions(rated=True), account=5)
-    table.origins[0] = ["net-a", "browser-a"]
-    _unchanged(table, SameOrigin, "(South sat down in this browser)",
-               lambda: table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-a"]))
-    _unchanged(table, SameOrigin, "(South sat down from your address)",
-               lambda: table.take_seat(1, "Bo", "t1", 6, origins=["net-a", "browser-b"]))
-    table.take_seat(1, "Bo", "t1", 6, origins=["net-b", "browser-b"])
-    table.take_seat(2, "Cy", "t2", 7, origins=["net-c", "browser-c"])
-    table.take_seat(3, "Di", "t3", 8, origins=["net-d", "browser-d"])
-    table.origins[3] = ["net-d", "browser-b"]  # one browser, two accounts (a cookie copied)
-    _unchanged(table, SameOrigin,
+    table.sources[0] = ["net-a", "browser-a"]
+    _unchanged(table, SameSource, "(South sat down in this browser)",
+               lambda: table.take_seat(1, "Bo", "t1", 6, sources=["net-b", "browser-a"]))
+    _unchanged(table, SameSource, "(South sat down from your address)",
+               lambda: table.take_seat(1, "Bo", "t1", 6, sources=["net-a", "browser-b"]))
+    table.take_seat(1, "Bo", "t1", 6, sources=["net-b", "browser-b"])
+    table.take_seat(2, "Cy", "t2", 7, sources=["net-c", "browser-c"])
+    table.take_seat(3, "Di", "t3", 8, sources=["net-d", "browser-d"])
+    table.sources[3] = ["net-d", "browser-b"]  # one browser, two accounts (a cookie copied)
+    _unchanged(table, SameSource,
                "West and East play from the same address or browser (the same browser)",
                lambda: table.begin(1.0))
 

@@ -24,6 +24,7 @@ from ..coins.ledger import in_transaction, utcnow
 from ..storage.accounts_models import accounts
 from ..storage.bot_models import bot_tokens, bots
 from .errors import AccountError, UsernameTakenError
+from .lookalikes import check_not_lookalike, keep_keys
 from .service import check_username
 
 TOKEN_PREFIX = "eb_"
@@ -146,11 +147,13 @@ class BotService:
                 .select_from(accounts.outerjoin(bots, bots.c.account_id == accounts.c.id))
                 .where(accounts.c.username_key == bot_name.lower()))).first()
             if row is None:
+                await check_not_lookalike(conn, bot_name)
                 made = await conn.execute(
                     accounts.insert().values(username=bot_name, username_key=bot_name.lower(),
                                              password_hash=NO_PASSWORD, balance=0,
                                              created_at=now).returning(accounts.c.id))
                 bot_id = int(made.scalar_one())
+                await keep_keys(conn, bot_id, bot_name)
                 await conn.execute(bots.insert().values(account_id=bot_id, owner_id=owner_id,
                                                         created_at=now))
                 shown = bot_name

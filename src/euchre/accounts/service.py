@@ -26,6 +26,7 @@ from .errors import (
     UsernameTakenError,
     WrongCredentialsError,
 )
+from .lookalikes import check_not_lookalike, keep_keys
 from .passwords import MAX_PASSWORD, MIN_PASSWORD, Passwords
 
 USERNAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{2,23}")
@@ -89,6 +90,7 @@ class AccountService:
             if await conn.scalar(select(accounts.c.id)
                                  .where(accounts.c.username_key == name.lower())) is not None:
                 raise UsernameTakenError("that username is taken: choose another")
+            await check_not_lookalike(conn, name)
         encoded = await self.passwords.hash(secret)
 
         async def work(conn: AsyncConnection) -> Account:
@@ -98,6 +100,7 @@ class AccountService:
             )
             if taken is not None:
                 raise UsernameTakenError("that username is taken: choose another")
+            await check_not_lookalike(conn, name)
             result = await conn.execute(
                 accounts.insert()
                 .values(username=name, username_key=name.lower(), password_hash=encoded,
@@ -105,6 +108,7 @@ class AccountService:
                 .returning(accounts.c.id)
             )
             account_id = int(result.scalar_one())
+            await keep_keys(conn, account_id, name)
             entry = await post(conn, account_id, coin_rules.STARTING_BALANCE, "welcome",
                                f"welcome:{account_id}", now)
             return Account(account_id, name, entry.balance_after, now)

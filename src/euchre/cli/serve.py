@@ -45,6 +45,11 @@ LOG_LEVEL_ENV = "EUCHRE_LOG_LEVEL"
 """Environment variable: ``--log-level`` for worker processes."""
 JSON_LOGS_ENV = "EUCHRE_JSON_LOGS"
 """Environment variable: ``1`` for ``--json-logs`` in worker processes."""
+FORWARDED_ALLOW_IPS_ENV = "FORWARDED_ALLOW_IPS"
+"""Environment variable uvicorn reads: the proxies whose ``X-Forwarded-For`` is believed
+(default ``127.0.0.1``)."""
+PROXY_OVERWRITES_ENV = "EUCHRE_PROXY_OVERWRITES_FORWARDED"
+"""Environment variable: ``1`` for ``--proxy-overwrites-forwarded``."""
 METRICS_TOKEN_ENV = "EUCHRE_METRICS_TOKEN"
 """Environment variable: the token that reads ``/metrics`` (unset: it is not served). Only
 from the environment, never an argument, so it does not show in the process list."""
@@ -93,6 +98,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-url", default=None, metavar="URL",
                         help="the site's address as people reach it, for invite links "
                              "(default http://HOST:PORT)")
+    parser.add_argument("--proxy-overwrites-forwarded", action="store_true",
+                        help="with FORWARDED_ALLOW_IPS='*': vouch that only a proxy which "
+                             "overwrites X-Forwarded-For with the client's address can reach "
+                             "this port (without it, '*' is refused: any client could choose "
+                             f"its own address; also ${PROXY_OVERWRITES_ENV}=1)")
     parser.add_argument("--upgrade", action=argparse.BooleanOptionalAction, default=True,
                         help="run the database migrations at start (default on; "
                              "--no-upgrade leaves them to 'euchre db upgrade')")
@@ -115,6 +125,20 @@ def workers_refusal(workers: int, database_url: str, redis_url: str | None,
         return (f"--workers {workers} is not available yet: tables do not run under leases "
                 "with relayed sockets (issue 11; see docs/scaling.md), so run one process")
     return None
+
+
+def forwarded_refusal(trusted: str | None, vouched: bool) -> str | None:
+    """Why a trust of forwarded addresses ``trusted`` (``FORWARDED_ALLOW_IPS``) is refused,
+    in one line, or None. ``*`` believes ``X-Forwarded-For`` from anyone, and uvicorn then
+    takes its leftmost entry, which the client wrote unless the proxy overwrote the header:
+    every limit per address would fall, so it needs ``vouched``."""
+    entries = [e.strip() for e in (trusted or "").split(",")]
+    if "*" not in entries or vouched:
+        return None
+    return (f"{FORWARDED_ALLOW_IPS_ENV}='*' lets any client choose its own address "
+            "(X-Forwarded-For): trust only your proxy's address, or pass "
+            "--proxy-overwrites-forwarded if only a proxy that overwrites the header can "
+            "reach this port (docs/server.md, Behind a proxy)")
 
 
 def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
@@ -156,6 +180,10 @@ def run(args: argparse.Namespace) -> int:
     refusal = workers_refusal(args.workers, url, redis_url)
     if refusal is None and not args.lease_seconds > 0:
         refusal = f"--lease-seconds must be positive, not {args.lease_seconds}"
+    if refusal is None:
+        refusal = forwarded_refusal(
+            os.environ.get(FORWARDED_ALLOW_IPS_ENV),
+            args.proxy_overwrites_forwarded or os.environ.get(PROXY_OVERWRITES_ENV) == "1")
     if refusal is not None:
         print(f"euchre serve: {refusal}", file=sys.stderr)
         return 2

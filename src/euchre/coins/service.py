@@ -324,6 +324,14 @@ class CoinService:
         async with self.engine.connect() as conn:
             return await _get(conn, table_id)
 
+    async def opened_by_request(self, account_id: int, request_key: str) -> CoinGame | None:
+        """The game the account opened with ``request_key`` before, if any (a repeat)."""
+        query = select(coin_games).where(coin_games.c.account_id == account_id,
+                                         coin_games.c.request_key == request_key)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return _game(row) if row is not None else None
+
     async def active(self, account_id: int | None = None) -> list[CoinGame]:
         """Active coin games (of one account, or all: a restart resumes them)."""
         query = select(coin_games).where(coin_games.c.status == ACTIVE)

@@ -67,6 +67,23 @@ class Standing:
                 "opponents_needed": self.opponents_needed}
 
 
+def _people_met() -> Any:
+    """Per account, the different people met on the other side (a subquery of
+    ``account_id``, ``met``): each opponent counted as its person (a bot as its owner), and
+    the account's own person (itself, or a bot's owner) never counted. So one person's
+    throw-away bots cannot make up the different people a rating needs (issue 34)."""
+    theirs, mine = bots.alias("their_bot"), bots.alias("my_bot")
+    person = func.coalesce(theirs.c.owner_id, rating_opponents.c.opponent_id)
+    me = func.coalesce(mine.c.owner_id, rating_opponents.c.account_id)
+    return (select(rating_opponents.c.account_id,
+                   func.count(func.distinct(person)).label("met"))
+            .select_from(rating_opponents
+                         .outerjoin(theirs, theirs.c.account_id == rating_opponents.c.opponent_id)
+                         .outerjoin(mine, mine.c.account_id == rating_opponents.c.account_id))
+            .where(person != me)
+            .group_by(rating_opponents.c.account_id).subquery())
+
+
 class RatedGameError(Exception):
     """A rated game that cannot be registered or applied as asked; nothing changed."""
 
@@ -279,15 +296,17 @@ class RatingService:
     async def opponents(self, account_ids: Sequence[int]) -> dict[int, int]:
         """How many different people each account has played against (on the other side)
         in applied rated games (``rating_opponents``, written as each game is applied: one
-        indexed count, whatever the number of games)."""
+        indexed count, whatever the number of games). An outside bot is its owner: the
+        bots of one person are one opponent with them, and one's own bots none
+        (:func:`_people_met`)."""
         met = dict.fromkeys(account_ids, 0)
         if not met:
             return met
+        counted = _people_met()
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(rating_opponents.c.account_id, func.count())
-                .where(rating_opponents.c.account_id.in_(list(met)))
-                .group_by(rating_opponents.c.account_id))
+                select(counted.c.account_id, counted.c.met)
+                .where(counted.c.account_id.in_(list(met))))
             for account_id, count in rows:
                 met[int(account_id)] = int(count)
         return met
@@ -308,10 +327,9 @@ class RatingService:
         return Standing(games, met, self.games_needed, self.opponents_needed)
 
     def _listed(self) -> Select[Any]:
-        """The listed people's rows (rating, name, bot owner): enough rated games, against
-        enough different people."""
-        met = (select(rating_opponents.c.account_id, func.count().label("met"))
-               .group_by(rating_opponents.c.account_id).subquery())
+        """The listed people's rows (rating, name, bot owner), best ordinal first (then the
+        older account): enough rated games, against enough different people."""
+        met = _people_met()
         return (select(ratings, accounts.c.username, bots.c.owner_id)
                 .join(accounts, accounts.c.id == ratings.c.account_id)
                 .outerjoin(bots, bots.c.account_id == ratings.c.account_id)

@@ -29,6 +29,7 @@ from .core.openapi import openapi_document
 from .core.pages import client_page, static_dir
 from .core.registry import Endpoint, Extension, Registry, registry_of
 from .core.site import keep_site
+from .core.web_origin import SiteOriginMiddleware
 from .ops import endpoints as ops
 from .root import Given, Settings, close_site, default_database_url, open_site, start_site
 from .tables import api
@@ -93,4 +94,6 @@ def build_app(settings: Settings | None = None, extensions: Sequence[Extension] 
     routes.append(Mount("/static", app=StaticFiles(directory=static, check_dir=False),
                         name="static"))
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers(),
-                     middleware=[Middleware(EdgeMiddleware), Middleware(JsonOnlyMiddleware)])
+                     middleware=[Middleware(EdgeMiddleware), Middleware(JsonOnlyMiddleware),
+                                 Middleware(SiteOriginMiddleware,
+                                            public_url=settings.public_url)])

@@ -46,6 +46,7 @@ from .tables.bot_gate import BotGate
 from .tables.door import Tables
 from .tables.hints import HintService
 from .tables.relay import RelayEdge, RelayHost
+from .tables.replay_cache import ReplayCache
 from .tables.socket_guard import SocketGuard, SocketLimits
 from .tables.ws import TableDoor
 
@@ -195,7 +196,7 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
                     settings, registry, settings.limits, metrics, hints, guard, Background(),
                     PersonLocks(leases if redis is not None else None),
                     ClientFiles(static_dir(settings.static_dir)),
-                    MetricsToken(settings.metrics_token)]))
+                    MetricsToken(settings.metrics_token), ReplayCache()]))
     for extension in registry.extensions:
         if extension.parts is not None:
             made = parts_by_type(await extension.parts(site))

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    PrimaryKeyConstraint,
     String,
     Table,
     UniqueConstraint,
@@ -40,6 +41,18 @@ accounts = Table(
     CheckConstraint("balance >= 0", name="ck_accounts_balance_not_negative"),
 )
 """One row per person: the sign-in name, the argon2 hash, the coin balance."""
+
+account_lookalikes = Table(
+    "account_lookalikes",
+    metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    # One of the name's confusable skeletons (``euchre.table.lookalike.lookalike_keys``):
+    # a new name sharing one with an account looks like its name and is refused.
+    Column("key", String(128), nullable=False),
+    PrimaryKeyConstraint("account_id", "key", name="pk_account_lookalikes"),
+    Index("ix_account_lookalikes_key", "key"),
+)
+"""The look-alike keys of every account's name (a person's or a bot's)."""
 
 ledger_entries = Table(
     "ledger_entries",

@@ -10,6 +10,7 @@ tried. :class:`DatabaseUnusable` says which database and why, in one line.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import sqlite3
 from pathlib import Path
 
@@ -21,6 +22,10 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 """The database drivers the server speaks (and ``memory:``)."""
+
+DRIVER_MODULES = {"sqlite+aiosqlite": ("aiosqlite", "server"),
+                  "postgresql+asyncpg": ("asyncpg", "postgres")}
+"""Each driver's Python module, and the extra of euchre that installs it."""
 
 CONNECT_TIMEOUT = 5.0
 """Seconds to wait for PostgreSQL to answer."""
@@ -36,6 +41,21 @@ def shown(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except ArgumentError:
         return url
+
+
+def missing_driver(drivername: str) -> str | None:
+    """Why the driver of ``drivername`` cannot be loaded (its module is not installed, and
+    which extra installs it), in a few words, or None when it can."""
+    module, extra = DRIVER_MODULES[drivername]
+    try:
+        found = importlib.util.find_spec(module)
+    except ImportError:
+        found = None
+    if found is not None:
+        return None
+    extras = "server" if extra == "server" else f"server,{extra}"
+    return (f"its driver {module!r} is not installed: install euchre's {extra} extra "
+            f"(pip install 'euchre[{extras}]', or scripts/setup dev)")
 
 
 def _one_line(error: BaseException) -> str:
@@ -127,6 +147,9 @@ async def check_database(url: str) -> None:
         raise DatabaseUnusable(
             f"database {shown(url)}: the driver {parsed.drivername!r} is not one this server "
             f"speaks (use {' or '.join(d + '://' for d in DRIVERS)}, or memory:)")
+    missing = missing_driver(parsed.drivername)
+    if missing is not None:
+        raise DatabaseUnusable(f"database {shown(url)}: {missing}")
     try:
         backend = parsed.get_backend_name()
         if backend == "sqlite":

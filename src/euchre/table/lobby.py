@@ -43,7 +43,7 @@ from .online import (
     OnlineNotFound,
     OnlineOptions,
     OpenTable,
-    SameOrigin,
+    SameSource,
     check_bot_allowed,
     page_of,
 )
@@ -53,7 +53,7 @@ LIVE_FOR = 6 * 3600.0
 """Seconds a started table stays listed to watch without a change (its game's end takes
 it off at once; this only bounds what a crash might leave behind)."""
 
-QUICK_SAME_ORIGIN = ("the rated table waiting for these rules, clock and stake has someone "
+QUICK_SAME_SOURCE = ("the rated table waiting for these rules, clock and stake has someone "
                      "from your address or browser at it, and a rated game needs four people "
                      "on four different connections: wait until it starts, or choose another "
                      "clock")
@@ -64,8 +64,8 @@ RETRIES = 8
 
 T = TypeVar("T")
 
-Origins = Callable[[str], list[str]]
-"""Where a person sits down from, hashed for a table id (``server.core.origins.origins_of``)."""
+Sources = Callable[[str], list[str]]
+"""Where a person sits down from, hashed for a table id (``server.core.sources.sources_of``)."""
 
 Notify = Callable[[OpenTable | None, str, str], Awaitable[None]]
 """Told of each change written: the table as it now is (None once it is gone), its id, and
@@ -222,7 +222,7 @@ class Lobby:
     async def create(self, options: OnlineOptions, table_id: str | None = None,
                      token: str | None = None, creator: str = "", account: int | None = None,
                      quick: bool = False, bot: BotSeat | None = None,
-                     origins: Origins | None = None) -> tuple[OpenTable, str]:
+                     sources: Sources | None = None) -> tuple[OpenTable, str]:
         """Open a table with its first person (or outside bot) South; returns it and their
         token."""
         if options.rated and account is None:
@@ -239,26 +239,26 @@ class Lobby:
                           creator=creator, accounts=[account, None, None, None],
                           quick=quick, holders=[creator or None, None, None, None],
                           bots=[bot, None, None, None])
-        if options.rated and origins is not None:
-            table.origins[0] = origins(table.id)
+        if options.rated and sources is not None:
+            table.sources[0] = sources(table.id)
         await self._add(table)
         return table, token
 
     async def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
                     account: int | None = None, holder: str | None = None,
-                    bot: BotSeat | None = None, origins: Origins | None = None
+                    bot: BotSeat | None = None, sources: Sources | None = None
                     ) -> tuple[OpenTable, str]:
         """Take a free seat (a person's, or an outside ``bot``'s); the table and the
         seat's token."""
         token = token or new_token()
-        mine = origins(table_id) if origins is not None else None
+        mine = sources(table_id) if sources is not None else None
         table, _ = await self._change(
             table_id, lambda t: t.take_seat(seat, name, token, account, holder, bot, mine))
         return table, token
 
     async def quick_seat(self, options: OnlineOptions, account: int | None, holder: str,
                          may_open: Callable[[], Awaitable[None]] | None = None,
-                         bot: BotSeat | None = None, origins: Origins | None = None
+                         bot: BotSeat | None = None, sources: Sources | None = None
                          ) -> tuple[OpenTable, int, str]:
         """``Play now``: a seat at the oldest matching quick table, or a new one (after
         ``may_open`` let it: the caps on new tables); the table, the seat and its token."""
@@ -268,7 +268,7 @@ class Lobby:
         token = new_token()
         allowed = False
         for _ in range(RETRIES):
-            found = await self._seat_at_match(options, account, holder, token, bot, origins)
+            found = await self._seat_at_match(options, account, holder, token, bot, sources)
             if found is not None:
                 return found[0], found[1], token
             if may_open is not None and not allowed:
@@ -277,27 +277,27 @@ class Lobby:
             try:
                 made, token = await self.create(options, token=token, creator=holder,
                                                 account=account, quick=True, bot=bot,
-                                                origins=origins)
+                                                sources=sources)
             except MatchTaken:  # opened elsewhere at the same moment: sit there instead
-                if await self._only_for_others(options, origins):
-                    raise SameOrigin(QUICK_SAME_ORIGIN) from None
+                if await self._only_for_others(options, sources):
+                    raise SameSource(QUICK_SAME_SOURCE) from None
                 continue
             return made, 0, token
         raise OnlineConflict("you already wait at a quick-play table with these rules, clock "
                              "and stake: leave it first, or choose others")
 
-    async def _only_for_others(self, options: OnlineOptions, origins: Origins | None) -> bool:
+    async def _only_for_others(self, options: OnlineOptions, sources: Sources | None) -> bool:
         """Whether the waiting quick table of these settings is rated and seats someone of
         the person's network or browser (so they can neither sit there nor open another)."""
-        if origins is None or not options.rated:
+        if sources is None or not options.rated:
             return False
         key = OpenTable("", options, 0.0, [None] * 4).match_key()
         return any(t.quick and t.match_key() == key and t.free_seats()
-                   and t.clash(origins(t.id)) is not None for t in await self.waiting())
+                   and t.clash(sources(t.id)) is not None for t in await self.waiting())
 
     async def _seat_at_match(self, options: OnlineOptions, account: int | None, holder: str,
                              token: str, bot: BotSeat | None = None,
-                             origins: Origins | None = None
+                             sources: Sources | None = None
                              ) -> tuple[OpenTable, int] | None:
         """A seat at the oldest waiting quick table that matches, or None."""
         key = OpenTable("", options, 0.0, [None] * 4).match_key()
@@ -305,13 +305,13 @@ class Lobby:
             # A signed-in person is never matched with themselves; guests behind one address
             # (a family, an office) may be, the cap on seats per address bounds it; at a
             # rated table nobody is matched with someone of their network or browser.
-            mine = origins(table.id) if origins is not None else None
+            mine = sources(table.id) if sources is not None else None
             if not table.quick or table.match_key() != key or not table.free_seats() \
                     or (account is not None and account in table.accounts) \
                     or (mine is not None and table.clash(mine) is not None):
                 continue
             take = functools.partial(_take_any, name=options.name, token=token,
-                                     account=account, holder=holder, bot=bot, origins=mine)
+                                     account=account, holder=holder, bot=bot, sources=mine)
             try:
                 return await self._change(table.id, take)
             except (OnlineConflict, OnlineNotFound):
@@ -362,12 +362,12 @@ class Lobby:
 
 
 def _take_any(table: OpenTable, name: str, token: str, account: int | None,
-              holder: str, bot: BotSeat | None = None, origins: list[str] | None = None
+              holder: str, bot: BotSeat | None = None, sources: list[str] | None = None
               ) -> int:
     free = table.free_seats()
     if not free:
         raise OnlineConflict("the table is full")
-    table.take_seat(free[0], name, token, account, holder, bot, origins)
+    table.take_seat(free[0], name, token, account, holder, bot, sources)
     return free[0]
 
 

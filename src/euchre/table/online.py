@@ -118,13 +118,15 @@ class OnlineConflict(OnlineError):
     code = "conflict"
 
 
-class SameOrigin(OnlineConflict):
-    """Two accounts from one network or browser at a rated table (409)."""
+class SameSource(OnlineConflict):
+    """Two accounts from one network or browser at a rated table (409). The wire code
+    keeps its first name, ``same_origin``, for clients; it has nothing to do with a web
+    page's ``Origin``."""
 
     code = "same_origin"
 
 
-SAME_ORIGIN_REFUSED = ("a rated game needs four people on four different connections: someone "
+SAME_SOURCE_REFUSED = ("a rated game needs four people on four different connections: someone "
                        "at this table plays from your address or from this browser. Sit at "
                        "another rated table, or play together at a table that is not rated")
 """Why a seat at a rated table is refused to someone from a seated person's network or
@@ -218,7 +220,7 @@ class OpenTable:
     """Per seat: whether its person agreed to fill the free seats with computers."""
     started_at: float | None = None
     """When the game started (the registry's clock), once it has."""
-    origins: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
+    sources: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
     """Per seat at a rated table: where its person sat down from (their network and
     browser, hashed with the table id), so that one person's accounts never meet there."""
     version: int = 0
@@ -282,26 +284,26 @@ class OpenTable:
         if self.started:
             raise OnlineConflict("the game has started: no seat can be claimed now")
 
-    def clash(self, origins: list[str]) -> int | None:
-        """A seat at this rated table whose person sat down from one of ``origins`` (the
+    def clash(self, sources: list[str]) -> int | None:
+        """A seat at this rated table whose person sat down from one of ``sources`` (the
         same network or browser), or None."""
-        shared = self.shared_origin(origins)
+        shared = self.shared_source(sources)
         return shared[0] if shared is not None else None
 
-    def shared_origin(self, origins: list[str]) -> tuple[int, str] | None:
+    def shared_source(self, sources: list[str]) -> tuple[int, str] | None:
         """As :meth:`clash`, with what is shared: ``"address"`` (the network, always an
-        origin list's first key) or ``"browser"``."""
+        source list's first key) or ``"browser"``."""
         if not self.options.rated:
             return None
-        for i, theirs in enumerate(self.origins):
-            if self.people[i] is None or theirs is origins or not set(theirs) & set(origins):
+        for i, theirs in enumerate(self.sources):
+            if self.people[i] is None or theirs is sources or not set(theirs) & set(sources):
                 continue
-            return i, "address" if theirs[:1] == origins[:1] else "browser"
+            return i, "address" if theirs[:1] == sources[:1] else "browser"
         return None
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
                   holder: str | None = None, bot: BotSeat | None = None,
-                  origins: list[str] | None = None) -> None:
+                  sources: list[str] | None = None) -> None:
         """Seat a person or an outside bot (refused: taken seat, started, cancelled; at a
         rated or stake table a guest or a second seat for one account; a bot where it is
         not allowed, or with its owner at a rated table; at a rated table someone from the
@@ -323,13 +325,13 @@ class OpenTable:
             if account in self.accounts:
                 what = "rated" if self.options.rated else "stake"
                 raise OnlineConflict(f"you already have a seat at this {what} table")
-            shared = self.shared_origin(origins or [])
+            shared = self.shared_source(sources or [])
             if shared is not None:
                 where = "from your address" if shared[1] == "address" else "in this browser"
-                raise SameOrigin(f"{SAME_ORIGIN_REFUSED} ({SEAT_NAMES[shared[0]]} sat down "
+                raise SameSource(f"{SAME_SOURCE_REFUSED} ({SEAT_NAMES[shared[0]]} sat down "
                                  f"{where})")
         self.people[seat] = (name, hash_token(token))
-        self.origins[seat] = list(origins or []) if self.options.rated else []
+        self.sources[seat] = list(sources or []) if self.options.rated else []
         self.accounts[seat] = account
         self.holders[seat] = holder
         self.agreed[seat] = False
@@ -347,10 +349,10 @@ class OpenTable:
                                  f"{free} seat{'s are' if free > 1 else ' is'} still free")
         if self.options.rated:
             for i in range(4):
-                shared = self.shared_origin(self.origins[i]) if self.origins[i] else None
+                shared = self.shared_source(self.sources[i]) if self.sources[i] else None
                 if shared is not None and shared[0] != i:
                     pair = sorted((i, shared[0]))
-                    raise SameOrigin(f"a rated game needs four people on four connections: "
+                    raise SameSource(f"a rated game needs four people on four connections: "
                                      f"{SEAT_NAMES[pair[0]]} and {SEAT_NAMES[pair[1]]} play "
                                      f"from the same address or browser (the same "
                                      f"{shared[1]}), so one of them must give up the seat")
@@ -374,7 +376,7 @@ class OpenTable:
         self.holders[seat] = None
         self.agreed[seat] = False
         self.bots[seat] = None
-        self.origins[seat] = []
+        self.sources[seat] = []
         return seat
 
     def cancel_by(self, token: Any) -> None:
@@ -422,7 +424,7 @@ class OpenTable:
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
                 "started_at": self.started_at, "version": self.version,
                 "bots": [dataclasses.asdict(b) if b else None for b in self.bots],
-                "origins": self.origins}
+                "sources": self.sources}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> OpenTable:
@@ -438,7 +440,9 @@ class OpenTable:
             agreed=list(data.get("agreed") or [False] * 4),
             started_at=data.get("started_at"), version=int(data.get("version", 0)),
             bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4],
-            origins=[list(o) for o in data.get("origins") or [[], [], [], []]])
+            # "origins": the key's name before issue 34 (tables stored then)
+            sources=[list(o) for o in data.get("sources") or data.get("origins")
+                     or [[], [], [], []]])
 
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""

@@ -8,8 +8,9 @@ left half done.
 Security: the session cookie holds only a random id (``HttpOnly``, ``SameSite=Strict``);
 every state-changing request made with it must echo the session's CSRF token in the
 ``X-CSRF-Token`` header; sign-up and sign-in take only ``application/json`` from this
-site's own origin and are rate limited (:mod:`euchre.server.core.guards`: sign-in attempts
-per username and address, sign-up attempts and new accounts per address). Refusals are the
+site's own origin (:mod:`euchre.server.core.web_origin`) and are rate limited
+(:mod:`euchre.server.core.guards`: sign-in attempts per username and address, sign-up
+attempts and new accounts per address). Refusals are the
 services' errors with their stable codes, answered by the app's exception handlers
 (``{"error", "code"}`` with a 4xx).
 """
@@ -24,7 +25,6 @@ import os
 import tempfile
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -41,6 +41,7 @@ from ...accounts import (
     NotSignedInError,
     Passwords,
 )
+from ...accounts.lookalikes import fill_missing
 from ...accounts.sessions import SESSION_DAYS
 from ...coins import CoinService
 from ...coins import rules as coin_rules
@@ -151,13 +152,7 @@ def same_origin_json(request: Request) -> None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise ApiError("unsupported_media", "send JSON (Content-Type: application/json)")
-    origin = request.headers.get("origin")
-    if origin and origin != "null":
-        host = request.headers.get("host", "")
-        if urlsplit(origin).netloc != host:
-            raise ApiError("other_site", "requests from other sites are refused")
-    elif origin == "null":
-        raise ApiError("other_site", "requests from other sites are refused")
+    # Another page's Origin was refused before this ran (core.web_origin).
 
 
 def _set_cookie(request: Request, response: Response, session_id: str) -> None:
@@ -297,6 +292,23 @@ async def get_stakes(request: Request) -> Response:
 # -- coin tables ---------------------------------------------------------------------------
 
 
+def _request_key(request: Request, body: CoinTableRequest) -> str | None:
+    key = body.request_id or request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 80:
+        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
+    return key
+
+
+async def repeats_coin_table(request: Request, body: CoinTableRequest) -> bool:
+    """Whether this create repeats one that opened a table (its ``request_id``): a retry,
+    which opens nothing and so is not counted toward the limits on new tables."""
+    key = _request_key(request, body)
+    if key is None:
+        return False
+    session = await signed_in(request, csrf=True)
+    return await state_of(request).coins.opened_by_request(session.account_id, key) is not None
+
+
 async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTableCreated:
     """``POST /api/tables {"kind": "coin", "stake": N}``: hold the stake, open the table.
 
@@ -305,9 +317,7 @@ async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTab
     """
     state = state_of(request)
     session = await signed_in(request, csrf=True)
-    request_key = body.request_id or request.headers.get("idempotency-key")
-    if request_key is not None and not 1 <= len(request_key) <= 80:
-        raise ApiError("bad_request", "request_id must be a string of 1 to 80 characters")
+    request_key = _request_key(request, body)
     account = await state.accounts.get(session.account_id)
     manager = site_of(request).manager
     table_id, token = new_table_id(), new_token()
@@ -504,6 +514,9 @@ async def startup(site: Site) -> None:
     # With other processes serving the site, a stake without a table may be one being opened.
     await reconcile(state, site.store, OPENING_GRACE if site.site_wide else 0.0)
     await state.sessions.purge()
+    filled = await fill_missing(state.accounts.engine)
+    if filled:
+        log.info("stored the look-alike keys of %d account names made before them", filled)
 
 
 _TABLE_ID = Param("table_id", "path", "The coin table's id.")
@@ -560,7 +573,7 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
         ],
         pages=["/account", "/coins", "/bots", "/bots/engine"],
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
-                                  create_coin_table)],
+                                  create_coin_table, repeat=repeats_coin_table)],
         parts=parts,
         makes=[AccountsState, LoginSessionStore, AccountService],
         startup=startup,

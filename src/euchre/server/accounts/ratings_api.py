@@ -30,6 +30,7 @@ from ...storage.base import FINISHED, GameStore
 from ...table.kinds import FinishedTable
 from ...table.online import ONLINE
 from ...table.seats import TableConfig
+from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, Extension, Param
@@ -93,17 +94,20 @@ async def get_my_stats(request: Request) -> Response:
     """``GET /api/me/stats``: the signed-in person's rating, rank and statistics."""
     state = state_of(request)
     session = await accounts_api.signed_in(request, csrf=False)
+    await guards.expensive_read(request)  # it replays the person's latest games
     account_id = session.account_id
     account = await accounts_api.state_of(request).accounts.get(account_id)
     rating = (await state.ratings.of([account_id])).get(account_id)
     store = site_of(request).store
+    # Given from the start: a new account is provisional (0 rated games) too.
+    standing = await state.ratings.standing(account_id)
     return json_answer(msgspec.convert({
         "username": account.username,
-        "rating": rating.to_json() if rating is not None else None,
+        "rating": None if rating is None else {**rating.to_json(),
+                                               "provisional": standing.provisional},
         "rank": await state.ratings.rank_of(account_id),
         "stats": await person_stats(store, state.players, account_id),
-        # Given from the start: a new account is provisional (0 rated games) too.
-        "standing": (await state.ratings.standing(account_id)).to_json(),
+        "standing": standing.to_json(),
     }, PersonStats))
 
 
@@ -147,6 +151,7 @@ async def get_my_ratings(request: Request) -> Response:
 
 async def get_game_stats(request: Request) -> Response:
     """``GET /api/games/{id}/stats``: each seat's counts in a finished game."""
+    await guards.expensive_read(request)
     game_id = request.path_params["game_id"]
     store = site_of(request).store
     stored = await store.get(game_id)
@@ -283,7 +288,9 @@ def ratings_extension() -> Extension:
                      "The signed-in person's rating and statistics",
                      "Computed from the records of their latest 200 finished practice, "
                      "coin and online games.",
-                     answers={200: PersonStats}, refusals={401: "Not signed in."}),
+                     answers={200: PersonStats},
+                     refusals={401: "Not signed in.",
+                               429: "Too many expensive reads from this address."}),
             Endpoint("GET", "/api/games/{game_id}/ratings", get_game_ratings,
                      "Each person's rating before and after a rated game",
                      "Empty ``changes`` while the game is ``pending`` (being played, or its "
@@ -304,7 +311,8 @@ def ratings_extension() -> Extension:
                      "games.",
                      params=[Param("game_id", "path", "The game (table) id.", required=True)],
                      answers={200: GameStats},
-                     refusals={404: "No such game.", 409: "The game is still being played."}),
+                     refusals={404: "No such game.", 409: "The game is still being played.",
+                               429: "Too many expensive reads from this address."}),
             *history_endpoints(),
         ],
         pages=["/leaders", "/people/{username}"],

@@ -10,6 +10,7 @@ browser asking for a page that does not exist gets the site's 404 page in HTML.)
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -128,7 +129,37 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return answer
 
 
+BUSY_RETRY_AFTER = 2
+"""Seconds a request refused because the database was busy is told to wait."""
+
+
+def is_database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps) is SQLite's lock held too long by another writer
+    (another process, ``busy_timeout`` spent): a moment's state, not a bug."""
+    seen: set[int] = set()
+    todo: list[BaseException | None] = [exc]
+    while todo:
+        e = todo.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, sqlite3.OperationalError) and (
+                "database is locked" in str(e) or "database is busy" in str(e)):
+            return True
+        orig = getattr(e, "orig", None)  # SQLAlchemy's wrapper of the driver's error
+        todo += [orig if isinstance(orig, BaseException) else None, e.__cause__,
+                 e.__context__]
+    return False
+
+
 async def _server_error(request: Request, exc: Exception) -> Response:
+    if is_database_busy(exc):
+        # One line, no traceback: the request changed nothing and may simply be sent again.
+        log.warning("%s %s: the database is busy (locked by another writer): answered 503",
+                    request.method, request.url.path)
+        return error_answer("unavailable", "the database is busy: try again in a moment",
+                            {"Retry-After": str(BUSY_RETRY_AFTER)},
+                            retry_after=BUSY_RETRY_AFTER)
     log.exception("error answering %s %s", request.method, request.url.path, exc_info=exc)
     return error_answer("internal", "the server could not do that (a server error)")
 

@@ -19,6 +19,8 @@ when the server is given ``--redis-url`` (shared by its processes).
   one person (account, else address) holds at once across waiting tables (the lobby's
   count; the creator's own seat at an invite table does not count, the cap on open tables
   covers it).
+- Expensive reads (a game's replay, record and statistics, a person's statistics): per
+  address (IPv6: per /64), so one client cannot keep the server's loop busy with them.
 """
 
 from __future__ import annotations
@@ -84,6 +86,10 @@ class LimitSettings:
     seats_held_per_person: int = 2
     """Seats one person (account, else address) may hold at once at waiting tables (not
     counting their own seat at an invite table they opened)."""
+    reads_per_address: int = 120
+    """Expensive reads (replays, records, statistics) per address (IPv6: per /64) in
+    :attr:`reads_window`: two a second on average, a page's worth at once."""
+    reads_window: float = 60.0
 
 
 class Limited(DomainError):
@@ -262,6 +268,15 @@ async def account_of(request: Request) -> int | None:
         return None
     session = await sessions.find(cookie)
     return None if session is None else int(session.account_id)
+
+
+async def expensive_read(request: Request) -> None:
+    """Count a read that costs the server (a replay, a record, statistics) per address,
+    IPv6 per /64 (429 past :attr:`LimitSettings.reads_per_address`)."""
+    s = settings_of(request)
+    await hit_all(limits_of(request), [
+        (f"reads:net:{household_of(request)}", s.reads_per_address, s.reads_window,
+         "too many replays and statistics read from your address")])
 
 
 async def creator_of(request: Request) -> str:

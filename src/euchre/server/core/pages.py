@@ -8,8 +8,8 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 
-from .origins import set_browser_cookie
 from .site import site_of
+from .sources import set_browser_cookie
 
 
 def static_dir(configured: Path | None) -> Path:

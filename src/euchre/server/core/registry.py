@@ -72,6 +72,9 @@ class TableKindApi:
     """The 201 answer's model."""
     open: Callable[[Request, Any], Awaitable[Any]]
     """Opens the table from the decoded body; returns the answer."""
+    repeat: Callable[[Request, Any], Awaitable[bool]] | None = None
+    """Whether the decoded body repeats a request already answered (the same
+    ``request_id``): then it is not counted again toward the limits on new tables."""
 
 
 @dataclass(frozen=True)

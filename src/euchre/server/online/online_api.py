@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ...accounts.lookalikes import check_guest_name
 from ...broker import BrokerUnavailable
 from ...coins.pots import StakeRefused
 from ...storage.open_tables import MemoryOpenTableStore, OpenTableStore
@@ -31,7 +32,7 @@ from ...table.online import (
     ONLINE,
     ONLINE_KIND,
     PAGE_SIZE,
-    SAME_ORIGIN_REFUSED,
+    SAME_SOURCE_REFUSED,
     BotSeat,
     OnlineConflict,
     OnlineForbidden,
@@ -41,13 +42,14 @@ from ...table.online import (
     check_bot_allowed,
     check_creator,
 )
+from ..accounts.accounts_api import AccountsState
 from ..core import guards
 from ..core.encoder import encode_text, json_answer
 from ..core.errors import ApiError
-from ..core.origins import origins_of
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
 from ..core.site import Background, Site, site_of
+from ..core.sources import sources_of
 from ..tables.api import int_param, read_body
 from ..wire.lobby import StartRefused, TableChanged, TableGone
 from ..wire.online import (
@@ -182,6 +184,14 @@ def _listener(site: Site) -> Callable[[OpenTable | None, str, str], Any]:
 # -- endpoints -----------------------------------------------------------------------------
 
 
+async def guest_name(request: Request, name: str) -> str:
+    """A guest's display name, unless it is or looks like an account's (409)."""
+    accounts = site_of(request).get(AccountsState)
+    if accounts is not None:
+        await check_guest_name(accounts.engine, name)
+    return name
+
+
 def bot_seat(person: Person | None) -> BotSeat | None:
     """The outside bot a request comes from (its bearer token), if a bot's."""
     if person is None or person.bot is None:
@@ -193,7 +203,8 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     """Open an online table with the creator South (``POST /api/tables``, kind online)."""
     # rated or staked: the CSRF token too
     person = await person_of(request, csrf=body.rated or bool(body.stake))
-    name = person.username if person is not None else body.name  # the account's name
+    # the account's name, else the guest's own (not one that looks like an account's)
+    name = person.username if person is not None else await guest_name(request, body.name)
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators, body.stake,
                             body.allow_bots, body.private)
@@ -205,7 +216,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
         table, token = await tables.create(
             options, creator=creator,
             account=person.account_id if person is not None else None, bot=bot_seat(person),
-            origins=lambda table_id: origins_of(request, table_id))
+            sources=lambda table_id: sources_of(request, table_id))
     return _seat_answer(request, table.id, 0, token)
 
 
@@ -232,13 +243,13 @@ async def get_online_listing(request: Request) -> Response:
     except OnlineNotFound:
         return json_answer(OnlineListing(table=None))
     [shown] = await _tables(request, [table])
-    # Not for a person already seated here (their own seat's origins match theirs): the
+    # Not for a person already seated here (their own seat's sources match theirs): the
     # claim tells them what applies to them.
     clash = table.options.rated and table.status() == "open" \
         and await guards.creator_of(request) not in table.holders \
-        and table.clash(origins_of(request, table.id)) is not None
+        and table.clash(sources_of(request, table.id)) is not None
     return json_answer(OnlineListing(table=shown,
-                                     seat_refused=SAME_ORIGIN_REFUSED if clash else None))
+                                     seat_refused=SAME_SOURCE_REFUSED if clash else None))
 
 
 async def post_seat(request: Request) -> Response:
@@ -253,14 +264,15 @@ async def post_seat(request: Request) -> Response:
     await stakes.check_stake(request.app, options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
-    name = person.username if person is not None else str(body.name)
+    name = (person.username if person is not None
+            else await guest_name(request, str(body.name)))
     holder = await guards.creator_of(request)
     async with guards.person_locks(request).hold(holder):
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
         table, token = await tables.claim(
             table_id, body.seat, name,
             account=person.account_id if person is not None else None, holder=holder,
-            bot=bot_seat(person), origins=lambda table_id: origins_of(request, table_id))
+            bot=bot_seat(person), sources=lambda table_id: sources_of(request, table_id))
     await start_if_ready(request.app, table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
@@ -278,7 +290,8 @@ async def post_quick(request: Request) -> Response:
     tables = lobby_of(request)
     account = person.account_id if person is not None else None
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
-                            person.username if person is not None else str(body.name),
+                            person.username if person is not None
+                            else await guest_name(request, str(body.name)),
                             body.rated, True, body.stake)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
@@ -301,7 +314,7 @@ async def post_quick(request: Request) -> Response:
         await guards.seat_attempt(request, tables, holder)  # 429, 409: too many seats
         table, seat, token = await tables.quick_seat(
             options, account, holder, may_open, bot_seat(person),
-            origins=lambda table_id: origins_of(request, table_id))
+            sources=lambda table_id: sources_of(request, table_id))
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
     table = await start_if_ready(request.app, table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,

@@ -20,7 +20,7 @@ from ...rules import GAME_LENGTHS, PRESETS, Rules
 from ...table.manager import TableManager
 from ...table.records import public_record, replay_frames
 from ..core import guards
-from ..core.encoder import json_answer
+from ..core.encoder import JsonAnswer, encode, json_answer
 from ..core.errors import ApiError
 from ..core.fields import field_docs
 from ..core.registry import KIND_ANSWERS, KIND_REQUESTS, Endpoint, Param, registry_of
@@ -36,6 +36,7 @@ from ..wire.tables import (
     TableSnapshot,
 )
 from .door import Tables
+from .replay_cache import ReplayCache
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +85,9 @@ async def post_tables(request: Request) -> Response:
         raise ApiError("unknown_kind", f"unknown table kind {name!r}: use one of "
                                        f"{', '.join(registry.kinds)}")
     request_body = convert(body, kind.request)
-    await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
+    # A retry of a table already opened (its request_id) opens nothing: it is not counted.
+    if kind.repeat is None or not await kind.repeat(request, request_body):
+        await guards.table_attempt(request, kind.name)  # 429 when this client opened too many
     answer = await kind.open(request, request_body)
     return json_answer(answer, 201)
 
@@ -149,6 +152,7 @@ async def _record(request: Request) -> tuple[GameRecord, bool]:
 
 async def get_record(request: Request) -> Response:
     """``GET /api/games/{id}/record``: the record (finished hands only while running)."""
+    await guards.expensive_read(request)
     record, _ = await _record(request)
     fmt = request.query_params.get("format", "text")
     if fmt not in ("text", "json"):
@@ -159,16 +163,24 @@ async def get_record(request: Request) -> Response:
 
 
 async def get_replay(request: Request) -> Response:
-    """``GET /api/games/{id}/replay``: open-handed frames of a finished game."""
-    record, finished = await _record(request)
-    if not finished:
-        raise ApiError("still_playing", "the game is still being played: replays open when "
-                                        "it ends")
-    answer = {"id": request.path_params["game_id"], "rules": record.rules.to_dict(),
-              "rules_text": record.rules.describe(),
-              "final": list(record.final) if record.final else None,
-              "frames": replay_frames(record)}
-    return json_answer(msgspec.convert(answer, Replay))
+    """``GET /api/games/{id}/replay``: open-handed frames of a finished game, built once
+    (:mod:`.replay_cache`), read at a rate per address."""
+    await guards.expensive_read(request)
+    game_id = request.path_params["game_id"]
+
+    async def build() -> bytes:
+        record, finished = await _record(request)
+        if not finished:
+            raise ApiError("still_playing", "the game is still being played: replays open "
+                                            "when it ends")
+        answer = {"id": game_id, "rules": record.rules.to_dict(),
+                  "rules_text": record.rules.describe(),
+                  "final": list(record.final) if record.final else None,
+                  "frames": replay_frames(record)}
+        return encode(msgspec.convert(answer, Replay))
+
+    body = await site_of(request)[ReplayCache].get(game_id, build)
+    return JsonAnswer(body)
 
 
 def rule_fields() -> list[RuleField]:
@@ -244,11 +256,13 @@ def endpoints() -> list[Endpoint]:
                                                  "default": "text"})],
                  answers={200: RecordJson}, text_too=True,
                  refusals={400: "Unknown format.", 404: "No such game.",
+                           429: "Too many expensive reads from this address (Retry-After).",
                            500: "The stored record is unreadable."}),
         Endpoint("GET", "/api/games/{game_id}/replay", get_replay,
                  "Replay frames of a finished game", params=[_GAME_ID],
                  answers={200: Replay},
                  refusals={404: "No such game.", 409: "The game is still being played.",
+                           429: "Too many expensive reads from this address (Retry-After).",
                            500: "The stored record is unreadable."}),
         Endpoint("GET", "/api/presets", get_presets,
                  "Rule presets, rule fields and computer levels", answers={200: Presets}),

@@ -6,8 +6,12 @@ may hold only so many sockets; a seat and a table only so many subscribers; a ta
 many spectators (counted apart, so watchers never crowd out the players); and the whole
 server stays well below its open-file limit. An address whose sockets were closed for their
 message rate (:mod:`.socket_rate`) three times in a minute opens no more for the rest of
-that minute. A refusal closes the socket with a close code and a reason a person can read
-(``4408``: no join in time, ``4429``: too many).
+that minute. Opening itself has a rate (a token bucket per address, an IPv6 address as its
+/64, and wider ones per /56 and /48, the blocks a home is given), so a reconnect storm is
+refused at the door instead of costing a join each time (this machine's own loopback
+addresses are not rated: the tests and load benchmarks open sockets from there). A refusal
+closes the socket with a close code and a reason a person can read (``4408``: no join in
+time, ``4429``: too many).
 
 The socket layer calls :meth:`SocketGuard.admit` when a socket opens (a :class:`Ticket`,
 released when it closes) and :meth:`Ticket.join` when it joins a seat (or watches: seat
@@ -16,6 +20,7 @@ None). Counts live in this process: every socket is held by exactly one process.
 
 from __future__ import annotations
 
+import ipaddress
 import resource
 from collections import Counter, deque
 from collections.abc import Callable
@@ -24,7 +29,7 @@ from typing import Any
 
 from ...table.pacing import LoopScheduler, Scheduler, TimerHandle
 from ..core.site import site_of
-from .socket_rate import LOBBY_RATE, TABLE_RATE, MessageRate
+from .socket_rate import LOBBY_RATE, TABLE_RATE, Bucket, MessageRate
 
 CLOSE_NO_JOIN = 4408
 """Close code: the socket did not join a seat in time."""
@@ -34,6 +39,14 @@ CLOSE_TOO_MANY = 4429
 
 CLOSE_TABLE_STOPPED = 1012
 """Close code: the table stopped in this process (the client reconnects and finds it)."""
+
+
+OPEN_RATE = MessageRate(burst=60, per_second=5.0)
+"""Sockets one address (IPv6: its /64) may open: 60 at once, then 5 a second."""
+
+WIDE_OPEN_RATES = ((56, MessageRate(burst=120, per_second=10.0)),
+                   (48, MessageRate(burst=240, per_second=20.0)))
+"""The open rates of the wider IPv6 blocks (prefix length, rate)."""
 
 
 def _open_file_limit() -> int:
@@ -67,6 +80,11 @@ class SocketLimits:
     that reconnects at once would otherwise get a burst answered on each new socket)."""
     flood_window: float = 60.0
     """Seconds."""
+    opens_per_network: MessageRate = OPEN_RATE
+    """Sockets one address (IPv6: its /64) may open at once, then a second (a person
+    reconnecting a few tabs never meets it; a reconnect loop does)."""
+    opens_per_wide_network: tuple[tuple[int, MessageRate], ...] = WIDE_OPEN_RATES
+    """The same for the IPv6 blocks a home or an office is given (prefix length, rate)."""
 
     def server_cap(self) -> int:
         """The cap on sockets in this process."""
@@ -106,6 +124,9 @@ class SocketGuard:
         self.floods: dict[str, deque[float]] = {}
         """When sockets of an address were closed for their message rate (the last
         :attr:`SocketLimits.flood_window` seconds)."""
+        self.opening: dict[str, Bucket] = {}
+        """The open rate's buckets, by network (``/64``, ``/56``, ``/48`` or an IPv4
+        address); full ones are forgotten when there are many."""
 
     def admit(self, address: str, on_no_join: Callable[[Refusal], None] | None = None
               ) -> Ticket | Refusal:
@@ -120,9 +141,49 @@ class SocketGuard:
         if self._flooding(address):
             return Refusal(CLOSE_TOO_MANY, f"too many messages from your address: wait "
                                            f"{limits.flood_window:g} seconds")
+        if not self._may_open(address):
+            return Refusal(CLOSE_TOO_MANY, "too many new connections from your network: "
+                                           "wait a few seconds before reconnecting")
         self.open += 1
         self.by_address[address] += 1
         return Ticket(self, address, on_no_join)
+
+    def _may_open(self, address: str) -> bool:
+        """Take a token for a new socket at ``address`` and each wider block of it (none
+        is taken unless all have one)."""
+        limits = self.limits
+        own = limits.opens_per_network
+        if limits.per_address > own.burst:  # a load test from one machine raised the cap
+            own = MessageRate(burst=limits.per_address,
+                              per_second=max(own.per_second, limits.per_address / 10))
+        keys = [(address, own)]
+        try:
+            network = ipaddress.ip_network(address, strict=False)
+        except ValueError:  # no address (a test client, a Unix socket): nothing to key
+            return True
+        if network.is_loopback:  # this machine: the tests, a load benchmark, a probe
+            return True
+        if isinstance(network, ipaddress.IPv6Network):
+            keys += [(str(network.supernet(new_prefix=bits)), rate)
+                     for bits, rate in limits.opens_per_wide_network
+                     if network.prefixlen > bits]
+        if len(self.opening) > 10_000:
+            self._forget_full_buckets()
+        buckets = [self.opening.get(key) or self.opening.setdefault(
+            key, Bucket(rate, self.scheduler.now)) for key, rate in keys]
+        taken: list[Bucket] = []
+        for bucket in buckets:
+            if not bucket.take():
+                for done in taken:
+                    done.give_back()
+                return False
+            taken.append(bucket)
+        return True
+
+    def _forget_full_buckets(self) -> None:
+        for key, bucket in list(self.opening.items()):
+            if bucket.is_full():
+                del self.opening[key]
 
     def flooded(self, address: str) -> None:
         """A socket of ``address`` was closed for its message rate."""

@@ -79,6 +79,11 @@ class Bucket:
         self.tokens -= 1.0
         return True
 
+    def is_full(self) -> bool:
+        """Whether the bucket has filled up again (nothing taken lately: it may be
+        forgotten, as a new one would be full)."""
+        return self.tokens + (self.now() - self._last) * self.rate.per_second >= self.rate.burst
+
     def give_back(self) -> None:
         """Return the token of a message that turned out not to count (an accepted move)."""
         self.tokens = min(float(self.rate.burst), self.tokens + 1.0)

@@ -234,8 +234,9 @@ class SeatRating(Struct):
     sigma: float
     ordinal: float
     games: int
-    provisional: bool = False
-    """Not listed on the leaderboard yet (too few rated games or opponents)."""
+    provisional: bool
+    """Not listed on the leaderboard yet (too few rated games or opponents). Required, so
+    that no answer can show a rating without saying whether it is provisional."""
 
 
 class OnlineSeat(Struct):

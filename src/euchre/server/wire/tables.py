@@ -123,7 +123,7 @@ class PracticeTableRequest(Request):
         self.name = self.name.strip()
         if not 1 <= len(self.name) <= MAX_NAME:
             raise ValueError(f"name must be 1 to {MAX_NAME} characters")
-        check_display_name(self.name)
+        self.name = check_display_name(self.name)  # kept in NFKC form
         if self.example is not None:
             self.preset = example(self.example).preset  # an unknown id: ExampleError says so
         self.rules = checked_rules(self.preset, self.rules)

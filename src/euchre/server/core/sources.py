@@ -1,4 +1,5 @@
-"""Where a request comes from, for rated tables: the household's network and the browser.
+"""A person's sources, for rated tables: the household's network and the browser they sit
+down from. (Not a web page's ``Origin``, which :mod:`.web_origin` checks.)
 
 A rated table does not seat two accounts that share either (``OpenTable.take_seat``), so one
 person cannot play their own accounts against each other for a rating:
@@ -47,7 +48,7 @@ def set_browser_cookie(conn: HTTPConnection, response: Response) -> None:
                             samesite="lax", secure=conn.url.scheme == "https")
 
 
-def origins_of(conn: HTTPConnection, table_id: str) -> list[str]:
+def sources_of(conn: HTTPConnection, table_id: str) -> list[str]:
     """The request's network and browser (when known), each hashed with ``table_id``."""
     keys = [f"net:{household_of(conn)}"]
     browser = browser_of(conn)
