@@ -3,8 +3,8 @@
 Created empty: the accounts service fills the keys of the names made before it at start
 (the skeletons come from a layer above storage's).
 
-Revision ID: 0012_account_lookalikes
-Revises: 0011_rating_opponents
+Revision ID: 0014_account_lookalikes
+Revises: 0013_night_movement
 Create Date: 2026-12-06
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0012_account_lookalikes"
-down_revision = "0011_rating_opponents"
+revision = "0014_account_lookalikes"
+down_revision = "0013_night_movement"
 branch_labels = None
 depends_on = None
 
