@@ -203,3 +203,12 @@ def test_a_second_bridge_at_the_quick_table_the_bot_waits_at_stops_with_a_reason
         finally:
             first.kill()
             first.communicate(timeout=30)
+
+
+def test_the_help_reads_as_plain_text() -> None:
+    """Issue 34 item 7: ``--help`` shows no reST markup (it showed ````euchre bot connect````)."""
+    exe = str(Path(sys.executable).parent / "euchre")
+    shown = subprocess.run([exe, "bot", "connect", "--help"], capture_output=True, text=True,
+                           timeout=60)
+    assert shown.returncode == 0 and "``" not in shown.stdout and ":class:" not in shown.stdout
+    assert "Play a seat at a real table with a program" in shown.stdout

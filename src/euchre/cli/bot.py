@@ -49,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="bot_command", metavar="SUBCOMMAND", required=True)
     connect = sub.add_parser(
         "connect", help="play a seat at a table with a program that speaks the engine "
-                        "protocol", description=__doc__.splitlines()[0] if __doc__ else None)
+                        "protocol",
+        description="Play a seat at a real table with a program that speaks the engine "
+                    "protocol: euchre bot connect URL TOKEN -- COMMAND")  # plain text: no reST
     connect.add_argument("url", help="the online table's link (/online/ID or /table/ID), or "
                                      "the site's address with --practice or --quick")
     connect.add_argument("token", help="the bot token (made on the account page)")
