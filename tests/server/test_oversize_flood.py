@@ -8,9 +8,10 @@ import json
 
 import httpx
 import pytest
-from live_server import ServerProcess, free_port
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+from live_server import ServerProcess, free_port
 
 
 def test_three_oversize_messages_ban_the_address_for_a_while(tmp_path) -> None:
