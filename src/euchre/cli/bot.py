@@ -38,6 +38,9 @@ TRIES = 3
 ANSWER_WITHIN = 60.0
 """Seconds the program has to answer one request before the bridge gives up."""
 
+MAX_LINE = 1 << 20
+"""The longest line the program may answer with (bytes): a longer one ends the bridge."""
+
 
 class BridgeError(Exception):
     """The bridge cannot go on (refused token, no seat, the program failed); the message
@@ -92,7 +95,8 @@ class Program:
         """Start ``command``."""
         try:
             proc = await asyncio.create_subprocess_exec(
-                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                limit=MAX_LINE)
         except OSError as e:
             raise BridgeError(f"could not start {command[0]!r}: {e}") from None
         return cls(proc)
@@ -110,6 +114,9 @@ class Program:
             raise BridgeError("the program stopped") from None
         except TimeoutError:
             raise BridgeError(f"the program did not answer within {ANSWER_WITHIN:g} s"
+                              ) from None
+        except ValueError:  # the stream's limit: a line longer than MAX_LINE
+            raise BridgeError(f"the program sent a line over {MAX_LINE} bytes: stopping"
                               ) from None
         if not raw:
             raise BridgeError("the program stopped (its output ended)")
