@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import signal
 import sys
 import urllib.error
 import urllib.request
@@ -374,12 +375,17 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     print(f"signed in as the bot {me['name']}", file=out, flush=True)
     # The program first: a command that cannot start never leaves a dead bot in a seat.
     program = await Program.start(command)
+    seat: Seat | None = None
     try:
         seat = await take_seat(site, args)
         print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
         if not args.practice:
             await wait_for_start(site, seat.table_id)
         table = await play(site, seat, program, out)
+    except asyncio.CancelledError:  # Ctrl-C or SIGTERM: never leave the bot seated
+        if seat is not None and not args.practice:
+            print(await give_back(site, seat), file=out, flush=True)
+        raise
     finally:
         await program.close()
     winner = table.get("winner")
@@ -392,12 +398,41 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the bridge; 1 with the reason when it cannot go on."""
+async def give_back(site: Site, seat: Seat) -> str:
+    """Give the seat up (stopped before the game ended): a waiting table's seat is left,
+    a started game's left as a person's would be; one line saying what became of it."""
+    where = f"seat {seat.seat} at table {seat.table_id}"
+    body = {"token": seat.token}
     try:
-        return asyncio.run(connect_bot(args, sys.stdout))
+        await site.call("POST", f"/api/online/{seat.table_id}/leave", body)
+        return f"stopped: gave up {where}"
+    except BridgeError:
+        pass  # started already (or gone): leave the game itself
+    try:
+        await site.call("POST", f"/api/online/{seat.table_id}/leave-game", body)
+        return f"stopped: left the game at {where}"
+    except BridgeError as e:
+        return f"stopped: could not give up {where} ({e})"
+
+
+async def _until_stopped(args: argparse.Namespace, out: Any) -> int:
+    """:func:`connect_bot`, cancelled by SIGTERM as Ctrl-C cancels it, so both give the
+    seat back."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    return await connect_bot(args, out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bridge; 1 with the reason when it cannot go on, 130 when stopped."""
+    try:
+        return asyncio.run(_until_stopped(args, sys.stdout))
     except BridgeError as e:
         print(f"euchre bot: {e}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("euchre bot: stopped", file=sys.stderr)
         return 130
