@@ -10,6 +10,8 @@ import json
 import sys
 from typing import Any
 
+import pytest
+
 from euchre.cli.bot import MAX_LINE, BridgeError, Program, Seat, _play_socket, _Turns
 
 
@@ -118,3 +120,24 @@ def test_a_program_line_over_the_limit_ends_the_bridge_with_one_reason() -> None
         return "answered"
 
     assert asyncio.run(scenario()) == f"the program sent a line over {MAX_LINE} bytes: stopping"
+
+
+class _Stubborn(_Program):
+    """Answers nonsense every time, refused or not."""
+
+    async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        self.asked.append(fields)
+        return {"ok": True, "action": "dance a jig"}
+
+
+def test_a_program_refused_three_times_at_one_turn_ends_the_bridge() -> None:
+    """Issue 34 item 7: three illegal answers at one turn end the bridge with one reason
+    (it waited for ever at a table without a clock)."""
+    socket, program = _Socket([(1, _snapshot(4, 0, 3)), (2, ILLEGAL), (3, ILLEGAL),
+                               (4, ILLEGAL), (5, _event(5, 0, 3))]), _Stubborn()
+    with pytest.raises(BridgeError) as stopped:
+        asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
+                                 io.StringIO(), _Turns()))
+    assert str(stopped.value) == ("the table refused the program's move 3 times at one turn "
+                                  "(last: dance a jig is not a move): stopping")
+    assert len(program.asked) == 3

@@ -15,7 +15,8 @@ never another's), and the program answers as ``euchre engine`` answers ``bot``:
     {"id": N, "ok": true, "cmd": "bot", "seat": S, "action": "play JH"}
 
 A refused move is asked again with ``"refused": {"code", "message"}`` added (at most
-:data:`TRIES` times a turn; then the table's clock decides). At the end the program gets
+:data:`TRIES` times a turn; the last refusal ends the bridge, which gives the seat up).
+At the end the program gets
 ``{"cmd": "quit"}``. See docs/outside_bots.md.
 """
 
@@ -316,6 +317,10 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
             if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
                 raise BridgeError(f"the table refused the bot: {message.get('message')}")
             refusal = {"code": message.get("code"), "message": message.get("message")}
+            if state.asked_at is not None and state.tries >= TRIES \
+                    and refusal["code"] == "illegal":
+                raise BridgeError(f"the table refused the program's move {TRIES} times at "
+                                  f"one turn (last: {refusal['message']}): stopping")
             if state.asked_at is None or state.tries >= TRIES:
                 print(f"refused: {refusal['message']}", file=out, flush=True)
                 continue
@@ -382,8 +387,8 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
         if not args.practice:
             await wait_for_start(site, seat.table_id)
         table = await play(site, seat, program, out)
-    except asyncio.CancelledError:  # Ctrl-C or SIGTERM: never leave the bot seated
-        if seat is not None and not args.practice:
+    except (asyncio.CancelledError, BridgeError):  # stopped, or cannot go on: never leave
+        if seat is not None and not args.practice:  # the bot seated
             print(await give_back(site, seat), file=out, flush=True)
         raise
     finally:
