@@ -64,3 +64,33 @@ async def test_names_made_before_keep_working_and_get_their_keys(engine: AsyncEn
     async with engine.connect() as conn:
         assert int(await conn.scalar(
             select(func.count(func.distinct(account_lookalikes.c.account_id)))) or 0) == 2
+
+
+async def test_bot_accounts_are_limited_per_owner_over_time(engine: AsyncEngine) -> None:
+    """Issue 34 item 3: bots belong to their owner: 3 new bot accounts a day and 10 in all
+    per person, whatever their tokens (revoking one gives nothing back); a new token for a
+    bot one has is always possible."""
+    from euchre.accounts.bots import MAX_BOTS_PER_OWNER, NEW_BOTS_PER_DAY, TooManyBots
+
+    now = [T0]
+    service = AccountService(engine, FAST, lambda: now[0])
+    bots = BotService(engine, lambda: now[0])
+    owner = await service.create("Owner", "correct horse")
+    made = 0
+    for day in range(4):
+        now[0] = T0 + dt.timedelta(hours=25 * day)
+        for _ in range(NEW_BOTS_PER_DAY):
+            if made == MAX_BOTS_PER_OWNER:
+                break
+            token, _ = await bots.create(owner.id, f"Robo_{made}_x")
+            await bots.revoke(owner.id, token.id)  # revoking gives no bot account back
+            made += 1
+        if made < MAX_BOTS_PER_OWNER:
+            with pytest.raises(TooManyBots, match="in the last 24 hours"):
+                await bots.create(owner.id, "Robo_more")
+    assert made == MAX_BOTS_PER_OWNER
+    with pytest.raises(TooManyBots, match="the most one person may own"):
+        await bots.create(owner.id, "Robo_more")
+    again, _ = await bots.create(owner.id, "Robo_0_x")  # a new token for a bot one has
+    assert again.bot == "Robo_0_x"
+    assert await _count(engine) == 1 + MAX_BOTS_PER_OWNER

@@ -160,6 +160,21 @@ def test_openapi_documents_every_route_and_serves_every_documented_path() -> Non
         assert all(client_page_only(app, p) for _, p in pages)
 
 
+def test_openapi_declares_the_bot_token_where_a_bot_may_act() -> None:
+    """Issue 34 item 7: the bearer scheme, on the operations that take a bot token (and
+    as optional there: a person's cookie, or a guest, is as good); not elsewhere."""
+    with TestClient(site()) as client:
+        openapi = client.get("/openapi.json").json()
+    scheme = openapi["components"]["securitySchemes"]["botToken"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    secured = {(m.upper(), p) for p, ops in openapi["paths"].items() for m, op in ops.items()
+               if op.get("security") == [{"botToken": []}, {}]}
+    assert {("POST", "/api/tables"), ("POST", "/api/tables/{table_id}/seats"),
+            ("POST", "/api/online/quick"), ("GET", "/api/bot"),
+            ("POST", "/api/online/{table_id}/leave")} <= secured
+    assert ("POST", "/api/accounts") not in secured and ("GET", "/api/me") not in secured
+
+
 def client_page_only(app: Any, path: str) -> bool:
     """Whether ``path`` serves the web client's page."""
     from euchre.server.core.pages import client_page

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from bot_helpers import bot_app
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -203,3 +205,40 @@ def test_a_second_bridge_at_the_quick_table_the_bot_waits_at_stops_with_a_reason
         finally:
             first.kill()
             first.communicate(timeout=30)
+
+
+def test_the_help_reads_as_plain_text() -> None:
+    """Issue 34 item 7: ``--help`` shows no reST markup (it showed ````euchre bot connect````)."""
+    exe = str(Path(sys.executable).parent / "euchre")
+    shown = subprocess.run([exe, "bot", "connect", "--help"], capture_output=True, text=True,
+                           timeout=60)
+    assert shown.returncode == 0 and "``" not in shown.stdout and ":class:" not in shown.stdout
+    assert "Play a seat at a real table with a program" in shown.stdout
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_a_bridge_stopped_while_it_waits_gives_its_seat_back(tmp_path: Path, stop: int
+                                                              ) -> None:
+    """Issue 34 item 7: Ctrl-C (SIGINT) or SIGTERM while ``--quick`` waits for the start:
+    the bridge says which seat it held and gives it up, and the bot may play now again
+    (it was refused 409 for up to an hour, holding a seat it could not see)."""
+    with live_server(bot_app(_db(tmp_path))) as base:
+        _, token, _ = _owner_token(base)
+        bridge = _bridge(base, token, "--quick")
+        held = ""
+        for line in bridge.stdout or []:
+            if line.startswith("seat "):
+                held = line.strip()
+                break
+        assert held.startswith("seat ") and " at table " in held
+        table_id = held.rsplit(" ", 1)[1]
+        bridge.send_signal(stop)
+        out, err = bridge.communicate(timeout=120)
+        assert bridge.returncode == 130, (out, err)
+        assert f"stopped: gave up {held}" in out
+        assert err.strip().splitlines()[-1] == "euchre bot: stopped"
+        listed = httpx.get(f"{base}/api/online/{table_id}")
+        assert listed.status_code == 404 or all(not s["taken"] for s in listed.json()["seats"])
+        again = httpx.post(f"{base}/api/online/quick", json={},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert again.status_code == 201, again.text

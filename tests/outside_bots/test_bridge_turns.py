@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import sys
 from typing import Any
 
-from euchre.cli.bot import Seat, _play_socket, _Turns
+import pytest
+
+from euchre.cli.bot import MAX_LINE, BridgeError, Program, Seat, _play_socket, _Turns
 
 
 class _Socket:
@@ -98,3 +101,43 @@ def test_each_refusal_asks_again_and_a_new_turn_is_asked_afresh() -> None:
     assert ["refused" in fields for fields in program.asked] == [False, True, False, True]
     assert [m.get("action") for m in socket.sent[1:]] == [
         "dance a jig", "pass", "dance a jig", "pass"]
+
+
+def test_a_program_line_over_the_limit_ends_the_bridge_with_one_reason() -> None:
+    """Issue 34 item 7: a 2 MB answer (a hostile or broken program) is one clear reason,
+    not a hang nor a traceback."""
+    huge = ("import sys; sys.stdin.readline(); "
+            "sys.stdout.write('x' * 2_000_000 + '\\n'); sys.stdout.flush(); sys.stdin.read()")
+
+    async def scenario() -> str:
+        program = await Program.start([sys.executable, "-c", huge])
+        try:
+            await program.ask("bot", seat=0)
+        except BridgeError as e:
+            return str(e)
+        finally:
+            await program.close()
+        return "answered"
+
+    assert asyncio.run(scenario()) == f"the program sent a line over {MAX_LINE} bytes: stopping"
+
+
+class _Stubborn(_Program):
+    """Answers nonsense every time, refused or not."""
+
+    async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
+        self.asked.append(fields)
+        return {"ok": True, "action": "dance a jig"}
+
+
+def test_a_program_refused_three_times_at_one_turn_ends_the_bridge() -> None:
+    """Issue 34 item 7: three illegal answers at one turn end the bridge with one reason
+    (it waited for ever at a table without a clock)."""
+    socket, program = _Socket([(1, _snapshot(4, 0, 3)), (2, ILLEGAL), (3, ILLEGAL),
+                               (4, ILLEGAL), (5, _event(5, 0, 3))]), _Stubborn()
+    with pytest.raises(BridgeError) as stopped:
+        asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
+                                 io.StringIO(), _Turns()))
+    assert str(stopped.value) == ("the table refused the program's move 3 times at one turn "
+                                  "(last: dance a jig is not a move): stopping")
+    assert len(program.asked) == 3

@@ -33,6 +33,12 @@ TOKEN_PREFIX = "eb_"
 SHOWN_PREFIX = 10
 """Characters of a token kept in the clear, to tell tokens apart in a list."""
 
+MAX_BOTS_PER_OWNER = 10
+"""Bot accounts one person may own, ever (revoking a token does not give one back)."""
+
+NEW_BOTS_PER_DAY = 3
+"""Bot accounts one person may make in 24 hours."""
+
 MAX_LIVE_TOKENS = 10
 """Live (unrevoked) bot tokens one person may hold across all their bots."""
 
@@ -55,6 +61,13 @@ class BotNotFound(BotError):
 
 class TooManyBotTokens(BotError):
     """The person holds :data:`MAX_LIVE_TOKENS` live tokens already."""
+
+    code = "conflict"
+
+
+class TooManyBots(BotError):
+    """The person made their share of bot accounts (409): bots belong to their owner, and
+    throw-away ones would multiply one person (issue 34)."""
 
     code = "conflict"
 
@@ -114,6 +127,19 @@ class BotToken:
                 "revoked_at": iso(self.revoked_at), "live": self.revoked_at is None}
 
 
+async def _check_bot_share(conn: AsyncConnection, owner_id: int, now: dt.datetime) -> None:
+    """Refuse a new bot account past the owner's share (:class:`TooManyBots`)."""
+    made = [_aware(t) for t in (await conn.scalars(
+        select(bots.c.created_at).where(bots.c.owner_id == owner_id))).all()]
+    if len(made) >= MAX_BOTS_PER_OWNER:
+        raise TooManyBots(f"you have made {MAX_BOTS_PER_OWNER} bots, the most one person may "
+                          "own: make a new token for one of them")
+    if sum(1 for t in made if t is not None and now - t < dt.timedelta(days=1)) \
+            >= NEW_BOTS_PER_DAY:
+        raise TooManyBots(f"you made {NEW_BOTS_PER_DAY} bots in the last 24 hours: make a "
+                          "new token for one of them, or a new bot tomorrow")
+
+
 class BotService:
     """Make bots and their tokens, list and revoke them, and recognise a token."""
 
@@ -147,6 +173,7 @@ class BotService:
                 .select_from(accounts.outerjoin(bots, bots.c.account_id == accounts.c.id))
                 .where(accounts.c.username_key == bot_name.lower()))).first()
             if row is None:
+                await _check_bot_share(conn, owner_id, now)
                 await check_not_lookalike(conn, bot_name)
                 made = await conn.execute(
                     accounts.insert().values(username=bot_name, username_key=bot_name.lower(),

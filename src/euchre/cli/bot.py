@@ -15,7 +15,8 @@ never another's), and the program answers as ``euchre engine`` answers ``bot``:
     {"id": N, "ok": true, "cmd": "bot", "seat": S, "action": "play JH"}
 
 A refused move is asked again with ``"refused": {"code", "message"}`` added (at most
-:data:`TRIES` times a turn; then the table's clock decides). At the end the program gets
+:data:`TRIES` times a turn; the last refusal ends the bridge, which gives the seat up).
+At the end the program gets
 ``{"cmd": "quit"}``. See docs/outside_bots.md.
 """
 
@@ -25,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import signal
 import sys
 import urllib.error
 import urllib.request
@@ -38,6 +40,9 @@ TRIES = 3
 ANSWER_WITHIN = 60.0
 """Seconds the program has to answer one request before the bridge gives up."""
 
+MAX_LINE = 1 << 20
+"""The longest line the program may answer with (bytes): a longer one ends the bridge."""
+
 
 class BridgeError(Exception):
     """The bridge cannot go on (refused token, no seat, the program failed); the message
@@ -49,7 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="bot_command", metavar="SUBCOMMAND", required=True)
     connect = sub.add_parser(
         "connect", help="play a seat at a table with a program that speaks the engine "
-                        "protocol", description=__doc__.splitlines()[0] if __doc__ else None)
+                        "protocol",
+        description="Play a seat at a real table with a program that speaks the engine "
+                    "protocol: euchre bot connect URL TOKEN -- COMMAND")  # plain text: no reST
     connect.add_argument("url", help="the online table's link (/online/ID or /table/ID), or "
                                      "the site's address with --practice or --quick")
     connect.add_argument("token", help="the bot token (made on the account page)")
@@ -90,7 +97,8 @@ class Program:
         """Start ``command``."""
         try:
             proc = await asyncio.create_subprocess_exec(
-                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+                *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                limit=MAX_LINE)
         except OSError as e:
             raise BridgeError(f"could not start {command[0]!r}: {e}") from None
         return cls(proc)
@@ -108,6 +116,9 @@ class Program:
             raise BridgeError("the program stopped") from None
         except TimeoutError:
             raise BridgeError(f"the program did not answer within {ANSWER_WITHIN:g} s"
+                              ) from None
+        except ValueError:  # the stream's limit: a line longer than MAX_LINE
+            raise BridgeError(f"the program sent a line over {MAX_LINE} bytes: stopping"
                               ) from None
         if not raw:
             raise BridgeError("the program stopped (its output ended)")
@@ -306,6 +317,10 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
             if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
                 raise BridgeError(f"the table refused the bot: {message.get('message')}")
             refusal = {"code": message.get("code"), "message": message.get("message")}
+            if state.asked_at is not None and state.tries >= TRIES \
+                    and refusal["code"] == "illegal":
+                raise BridgeError(f"the table refused the program's move {TRIES} times at "
+                                  f"one turn (last: {refusal['message']}): stopping")
             if state.asked_at is None or state.tries >= TRIES:
                 print(f"refused: {refusal['message']}", file=out, flush=True)
                 continue
@@ -365,12 +380,17 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     print(f"signed in as the bot {me['name']}", file=out, flush=True)
     # The program first: a command that cannot start never leaves a dead bot in a seat.
     program = await Program.start(command)
+    seat: Seat | None = None
     try:
         seat = await take_seat(site, args)
         print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
         if not args.practice:
             await wait_for_start(site, seat.table_id)
         table = await play(site, seat, program, out)
+    except (asyncio.CancelledError, BridgeError):  # stopped, or cannot go on: never leave
+        if seat is not None and not args.practice:  # the bot seated
+            print(await give_back(site, seat), file=out, flush=True)
+        raise
     finally:
         await program.close()
     winner = table.get("winner")
@@ -383,12 +403,41 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the bridge; 1 with the reason when it cannot go on."""
+async def give_back(site: Site, seat: Seat) -> str:
+    """Give the seat up (stopped before the game ended): a waiting table's seat is left,
+    a started game's left as a person's would be; one line saying what became of it."""
+    where = f"seat {seat.seat} at table {seat.table_id}"
+    body = {"token": seat.token}
     try:
-        return asyncio.run(connect_bot(args, sys.stdout))
+        await site.call("POST", f"/api/online/{seat.table_id}/leave", body)
+        return f"stopped: gave up {where}"
+    except BridgeError:
+        pass  # started already (or gone): leave the game itself
+    try:
+        await site.call("POST", f"/api/online/{seat.table_id}/leave-game", body)
+        return f"stopped: left the game at {where}"
+    except BridgeError as e:
+        return f"stopped: could not give up {where} ({e})"
+
+
+async def _until_stopped(args: argparse.Namespace, out: Any) -> int:
+    """:func:`connect_bot`, cancelled by SIGTERM as Ctrl-C cancels it, so both give the
+    seat back."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # not on every platform
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    return await connect_bot(args, out)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the bridge; 1 with the reason when it cannot go on, 130 when stopped."""
+    try:
+        return asyncio.run(_until_stopped(args, sys.stdout))
     except BridgeError as e:
         print(f"euchre bot: {e}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        print("euchre bot: stopped", file=sys.stderr)
         return 130

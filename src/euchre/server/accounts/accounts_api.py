@@ -51,6 +51,7 @@ from ...storage.base import FINISHED, GameStore, StaleFenceError
 from ...table.clock import ClockPolicy
 from ...table.coin import COIN, coin_kind, coin_table
 from ...table.kinds import PRACTICE_KIND, FinishedTable
+from ...table.lookalike import prepare as prepare_lookalikes
 from ...table.seats import new_table_id, new_token
 from ..core import guards
 from ..core.encoder import json_answer
@@ -514,6 +515,7 @@ async def startup(site: Site) -> None:
     # With other processes serving the site, a stake without a table may be one being opened.
     await reconcile(state, site.store, OPENING_GRACE if site.site_wide else 0.0)
     await state.sessions.purge()
+    await asyncio.to_thread(prepare_lookalikes)  # not in the first sign-up's time
     filled = await fill_missing(state.accounts.engine)
     if filled:
         log.info("stored the look-alike keys of %d account names made before them", filled)

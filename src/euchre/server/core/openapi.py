@@ -101,7 +101,13 @@ def _operation(endpoint: Endpoint, registry: Registry, schemas: Schemas) -> dict
                                   "content": {"application/json": {
                                       "schema": schemas.use(ErrorAnswer)}}}
     op["responses"] = responses
+    if endpoint.bot_token:  # a bot's bearer token, or (the empty one) a cookie or nothing
+        op["security"] = [{BOT_TOKEN: []}, {}]
     return op
+
+
+BOT_TOKEN = "botToken"
+"""The name of the bot token's security scheme in the document."""
 
 
 def openapi_document(registry: Registry) -> dict[str, Any]:
@@ -124,4 +130,10 @@ def openapi_document(registry: Registry) -> dict[str, Any]:
     }
     components = schemas.resolve(document)
     document["components"] = {"schemas": components}
+    if any(e.bot_token for e in registry.endpoints() if e.documented):
+        document["components"]["securitySchemes"] = {BOT_TOKEN: {
+            "type": "http", "scheme": "bearer",
+            "description": "An outside bot's token (made on the account page, POST "
+                           "/api/me/bots): the request acts as the bot. Unknown or "
+                           "revoked: 401 bad_bot_token."}}
     return document

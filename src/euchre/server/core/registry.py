@@ -55,6 +55,9 @@ class Endpoint:
     """The 200 answer may also be plain text (a record's text form)."""
     documented: bool = True
     """False for operational routes kept out of the API document (``/metrics``)."""
+    bot_token: bool = False
+    """Whether an outside bot may call it with ``Authorization: Bearer <bot token>``
+    (declared in the API document's security)."""
 
     def route(self) -> BaseRoute:
         """The Starlette route."""

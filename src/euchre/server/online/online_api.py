@@ -447,7 +447,8 @@ def online_extension() -> Extension:
                                     "address or browser (``same_origin``), "
                                     "their balance does not cover the stake, or they hold "
                                     "their share of seats (``too_many_seats``).",
-                               429: "Too many seat claims from the address or account."}),
+                               429: "Too many seat claims from the address or account."},
+                     bot_token=True),
             Endpoint("POST", "/api/tables/{table_id}/start", post_start,
                      "The creator starts the game (computers fill free seats)",
                      params=[_ID], body=StartRequest, answers={200: OnlineTable},
@@ -456,7 +457,8 @@ def online_extension() -> Extension:
                                409: "The game has already started, a rated table "
                                     "has a free seat or two people seated from one address "
                                     "or browser, or someone seated cannot cover the "
-                                    "stake (named; nothing is taken)."}),
+                                    "stake (named; nothing is taken)."},
+                     bot_token=True),
             Endpoint("POST", "/api/online/quick", post_quick,
                      "Play now: a seat at a quick-play table with these rules and clock",
                      "The oldest waiting quick-play table with the same preset, clock, stake "
@@ -471,7 +473,8 @@ def online_extension() -> Extension:
                                     "(``too_many_seats``), their balance does not cover the "
                                     "stake, or too many tables wait.",
                                429: "Too many seat claims, or new tables, from the address "
-                                    "or account; or their share of waiting tables."}),
+                                    "or account; or their share of waiting tables."},
+                     bot_token=True),
             Endpoint("POST", "/api/online/{table_id}/fill", post_fill,
                      "Agree to fill the free seats with computers (quick play)",
                      "The game starts when every person seated agreed.",
@@ -480,21 +483,24 @@ def online_extension() -> Extension:
                                404: "No such open table.",
                                409: "A rated table (it needs four people), a table by "
                                     "invitation (its creator starts it), or the game has "
-                                    "started."}),
+                                    "started."},
+                     bot_token=True),
             Endpoint("POST", "/api/online/{table_id}/leave", post_leave,
                      "Give up a claimed seat before the start",
                      params=[_ID], body=TokenRequest, answers={200: SeatLeft},
                      refusals={403: "The token holds no seat at this table.",
                                404: "No such open table.",
                                409: "The game has started, the table was cancelled, or the "
-                                    "creator tried to leave (they cancel instead)."}),
+                                    "creator tried to leave (they cancel instead)."},
+                     bot_token=True),
             Endpoint("POST", "/api/online/{table_id}/cancel", post_cancel,
                      "The creator cancels the table before the start",
                      params=[_ID], body=TokenRequest, answers={200: OnlineTable},
                      refusals={403: "Only the creator can cancel the table.",
                                404: "No such open table.",
                                409: "The game has started, or the table is already "
-                                    "cancelled."}),
+                                    "cancelled."},
+                     bot_token=True),
         ],
         pages=["/online", "/online/{table_id}", "/lobby", "/watch/{table_id}"],
         sockets=lobby_sockets(),

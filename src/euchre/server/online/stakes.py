@@ -244,7 +244,8 @@ def stakes_extension() -> Extension:
                                     "the table (the deciding card came first): nothing is "
                                     "charged and the person's share stands.",
                                503: "The table is moving to another server: try again "
-                                    "(nothing is charged twice)."}),
+                                    "(nothing is charged twice)."},
+                     bot_token=True),
         ],
         parts=make_parts,
         makes=[PotService],

@@ -237,7 +237,8 @@ def endpoints() -> list[Endpoint]:
                  refusals={400: "Unknown kind, preset, rule or level; a bad body.",
                            401: "A kind that needs a signed-in session.",
                            429: "Too many new tables from this client: wait (Retry-After).",
-                           409: "A kind's own refusal (a coin game already running)."}),
+                           409: "A kind's own refusal (a coin game already running)."},
+                 bot_token=True),
         Endpoint("GET", "/api/tables/{table_id}", get_table, "A seat's table snapshot",
                  params=[_TABLE_ID,
                          Param("X-Seat-Token", "header", "The seat's token (preferred: "

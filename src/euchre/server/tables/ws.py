@@ -98,6 +98,11 @@ class TableDoor(Protocol):
         """The table, or None if there is no such table."""
 
 
+CLOSE_TOO_BIG = 1009
+"""The close code of a socket that sent a message over the server's size limit (uvicorn
+closes it: ``ws_max_size``)."""
+
+
 async def receive_each(conn: Connection, websocket: WebSocket,
                        handle: Callable[[str | bytes], Awaitable[None]]) -> None:
     """Hand each message the client sends to ``handle``, in order, until it goes away or
@@ -105,6 +110,8 @@ async def receive_each(conn: Connection, websocket: WebSocket,
     while not conn.overflowed and conn.close_with is None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
+            if message.get("code") == CLOSE_TOO_BIG and conn.ticket is not None:
+                conn.ticket.flooded()  # an oversize message is a flood too (issue 34)
             break
         data = message.get("text")
         if data is None:
