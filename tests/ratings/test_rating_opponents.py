@@ -81,11 +81,12 @@ async def test_the_leaderboard_from_the_kept_pairs_is_the_one_read_from_every_ga
 
     async with migrated.connect() as conn:
         rows = list(await conn.execute(text(
-            "SELECT account_id, ordinal, games FROM ratings")))
-    listed = sorted(((float(o), int(a)) for a, o, g in rows
+            "SELECT account_id, mu, ordinal, games FROM ratings")))
+    # highest rating (mu) first, then the higher ordinal, then the older account
+    listed = sorted(((float(m), float(o), int(a)) for a, m, o, g in rows
                      if g >= 4 and len(met.get(int(a), ())) >= 5),
-                    key=lambda x: (-x[0], x[1]))
-    expected = [a for _, a in listed]
+                    key=lambda x: (-x[0], -x[1], x[2]))
+    expected = [a for _, _, a in listed]
     assert 0 < len(expected) < len(rows)  # some listed, some provisional
 
     everyone, total = await service.leaders(100)
