@@ -1,6 +1,6 @@
 """Forms and words (issue 36 item 7), in a real browser at 1366x657, 390x844 and 360x740
 (screenshots in test-artifacts/words/): an unknown page is the site's 404 page (the API
-keeps JSON); a table that does not exist says so (never "This table is not yours"); the bot
+keeps JSON); the bot
 protocol is a page of the site, linked from the account page, and a new bot token comes
 into view; the sign-up form states the password rule before anything is sent; a guest
 cannot tick Rated nor choose a stake, and a signed-in person is not asked for a name; the
@@ -71,12 +71,6 @@ def test_forms_and_words(new_context: Callable[..., BrowserContext], base_url: s
     page.screenshot(path=str(ARTIFACTS / f"404-{size}.png"))
     api = page.request.get("/api/no-such-thing", headers={"Accept": "text/html"})
     assert api.status == 404 and api.json()["code"] == "not_found"
-    # A table that does not exist says so.
-    answer = page.goto("/table/NoSuchTable1")
-    assert answer is not None and answer.status == 404
-    expect(page.get_by_role("heading", level=1)).to_have_text("This table does not exist")
-    expect(page.locator("body")).not_to_contain_text("not yours")
-    page.screenshot(path=str(ARTIFACTS / f"no-table-{size}.png"))
 
     # A guest: Rated and the stake cannot be chosen; the name is asked.
     page.goto("/online")

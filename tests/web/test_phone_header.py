@@ -103,3 +103,49 @@ def test_a_one_row_header_and_44px_targets_on_phones(
     width_of = shown.evaluate("(e) => [e.getBoundingClientRect().width, e.scrollWidth]")
     assert width_of[1] <= width_of[0] + 1, width_of  # not cut at all
     page.screenshot(path=str(ARTIFACTS / f"lobby-list-{size}.png"), full_page=True)
+
+
+@pytest.mark.parametrize(("size", "width", "height"), PHONES)
+def test_long_names_at_the_side_seats_keep_eight_characters(
+        new_context: Callable[..., BrowserContext], base_url: str, size: str, width: int,
+        height: int) -> None:
+    """Bartholomew sits West and Cassiopeia East of Ann's online table: on Ann's phone each
+    side seat shows at least the first 8 characters of the name before it is cut."""
+    context = new_context(base_url=base_url, viewport={"width": width, "height": height},
+                          is_mobile=True, has_touch=True)
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    page.goto("/online")
+    form = page.get_by_role("form", name="Create an online table")
+    form.get_by_label("Your name").fill("Ann")
+    form.get_by_role("button", name="Create an online table").click()
+    expect(page).to_have_url(re.compile(r"/online/[\w-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    for seat, name in ((1, "Bartholomew"), (3, "Cassiopeia")):
+        other = new_context(base_url=base_url).request
+        sat = other.post(f"/api/tables/{table_id}/seats", data={"seat": seat, "name": name})
+        assert sat.status == 201, sat.text()
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/table/[\w-]+$"))
+    for side, name in (("west", "Bartholomew"), ("east", "Cassiopeia")):
+        title = page.locator(f".seat-{side} .seat-title")
+        expect(title).to_contain_text(name)
+        shown = title.evaluate("""(e, name) => {
+            const probe = document.createElement('span');
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
+            const style = getComputedStyle(e);
+            probe.style.font = style.font;
+            probe.style.letterSpacing = style.letterSpacing;
+            probe.textContent = name.slice(0, 8) + '…';
+            document.body.append(probe);
+            const need = probe.getBoundingClientRect().width;
+            probe.remove();
+            return [need, e.getBoundingClientRect().width];
+        }""", name)
+        assert shown[0] <= shown[1] + 0.5, (side, shown)  # 8 characters and the ellipsis fit
+    # The table's tools stay inside the screen, "Sound: off" spelled out.
+    tools = page.evaluate("""() => [...document.querySelectorAll('.table-tools > *')]
+        .filter((e) => e.offsetParent !== null)
+        .map((e) => e.getBoundingClientRect().right)""")
+    assert tools and max(tools) <= width, tools
+    page.screenshot(path=str(ARTIFACTS / f"side-names-{size}.png"))

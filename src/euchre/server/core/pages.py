@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 
 from .site import site_of
 from .sources import set_browser_cookie
@@ -32,31 +32,11 @@ class ClientFiles:
     """The folder holding ``index.html``, the scripts and the styles."""
 
 
-_GAME_PAGES = ("/table/", "/replay/")
-"""Pages of one table or game: a missing one gets the 404 page, saying it does not exist
-(never the table page's "not yours", which is for a table that exists)."""
-
-
-async def _known(request: Request, game_id: str) -> bool:
-    """Whether a table or game ``game_id`` runs here or is stored."""
-    site = site_of(request)
-    return site.manager.peek(game_id) is not None or await site.store.get(game_id) is not None
-
-
 async def client_page(request: Request) -> Response:
-    """The web client's page, for every path the client routes itself (``/``, ``/table/...``);
-    the 404 page for a table or game that does not exist."""
+    """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
     page = site_of(request)[ClientFiles].folder / "index.html"
     if not page.is_file():
         return PlainTextResponse("the web client is not installed", status_code=503)
-    game_id = request.path_params.get("table_id") or request.path_params.get("game_id")
-    if game_id is not None and request.url.path.startswith(_GAME_PAGES) \
-            and not await _known(request, str(game_id)):
-        missing = _page_404(request, "This table does not exist",
-                            "There is no table or game at this address: the link may be "
-                            "mistyped, or the table was never opened.")
-        if missing is not None:
-            return missing
     response = FileResponse(page, headers={"Cache-Control": "no-cache"})
     set_browser_cookie(request, response)  # the browser's id, for rated tables
     return response
@@ -67,23 +47,12 @@ _NOT_PAGES = ("/api/", "/ws/", "/static/", "/openapi.json", "/asyncapi.json", "/
 """Paths whose 404 stays JSON: the API, sockets, files and operations endpoints."""
 
 
-_HEADING = "<h1>Page not found</h1>"
-_TEXT = "There is no page at this address."
-
-
-def _page_404(request: Request, heading: str | None = None, text: str | None = None
-              ) -> Response | None:
-    """``404.html`` with status 404, its heading and first sentence replaced when given
-    (plain words of ours, never from the request); None if the file is missing."""
+def _page_404(request: Request) -> Response | None:
+    """``404.html`` with status 404 (None if the file is missing)."""
     page = site_of(request)[ClientFiles].folder / "404.html"
     if not page.is_file():
         return None
-    html = page.read_text(encoding="utf-8")
-    if heading is not None:
-        html = html.replace(_HEADING, f"<h1>{heading}</h1>")
-    if text is not None:
-        html = html.replace(_TEXT, text)
-    return HTMLResponse(html, status_code=404, headers={"Cache-Control": "no-cache"})
+    return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})
 
 
 def not_found_page(request: Request) -> Response | None:
