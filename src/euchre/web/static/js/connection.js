@@ -1,12 +1,13 @@
 // The table's WebSocket (protocol 2, docs/protocol.md): join with our token (and last version),
-// then a snapshot (the whole table) and events. Each event carries what it changed in the public
-// table beyond what the event says itself ("changes", as paths; an action appends its own line to
-// the history and a play its card to the trick, a trick is the last trick, a hand's result and a deal's commitments are set, the
-// table's version is the event's) and, to our seat only, what changed of our own part ("you": our
-// hand, our legal moves, our own discard); they are folded into the table here, one event one
-// render, with no rule of the game. Reconnects by itself; a rejoin sends the last version seen,
-// and the server answers with exactly the missed events while it keeps them (its last 64), else
-// a snapshot. With no token it watches instead (a spectator: no seat, the public view).
+// then a snapshot (the whole table) and events. An event carries what changed, not the table:
+// what it says itself is folded in here (an action's line in the history and a play's card in
+// the trick, a trick as the last trick, a hand's result, a deal's commitments; the table's
+// version is the event's), the last event of a move brings the rest of what the move changed in
+// the public table ("changes", as paths), and the first, to our seat only, what changed of our
+// own part ("you": our hand, our legal moves, our own discard). One event, one render, and no
+// rule of the game here. Reconnects by itself; a rejoin sends the last version seen, and the
+// server answers with exactly the missed events while it keeps them (its last 64), else a
+// snapshot. With no token it watches instead (a spectator: no seat, the public view).
 
 import { MY_ACCOUNT } from "./storage.js";
 
@@ -29,7 +30,7 @@ function setPath(table, path, value) {
   else node[last] = value;
 }
 
-/** Fold in what an event says itself (the server leaves it out of the changes: src/euchre/table/delta.py). */
+/** Fold in what an event says itself (the changes leave it out: src/euchre/table/delta.py). */
 function implied(table, event) {
   const view = table.view;
   switch (event.kind) {
