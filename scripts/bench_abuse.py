@@ -67,7 +67,7 @@ async def _play(base: str, out: Any, stop: Any, rng: random.Random,
             r.raise_for_status()
             table = r.json()
         async with connect(ws_base + table["ws"], max_size=2**22) as ws:
-            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             sent_at: float | None = None
             while not stop.is_set():
                 try:
@@ -292,7 +292,7 @@ async def nested_json(base: str, seconds: float) -> str:
 
     async def on_socket() -> str:
         async with ws_at(base, table["ws"], "127.0.0.21") as ws:
-            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             await recv_json(ws)
             try:
                 await ws.send('{"type": "action", "action": ' + body + "}")
@@ -320,7 +320,7 @@ async def hint_hog(base: str, seconds: float) -> str:
         async with client_at(base, address) as c:
             made = (await c.post("/api/tables", json={"kind": "practice"})).json()
         ws = await ws_at(base, made["ws"], address).__aenter__()
-        await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        await ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
         await my_turn(ws)
         return ws, made
 
@@ -419,7 +419,7 @@ async def fan_out(base: str, seconds: float) -> str:
         except Exception:
             refused += 1
             continue
-        await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        await ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
         m = await recv_json(ws, 5)
         if m is not None and m.get("type") != "error":
             joined += 1
@@ -461,7 +461,7 @@ async def old_rejoin(base: str, seconds: float) -> str:
         made = (await c.post("/api/tables", json={"kind": "practice"})).json()
     rng = random.Random(5)
     async with ws_at(base, made["ws"], "127.0.0.27") as ws:
-        await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        await ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
         stop_at = time.monotonic() + seconds
         version = 0
         while time.monotonic() < stop_at:
@@ -472,7 +472,8 @@ async def old_rejoin(base: str, seconds: float) -> str:
             await ws.send(json.dumps({"type": "action", "action": rng.choice(t["view"]["legal"])}))
     total = 0
     async with ws_at(base, made["ws"], "127.0.0.27") as ws:
-        await ws.send(json.dumps({"type": "join", "token": made["token"], "since": 1}))
+        await ws.send(json.dumps({"type": "join", "token": made["token"], "since": 1,
+            "protocol": 2}))
         while True:
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -611,7 +612,8 @@ async def move_flood(base: str, seconds: float) -> str:
             answers = 0
             try:
                 async with ws_at(base, made["ws"], address) as ws:
-                    await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+                    await ws.send(json.dumps({"type": "join", "token": made["token"],
+                        "protocol": 2}))
                     while time.monotonic() < stop_at:
                         for _ in range(50):
                             await ws.send(move)
@@ -659,7 +661,8 @@ async def hint_flood(base: str, seconds: float) -> str:
         while time.monotonic() < stop_at:
             try:
                 async with ws_at(base, made["ws"], address) as ws:
-                    await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+                    await ws.send(json.dumps({"type": "join", "token": made["token"],
+                        "protocol": 2}))
                     if await my_turn(ws) is None:
                         return
                     while time.monotonic() < stop_at:
@@ -678,7 +681,7 @@ async def hint_flood(base: str, seconds: float) -> str:
         address = "127.0.20.9"
         made = await table(address)
         async with ws_at(base, made["ws"], address) as ws:
-            await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+            await ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
             if await my_turn(ws) is None:
                 return
             await asyncio.sleep(0.5)  # the flood gets going first

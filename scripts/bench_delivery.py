@@ -95,11 +95,14 @@ def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...]
     for table_id, actor in actors.items():
         snapshots = Snapshots()
 
-        def render(frame: Any, seat: int | None, actor: Any = actor,
-                   snapshots: Snapshots = snapshots) -> Any:
+        def render(frame: Any, seat: int | None, now: float = 0.0, played: Any = None,
+                   actor: Any = actor, snapshots: Snapshots = snapshots) -> Any:
             return snapshots.render(actor.config, frame, seat, actor.policy, 0.0)
 
-        fanout = Fanout(table_id, render, 100)
+        try:  # the fan-out of protocol 2 takes the clock the tables are drawn at
+            fanout = Fanout(table_id, render, 100, lambda: 0.0)  # type: ignore[call-arg,unused-ignore]
+        except TypeError:  # an older tree's
+            fanout = Fanout(table_id, render, 100)  # type: ignore[call-arg,unused-ignore]
         for seat in seats:
             conn = Connection(_Socket())  # type: ignore[arg-type]
             conn.seat = seat

@@ -84,7 +84,7 @@ def joined_again(process: Process, table: dict[str, str], limit: float) -> None:
     while time.monotonic() < end:
         try:
             with connect(url, open_timeout=5) as ws:
-                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
                 while True:
                     if json.loads(ws.recv(timeout=1.0))["type"] == "joined":
                         return

@@ -233,7 +233,7 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
             playing = True
             stats.playing += 1
         async with opened as ws:
-            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             sent_at: float | None = None
             while time.monotonic() < stats.stop_at:
                 try:

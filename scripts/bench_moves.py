@@ -39,7 +39,7 @@ from euchre.table.fanout import Outgoing
 from euchre.table.manager import TableManager
 from euchre.table.pacing import LoopScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.wire import EventMessage, HandOverEvent
+from euchre.table.wire import EventMessage, GameOverEvent, HandOverEvent
 
 
 class Person:
@@ -66,15 +66,14 @@ class Person:
             return
         if isinstance(message.event, HandOverEvent):
             self._start(self.actor.go_on(0, message.event.summary.hand_number))
-        table = message.table
-        if table.game_over:
+        if isinstance(message.event, GameOverEvent):
             self.bench.finished(self)
             return
-        if self.moving or message.version != table.version or table.view is None \
-                or not table.view.legal:
+        legal = (message.you or {}).get("legal")  # the seat's moves, sent when its turn comes
+        if self.moving or not legal:
             return
         self.moving = True
-        self._start(self.move(self.rng.choice(table.view.legal)))
+        self._start(self.move(self.rng.choice(legal)))
 
     async def move(self, text: str) -> None:
         try:

@@ -88,7 +88,7 @@ async def play(base: str, http: httpx.AsyncClient, rng: random.Random, state: Pl
         ws_base = base.replace("http://", "ws://")
         async with connect(ws_base + table["ws"], max_size=2**20, open_timeout=120,
                            ping_interval=None) as ws:
-            await ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             if await _play_game(ws, rng, state):
                 return
 

@@ -94,7 +94,7 @@ async def quiet_table(base: str, address: str = "127.0.13.9") -> QuietTable:
         assert started.status_code == 200, started.text
     rng = random.Random(1)
     async with connect(ws_url(base, made["ws"]), local_addr=(address, 0)) as ws:
-        await ws.send(json.dumps({"type": "join", "token": mal["token"]}))
+        await ws.send(json.dumps({"type": "join", "protocol": 2, "token": mal["token"]}))
         waiting = False  # Mal's move was sent and has not come back yet
         while True:
             m = await recv(ws)
@@ -150,7 +150,7 @@ class _Spectators:
             self.out.note("spectator", f"not opened ({type(e).__name__})")
             return
         try:
-            await ws.send(json.dumps({"type": "watch", "since": since}))
+            await ws.send(json.dumps({"type": "watch", "protocol": 2, "since": since}))
         except ConnectionClosed as e:  # refused on opening (the address's cap)
             self.out.note("spectator", f"closed {e.rcvd.code if e.rcvd else 'open'}")
             return
@@ -188,7 +188,7 @@ async def _join_mal(base: str, table: QuietTable, n: int) -> tuple[ClientConnect
     times in a minute may open no more for a while."""
     address = FLOOD_ADDRESSES[3] if n == 0 else f"127.0.14.{n % 250 + 1}"
     ws = await connect(ws_url(base, table.ws), local_addr=(address, 0))
-    await ws.send(json.dumps({"type": "join", "token": table.mal}))
+    await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table.mal}))
     joined = await recv(ws)
     assert joined is not None and joined["type"] == "joined", joined
     return ws, int(joined["version"])
@@ -199,7 +199,7 @@ async def _mal_round(ws: ClientConnection, table: QuietTable, out: Flood) -> boo
     the server closed the socket (its message rate: told once, then closed)."""
     junk: list[str] = ["not json", "[1, 2, 3]", '{"type": "dance"}', '{"type": "action"}',
                        json.dumps({"type": "action", "action": "x" * 5000}),
-                       json.dumps({"type": "join", "token": table.mal})]
+                       json.dumps({"type": "join", "protocol": 2, "token": table.mal})]
     sent = [("junk", text) for text in junk]
     sent += [("move for another seat", json.dumps({"type": "action", "action": a}))
              for a in MOVES]
@@ -226,7 +226,7 @@ async def _extra_seat_sockets(base: str, table: QuietTable, out: Flood) -> None:
     sockets = []
     for _ in range(6):
         ws = await connect(ws_url(base, table.ws), local_addr=(FLOOD_ADDRESSES[0], 0))
-        await ws.send(json.dumps({"type": "join", "token": table.mal}))
+        await ws.send(json.dumps({"type": "join", "protocol": 2, "token": table.mal}))
         m = await recv(ws)
         out.note("another socket on Mal's seat",
                  "joined" if m and m["type"] == "joined" else f"error {m and m.get('code')}")
@@ -240,7 +240,8 @@ async def _forged(base: str, table: QuietTable, out: Flood, http: httpx.AsyncCli
                   rng: random.Random) -> None:
     """A join with a forged token, and seat claims at the started table."""
     async with connect(ws_url(base, table.ws), local_addr=(FLOOD_ADDRESSES[1], 0)) as ws:
-        await ws.send(json.dumps({"type": "join", "token": f"forged-{rng.random()}"}))
+        await ws.send(json.dumps({"type": "join", "token": f"forged-{rng.random()}",
+            "protocol": 2}))
         m = await recv(ws)
         out.note("forged token", f"error {m and m.get('code')}")
     for seat in (1, 2, 3):

@@ -1,4 +1,5 @@
-"""Fixtures every test folder shares: Playwright with Chromium.
+"""Fixtures every test folder shares: Playwright with Chromium; table sockets read through
+the test client fold their events as the browser does (``tests/folding.py``).
 
 The live server the browser tests use is ``live_server`` in ``tests/live_server.py``.
 
@@ -21,8 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+import folding
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Playwright
+
+folding.install()  # table sockets read in tests fold like the browser's (tests/folding.py)
 
 CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

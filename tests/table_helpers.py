@@ -3,6 +3,7 @@ that moves fake time until a person must act, and the cards a seat may see."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
@@ -15,10 +16,12 @@ from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.storage import GameStore, MemoryStore
 from euchre.table.actor import TableActor, TableDeps
+from euchre.table.delta import Folder
 from euchre.table.fanout import Outgoing
 from euchre.table.manager import TableManager
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
+from folding import folded
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}
 """Every card's text (the joker included)."""
@@ -43,13 +46,20 @@ class Recorder:
         self.seat = seat
         self.actor = actor
         self.messages: list[dict[str, Any]] = []
+        self.folder = Folder()  # the table as a client folds it from the messages
+        self.tables: list[dict[str, Any] | None] = []
+        """The folded table after each message (None before the first snapshot)."""
         self.games: list[GameState | None] = []
 
     def send(self, message: Outgoing | dict[str, Any]) -> None:
         """Keep the message as a client gets it (its JSON text, decoded;
         a test may hand it plain data too, to check a scan)."""
         text = message.text if isinstance(message, Outgoing) else json.dumps(message)
-        self.messages.append(json.loads(text))
+        # Folded as a client folds it: a snapshot or event gets "table", the table so far
+        # (tests/folding.py; a rejoin with ``since`` and no table yet: not folded).
+        decoded = folded(self.folder, json.loads(text))
+        self.messages.append(decoded)
+        self.tables.append(copy.deepcopy(self.folder.table))
         self.games.append(self.actor.game if self.actor is not None else None)
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -61,8 +71,31 @@ class Recorder:
         return self.of_type("event")
 
     def last_table(self) -> dict[str, Any]:
-        """The latest table snapshot received."""
-        return next(m["table"] for m in reversed(self.messages) if "table" in m)
+        """The table as folded from every message so far (a copy)."""
+        assert self.folder.table is not None
+        return copy.deepcopy(self.folder.table)
+
+    def table_messages(self) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(message, the folded table right after it) of each snapshot and event."""
+        return [(m, t) for m, t in zip(self.messages, self.tables, strict=True)
+                if t is not None and m["type"] in ("snapshot", "event")]
+
+
+def comparable(x: Any) -> Any:
+    """A table as JSON, for comparing a folded one with one sent whole: a null field and
+    an absent one are the same, and ``clock_played`` (a snapshot's own) is left out."""
+    if isinstance(x, dict):
+        return {k: comparable(v) for k, v in x.items()
+                if v is not None and k != "clock_played"}
+    if isinstance(x, list):
+        return [comparable(v) for v in x]
+    return x
+
+
+def same_table(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two tables are the same (:func:`comparable`), the time-left fields aside
+    when they were drawn at different moments."""
+    return bool(comparable(a) == comparable(b))
 
 
 def make_table(

@@ -67,7 +67,7 @@ class HandView:
     """Cards played to the trick in progress, in play order from the leader."""
     tricks: tuple[Trick, ...]
     """Completed tricks as (leader, cards, winner): every card this seat has seen played (the
-    seat's own memory; a person at a table is sent only the last, see :meth:`to_table_json`)."""
+    seat's own memory; a person at a table is sent only the last: ``euchre.table.observer``)."""
     tricks_won: tuple[int, int]
     """Tricks won this hand by seats 0 & 2 and by seats 1 & 3."""
     points: tuple[int, int]
@@ -108,34 +108,10 @@ class HandView:
             return len(self.trick)
         return len(self.tricks[-1][1]) if self.tricks else 0
 
-    def to_table_json(self) -> dict[str, Any]:
-        """:meth:`to_json` as a person at a table is sent it, under table law 11: a play before
-        the ones on view (:attr:`plays_on_view`) shows only its kind, ``"play"``, like another
-        seat's discard. Computer players keep the full view, their own memory of the hand."""
-        out = self.to_json()
-        keep = self.plays_on_view
-        history: list[list[Any]] = out["history"]
-        for entry in reversed(history):
-            if entry[1].startswith(A.PLAY):
-                if keep:
-                    keep -= 1
-                else:
-                    entry[1] = A.PLAY
-        return out
-
-    def to_public_json(self) -> dict[str, Any]:
-        """:meth:`to_table_json` as a spectator is sent it: no seat, no hand, no discard, no
-        farmer's swap, no legal moves, and every hidden action only by its kind."""
-        out = self.to_table_json()
-        for entry, (_, action) in zip(out["history"], self.history, strict=True):
-            if action is not None and action.kind in _HIDDEN_KINDS:
-                entry[1] = action.kind
-        out.update(seat=None, hand=[], discard=None, farmer_gave=[], legal=[])
-        return out
-
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (cards in text notation): the full view, every play
-        of the hand included (for programs and computer players; see :meth:`to_table_json`)."""
+        of the hand included (for programs and computer players; a person at a table is sent
+        what ``euchre.table.observer`` lets them see)."""
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),

@@ -300,7 +300,7 @@ def test_a_coin_table_holds_the_stake_and_leaving_costs_the_fee(client: TestClie
     assert balance(client) == 450
     # The closed table plays no more.
     with client.websocket_connect(table["ws"]) as ws:
-        ws.send_json({"type": "join", "token": table["token"]})
+        ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
         assert ws.receive_json()["type"] == "joined"
         snapshot = ws.receive_json()
         ws.send_json({"type": "action", "action": "pass"})
@@ -354,7 +354,7 @@ def test_a_whole_coin_game_pays_a_win_once(client: TestClient) -> None:
     me = sign_up(client, "mallory")
     _, table = open_coin(client, me["csrf"], 50)
     with client.websocket_connect(table["ws"]) as ws:
-        ws.send_json({"type": "join", "token": table["token"]})
+        ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
         player = SocketPlayer(ws, 3)
         player.play()
     winner = player.table["winner"]
@@ -385,7 +385,7 @@ def test_no_hints_at_a_coin_table(client: TestClient) -> None:
     me = sign_up(client, "hinty")
     _, table = open_coin(client, me["csrf"], 10)
     with client.websocket_connect(table["ws"]) as ws:
-        ws.send_json({"type": "join", "token": table["token"]})
+        ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
         player = SocketPlayer(ws, 5)
         player.play(1)  # our turn came (and went): the hint is refused at any moment
         ws.send_json({"type": "hint"})

@@ -76,7 +76,7 @@ class Seat:
 
 def _play(server: ServerProcess, table: dict[str, Any], seed: int, moves: int | None) -> Seat:
     with connect(f"ws://127.0.0.1:{server.port}{table['ws']}") as ws:
-        ws.send(json.dumps({"type": "join", "token": table["token"]}))
+        ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
         seat = Seat(ws, seed)
         made = seat.play(moves)
         assert moves is None or made == moves

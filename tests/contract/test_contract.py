@@ -56,7 +56,7 @@ def test_a_practice_game_sends_only_documented_messages() -> None:
     with TestClient(recording) as client:
         table = client.post("/api/tables", json={"preset": "classic"}).json()
         with client.websocket_connect(table["ws"]) as ws:
-            ws.send_json({"type": "join", "token": table["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             ws.send_json({"type": "ping"})
             ws.send_json({"type": "hint"})
             ws.send_json({"type": "action"})  # refused: a documented error message
@@ -86,7 +86,7 @@ def test_a_coin_game_sends_only_documented_messages() -> None:
         table = opened.json()
         client.post("/api/tables", json={"kind": "coin", "stake": 100}, headers=csrf)  # 409
         with client.websocket_connect(table["ws"]) as ws:
-            ws.send_json({"type": "join", "token": table["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             ws.send_json({"type": "hint"})  # refused at coin tables
             assert play_to_the_end(ws, refusals=frozenset({"hint_unavailable"}))["game_over"]
         for path in ("/api/me", "/api/me/ledger", "/api/me/games", "/api/stakes"):
@@ -115,9 +115,10 @@ def test_an_online_game_sends_only_documented_messages() -> None:
                            json={"token": made["token"]}).status_code == 200
         with client.websocket_connect(made["ws"]) as ann, \
                 client.websocket_connect(made["ws"]) as bo:
-            ann.send_json({"type": "join", "token": made["token"]})
-            bo.send_json({"type": "join", "token": bob.json()["token"]})
-            bo.send_json({"type": "join", "token": bob.json()["token"]})  # already joined
+            ann.send_json({"type": "join", "protocol": 2, "token": made["token"]})
+            bo.send_json({"type": "join", "protocol": 2, "token": bob.json()["token"]})
+            bo.send_json({"type": "join", "token": bob.json()["token"],
+                "protocol": 2})  # already joined
             assert ann.receive_json()["type"] == "joined"
             seen = [bo.receive_json()]
             while seen[-1]["type"] != "error" and len(seen) < 10:
@@ -129,10 +130,11 @@ def test_an_online_game_sends_only_documented_messages() -> None:
         client.post(f"/api/tables/{alone['id']}/start", json={"token": alone["token"]})
         with client.websocket_connect(alone["ws"]) as di, \
                 client.websocket_connect(alone["ws"]) as eve:
-            eve.send_json({"type": "watch", "since": 0})  # a spectator watches it all
+            eve.send_json({"type": "watch", "since": 0,
+                "protocol": 2})  # a spectator watches it all
             eve.send_json({"type": "action", "action": "pass"})  # refused: no seat
             assert eve.receive_json()["seat"] is None
-            di.send_json({"type": "join", "token": alone["token"]})
+            di.send_json({"type": "join", "protocol": 2, "token": alone["token"]})
             di.send_json({"type": "hint"})  # refused at online tables
             assert play_to_the_end(di, refusals=frozenset({"hint_unavailable"}))["game_over"]
             while not eve.receive_json().get("table", {}).get("game_over"):
@@ -140,7 +142,7 @@ def test_an_online_game_sends_only_documented_messages() -> None:
         private = client.post("/api/tables", json={"kind": "online", "spectators": False}).json()
         client.post(f"/api/tables/{private['id']}/start", json={"token": private["token"]})
         with client.websocket_connect(private["ws"]) as nosy:
-            nosy.send_json({"type": "watch"})
+            nosy.send_json({"type": "watch", "protocol": 2})
             assert nosy.receive_json()["code"] == "private"
         http, socket = check_everything_sent(client, recording)
     assert http >= 8 and socket > 50
@@ -270,7 +272,7 @@ def test_health_readiness_and_metrics() -> None:
                                 "solver": "ok", "redis": "not used"}
         table = client.post("/api/tables", json={}).json()
         with client.websocket_connect(table["ws"]) as ws:
-            ws.send_json({"type": "join", "token": table["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             play_to_the_end(ws)
         text = client.get("/metrics", headers={"Authorization": "Bearer scrape-me"}).text
         assert 'euchre_tables{kind="practice"} 1.0' in text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 from typing import Any
@@ -11,10 +12,12 @@ from euchre.actions import Action
 from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.table.actor import TableActor, TableDeps
+from euchre.table.delta import Folder
 from euchre.table.fanout import Outgoing
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.view import HandView
+from folding import folded
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}
 """Card notation -> card, the joker included."""
@@ -44,13 +47,20 @@ class Recorder:
         self.seat: int | None = seat
         self.actor = actor
         self.messages: list[dict[str, Any]] = []
+        self.folder = Folder()  # the table as a client folds it from the messages
+        self.tables: list[dict[str, Any] | None] = []
+        """The folded table after each message (None before the first snapshot)."""
         self.games: list[GameState] = []
 
     def send(self, message: Outgoing | dict[str, Any]) -> None:
         """Keep it as a browser gets it (its JSON text, decoded;
         a test may hand it plain data too, to check a scan)."""
         text = message.text if isinstance(message, Outgoing) else json.dumps(message)
-        self.messages.append(json.loads(text))
+        # Folded as a client folds it: a snapshot or event gets "table", the table so far
+        # (tests/folding.py; a rejoin with ``since`` and no table yet: not folded).
+        decoded = folded(self.folder, json.loads(text))
+        self.messages.append(decoded)
+        self.tables.append(copy.deepcopy(self.folder.table))
         self.games.append(self.actor.game)
 
     def events(self) -> list[dict[str, Any]]:

@@ -89,7 +89,7 @@ class Players:
         self._stack = contextlib.ExitStack()
         for seat, token in enumerate(tokens):
             ws = self._stack.enter_context(connect(f"{ws_base}/ws/tables/{table_id}"))
-            ws.send(json.dumps({"type": "join", "token": token}))
+            ws.send(json.dumps({"type": "join", "protocol": 2, "token": token}))
             self.sockets[seat] = ws
 
     def _read(self, seat: int, timeout: float) -> bool:

@@ -101,7 +101,7 @@ def test_lobby_sockets_are_capped_per_address_and_take_only_pings() -> None:
             assert refused.value.code == 4429
         with client.websocket_connect("/ws/lobby") as ws:
             ws.receive_json()
-            ws.send_text('{"type": "join"}')
+            ws.send_text('{"type": "join", "protocol": 2}')
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 1008

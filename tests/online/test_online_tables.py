@@ -155,7 +155,7 @@ def test_the_api_opens_lists_seats_and_starts_an_online_table(client: TestClient
 
     for token, seat_number in ((made["token"], 0), (bob, 1)):
         with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-            ws.send_json({"type": "join", "token": token})
+            ws.send_json({"type": "join", "protocol": 2, "token": token})
             assert ws.receive_json()["seat"] == seat_number
             snap = ws.receive_json()
             assert snap["type"] == "snapshot" and snap["table"]["seat"] == seat_number
@@ -174,7 +174,7 @@ def test_no_hints_at_an_online_table(client: TestClient) -> None:
     assert client.post(f"/api/tables/{made['id']}/start",
                        json={"token": made["token"]}).status_code == 200
     with client.websocket_connect(made["ws"]) as ws:
-        ws.send_json({"type": "join", "token": made["token"]})
+        ws.send_json({"type": "join", "protocol": 2, "token": made["token"]})
         assert ws.receive_json()["type"] == "joined"
         assert ws.receive_json()["type"] == "snapshot"
         ws.send_json({"type": "hint"})

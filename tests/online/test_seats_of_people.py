@@ -63,7 +63,7 @@ class Browsers:
 
 def _join(ws: Any, token: str | None = None) -> dict[str, Any]:
     """Join (no token: as the signed-in person); the first answer."""
-    ws.send_json({"type": "join", **({"token": token} if token else {})})
+    ws.send_json({"type": "join", "protocol": 2, **({"token": token} if token else {})})
     answer: dict[str, Any] = ws.receive_json()
     return answer
 

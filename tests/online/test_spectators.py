@@ -17,7 +17,7 @@ from euchre.bots import make
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
 from euchre.table.actor import SPECTATOR_COUNT_EVERY, TableError
-from euchre.table.law11 import plays_on_view
+from euchre.table.observer import plays_on_view
 
 _seeds = itertools.count()
 
@@ -95,8 +95,8 @@ def test_a_spectator_watches_a_whole_game_and_sees_no_hidden_card() -> None:
         made = open_table(client)
         with client.websocket_connect(made["ws"]) as ann, \
                 client.websocket_connect(made["ws"]) as eve:
-            ann.send_json({"type": "join", "token": made["token"]})
-            eve.send_json({"type": "watch"})
+            ann.send_json({"type": "join", "protocol": 2, "token": made["token"]})
+            eve.send_json({"type": "watch", "protocol": 2})
             joined = eve.receive_json()
             assert joined == {"type": "joined", "table_id": made["id"], "seat": None,
                               "version": joined["version"]}
@@ -135,11 +135,11 @@ def test_a_spectators_move_is_refused_and_changes_nothing() -> None:
     with TestClient(app()) as client:
         made = open_table(client)
         with client.websocket_connect(made["ws"]) as eve:
-            eve.send_json({"type": "watch", "since": 0})
+            eve.send_json({"type": "watch", "protocol": 2, "since": 0})
             assert eve.receive_json()["seat"] is None
             for move in ({"type": "action", "action": "pass"},
-                         {"type": "join", "token": made["token"]},
-                         {"type": "hint"}, {"type": "watch"}):
+                         {"type": "join", "protocol": 2, "token": made["token"]},
+                         {"type": "hint"}, {"type": "watch", "protocol": 2}):
                 eve.send_json(move)
             eve.send_json({"type": "ping"})
             errors = []
@@ -158,7 +158,7 @@ def test_a_private_table_cannot_be_watched() -> None:
         made = open_table(client, spectators=False)
         assert client.get(f"/api/online/{made['id']}").json()["spectators"] is False
         with client.websocket_connect(made["ws"]) as eve:
-            eve.send_json({"type": "watch"})
+            eve.send_json({"type": "watch", "protocol": 2})
             refused = eve.receive_json()
             eve.send_json({"type": "action", "action": "pass"})
             not_joined = eve.receive_json()

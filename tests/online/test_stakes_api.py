@@ -194,10 +194,10 @@ def test_away_past_the_grace_at_a_stake_table_costs_the_stake_and_fee(tmp_path: 
                          {"token": ann_token}).status_code == 200
         assert client.portal is not None
         with client.websocket_connect(f"/ws/tables/{table_id}") as ann_ws:
-            ann_ws.send_json({"type": "join", "token": ann_token})
+            ann_ws.send_json({"type": "join", "protocol": 2, "token": ann_token})
             assert ann_ws.receive_json()["type"] == "joined"
             with client.websocket_connect(f"/ws/tables/{table_id}") as bob_ws:
-                bob_ws.send_json({"type": "join", "token": bob})
+                bob_ws.send_json({"type": "join", "protocol": 2, "token": bob})
                 assert bob_ws.receive_json()["type"] == "joined"
             kinds: list[str] = []
             while "away" not in kinds:

@@ -67,7 +67,7 @@ def test_away_mark_left_mark_and_the_leave_button(new_context: NewContext, base_
     bob, cyd = people[1].name, people[2].name
     # Bob opens the table, then his connection drops: he is away, counting down
     with connect(base_url.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
-        ws.send(json.dumps({"type": "join", "token": tokens[1]}))
+        ws.send(json.dumps({"type": "join", "protocol": 2, "token": tokens[1]}))
         ws.recv(timeout=20)
     away = page.locator(".away-line")
     expect(away).to_contain_text(f"{bob} is away — 0:5")

@@ -59,7 +59,7 @@ def _person_plays(base: str, table_id: str, token: str, seat: int,
         since = seen[-1]["table"]["version"] if seen and "table" in seen[-1] else None
         try:
             with connect(base.replace("http", "ws") + f"/ws/tables/{table_id}") as ws:
-                ws.send(json.dumps({"type": "join", "token": token, "since": since}))
+                ws.send(json.dumps({"type": "join", "protocol": 2, "token": token, "since": since}))
                 while True:
                     message = json.loads(ws.recv(timeout=120))
                     table = message.get("table")

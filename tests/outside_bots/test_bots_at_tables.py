@@ -33,7 +33,7 @@ def _open_online(client: TestClient, token: str, **options: Any) -> dict[str, An
 
 def _join(ws: WebSocketTestSession, token: str) -> dict[str, Any]:
     """Join a seat; the first snapshot."""
-    ws.send_json({"type": "join", "token": token})
+    ws.send_json({"type": "join", "protocol": 2, "token": token})
     assert ws.receive_json()["type"] == "joined"
     snapshot: dict[str, Any] = ws.receive_json()
     assert snapshot["type"] == "snapshot"
@@ -160,7 +160,7 @@ def test_a_revoked_token_is_refused_at_once_and_its_socket_closed(db_url: str) -
                 pass
         # A new socket with the seat's token is refused; so is every request as the bot.
         with client.websocket_connect(f"/ws/tables/{table_id}") as again:
-            again.send_json({"type": "join", "token": made["token"]})
+            again.send_json({"type": "join", "protocol": 2, "token": made["token"]})
             while (message := again.receive_json())["type"] != "error":
                 pass
             assert message["code"] == "revoked"
@@ -193,8 +193,8 @@ SAME_ANSWERS = [
     '{"type": "action"}',
     '{"type": "hint"}',
     '{"type": "seed", "hand_number": 1, "seed": "zz"}',
-    '{"type": "join", "token": "again"}',
-    '{"type": "watch"}',
+    '{"type": "join", "protocol": 2, "token": "again"}',
+    '{"type": "watch", "protocol": 2}',
 ]
 """Messages a person and a bot both send; they must get the same answers."""
 

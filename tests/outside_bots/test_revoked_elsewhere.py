@@ -43,7 +43,7 @@ def test_a_revocation_in_one_process_closes_the_socket_in_another(tmp_path: Path
         table = two.post("/api/tables", json={"kind": "practice"},
                          headers=as_bot(made["token"])).json()
         with two.websocket_connect(f"/ws/tables/{table['id']}") as bot:
-            bot.send_json({"type": "join", "token": table["token"]})
+            bot.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             assert bot.receive_json()["type"] == "joined"
             r = one.delete(f"/api/me/bots/{made['id']}", headers=changing(csrf))
             assert r.status_code == 200

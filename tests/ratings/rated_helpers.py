@@ -125,7 +125,7 @@ def play_to_the_end(client: TestClient, table_id: str, tokens: list[str], seed: 
     seats = [Seat(ws.__enter__()) for ws in opened]
     try:
         for seat, token in zip(seats, tokens, strict=True):
-            seat.ws.send_json({"type": "join", "token": token})
+            seat.ws.send_json({"type": "join", "protocol": 2, "token": token})
             seat.read()  # joined
             seat.read()  # snapshot
         south = seats[0]

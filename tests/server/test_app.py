@@ -100,7 +100,7 @@ def join(client: TestClient, table: dict[str, Any], since: int | None = None
          ) -> Iterator[WebSocketTestSession]:
     """A socket joined to the table's person seat."""
     with client.websocket_connect(table["ws"]) as ws:
-        ws.send_json({"type": "join", "token": table["token"], "since": since})
+        ws.send_json({"type": "join", "protocol": 2, "token": table["token"], "since": since})
         yield ws
 
 
@@ -151,7 +151,7 @@ def test_a_malformed_message_and_an_illegal_move_are_refused_and_change_nothing(
         for raw, code in [("{nope", "bad_message"), ('{"type": "dance"}', "bad_message"),
                           ('{"type": "action", "action": "play XX"}', "illegal"),
                           ('{"type": "action", "action": "renege 1 by 0"}', "illegal"),
-                          ('{"type": "join", "token": "again"}', "bad_message")]:
+                          ('{"type": "join", "protocol": 2, "token": "again"}', "bad_message")]:
             ws.send_text(raw)
             m = player.receive()
             assert m["type"] == "error" and m["code"] == code and m["message"]
@@ -169,12 +169,33 @@ def test_join_is_required_and_checked(client: TestClient) -> None:
     with client.websocket_connect(table["ws"]) as ws:
         ws.send_json({"type": "action", "action": "pass"})
         assert ws.receive_json()["code"] == "not_joined"
-        ws.send_json({"type": "join", "token": "wrong"})
+        ws.send_json({"type": "join", "protocol": 2, "token": "wrong"})
         assert ws.receive_json()["code"] == "bad_token"
         ws.send_json({"type": "ping"})
         assert ws.receive_json() == {"type": "pong"}
     with client.websocket_connect("/ws/tables/nosuch") as ws:
         assert ws.receive_json()["code"] == "no_table"
+
+
+def test_a_client_of_the_old_protocol_is_told_to_reload_and_closed(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    from euchre.server.tables.ws import CLOSE_OLD_PROTOCOL
+
+    table = open_table(client)
+    for hello in ({"type": "join", "token": table["token"]}, {"type": "watch"},
+                  {"type": "join", "token": table["token"], "protocol": 1}):
+        with client.websocket_connect(table["ws"]) as ws:
+            ws.send_json(hello)
+            told = ws.receive_json()
+            assert told["type"] == "error" and told["code"] == "old_protocol"
+            assert "reload" in told["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == CLOSE_OLD_PROTOCOL == 4426
+    with join(client, table) as ws:  # the table was not touched: a protocol 2 join plays
+        assert ws.receive_json()["type"] == "joined"
+        assert ws.receive_json()["type"] == "snapshot"
 
 
 def test_reconnecting_with_since_gets_the_missing_events(client: TestClient) -> None:

@@ -104,7 +104,7 @@ def test_a_killed_server_resumes_the_table_from_storage(tmp_path: Path) -> None:
     with server(db, port) as first:
         table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
         with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             before = play(ws, rng, moves=4, seen=shown)
         first.kill()  # SIGKILL: no shutdown, nothing flushed on the way out
         first.wait()
@@ -119,7 +119,7 @@ def test_a_killed_server_resumes_the_table_from_storage(tmp_path: Path) -> None:
         if after["version"] == before["version"]:
             assert after["view"] == before["view"]
         with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             end = play(ws, rng, moves=None)
         assert end["game_over"] and end["winner"] in (0, 1)
         record = httpx.get(f"{base}/api/games/{table['id']}/record").text

@@ -98,7 +98,7 @@ def test_a_move_is_refused_while_postgresql_is_down_and_the_game_goes_on_after(
         table = client.post("/api/tables", json={"kind": "practice"}).json()
         with client.websocket_connect(table["ws"]) as ws:
             seat = Seat(ws)
-            ws.send_json({"type": "join", "token": table["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             assert seat.receive()["type"] == "joined"
             seat.until_my_turn()
             ws.send_json({"type": "ping"})

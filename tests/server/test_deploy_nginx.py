@@ -99,7 +99,7 @@ def test_a_game_through_nginx_survives_a_killed_process(nginx_exe, tmp_path):
             base = f"http://127.0.0.1:{port}"
             table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
             with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:  # upgraded via nginx
-                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
                 play(ws, rng, moves=5)
                 at = persons_turn(ws)
             first.proc.kill()  # the table's owner, or the process relaying to it
@@ -108,7 +108,7 @@ def test_a_game_through_nginx_survives_a_killed_process(nginx_exe, tmp_path):
             for _ in range(100):  # reconnect, as the page does, until the game is over
                 try:
                     with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
-                        ws.send(json.dumps({"type": "join", "token": table["token"],
+                        ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"],
                                             "since": at["version"]}))
                         end = play(ws, rng, moves=None)
                         break
@@ -138,10 +138,10 @@ def _two_tabs(base: str, ws_base: str, rng: random.Random, tables: int) -> None:
     for _ in range(tables):
         table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
         with connect(f"{ws_base}{table['ws']}") as first:
-            first.send(json.dumps({"type": "join", "token": table["token"]}))
+            first.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             play(first, rng, moves=2)
             with connect(f"{ws_base}{table['ws']}") as second:
-                second.send(json.dumps({"type": "join", "token": table["token"]}))
+                second.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
                 for _ in range(3):
                     now = persons_turn(second)
                     if now["game_over"]:

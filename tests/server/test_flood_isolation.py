@@ -104,7 +104,7 @@ class Bob:
                              json={"token": made["token"]})
         assert started.status_code == 200, started.text
         self.ws = connect(self.base.replace("http://", "ws://") + made["ws"]).__enter__()
-        self.ws.send(json.dumps({"type": "join", "token": made["token"]}))
+        self.ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
         self.made = made
         self.version: int | None = None
         self.table: dict[str, Any] | None = None

@@ -76,7 +76,7 @@ async def at_my_turn(base: str, address: str) -> tuple[ClientConnection, tuple[s
         assert r.status_code == 201, r.text
         made = r.json()
     ws = await ws_from(address, base.replace("http://", "ws://") + made["ws"])
-    await ws.send(json.dumps({"type": "join", "token": made["token"]}))
+    await ws.send(json.dumps({"type": "join", "protocol": 2, "token": made["token"]}))
     while True:
         m = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert m["type"] != "error", m

@@ -104,7 +104,7 @@ def test_a_clients_hint_share_holds_across_the_processes_of_a_site(
         for client in site:  # one table at each process, the same client address
             table = client.post("/api/tables", json={"kind": "practice"}).json()
             ws = stack.enter_context(client.websocket_connect(table["ws"]))
-            ws.send_json({"type": "join", "token": table["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
             _my_turn(ws)
             sockets.append(ws)
         first, second = sockets

@@ -16,10 +16,12 @@ from euchre.server.wire.socket import (
 
 
 def test_each_message_type_parses() -> None:
-    assert parse_client_message('{"type": "join", "token": "T"}') == Join("T", None)
-    assert parse_client_message('{"type": "join", "token": "T", "since": 4}') == Join("T", 4)
+    assert parse_client_message('{"type": "join", "protocol": 2, "token": "T"}') == Join(
+        "T", None, 2)
+    assert parse_client_message(
+        '{"type": "join", "protocol": 2, "token": "T", "since": 4}') == Join("T", 4, 2)
     # no token: the signed-in person's own seat (the socket's session says whose)
-    assert parse_client_message('{"type": "join", "since": 2}') == Join(None, 2)
+    assert parse_client_message('{"type": "join", "protocol": 2, "since": 2}') == Join(None, 2, 2)
     assert parse_client_message('{"type": "action", "action": "play JH"}') == Act("play JH")
     assert parse_client_message('{"type": "hint"}') == Hint()
     assert parse_client_message(b'{"type": "ping"}') == Ping()
@@ -34,17 +36,18 @@ def test_each_message_type_parses() -> None:
         ("[1, 2]", "JSON object"),
         ('{"kind": "join"}', "unknown message type None"),
         ('{"type": "shout"}', "unknown message type 'shout'"),
-        ('{"type": "join", "token": 5}', "token"),
-        ('{"type": "join", "token": "T", "since": -1}', "since"),
-        ('{"type": "join", "token": "T", "since": true}', "since"),
-        ('{"type": "join", "token": "T", "since": "3"}', "since"),
+        ('{"type": "join", "protocol": 2, "token": 5}', "token"),
+        ('{"type": "join", "protocol": 2, "token": "T", "since": -1}', "since"),
+        ('{"type": "join", "protocol": 2, "token": "T", "since": true}', "since"),
+        ('{"type": "join", "protocol": 2, "token": "T", "since": "3"}', "since"),
         ('{"type": "action"}', "action"),
         ('{"type": "action", "action": "  "}', "action"),
         ('{"type": "action", "action": "pass", "seat": 2}', "unexpected field 'seat'"),
         ('{"type": "hint", "x": 1}', "unexpected field 'x'"),
         ("{" + " " * MAX_MESSAGE_BYTES + "}", "too long"),
         (b"\xff\xfe", "not JSON"),
-        ('{"type": "join", "token": ' + "[" * 20 + "]" * 20 + "}", "nested too deeply"),
+        ('{"type": "join", "protocol": 2, "token": ' + "[" * 20 + "]" * 20 + "}",
+         "nested too deeply"),
         ('{"type": "seed", "hand_number": 1.5, "seed": "ab"}', "hand_number"),
     ],
 )
@@ -59,25 +62,17 @@ def test_a_connection_writes_a_table_message_encoded_once_for_its_audience() -> 
     fan-out does: tests/table/test_fanout.py)."""
     import json
 
-    import msgspec
-
     from euchre.server.tables.ws import Connection
     from euchre.server.wire.socket import Joined, Pong
     from euchre.table.fanout import Outgoing
 
-    encoded: list[bytes] = []
     message = Joined(table_id="x", seat=None, version=3)
-
-    def encode() -> bytes:
-        encoded.append(msgspec.json.encode(message))
-        return encoded[-1]
-
-    shared = Outgoing(message, encode)
+    shared = Outgoing(message)
     conns = [Connection(None), Connection(None)]  # type: ignore[arg-type]
     for conn in conns:
         conn.send(shared)
     texts = [conn.outbox.get_nowait() for conn in conns]
-    assert len(encoded) == 1 and texts[0] is texts[1]
+    assert texts[0] is texts[1]  # encoded once, by the first
     assert json.loads(texts[0] or "") == {"type": "joined", "table_id": "x", "seat": None,
                                           "version": 3}
     assert json.loads(conns[0].encode(Pong())) == {"type": "pong"}

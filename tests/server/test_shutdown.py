@@ -67,7 +67,7 @@ def test_a_move_after_leaving_a_coin_table_is_refused_and_sigterm_ends_the_serve
             table_id, token = table["id"], table["token"]
             ws_url = f"ws://127.0.0.1:{port}/ws/tables/{table_id}"
             with connect(ws_url) as playing, connect(ws_url):  # the second never joins
-                playing.send(json.dumps({"type": "join", "token": token}))
+                playing.send(json.dumps({"type": "join", "protocol": 2, "token": token}))
                 until(playing, lambda m: m["type"] == "snapshot")
                 r = http.post(f"/api/tables/{table_id}/leave", json={}, headers=csrf)
                 assert r.status_code == 200 and r.json()["left"], r.text
@@ -83,7 +83,7 @@ def test_a_move_after_leaving_a_coin_table_is_refused_and_sigterm_ends_the_serve
                     assert refused["code"] in ("table_stopped", "illegal"), refused
                 # a socket that never joined and one on a reloaded table are open: SIGTERM
                 with connect(ws_url) as again:
-                    again.send(json.dumps({"type": "join", "token": token}))
+                    again.send(json.dumps({"type": "join", "protocol": 2, "token": token}))
                     snapshot = until(again, lambda m: m["type"] == "snapshot")
                     assert snapshot["table"]["closed"] == "left"
                     proc.send_signal(signal.SIGTERM)

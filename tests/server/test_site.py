@@ -115,7 +115,7 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
                 owners = site_of(application).owners
                 assert len(manager) == 1 and table["id"] in owners.held
                 with client.websocket_connect(table["ws"]) as ws:
-                    ws.send_json({"type": "join", "token": table["token"]})
+                    ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                     joined = ws.receive_json()
                     assert joined["type"] == "joined"
                     redis_server.kill()
@@ -145,7 +145,7 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
                 _until(lambda: client.post("/api/tables", json={"kind": "practice"})
                        .status_code == 201, "new tables are opened again")
                 with client.websocket_connect(table["ws"]) as ws:
-                    ws.send_json({"type": "join", "token": table["token"],
+                    ws.send_json({"type": "join", "protocol": 2, "token": table["token"],
                                   "since": joined["version"]})
                     assert ws.receive_json()["type"] == "joined"
                     assert table["id"] in owners.held
@@ -171,10 +171,10 @@ def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
             relayed = []
             for table in tables:  # a person at the owner keeps each table there
                 there = stack.enter_context(first.websocket_connect(table["ws"]))
-                there.send_json({"type": "join", "token": table["token"]})
+                there.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                 assert there.receive_json()["type"] == "joined"
                 ws = stack.enter_context(second.websocket_connect(table["ws"]))
-                ws.send_json({"type": "join", "token": table["token"]})
+                ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                 assert ws.receive_json()["type"] == "joined"
                 relayed.append(ws)
             relays = site_of(second.app)[RelayEdge]
@@ -214,9 +214,9 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
             # process is relayed (nobody connected there would make the table move instead).
             with first.websocket_connect(table["ws"]) as there, \
                     second.websocket_connect(table["ws"]) as ws:
-                there.send_json({"type": "join", "token": table["token"]})
+                there.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                 assert there.receive_json()["type"] == "joined"
-                ws.send_json({"type": "join", "token": table["token"]})
+                ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                 assert ws.receive_json()["type"] == "joined"
                 snap = ws.receive_json()
                 assert snap["type"] == "snapshot"
@@ -245,7 +245,8 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                    "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:
-                ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})
+                ws.send_json({"type": "join", "token": table["token"], "since": versions[-1],
+                              "protocol": 2})
                 assert ws.receive_json()["type"] == "joined"
                 assert ws.receive_json()["type"] == "snapshot"  # versions jumped: no replay
                 assert table["id"] not in owner.held
@@ -253,7 +254,8 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
             versions.append(site_of(second.app).manager.peek(table["id"]).version)
         # The first process stopped; the second still runs the table.
         with second.websocket_connect(table["ws"]) as ws:
-            ws.send_json({"type": "join", "token": table["token"], "since": versions[-1]})
+            ws.send_json({"type": "join", "protocol": 2, "token": table["token"],
+                          "since": versions[-1]})
             assert ws.receive_json()["type"] == "joined"
             assert table["id"] in site_of(second.app).owners.held
 
@@ -312,7 +314,7 @@ def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_
         r = first.post(f"/api/tables/{made['id']}/start", json={"token": made["token"]})
         assert r.status_code == 200, r.text
         with first.websocket_connect(made["ws"]) as ws:  # connected there: no handover
-            ws.send_json({"type": "join", "token": made["token"]})
+            ws.send_json({"type": "join", "protocol": 2, "token": made["token"]})
             assert ws.receive_json()["type"] == "joined"
             r = second.post(f"/api/online/{made['id']}/leave-game",
                             json={"token": made["token"]})

@@ -68,7 +68,7 @@ class Player:
     async def _session(self, port: int) -> None:
         async with websockets.connect(f"ws://127.0.0.1:{port}{self.path}",
                                       open_timeout=5) as ws:
-            join: dict[str, Any] = {"type": "join", "token": self.token}
+            join: dict[str, Any] = {"type": "join", "protocol": 2, "token": self.token}
             if self.version is not None:
                 join["since"] = self.version
             await ws.send(json.dumps(join))
@@ -232,7 +232,7 @@ def test_a_paused_owner_loses_its_tables_and_writes_nothing_when_resumed(site):
         async def move() -> int:
             """The version of the next move made at the second process (a clock's)."""
             async with websockets.connect(f"ws://127.0.0.1:{second.port}{path}") as ws:
-                await ws.send(json.dumps({"type": "join", "token": tokens[0]}))
+                await ws.send(json.dumps({"type": "join", "protocol": 2, "token": tokens[0]}))
                 while True:
                     m = json.loads(await asyncio.wait_for(ws.recv(), 60))
                     if m["type"] == "event" and m["event"]["kind"] == "action":
@@ -382,7 +382,7 @@ def test_euchre_serve_workers_serve_one_port(site):
             from websockets.sync.client import connect
 
             with connect(f"ws://127.0.0.1:{port}{table['ws']}") as ws:
-                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
                 end = play(ws, random.Random(2), moves=None)
             assert end["game_over"]
         proc.send_signal(signal.SIGTERM)

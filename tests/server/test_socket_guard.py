@@ -117,7 +117,7 @@ def test_a_socket_that_never_joins_is_closed_with_a_reason(capped: TestClient) -
 def test_a_seat_open_in_too_many_places_is_refused_and_so_is_an_address() -> None:
     with capped_app(per_seat=2, per_address=3) as client:
         table = open_table(client)
-        join = {"type": "join", "token": table["token"]}
+        join = {"type": "join", "protocol": 2, "token": table["token"]}
         with client.websocket_connect(table["ws"]) as one, \
                 client.websocket_connect(table["ws"]) as two:
             for ws in (one, two):
@@ -143,7 +143,7 @@ def test_a_seat_open_in_too_many_places_is_refused_and_so_is_an_address() -> Non
 def test_a_table_that_stops_releases_its_sockets_and_is_found_again() -> None:
     with capped_app() as client:
         table = open_table(client)
-        join = {"type": "join", "token": table["token"]}
+        join = {"type": "join", "protocol": 2, "token": table["token"]}
         manager = site_of(client.app).manager
         with client.websocket_connect(table["ws"]) as ws:
             ws.send_json(join)

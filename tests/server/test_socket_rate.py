@@ -75,7 +75,7 @@ def open_table(base: str) -> dict[str, Any]:
 def joined(base: str, table: dict[str, Any]) -> Iterator[ClientConnection]:
     """A socket joined to the person's seat."""
     with connect(base.replace("http://", "ws://") + table["ws"]) as ws:
-        ws.send(json.dumps({"type": "join", "token": table["token"]}))
+        ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
         yield ws
 
 
@@ -196,7 +196,7 @@ def socket_from(address: str, base: str, path: str) -> ClientConnection:
 
 def flood_once(ws: ClientConnection, token: str) -> int | None:
     """Join, flood until closed; the close code."""
-    ws.send(json.dumps({"type": "join", "token": token}))
+    ws.send(json.dumps({"type": "join", "protocol": 2, "token": token}))
     with contextlib.suppress(ConnectionClosed):
         for _ in range(100):
             ws.send(json.dumps({"type": "ping"}))
@@ -216,9 +216,9 @@ def test_an_address_that_keeps_flooding_is_refused_new_sockets_for_a_minute() ->
             assert messages == [] and closed.rcvd is not None and closed.rcvd.code == 4429
             assert closed.rcvd.reason == "too many messages from your address: wait 60 seconds"
         with socket_from("127.0.0.6", base, table["ws"]) as ws:  # another address: no flood
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             assert json.loads(ws.recv(timeout=30))["type"] == "joined"
         clock.t += 60.0  # the minute has passed
         with socket_from("127.0.0.5", base, table["ws"]) as ws:
-            ws.send(json.dumps({"type": "join", "token": table["token"]}))
+            ws.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             assert json.loads(ws.recv(timeout=30))["type"] == "joined"

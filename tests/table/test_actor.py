@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 
 import pytest
@@ -13,7 +14,7 @@ from euchre.shuffle import commitment, deck_from_seed, deck_of_deal
 from euchre.table.actor import STOPPED, TableError
 from euchre.table.events import ACTION, DEAL, GAME_OVER, HAND_OVER, PRESENCE, TRICK
 from euchre.table.kinds import TurnPolicy
-from table_helpers import Recorder, make_table, play_game, until_person
+from table_helpers import Recorder, make_table, play_game, same_table, until_person
 
 
 async def test_first_hand_is_dealt_at_once_with_a_commitment() -> None:
@@ -105,7 +106,7 @@ async def test_acting_out_of_turn_is_refused() -> None:
     await actor.stop()
 
 
-async def test_rejoin_with_since_gets_the_one_missing_event_or_one_snapshot() -> None:
+async def test_rejoin_with_since_gets_exactly_the_missing_events() -> None:
     actor, _, sched = make_table()
     first = Recorder(0, actor)
     actor.start()
@@ -115,6 +116,7 @@ async def test_rejoin_with_since_gets_the_one_missing_event_or_one_snapshot() ->
     actor.leave(first)  # one event: seat 0 is away
     await actor.settle()
     back = Recorder(0, actor)
+    back.folder = copy.deepcopy(first.folder)  # the same client: it holds its table
     await actor.join(back, since=seen)
     await actor.settle()
     assert back.messages[0]["type"] == "joined"
@@ -129,14 +131,18 @@ async def test_rejoin_with_since_gets_the_one_missing_event_or_one_snapshot() ->
     await actor.act(0, str(view.legal[0]))
     sched.advance(1.0)
     await actor.settle()
-    assert actor.version > seen + 2  # several events missed: each carries a whole table
+    assert actor.version > seen + 2  # several events missed: each is sent, in order
     again = Recorder(0, actor)
+    again.folder = copy.deepcopy(back.folder)  # the same client: it holds its table
     await actor.join(again, since=seen)
     await actor.settle()
-    snapshots = again.of_type("snapshot")
-    assert len(snapshots) == 1 and again.messages[1]["type"] == "snapshot"
-    assert [m["version"] for m in again.messages[2:] if m["type"] == "event"] == [
-        actor.version]  # only this join's presence
+    assert not again.of_type("snapshot")
+    assert [m["version"] for m in again.messages[1:]] == list(range(seen + 1, actor.version + 1))
+    # folded, they give the table a new join is sent whole
+    fresh = Recorder(0, actor)
+    await actor.join(fresh)
+    await actor.settle()
+    assert same_table(again.last_table(), fresh.of_type("snapshot")[0]["table"])
     await actor.stop()
 
 

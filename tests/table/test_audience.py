@@ -11,6 +11,7 @@ from euchre.game import GameState
 from euchre.rules import Rules
 from euchre.table.audience import Audience
 from euchre.table.errors import SeatReplaced
+from euchre.table.events import Frame
 from euchre.table.fanout import Fanout, Outgoing
 from euchre.table.pacing import ManualScheduler
 from euchre.table.presence import SPECTATOR_COUNT_EVERY, Presence, SpectatorCount, connected
@@ -19,13 +20,15 @@ from euchre.table.wire import (
     AwayEvent,
     BackEvent,
     EventBody,
+    Joined,
     PresenceEvent,
     SpectatorsEvent,
-    TableSnapshot,
 )
 
 SEATS = [Seat(HUMAN, "a"), Seat(BOT, "b", "easy"), Seat(HUMAN, "c"), Seat(BOT, "d", "easy")]
 GAME = GameState(Rules(), 0)
+FRAME = Frame(version=0, game=GAME, summary=None, commitment=None,
+              connected=(False, False, False, False))
 
 
 class Conn:
@@ -52,7 +55,9 @@ class Room:
         self.shown = 0  # the spectator count the table shows
         self.due: list[tuple[int, int]] = []
         self.counts_due = 0
-        self.fanout = Fanout("room", lambda frame, seat: None, 10)  # type: ignore[arg-type,return-value]
+        # The tables drawn: a stand-in (what a join is sent is the fanout's to test).
+        self.fanout = Fanout("room", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+            table_id="room", seat=seat, version=frame.version), 64, self.sched.now)
         self.people = Presence(self.sched, lambda s, g: self.due.append((s, g)), **presence)  # type: ignore[arg-type]
         self.count = SpectatorCount(self.sched, self.count_due)
         self.grace = grace
@@ -72,10 +77,7 @@ class Room:
         return None if SEATS[seat].is_bot() else self.grace
 
     def join(self, conn: Conn) -> bool:
-        return self.audience.join(conn, None, 0, GAME, self.snapshot)
-
-    def snapshot(self, seat: int | None) -> TableSnapshot:
-        return None  # type: ignore[return-value]
+        return self.audience.join(conn, None, FRAME)
 
 
 def test_a_seats_connections_make_its_presence_and_its_first_join_is_worth_a_save() -> None:

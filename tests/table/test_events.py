@@ -15,7 +15,8 @@ from euchre.game import GameState
 from euchre.hand import HandState
 from euchre.rules import Rules
 from euchre.table import events as E
-from euchre.table.events import Event, hand_summary, hidden_kind
+from euchre.table.events import Event, hand_summary
+from euchre.table.observer import event_for, hidden_kind
 from euchre.table.wire import (
     EVENTS,
     ActionEvent,
@@ -42,10 +43,10 @@ def test_each_kind_constant_is_the_tag_of_its_event_type() -> None:
 def test_another_seats_hidden_action_shows_only_its_kind(action: str, kind: str) -> None:
     body = ActionEvent(seat=3, action=action)
     assert hidden_kind(body) == kind
-    event = Event(7, body, hidden=hidden_kind(body))
-    assert event.body_for(3) == body  # its own seat sees the card(s)
+    event = Event(7, body)
+    assert event_for(event.body, 3) == body  # its own seat sees the card(s)
     for seat in (0, 1, 2, None):  # the others and every spectator see the kind only
-        seen = event.body_for(seat)
+        seen = event_for(event.body, seat)
         assert isinstance(seen, ActionEvent) and (seen.seat, seen.action) == (3, kind)
         assert not set(msgspec.json.encode(seen).decode().replace('"', " ").split()) & CARDS
     assert event.body.action == action  # the event itself keeps the action whole
@@ -60,8 +61,7 @@ def test_another_seats_hidden_action_shows_only_its_kind(action: str, kind: str)
                                   BackEvent(seat=2)])
 def test_public_events_are_the_same_for_every_seat(body: E.EventBody) -> None:
     assert hidden_kind(body) is None
-    event = Event(1, body, hidden=hidden_kind(body))
-    assert all(event.body_for(seat) == body for seat in (0, 1, 2, 3, None))
+    assert all(event_for(body, seat) == body for seat in (0, 1, 2, 3, None))
 
 
 def _finish(hand: HandState, rng: random.Random) -> HandState:

@@ -1,6 +1,7 @@
-"""The fan-out part of a table: subscribers, the history a rejoin catches up from, and each
-message encoded once per audience (a seat's windows share one text, all spectators share
-one), with typed values handed to subscribers. On the fake clock, with a real table."""
+"""The fan-out part of a table: subscribers, the history a rejoin catches up from (the events
+it missed, in order), and each message encoded once per audience (a seat's windows share one
+text, all spectators share one), with typed values handed to subscribers. On the fake
+clock, with a real table."""
 
 from __future__ import annotations
 
@@ -67,11 +68,11 @@ async def test_each_event_is_one_value_per_audience_and_encoded_once() -> None:
     renders: list[int | None] = []
     render = actor._render
 
-    def counting(frame: Any, seat: int | None) -> TableSnapshot:
+    def counting(frame: Any, seat: int | None, now: float, played: Any) -> TableSnapshot:
         renders.append(seat)
-        return render(frame, seat)
+        return render(frame, seat, now, played)
 
-    actor._fanout._render = counting
+    actor._fanout.observer._render = counting
     tab1, tab2, eve, ann = Keeper(0), Keeper(0), Keeper(None), Keeper(None)
     actor.start()
     for sub in (tab1, tab2):
@@ -93,16 +94,17 @@ async def test_each_event_is_one_value_per_audience_and_encoded_once() -> None:
         assert eve.handed[i] is ann.handed[i]
         assert tab1.handed[i] is not eve.handed[i]
         message = tab1.handed[i].message
-        assert isinstance(message, EventMessage) and isinstance(message.table, TableSnapshot)
+        assert isinstance(message, EventMessage) and not hasattr(message, "table")
         assert json.loads(tab1.handed[i].text) == msgspec.to_builtins(message)
-    # one snapshot a frame and audience, however many events of the move carry it
-    assert sorted(renders, key=str) == sorted([0, None], key=str)
+    # each frame drawn once, as the public table (each seat's own part is read off its view)
+    assert renders and set(renders) == {None}
     first = tab1.handed[-new].message
     assert isinstance(first, EventMessage) and isinstance(first.event, ActionEvent)
+    assert first.changes and "view.to_act" in first.changes  # the move's, on its first event
+    assert first.you is not None and "legal" in first.you  # it is no longer seat 0's turn
     spectator = eve.handed[-new].message
-    assert isinstance(spectator, EventMessage)
-    assert spectator.table.view is not None and spectator.table.view.hand == []
-    assert spectator.table.view.legal == []
+    assert isinstance(spectator, EventMessage) and spectator.you is None
+    assert spectator.changes == first.changes  # the public changes are everyone's
     await actor.stop()
 
 
@@ -121,7 +123,7 @@ async def test_a_discard_is_shown_in_full_to_its_seat_only() -> None:
     await actor.stop()
 
 
-async def test_a_rejoin_gets_one_missed_event_else_a_snapshot() -> None:
+async def test_a_rejoin_gets_the_missed_events_else_a_snapshot() -> None:
     actor, sched = table()
     first = Keeper(0)
     actor.start()
@@ -134,10 +136,16 @@ async def test_a_rejoin_gets_one_missed_event_else_a_snapshot() -> None:
     assert kinds == [Joined, EventMessage]
     assert again.texts()[1]["version"] == version
     far = Keeper(0)
-    await actor.join(far, since=max(0, version - 5))
-    assert [type(m.message) for m in far.handed] == [Joined, Snapshot]
-    snap = far.handed[1].message
+    await actor.join(far, since=version - 5)
+    assert [type(m.message) for m in far.handed] == [Joined] + [EventMessage] * 5
+    assert [m["version"] for m in far.texts()[1:]] == list(range(version - 4, version + 1))
+    new = Keeper(0)
+    await actor.join(new)
+    assert [type(m.message) for m in new.handed] == [Joined, Snapshot]
+    snap = new.handed[1].message
     assert isinstance(snap, Snapshot) and snap.table.clock_played == []
+    assert snap.you is not None and snap.you["seat"] == 0
+    assert snap.you["hand"] == snap.table.view.hand  # type: ignore[union-attr]
     # the windows of the seat already open were told it opened again
     assert any(json.loads(m.text) == {"type": "also_open", "seat": 0} for m in first.handed)
     await actor.stop()
@@ -156,7 +164,8 @@ async def test_a_failing_subscriber_is_dropped_and_the_others_still_get_the_even
 
 
 def test_a_fanout_alone_keeps_a_bounded_history() -> None:
-    fanout = Fanout("x", lambda frame, seat: None, history_limit=3)  # type: ignore[arg-type,return-value]
+    fanout = Fanout("x", lambda frame, seat, now, played: None,  # type: ignore[arg-type,return-value]
+                    history_limit=3, now=lambda: 0.0)
     for i in range(5):
         fanout.history.append(i)  # type: ignore[arg-type]
     assert list(fanout.history) == [2, 3, 4]

@@ -17,12 +17,13 @@ from euchre.table import frames as frames_module
 from euchre.table.agenda import Agenda
 from euchre.table.audience import Audience
 from euchre.table.dealing import Shuffle
+from euchre.table.events import Frame
 from euchre.table.fanout import Fanout, Outgoing
 from euchre.table.frames import Frames
 from euchre.table.pacing import ManualScheduler
 from euchre.table.presence import AWAY_TOO_LONG, LEFT, Presence, SpectatorCount
 from euchre.table.seats import BOT, HUMAN, Seat
-from euchre.table.wire import EventBody, NextCommitment, TableSnapshot
+from euchre.table.wire import EventBody, Joined, NextCommitment
 
 SEATS = [Seat(HUMAN, "a"), Seat(BOT, "b", "easy"), Seat(HUMAN, "c"), Seat(HUMAN, "d")]
 SEEDS = [f"{i:064x}" for i in range(1, 20)]
@@ -44,7 +45,8 @@ class Table:
     def __init__(self) -> None:
         self.sched = ManualScheduler(100.0)
         self.held: list[EventBody] = []
-        fanout = Fanout("f", lambda frame, seat: None, 10)  # type: ignore[arg-type,return-value]
+        fanout = Fanout("f", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+            table_id="f", seat=seat, version=frame.version), 64, lambda: 0.0)
         self.people = Presence(self.sched, lambda seat, generation: None)
         self.audience = Audience(SEATS, fanout, self.people,
                                  SpectatorCount(self.sched, lambda: None), hold=self.held.extend,
@@ -56,10 +58,8 @@ class Table:
         self.game = GameState(Rules(), 0)
 
     def join(self, conn: Conn) -> None:
-        self.audience.join(conn, None, 0, self.game, self.snapshot)
-
-    def snapshot(self, seat: int | None) -> TableSnapshot:
-        return None  # type: ignore[return-value]
+        self.audience.join(conn, None, Frame(0, self.game, None, None,
+                                             (False, False, False, False)))
 
     def deal(self) -> None:
         self.game = self.shuffle.deal(self.game, benny=False)

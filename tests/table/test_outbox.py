@@ -19,7 +19,7 @@ from euchre.table.kinds import TableObserver
 from euchre.table.outbox import Outbox
 from euchre.table.pacing import ManualScheduler
 from euchre.table.saving import RETRY_FIRST, Retry
-from euchre.table.wire import EventMessage, PresenceEvent, SpectatorsEvent
+from euchre.table.wire import EventMessage, Joined, PresenceEvent, SpectatorsEvent
 
 GAME = GameState(Rules(), 0)
 
@@ -57,7 +57,8 @@ class Table:
         self.back_to: list[list[int]] = []
         self.saved: list[list[int]] = []
         self.failure: Exception | None = None
-        self.fanout = Fanout("t1", lambda frame, seat: None, 10)  # type: ignore[arg-type,return-value]
+        self.fanout = Fanout("t1", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+            table_id="t1", seat=seat, version=frame.version), 64, lambda: 0.0)
         self.sub = Seen()
         self.fanout.subscribers.append(self.sub)
         self.observer = Saves()
@@ -102,7 +103,7 @@ async def test_events_are_held_until_stored_and_callers_answered_after() -> None
     assert t.saved == [[1, 2]] and t.observer.oks == [True]
     assert [v for v, _ in t.sub.events] == [1, 2] and done.done()
     assert out.shown_version == 2 and out.stored_version == 2 and not out.pending
-    assert t.fanout.history[-1].version == 2
+    assert t.fanout.history[-1][0] == 2
 
 
 async def test_a_caller_with_nothing_waiting_is_answered_at_once() -> None:

@@ -59,8 +59,11 @@ def test_every_event_reads_back_as_itself_by_its_kind() -> None:
 def test_every_message_reads_back_as_itself_by_its_type() -> None:
     messages = [Joined(table_id="t1", seat=None, version=3), AlsoOpen(seat=2),
                 Snapshot(version=4, table=_snapshot_of()),
+                Snapshot(version=4, table=_snapshot_of(), you={"seat": 1, "hand": ["9H"]}),
                 EventMessage(version=4, event=ActionEvent(seat=0, action="pass"),
-                             table=_snapshot_of())]
+                             changes={"to_act": 1, "view.history+": [[0, "pass"]]},
+                             you={"legal": ["pass", "order"]}),
+                EventMessage(version=5)]
     for message in messages:
         decoded = msgspec.json.decode(msgspec.json.encode(message), type=TableMessage)
         assert decoded == message

@@ -2,7 +2,8 @@
 ``route_web_socket``): it keeps a real engine hand, sends the seat's real view (with
 ``legal``), applies the client's moves with the engine (a move the engine refuses is kept in
 ``errors``), moves the other seats by their first legal action, and sends the events the
-server sends (an action, then a trick when one is completed, in one batch).
+server sends (an action, then a trick when one is completed, in one batch), in protocol 2:
+the first event of a batch with what it changed in the TABLE the page holds.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import msgspec
 from playwright.sync_api import Page, WebSocketRoute
 
 from euchre.cards import card_text
 from euchre.hand import HandState
+from euchre.table.delta import event_changes, you_changes, you_of
+from euchre.table.snapshot import view_json
 
 TABLE_ID = "scripted"
 ME = 0
@@ -52,6 +56,10 @@ class ScriptedTable:
         self.version = 1
         self.received: list[str] = []
         self.errors: list[str] = []
+        self.sent: dict[str, Any] | None = None
+        """The public TABLE the page holds (the last snapshot, the events since folded in)."""
+        self.you: dict[str, Any] | None = None
+        """The seat's own part of it the page holds (None: a spectator)."""
 
     def seats(self) -> list[dict[str, Any]]:
         if self.names:  # people, as at an online table
@@ -71,7 +79,7 @@ class ScriptedTable:
         state = self.state
         rules = state.rules
         view = (state.view(ME).to_json() if seat is not None
-                else state.view(state.dealer).to_public_json())
+                else msgspec.to_builtins(view_json(state.view(state.dealer), public=True)))
         return {
             "id": TABLE_ID,
             "kind": self.kind,
@@ -99,15 +107,44 @@ class ScriptedTable:
         self.overlay.update(fields)
         self.version += 1
         assert self.ws is not None, "the page has not joined yet"
-        self.ws.send(json.dumps({"type": "snapshot", "version": self.version,
-                                 "table": self.table(self.watcher)}))
+        self.snapshot(self.ws, self.watcher)
+
+    def snapshot(self, ws: WebSocketRoute, seat: int | None) -> None:
+        """Send the TABLE whole (with the seat's own part, as the server does)."""
+        self.sent = self.table(None)
+        message: dict[str, Any] = {"type": "snapshot", "version": self.version,
+                                   "table": self.table(seat)}
+        if seat is not None:
+            self.you = message["you"] = you_of(seat, message["table"], self.sent)
+        ws.send(json.dumps(message))
+
+    def send_batch(self, ws: WebSocketRoute, batch: list[dict[str, Any]]) -> None:
+        """Send a move's events as the server does (protocol 2): the first with what changed
+        of the seat's own part (``you``), the last with what the public TABLE changed beyond
+        what the events say themselves."""
+        first = self.version + 1
+        self.version += len(batch)
+        public = self.table(None)
+        seen = [public_event(e) for e in batch]
+        delta = event_changes(self.sent, public, seen)
+        self.sent = public
+        mine: dict[str, Any] = {}
+        if self.watcher is not None:
+            you = you_of(self.watcher, self.table(self.watcher), public)
+            mine = you_changes(self.you, you)
+            self.you = you
+        for i, e in enumerate(batch):
+            message: dict[str, Any] = {"type": "event", "version": first + i, "event": e}
+            if i == 0 and mine:
+                message["you"] = mine
+            if i + 1 == len(batch) and delta:
+                message["changes"] = delta
+            ws.send(json.dumps(message))
 
     def send_event(self, event: dict[str, Any]) -> None:
-        """Send one event (with the TABLE as it stands)."""
-        self.version += 1
+        """Send one event (with what it changed in the TABLE as it stands)."""
         assert self.ws is not None, "the page has not joined yet"
-        self.ws.send(json.dumps({"type": "event", "version": self.version, "event": event,
-                                 "table": self.table(self.watcher)}))
+        self.send_batch(self.ws, [event])
 
     def deal_next(self, state: HandState, hand_number: int) -> None:
         """Deal the next hand (its ``deal`` event), the result of the last one still kept."""
@@ -123,8 +160,7 @@ class ScriptedTable:
         self.ws = ws
         if message["type"] == "watch":
             self.watcher = None
-            ws.send(json.dumps({"type": "snapshot", "version": self.version,
-                                "table": self.table(None)}))
+            self.snapshot(ws, None)
             return
         if message["type"] == "continue":
             self.continued.append(message["hand_number"])
@@ -138,9 +174,7 @@ class ScriptedTable:
                 )
             )
             if since != self.version:
-                ws.send(
-                    json.dumps({"type": "snapshot", "version": self.version, "table": self.table()})
-                )
+                self.snapshot(ws, ME)
             if self.drop_first and len(self.joins) == 1:
                 ws.close()  # the connection drops before anything else happens
                 return
@@ -189,11 +223,16 @@ class ScriptedTable:
             leader, cards, winner = self.state.tricks[-1]
             batch.append({"kind": "trick", "leader": leader,
                           "cards": [card_text(c) for c in cards], "winner": winner})
-        self.version += len(batch)
-        table = self.table()
-        for i, e in enumerate(batch):
-            ws.send(json.dumps({"type": "event", "version": self.version - len(batch) + 1 + i,
-                                "event": e, "table": table}))
+        self.send_batch(ws, batch)
+
+
+def public_event(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as a spectator sees it: a discard or a farmer's swap by its kind only."""
+    action = event.get("action", "") if event.get("kind") == "action" else ""
+    for kind in ("discard", "farmer swap"):
+        if action.startswith(kind + " "):
+            return {**event, "action": kind}
+    return event
 
 
 def open_scripted(page: Page, state: HandState, preset: str, **options: Any) -> ScriptedTable:

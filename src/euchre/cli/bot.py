@@ -30,9 +30,12 @@ import signal
 import sys
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
+
+from ..table.delta import Folder, Gap
+from ..table.wire import PROTOCOL
 
 TRIES = 3
 """Times a turn is asked of the program when the table refuses its move."""
@@ -297,6 +300,9 @@ class _Turns:
     """Times it was asked about that turn."""
     last: dict[str, Any] | None = None
     """The last TABLE seen."""
+    folder: Folder = field(default_factory=Folder)
+    """The table as folded from the socket's snapshot and events (kept across sockets:
+    a rejoin with ``since`` is sent only the events missed)."""
     continued: int | None = None
     """The hand whose result the bridge said it has read (``continue``)."""
 
@@ -304,9 +310,10 @@ class _Turns:
 async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _Turns
                    ) -> dict[str, Any] | None:
     """Join and play over one socket; the final TABLE, or None if the socket closed."""
-    since = state.last.get("version") if state.last else None
+    since = state.folder.version
     table: dict[str, Any]
-    await ws.send(json.dumps({"type": "join", "token": seat.token, "since": since}))
+    await ws.send(json.dumps({"type": "join", "token": seat.token, "since": since,
+                              "protocol": PROTOCOL}))
     refusal: dict[str, Any] | None = None
     async for raw in ws:
         message = json.loads(raw)
@@ -314,7 +321,8 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
         if kind == "error":
             if message.get("code") == "no_table" and state.last is not None:
                 return None  # gone from memory once over: the record says how it ended
-            if message.get("code") in {"bad_token", "revoked", "replaced", "no_table"}:
+            if message.get("code") in {"bad_token", "revoked", "replaced", "no_table",
+                                       "old_protocol"}:
                 raise BridgeError(f"the table refused the bot: {message.get('message')}")
             refusal = {"code": message.get("code"), "message": message.get("message")}
             if state.asked_at is not None and state.tries >= TRIES \
@@ -325,9 +333,11 @@ async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _
                 print(f"refused: {refusal['message']}", file=out, flush=True)
                 continue
         elif kind in {"snapshot", "event"}:
-            table = message["table"]
-            if message.get("version") != table.get("version"):
-                continue  # an earlier event of a batch: act on the batch's last
+            try:
+                state.folder.receive(message)
+            except Gap:  # never expected (the server sends every version): rejoin
+                return None
+            table = state.folder.table or {}
             state.last = table
             if table.get("game_over") or table.get("closed"):
                 return table

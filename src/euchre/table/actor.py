@@ -94,6 +94,7 @@ from .wire import (
     DealEvent,
     EventBody,
     HandSummary,
+    HandViewJson,
     NextCommitment,
     ReplacedEvent,
     TableSnapshot,
@@ -167,7 +168,8 @@ class TableActor:
             scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
             replaced=kept_out, seen=start.seen, away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
-        self._fanout = Fanout(config.id, self._render, deps.history_limit)
+        self._fanout = Fanout(config.id, self._render, deps.history_limit, scheduler.now,
+                             self._seat_view)
         self._audience = Audience(
             config.seats, self._fanout, self._people,
             SpectatorCount(scheduler, lambda: self._post(CountSpectators())),
@@ -428,10 +430,21 @@ class TableActor:
                                       self.scheduler.now(),
                                       [i for h, i in self._clock_played if h == hand])
 
-    def _render(self, frame: Frame, seat: int | None) -> TableSnapshot:
-        """A seat's snapshot of a frame, as an event carries it."""
-        return self._snapshots.render(self.config, frame, seat, self.policy,
-                                      self.scheduler.now())
+    def _render(self, frame: Frame, seat: int | None, now: float,
+                clock_played: list[int] | None) -> TableSnapshot:
+        """A reader's table of a frame at ``now`` (the observer's drawing)."""
+        return self._snapshots.render(self.config, frame, seat, self.policy, now, clock_played)
+
+    def _seat_view(self, frame: Frame, seat: int) -> HandViewJson | None:
+        """A seat's view of ``frame``'s hand (right after its public table was drawn)."""
+        current = frame.game.current
+        return self._snapshots.view(current, seat) if current is not None else None
+
+    def _clock_played_now(self) -> list[int]:
+        """Which moves of the shown hand the clock played, so a seat that rejoins with a
+        snapshot (not the events) still sees them marked."""
+        hand = len(self._outbox.shown_frame().game.all_hands())
+        return [i for h, i in self._clock_played if h == hand]
 
     def record(self) -> GameRecord:
         """The full record so far (private: includes the hand in progress and its seed)."""
@@ -545,7 +558,8 @@ class TableActor:
             case DealNext(step=at) if at == step and self.game.needs_deal:
                 await self._deal()
             case Join(subscriber=sub, since=since, done=done):
-                changed = self._audience.join(sub, since, self.version, self.game, self.snapshot)
+                changed = self._audience.join(sub, since, self._outbox.shown_frame(),
+                                              self._clock_played_now())
                 if not done.done():
                     done.set_result(None)
                 self._outbox.noted(changed)

@@ -15,12 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from ..game import GameState
 from .errors import REPLACED_TEXT, SeatReplaced
+from .events import Frame
 from .fanout import Fanout, Subscriber, release_all
 from .presence import Connected, Presence, SpectatorCount
 from .seats import Seat
-from .wire import AwayEvent, BackEvent, EventBody, PresenceEvent, SpectatorsEvent, TableSnapshot
+from .wire import AwayEvent, BackEvent, EventBody, PresenceEvent, SpectatorsEvent
 
 _CONNECTED: tuple[Connected, ...] = tuple(
     (m & 1 != 0, m & 2 != 0, m & 4 != 0, m & 8 != 0) for m in range(16))
@@ -93,8 +93,8 @@ class Audience:
         """How many connections watch without a seat."""
         return self.fanout.watching()
 
-    def join(self, sub: Subscriber, since: int | None, version: int, game: GameState,
-             snapshot: Callable[[int | None], TableSnapshot]) -> bool:
+    def join(self, sub: Subscriber, since: int | None, frame: Frame,
+             clock_played: list[int] | None = None) -> bool:
         """Subscribe ``sub`` (:meth:`Fanout.join`), and publish what it changes: a seat
         now connected, a person back, the spectator count. True if it is worth a save
         (a seat's presence, a person seen for the first time or back). A seat a computer
@@ -103,7 +103,7 @@ class Audience:
         if seat is not None and seat in self.people.replaced:
             raise SeatReplaced(REPLACED_TEXT)
         was = self.connected()
-        self.fanout.join(sub, since, version, game, snapshot)
+        self.fanout.join(sub, since, frame, clock_played)
         changed = self._presence(was)
         if seat is None:
             self._spectators()

@@ -17,11 +17,10 @@ from .computers import BotFactory
 from .kinds import FinishHook, TableKind, TableObserver, TurnPolicy
 from .pacing import Pacing, Scheduler
 
-HISTORY_LIMIT = 1
-"""Events kept per table for rejoining clients: a rejoin is sent at most the one event after
-its ``since`` (each event carries the whole table), older means a snapshot, so only the last
-event shown is needed. Keeping more kept every frame of them (the game at each move) alive
-for the garbage collector to walk, for nothing."""
+HISTORY_LIMIT = 64
+"""Events kept per table for rejoining clients (at least 50): a rejoin is sent exactly the
+events after its ``since`` while these hold them (and replaying keeps table law 11), else
+a snapshot."""
 
 
 @dataclass(frozen=True)

@@ -2,22 +2,18 @@
 
 An :class:`Event` is what changed (a deal, an action, a trick, the end of a hand or game,
 a seat connecting), its body one of the event types of :mod:`.wire`; a :class:`Frame` is
-the table right after it. Both are rendered per seat: another seat's discard shows as
-``"discard"`` without the card (:meth:`Event.body_for`), and a snapshot
-(:mod:`.snapshot`) holds the seat's own view only.
+the table right after it. What each reader may see of them is decided by
+:mod:`.observer`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-import msgspec
-
-from .. import actions as A
 from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
-from .wire import ActionEvent, EventBody, HandSummary, NextCommitment, kind_of
+from .wire import EventBody, HandSummary, NextCommitment, kind_of
 
 DEAL = "deal"
 """A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed),
@@ -44,8 +40,6 @@ REPLACED = "replaced"
 they left; ``away``: gone past the grace), ``level``."""
 SPECTATORS = "spectators"
 """A spectator started or stopped watching: ``count``, how many watch now."""
-
-_HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 
 
 class _Pickled:
@@ -104,31 +98,12 @@ class Event(_Pickled):
     body: EventBody
     """What happened, as its seat sees it (an action in full)."""
     frame: Frame | None = None
-    """The table right after the event."""
-    hidden: str | None = None
-    """For an action other seats may not see in full (a discard, a farmer's swap): the
-    kind they see instead."""
+    """The table right after the event (the events of one move share it)."""
 
     @property
     def kind(self) -> str:
         """One of the kind constants."""
         return kind_of(self.body)
-
-    def body_for(self, seat: int | None) -> EventBody:
-        """The event as ``seat`` may see it: another seat's hidden action by its kind only."""
-        body = self.body
-        if self.hidden is not None and isinstance(body, ActionEvent) and body.seat != seat:
-            return msgspec.structs.replace(body, action=self.hidden)
-        return body
-
-
-def hidden_kind(body: EventBody) -> str | None:
-    """The kind other seats see of an action only its own seat sees in full, else None."""
-    if isinstance(body, ActionEvent):
-        for kind in _HIDDEN_KINDS:
-            if body.action.startswith(kind):
-                return kind
-    return None
 
 
 def hand_summary(hand: HandState, number: int, score: tuple[int, int],

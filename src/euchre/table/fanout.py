@@ -1,12 +1,13 @@
-"""A table's subscribers: who receives its events, the history a rejoining seat catches up
-from (``since``), and each message encoded once per audience.
+"""A table's subscribers: who receives its events, the history a rejoining reader catches
+up from (``since``), and delivery.
 
-An audience is a seat (every window of that seat sees the same) or the spectators (one
-public view for all). An event goes to each audience as one typed
-:class:`~.wire.EventMessage` wrapped in an :class:`Outgoing`, whose JSON text is encoded
-the first time a subscriber asks for it and then shared by everyone in that audience. The
-snapshot a frame's events carry is encoded once per audience too, however many events of
-one move carry it.
+An event goes to each reader as ``{"type": "event", "version": V, "event": E}`` as that
+reader may see it (:func:`~.observer.event_for`), the last event of a move with what the
+move changed in the public table beyond what its events say (``changes``), and the first,
+to a seat only, what changed of its own (``you``): :class:`~.observer.Observer` works them
+out once a move. A joining reader gets
+a whole table (``snapshot``), or, rejoining with ``since``, exactly the events it missed
+while the history still holds them and replaying them keeps table law 11.
 """
 
 from __future__ import annotations
@@ -17,22 +18,17 @@ from collections.abc import Callable
 from typing import Protocol
 
 import msgspec
-from msgspec import Raw, Struct
-from msgspec.structs import replace
 
-from ..game import GameState
 from .events import Event, Frame
-from .law11 import replay_keeps_law11
-from .wire import (
-    AlsoOpen,
-    EventBody,
-    EventMessage,
-    Joined,
-    ServerMessage,
-    Snapshot,
-    TableEvent,
-    TableSnapshot,
+from .observer import (
+    Observer,
+    Render,
+    SeatView,
+    Seen,
+    event_for,
+    replay_keeps_law11,
 )
+from .wire import AlsoOpen, EventBody, EventMessage, Joined, ServerMessage, Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -41,63 +37,21 @@ _ENCODER = msgspec.json.Encoder()
 
 class Outgoing:
     """A message for one audience: its typed value, and its JSON text encoded at most once
-    (the first subscriber that needs the text encodes it for all)."""
+    (the first subscriber that needs the text encodes it for all of that audience)."""
 
-    __slots__ = ("_encode", "_message", "_text")
+    __slots__ = ("_text", "message")
 
-    def __init__(self, message: ServerMessage, encode: Callable[[], bytes] | None = None
-                 ) -> None:
-        """``message``, encoded by ``encode`` (default: the message itself)."""
-        self._message: ServerMessage | None = message
-        self._encode = encode
+    def __init__(self, message: ServerMessage) -> None:
+        """``message``, not yet encoded."""
+        self.message = message
+        """The typed message."""
         self._text: str | None = None
 
     @property
-    def message(self) -> ServerMessage:
-        """The typed message."""
-        assert self._message is not None
-        return self._message
-
-    @property
     def text(self) -> str:
         """The message's JSON text."""
         if self._text is None:
-            data = self._encode() if self._encode is not None else _ENCODER.encode(self.message)
-            self._text = data.decode()
-        return self._text
-
-
-class _EventOutgoing(Outgoing):
-    """An event as one audience receives it. A socket needs only its text, so the typed
-    :class:`~.wire.EventMessage` is built only when it is asked for; the text is the
-    event with the audience's snapshot of the frame, that encoded once per frame."""
-
-    __slots__ = ("_body", "_fanout", "_frame", "_seat", "_table", "_version")
-
-    def __init__(self, fanout: Fanout, version: int, body: EventBody, frame: Frame,
-                 seat: int | None, table: TableSnapshot) -> None:
-        """``body`` (event ``version``) with ``seat``'s snapshot ``table`` of ``frame``."""
-        self._message = None
-        self._encode = None
-        self._text = None
-        self._fanout, self._version, self._body = fanout, version, body
-        self._frame, self._seat, self._table = frame, seat, table
-
-    @property
-    def message(self) -> ServerMessage:
-        """The typed message (built the first time it is asked for)."""
-        if self._message is None:
-            self._message = EventMessage(version=self._version, event=self._body,  # type: ignore[arg-type]
-                                         table=self._table)
-        return self._message
-
-    @property
-    def text(self) -> str:
-        """The message's JSON text."""
-        if self._text is None:
-            raw = self._fanout._table_raw(self._frame, self._seat, self._table)
-            self._text = _ENCODER.encode(
-                _EncodedEvent(self._version, self._body, raw)).decode()  # type: ignore[arg-type]
+            self._text = _ENCODER.encode(self.message).decode()
         return self._text
 
 
@@ -111,105 +65,60 @@ class Subscriber(Protocol):
         ...
 
 
-class _EncodedEvent(Struct, tag="event", tag_field="type"):
-    """An :class:`~.wire.EventMessage` with its table already encoded (shared by the
-    events of one frame)."""
-
-    version: int
-    event: TableEvent
-    table: Raw
-
-
-Render = Callable[[Frame, "int | None"], TableSnapshot]
-"""``(frame, seat) -> the seat's snapshot of that frame`` (None: the spectators')."""
-
-
 class Fanout:
     """The subscribers of one table, its event history, and delivery to them."""
 
-    def __init__(self, table_id: str, render: Render, history_limit: int) -> None:
-        """Empty, for table ``table_id``; ``render`` builds a seat's snapshot of a frame."""
+    def __init__(self, table_id: str, render: Render, history_limit: int,
+                 now: Callable[[], float], seat_view: SeatView | None = None) -> None:
+        """Empty, for table ``table_id``; ``render`` draws a reader's table of a frame
+        (``seat_view`` a seat's view of its hand: :class:`~.observer.Observer`)."""
         self.table_id = table_id
         """The table (for log lines)."""
         self.subscribers: list[Subscriber] = []
         """Who receives the table's messages, in the order they joined."""
-        self.history: deque[Event] = deque(maxlen=history_limit)
-        """The events last shown, for rejoining with ``since``."""
-        self._render = render
-        self._frame: Frame | None = None  # the frame whose snapshots are cached
-        self._tables: dict[int | None, TableSnapshot] = {}
-        self._raws: dict[int | None, Raw] = {}
-        self._rules: object = None  # the rules whose text is kept
-        self._rules_raw = Raw(b"null")
-        # The parts of a table that stay the same object for many frames (its seats, the
-        # rules' wording, the last hand's summary, the next commitment), each with its
-        # text as last encoded: compared by identity, each holds the object it encoded.
-        self._parts: tuple[object, ...] = (0, 0, 0, 0)
+        self.history: deque[tuple[int, EventBody, Seen]] = deque(maxlen=history_limit)
+        """(version, event, what it changed) of the events last shown, for rejoining with
+        ``since`` (not their frames: the game at each move need not stay in memory)."""
+        self.observer = Observer(render, now, seat_view)
+        """What the readers have been shown."""
 
-    # -- snapshots of a frame, once per audience -----------------------------------------
-
-    def table(self, frame: Frame, seat: int | None) -> TableSnapshot:
-        """``seat``'s snapshot of ``frame``, built once per frame and audience."""
-        if self._frame is not frame:
-            self._frame, self._tables, self._raws = frame, {}, {}
-        table = self._tables.get(seat)
-        if table is None:
-            table = self._tables[seat] = self._render(frame, seat)
-        return table
-
-    def _table_raw(self, frame: Frame, seat: int | None, table: TableSnapshot) -> Raw:
-        """``table`` (``seat``'s snapshot of ``frame``) encoded, once while it is cached."""
-        if self._frame is not frame:
-            return self._encode_table(table)
-        raw = self._raws.get(seat)
-        if raw is None:
-            raw = self._raws[seat] = self._encode_table(table)
-        return raw
-
-    def _encode_table(self, table: TableSnapshot) -> Raw:
-        """``table``'s JSON, its rules (in it twice: the table's and the view's) written
-        from their text encoded once while they are the same object: the rules are the
-        engine's dataclass, which msgspec encodes slower than a struct. So are the parts
-        a table keeps from frame to frame (the seats, the rules' wording, the last hand's
-        summary, the next commitment): each is encoded again only when it is another
-        object (snapshots are never changed once built, so the same object is the same
-        text). The copies made for it go only to the encoder; ``table`` itself is not
-        changed."""
-        rules = table.rules
-        if rules is not self._rules:
-            self._rules, self._rules_raw = rules, Raw(_ENCODER.encode(rules))
-        text = self._rules_raw
-        view = table.view
-        seats, rules_text, summary, coming = (
-            table.seats, table.rules_text, table.summary, table.next_commitment)
-        kept = self._parts
-        if not (kept[0] is seats and kept[1] is rules_text and kept[2] is summary
-                and kept[3] is coming):  # one of them changed (a deal, a seat's presence)
-            kept = self._parts = (seats, rules_text, summary, coming,
-                                  Raw(_ENCODER.encode(seats)), Raw(_ENCODER.encode(rules_text)),
-                                  Raw(_ENCODER.encode(summary)), Raw(_ENCODER.encode(coming)))
-        return Raw(_ENCODER.encode(replace(
-            table, rules=text, view=None if view is None else replace(view, rules=text),
-            seats=kept[4], rules_text=kept[5], summary=kept[6], next_commitment=kept[7])))
-
-    def event_message(self, event: Event, seat: int | None) -> Outgoing:
-        """``event`` as ``seat`` (None: a spectator) receives it."""
-        frame = event.frame
-        assert frame is not None
-        return _EventOutgoing(self, event.version, event.body_for(seat), frame, seat,
-                              self.table(frame, seat))
+    @staticmethod
+    def message(version: int, body: EventBody, seen: Seen, seat: int | None) -> EventMessage:
+        """Event ``version`` as ``seat`` (None: a spectator) receives it."""
+        you = seen.you.get(seat) if seat is not None else None
+        return EventMessage(version=version, event=event_for(body, seat),  # type: ignore[arg-type]
+                            changes=seen.changes, you=you)
 
     # -- delivery ------------------------------------------------------------------------
 
     def show(self, events: list[Event]) -> None:
-        """Send ``events`` to every subscriber, in order, each once; keep them for rejoins."""
-        for event in events:
-            self.history.append(event)
+        """Send ``events`` to every subscriber, in order, each once; keep them for rejoins.
+        The last event of each move (the events sharing a frame) carries what the move
+        changed beyond what its events say, the first what changed of each seat's own."""
+        move: Seen | None = None  # what the move of the events sharing a frame changed
+        for i, event in enumerate(events):
+            frame = event.frame
+            first = i == 0 or events[i - 1].frame is not frame
+            last = i + 1 == len(events) or events[i + 1].frame is not frame
+            if frame is None:
+                seen = Seen(None, {})
+            else:
+                if first:
+                    move = self.observer.shown(
+                        frame, [e.body for e in events[i:] if e.frame is frame])
+                assert move is not None
+                # A seat's own part with the move's first event (its hand and moves as they
+                # are now: never one it may no longer make), the public changes with its last.
+                seen = Seen(move.changes if last else None, move.you if first else {},
+                            move.on_view)
+            version, body = event.version, event.body
+            self.history.append((version, body, seen))
             outgoing: dict[int | None, Outgoing] = {}
             for sub in list(self.subscribers):
                 out = outgoing.get(sub.seat)
                 if out is None:
-                    out = outgoing[sub.seat] = self.event_message(event, sub.seat)
+                    out = outgoing[sub.seat] = Outgoing(
+                        self.message(version, body, seen, sub.seat))
                 self.send(sub, out)
 
     def send(self, sub: Subscriber, message: Outgoing | ServerMessage) -> None:
@@ -221,28 +130,44 @@ class Fanout:
             if sub in self.subscribers:
                 self.subscribers.remove(sub)
 
-    def join(self, sub: Subscriber, since: int | None, version: int, game: GameState,
-             snapshot: Callable[[int | None], TableSnapshot]) -> None:
-        """Subscribe ``sub``: the seat's other windows are told it opened again; ``sub``
-        gets ``joined``, then the events after ``since`` if they can be replayed (one at
-        most: each carries a whole table; and none that would show a trick no longer on
-        view, table law 11), else a snapshot of the table now."""
+    def join(self, sub: Subscriber, since: int | None, frame: Frame,
+             clock_played: list[int] | None) -> None:
+        """Subscribe ``sub`` to the table shown as ``frame``: the seat's other windows are
+        told it opened again; ``sub`` gets ``joined``, then the events after ``since`` if
+        the history holds them all and replaying them keeps table law 11, else a
+        snapshot (with ``clock_played``: which of this hand's moves the clock played)."""
         if sub.seat is not None:
             also = Outgoing(AlsoOpen(seat=sub.seat))
             for other in self.subscribers:
                 if other.seat == sub.seat:
                     other.send(also)
+        observer = self.observer
+        if observer.frame is not frame and not self.subscribers:
+            # Nobody holds a table drawn from the last frame shown (a table just started
+            # or loaded): start from this one; the events kept were relative to another.
+            observer.rebase(frame)
+            self.history.clear()
         self.subscribers.append(sub)
+        version = frame.version
         sub.send(Outgoing(Joined(table_id=self.table_id, seat=sub.seat, version=version)))
-        missing = [e for e in self.history if since is not None and e.version > since]
-        complete = since is not None and 0 <= since <= version and (
-            since == version or (len(missing) == 1 and missing[0].version == since + 1)
-        ) and replay_keeps_law11(missing, game)
-        if complete:
-            for event in missing:
-                self.send(sub, self.event_message(event, sub.seat))
+        missing = self._missing(since, version)
+        if missing is not None and replay_keeps_law11((s.on_view for _, _, s in missing),
+                                                      frame.game):
+            for past, body, seen in missing:
+                self.send(sub, self.message(past, body, seen, sub.seat))
         else:
-            sub.send(Outgoing(Snapshot(version=version, table=snapshot(sub.seat))))
+            table, you = observer.snapshot(sub.seat, clock_played)
+            sub.send(Outgoing(Snapshot(version=version, table=table, you=you)))
+
+    def _missing(self, since: int | None, version: int
+                 ) -> list[tuple[int, EventBody, Seen]] | None:
+        """The events after ``since`` up to ``version``, if the history holds every one."""
+        if since is None or not 0 <= since <= version:
+            return None
+        missing = [past for past in self.history if past[0] > since]
+        if len(missing) != version - since or (missing and missing[0][0] != since + 1):
+            return None
+        return missing
 
     def leave(self, sub: Subscriber) -> bool:
         """Unsubscribe ``sub``; False if it was not subscribed."""
@@ -253,11 +178,7 @@ class Fanout:
 
     def watching(self) -> int:
         """How many subscribers watch without a seat."""
-        count = 0
-        for sub in self.subscribers:  # a loop: asked for every frame
-            if sub.seat is None:
-                count += 1
-        return count
+        return sum(1 for sub in self.subscribers if sub.seat is None)
 
 
 def release_all(subscribers: list[Subscriber], reason: str) -> None:

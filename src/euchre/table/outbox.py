@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from ..storage.base import StaleFenceError
 from .errors import NOT_OURS, NOT_STORED, NotStored, TableError
-from .events import Event, Frame, hidden_kind
+from .events import Event, Frame
 from .fanout import Fanout
 from .kinds import TableObserver
 from .saving import Retry
@@ -99,7 +99,7 @@ class Outbox(Generic[K]):
         self.version += len(bodies)
         frame = self.frame = self._frame(self.version)
         for i, body in enumerate(bodies):
-            self._held.append(Event(first + i, body, frame, hidden_kind(body)))
+            self._held.append(Event(first + i, body, frame))
 
     def decided(self) -> None:
         """A decision was made (a move, a deal, a seed, a seat taken over, a closing): it

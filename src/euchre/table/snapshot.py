@@ -53,8 +53,10 @@ def _pair(values: tuple[int, int]) -> list[int]:
 
 
 def view_json(view: HandView, public: bool = False) -> HandViewJson:
-    """A seat's view as a person at a table is sent it (``HandView.to_table_json``), or with
-    ``public`` as a spectator is (``HandView.to_public_json``)."""
+    """A seat's view as a person at a table is sent it (its own cards; table law 11: a play
+    before the ones on view shows only as ``play``), or with ``public`` as a spectator is (no
+    hand, discard, farmer's swap or legal move; every hidden action by its kind): the
+    reference :class:`Snapshots` is tested against."""
     hidden = iter(view.hidden_kinds)
     history: list[list[int | str]] = [
         [seat, next(hidden) if action is None
@@ -150,8 +152,7 @@ class Snapshots:
     def __init__(self) -> None:
         """Nothing kept yet."""
         self._config: TableConfig | None = None
-        self._settings: tuple[list[str], FirstDraw | None, dict[str, object] | None] = (
-            [], None, None)
+        self._settings: tuple[list[str], FirstDraw | None] = ([], None)
         self._seats_key: tuple[object, ...] | None = None
         self._seats: list[SeatInfo] = []
         self._hand: HandState | None = None  # the state whose public view is kept
@@ -167,9 +168,9 @@ class Snapshots:
         if config is not self._config:
             self._config, self._seats_key = config, None
             self._settings = (_rules_text(config.rules),
-                              _first_draw(config.first_dealer, config.first_draw),
-                              config.extra or None)
-        rules_text, first_draw, extra = self._settings
+                              _first_draw(config.first_dealer, config.first_draw))
+        rules_text, first_draw = self._settings
+        extra = config.extra or None  # (a practice table's speed changes in it)
         game = frame.game
         current = game.current
         # Table law 11 for both: no earlier trick.

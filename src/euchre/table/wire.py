@@ -6,10 +6,9 @@ Defined once, here: the table builds these values, its subscribers receive them,
 (``euchre.server.wire`` re-exports them). Hidden cards never get into them: a seat's
 snapshot holds only that seat's view (table law 11 applied), a spectator's holds none.
 
-Every type here is declared ``gc=False``: the garbage collector does not track them. They are
-trees of plain values that never refer back to what holds them, so they cannot be part of a
-reference cycle, and a busy server keeps thousands of them alive (each table's kept views),
-which every young collection would otherwise walk, field by field.
+An event message carries the event, not the table: the public table's changes
+(:mod:`.delta`) and, to a seat only, its own (``you``). A client folds them into the
+snapshot it was sent on joining.
 """
 
 from __future__ import annotations
@@ -43,7 +42,7 @@ Phase = Literal[PHASE_NAMES]  # type: ignore[valid-type]
 # -- the snapshot ---------------------------------------------------------------------------
 
 
-class SeatInfo(Struct, omit_defaults=True, gc=False):
+class SeatInfo(Struct, omit_defaults=True):
     """What everyone may see about a seat."""
 
     seat: SeatNumber
@@ -63,7 +62,7 @@ class SeatInfo(Struct, omit_defaults=True, gc=False):
     name (``kind`` is ``human``: it plays through its seat token like a person)."""
 
 
-class LastTrick(Struct, gc=False):
+class LastTrick(Struct):
     """The last completed trick."""
 
     leader: SeatNumber
@@ -71,7 +70,7 @@ class LastTrick(Struct, gc=False):
     winner: SeatNumber
 
 
-class HandViewJson(Struct, gc=False):
+class HandViewJson(Struct):
     """One seat's view of the hand (``HandView.to_json``): never a card it may not see;
     a spectator's (``seat`` null) holds no hand, discard or legal move."""
 
@@ -104,7 +103,7 @@ class HandViewJson(Struct, gc=False):
     legal: list[str]
 
 
-class Clock(Struct, omit_defaults=True, gc=False):
+class Clock(Struct, omit_defaults=True):
     """Who is on the clock and the time left (a coin or online table's clock says more)."""
 
     seat: SeatNumber
@@ -116,7 +115,7 @@ class Clock(Struct, omit_defaults=True, gc=False):
     computer_speed: bool | None = None
 
 
-class HandSummary(Struct, gc=False):
+class HandSummary(Struct):
     """The public result of the last finished hand (with its revealed shuffle seed)."""
 
     hand_number: int
@@ -139,21 +138,21 @@ class HandSummary(Struct, gc=False):
     """How the hand was dealt (``3-2`` or ``2-3``)."""
 
 
-class NextCommitment(Struct, gc=False):
+class NextCommitment(Struct):
     """The next hand's table seed commitment: people send their seeds after it."""
 
     hand_number: int
     commitment: str
 
 
-class DrawnCard(Struct, gc=False):
+class DrawnCard(Struct):
     """A card dealt face up to find the first dealer."""
 
     seat: SeatNumber
     card: Card
 
 
-class FirstDraw(Struct, gc=False):
+class FirstDraw(Struct):
     """How the first dealer was found: cards dealt face up from South until a black jack
     (doc 002 deal rule 1)."""
 
@@ -161,7 +160,7 @@ class FirstDraw(Struct, gc=False):
     cards: list[DrawnCard]
 
 
-class TableSnapshot(Struct, omit_defaults=True, gc=False):
+class TableSnapshot(Struct, omit_defaults=True):
     """One seat's table (TABLE in docs/protocol.md)."""
 
     id: str
@@ -199,7 +198,7 @@ class TableSnapshot(Struct, omit_defaults=True, gc=False):
 # -- the events -----------------------------------------------------------------------------
 
 
-class EventBody(Struct, tag_field="kind", frozen=True, gc=False):
+class EventBody(Struct, tag_field="kind", frozen=True):
     """Any event."""
 
 
@@ -305,8 +304,12 @@ def kind_of(body: EventBody) -> str:
 
 # -- the table socket's messages from the table ----------------------------------------------
 
+PROTOCOL = 2
+"""The table protocol: ``join`` and ``watch`` say it; events carry what changed, not the
+table."""
 
-class ServerMessage(Struct, tag_field="type", gc=False):
+
+class ServerMessage(Struct, tag_field="type"):
     """Any message the server sends."""
 
 
@@ -318,19 +321,27 @@ class Joined(ServerMessage, tag="joined"):
     version: int
 
 
-class Snapshot(ServerMessage, tag="snapshot"):
+class Snapshot(ServerMessage, tag="snapshot", omit_defaults=True):
     """The whole table for the seat (after a join that cannot be caught up with events)."""
 
     version: int
     table: TableSnapshot
+    you: dict[str, Any] | None = None
+    """A seat's own part of ``table`` (absent for a spectator), which later events' ``you``
+    change: ``seat``, ``hand``, ``legal``, ``discard``, ``farmer_gave`` and ``own``
+    (``[index, action]`` of the seat's hidden actions in ``table.view.history``)."""
 
 
-class EventMessage(ServerMessage, tag="event"):
-    """Something happened; ``table`` is the seat's table right after it."""
+class EventMessage(ServerMessage, tag="event", omit_defaults=True):
+    """Something happened at ``version`` (one more than the last): ``event`` as the reader
+    may see it (absent: it may see none of it); ``changes``, what it changed in the public
+    table, as paths (docs/protocol.md); ``you``, to a seat only, what changed of its own
+    part (its ``legal`` moves on the event that makes it its turn, its ``hand`` at a deal)."""
 
     version: int
-    event: TableEvent
-    table: TableSnapshot
+    event: TableEvent | None = None
+    changes: dict[str, Any] | None = None
+    you: dict[str, Any] | None = None
 
 
 class AlsoOpen(ServerMessage, tag="also_open"):

@@ -74,9 +74,14 @@ def asyncapi_document(registry: Registry | None = None) -> dict[str, Any]:
     document: dict[str, Any] = {
         "asyncapi": "3.0.0",
         "info": {"title": "Euchre table socket", "version": __version__,
-                 "description": "One WebSocket per seat and table: join with the seat's "
-                                "token, then send moves; every change comes back as an "
-                                "event with the seat's own table. See docs/protocol.md."},
+                 "description": "One WebSocket per seat and table (protocol 2): join with "
+                                "the seat's token and \"protocol\": 2, then send moves. "
+                                "A snapshot (the whole table) comes on joining; every "
+                                "change comes back as a versioned event carrying what it "
+                                "changed in the public table (changes, as paths) and, to "
+                                "the seat only, its own part (you: hand, legal moves), "
+                                "which the client folds into its table. See "
+                                "docs/protocol.md."},
         "defaultContentType": "application/json",
         "channels": {
             "table": {

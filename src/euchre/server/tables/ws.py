@@ -6,7 +6,9 @@ holds up a table; a connection whose outbox overflows is closed (it can rejoin w
 no write is under way, so the answer to a move leaves without waiting for the writer's
 turn (public asyncio only: a lock and an event keep the writes in order). Every message in
 and out is a wire model (:mod:`euchre.server.wire.socket`); what the table sends arrives
-typed and already encoded once for its audience (:class:`~euchre.table.fanout.Outgoing`).
+typed, and its text is encoded once per audience (:class:`~euchre.table.fanout.Outgoing`).
+A ``join`` or ``watch`` without ``"protocol": 2`` is told to reload and closed
+(:data:`CLOSE_OLD_PROTOCOL`).
 The socket asks the table's kind whether hints are allowed; it knows no kind by name.
 """
 
@@ -37,6 +39,8 @@ from ..core.people import account_key_of
 from ..core.site import site_of
 from ..ops.metrics import Metrics
 from ..wire.socket import (
+    OLD_PROTOCOL_TEXT,
+    PROTOCOL,
     Act,
     Continue,
     Hint,
@@ -60,6 +64,9 @@ log = logging.getLogger(__name__)
 
 FREE_TRIES = 3
 """Refused moves at the seat's own decision that do not count against the rate."""
+
+CLOSE_OLD_PROTOCOL = 4426
+"""The close code of a socket whose client speaks an older table protocol (reload)."""
 
 OUTBOX_LIMIT = 2000
 """Messages queued for one connection before it is dropped as too slow."""
@@ -433,6 +440,10 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
         conn.send(error_message(e.message, code="bad_message"))
         return
     if gate is not None and not await gate.admits(conn, actor):
+        return
+    if isinstance(msg, (Join, Watch)) and msg.protocol != PROTOCOL:
+        conn.send(error_message(OLD_PROTOCOL_TEXT, code="old_protocol"))
+        conn.refuse(Refusal(CLOSE_OLD_PROTOCOL, "reload: the table protocol changed"))
         return
     if isinstance(msg, Ping):
         conn.send(Pong())

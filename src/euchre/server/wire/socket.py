@@ -16,6 +16,7 @@ from msgspec import Meta, Struct
 
 from ...table.wire import (  # what the table sends: its own types, defined once there
     EVENTS,
+    PROTOCOL,
     ActionEvent,
     AlsoOpen,
     AwayEvent,
@@ -42,6 +43,8 @@ __all__ = [
     "CLIENT_MESSAGES",
     "EVENTS",
     "MAX_MESSAGE_BYTES",
+    "OLD_PROTOCOL_TEXT",
+    "PROTOCOL",
     "SERVER_MESSAGES",
     "Act",
     "ActionEvent",
@@ -91,6 +94,11 @@ class ClientMessage(Struct, tag_field="type", forbid_unknown_fields=True):
     refusals: ClassVar[dict[str, str]] = {}
 
 
+OLD_PROTOCOL_TEXT = ("this page speaks an older table protocol than the server: reload the "
+                     "page (a program: send \"protocol\": 2 with join or watch)")
+"""What a client without ``"protocol": 2`` is told before its socket is closed."""
+
+
 class Join(ClientMessage, tag="join"):
     """Take a seat with its token, or (no token) the seat of the signed-in person whose
     session cookie opened the socket; ``since``: the last version the client has."""
@@ -100,8 +108,11 @@ class Join(ClientMessage, tag="join"):
     seat, from any browser."""
     since: Annotated[int, Meta(ge=0)] | None = None
     """Send only the events after this version (if still kept), else a snapshot."""
+    protocol: int | None = None
+    """The table protocol the client speaks: must be :data:`PROTOCOL`."""
 
     refusals: ClassVar[dict[str, str]] = {
+        "protocol": '"protocol" must be a number (2)',
         "token": '"token" must be the seat\'s token as a string (or null: your own seat '
                  'when signed in)',
         "since": '"since" must be a version number (0 or more) or null',
@@ -113,8 +124,11 @@ class Watch(ClientMessage, tag="watch"):
 
     since: Annotated[int, Meta(ge=0)] | None = None
     """Send only the events after this version (if still kept), else a snapshot."""
+    protocol: int | None = None
+    """The table protocol the client speaks: must be :data:`PROTOCOL`."""
 
     refusals: ClassVar[dict[str, str]] = {
+        "protocol": '"protocol" must be a number (2)',
         "since": '"since" must be a version number (0 or more) or null',
     }
 

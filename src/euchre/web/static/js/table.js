@@ -105,7 +105,7 @@ class TablePage {
     this.awayTimer = null;
     this.watching = token === null; // a spectator: no seat, nothing to send but the watch
     this.onGone = onGone;
-    this.table = null; // the latest settled TABLE object
+    this.table = null; // the latest TABLE object (folded by the connection)
     this.pending = false; // a move was sent and not yet answered
     this.showLastTrick = false;
     this.hints = null; // null, "thinking", or the list of hints for the decision in hintFor
@@ -128,7 +128,7 @@ class TablePage {
     this.queue = [];
     this.receivedAt = Date.now(); // when the table drawn now arrived (for the clocks)
     this.connection = new TableConnection(tableId, token, {
-      onTable: (table, event, settled) => this.receive(table, event, settled),
+      onTable: (table, event) => this.receive(table, event),
       onHint: (hints, version) => this.showHints(hints, version),
       // A seed refused (sent too late for its hand) is not the player's doing: the hand's
       // check reports it. Other refusals are shown.
@@ -305,10 +305,10 @@ class TablePage {
   // ---- incoming ------------------------------------------------------------------------------
 
   /** A message from the table: drawn now, or kept until a hand's result is read. */
-  receive(table, event, settled) {
-    const item = { table, event, settled, at: Date.now() };
+  receive(table, event) {
+    const item = { table, event, at: Date.now() };
     if (this.held || this.queue.length) this.queue.push(item);
-    else this.update(table, event, settled, item.at);
+    else this.update(table, event, item.at);
   }
 
   /** How long a hand's result holds this page (ms): the table's speed at practice tables. */
@@ -337,8 +337,8 @@ class TablePage {
     const hadFocus = this.overlay.contains(document.activeElement);
     if (!this.watching && !this.fatal) this.connection.send({ type: "continue", hand_number: hand });
     while (this.queue.length && !this.held) {
-      const { table, event, settled, at } = this.queue.shift();
-      this.update(table, event, settled, at);
+      const { table, event, at } = this.queue.shift();
+      this.update(table, event, at);
     }
     this.render();
     // Continue pressed from the keyboard: the focus goes back to the hand, not the page.
@@ -360,7 +360,7 @@ class TablePage {
     }
   }
 
-  update(table, event, settled, at = Date.now()) {
+  update(table, event, at = Date.now()) {
     const previous = this.table;
     if (!this.watching) keepCommitments(this.tableId, table, event);
     setSeatNames(table.seats);
@@ -372,8 +372,7 @@ class TablePage {
       }
       this.soundFor(event, table);
     }
-    // Events of one batch all carry the settled table: draw once, at the last of them.
-    if (!settled) return;
+    // One event, one render (the connection folded the event into the table).
     for (const i of table.clock_played ?? []) {  // a snapshot: moves the clock played
       const [seat, action] = table.view?.history?.[i] ?? [];
       if (seat !== undefined) this.timedOut.set(`${table.hand_number}:${i}`, timedOutText(seat, action, this.watching ? null : table.seat ?? table.view?.seat ?? 0, table.view));

@@ -13,24 +13,30 @@ memory); records keep everything.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from typing import Any
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from euchre.cards import Card, card_text
 from euchre.game import GameState
-from euchre.rules import GAME_LENGTHS
+from euchre.rules import GAME_LENGTHS, PRESETS
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableDeps
-from euchre.table.law11 import plays_on_view
+from euchre.table.delta import Folder
+from euchre.table.kinds import PRACTICE_KIND
+from euchre.table.observer import plays_on_view
 from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.snapshot import view_json
 from table_helpers import (
     Recorder,
     cards_in,
+    comparable,
     fixed_bots,
     make_table,
     play_game,
@@ -82,9 +88,10 @@ def earlier_plays(game: GameState, seat: int | None) -> set[Card]:
 
 def public_part(message: dict[str, Any]) -> dict[str, Any]:
     """The message without the first-dealer draw: public cards from a separate deck."""
-    table = message.get("table")
-    if isinstance(table, dict) and "first_draw" in table:
-        message = {**message, "table": {k: v for k, v in table.items() if k != "first_draw"}}
+    for key in ("table", "changes"):  # a snapshot's table, an event's changes
+        table = message.get(key)
+        if isinstance(table, dict) and "first_draw" in table:
+            message = {**message, key: {k: v for k, v in table.items() if k != "first_draw"}}
     return message
 
 
@@ -183,7 +190,7 @@ def test_law_11_no_spectator_or_seat_is_sent_an_earlier_trick_or_a_hidden_card(
             assert violations(rec) == [], f"seat {rec.seat}"
         for i, rec in enumerate(watchers):
             assert violations(rec) == [], f"spectator {i}"
-            tables = [m["table"] for m in rec.messages if "table" in m]
+            tables = [t for _, t in rec.table_messages()]
             assert all(t["seat"] is None for t in tables)
             assert all(t["view"] is None or (t["view"]["hand"] == [] and not t["view"]["legal"]
                                              and t["view"]["discard"] is None)
@@ -227,8 +234,7 @@ def test_law_11_no_seat_is_sent_an_earlier_trick_or_a_hidden_card(
         for rec in recorders + late:
             assert violations(rec) == [], f"seat {rec.seat}"
         # not vacuous: people were sent plays, and earlier plays only as their kind
-        views = [m["table"]["view"] for rec in recorders for m in rec.messages
-                 if m.get("table", {}).get("view")]
+        views = [t["view"] for rec in recorders for _, t in rec.table_messages() if t["view"]]
         assert any(a == "play" for v in views for _, a in v["history"])
         assert any(a.startswith("play ") for v in views for _, a in v["history"])
         # the record keeps everything, and the computer players' views are whole
@@ -259,7 +265,7 @@ async def test_the_law_11_scan_catches_an_earlier_trick() -> None:
     assert len(view.tricks) >= 1, "bots and the engine keep every trick"
     rec.send({"type": "snapshot", "table": {"view": view.to_json()}})
     assert [what for _, what, _ in violations(rec)] == ["earlier trick"]
-    table_view = view.to_table_json()
+    table_view = msgspec.to_builtins(view_json(view))
     assert sum(1 for _, a in table_view["history"] if a == "play") == len(view.tricks[0][1])
     await actor.stop()
 
@@ -312,7 +318,8 @@ async def test_the_spectator_scan_catches_a_hand_a_discard_and_an_earlier_trick(
             break
         await actor.act(0, str(rng.choice(current.legal_actions())))
     assert violations(eve) == []
-    eve.send({"type": "snapshot", "table": {"view": current.view(0).to_table_json()}})
+    eve.send({"type": "snapshot",
+              "table": {"view": msgspec.to_builtins(view_json(current.view(0)))}})
     assert [what for _, what, _ in violations(eve)] == ["hidden"]
     eve.send({"type": "snapshot", "table": {"view": current.view(1).to_json()}})
     assert [what for _, what, _ in violations(eve)][1:] == ["hidden", "earlier trick"]
@@ -320,3 +327,94 @@ async def test_the_spectator_scan_catches_a_hand_a_discard_and_an_earlier_trick(
     eve.send({"type": "event", "oops": kitty})
     assert [what for _, what, _ in violations(eve)][3:] == ["hidden"]
     await actor.stop()
+
+
+class Client(Recorder):
+    """A reader that folds what it is sent (as the browser does) and, each time its table
+    is at the version the table last showed, checks it against the observer's table."""
+
+    def __init__(self, seat: int | None, actor: TableActor) -> None:
+        super().__init__(seat, actor)
+        self.checked = 0
+        self.away = False
+
+    def send(self, message: Any) -> None:
+        super().send(message)
+        observer = self.actor._fanout.observer  # type: ignore[union-attr]
+        frame = observer.frame
+        if self.folder.table is None or frame is None or self.folder.version != frame.version:
+            return  # an earlier event of a move (the first carried the move's changes)
+        want = msgspec.to_builtins(observer.snapshot(self.seat, None)[0])
+        assert comparable(self.folder.table) == comparable(want), (self.seat, frame.version)
+        self.checked += 1
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6))
+def test_the_table_folded_from_events_is_the_observers_for_every_reader(
+        preset: str, seed: int) -> None:
+    """Whole games of every preset, each seat and a spectator reading them, their sockets
+    dropping and rejoining at random moments (with the version they hold, or none): the
+    table each folds from its messages is the observer's table at that version, and no
+    message names a card its reader may not see then."""
+
+    async def run() -> None:
+        config, _ = practice_table(PracticeOptions(preset, {}, "random", "random", "random"),
+                                   table_id="fold", token="secret")
+        sched = ManualScheduler()
+        actor = TableActor(config, TableDeps(
+            scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
+            kind=dataclasses.replace(PRACTICE_KIND, spectators=True),
+            bot_factory=fixed_bots, seed_source=seeds(f"fold-{seed}")))
+        clients = [Client(s, actor) for s in range(4)] + [Client(None, actor)]
+        actor.start()
+        for client in clients:
+            await actor.join(client)
+        rng = random.Random(seed)
+        caught_up: list[bool] = []  # each rejoin with since: sent only the missed events?
+
+        async def drop_and_rejoin() -> None:
+            client = rng.choice(clients)
+            if not client.away and rng.random() < 0.4:
+                actor.leave(client)
+                client.away = True
+            elif client.away:
+                client.away = False
+                since = client.folder.version if rng.random() < 0.8 else None
+                if since is None:
+                    client.folder = Folder()  # a new page: it holds no table
+                sent = len(client.messages)
+                await actor.join(client, since=since)
+                if since is not None:
+                    kinds = [m["type"] for m in client.messages[sent:]]
+                    caught_up.append("snapshot" not in kinds)
+            await actor.settle()
+
+        while not actor.game.is_over:  # one step at a time: a move, or the next thing due
+            await drop_and_rejoin()
+            current = actor.game.current
+            if current is not None and actor.game.to_act == 0 and actor.view(0) is not None:
+                view = actor.view(0)
+                assert view is not None
+                if view.legal:
+                    await actor.act(0, str(rng.choice(view.legal)))
+                    continue
+            due = sched.next_due()
+            assert due is not None, "nothing is due but nobody is to act"
+            sched.advance(due - sched.now())
+            await actor.settle()
+        for client in clients:
+            if client.away:
+                await actor.join(client, since=client.folder.version)
+        await actor.settle()
+        assert actor.game.is_over
+        for client in clients:
+            assert violations(client) == [], f"reader {client.seat}"
+            assert client.checked > 10 and client.folder.table is not None
+            assert client.folder.table["game_over"]
+        # not vacuous: most rejoins are sent just the events they missed (a snapshot only
+        # where replaying would show a trick no longer on view)
+        assert not caught_up or any(caught_up)
+        await actor.stop()
+
+    asyncio.run(run())
