@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -153,3 +154,17 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = f"skipped where nothing may be skipped (EUCHRE_TEST_NO_SKIP=1): {reason}"
+
+
+# -- pytest-xdist ---------------------------------------------------------------------------
+# scripts/test runs the suite in worker processes (-n, --dist loadgroup). Every fixture is
+# per-worker safe (free ports, tmp_path, fresh key prefixes and database names); what is
+# shared on disk is prepared here, once, by the controller before the workers start.
+WEB_ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "web"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the controller of a pytest-xdist run, empty the browser tests' screenshot folder
+    (a serial run's ``artifacts`` fixture does it itself)."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        shutil.rmtree(WEB_ARTIFACTS, ignore_errors=True)

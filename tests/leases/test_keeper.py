@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
@@ -63,17 +64,22 @@ async def test_unreachable_redis_keeps_the_lease_until_its_time_then_loses_it():
     await dead.close()
 
 
+TTL = 1.5
+"""Seconds of the leases the background tasks keep on the real clock: renewed every half
+second, so the tests wait about that long, and only a pause of more than a second loses one."""
+
+
 async def test_the_background_task_keeps_a_short_lease_alive_and_stop_releases_it():
-    leases = MemoryLeases()  # the real monotonic clock
-    keeper = await LeaseKeeper.acquire(leases, "t", "p1", 0.3)
+    leases = CountedLeases(time.monotonic)  # the real monotonic clock
+    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL)
     assert keeper is not None
     keeper.start()
-    await asyncio.sleep(1.0)  # more than three times the ttl
-    assert keeper.is_held()
-    assert await leases.acquire("t", "p2", 0.3) is None
+    await leases.requests(4)  # renewed past its first time to live (one every third of it)
+    assert keeper.is_held() and leases.singles == 4
+    assert await leases.acquire("t", "p2", TTL) is None
     await keeper.stop()
     assert keeper.lost == "released"
-    assert (await leases.acquire("t", "p2", 0.3)).fence == 2
+    assert (await leases.acquire("t", "p2", TTL)).fence == 2
 
 
 @needs_redis
@@ -82,11 +88,12 @@ async def test_on_real_redis_a_deleted_lease_is_noticed_by_the_next_renewal():
 
     assert REDIS_URL
     leases = RedisLeases.from_url(REDIS_URL, prefix=fresh_prefix())
+    asked = Asked(leases)
     lost = asyncio.Event()
-    keeper = await LeaseKeeper.acquire(leases, "t", "p1", 0.3, lambda lease, why: lost.set())
+    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL, lambda lease, why: lost.set())
     assert keeper is not None
     keeper.start()
-    await asyncio.sleep(0.5)
+    await asked.requests(2)
     assert keeper.is_held() and not lost.is_set()
     await leases.client.delete(leases._key("t"))  # as if it ran out
     taken = await leases.acquire("t", "p2", 30)
@@ -112,6 +119,35 @@ async def test_a_keeper_paused_past_its_lease_gives_it_up_without_asking():
     assert lost == ["the lease could not be renewed before it ran out"]
 
 
+class Asked:
+    """Counts the renewal requests sent to a lease service (one or a batch: one each)."""
+
+    def __init__(self, leases: Any) -> None:
+        self.count = 0
+        self._asked = asyncio.Event()
+        renew, renew_many = leases.renew, leases.renew_many
+
+        async def counted_renew(lease: Lease, ttl: float) -> bool:
+            self._note()
+            return bool(await renew(lease, ttl))
+
+        async def counted_renew_many(many: list[Lease], ttl: float) -> list[bool]:
+            self._note()
+            return list(await renew_many(many, ttl))
+
+        leases.renew, leases.renew_many = counted_renew, counted_renew_many
+
+    def _note(self) -> None:
+        self.count += 1
+        self._asked.set()
+
+    async def requests(self, n: int) -> None:
+        """Wait until ``n`` renewal requests have been sent."""
+        while self.count < n:
+            self._asked.clear()
+            await self._asked.wait()
+
+
 class CountedLeases(MemoryLeases):
     """Memory leases that note every renewal request: how many leases each carried."""
 
@@ -119,14 +155,23 @@ class CountedLeases(MemoryLeases):
         super().__init__(now=now)
         self.batches: list[int] = []
         self.singles = 0
+        self._asked = asyncio.Event()
 
     async def renew(self, lease: Lease, ttl: float) -> bool:
         self.singles += 1
+        self._asked.set()
         return await super().renew(lease, ttl)
 
     async def renew_many(self, leases: list[Lease], ttl: float) -> list[bool]:
         self.batches.append(len(leases))
+        self._asked.set()
         return [await MemoryLeases.renew(self, lease, ttl) for lease in leases]
+
+    async def requests(self, n: int) -> None:
+        """Wait until ``n`` renewal requests have come (singles and batches)."""
+        while self.singles + len(self.batches) < n:
+            self._asked.clear()
+            await self._asked.wait()
 
 
 class Renewing:
@@ -231,18 +276,18 @@ async def test_the_renewer_in_the_background_keeps_short_leases_alive_in_batches
     renewer = LeaseRenewer(leases)
     keepers = []
     for name in ("a", "b", "c"):
-        keeper = await LeaseKeeper.acquire(leases, name, "p1", 0.3, renewer=renewer)
+        keeper = await LeaseKeeper.acquire(leases, name, "p1", TTL, renewer=renewer)
         assert keeper is not None
         keeper.start()
         keepers.append(keeper)
-    await asyncio.sleep(1.0)  # more than three times the ttl
+    await leases.requests(4)  # renewed past their first time to live
     assert all(k.is_held() for k in keepers)
-    assert await leases.acquire("b", "p2", 0.3) is None
+    assert await leases.acquire("b", "p2", TTL) is None
     assert leases.batches and set(leases.batches) == {3} and leases.singles == 0
     for k in keepers:
         await k.stop()
     assert len(renewer) == 0
-    assert (await leases.acquire("b", "p2", 0.3)).fence == 2
+    assert (await leases.acquire("b", "p2", TTL)).fence == 2
     await renewer.close()
 
 
@@ -254,25 +299,26 @@ async def test_on_real_redis_a_taken_lease_is_lost_while_the_batch_renews():
     prefix = fresh_prefix()
     leases = RedisLeases.from_url(REDIS_URL, prefix=prefix)
     other = RedisLeases.from_url(REDIS_URL, prefix=prefix)  # another process
+    asked = Asked(leases)
     renewer = LeaseRenewer(leases)
     lost = asyncio.Event()
     why: list[str] = []
     keepers = []
     for name in ("a", "b", "c"):
         keeper = await LeaseKeeper.acquire(
-            leases, name, "p1", 0.3,
+            leases, name, "p1", TTL,
             lambda lease, reason: (why.append(f"{lease.name}: {reason}"), lost.set()),
             renewer=renewer)
         assert keeper is not None
         keeper.start()
         keepers.append(keeper)
-    await asyncio.sleep(0.5)
+    await asked.requests(2)
     assert all(k.is_held() for k in keepers) and not lost.is_set()
     await leases.client.delete(leases._key("b"))  # as if it ran out
     taken = await other.acquire("b", "p2", 30)
     assert taken is not None and taken.fence == 2
     await asyncio.wait_for(lost.wait(), 5)
-    await asyncio.sleep(0.5)  # more renewals: the others live on
+    await asked.requests(asked.count + 2)  # more renewals: the others live on
     assert why == ["b: the lease ran out or another owner holds it"]
     assert [k.is_held() for k in keepers] == [True, False, True]
     for name in ("a", "c"):

@@ -17,12 +17,19 @@ from euchre.accounts import COOKIE_NAME
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.site import site_of
-from redis_fixtures import REDIS_URL, needs_redis
+from redis_fixtures import needs_redis, private_redis
 
 SITE = Settings.public_url
 """The test apps' own origin: a browser's socket says it (``Origin``), and only then is its
 session cookie believed (``core.web_origin``)."""
 
+
+@pytest.fixture
+def own_redis() -> Iterator[str]:
+    """A Redis of the test's own: the site's rate limits count from nothing, whatever
+    other tests (other pytest-xdist workers, other people's runs) did on the shared one."""
+    with private_redis() as (url, _):
+        yield url
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
@@ -222,7 +229,7 @@ def test_a_started_online_seat_opens_by_account_and_leaves_by_account(
 
 
 @needs_redis
-def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
+def test_a_seat_opens_by_account_at_another_process(tmp_path: Path, own_redis: str) -> None:
     """The socket reaches a process that does not run the table: the account found from
     its cookie there travels with the relay, and the owner seats it (the seat's account is
     in the stored table, not in any one process's memory)."""
@@ -230,7 +237,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path) -> None:
 
     def site() -> TestClient:
         app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}",
-                                  redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0,
+                                  redis_url=own_redis, bot_delay=0.0, hand_pause=0.0,
                                   lease_ttl=2.0),
                          accounts=AccountsOptions(password_profile="cheapest"))
         return TestClient(app, headers={"Origin": SITE})

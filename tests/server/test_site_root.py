@@ -134,6 +134,27 @@ def test_leases_limits_and_the_broker_share_the_processs_one_redis_client(
         names, count = client.portal.call(mine)
         assert names == {name} and count >= 2  # the pub/sub and at least one more
     assert not site.broker.connected  # stopped with the app, the client closed once
+    assert _names_left_at(REDIS_URL, name) == []  # and with it every connection it opened
+
+
+def _names_left_at(url: str, name: str) -> list[str]:
+    """The connections named ``name`` the Redis at ``url`` still lists, once it has handled
+    the closes already sent (a closed socket is dropped by the server's next loop turn, so
+    this asks until they are gone, for at most 10 s)."""
+    import time
+
+    from redis import Redis as SyncRedis
+
+    admin = SyncRedis.from_url(url)
+    try:
+        for _ in range(100):
+            left = [c["name"] for c in admin.client_list() if c["name"] == name]
+            if not left:
+                break
+            time.sleep(0.1)
+        return left
+    finally:
+        admin.close()
 
 
 def test_given_parts_are_used_instead_of_made_ones() -> None:

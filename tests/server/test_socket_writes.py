@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 
 import pytest
@@ -87,6 +88,21 @@ async def test_racing_writes_send_each_message_once_in_order(seed: int) -> None:
     assert [json.loads(t)["message"] for t in send.texts] == queued
     assert send.overlaps == 0
     assert send.closed and not send.after_close
+    assert conn.queued == conn.written == len(queued)  # the socket's record says so too
+
+
+async def test_the_sockets_record_is_logged_at_debug_when_it_ends(
+        caplog: pytest.LogCaptureFixture) -> None:
+    send = SlowSend(0)
+    conn = Connection(DirectPeer(await _accepted(send), send))
+    conn.seat = 2
+    writer = asyncio.create_task(conn.write_all())
+    for n in range(5):
+        conn.send(error_message(str(n)))
+    with caplog.at_level(logging.DEBUG, logger="euchre.server.tables.ws"):
+        conn.refuse(Refusal(4000, "done"))
+        await asyncio.wait_for(writer, timeout=5)
+    assert "socket of seat 2 ends: 5 messages queued, 5 written, 0 dropped" in caplog.text
 
 
 async def test_a_peer_gone_mid_write_is_a_disconnect_and_nothing_more_is_written() -> None:

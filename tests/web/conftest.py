@@ -52,11 +52,13 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def artifacts() -> Path:
-    """Where screenshots are kept (emptied once per session)."""
-    if ARTIFACTS.exists():
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    """Where screenshots are kept (emptied once per run: by the one process of a serial run;
+    under pytest-xdist by tests/conftest.py's controller, before any worker starts, so no
+    worker removes another's screenshots)."""
+    if not hasattr(request.config, "workerinput") and ARTIFACTS.exists():
         shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 

@@ -24,6 +24,7 @@ from ..server.ops.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.site import TABLE_OWNERSHIP
 from ..server.tables.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
+from .parent_watch import end_with_parent, mark_parent
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
 """Environment variable: ``--bot-delay`` for worker processes."""
@@ -165,10 +166,19 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
 def app_from_env() -> Any:
     """The app of one worker process (uvicorn's factory when ``--workers`` > 1), with this
     process's logging set up as the parent's."""
+    from uvicorn.config import STARTUP_FAILURE
+
+    end_with_parent()  # a killed parent cannot stop its workers: they stop themselves
     configure(os.environ.get(LOG_LEVEL_ENV, "info"),
               json_lines=os.environ.get(JSON_LOGS_ENV) == "1")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    return create_app(settings_from_env())
+    try:
+        return create_app(settings_from_env())
+    except Exception:
+        # uvicorn's supervisor starts a worker that died again, forever, unless it says it
+        # failed to start: then the supervisor stops the others and ends.
+        logging.getLogger(__name__).exception("this worker could not make the app")
+        sys.exit(STARTUP_FAILURE)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -212,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
                            LOG_LEVEL_ENV: args.log_level,
                            JSON_LOGS_ENV: "1" if args.json_logs else "0",
                            SEED_WAIT_ENV: str(args.seed_wait)})
+        mark_parent()
         if args.upgrade:  # once, here, not in every worker at once
             from ..storage.sql import migrate
             from .serving import one_line

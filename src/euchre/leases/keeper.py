@@ -63,6 +63,7 @@ class LeaseKeeper:
         self.tried_at = sent_at
         """When the last request for the lease (its acquisition or a renewal) was sent."""
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
 
     @classmethod
     async def acquire(cls, leases: Leases, name: str, owner: str, ttl: float,
@@ -101,7 +102,9 @@ class LeaseKeeper:
             self._task = asyncio.ensure_future(self._run())
 
     async def _run(self) -> None:
-        while self.lost is None:
+        # Python 3.11's wait_for returns a renewal's answer that came with a cancel and
+        # drops the cancel: the flag ends the loop whatever the cancel did.
+        while self.lost is None and not self._stopped:
             await asyncio.sleep(max(0.0, self.due_in(self.now())))
             await self.renew_once()
 
@@ -147,6 +150,7 @@ class LeaseKeeper:
         """Stop renewing and (unless lost, or ``release`` is False) give the lease up."""
         if self.renewer is not None:
             self.renewer.discard(self)
+        self._stopped = True
         task, self._task = self._task, None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
@@ -178,6 +182,7 @@ class LeaseRenewer:
         self._keepers: dict[LeaseKeeper, None] = {}
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
 
     def __len__(self) -> int:
         """Leases being renewed."""
@@ -202,7 +207,7 @@ class LeaseRenewer:
         return min((k.due_in(at) for k in self._keepers), default=None)
 
     async def _run(self) -> None:
-        while True:
+        while not self._closed:  # (as the keeper's: a cancel wait_for dropped ends it too)
             self._changed.clear()
             wait = self.due_in()
             if wait is None:
@@ -247,6 +252,7 @@ class LeaseRenewer:
 
     async def close(self) -> None:
         """Stop renewing (the keepers' leases run out unless released)."""
+        self._closed = True
         task, self._task = self._task, None
         if task is not None:
             task.cancel()

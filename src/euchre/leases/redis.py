@@ -100,7 +100,7 @@ class RedisLeases(Leases):
         server hands every part one shared client, :mod:`euchre.server.core.redis_client`)."""
         pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS,
                                                timeout=POOL_TIMEOUT)
-        return cls(Redis(connection_pool=pool), owned=True, **kwargs)
+        return cls(Redis.from_pool(pool), owned=True, **kwargs)  # closing it closes the pool
 
     def _key(self, name: str) -> str:
         return f"{self.prefix}{name}"

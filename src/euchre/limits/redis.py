@@ -89,7 +89,7 @@ class RedisLimits(Limits):
         server hands every part one shared client, :mod:`euchre.server.core.redis_client`)."""
         pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS,
                                                timeout=POOL_TIMEOUT)
-        return cls(Redis(connection_pool=pool), owned=True, **kwargs)
+        return cls(Redis.from_pool(pool), owned=True, **kwargs)  # closing it closes the pool
 
     def _now(self) -> str:
         return "" if self.now is None else str(int(self.now() * 1000))

@@ -40,9 +40,9 @@ def check_redis_url(url: str) -> None:
 
 
 def open_redis(url: str | None) -> Redis | None:
-    """The process's client for the Redis at ``url`` (not connected until first used), or
-    None for None or "" (everything in this process's memory); raises :class:`ValueError`
-    for what is not a Redis URL."""
+    """The process's client for the Redis at ``url`` (not connected until first used;
+    its ``aclose()`` closes every connection it opened), or None for None or "" (everything
+    in this process's memory); raises :class:`ValueError` for what is not a Redis URL."""
     if not url:
         return None
     check_redis_url(url)
@@ -51,7 +51,9 @@ def open_redis(url: str | None) -> Redis | None:
     pool = BlockingConnectionPool.from_url(
         url, max_connections=MAX_CONNECTIONS, timeout=POOL_TIMEOUT,
         client_name=f"euchre-{os.getpid()}-{secrets.token_hex(3)}")
-    return Redis(connection_pool=pool)
+    # from_pool: the client owns its pool, so closing it closes the pool's connections
+    # (Redis(connection_pool=...) would leave them open after aclose()).
+    return Redis.from_pool(pool)
 
 
 def default_redis_url() -> str | None:

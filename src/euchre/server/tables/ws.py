@@ -193,6 +193,11 @@ class Connection:
         """The table version of the seat's last refused move."""
         self.tries = 0
         """Refused moves at that version."""
+        self.queued = 0
+        """Messages queued for it so far (with :attr:`written`: its record, logged at debug
+        when its writer ends, to tell a message never queued from one queued and not sent)."""
+        self.written = 0
+        """Messages written to the peer so far."""
         self._writing = False  # a write is under way (by the writer, or by the handler)
         # The writer task waiting for something to write, or for the handler's write to
         # end: a future made only when it waits (a plain flag and a future, not an
@@ -216,6 +221,7 @@ class Connection:
             return
         try:
             self.outbox.put_nowait(text)
+            self.queued += 1
         except asyncio.QueueFull:
             self.overflowed = True
             if self.metrics is not None:
@@ -282,6 +288,7 @@ class Connection:
                     return
                 try:
                     await self.websocket.send_text(item)
+                    self.written += 1
                 except Exception:  # the peer went away: the receive loop sees it next
                     self.broken = True
                     self.closing = True
@@ -305,6 +312,9 @@ class Connection:
             await self.write_queued()
         if self.overflowed:
             self.close_with = Refusal(1013, "too slow: reconnect with since")
+        log.debug("socket of seat %s ends: %d messages queued, %d written, %d dropped%s",
+                  self.seat, self.queued, self.written, self.queued - self.written,
+                  " (peer gone)" if self.broken else "")
         if self.close_with and self.websocket.application_state == WebSocketState.CONNECTED:
             await self.websocket.close(code=self.close_with.code, reason=self.close_with.reason)
 
