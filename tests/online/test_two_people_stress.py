@@ -42,19 +42,22 @@ def person(ws_url: str, token: str, seat: int, rng: random.Random,
     """Join and play random legal moves until the game is over; the last table, or the
     error (a stall names the last message seen), goes to ``outcome[seat]``."""
     last: dict[str, Any] = {}
+    illegal: list[dict[str, Any]] = []
     try:
         with connect(ws_url) as ws:
-            ws.send(json.dumps({"type": "join", "token": token}))
-            waiting_for: int | None = None  # the version our move was sent at
+            ws.send(json.dumps({"type": "join", "token": token, "protocol": 2}))
+            # After a move, wait for the table's answer to it (the message that carries
+            # this seat's "you": its legal moves after the move) before acting again: an
+            # event of someone else's (a presence) may come first, with the turn unchanged.
+            answered = True
             while True:
                 try:
                     m = json.loads(ws.recv(timeout=WAIT))
                 except TimeoutError:
                     raise AssertionError(f"seat {seat} stalled after {last}") from None
                 if m["type"] == "error" and m.get("code") == "illegal":
-                    # A move sent from a state the table had already left (the next state
-                    # was on its way): refused, changes nothing; act on the next state.
-                    waiting_for = None
+                    illegal.append(m)
+                    answered = True
                     continue
                 assert m["type"] != "error", m
                 last = m
@@ -62,15 +65,18 @@ def person(ws_url: str, token: str, seat: int, rng: random.Random,
                 if table is None or m["version"] != table["version"]:
                     continue
                 if table["game_over"]:
+                    # Moves are sent only from the table as folded so far, where this seat
+                    # holds legal moves: none may be refused as out of turn.
+                    assert not illegal, f"seat {seat}'s moves were refused: {illegal}"
                     outcome[seat] = table
                     return
-                if waiting_for is not None and table["version"] <= waiting_for:
+                answered = answered or "you" in m
+                if not answered:
                     continue
-                waiting_for = None
                 legal = table["view"]["legal"] if table["view"] else []
                 if legal:
                     ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
-                    waiting_for = table["version"]
+                    answered = False
     except BaseException as e:  # handed to the test's thread
         outcome[seat] = e
 

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.browser
 _TRY_SOCKET = """async (url) => await new Promise((done) => {
   const got = [];
   const ws = new WebSocket(url);
-  ws.onopen = () => ws.send(JSON.stringify({type: "join", token: null}));
+  ws.onopen = () => ws.send(JSON.stringify({type: "join", token: null, protocol: 2}));
   ws.onmessage = (e) => { got.push(JSON.parse(e.data)); if (got.length >= 2) ws.close(); };
   ws.onclose = (e) => done({code: e.code, reason: e.reason, got});
 })"""

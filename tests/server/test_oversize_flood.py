@@ -22,7 +22,7 @@ def test_three_oversize_messages_ban_the_address_for_a_while(tmp_path) -> None:
         url = server.base.replace("http://", "ws://") + table["ws"]
         for _ in range(3):
             with connect(url, max_size=2**22) as ws:
-                ws.send(json.dumps({"type": "join", "token": table["token"]}))
+                ws.send(json.dumps({"type": "join", "token": table["token"], "protocol": 2}))
                 ws.send("x" * 70_000)
                 with pytest.raises(ConnectionClosed) as closed:
                     while True:
