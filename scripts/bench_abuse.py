@@ -40,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_load import cpu_seconds, free_port, percentile, wait_healthy
 from table_flood import flood, quiet_table
 
+from euchre.table.delta import Folder
+
 PASSWORD = "correct horse battery"
 VICTIM = f"victim-{os.getpid() % 100000}"
 """The account attacked (a new name each run: counts kept in Redis outlive a run)."""
@@ -82,7 +84,7 @@ async def _play(base: str, out: Any, stop: Any, rng: random.Random,
                     sent_at = None
                 if m["type"] == "error":
                     sent_at = None
-                t = m.get("table")
+                t = folded_table(ws, m)
                 if t is None or m.get("version") != t["version"] or sent_at is not None:
                     continue
                 if t["game_over"]:
@@ -92,6 +94,20 @@ async def _play(base: str, out: Any, stop: Any, rng: random.Random,
                     sent_at = time.monotonic()
                     await ws.send(json.dumps({"type": "action",
                                               "action": rng.choice(legal)}))
+
+_FOLDERS: dict[int, Folder] = {}
+
+
+def folded_table(ws: object, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The table ``ws``'s messages fold to after ``m`` (protocol 2: a snapshot, then each
+    event's changes), or None before a snapshot or for any other message."""
+    if m.get("type") not in ("snapshot", "event"):
+        return None
+    folder = _FOLDERS.setdefault(id(ws), Folder())
+    if m["type"] == "event" and folder.table is None:
+        return None
+    folder.receive(m)
+    return folder.table
 
 
 def measure_forever(base: str, out: Any, stop: Any, tables: int) -> None:
@@ -155,7 +171,7 @@ async def my_turn(ws: ClientConnection, timeout: float = 20.0) -> dict[str, Any]
         m = await recv_json(ws, deadline - time.monotonic())
         if m is None:
             return None
-        t: dict[str, Any] | None = m.get("table")
+        t: dict[str, Any] | None = folded_table(ws, m)
         if t and m.get("version") == t["version"] and t["view"] and t["view"]["legal"]:
             return t
     return None

@@ -68,6 +68,22 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
+from euchre.table.delta import Folder
+
+_FOLDERS: dict[int, Folder] = {}
+
+
+def folded_table(ws: object, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The table ``ws``'s messages fold to after ``m`` (protocol 2: a snapshot, then each
+    event's changes), or None before a snapshot or for any other message."""
+    if m.get("type") not in ("snapshot", "event"):
+        return None
+    folder = _FOLDERS.setdefault(id(ws), Folder())
+    if m["type"] == "event" and folder.table is None:
+        return None
+    folder.receive(m)
+    return folder.table
+
 
 @dataclass
 class Stats:
@@ -259,7 +275,7 @@ async def play_table(route: Route, http: httpx.AsyncClient, stats: Stats,
                     # without it a practice table holds each result for 4 s.
                     number = m["event"]["summary"]["hand_number"]
                     await ws.send(json.dumps({"type": "continue", "hand_number": number}))
-                t = m.get("table")
+                t = folded_table(ws, m)
                 if t is None or m["version"] != t["version"] or sent_at is not None:
                     continue
                 if t["game_over"]:

@@ -39,11 +39,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from bench_load import cpu_seconds, free_port, wait_healthy
+from bench_load import cpu_seconds, folded_table, free_port, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
 
 FIXED_RANDOM = """\
 import os, random
+
 _fixed = random.Random(12345)
 os.urandom = random._urandom = lambda n: _fixed.randbytes(n)
 """
@@ -105,7 +106,7 @@ async def _play_game(ws: ClientConnection, rng: random.Random, state: Play) -> b
         if m["type"] == "event" and m["event"]["kind"] == "hand_over":
             number = m["event"]["summary"]["hand_number"]
             await ws.send(json.dumps({"type": "continue", "hand_number": number}))
-        t = m.get("table")
+        t = folded_table(ws, m)
         if t is None or m["version"] != t["version"] or waiting:
             continue
         if t["game_over"]:

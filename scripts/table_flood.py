@@ -40,6 +40,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from euchre.table.delta import Folder
+
 FLOOD_ADDRESSES = [f"127.0.13.{n}" for n in range(1, 6)]
 """Where the spectators come from (five addresses, so the per-address cap is not the one met)."""
 
@@ -49,6 +51,20 @@ SPECTATORS_EACH = 26
 MOVES = ["pass", "order", "order alone", "call H", "call S alone", "defend", "farmer keep",
          "discard 9H", "play AS", "play JH", "play 9C", "play TD", "play KS", "play JK"]
 """Moves sent for another seat's turn (any of them may be legal for Ann, none for Mal now)."""
+
+_FOLDERS: dict[int, Folder] = {}
+
+
+def folded_table(ws: object, m: dict[str, Any]) -> dict[str, Any] | None:
+    """The table ``ws``'s messages fold to after ``m`` (protocol 2: a snapshot, then each
+    event's changes), or None before a snapshot or for any other message."""
+    if m.get("type") not in ("snapshot", "event"):
+        return None
+    folder = _FOLDERS.setdefault(id(ws), Folder())
+    if m["type"] == "event" and folder.table is None:
+        return None
+    folder.receive(m)
+    return folder.table
 
 
 @dataclass
@@ -102,7 +118,7 @@ async def quiet_table(base: str, address: str = "127.0.13.9") -> QuietTable:
             event = m.get("event") or {}
             if event.get("kind") == "action" and event.get("seat") == 1:
                 waiting = False
-            t = m.get("table")
+            t = folded_table(ws, m)
             if waiting or not t or m["version"] != t["version"] or not t["view"]:
                 continue
             if t["view"]["to_act"] == 0:

@@ -117,8 +117,8 @@ def test_an_online_game_sends_only_documented_messages() -> None:
                 client.websocket_connect(made["ws"]) as bo:
             ann.send_json({"type": "join", "protocol": 2, "token": made["token"]})
             bo.send_json({"type": "join", "protocol": 2, "token": bob.json()["token"]})
-            bo.send_json({"type": "join", "token": bob.json()["token"],
-                "protocol": 2})  # already joined
+            bo.send_json({"type": "join", "token": bob.json()["token"],  # already joined
+                          "protocol": 2})
             assert ann.receive_json()["type"] == "joined"
             seen = [bo.receive_json()]
             while seen[-1]["type"] != "error" and len(seen) < 10:
@@ -130,8 +130,8 @@ def test_an_online_game_sends_only_documented_messages() -> None:
         client.post(f"/api/tables/{alone['id']}/start", json={"token": alone["token"]})
         with client.websocket_connect(alone["ws"]) as di, \
                 client.websocket_connect(alone["ws"]) as eve:
-            eve.send_json({"type": "watch", "since": 0,
-                "protocol": 2})  # a spectator watches it all
+            # a spectator watches it all (from a snapshot: it holds no table)
+            eve.send_json({"type": "watch", "since": None, "protocol": 2})
             eve.send_json({"type": "action", "action": "pass"})  # refused: no seat
             assert eve.receive_json()["seat"] is None
             di.send_json({"type": "join", "protocol": 2, "token": alone["token"]})

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from euchre.cli.bot import MAX_LINE, BridgeError, Program, Seat, _play_socket, _Turns
+from euchre.table.delta import event_changes
 
 
 class _Socket:
@@ -62,15 +63,37 @@ def _snapshot(version: int, to_act: int | None, moves: int) -> dict[str, Any]:
 
 def _event(version: int, to_act: int | None, moves: int, kind: str = "action"
            ) -> dict[str, Any]:
-    return {"type": "event", "version": version, "event": {"kind": kind},
+    """An event after which the seat's table is ``_table(version, to_act, moves)`` (sent
+    as protocol 2 by :func:`_run`: the event and what it changed)."""
+    event: dict[str, Any] = {"kind": kind}
+    if kind == "action":  # the move that made the last line of the history
+        event.update(seat=(moves - 1) % 4, action="pass")
+    return {"type": "event", "version": version, "event": event,
             "table": _table(version, to_act, moves)}
+
+
+def _protocol2(script: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The script as the socket sends it: each event with what it changed in the table the
+    bridge holds (its ``table`` only says what that should be after it)."""
+    held: dict[str, Any] | None = None
+    sent = []
+    for after, message in script:
+        if message["type"] == "snapshot":
+            held = message["table"]
+        elif message["type"] == "event":
+            table = message["table"]
+            message = {k: v for k, v in message.items() if k != "table"}
+            message["changes"] = event_changes(held, table, [message["event"]])
+            held = table
+        sent.append((after, message))
+    return sent
 
 
 ILLEGAL = {"type": "error", "code": "illegal", "message": "dance a jig is not a move"}
 
 
 def _run(script: list[tuple[int, dict[str, Any]]]) -> tuple[_Socket, _Program]:
-    socket, program = _Socket(script), _Program()
+    socket, program = _Socket(_protocol2(script)), _Program()
     asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
                              io.StringIO(), _Turns()))
     return socket, program

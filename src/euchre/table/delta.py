@@ -6,10 +6,11 @@ lists what turns one table into the next as ``{path: value}``: a path is the key
 indexes from the root joined by ``.`` (``"view.trick"``, ``"seats.1.connected"``,
 ``"view.history.3"``); a path ending in ``+`` appends the values to that list
 (``"view.trick+": ["JC"]``); a key that went away is set to null. :func:`fold` applies
-them, in order. What the event says itself is left out: the table's ``version`` is the
-event's, and each event's own fields are folded in before its changes apply
-(:func:`implied`: an action's line in the history, a trick as the last trick, a hand's
-result, a deal's commitments). None of it knows a rule of the
+them, in order. What the event says itself is left out: each event's own fields are
+folded in as it comes (:func:`implied`: an action's line in the history and a play's card
+in the trick, a trick as the last trick, a hand's result, a deal's commitments), and the
+last event of a move brings the rest, its ``version`` included: a table whose version is
+the message's is the move's whole result. None of it knows a rule of the
 game: the browser (``static/js/connection.js``), the bot bridge and the tests fold with
 these same steps (:class:`Folder`).
 
@@ -124,11 +125,12 @@ def implied(table: Json, event: Json) -> Json:
 def event_changes(before: Json | None, after: Json, events: list[Json]) -> Json:
     """The changes that take a reader holding ``before`` to ``after`` by folding
     ``events`` (decoded, as the reader sees them; the changes go with the last): what
-    the events say themselves is left out (:func:`implied`; the table's version is the
-    last event's), and ``to_act`` where it is the view's (:func:`follow_view`)."""
+    the events say themselves is left out (:func:`implied`), and ``to_act`` where it is the
+    view's (:func:`follow_view`). The table's ``version`` is in them: a reader's table is
+    a move's whole result when its version is the last event's."""
     if before is None:
         return changes(None, after)
-    start = {**before, "version": after["version"]}
+    start = before
     for event in events:
         start = implied(start, event)
     delta = changes(follow_view(start, after), after)
@@ -221,7 +223,6 @@ class Folder:
         self.version = message["version"]
         table = self.table
         table.pop("clock_played", None)  # a snapshot's: events mark timed-out moves
-        table["version"] = self.version
         event = message.get("event")
         if event is not None:
             table = self.table = implied(table, copy.deepcopy(event))

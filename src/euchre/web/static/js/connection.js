@@ -1,9 +1,10 @@
 // The table's WebSocket (protocol 2, docs/protocol.md): join with our token (and last version),
 // then a snapshot (the whole table) and events. An event carries what changed, not the table:
 // what it says itself is folded in here (an action's line in the history and a play's card in
-// the trick, a trick as the last trick, a hand's result, a deal's commitments; the table's
-// version is the event's), the last event of a move brings the rest of what the move changed in
-// the public table ("changes", as paths), and the first, to our seat only, what changed of our
+// the trick, a trick as the last trick, a hand's result, a deal's commitments), the last event
+// of a move brings the rest of what the move changed in the public table ("changes", as paths,
+// the table's version among them: table.version === message.version marks a move's whole
+// result), and the first, to our seat only, what changed of our
 // own part ("you": our hand, our legal moves, our own discard). One event, one render, and no
 // rule of the game here. Reconnects by itself; a rejoin sends the last version seen, and the
 // server answers with exactly the missed events while it keeps them (its last 64), else a
@@ -143,7 +144,6 @@ export class TableConnection {
         this.version = message.version;
         const table = structuredClone(this.table); // a new object: the page compares with the last
         delete table.clock_played; // a snapshot's own: events mark timed-out moves themselves
-        table.version = message.version;
         if (message.event) implied(table, structuredClone(message.event));
         const changes = message.changes ?? {};
         for (const [path, value] of Object.entries(changes)) setPath(table, path, value);
