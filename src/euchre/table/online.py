@@ -227,6 +227,9 @@ class OpenTable:
     """Raised by every change: a store writes a change only over the version it read."""
     bots: list[BotSeat | None] = field(default_factory=lambda: [None] * 4)
     """Per seat: the outside bot sitting there (None: a person, or free)."""
+    opened: bool = False
+    """Whether its started game is open (until then the start may still be undone and
+    its seats count as waiting ones for the cap on seats per person)."""
 
     def waiting(self) -> bool:
         """Whether it waits for its start (neither started nor cancelled)."""
@@ -424,7 +427,7 @@ class OpenTable:
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
                 "started_at": self.started_at, "version": self.version,
                 "bots": [dataclasses.asdict(b) if b else None for b in self.bots],
-                "sources": self.sources}
+                "sources": self.sources, "opened": self.opened}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> OpenTable:
@@ -442,7 +445,8 @@ class OpenTable:
             bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4],
             # "origins": the key's name before issue 34 (tables stored then)
             sources=[list(o) for o in data.get("sources") or data.get("origins")
-                     or [[], [], [], []]])
+                     or [[], [], [], []]],
+            opened=bool(data.get("opened", False)))
 
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""

@@ -42,6 +42,7 @@ from ...accounts.sessions import LoginSessionStore
 from ...errors import DomainError
 from ...leases import Leases
 from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
+from ...table.errors import TooManySeats
 from .site import site_of
 
 log = logging.getLogger(__name__)
@@ -310,12 +311,6 @@ async def online_creator(request: Request, tables: OpenTables) -> str:
     return creator
 
 
-class TooManySeats(DomainError):
-    """A person already holds their share of seats at waiting tables (409)."""
-
-    code = "too_many_seats"
-
-
 class PersonBusy(DomainError):
     """Another request of the same person held their lock for too long; nothing changed."""
 
@@ -393,7 +388,9 @@ async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str
     """Count a seat claim or ``Play now`` per address and account (:class:`Limited`), and
     refuse (:class:`TooManySeats`) a person who holds their share of seats; returns who
     holds the seat, ``holder`` (the account, else the address: :func:`creator_of`). Call
-    it holding the person's lock (:func:`person_locks`) until the seat is taken."""
+    it holding the person's lock (:func:`person_locks`) until the seat is taken. This
+    early check gives the answer before any limit is counted; the lobby checks again in
+    the transaction that seats them (across processes, and starts undone meanwhile)."""
     s = settings_of(request)
     held = await tables.seats_held(holder)
     if len(held) >= s.seats_held_per_person:
