@@ -41,7 +41,17 @@ from .clock import ClockPolicy
 from .coin import NO_HINTS, CoinTurnPolicy
 from .first_draw import choose_first_dealer
 from .kinds import TableKind
-from .seats import BOT, HUMAN, AccountKey, Seat, TableConfig, hash_token, new_table_id, new_token
+from .seats import (
+    BOT,
+    HUMAN,
+    WIDER_SOURCE,
+    AccountKey,
+    Seat,
+    TableConfig,
+    hash_token,
+    new_table_id,
+    new_token,
+)
 
 ONLINE = "online"
 """The kind of an online table."""
@@ -299,9 +309,12 @@ class OpenTable:
         if not self.options.rated:
             return None
         for i, theirs in enumerate(self.sources):
-            if self.people[i] is None or theirs is sources or not set(theirs) & set(sources):
+            shared = set(theirs) & set(sources)
+            if self.people[i] is None or theirs is sources or not shared:
                 continue
-            return i, "address" if theirs[:1] == sources[:1] else "browser"
+            by_address = theirs[:1] == sources[:1] or any(
+                k.startswith(WIDER_SOURCE) for k in shared)  # one IPv6 /56 or /48
+            return i, "address" if by_address else "browser"
         return None
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,

@@ -16,6 +16,9 @@ HUMAN = "human"
 """A seat played by a person (through a token)."""
 BOT = "bot"
 """A seat played by a computer player."""
+WIDER_SOURCE = "w"
+"""Marks a person's source (hashed) that is a wider IPv6 network, a /56 or /48, rather
+than their own network or browser: two people sharing one are from one address too."""
 
 
 def new_token() -> str:
