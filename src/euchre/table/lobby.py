@@ -192,10 +192,13 @@ class Lobby:
 
         return SeatCheck(holder, self.now() - START_HOLDS, check)
 
-    async def seats_of(self, account_id: int) -> list[tuple[OpenTable, int]]:
-        """The waiting tables where the account holds a seat, with the seat."""
+    async def seats_of(self, account_id: int, bot: bool = False
+                       ) -> list[tuple[OpenTable, int]]:
+        """The waiting tables where the account holds a seat, with the seat (``bot``: an
+        outside bot's account, its bot seats; else a person's seats)."""
         return [(t, i) for t in await self.waiting() for i, a in enumerate(t.accounts)
-                if a == account_id and t.people[i] is not None and t.bots[i] is None]
+                if a == account_id and t.people[i] is not None
+                and (t.bots[i] is not None) == bot]
 
     async def quick_seat_of(self, options: OnlineOptions, account_id: int
                             ) -> tuple[OpenTable, int] | None:

@@ -46,6 +46,7 @@ from .seats import (
     HUMAN,
     WIDER_SOURCE,
     AccountKey,
+    BotKey,
     Seat,
     TableConfig,
     hash_token,
@@ -252,6 +253,10 @@ class OpenTable:
             return next((i for i, a in enumerate(self.accounts)  # never an outside bot's
                          if a == token.account_id and self.people[i] is not None
                          and self.bots[i] is None), None)
+        if isinstance(token, BotKey):  # the bot's own seat, by its account
+            return next((i for i, a in enumerate(self.accounts)
+                         if a == token.account_id and self.people[i] is not None
+                         and self.bots[i] is not None), None)
         if not isinstance(token, str):
             return None
         hashed = hash_token(token)
