@@ -377,13 +377,17 @@ class Lobby:
         table, _ = await self._change(table_id, begin, announce=False)
         return table
 
-    async def opened(self, table_id: str) -> OpenTable:
+    async def opened(self, table_id: str) -> OpenTable | None:
         """The started table's game is open: its start can no longer be undone, so its
-        seats stop counting toward the cap on seats per person."""
+        seats stop counting toward the cap on seats per person. The table, or None if it
+        is gone already (its game over)."""
         def mark(table: OpenTable) -> None:
             table.opened = True
 
-        table, _ = await self._change(table_id, mark, announce=False)
+        try:
+            table, _ = await self._change(table_id, mark, announce=False)
+        except OnlineNotFound:
+            return None
         return table
 
     async def unstart(self, table_id: str) -> None:

@@ -116,7 +116,7 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
             log.exception("online table %s: could not put it back to waiting", table_id)
         await stakes.give_back(app, table_id)
         raise
-    table = await lobby.opened(table_id)  # its seats stop counting toward the cap
+    table = await lobby.opened(table_id) or table  # its seats stop counting toward the cap
     await lobby.announce(table)
     online_of(app).refusals.pop(table_id, None)
     return table
