@@ -23,7 +23,7 @@ from euchre.table.errors import TooManySeats
 from euchre.table.lobby import Lobby
 from euchre.table.online import OnlineOptions
 
-ROUNDS = 150
+ROUNDS = 200
 """Races per database; each sends five changes at once."""
 
 CAP = 2
