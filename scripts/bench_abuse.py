@@ -1,6 +1,8 @@
 """Abuse benchmark: each attack of issue 9 against a real server, while another table plays.
 
-Starts ``euchre serve`` (uvicorn, one worker, SQLite in a temporary folder) on loopback only.
+Starts ``euchre serve`` (uvicorn, one worker, SQLite in a temporary folder) on loopback only,
+with ``--rate-loopback``: the attackers' loopback addresses (127.0.0.2 and up) have their
+socket openings rated as any client's would be.
 A separate process plays a practice table (easy computers, short bot delay) the whole time,
 measuring the time from sending a move to receiving the event that applies it. Each attack
 then runs for a bounded time from its own loopback address (127.0.0.N, so the per-address
@@ -750,6 +752,40 @@ async def replay_readers(base: str, seconds: float) -> str:
     return f"24 readers of one replay ({size / 1000:.0f} kB): {counts(answers)}"
 
 
+STORM_ADDRESSES = [f"127.0.34.{n}" for n in range(1, 13)]
+"""The reconnect storm's 12 attackers: loopback addresses the server rates (it is started
+with ``--rate-loopback``; only 127.0.0.1 and ::1 stay unrated)."""
+
+
+async def reconnect_storm(base: str, seconds: float) -> str:
+    """Issue 34 item 4: 12 addresses open and close sockets to one table as fast as they
+    can (four loops each), never joining: the shape of the probe that made 6,056 opens in
+    10 s, all accepted. A refused opening is closed by the server with 4429 as soon as it
+    is accepted, before anything else is done for it."""
+    from websockets.exceptions import InvalidStatus
+
+    async with client_at(base, "127.0.34.100") as c:
+        made = (await c.post("/api/tables", json={"kind": "practice"})).json()
+
+    def storm(address: str) -> Callable[[], Awaitable[int | str]]:
+        async def once() -> int | str:
+            try:
+                async with ws_at(base, made["ws"], address) as ws:
+                    pass  # closed at once; a refused one was closed by the server first
+            except InvalidStatus as e:
+                return f"refused {e.response.status_code}"
+            except (OSError, ConnectionClosed, TimeoutError) as e:
+                return type(e).__name__
+            return "closed 4429" if ws.close_code == 4429 else "opened"
+        return once
+
+    answers = await asyncio.gather(*(for_a_while(seconds, storm(a), 4)
+                                     for a in STORM_ADDRESSES))
+    every = [a for one in answers for a in one]
+    return (f"12 addresses opening and closing sockets: {len(every)} tries "
+            f"({len(every) / seconds:.0f}/s): {counts(every)}")
+
+
 ATTACKS = [
     Attack("1 sign-in guesses at once", sign_in_burst),
     Attack("9 sign-ups: taken name, farming", sign_up_taken),
@@ -768,6 +804,7 @@ ATTACKS = [
     Attack("20.4 illegal moves, 12 sockets", move_flood),
     Attack("20.5 hint flood, 12 sockets", hint_flood),
     Attack("34.8 replay readers", replay_readers),
+    Attack("34.4 reconnect storm, 12 addresses", reconnect_storm),
 ]
 
 
@@ -851,6 +888,9 @@ def main() -> int:
                              "server)")
     parser.add_argument("--tables", type=int, default=4,
                         help="other tables played while attacked (more moves measured)")
+    parser.add_argument("--unrated-loopback", action="store_true",
+                        help="start the server without --rate-loopback (every attacker "
+                             "unrated, as before issue 34: the storm's before figure)")
     parser.add_argument("--url", default=None, help="use a server already running here "
                         "(it must accept connections from 127.0.0.0/8)")
     args = parser.parse_args()
@@ -867,7 +907,8 @@ def main() -> int:
         cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(port),
                "--bot-delay", str(args.bot_delay), "--hand-pause", "0.2",
                "--database-url", f"sqlite+aiosqlite:///{tmp.name}/abuse.db",
-               "--log-level", "warning"]
+               "--log-level", "warning"] + ([] if args.unrated_loopback
+                                            else ["--rate-loopback"])
         if args.redis_url:
             cmd += ["--redis-url", args.redis_url]
         server = subprocess.Popen(cmd, env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -225,6 +225,40 @@ def test_a_households_ipv6_addresses_are_one_address(tmp_path: Path) -> None:
         assert other_64.status_code == 201
 
 
+def test_an_ipv6_home_rotating_through_its_56_or_48_gets_a_larger_share_not_more(
+        tmp_path: Path) -> None:
+    """Issue 34 item 3: 25 sign-ups from 25 /64s of one /48 were accepted (cap 20). A /64
+    makes its share, a /56 twice it, a /48 four times (docs/ratings.md)."""
+    clock = FakeClock(1000.0)
+    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup48.db",
+                  given=Given(limits=MemoryLimits(now=clock)),
+                  limits=LimitSettings(sign_ups_per_address=2))
+    made = iter(range(100))
+
+    def sign_up_from(address: str) -> Any:
+        r = client.post("/api/accounts", json={"username": f"rot{next(made)}",
+                                               "password": "correct horse"},
+                        headers=at(address))
+        client.cookies.clear()
+        return r
+
+    with TestClient(Addressed(app)) as client:
+        # One /56 (2001:db8:7:100::/56): 2 in its first /64, 2 in a second; a third /64 no.
+        assert [sign_up_from(f"2001:db8:7:1{n // 2:02x}::{n + 1}").status_code
+                for n in range(4)] == [201] * 4
+        refused = sign_up_from("2001:db8:7:1ff::9")
+        assert refused.status_code == 429 and refused.json()["error"].startswith(
+            "too many new accounts from your network this hour")
+        # Two other /56s of the same /48 take it to 8; a fourth /56 is refused.
+        assert [sign_up_from(f"2001:db8:7:{n // 2 + 2}00::{n + 1}").status_code
+                for n in range(4)] == [201] * 4
+        assert sign_up_from("2001:db8:7:400::1").status_code == 429
+        # Another /48 is another site; an hour later the blocks' shares come back.
+        assert sign_up_from("2001:db8:8:100::1").status_code == 201
+        clock.advance(3601)
+        assert sign_up_from("2001:db8:7:400::1").status_code == 201
+
+
 def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -> None:
     app = app_for(f"sqlite+aiosqlite:///{tmp_path}/taken.db")
     with TestClient(app) as client:

@@ -242,3 +242,27 @@ def test_a_bridge_stopped_while_it_waits_gives_its_seat_back(tmp_path: Path, sto
         again = httpx.post(f"{base}/api/online/quick", json={},
                            headers={"Authorization": f"Bearer {token}"})
         assert again.status_code == 201, again.text
+
+
+def test_a_program_that_floods_while_the_bridge_waits_ends_it_and_frees_the_seat(
+        tmp_path: Path) -> None:
+    """Issue 34 item 7: a program sending lines nobody asked for (here from its first
+    moment, while ``--quick`` waits for players) ends the bridge with one line and exit 1,
+    and the seat is given up (it hung with no message)."""
+    from test_bridge_turns import FLOOD
+
+    from euchre.cli.bot import UNASKED_LINES
+
+    with live_server(bot_app(_db(tmp_path))) as base:
+        _, token, _ = _owner_token(base)
+        bridge = _bridge(base, token, "--quick", program=[sys.executable, "-c", FLOOD])
+        out, err = bridge.communicate(timeout=120)
+        assert bridge.returncode == 1, (out, err)
+        assert err.strip().splitlines() == [
+            f"euchre bot: the program sent more than {UNASKED_LINES} lines nobody asked "
+            "for: stopping"]
+        held = next(line for line in out.splitlines() if line.startswith("seat "))
+        assert f"stopped: gave up {held}" in out
+        table_id = held.rsplit(" ", 1)[1]
+        listed = httpx.get(f"{base}/api/online/{table_id}")
+        assert listed.status_code == 404 or all(not s["taken"] for s in listed.json()["seats"])

@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from euchre.cli.bot import MAX_LINE, BridgeError, Program, Seat, _play_socket, _Turns
+from euchre.cli.bot import (
+    MAX_LINE,
+    UNASKED_LINES,
+    BridgeError,
+    Program,
+    Seat,
+    _play_socket,
+    _Turns,
+)
 from euchre.table.delta import event_changes
 
 
@@ -143,6 +151,54 @@ def test_a_program_line_over_the_limit_ends_the_bridge_with_one_reason() -> None
         return "answered"
 
     assert asyncio.run(scenario()) == f"the program sent a line over {MAX_LINE} bytes: stopping"
+
+
+FLOOD = ("import sys\n"
+         "while True:\n"
+         "    sys.stdout.write('{\"ok\": true, \"action\": \"pass\"}\\n'); sys.stdout.flush()")
+"""A program that answers before anything is asked, for ever."""
+
+
+def test_a_program_that_floods_ends_the_bridge_while_nothing_is_asked() -> None:
+    """Issue 34 item 7: a program sending lines nobody asked for is stopped with one
+    reason, even while the bridge waits (for the start, for the other seats), and none of
+    its lines is taken for an answer."""
+
+    async def scenario() -> tuple[str, int]:
+        program = await Program.start([sys.executable, "-c", FLOOD])
+        try:
+            await program.guard(asyncio.Event().wait())  # waiting for ever, asking nothing
+        except BridgeError as e:
+            return str(e), program.unasked
+        finally:
+            await program.close()
+        return "waited", 0
+
+    reason, unasked = asyncio.run(scenario())
+    assert reason == (f"the program sent more than {UNASKED_LINES} lines nobody asked for: "
+                      "stopping")
+    assert unasked == UNASKED_LINES + 1
+
+
+def test_a_line_sent_unasked_is_not_taken_for_the_next_answer() -> None:
+    """A greeting before the first request is skipped; the answer is the one asked for."""
+    polite = ("import json, sys\n"
+              "print('hello, I am a bot', flush=True)\n"
+              "for line in sys.stdin:\n"
+              "    r = json.loads(line)\n"
+              "    print(json.dumps({'id': r['id'], 'ok': True, 'action': 'pass'}), flush=True)")
+
+    async def scenario() -> tuple[dict[str, Any], int]:
+        program = await Program.start([sys.executable, "-c", polite])
+        try:
+            while program.unasked == 0:  # the greeting read (and set aside)
+                await asyncio.sleep(0.01)
+            return await program.ask("bot", seat=0), program.unasked
+        finally:
+            await program.close()
+
+    answer, unasked = asyncio.run(scenario())
+    assert answer == {"id": 1, "ok": True, "action": "pass"} and unasked == 1
 
 
 class _Stubborn(_Program):

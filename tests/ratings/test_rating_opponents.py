@@ -129,3 +129,37 @@ async def test_bots_count_as_their_owner_and_ones_own_bots_as_nobody(
     assert met == {main: 1, other: 1, mine[0]: 1, theirs[0]: 1}  # each met only main
     assert (await service.standing(main)).provisional  # 4 games, but one person met
     assert await service.leaders(10) == ([], 0)
+
+
+async def test_a_ring_of_four_accounts_and_any_number_of_bots_stays_provisional(
+        migrated: AsyncEngine) -> None:
+    """Issue 34 item 3: four accounts (four addresses: four people as far as the tables can
+    tell) and ten bots each play 60 rated games among themselves: each meets three people
+    at most, so none comes off provisional (six different people are needed), however many
+    games they play."""
+    from euchre.storage.bot_models import bots
+
+    rng = random.Random(344)
+    ring = [await new_account(migrated, f"ring{i}") for i in range(4)]
+    owned = {a: [await new_account(migrated, f"ring{i}bot{b}") for b in range(10)]
+             for i, a in enumerate(ring)}
+    async with migrated.begin() as conn:
+        for owner, made in owned.items():
+            for bot in made:
+                await conn.execute(bots.insert().values(account_id=bot, owner_id=owner,
+                                                        created_at=T0))
+    service = RatingService(migrated)
+    everyone = ring + [b for made in owned.values() for b in made]
+    for g in range(60):
+        # One seat per person each game (a rated table seats one of a person's identities);
+        # the main account, ring0, always plays itself.
+        seats = [owner if owner == ring[0] else rng.choice([owner, *owned[owner]])
+                 for owner in rng.sample(ring, 4)]
+        await service.register(f"ring{g}", seats)
+        await service.apply(f"ring{g}", rng.randrange(2))
+    met = await service.opponents(everyone)
+    assert max(met.values()) <= 3 and met[ring[0]] == 3
+    assert (await service.standing(ring[0])).games == 60
+    for account in everyone:
+        assert (await service.standing(account)).provisional, account
+    assert await service.leaders(10) == ([], 0)

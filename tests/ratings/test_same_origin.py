@@ -93,7 +93,14 @@ def test_one_households_ipv6_addresses_are_one_address(people: People) -> None:
     made = people.post("Ann", "/api/tables", {"kind": "online", "rated": True}).json()
     r = people.post("Bob", f"/api/tables/{made['id']}/seats", {"seat": 1})
     assert r.status_code == 409 and r.json()["code"] == "same_origin"
-    people.addresses["Bob"] = "2001:db8:5:7::2"
+    # A home given a /56 or a /48 picks any /64 in it: another /64, or another /56 of the
+    # same /48, is the same address (issue 34 item 3); another /48 is someone else.
+    for same_block in ("2001:db8:5:7::2", "2001:db8:5:ff00::2"):
+        people.addresses["Bob"] = same_block
+        r = people.post("Bob", f"/api/tables/{made['id']}/seats", {"seat": 1})
+        assert r.status_code == 409 and r.json()["code"] == "same_origin", same_block
+        assert r.json()["error"].endswith("(South sat down from your address)")
+    people.addresses["Bob"] = "2001:db8:6:7::2"
     assert people.post("Bob", f"/api/tables/{made['id']}/seats", {"seat": 1}).status_code == 201
 
 

@@ -233,3 +233,8 @@ def test_opening_sockets_has_a_rate_per_network_and_per_wider_ipv6_block() -> No
     assert opens("203.0.113.7", 100) == 5
     assert opens("203.0.113.8", 1) == 1 and guard.open == 0
     assert opens("127.0.0.5", 500) == 500 and opens("::1", 500) == 500  # this machine
+    # A benchmark's attackers on other loopback addresses are rated when asked
+    # (euchre serve --rate-loopback); 127.0.0.1 and ::1 stay free for the measuring side.
+    guard = SocketGuard(SocketLimits(rate_loopback=True), sched)
+    assert opens("127.0.0.5", 100) == 60 and opens("127.0.0.6", 100) == 60
+    assert opens("127.0.0.1", 500) == 500 and opens("::1", 500) == 500

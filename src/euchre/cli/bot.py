@@ -30,8 +30,9 @@ import signal
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from ..table.delta import Folder, Gap
@@ -42,6 +43,8 @@ TRIES = 3
 
 ANSWER_WITHIN = 60.0
 """Seconds the program has to answer one request before the bridge gives up."""
+
+T = TypeVar("T")
 
 MAX_LINE = 1 << 20
 """The longest line the program may answer with (bytes): a longer one ends the bridge."""
@@ -86,14 +89,32 @@ class Seat:
     token: str
 
 
+UNASKED_LINES = 100
+"""Lines the program may send that answer nothing asked (a greeting, a stray log line)
+before the bridge takes it for a flood and stops."""
+
+
 class Program:
-    """The child process that decides: one JSON request per line, one answer per line."""
+    """The child process that decides: one JSON request per line, one answer per line.
+
+    Its output is read all the time (:meth:`_read`), not only while a request waits, so a
+    line nobody asked for is never taken for the next answer, and a program that floods
+    is noticed while the bridge waits for the start or for the other seats: it ends the
+    bridge with one reason (:attr:`failed`)."""
 
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        """Wrap a started process (stdin and stdout piped)."""
+        """Wrap a started process (stdin and stdout piped) and start reading its output."""
         self.proc = proc
         """The process."""
         self.next_id = 0
+        self.unasked = 0
+        """Lines it sent that answered nothing asked."""
+        self.error: BridgeError | None = None
+        """Why it can no longer be asked (a flood, a line over the limit), once it can't."""
+        self.failed = asyncio.Event()
+        """Set with :attr:`error`."""
+        self._waiting: asyncio.Future[bytes] | None = None
+        self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
     async def start(cls, command: list[str]) -> Program:
@@ -106,23 +127,53 @@ class Program:
             raise BridgeError(f"could not start {command[0]!r}: {e}") from None
         return cls(proc)
 
+    def _fail(self, error: BridgeError) -> None:
+        self.error = error
+        self.failed.set()
+        if self._waiting is not None and not self._waiting.done():
+            self._waiting.set_exception(error)
+
+    async def _read(self) -> None:
+        """Hand each line to the request waiting for it; count the others."""
+        assert self.proc.stdout is not None
+        while True:
+            try:
+                raw = await self.proc.stdout.readline()
+            except ValueError:  # the stream's limit: a line longer than MAX_LINE
+                self._fail(BridgeError(f"the program sent a line over {MAX_LINE} bytes: "
+                                       "stopping"))
+                return
+            waiting = self._waiting
+            if waiting is not None and not waiting.done():
+                waiting.set_result(raw)  # b"" once its output ended
+            elif raw:
+                self.unasked += 1
+                if self.unasked > UNASKED_LINES:
+                    self._fail(BridgeError(f"the program sent more than {UNASKED_LINES} "
+                                           "lines nobody asked for: stopping"))
+                    return
+            if not raw:
+                return
+
     async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
         """Send one request; its answer (:class:`BridgeError` if none comes, or not JSON)."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.proc.stdin is not None
+        if self.error is not None:
+            raise self.error
         self.next_id += 1
         line = json.dumps({"id": self.next_id, "cmd": cmd, **fields}, separators=(",", ":"))
+        self._waiting = asyncio.get_running_loop().create_future()
         try:
             self.proc.stdin.write(line.encode() + b"\n")
             await self.proc.stdin.drain()
-            raw = await asyncio.wait_for(self.proc.stdout.readline(), ANSWER_WITHIN)
+            raw = await asyncio.wait_for(self._waiting, ANSWER_WITHIN)
         except (BrokenPipeError, ConnectionResetError):
             raise BridgeError("the program stopped") from None
         except TimeoutError:
             raise BridgeError(f"the program did not answer within {ANSWER_WITHIN:g} s"
                               ) from None
-        except ValueError:  # the stream's limit: a line longer than MAX_LINE
-            raise BridgeError(f"the program sent a line over {MAX_LINE} bytes: stopping"
-                              ) from None
+        finally:
+            self._waiting = None
         if not raw:
             raise BridgeError("the program stopped (its output ended)")
         try:
@@ -138,7 +189,11 @@ class Program:
         return checked
 
     async def close(self) -> int:
-        """Say ``quit`` (if it still listens) and wait for it; its exit status."""
+        """Say ``quit`` (if it still listens) and wait for it; its exit status. A program
+        that failed (flooded, a line over the limit) is stopped at once."""
+        if self.error is not None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
         with contextlib.suppress(BridgeError, OSError, ValueError):
             await self.ask("quit")
         try:
@@ -146,6 +201,28 @@ class Program:
         except TimeoutError:
             self.proc.kill()
             return await self.proc.wait()
+        finally:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+
+    async def guard(self, work: Awaitable[T]) -> T:
+        """``work``'s result, unless the program fails first (a flood while nothing is
+        asked, say): then ``work`` is cancelled and :attr:`error` raised."""
+        task = asyncio.ensure_future(work)
+        failed = asyncio.ensure_future(self.failed.wait())
+        try:
+            await asyncio.wait({task, failed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            failed.cancel()
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, BridgeError):
+                    await task
+        if task.done() and not task.cancelled():
+            return task.result()
+        assert self.error is not None
+        raise self.error
 
 
 class Site:
@@ -394,9 +471,7 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     try:
         seat = await take_seat(site, args)
         print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
-        if not args.practice:
-            await wait_for_start(site, seat.table_id)
-        table = await play(site, seat, program, out)
+        table = await program.guard(_wait_and_play(site, seat, program, out, args))
     except (asyncio.CancelledError, BridgeError):  # stopped, or cannot go on: never leave
         if seat is not None and not args.practice:  # the bot seated
             print(await give_back(site, seat), file=out, flush=True)
@@ -411,6 +486,14 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
         print(f"game over: the bot's side {side}, {table['score'][0]} to {table['score'][1]}",
               file=out, flush=True)
     return 0
+
+
+async def _wait_and_play(site: Site, seat: Seat, program: Program, out: Any,
+                         args: argparse.Namespace) -> dict[str, Any]:
+    """Wait for the start (an online table), then play; the last TABLE."""
+    if not args.practice:
+        await wait_for_start(site, seat.table_id)
+    return await play(site, seat, program, out)
 
 
 async def give_back(site: Site, seat: Seat) -> str:

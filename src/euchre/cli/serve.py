@@ -38,6 +38,8 @@ DATABASE_URL_ENV = "EUCHRE_DATABASE_URL"
 """Environment variable: the database URL (``--database-url``)."""
 SOCKETS_PER_ADDRESS_ENV = "EUCHRE_SOCKETS_PER_ADDRESS"
 """Environment variable: ``--sockets-per-address`` for worker processes."""
+RATE_LOOPBACK_ENV = "EUCHRE_RATE_LOOPBACK"
+"""Environment variable: ``--rate-loopback`` for worker processes (``1``)."""
 TABLES_PER_ADDRESS_ENV = "EUCHRE_TABLES_PER_ADDRESS"
 """Environment variable: ``--tables-per-address`` for worker processes."""
 PUBLIC_URL_ENV = "EUCHRE_PUBLIC_URL"
@@ -88,6 +90,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="N", help="table sockets one client address may hold at once "
                                           f"(default {SocketLimits.per_address}; load tests "
                                           "from one address need more)")
+    parser.add_argument("--rate-loopback", action="store_true",
+                        help="rate the opening of sockets from loopback addresses other than "
+                             "127.0.0.1 and ::1 as from any other (a benchmark's attackers "
+                             "on 127.0.0.2 and up); by default loopback is not rated")
     parser.add_argument("--tables-per-address", type=int,
                         default=LimitSettings.tables_per_address, metavar="N",
                         help="new tables one client address may open in the rate limit's "
@@ -154,7 +160,8 @@ def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
         seed_wait=float(env.get(SEED_WAIT_ENV, "3")),
         tune_gc=True,
         socket_limits=SocketLimits(per_address=int(
-            env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address)))),
+            env.get(SOCKETS_PER_ADDRESS_ENV, str(SocketLimits.per_address))),
+            rate_loopback=env.get(RATE_LOOPBACK_ENV) == "1"),
         limits=LimitSettings(tables_per_address=int(
             env.get(TABLES_PER_ADDRESS_ENV, str(LimitSettings.tables_per_address)))),
         upgrade=False,  # the parent migrated the database before forking the workers
@@ -217,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
                            HAND_PAUSE_ENV: str(args.hand_pause),
                            LEASE_SECONDS_ENV: str(args.lease_seconds),
                            SOCKETS_PER_ADDRESS_ENV: str(args.sockets_per_address),
+                           RATE_LOOPBACK_ENV: "1" if args.rate_loopback else "",
                            TABLES_PER_ADDRESS_ENV: str(args.tables_per_address),
                            PUBLIC_URL_ENV: args.public_url or public_url(args.host, args.port),
                            LOG_LEVEL_ENV: args.log_level,
@@ -239,7 +247,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
                         hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
                         seed_wait=args.seed_wait, tune_gc=True,
-                        socket_limits=SocketLimits(per_address=args.sockets_per_address),
+                        socket_limits=SocketLimits(per_address=args.sockets_per_address,
+                                                   rate_loopback=args.rate_loopback),
                         limits=LimitSettings(tables_per_address=args.tables_per_address),
                         upgrade=args.upgrade,
                         public_url=args.public_url or public_url(args.host, args.port),

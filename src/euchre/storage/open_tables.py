@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -57,22 +58,41 @@ class OpenTableRow:
         return self.status == OPEN and self.quick and self.seated < 4
 
 
+@dataclass(frozen=True)
+class SeatCheck:
+    """A check made in the same transaction as the write that seats a person, holding
+    that person's lock (PostgreSQL: an advisory lock on ``person``; SQLite: the write
+    lock, ``BEGIN IMMEDIATE``), so requests sent at once, from any process, each see the
+    seats the others took: a cap on seats per person that no race can pass."""
+
+    person: str
+    """Whose seats (``account:N`` or ``ip:A``): the lock's key."""
+    since: float
+    """Started tables changed since then are read too (a start not yet opened may be
+    undone, giving its seats back)."""
+    check: Callable[[list[OpenTableRow]], None]
+    """Given the waiting tables and the recently started ones as stored (the one being
+    written among them as it was), raises to refuse the write."""
+
+
 class OpenTableStore(ABC):
     """Where open online tables are kept; every method is safe from the event loop."""
 
     @abstractmethod
-    async def add(self, row: OpenTableRow) -> None:
+    async def add(self, row: OpenTableRow, check: SeatCheck | None = None) -> None:
         """Store a new table (its id is new); :class:`MatchTaken` if it would be a second
-        waiting quick table with a free seat for its match key."""
+        waiting quick table with a free seat for its match key; ``check`` refuses it (see
+        :class:`SeatCheck`)."""
 
     @abstractmethod
     async def get(self, table_id: str) -> OpenTableRow | None:
         """The table, or None."""
 
     @abstractmethod
-    async def replace(self, row: OpenTableRow, version: int) -> bool:
+    async def replace(self, row: OpenTableRow, version: int,
+                      check: SeatCheck | None = None) -> bool:
         """Write ``row`` if the stored one is still at ``version``; whether it was written
-        (:class:`MatchTaken` as for :meth:`add`)."""
+        (:class:`MatchTaken` and ``check`` as for :meth:`add`)."""
 
     @abstractmethod
     async def delete(self, table_id: str, version: int) -> bool:
@@ -104,11 +124,12 @@ class MemoryOpenTableStore(OpenTableStore):
     def _copy(row: OpenTableRow) -> OpenTableRow:
         return replace(row, data=copy.deepcopy(row.data))
 
-    async def add(self, row: OpenTableRow) -> None:
-        """Keep a copy."""
+    async def add(self, row: OpenTableRow, check: SeatCheck | None = None) -> None:
+        """Keep a copy (no await between the check and the write: atomic here)."""
         if row.id in self._rows:
             raise ValueError(f"open table {row.id} exists")
         self._check_match(row)
+        self._check_seats(check)
         self._rows[row.id] = self._copy(row)
 
     def _check_match(self, row: OpenTableRow) -> None:
@@ -117,17 +138,23 @@ class MemoryOpenTableStore(OpenTableStore):
                 for r in self._rows.values()):
             raise MatchTaken(row.match_key)
 
+    def _check_seats(self, check: SeatCheck | None) -> None:
+        if check is not None:
+            check.check([self._copy(r) for r in self._rows.values() if _counted(r, check)])
+
     async def get(self, table_id: str) -> OpenTableRow | None:
         """A copy, or None."""
         row = self._rows.get(table_id)
         return None if row is None else self._copy(row)
 
-    async def replace(self, row: OpenTableRow, version: int) -> bool:
+    async def replace(self, row: OpenTableRow, version: int,
+                      check: SeatCheck | None = None) -> bool:
         """Compare the version and write, with no await in between (atomic here)."""
         stored = self._rows.get(row.id)
         if stored is None or stored.version != version:
             return False
         self._check_match(row)
+        self._check_seats(check)
         self._rows[row.id] = self._copy(row)
         return True
 
@@ -162,3 +189,8 @@ def _expired(row: OpenTableRow, open_before: float, alone_before: float,
     if row.created_at < open_before:
         return True
     return row.status == OPEN and row.seated <= 1 and row.created_at < alone_before
+
+
+def _counted(row: OpenTableRow, check: SeatCheck) -> bool:
+    """Whether ``check`` reads ``row``: waiting, or started since ``check.since``."""
+    return row.status == OPEN or (row.status == STARTED and row.updated_at >= check.since)

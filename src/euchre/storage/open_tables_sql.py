@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import and_, delete, insert, or_, select, update
+from sqlalchemy import and_, delete, insert, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .lobby_models import open_tables
-from .open_tables import CANCELLED, OPEN, STARTED, MatchTaken, OpenTableRow, OpenTableStore
+from .open_tables import (
+    CANCELLED,
+    OPEN,
+    STARTED,
+    MatchTaken,
+    OpenTableRow,
+    OpenTableStore,
+    SeatCheck,
+)
 
 _T = open_tables.c
 
@@ -37,10 +47,36 @@ class SqlOpenTableStore(OpenTableStore):
         self.engine = engine
         """The database."""
 
-    async def add(self, row: OpenTableRow) -> None:
-        """One INSERT (the unique index on waiting quick tables may refuse it)."""
-        try:
+    @contextlib.asynccontextmanager
+    async def _transaction(self, check: SeatCheck | None) -> AsyncIterator[AsyncConnection]:
+        """A transaction; with ``check``, the person's lock is taken first and the check
+        made on what is stored once it is held (refused: nothing written)."""
+        if check is None:
             async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self.engine.connect() as conn:
+            if conn.dialect.name == "sqlite":  # the write lock now, not at the first write
+                await conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:  # one person's checked writes queue; other people's pass
+                await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                                   {"key": f"seats:{check.person}"})
+            try:
+                found = await conn.execute(select(open_tables).where(or_(
+                    _T.status == OPEN,
+                    and_(_T.status == STARTED, _T.updated_at >= check.since))))
+                check.check([_row(r) for r in found.all()])
+                yield conn
+            except BaseException:
+                await conn.rollback()
+                raise
+            await conn.commit()
+
+    async def add(self, row: OpenTableRow, check: SeatCheck | None = None) -> None:
+        """One INSERT (the unique index on waiting quick tables may refuse it), after
+        ``check`` in the same transaction."""
+        try:
+            async with self._transaction(check) as conn:
                 await conn.execute(insert(open_tables).values(**_values(row)))
         except IntegrityError as e:
             if row.holds_match():
@@ -53,12 +89,14 @@ class SqlOpenTableStore(OpenTableStore):
             found = (await conn.execute(select(open_tables).where(_T.id == table_id))).first()
         return None if found is None else _row(found)
 
-    async def replace(self, row: OpenTableRow, version: int) -> bool:
-        """``UPDATE ... WHERE id = ? AND version = ?``: written only over the version read."""
+    async def replace(self, row: OpenTableRow, version: int,
+                      check: SeatCheck | None = None) -> bool:
+        """``UPDATE ... WHERE id = ? AND version = ?``: written only over the version read
+        (after ``check``, in the same transaction)."""
         values = _values(row)
         del values["id"]
         try:
-            async with self.engine.begin() as conn:
+            async with self._transaction(check) as conn:
                 done = await conn.execute(update(open_tables).where(
                     _T.id == row.id, _T.version == version).values(**values))
         except IntegrityError as e:

@@ -21,6 +21,13 @@ REPLACED_TEXT = "you left this game: a computer plays your seat to the end"
 """The refusal of a move, a seed or a join from a seat a computer took over."""
 
 
+class TooManySeats(DomainError):
+    """A person already holds their share of seats at online tables waiting to start
+    (409); nothing changed."""
+
+    code = "too_many_seats"
+
+
 class TableError(DomainError):
     """A request the table refuses; the message is for the person who made it."""
 

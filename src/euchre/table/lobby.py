@@ -29,7 +29,9 @@ from ..storage.open_tables import (
     MemoryOpenTableStore,
     OpenTableRow,
     OpenTableStore,
+    SeatCheck,
 )
+from .errors import TooManySeats
 from .online import (
     ALONE_FOR,
     GUEST_REFUSED,
@@ -58,6 +60,11 @@ QUICK_SAME_SOURCE = ("the rated table waiting for these rules, clock and stake h
                      "on four different connections: wait until it starts, or choose another "
                      "clock")
 """Why ``Play now`` finds no rated seat for a person whose household waits already."""
+
+START_HOLDS = 120.0
+"""Seconds a started table's seats still count toward the cap on seats per person while
+its game is not yet open: the start may be undone (a stake not covered), and the seats
+come back; a start its process never finished stops counting after this."""
 
 RETRIES = 8
 """Times a change is tried again when another request changed the table in between."""
@@ -94,6 +101,9 @@ class Lobby:
         """Seconds a started table stays listed without a change."""
         self.listeners: list[Notify] = []
         """Told of every change written."""
+        self.seats_per_person: int | None = None
+        """Seats one person (``holder``) may hold at once at waiting tables, checked in
+        the transaction that seats them (:class:`SeatCheck`); None: no cap."""
 
     # -- reading --------------------------------------------------------------------------
 
@@ -148,13 +158,47 @@ class Lobby:
         """The waiting tables where ``holder`` (an account or an address) holds a seat, one
         entry per seat; their own seat at an invite table they opened is left out (the cap
         on open tables covers it)."""
-        return [t for t in await self.waiting() for i, h in enumerate(t.holders)
-                if h == holder and (t.quick or i != 0)]
+        rows = await self.store.with_status("open", self.limit * 2)
+        rows += [r for r in await self.store.with_status("started", 1000)
+                 if r.updated_at >= self.now() - START_HOLDS]
+        return [t for r in rows for t in [_table(r)] for _ in range(self._holds(t, holder))]
 
-    async def seats_of(self, account_id: int) -> list[tuple[OpenTable, int]]:
-        """The waiting tables where the account holds a seat, with the seat."""
+    def _holds(self, table: OpenTable, holder: str) -> int:
+        """Seats ``holder`` holds at ``table`` toward the cap: at a waiting table (not
+        their own seat at an invite table they opened), or one whose start is not yet
+        open (it may be undone)."""
+        starting = table.started and not table.opened and not table.cancelled \
+            and (table.started_at or 0.0) >= self.now() - START_HOLDS
+        if not ((table.waiting() and self._alive(table)) or starting):
+            return 0
+        return sum(1 for i, h in enumerate(table.holders)
+                   if h == holder and (table.quick or i != 0))
+
+    def _seat_check(self, table: OpenTable, holder: str | None) -> SeatCheck | None:
+        """The check that ``table`` as changed leaves ``holder`` within the cap, counted
+        on the tables as stored in the write's own transaction."""
+        cap = self.seats_per_person
+        if holder is None or cap is None:
+            return None
+        mine = self._holds(table, holder)
+        if not mine:
+            return None
+
+        def check(rows: list[OpenTableRow]) -> None:
+            held = sum(self._holds(_table(r), holder) for r in rows if r.id != table.id)
+            if held + mine > cap:
+                raise TooManySeats(f"you already hold {held} seats at tables waiting to "
+                                   f"start (at most {cap}): leave one first")
+
+        return SeatCheck(holder, self.now() - START_HOLDS, check)
+
+    async def seats_of(self, account_id: int, bot: bool = False
+                       ) -> list[tuple[OpenTable, int]]:
+        """The waiting tables where the account holds a seat, with the seat (``bot``: an
+        outside bot's account, its bot seats; else a person's seats)."""
         return [(t, i) for t in await self.waiting() for i, a in enumerate(t.accounts)
-                if a == account_id and t.people[i] is not None and t.bots[i] is None]
+                if a == account_id and t.people[i] is not None
+                and (t.bots[i] is not None) == bot]
 
     async def quick_seat_of(self, options: OnlineOptions, account_id: int
                             ) -> tuple[OpenTable, int] | None:
@@ -189,14 +233,16 @@ class Lobby:
         return gone + await self.store.sweep(now - self.open_for, now - self.alone_for,
                                              now - self.live_for)
 
-    async def _add(self, table: OpenTable) -> None:
-        await self.store.add(_row(table, self.now()))
+    async def _add(self, table: OpenTable, holder: str | None = None) -> None:
+        await self.store.add(_row(table, self.now()), self._seat_check(table, holder))
         await self._announce(table, table.id)
 
     async def _change(self, table_id: str, change: Callable[[OpenTable], T],
-                      announce: bool = True) -> tuple[OpenTable, T]:
+                      announce: bool = True, holder: str | None = None
+                      ) -> tuple[OpenTable, T]:
         """Apply ``change`` to the table as stored and write it over the version read; a
-        quick table nobody sits at any more is removed instead."""
+        quick table nobody sits at any more is removed instead. A change that seats
+        ``holder`` is written only within their cap on seats."""
         for _ in range(RETRIES):
             table = await self.get(table_id)
             version = table.version
@@ -206,15 +252,16 @@ class Lobby:
                 if await self.store.delete(table_id, version):
                     await self._announce(None, table_id, "empty")
                     return table, result
-            elif await self._replace(table, version):
+            elif await self._replace(table, version, self._seat_check(table, holder)):
                 if announce:
                     await self._announce(table, table_id)
                 return table, result
         raise OnlineConflict("the table is changing too fast: try again")
 
-    async def _replace(self, table: OpenTable, version: int) -> bool:
+    async def _replace(self, table: OpenTable, version: int,
+                       check: SeatCheck | None = None) -> bool:
         try:
-            return await self.store.replace(_row(table, self.now()), version)
+            return await self.store.replace(_row(table, self.now()), version, check)
         except MatchTaken:  # a table given back its free seat while another waits
             raise OnlineConflict("another table with these settings is waiting: use Play "
                                  "now to join it") from None
@@ -241,7 +288,7 @@ class Lobby:
                           bots=[bot, None, None, None])
         if options.rated and sources is not None:
             table.sources[0] = sources(table.id)
-        await self._add(table)
+        await self._add(table, creator or None)
         return table, token
 
     async def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
@@ -253,7 +300,8 @@ class Lobby:
         token = token or new_token()
         mine = sources(table_id) if sources is not None else None
         table, _ = await self._change(
-            table_id, lambda t: t.take_seat(seat, name, token, account, holder, bot, mine))
+            table_id, lambda t: t.take_seat(seat, name, token, account, holder, bot, mine),
+            holder=holder)
         return table, token
 
     async def quick_seat(self, options: OnlineOptions, account: int | None, holder: str,
@@ -313,7 +361,7 @@ class Lobby:
             take = functools.partial(_take_any, name=options.name, token=token,
                                      account=account, holder=holder, bot=bot, sources=mine)
             try:
-                return await self._change(table.id, take)
+                return await self._change(table.id, take, holder=holder)
             except (OnlineConflict, OnlineNotFound):
                 continue  # filled or gone meanwhile: the next one
         return None
@@ -329,10 +377,23 @@ class Lobby:
         table, _ = await self._change(table_id, begin, announce=False)
         return table
 
+    async def opened(self, table_id: str) -> OpenTable | None:
+        """The started table's game is open: its start can no longer be undone, so its
+        seats stop counting toward the cap on seats per person. The table, or None if it
+        is gone already (its game over)."""
+        def mark(table: OpenTable) -> None:
+            table.opened = True
+
+        try:
+            table, _ = await self._change(table_id, mark, announce=False)
+        except OnlineNotFound:
+            return None
+        return table
+
     async def unstart(self, table_id: str) -> None:
         """Undo :meth:`start` (the game could not be opened)."""
         def undo(table: OpenTable) -> None:
-            table.started, table.started_at = False, None
+            table.started, table.started_at, table.opened = False, None, False
 
         await self._change(table_id, undo)
 

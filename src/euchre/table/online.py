@@ -41,7 +41,18 @@ from .clock import ClockPolicy
 from .coin import NO_HINTS, CoinTurnPolicy
 from .first_draw import choose_first_dealer
 from .kinds import TableKind
-from .seats import BOT, HUMAN, AccountKey, Seat, TableConfig, hash_token, new_table_id, new_token
+from .seats import (
+    BOT,
+    HUMAN,
+    WIDER_SOURCE,
+    AccountKey,
+    BotKey,
+    Seat,
+    TableConfig,
+    hash_token,
+    new_table_id,
+    new_token,
+)
 
 ONLINE = "online"
 """The kind of an online table."""
@@ -227,6 +238,9 @@ class OpenTable:
     """Raised by every change: a store writes a change only over the version it read."""
     bots: list[BotSeat | None] = field(default_factory=lambda: [None] * 4)
     """Per seat: the outside bot sitting there (None: a person, or free)."""
+    opened: bool = False
+    """Whether its started game is open (until then the start may still be undone and
+    its seats count as waiting ones for the cap on seats per person)."""
 
     def waiting(self) -> bool:
         """Whether it waits for its start (neither started nor cancelled)."""
@@ -239,6 +253,10 @@ class OpenTable:
             return next((i for i, a in enumerate(self.accounts)  # never an outside bot's
                          if a == token.account_id and self.people[i] is not None
                          and self.bots[i] is None), None)
+        if isinstance(token, BotKey):  # the bot's own seat, by its account
+            return next((i for i, a in enumerate(self.accounts)
+                         if a == token.account_id and self.people[i] is not None
+                         and self.bots[i] is not None), None)
         if not isinstance(token, str):
             return None
         hashed = hash_token(token)
@@ -296,9 +314,12 @@ class OpenTable:
         if not self.options.rated:
             return None
         for i, theirs in enumerate(self.sources):
-            if self.people[i] is None or theirs is sources or not set(theirs) & set(sources):
+            shared = set(theirs) & set(sources)
+            if self.people[i] is None or theirs is sources or not shared:
                 continue
-            return i, "address" if theirs[:1] == sources[:1] else "browser"
+            by_address = theirs[:1] == sources[:1] or any(
+                k.startswith(WIDER_SOURCE) for k in shared)  # one IPv6 /56 or /48
+            return i, "address" if by_address else "browser"
         return None
 
     def take_seat(self, seat: int, name: str, token: str, account: int | None,
@@ -424,7 +445,7 @@ class OpenTable:
                 "started": self.started, "cancelled": self.cancelled, "quick": self.quick,
                 "started_at": self.started_at, "version": self.version,
                 "bots": [dataclasses.asdict(b) if b else None for b in self.bots],
-                "sources": self.sources}
+                "sources": self.sources, "opened": self.opened}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any]) -> OpenTable:
@@ -442,7 +463,8 @@ class OpenTable:
             bots=[BotSeat(**b) if b else None for b in data.get("bots") or [None] * 4],
             # "origins": the key's name before issue 34 (tables stored then)
             sources=[list(o) for o in data.get("sources") or data.get("origins")
-                     or [[], [], [], []]])
+                     or [[], [], [], []]],
+            opened=bool(data.get("opened", False)))
 
     def to_json(self) -> dict[str, Any]:
         """What anyone may see: rules, clock, seats taken and free (never a token)."""

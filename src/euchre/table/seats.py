@@ -16,6 +16,9 @@ HUMAN = "human"
 """A seat played by a person (through a token)."""
 BOT = "bot"
 """A seat played by a computer player."""
+WIDER_SOURCE = "w"
+"""Marks a person's source (hashed) that is a wider IPv6 network, a /56 or /48, rather
+than their own network or browser: two people sharing one are from one address too."""
 
 
 def new_token() -> str:
@@ -48,8 +51,20 @@ class AccountKey:
     signed in (checked against the seat's token then; kept in ``seat_claims``)."""
 
 
-SeatKey = str | AccountKey
-"""What opens a seat: its token, or the signed-in account sitting there."""
+@dataclass(frozen=True)
+class BotKey:
+    """An outside bot, as the server found it from its live bot token (``Authorization:
+    Bearer``): the key to the seats its account holds, for listing and leaving them over
+    HTTP when the seat's own token is lost (a bridge killed). Only ever made by the server
+    from a checked bot token; never opens a table's socket (that takes the seat's token)."""
+
+    account_id: int
+    """The bot's own account."""
+
+
+SeatKey = str | AccountKey | BotKey
+"""What opens a seat: its token, the signed-in account sitting there, or the outside bot
+sitting there (its bot token)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,8 @@ class Seat:
         """Whether ``token`` is this seat's token, or the signed-in account sitting here."""
         if isinstance(token, AccountKey):
             return self.belongs_to(token)
+        if isinstance(token, BotKey):
+            return self.bot_token is not None and self.account_id == token.account_id
         return self.token_hash is not None and hmac.compare_digest(
             self.token_hash, hash_token(token)
         )

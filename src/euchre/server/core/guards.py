@@ -42,6 +42,7 @@ from ...accounts.sessions import LoginSessionStore
 from ...errors import DomainError
 from ...leases import Leases
 from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
+from ...table.errors import TooManySeats
 from .site import site_of
 
 log = logging.getLogger(__name__)
@@ -170,6 +171,29 @@ def household_of(conn: HTTPConnection) -> str:
     return network_of(address_of(conn))
 
 
+WIDER_SHARES = (2, 4)
+"""New accounts a /56 and a /48 may make, as multiples of one address's (a /64's) share:
+a /56 holds up to 256 /64s (a home's, or a small office's networks), a /48 65,536 (a
+site's); twice and four times a club's evening is room for a building of neighbours, far
+below what rotating through the block would otherwise give (256 or 65,536 times)."""
+
+WIDER_PREFIXES = (56, 48)
+"""The wider IPv6 blocks one home or site may be given (a /56 is the common home delegation,
+a /48 a site's): what a person can rotate their address through without asking anyone."""
+
+
+def wider_networks_of(address: str) -> list[str]:
+    """The /56 and /48 around an IPv6 address (none for IPv4: its own address is all one
+    home has, and a carrier's NAT shares it with strangers already)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return []
+    if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+        return []
+    return [str(ipaddress.IPv6Network((ip, p), strict=False)) for p in WIDER_PREFIXES]
+
+
 def _refusal(what: str, decision: Decision) -> Limited:
     wait = retry_seconds(decision)
     return Limited(f"{what}: try again in {wait} seconds", wait)
@@ -236,14 +260,24 @@ async def sign_up_attempt(request: Request) -> Counted:
     reserve a new account's place (give it back if no account was made)."""
     s = settings_of(request)
     network = household_of(request)
-    counted = await hit_all(limits_of(request), [
+    checks = [
         (f"signup:ip:{network}", s.sign_up_attempts_per_address, s.sign_up_window,
          "too many sign-up attempts from your address"),
         (f"newaccount:ip:{network}", s.sign_ups_per_address, s.sign_up_window,
          "too many new accounts from your address this hour"),
         (f"newaccount-day:ip:{network}", s.sign_ups_per_address_day, s.sign_up_day,
          "too many new accounts from your address today"),
-    ])
+    ]
+    # An IPv6 home may rotate through its /56 or /48: each has a larger share of its own.
+    for block, times in zip(wider_networks_of(address_of(request)), WIDER_SHARES,
+                            strict=False):  # IPv4: no wider block
+        checks += [
+            (f"newaccount:net:{block}", s.sign_ups_per_address * times, s.sign_up_window,
+             "too many new accounts from your network this hour"),
+            (f"newaccount-day:net:{block}", s.sign_ups_per_address_day * times,
+             s.sign_up_day, "too many new accounts from your network today"),
+        ]
+    counted = await hit_all(limits_of(request), checks)
     return Counted(counted.limits, counted.tickets[1:])
 
 
@@ -280,7 +314,16 @@ async def expensive_read(request: Request) -> None:
 
 
 async def creator_of(request: Request) -> str:
-    """Who opens a table, for the per-creator caps: the account, else the address."""
+    """Who opens a table or holds a seat, for the per-person caps (open tables, seats
+    held): the account, else the address. An outside bot counts as its owner: one
+    person's bot accounts share that person's caps (alone, one held 3 waiting tables;
+    through bot accounts, 23)."""
+    if site_of(request).get(LoginSessionStore) is not None:
+        from .people import bearer_token, bot_of
+
+        bearer = bearer_token(request)
+        if bearer is not None:
+            return f"account:{(await bot_of(request, bearer)).owner_id}"
     account = await account_of(request)
     return f"account:{account}" if account is not None else f"ip:{address_of(request)}"
 
@@ -308,12 +351,6 @@ async def online_creator(request: Request, tables: OpenTables) -> str:
         raise Limited(f"you already have {len(waiting)} online tables waiting to start: "
                       f"start one, or try again in {wait} seconds", wait)
     return creator
-
-
-class TooManySeats(DomainError):
-    """A person already holds their share of seats at waiting tables (409)."""
-
-    code = "too_many_seats"
 
 
 class PersonBusy(DomainError):
@@ -393,7 +430,9 @@ async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str
     """Count a seat claim or ``Play now`` per address and account (:class:`Limited`), and
     refuse (:class:`TooManySeats`) a person who holds their share of seats; returns who
     holds the seat, ``holder`` (the account, else the address: :func:`creator_of`). Call
-    it holding the person's lock (:func:`person_locks`) until the seat is taken."""
+    it holding the person's lock (:func:`person_locks`) until the seat is taken. This
+    early check gives the answer before any limit is counted; the lobby checks again in
+    the transaction that seats them (across processes, and starts undone meanwhile)."""
     s = settings_of(request)
     held = await tables.seats_held(holder)
     if len(held) >= s.seats_held_per_person:

@@ -28,7 +28,7 @@ from ...accounts import (
 )
 from ...accounts.bots import BotIdentity, BotService, BotTokenRefused
 from ...accounts.seat_claims import SeatClaims
-from ...table.seats import AccountKey, SeatKey, TableConfig
+from ...table.seats import AccountKey, BotKey, SeatKey, TableConfig
 from .site import site_of
 
 
@@ -109,6 +109,9 @@ async def seat_key(request: HTTPConnection, token: str | None, table_id: str | N
     there they took as a guest and bound to the account at sign-in, as a socket's does."""
     if token is not None:
         return token
+    if bearer_token(request) is not None:  # an outside bot: its own seats, by its account
+        bot = await bot_of(request, str(bearer_token(request)))
+        return BotKey(bot.account_id)
     key = await account_key_of(request, csrf=True)
     claims = site_of(request).get(SeatClaims)
     if key is not None and table_id is not None and claims is not None:

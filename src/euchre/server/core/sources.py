@@ -25,7 +25,8 @@ import secrets
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from .guards import household_of
+from ...table.seats import WIDER_SOURCE
+from .guards import address_of, household_of, wider_networks_of
 
 BROWSER_COOKIE = "euchre_browser"
 """The cookie that names a browser (random; no account, nothing else in it)."""
@@ -48,10 +49,19 @@ def set_browser_cookie(conn: HTTPConnection, response: Response) -> None:
                             samesite="lax", secure=conn.url.scheme == "https")
 
 
+def _hashed(table_id: str, key: str) -> str:
+    return hashlib.sha256(f"{table_id}|{key}".encode()).hexdigest()[:24]
+
+
 def sources_of(conn: HTTPConnection, table_id: str) -> list[str]:
-    """The request's network and browser (when known), each hashed with ``table_id``."""
-    keys = [f"net:{household_of(conn)}"]
+    """The request's network and browser (when known), each hashed with ``table_id``; for
+    IPv6, the /56 and /48 around the address too, marked ``w`` (a wider network: a home
+    given a /56 or a /48 rotates its /64 at will, so two accounts from one block are
+    taken for one person, ``OpenTable.shared_source``)."""
+    keys = [_hashed(table_id, f"net:{household_of(conn)}")]
     browser = browser_of(conn)
     if browser is not None:
-        keys.append(f"browser:{browser}")
-    return [hashlib.sha256(f"{table_id}|{k}".encode()).hexdigest()[:24] for k in keys]
+        keys.append(_hashed(table_id, f"browser:{browser}"))
+    keys += [WIDER_SOURCE + _hashed(table_id, f"net:{block}")
+             for block in wider_networks_of(address_of(conn))]
+    return keys

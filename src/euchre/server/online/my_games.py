@@ -21,6 +21,7 @@ from ...table.seats import TableConfig
 from ..accounts import accounts_api
 from ..accounts.ratings_api import RatingsState
 from ..core.encoder import json_answer
+from ..core.people import bearer_token, bot_of
 from ..core.registry import Endpoint, Extension
 from ..core.site import Site, site_of
 from ..tables.api import read_body
@@ -42,13 +43,15 @@ def _game(table_id: str, kind: str, seat: int, status: str, *, quick: bool = Fal
                     quick=quick, rated=rated, stake=stake)
 
 
-async def live_games(request: Request, account_id: int) -> list[LiveGame]:
-    """The account's waiting tables and games being played, newest first."""
+async def live_games(request: Request, account_id: int, bot: bool = False
+                     ) -> list[LiveGame]:
+    """The account's waiting tables and games being played, newest first (``bot``: an
+    outside bot's account, whose seats are its bot seats)."""
     found: list[LiveGame] = []
     site = site_of(request)
     online = site.get(Online)
     if online is not None:
-        waiting = await online.lobby.seats_of(account_id)
+        waiting = await online.lobby.seats_of(account_id, bot=bot)
         waiting.sort(key=lambda pair: pair[0].created_at, reverse=True)
         for table, seat in waiting:
             found.append(_game(table.id, ONLINE, seat, "waiting", quick=table.quick,
@@ -74,7 +77,13 @@ async def live_games(request: Request, account_id: int) -> list[LiveGame]:
 
 
 async def get_live(request: Request) -> Response:
-    """``GET /api/me/live``: the signed-in person's waiting tables and games in play."""
+    """``GET /api/me/live``: the signed-in person's waiting tables and games in play, or
+    with a bot token (``Authorization: Bearer``) the bot's own; each seat is left with the
+    token or, for the bot, its bot token alone (``{"token": null}``)."""
+    if bearer_token(request) is not None:
+        bot = await bot_of(request, str(bearer_token(request)))
+        return json_answer(LiveGames(games=await live_games(request, bot.account_id,
+                                                            bot=True)))
     session = await accounts_api.signed_in(request, csrf=False)
     return json_answer(LiveGames(games=await live_games(request, session.account_id)))
 
@@ -118,11 +127,18 @@ def my_games_extension() -> Extension:
         "my_games",
         endpoints=[
             Endpoint("GET", "/api/me/live", get_live,
-                     "The signed-in person's games in progress",
+                     "The signed-in person's (or the bot's) games in progress",
                      "Online tables where they wait for the start, and practice, coin and "
                      "online games they play; each opens from any browser where they are "
-                     "signed in (the table socket's ``join`` without a token).",
-                     answers={200: LiveGames}, refusals={401: "Not signed in."}),
+                     "signed in (the table socket's ``join`` without a token). With a bot "
+                     "token, the outside bot's own: it leaves each with its bot token and "
+                     "``{\"token\": null}`` (``/api/online/{id}/leave``, "
+                     "``/api/online/{id}/leave-game``, ``/api/tables/{id}/leave``), its "
+                     "table socket still takes the seat's token.",
+                     answers={200: LiveGames},
+                     refusals={401: "Not signed in, or the bot token is unknown or "
+                                    "revoked."},
+                     bot_token=True),
             Endpoint("POST", "/api/me/seats", post_claim,
                      "Keep the seats taken as a guest after signing in",
                      "Each seat is checked against its token in the stored table and bound "

@@ -116,6 +116,7 @@ async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable],
             log.exception("online table %s: could not put it back to waiting", table_id)
         await stakes.give_back(app, table_id)
         raise
+    table = await lobby.opened(table_id) or table  # its seats stop counting toward the cap
     await lobby.announce(table)
     online_of(app).refusals.pop(table_id, None)
     return table
@@ -379,7 +380,9 @@ def open_table_store(site: Site) -> OpenTableStore:
 
 async def make_parts(site: Site) -> list[object]:
     """The lobby, on the open tables' store."""
-    return [Online(Lobby(open_table_store(site)))]
+    lobby = Lobby(open_table_store(site))
+    lobby.seats_per_person = site[guards.LimitSettings].seats_held_per_person
+    return [Online(lobby)]
 
 
 async def startup(site: Site) -> None:

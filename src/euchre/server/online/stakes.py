@@ -28,7 +28,7 @@ from ...table.actor import TableActor
 from ...table.kinds import FinishedTable, TableKind
 from ...table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from ...table.presence import LEFT
-from ...table.seats import AccountKey
+from ...table.seats import AccountKey, BotKey
 from ..accounts.accounts_api import AccountsState
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
@@ -102,7 +102,7 @@ async def _leave_at_table(tables: Tables, table_id: str, token: object
     actor = await table.view() if table is not None else None
     if table is None or actor is None or actor.config.kind != ONLINE:
         raise ApiError("no_table", f"no started online table {table_id!r}")
-    seat = actor.seat_of(token) if isinstance(token, str | AccountKey) else None
+    seat = actor.seat_of(token) if isinstance(token, str | AccountKey | BotKey) else None
     if seat is None:
         raise ApiError("bad_token", "that token holds no seat at this table")
     return actor, seat, await table.replace(seat, LEFT)

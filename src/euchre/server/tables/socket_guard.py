@@ -54,6 +54,10 @@ def _open_file_limit() -> int:
     return soft if soft != resource.RLIM_INFINITY else 1 << 20
 
 
+UNRATED_LOOPBACK = frozenset({"127.0.0.1", "::1"})
+"""The loopback addresses never rated, even with :attr:`SocketLimits.rate_loopback`."""
+
+
 @dataclass(frozen=True)
 class SocketLimits:
     """The caps (defaults fit a person with a few tabs, behind a shared address)."""
@@ -85,6 +89,10 @@ class SocketLimits:
     reconnecting a few tabs never meets it; a reconnect loop does)."""
     opens_per_wide_network: tuple[tuple[int, MessageRate], ...] = WIDE_OPEN_RATES
     """The same for the IPv6 blocks a home or an office is given (prefix length, rate)."""
+    rate_loopback: bool = False
+    """Rate opening from this machine's loopback addresses too, all but ``127.0.0.1`` and
+    ``::1`` (a benchmark's attackers bind 127.0.0.2, 127.0.0.3, ...: ``euchre serve
+    --rate-loopback``). Off: no loopback address is rated (tests, load benchmarks)."""
 
     def server_cap(self) -> int:
         """The cap on sockets in this process."""
@@ -161,7 +169,8 @@ class SocketGuard:
             network = ipaddress.ip_network(address, strict=False)
         except ValueError:  # no address (a test client, a Unix socket): nothing to key
             return True
-        if network.is_loopback:  # this machine: the tests, a load benchmark, a probe
+        if network.is_loopback and not (  # this machine: the tests, a load benchmark
+                limits.rate_loopback and address not in UNRATED_LOOPBACK):
             return True
         if isinstance(network, ipaddress.IPv6Network):
             keys += [(str(network.supernet(new_prefix=bits)), rate)
