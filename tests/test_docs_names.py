@@ -27,9 +27,6 @@ Spans are read within a paragraph (a span may wrap onto the next line).
    name is in ``FOREIGN_NAMES``) or is a builtin.
 4. **A class name**: the whole span is one CamelCase word of two or more parts (``HandView``):
    it must be a class (or a type alias) defined there, a builtin, or in ``FOREIGN_NAMES``.
-
-The four documents in ``SKIPPED`` are being rewritten by the table protocol work; the lead
-takes them out of the list when that lands.
 """
 
 from __future__ import annotations
@@ -46,11 +43,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-
-SKIPPED = {
-    # Rewritten by the table protocol work (issue 38 waits on it): the lead removes these.
-    "scaling.md", "protocol.md", "web.md", "server.md",
-}
 
 EXTENSIONS = {"py", "md", "json", "toml", "txt", "js", "css", "html", "sh", "c", "so", "yml",
               "yaml", "ini", "cfg", "png", "svg", "sql", "lock", "csv", "jsonl", "mjs"}
@@ -207,8 +199,6 @@ def problems(span: str) -> list[str]:
 
 @pytest.mark.parametrize("doc", sorted(p.name for p in DOCS.glob("*.md")))
 def test_every_name_a_doc_gives_in_backticks_exists(doc: str) -> None:
-    if doc in SKIPPED:
-        pytest.skip("being rewritten by the table protocol work (see SKIPPED)")
     missing = [p for span in code_spans((DOCS / doc).read_text()) for p in problems(span)]
     assert not missing, f"docs/{doc} names what does not exist: {sorted(set(missing))}"
 
