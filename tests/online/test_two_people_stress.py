@@ -61,6 +61,9 @@ def person(ws_url: str, token: str, seat: int, rng: random.Random,
                     continue
                 assert m["type"] != "error", m
                 last = m
+                # The answer's "you" rides on the move's first event, before its last one
+                # brings the table's version: note it before skipping to the last.
+                answered = answered or "you" in m
                 table = m.get("table")
                 if table is None or m["version"] != table["version"]:
                     continue
@@ -70,7 +73,6 @@ def person(ws_url: str, token: str, seat: int, rng: random.Random,
                     assert not illegal, f"seat {seat}'s moves were refused: {illegal}"
                     outcome[seat] = table
                     return
-                answered = answered or "you" in m
                 if not answered:
                     continue
                 legal = table["view"]["legal"] if table["view"] else []

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from addressed import Addressed, at
 from euchre.accounts.bots import BotService
 from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.accounts.ratings_api import RatingsState
+from euchre.server.accounts.ratings_state import RatingsState
 from euchre.server.core.site import site_of
 from euchre.server.tables.socket_guard import SocketLimits
 from euchre.server.tables.socket_rate import MessageRate

@@ -9,7 +9,7 @@ from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
 from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.accounts.ratings_api import RatingsState
+from euchre.server.accounts.ratings_state import RatingsState
 from euchre.server.core.site import site_of
 
 

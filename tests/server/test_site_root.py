@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from euchre.server import Given, Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions, AccountsState
 from euchre.server.accounts.bots_api import bots_extension
-from euchre.server.accounts.ratings_api import RatingsState
+from euchre.server.accounts.ratings_state import RatingsState
 from euchre.server.core.registry import Extension, Registry
 from euchre.server.core.site import MissingPart, Site, site_of
 from euchre.server.online.lobby_state import Online

@@ -32,6 +32,11 @@ class Subscription:
         self._ended = False
 
     @property
+    def pending(self) -> int:
+        """Messages delivered to this subscription and not yet read."""
+        return len(self._buffer)
+
+    @property
     def ended(self) -> bool:
         """Whether no more messages will be added."""
         return self._ended

@@ -42,7 +42,7 @@ from ..wire.ratings import (
     RatingMove,
 )
 from . import accounts_api
-from .ratings_api import RatingsState, state_of
+from .ratings_state import RatingsState, state_of
 
 PAGE = 20
 """Games a page lists when the request names no ``limit``."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -52,27 +51,9 @@ from ..wire.ratings import (
     RatingHistory,
 )
 from . import accounts_api
+from .ratings_state import RatingsState, state_of
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class RatingsState:
-    """The services behind this API."""
-
-    ratings: RatingService
-    """Ratings and rated games."""
-    players: PlayerIndex
-    """Who sat where."""
-
-
-def state_of(request: Request) -> RatingsState:
-    """The site's ratings services (404 if the app has no ratings)."""
-    state = site_of(request).get(RatingsState)
-    if state is None:
-        raise ApiError("not_available", "ratings are not available on this server")
-    return state
-
 
 
 async def get_leaders(request: Request) -> Response:

@@ -11,7 +11,8 @@ import msgspec
 from ...broker import Broker
 from ...table.lobby import Lobby
 from ...table.online import OpenTable
-from ..accounts.ratings_api import RatingsState, seat_ratings
+from ..accounts.ratings_api import seat_ratings
+from ..accounts.ratings_state import RatingsState
 from ..core.errors import ApiError
 from ..core.site import site_of
 from ..wire.online import OnlineTable

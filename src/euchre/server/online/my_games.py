@@ -19,7 +19,7 @@ from ...storage.base import FINISHED
 from ...table.online import ONLINE
 from ...table.seats import TableConfig
 from ..accounts import accounts_api
-from ..accounts.ratings_api import RatingsState
+from ..accounts.ratings_state import RatingsState
 from ..core.encoder import json_answer
 from ..core.people import bearer_token, bot_of
 from ..core.registry import Endpoint, Extension
