@@ -198,7 +198,7 @@ def test_a_person_leaves_a_seat_and_the_creator_cancels(new_context: NewContext,
     assert not errors, errors
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("size", [(1366, 657), (390, 844)], ids=["desktop", "phone"])
 def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_url: str,
                                                  size: tuple[int, int]) -> None:
     errors: list[str] = []
@@ -225,9 +225,12 @@ def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_
         expect(page.locator(".seat-south .seat-title")).to_have_text("You")
         expect(page.locator(".seat-north .seat-mark")).to_have_text("computer · easy")
         expect(page.locator(".seat-north .seat-mark")).to_be_visible()
-    # Ann sees the computer at seat 3 on her right as East; Bob sees it across as North.
-    expect(ann.locator(".seat-east .seat-title")).to_have_text("East")
-    expect(bob.locator(".seat-north .seat-title")).to_have_text("North")
+    # A computer has one name at the table, by its real seat, on every screen: seat 3 sits on
+    # Ann's right and across from Bob, seat 2 across from Ann and on Bob's left.
+    expect(ann.locator(".seat-east .seat-title")).to_have_text("East (computer)")
+    expect(bob.locator(".seat-north .seat-title")).to_have_text("East (computer)")
+    expect(ann.locator(".seat-north .seat-title")).to_have_text("North (computer)")
+    expect(bob.locator(".seat-west .seat-title")).to_have_text("North (computer)")
 
     log_words = r"(passes|orders up|picks up|names|plays|defends|discards)"
     seen = {"status": set(), "clock": set()}
@@ -262,6 +265,35 @@ def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_
     assert seen["status"] == seen["clock"] == {"Annie", "Bobby"}, seen
     assert re.search(rf"Annie {log_words}", named.get("Annie", "")), named
     assert re.search(rf"Bobby {log_words}", named.get("Bobby", "")), named
+    # The hand's result reads the same for both, each from their own side: Ann's "You and
+    # North (computer) score" is Bob's "Annie and North (computer) score".
+    scored = re.compile(r"(\w+ and (?:North|East) \(computer\)) scores? (\d) points?")
+    results: dict[str, re.Match[str]] = {}
+    for _ in range(300):
+        for name, page in people.items():
+            # The hand's end is announced (and shown in its panel) on each screen.
+            said = page.locator('[aria-label="Table announcements"], .summary-panel')
+            found = scored.search(" ".join(said.all_text_contents()))
+            if found:
+                results[name] = found
+        if len(results) == 2:
+            break
+        for page in people.values():
+            try:
+                page.locator(CHOICES).first.wait_for(timeout=300)
+            except Exception:  # not this person's turn
+                continue
+            _move(page)
+    assert len(results) == 2, results
+    ann_side, bob_side = results["Annie"].group(1), results["Bobby"].group(1)
+    assert results["Annie"].group(2) == results["Bobby"].group(2), results
+    assert (ann_side, bob_side) in {
+        ("You and North (computer)", "Annie and North (computer)"),
+        ("Bobby and East (computer)", "You and East (computer)")}, results
+    # No computer is named by a bare compass point, which only one viewer would use.
+    for page in (ann, bob):
+        expect(page.locator(".log")).not_to_contain_text(
+            re.compile(rf"\b(North|East|West|South) {log_words}"))
     # Nobody is named by a compass point that only the viewer would use for them.
     expect(ann.locator(".log")).not_to_contain_text(re.compile(rf"West {log_words}"))
     expect(bob.locator(".log")).not_to_contain_text(re.compile(rf"East {log_words}"))

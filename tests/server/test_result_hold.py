@@ -11,6 +11,8 @@ from msgspec import to_builtins
 
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableError
+from euchre.table.manager import TableManager
+from euchre.table.online import OnlineOptions, OnlineTables
 from euchre.table.pacing import (
     RESULT_HOLD,
     RESULT_HOLD_LEAST,
@@ -22,7 +24,7 @@ from euchre.table.pacing import (
 )
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.seats import BOT, TableConfig
-from table_helpers import make_manager
+from table_helpers import fixed_bots, make_manager, seeds
 
 
 def test_the_hold_is_at_least_one_and_a_half_seconds_at_every_speed() -> None:
@@ -158,6 +160,50 @@ def test_a_coin_table_holds_for_the_slowest_page_and_deals_on_its_continue() -> 
             await actor.settle()
             assert len(actor.game.all_hands()) == hand  # not dealt behind a Slow page's panel
             await actor.go_on(0, hand)
+            assert len(actor.game.all_hands()) == hand + 1
+        finally:
+            await manager.close()
+
+    asyncio.run(run())
+
+
+def test_a_table_with_other_people_pauses_at_least_the_least_hold_and_waits_for_nobody() -> None:
+    # At a table of people one person's continue moves no one on, so the server's own pause
+    # after a hand is long enough for everyone's result: 1.5 s, even where it is set lower.
+    async def run() -> None:
+        sched = ManualScheduler()
+        manager = TableManager(MemoryStore(), sched, Pacing(0.5, 0.5), bot_factory=fixed_bots,
+                               seed_source=seeds("shared"))
+        tables = OnlineTables(now=lambda: 0.0)
+        table, _ = tables.create(OnlineOptions())
+        tables.claim(table.id, 2, "Bo")
+        actor = await manager.open(table.config())
+        people = [s for s, seat in enumerate(actor.config.seats) if not seat.is_bot()]
+        assert len(people) == 2
+        try:
+            while True:  # the people's first legal moves, to the end of the first hand
+                await actor.settle()
+                game = actor.game
+                if game.needs_deal and game.current is not None:
+                    break
+                if game.to_act in people:
+                    view = actor.view(game.to_act)
+                    assert view is not None
+                    await actor.act(game.to_act, str(view.legal[0]))
+                    continue
+                due = sched.next_due()
+                assert due is not None
+                sched.advance(due - sched.now())
+            hand = len(actor.game.all_hands())
+            assert actor.pacing.hand_pause == RESULT_HOLD_LEAST == 1.5
+            due = sched.next_due()
+            assert due is not None and due - sched.now() == pytest.approx(RESULT_HOLD_LEAST)
+            await actor.go_on(people[0], hand)  # one person read it: nobody else moves on
+            sched.advance(RESULT_HOLD_LEAST - 0.01)
+            await actor.settle()
+            assert len(actor.game.all_hands()) == hand
+            sched.advance(0.01)
+            await actor.settle()
             assert len(actor.game.all_hands()) == hand + 1
         finally:
             await manager.close()

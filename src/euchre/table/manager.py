@@ -118,10 +118,12 @@ class TableManager:
         """The pacing of a table at ``speed``: a table with one person holds each hand's
         result (``pacing.result_hold``) unless that person continues sooner. At a practice
         table the page tells the speed (``pace``); elsewhere (coin) the speed is the page's
-        own, so the table holds for the longest and the page's ``continue`` ends it."""
-        solo = sum(not seat.is_bot() for seat in config.seats) == 1
+        own, so the table holds for the longest and the page's ``continue`` ends it. A table
+        with other people pauses at least ``pacing.RESULT_HOLD_LEAST`` after each hand."""
+        people = sum(not seat.is_bot() for seat in config.seats)
         hold_speed = None if config.kind == PRACTICE_KIND.name else LONGEST_SPEED
-        return pacing_for_speed(self.pacing, speed, hold=solo, hold_speed=hold_speed)
+        return pacing_for_speed(self.pacing, speed, hold=people == 1, hold_speed=hold_speed,
+                                shared=people > 1)
 
     def _deps(self, config: TableConfig, own: Ownership | None = None) -> TableDeps:
         """What the table ``config`` runs with here (under ``own``, its lease)."""

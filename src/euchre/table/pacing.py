@@ -71,15 +71,17 @@ page's speed (a coin table: the speed is the page's own) holds for it, and the p
 
 
 def pacing_for_speed(base: Pacing, speed: str | None, *, hold: bool = False,
-                     hold_speed: str | None = None) -> Pacing:
+                     hold_speed: str | None = None, shared: bool = False) -> Pacing:
     """``base`` scaled for a practice table's ``speed`` (None or unknown: unchanged). With
     ``hold`` (a table with one person, who can continue at once) the pause after a hand is
-    at least the result's hold at ``hold_speed`` (default: ``speed``); a zero pause (tests,
-    benchmarks) stays zero."""
+    at least the result's hold at ``hold_speed`` (default: ``speed``); with ``shared`` (a
+    table with other people, where one person's continue moves nobody on) it is at least
+    :data:`RESULT_HOLD_LEAST`, so nobody's clock runs under their result. A zero pause
+    (tests, benchmarks) stays zero."""
     factor = SPEEDS.get(speed or "normal", 1.0)
     paced = base if factor == 1.0 else base.scaled(factor)
-    if hold and base.hand_pause > 0:
-        least = result_hold(hold_speed or speed)
+    if base.hand_pause > 0 and (hold or shared):
+        least = result_hold(hold_speed or speed) if hold else RESULT_HOLD_LEAST
         paced = dataclasses.replace(paced, hand_pause=max(paced.hand_pause, least))
     return paced
 

@@ -3,7 +3,7 @@
 import { cardFace, cardName, suitMark, suitName } from "./cards.js";
 import { h } from "./dom.js";
 import { lastTrickPlays } from "./trick.js";
-import { gameOverText, handSummary, seatName, sideName, sideOf, sidesFor } from "./words.js";
+import { gameOverText, handSummary, seatName, sharedTable, sideName, sideOf, sidesFor } from "./words.js";
 
 /** What a finished hand came to (the server's SUMMARY), with a Continue button. */
 export function summaryPanel(summary, me, onContinue) {
@@ -47,7 +47,7 @@ export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
   return h(
     "section",
     { class: `panel game-over-panel ${won ? "won" : "lost"}`, "aria-label": "Game over" },
-    h("h2", {}, won ? "You won the game!" : `${sideName(table.winner, me)} won the game`),
+    h("h2", {}, won && !sharedTable() ? "You won the game!" : `${sideName(table.winner, me)} won the game${won ? "!" : ""}`),
     h("p", { class: "final-score" }, `${table.score[mine]} – ${table.score[1 - mine]}`),
     potLine(table, me),
     h(

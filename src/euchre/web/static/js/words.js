@@ -14,7 +14,8 @@ export function position(seat, me) {
 }
 
 // The people at the table by seat (null: a computer, or nobody named), from the last snapshot.
-// People are named everywhere; computers keep the compass name seen from the viewer.
+// People are named everywhere. A computer is named by its real seat (seat 0 South), never by
+// where it shows on one viewer's screen, so every screen and log at a table agrees.
 let people = [null, null, null, null];
 
 /** Name the people at the table from a snapshot's `seats` ([] or null: positions only). */
@@ -32,10 +33,19 @@ export function botLabel(name, isBot) {
   return isBot ? `${name} (bot)` : name;
 }
 
-/** "You", a person's name, or the compass name of a computer's seat. */
+/** Whether anyone but a lone person at seat 0 (a practice table's) sits here by name: then a
+ * computer is "North (computer)" and results name both partners. */
+export function sharedTable() {
+  return people.some((name, seat) => name && seat !== 0);
+}
+
+/** "You", a person's name, or a computer's name by its real seat: "North" at a practice
+ * table (its person sits South), "North (computer)" where other people sit (the compass
+ * first, so a label cut short on a phone still tells the computers apart). */
 export function seatName(seat, me) {
   if (seat === me) return "You";
-  return people[seat] ?? POSITION_NAMES[(seat - (me ?? 0) + 4) % 4];
+  if (people[seat]) return people[seat];
+  return sharedTable() ? `${POSITION_NAMES[seat]} (computer)` : POSITION_NAMES[seat];
 }
 
 /** The compass name even for the viewer ("South"). */
@@ -48,12 +58,12 @@ export function sideOf(seat) {
   return seat % 2;
 }
 
-/** "You and North" or "West and East" for a side. */
+/** "You and North" for the viewer's side; another side in one order for every viewer, people
+ * first, then by seat ("Ann and Cy", "Ann and North (computer)", "West and East"). */
 export function sideName(side, me) {
-  // An onlooker: the partners by name ("Ann and North"; "North and South" with no names).
-  if (me === null || me === undefined) return `${seatName(side + 2, null)} and ${seatName(side, null)}`;
-  if (side === sideOf(me)) return `You and ${seatName((me + 2) % 4, me)}`;
-  return `${seatName((me + 1) % 4, me)} and ${seatName((me + 3) % 4, me)}`;
+  if (me !== null && me !== undefined && side === sideOf(me)) return `You and ${seatName((me + 2) % 4, me)}`;
+  const [a, b] = people[side + 2] && !people[side] ? [side + 2, side] : [side, side + 2];
+  return `${seatName(a, me)} and ${seatName(b, me)}`;
 }
 
 /** The short label of a side for the score: its people by name ("Ann & Cyd", "You & Cyd";
@@ -224,13 +234,14 @@ export function sidesFor(me) {
   return [mine, 1 - mine];
 }
 
-/** "You won the game, 10 to 7." from the viewer's side ("Ann and North won …" for an onlooker). */
+/** "You won the game, 10 to 7." from the viewer's side ("Ann and North won …" for an onlooker;
+ * "You and Bob won …" where other people sit, so all four read one result from their side). */
 export function gameOverText(winner, score, me) {
   if (me === null || me === undefined) return `${sideName(winner, me)} won the game, ${score[winner]} to ${score[1 - winner]}.`;
   const mine = sideOf(me);
   const a = score[winner];
   const b = score[1 - winner];
-  if (winner === mine) return `You won the game, ${a} to ${b}.`;
+  if (winner === mine && !sharedTable()) return `You won the game, ${a} to ${b}.`;
   return `${sideName(winner, me)} won the game, ${a} to ${b}.`;
 }
 
