@@ -24,7 +24,7 @@ from euchre.table.coin import COIN, CoinTurnPolicy, coin_kind, coin_table
 from euchre.table.kinds import FinishedTable, TurnPolicy
 from euchre.table.manager import TableManager
 from euchre.table.online import OnlineOptions, OnlineTables
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.pacing import RESULT_HOLD_LEAST, ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_start, practice_table
 from euchre.table.seats import TableConfig
 from table_helpers import Recorder, make_manager, play_game, until_person
@@ -192,9 +192,14 @@ def test_a_table_with_one_person_holds_each_hands_result() -> None:
     open_table, _ = tables.create(OnlineOptions())
     tables.claim(open_table.id, 2, "Bo")
     two = open_table.config()
-    assert manager.pacing_for(two, None) == Pacing(0.5, 1.0)  # nobody to press continue for all
+    # Nobody's continue moves the others on: the server's own pause holds everyone's result.
+    assert manager.pacing_for(two, None) == Pacing(0.5, RESULT_HOLD_LEAST)
+    assert manager.pacing_for(two, "fast").hand_pause == RESULT_HOLD_LEAST
+    longer = TableManager(MemoryStore(), ManualScheduler(), Pacing(0.5, 2.0))
+    assert longer.pacing_for(two, None).hand_pause == 2.0
     still = TableManager(MemoryStore(), ManualScheduler(), Pacing(0.0, 0.0))
     assert still.pacing_for(solo, None).hand_pause == 0.0  # tests and benchmarks stay at zero
+    assert still.pacing_for(two, None).hand_pause == 0.0
 
 
 async def test_a_stored_view_is_never_started_nor_saved(store: GameStore) -> None:

@@ -25,7 +25,7 @@ from .errors import NotStored, TableStopped
 from .kinds import PRACTICE_KIND, TableKind, TableObserver
 from .owners import TableOwners, TableUnavailable
 from .ownership import Ownership
-from .pacing import LONGEST_SPEED, Pacing, Scheduler, pacing_for_speed
+from .pacing import LONGEST_SPEED, RESULT_HOLD_LEAST, Pacing, Scheduler, pacing_for_speed
 from .retire import ABANDONED, RETIRE_AFTER, Retirement, is_waiting_kind
 from .seats import TableConfig
 
@@ -118,10 +118,15 @@ class TableManager:
         """The pacing of a table at ``speed``: a table with one person holds each hand's
         result (``pacing.result_hold``) unless that person continues sooner. At a practice
         table the page tells the speed (``pace``); elsewhere (coin) the speed is the page's
-        own, so the table holds for the longest and the page's ``continue`` ends it."""
+        own, so the table holds for the longest and the page's ``continue`` ends it. At a
+        table with several people no one's continue ends the pause, so it is never under
+        ``RESULT_HOLD_LEAST``: no clock runs while a result still covers someone's table."""
         solo = sum(not seat.is_bot() for seat in config.seats) == 1
         hold_speed = None if config.kind == PRACTICE_KIND.name else LONGEST_SPEED
-        return pacing_for_speed(self.pacing, speed, hold=solo, hold_speed=hold_speed)
+        paced = pacing_for_speed(self.pacing, speed, hold=solo, hold_speed=hold_speed)
+        if solo or self.pacing.hand_pause <= 0 or paced.hand_pause >= RESULT_HOLD_LEAST:
+            return paced  # a zero pause (tests, benchmarks) stays zero
+        return dataclasses.replace(paced, hand_pause=RESULT_HOLD_LEAST)
 
     def _deps(self, config: TableConfig, own: Ownership | None = None) -> TableDeps:
         """What the table ``config`` runs with here (under ``own``, its lease)."""

@@ -21,7 +21,7 @@ import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } fro
 import { offerNextSteps } from "./my-games.js";
 import { ratingChangeSection } from "./rating-change.js";
 import { playSound, showSoundState } from "./sound.js";
-import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
+import { TRICK_HOLD_MS, TRICK_SWEEP_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
@@ -125,6 +125,7 @@ class TablePage {
     // what arrives meanwhile waits in `queue` and is shown after it, in order.
     this.held = null; // {hand, timer}
     this.heldHand = null; // the last hand whose result was held
+    this.overSettling = null; // the game just ended: its last trick settles before the panel
     this.queue = [];
     this.receivedAt = Date.now(); // when the table drawn now arrived (for the clocks)
     this.connection = new TableConnection(tableId, token, {
@@ -324,7 +325,29 @@ class TablePage {
     if (!summary || !view || view.phase !== "over" || table.game_over || table.closed || this.closedReason || this.left) return;
     if (this.heldHand === summary.hand_number || summary.hand_number !== table.hand_number) return;
     this.heldHand = summary.hand_number;
-    this.held = { hand: summary.hand_number, timer: setTimeout(() => this.release(), this.resultHold) };
+    // The final trick settles (lingers, then sweeps) before the result is shown over it.
+    this.held = { hand: summary.hand_number, shownAt: null, timer: setTimeout(() => this.showResult(), this.settleMs) };
+  }
+
+  /** How long the last trick of a hand takes to settle: its linger, then its sweep. */
+  get settleMs() {
+    return this.trickHold + TRICK_SWEEP_MS;
+  }
+
+  /** Show the held result, in view; its hold counts from the frame it is first painted in. */
+  showResult() {
+    const held = this.held;
+    if (!held || held.shownAt !== null) return;
+    held.shownAt = 0; // drawn, not yet painted
+    this.render();
+    const panel = this.overlay.querySelector(".summary-panel");
+    if (panel) scrollToSee(panel);
+    requestAnimationFrame(() => {
+      if (this.held !== held) return;
+      held.shownAt = performance.now();
+      if (panel) panel.dataset.shownAt = String(held.shownAt);
+      held.timer = setTimeout(() => this.release(), this.resultHold);
+    });
   }
 
   /** The result was read (Continue, or its time is up): tell the table, show what waited. */
@@ -394,6 +417,13 @@ class TablePage {
         if (event) playSound("turn");
         if (table.extra?.example && table.kind === "practice") this.autoHint = decision;
       }
+    }
+    if (table.game_over && previous && !previous.game_over) {
+      // The last trick settles before the game's end is shown over it.
+      this.overSettling = setTimeout(() => {
+        this.overSettling = null;
+        this.render();
+      }, this.settleMs);
     }
     if (table.game_over && !previous?.game_over && !this.watching) {
       rememberFinished(this.gameId, table.score, table.winner, me);
@@ -668,14 +698,14 @@ class TablePage {
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
     const unplaced = focusInPlay || active === document.body || active === this.main;
-    if (table.game_over && !this.focusedGameOver) {
-      // The game is over: the panel takes the focus once, so its choices come next.
+    const overHeading = table.game_over && !this.focusedGameOver ? this.overlay.querySelector(".game-over-panel h2") : null;
+    if (overHeading) {
+      // The game is over: the panel takes the focus once, so its choices come next, and
+      // comes into view however the page was scrolled.
       this.focusedGameOver = true;
-      const heading = this.overlay.querySelector(".game-over-panel h2");
-      if (heading) {
-        heading.setAttribute("tabindex", "-1");
-        heading.focus({ preventScroll: true });
-      }
+      overHeading.setAttribute("tabindex", "-1");
+      overHeading.focus({ preventScroll: true });
+      scrollToSee(overHeading.closest(".panel") ?? overHeading);
     } else if (again) {
       again.focus({ preventScroll: true });
     } else if (this.held && (focusInPlay || unplaced)) {
@@ -776,7 +806,10 @@ class TablePage {
     let panel = null;
     // The game-over panel is drawn once: redrawing it would take the focus away from it.
     if (table.game_over && this.overlay.querySelector(".game-over-panel")) return;
-    if (table.game_over && this.watching) {
+    const over = table.game_over && !this.overSettling;
+    if (table.game_over && !over) {
+      // the last trick is settling: nothing over it yet
+    } else if (table.game_over && this.watching) {
       panel = watchedOverPanel(table, `/replay/${encodeURIComponent(this.gameId)}`);
     } else if (table.game_over) {
       panel = gameOverPanel(table, me, {
@@ -796,14 +829,14 @@ class TablePage {
       panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
     }
     fill(this.overlay, panel);
-    this.overlay.classList.toggle("game-over", Boolean(table.game_over));
-    this.page.classList.toggle("game-over", Boolean(table.game_over));
+    this.overlay.classList.toggle("game-over", Boolean(over));
+    this.page.classList.toggle("game-over", Boolean(over));
   }
 
   /** The last hand's result shows while it holds the table. */
   summaryToShow() {
     const summary = this.table.summary;
-    return Boolean(summary && this.held && this.held.hand === summary.hand_number);
+    return Boolean(summary && this.held && this.held.shownAt !== null && this.held.hand === summary.hand_number);
   }
 
   renderControls(view) {
@@ -986,3 +1019,11 @@ function narrow() {
   return window.matchMedia("(max-width: 760px)").matches;
 }
 
+/** Scroll `panel` into view however the page was scrolled: with the whole felt when the
+ * window holds it (the seats stay in sight), else from the panel's top. */
+function scrollToSee(panel) {
+  const felt = panel.closest(".felt");
+  const fits = felt && felt.getBoundingClientRect().height <= window.innerHeight;
+  if (fits) felt.scrollIntoView({ block: "nearest", inline: "nearest" });
+  else panel.scrollIntoView({ block: panel.getBoundingClientRect().height <= window.innerHeight ? "nearest" : "start", inline: "nearest" });
+}
