@@ -67,7 +67,11 @@ def test_the_result_is_in_view_and_holds_the_next_deal(sized_page: Page, artifac
         page.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
     else:
         raise AssertionError("the hand did not end")
-    page.wait_for_function("window.__results.shown.length > 0")
+    # Its stamp comes two frames after it is put in (no wait_for_function: the CSP forbids eval).
+    for _ in range(200):
+        if page.evaluate("window.__results.shown.length"):
+            break
+        page.wait_for_timeout(20)
     screenshot(page, artifacts / f"result-in-view-{size}.png", full_page=False)
     # The next deal comes after the result's hold (nobody presses Continue).
     expect(page.locator(SUMMARY)).to_have_count(0, timeout=20_000)

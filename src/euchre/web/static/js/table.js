@@ -38,7 +38,10 @@ export function mountTable(main, tableId) {
   let page = null;
   let stopped = false;
   const open = (seatToken_) => {
-    page = new TablePage(main, tableId, seatToken_, { onNotSeated: () => notYours(main, tableId, true) });
+    page = new TablePage(main, tableId, seatToken_, {
+      onNotSeated: () => notYours(main, tableId, true),
+      onMissing: () => noSuchTable(main),
+    });
     page.start();
   };
   if (token) open(token);
@@ -50,7 +53,9 @@ export function mountTable(main, tableId) {
       .then((who) => {
         if (stopped) return;
         if (who) open(MY_ACCOUNT);
-        else notYours(main, tableId, false);
+        else whetherTableExists(tableId, (exists) => {
+          if (!stopped) (exists ? notYours(main, tableId, false) : noSuchTable(main));
+        });
       });
   }
   return () => {
@@ -80,6 +85,39 @@ function notYours(main, tableId, signedIn) {
   if (signedIn) offerNextSteps(main.querySelector(".not-yours"));
 }
 
+/** Ask the table's socket (as a spectator would) whether `tableId` exists: `then(bool)`.
+ * The socket, not the API, so a missing table is no failed request in the console. */
+function whetherTableExists(tableId, then) {
+  let told = false;
+  const tell = (exists) => {
+    if (told) return;
+    told = true;
+    probe.close();
+    then(exists);
+  };
+  const probe = new TableConnection(tableId, null, {
+    onTable: () => tell(true),
+    onError: (_message, _fatal, code) => tell(code !== "no_table"), // no spectators: it exists
+  });
+  probe.open();
+}
+
+/** A table id that names no table (never made, or long gone). */
+function noSuchTable(main) {
+  fill(
+    main,
+    h(
+      "section",
+      { class: "page notice no-such-table" },
+      h("h1", {}, "This table does not exist"),
+      h("p", {}, "No table has this address: the link may be mistyped, or the table was put away long ago."),
+      h("p", { class: "next-steps" },
+        h("a", { href: "/lobby", class: "button-link" }, "Find a game"), " ",
+        h("a", { href: "/", class: "button-link" }, "Back to the start page")),
+    ),
+  );
+}
+
 /**
  * Watch a table from no seat in `main`; `onGone(code, message)` is called when the socket
  * says the table cannot be watched ("private", "no_table"). Returns a function that stops.
@@ -96,7 +134,7 @@ function spectatorsText(count) {
 }
 
 class TablePage {
-  constructor(main, tableId, token, { onGone = null, onNotSeated = null } = {}) {
+  constructor(main, tableId, token, { onGone = null, onNotSeated = null, onMissing = null } = {}) {
     this.main = main;
     this.tableId = tableId;
     this.token = token;
@@ -136,6 +174,7 @@ class TablePage {
       onError: (message, fatal, code) => {
         if (code === "bad_seed") this.fairDeal?.refused();
         else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
+        else if (code === "no_table" && !this.watching && onMissing && !this.table) onMissing();
         else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
         else this.showError(message, fatal);
       },
