@@ -48,7 +48,8 @@ def test_focus_stays_in_the_hand_after_each_play(sized_page: Page, artifacts: Pa
         expect(page.locator(".hand .card-button")).to_have_count(before - 1)
         # The play was answered and drawn: where is the keyboard now?
         # (A locator, not wait_for_function: the site's CSP forbids the eval that needs.)
-        kept = page.locator(".hand:focus-within, .actions:focus-within, .summary-panel:focus-within")
+        kept = page.locator(
+            ".hand:focus-within, .actions:focus-within, .summary-panel:focus-within")
         expect(kept).to_have_count(1)
         where.append(page.evaluate(FOCUS_JS))
     screenshot(page, artifacts / f"focus-after-play-{size}.png", full_page=False)
