@@ -32,6 +32,8 @@ import { awayLine, awaySeats, leaveGame, leaveQuestion, presenceEventText, stake
 /** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
+/** The felt's banner while the clock plays this person's moves at computer speed (rule 9). */
+const CLOCK_PLAYS_TEXT = "The clock is playing for you — make a move to take your seat back";
 
 export function mountTable(main, tableId) {
   const token = seatToken(tableId);
@@ -235,6 +237,9 @@ class TablePage {
     this.trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
     this.overlay = h("div", { class: "centre-overlay" });
     this.upcardNote = h("p", { class: "upcard-note", hidden: true });
+    // On the felt, while the clock plays this person's moves at computer speed (rule 9).
+    this.clockBanner = h("p", { class: "clock-banner", hidden: true }, CLOCK_PLAYS_TEXT);
+    this.clockPlaysForMe = false;
     const felt = h(
       "section",
       { class: "felt", "aria-label": "The table" },
@@ -244,6 +249,7 @@ class TablePage {
       this.seats.east.box,
       this.seats.south.box,
       this.upcardNote,
+      this.clockBanner,
       this.overlay,
     );
     this.prompt = h("p", { class: "prompt" });
@@ -624,6 +630,7 @@ class TablePage {
     if (this.pending) return;
     if (this.connection.act(action)) {
       this.pending = true;
+      this.clockPlaysForMe = false; // their own move: the seat is theirs again
       this.picked.clear();
       this.hints = null;
       this.render();
@@ -797,6 +804,14 @@ class TablePage {
 
   renderClock() {
     const clock = this.table.closed || this.closedReason || this.left ? null : this.table.clock;
+    // The banner holds between this person's moves: it goes with their own move (act) or a
+    // clock of theirs back at full speed.
+    if (clock && clock.seat === this.me && !this.watching) {
+      if (clock.computer_speed && !this.clockPlaysForMe) this.announce(CLOCK_PLAYS_TEXT);
+      this.clockPlaysForMe = Boolean(clock.computer_speed);
+    }
+    if (this.table.game_over || !clock && (this.table.closed || this.closedReason || this.left)) this.clockPlaysForMe = false;
+    this.clockBanner.hidden = !this.clockPlaysForMe;
     clearInterval(this.clockTimer);
     this.clock.hidden = !clock;
     for (const seat of Object.values(this.seats)) seat.clock.hidden = true;
