@@ -164,7 +164,7 @@ def test_a_private_table_cannot_be_watched() -> None:
             not_joined = eve.receive_json()
         bad = client.post("/api/tables", json={"kind": "online", "spectators": "no"})
     assert refused == {"type": "error", "code": "private",
-                       "message": "this table is private: it cannot be watched"}
+                       "message": "this table does not allow spectators: it cannot be watched"}
     assert not_joined["code"] == "not_joined"
     assert bad.status_code == 400 and "spectators must be true or false" in bad.text
 

@@ -197,6 +197,7 @@ def test_a_table_with_one_person_holds_each_hands_result() -> None:
     assert manager.pacing_for(two, None).hand_pause == 1.5
     roomy = TableManager(MemoryStore(), ManualScheduler(), Pacing(0.5, 2.0))
     assert roomy.pacing_for(two, None) == Pacing(0.5, 2.0)
+    assert manager.pacing_for(two, "fast").hand_pause == RESULT_HOLD_LEAST
     still = TableManager(MemoryStore(), ManualScheduler(), Pacing(0.0, 0.0))
     assert still.pacing_for(solo, None).hand_pause == 0.0  # tests and benchmarks stay at zero
     assert still.pacing_for(two, None).hand_pause == 0.0

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from scripted_table import ME, ScriptedTable, open_scripted, open_watching
-from web_helpers import SIZES, screenshot, serious_violations, settle
+from web_helpers import SIZES, screenshot, serious_violations, settle, show_result
 
 from euchre.cards import suit_text
 from euchre.hand import HandState, deal
@@ -123,12 +123,14 @@ def test_no_overlaps_in_any_phase(browser: Browser, server_url: str, artifacts: 
 
         _play_out(page, table)
         table.push(summary=_summary(table.state), score=list(table.state.points))
+        show_result(page)
         expect(page.get_by_role("region", name="End of the hand")).to_be_visible()
         _measure(page, "hand-result", problems, artifacts, size)
 
         result = page.get_by_role("region", name="End of the hand")
         result.get_by_role("button", name="Continue").click()
         table.push(game_over=True, winner=0, score=[10, 7])
+        page.clock.run_for(2_000)  # the last trick settles before the game's end shows
         heading = page.get_by_role("region", name="Game over").get_by_role("heading").first
         expect(heading).to_be_visible()
         _measure(page, "game-over", problems, artifacts, size)

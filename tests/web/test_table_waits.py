@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 from scripted_table import ME, ScriptedTable, open_scripted
-from web_helpers import choices, screenshot, settle, start_table
+from web_helpers import choices, screenshot, settle, show_result, start_table
 
 from euchre.cards import suit_text
 from euchre.hand import deal
@@ -70,6 +70,7 @@ def test_the_result_holds_the_table_until_its_time_is_up(
     expect(page.get_by_role("button", name="Order up", exact=True)).to_be_visible()
     _finish_hand(page, table)
     table.push(summary=_summary(table), score=list(table.state.points))
+    show_result(page)  # after the last trick has settled
     result = page.get_by_role("region", name="End of the hand")
     expect(result).to_be_visible()
     status = page.get_by_role("status").inner_text()
@@ -102,6 +103,7 @@ def test_continue_shows_the_next_deal_and_tells_the_table(page: Page) -> None:
     expect(page.get_by_role("button", name="Order up", exact=True)).to_be_visible()
     _finish_hand(page, table)
     table.push(summary=_summary(table), score=list(table.state.points))
+    show_result(page)  # after the last trick has settled
     result = page.get_by_role("region", name="End of the hand")
     # The last card was ours: the focus waits on the result's Continue, not the page.
     expect(result.get_by_role("button", name="Continue")).to_be_focused()

@@ -212,8 +212,8 @@ def test_the_watch_page_says_why_there_is_nothing_to_watch(browser: Browser,
         gone = http.post("/api/tables", json={"kind": "online", "name": "Cy"}).json()
         assert http.post(f"/api/online/{gone['id']}/cancel",
                          json={"token": gone["token"]}).status_code == 200
-    for table_id, heading in ((private["id"], "This table is private"),
-                              (started["id"], "This table is private"),
+    for table_id, heading in ((private["id"], "This table does not allow spectators"),
+                              (started["id"], "This table does not allow spectators"),
                               (gone["id"], "This table was cancelled"),
                               ("no-such-table", "No table here")):
         eve.goto(f"/watch/{table_id}")

@@ -95,6 +95,17 @@ def continue_after_result(page: Page) -> None:
     expect(page.locator(SUMMARY)).to_have_count(0)
 
 
+def show_result(page: Page) -> None:
+    """On Playwright's paused clock: let the hand's last trick settle until its result is
+    shown, then one frame more (the result's hold counts from the frame it is painted in)."""
+    for _ in range(100):
+        if page.locator(SUMMARY).count():
+            page.clock.run_for(20)
+            return
+        page.clock.run_for(50)
+    raise AssertionError("the hand's result was not shown")
+
+
 def make_a_move(page: Page, prefer: tuple[str, ...] = ("Pass",)) -> str:
     """Click one enabled move: a preferred bid if offered, else the first bid, else the first
     playable card. Returns the accessible name clicked."""

@@ -313,7 +313,7 @@ class TableActor:
         """Subscribe a spectator (``subscriber.seat`` None) like :meth:`join`; refused with
         :class:`TableError` where the table is not :attr:`watchable`."""
         if not self.watchable:
-            raise TableError("this table is private: it cannot be watched")
+            raise TableError("this table does not allow spectators: it cannot be watched")
         if subscriber.seat is not None:
             raise TableError("a spectator has no seat")
         await self.join(subscriber, since)

@@ -569,7 +569,8 @@ async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None
                                 code="bad_message"))
         return
     if not actor.watchable:
-        conn.send(error_message("this table is private: it cannot be watched", code="private"))
+        conn.send(error_message("this table does not allow spectators: it cannot be watched",
+                                code="private"))
         return
     if not _admitted(conn, actor.id, None):
         return

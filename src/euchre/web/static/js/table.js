@@ -21,7 +21,7 @@ import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } fro
 import { offerNextSteps } from "./my-games.js";
 import { ratingChangeSection } from "./rating-change.js";
 import { playSound, showSoundState } from "./sound.js";
-import { TRICK_HOLD_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
+import { TRICK_HOLD_MS, TRICK_SWEEP_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
 import { bidLabel, describeAction, gameOverText, handSummary, position, prompt, seatName, setSeatNames, sideName, sideOf, timedOutText } from "./words.js";
 import { firstDrawText, isPlay } from "./law.js";
@@ -32,13 +32,18 @@ import { awayLine, awaySeats, leaveGame, leaveQuestion, presenceEventText, stake
 /** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
+/** The felt's banner while the clock plays this person's moves at computer speed (rule 9). */
+const CLOCK_PLAYS_TEXT = "The clock is playing for you — make a move to take your seat back";
 
 export function mountTable(main, tableId) {
   const token = seatToken(tableId);
   let page = null;
   let stopped = false;
   const open = (seatToken_) => {
-    page = new TablePage(main, tableId, seatToken_, { onNotSeated: () => notYours(main, tableId, true) });
+    page = new TablePage(main, tableId, seatToken_, {
+      onNotSeated: () => notYours(main, tableId, true),
+      onMissing: () => noSuchTable(main),
+    });
     page.start();
   };
   if (token) open(token);
@@ -50,7 +55,9 @@ export function mountTable(main, tableId) {
       .then((who) => {
         if (stopped) return;
         if (who) open(MY_ACCOUNT);
-        else notYours(main, tableId, false);
+        else whetherTableExists(tableId, (exists) => {
+          if (!stopped) (exists ? notYours(main, tableId, false) : noSuchTable(main));
+        });
       });
   }
   return () => {
@@ -80,6 +87,39 @@ function notYours(main, tableId, signedIn) {
   if (signedIn) offerNextSteps(main.querySelector(".not-yours"));
 }
 
+/** Ask the table's socket (as a spectator would) whether `tableId` exists: `then(bool)`.
+ * The socket, not the API, so a missing table is no failed request in the console. */
+function whetherTableExists(tableId, then) {
+  let told = false;
+  const tell = (exists) => {
+    if (told) return;
+    told = true;
+    probe.close();
+    then(exists);
+  };
+  const probe = new TableConnection(tableId, null, {
+    onTable: () => tell(true),
+    onError: (_message, _fatal, code) => tell(code !== "no_table"), // no spectators: it exists
+  });
+  probe.open();
+}
+
+/** A table id that names no table (never made, or long gone). */
+function noSuchTable(main) {
+  fill(
+    main,
+    h(
+      "section",
+      { class: "page notice no-such-table" },
+      h("h1", {}, "This table does not exist"),
+      h("p", {}, "No table has this address: the link may be mistyped, or the table was put away long ago."),
+      h("p", { class: "next-steps" },
+        h("a", { href: "/lobby", class: "button-link" }, "Find a game"), " ",
+        h("a", { href: "/", class: "button-link" }, "Back to the start page")),
+    ),
+  );
+}
+
 /**
  * Watch a table from no seat in `main`; `onGone(code, message)` is called when the socket
  * says the table cannot be watched ("private", "no_table"). Returns a function that stops.
@@ -96,7 +136,7 @@ function spectatorsText(count) {
 }
 
 class TablePage {
-  constructor(main, tableId, token, { onGone = null, onNotSeated = null } = {}) {
+  constructor(main, tableId, token, { onGone = null, onNotSeated = null, onMissing = null } = {}) {
     this.main = main;
     this.tableId = tableId;
     this.token = token;
@@ -125,6 +165,7 @@ class TablePage {
     // what arrives meanwhile waits in `queue` and is shown after it, in order.
     this.held = null; // {hand, timer}
     this.heldHand = null; // the last hand whose result was held
+    this.overSettling = null; // the game just ended: its last trick settles before the panel
     this.queue = [];
     this.receivedAt = Date.now(); // when the table drawn now arrived (for the clocks)
     this.connection = new TableConnection(tableId, token, {
@@ -135,6 +176,7 @@ class TablePage {
       onError: (message, fatal, code) => {
         if (code === "bad_seed") this.fairDeal?.refused();
         else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
+        else if (code === "no_table" && !this.watching && onMissing && !this.table) onMissing();
         else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
         else this.showError(message, fatal);
       },
@@ -195,6 +237,9 @@ class TablePage {
     this.trick = h("div", { class: "trick", role: "group", "aria-label": "The trick" });
     this.overlay = h("div", { class: "centre-overlay" });
     this.upcardNote = h("p", { class: "upcard-note", hidden: true });
+    // On the felt, while the clock plays this person's moves at computer speed (rule 9).
+    this.clockBanner = h("p", { class: "clock-banner", hidden: true }, CLOCK_PLAYS_TEXT);
+    this.clockPlaysForMe = false;
     const felt = h(
       "section",
       { class: "felt", "aria-label": "The table" },
@@ -204,6 +249,7 @@ class TablePage {
       this.seats.east.box,
       this.seats.south.box,
       this.upcardNote,
+      this.clockBanner,
       this.overlay,
     );
     this.prompt = h("p", { class: "prompt" });
@@ -324,7 +370,29 @@ class TablePage {
     if (!summary || !view || view.phase !== "over" || table.game_over || table.closed || this.closedReason || this.left) return;
     if (this.heldHand === summary.hand_number || summary.hand_number !== table.hand_number) return;
     this.heldHand = summary.hand_number;
-    this.held = { hand: summary.hand_number, timer: setTimeout(() => this.release(), this.resultHold) };
+    // The final trick settles (lingers, then sweeps) before the result is shown over it.
+    this.held = { hand: summary.hand_number, shownAt: null, timer: setTimeout(() => this.showResult(), this.settleMs) };
+  }
+
+  /** How long the last trick of a hand takes to settle: its linger, then its sweep. */
+  get settleMs() {
+    return this.trickHold + TRICK_SWEEP_MS;
+  }
+
+  /** Show the held result, in view; its hold counts from the frame it is first painted in. */
+  showResult() {
+    const held = this.held;
+    if (!held || held.shownAt !== null) return;
+    held.shownAt = 0; // drawn, not yet painted
+    this.render();
+    const panel = this.overlay.querySelector(".summary-panel");
+    if (panel) scrollToSee(panel);
+    requestAnimationFrame(() => {
+      if (this.held !== held) return;
+      held.shownAt = performance.now();
+      if (panel) panel.dataset.shownAt = String(held.shownAt);
+      held.timer = setTimeout(() => this.release(), this.resultHold);
+    });
   }
 
   /** The result was read (Continue, or its time is up): tell the table, show what waited. */
@@ -394,6 +462,13 @@ class TablePage {
         if (event) playSound("turn");
         if (table.extra?.example && table.kind === "practice") this.autoHint = decision;
       }
+    }
+    if (table.game_over && previous && !previous.game_over) {
+      // The last trick settles before the game's end is shown over it.
+      this.overSettling = setTimeout(() => {
+        this.overSettling = null;
+        this.render();
+      }, this.settleMs);
     }
     if (table.game_over && !previous?.game_over && !this.watching) {
       rememberFinished(this.gameId, table.score, table.winner, me);
@@ -555,6 +630,7 @@ class TablePage {
     if (this.pending) return;
     if (this.connection.act(action)) {
       this.pending = true;
+      this.clockPlaysForMe = false; // their own move: the seat is theirs again
       this.picked.clear();
       this.hints = null;
       this.render();
@@ -668,14 +744,14 @@ class TablePage {
     // Keep keyboard focus steady across redraws; when it becomes our turn, go to the first choice.
     const again = focusKey ? this.main.querySelector(`[data-key="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
     const unplaced = focusInPlay || active === document.body || active === this.main;
-    if (table.game_over && !this.focusedGameOver) {
-      // The game is over: the panel takes the focus once, so its choices come next.
+    const overHeading = table.game_over && !this.focusedGameOver ? this.overlay.querySelector(".game-over-panel h2") : null;
+    if (overHeading) {
+      // The game is over: the panel takes the focus once, so its choices come next, and
+      // comes into view however the page was scrolled.
       this.focusedGameOver = true;
-      const heading = this.overlay.querySelector(".game-over-panel h2");
-      if (heading) {
-        heading.setAttribute("tabindex", "-1");
-        heading.focus({ preventScroll: true });
-      }
+      overHeading.setAttribute("tabindex", "-1");
+      overHeading.focus({ preventScroll: true });
+      scrollToSee(overHeading.closest(".panel") ?? overHeading);
     } else if (again) {
       again.focus({ preventScroll: true });
     } else if (this.held && (focusInPlay || unplaced)) {
@@ -728,6 +804,14 @@ class TablePage {
 
   renderClock() {
     const clock = this.table.closed || this.closedReason || this.left ? null : this.table.clock;
+    // The banner holds between this person's moves: it goes with their own move (act) or a
+    // clock of theirs back at full speed.
+    if (clock && clock.seat === this.me && !this.watching) {
+      if (clock.computer_speed && !this.clockPlaysForMe) this.announce(CLOCK_PLAYS_TEXT);
+      this.clockPlaysForMe = Boolean(clock.computer_speed);
+    }
+    if (this.table.game_over || !clock && (this.table.closed || this.closedReason || this.left)) this.clockPlaysForMe = false;
+    this.clockBanner.hidden = !this.clockPlaysForMe;
     clearInterval(this.clockTimer);
     this.clock.hidden = !clock;
     for (const seat of Object.values(this.seats)) seat.clock.hidden = true;
@@ -776,7 +860,10 @@ class TablePage {
     let panel = null;
     // The game-over panel is drawn once: redrawing it would take the focus away from it.
     if (table.game_over && this.overlay.querySelector(".game-over-panel")) return;
-    if (table.game_over && this.watching) {
+    const over = table.game_over && !this.overSettling;
+    if (table.game_over && !over) {
+      // the last trick is settling: nothing over it yet
+    } else if (table.game_over && this.watching) {
       panel = watchedOverPanel(table, `/replay/${encodeURIComponent(this.gameId)}`);
     } else if (table.game_over) {
       panel = gameOverPanel(table, me, {
@@ -796,14 +883,14 @@ class TablePage {
       panel = lastTrickPanel(view, me, () => this.toggleLastTrick());
     }
     fill(this.overlay, panel);
-    this.overlay.classList.toggle("game-over", Boolean(table.game_over));
-    this.page.classList.toggle("game-over", Boolean(table.game_over));
+    this.overlay.classList.toggle("game-over", Boolean(over));
+    this.page.classList.toggle("game-over", Boolean(over));
   }
 
   /** The last hand's result shows while it holds the table. */
   summaryToShow() {
     const summary = this.table.summary;
-    return Boolean(summary && this.held && this.held.hand === summary.hand_number);
+    return Boolean(summary && this.held && this.held.shownAt !== null && this.held.hand === summary.hand_number);
   }
 
   renderControls(view) {
@@ -986,3 +1073,11 @@ function narrow() {
   return window.matchMedia("(max-width: 760px)").matches;
 }
 
+/** Scroll `panel` into view however the page was scrolled: with the whole felt when the
+ * window holds it (the seats stay in sight), else from the panel's top. */
+function scrollToSee(panel) {
+  const felt = panel.closest(".felt");
+  const fits = felt && felt.getBoundingClientRect().height <= window.innerHeight;
+  if (fits) felt.scrollIntoView({ block: "nearest", inline: "nearest" });
+  else panel.scrollIntoView({ block: panel.getBoundingClientRect().height <= window.innerHeight ? "nearest" : "start", inline: "nearest" });
+}

@@ -7,6 +7,8 @@ import { position, seatName } from "./words.js";
 
 /** How long a finished trick stays in view at normal speed before it sweeps (ms). */
 export const TRICK_HOLD_MS = 1000;
+/** How long a finished trick's sweep to its winner takes (the .trick-card transition). */
+export const TRICK_SWEEP_MS = 250;
 const gatherTimers = new WeakMap();
 
 /**

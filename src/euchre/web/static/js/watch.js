@@ -80,7 +80,7 @@ class WatchPage {
   }
 
   private() {
-    this.notice("This table is private", "Its players chose to play without spectators, so it cannot be watched.");
+    this.notice("This table does not allow spectators", "Its players chose to play without spectators, so it cannot be watched.");
   }
 
   offerToWait(table) {
