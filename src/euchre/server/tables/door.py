@@ -16,6 +16,7 @@ question the handle asks where it is again; a table still moving after that is
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
 
 from starlette.websockets import WebSocket
@@ -34,9 +35,13 @@ NOW, ALREADY, OVER = "now", "already", "over"
 """What a table decided on a replacement: taken over by it, taken over before, or too late
 (the game had ended first)."""
 
-TRIES = 3
+TRIES = 5
 """Looks at where a table runs before it counts as moving (its owner let it go between
 a look and a question)."""
+
+MOVE_PAUSE = 0.05
+"""Seconds before the n-th look again, times n: a table passed between processes (a leave
+sent to three at once) settles with its new owner in a moment, and a busy machine needs it."""
 
 
 class TableMoving(DomainError):
@@ -69,6 +74,7 @@ class TableHandle(ABC):
         :data:`TRIES` moves, :class:`TableMoving`."""
         if self.hops + 1 >= TRIES:
             raise TableMoving()
+        await asyncio.sleep(MOVE_PAUSE * (self.hops + 1))
         found = await self.tables.open(self.table_id, move_here=True)
         if found is None:
             raise TableMoving()
