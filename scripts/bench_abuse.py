@@ -39,10 +39,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_load import cpu_seconds, free_port, percentile, wait_healthy
+from bench_load import cpu_seconds, folded_table, free_port, percentile, wait_healthy
 from table_flood import flood, quiet_table
-
-from euchre.table.delta import Folder
 
 PASSWORD = "correct horse battery"
 VICTIM = f"victim-{os.getpid() % 100000}"
@@ -97,19 +95,6 @@ async def _play(base: str, out: Any, stop: Any, rng: random.Random,
                     await ws.send(json.dumps({"type": "action",
                                               "action": rng.choice(legal)}))
 
-_FOLDERS: dict[int, Folder] = {}
-
-
-def folded_table(ws: object, m: dict[str, Any]) -> dict[str, Any] | None:
-    """The table ``ws``'s messages fold to after ``m`` (protocol 2: a snapshot, then each
-    event's changes), or None before a snapshot or for any other message."""
-    if m.get("type") not in ("snapshot", "event"):
-        return None
-    folder = _FOLDERS.setdefault(id(ws), Folder())
-    if m["type"] == "event" and folder.table is None:
-        return None
-    folder.receive(m)
-    return folder.table
 
 
 def measure_forever(base: str, out: Any, stop: Any, tables: int) -> None:

@@ -37,10 +37,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from bench_load import folded_table
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
-
-from euchre.table.delta import Folder
 
 FLOOD_ADDRESSES = [f"127.0.13.{n}" for n in range(1, 6)]
 """Where the spectators come from (five addresses, so the per-address cap is not the one met)."""
@@ -52,19 +51,6 @@ MOVES = ["pass", "order", "order alone", "call H", "call S alone", "defend", "fa
          "discard 9H", "play AS", "play JH", "play 9C", "play TD", "play KS", "play JK"]
 """Moves sent for another seat's turn (any of them may be legal for Ann, none for Mal now)."""
 
-_FOLDERS: dict[int, Folder] = {}
-
-
-def folded_table(ws: object, m: dict[str, Any]) -> dict[str, Any] | None:
-    """The table ``ws``'s messages fold to after ``m`` (protocol 2: a snapshot, then each
-    event's changes), or None before a snapshot or for any other message."""
-    if m.get("type") not in ("snapshot", "event"):
-        return None
-    folder = _FOLDERS.setdefault(id(ws), Folder())
-    if m["type"] == "event" and folder.table is None:
-        return None
-    folder.receive(m)
-    return folder.table
 
 
 @dataclass
