@@ -244,6 +244,30 @@ def test_a_bridge_stopped_while_it_waits_gives_its_seat_back(tmp_path: Path, sto
         assert again.status_code == 201, again.text
 
 
+def test_a_bridge_stopped_at_practice_closes_the_table(tmp_path: Path) -> None:
+    """Issue 34 item 7: stopped with Ctrl-C while its program thinks at a practice table,
+    the bridge closes the bot's table with its bot token (it was left open for the hour)."""
+    with live_server(bot_app(_db(tmp_path))) as base:
+        _, token, _ = _owner_token(base)
+        # A program that never answers: the bridge is stopped while it waits for a move.
+        bridge = _bridge(base, token, "--practice",
+                         program=[sys.executable, "-c", "import time; time.sleep(600)"])
+        held = ""
+        for line in bridge.stdout or []:
+            if line.startswith("seat "):
+                held = line.strip()
+                break
+        table_id = held.rsplit(" ", 1)[1]
+        bot = {"Authorization": f"Bearer {token}"}
+        assert [g["id"] for g in httpx.get(f"{base}/api/me/live", headers=bot)
+                .json()["games"]] == [table_id]
+        bridge.send_signal(signal.SIGINT)
+        out, err = bridge.communicate(timeout=120)
+        assert bridge.returncode == 130, (out, err)
+        assert f"stopped: closed the practice table ({held})" in out
+        assert httpx.get(f"{base}/api/me/live", headers=bot).json()["games"] == []
+
+
 def test_a_program_that_floods_while_the_bridge_waits_ends_it_and_frees_the_seat(
         tmp_path: Path) -> None:
     """Issue 34 item 7: a program sending lines nobody asked for (here from its first

@@ -64,3 +64,32 @@ def test_a_bot_lists_its_games_and_leaves_them_with_its_bot_token(db_url: str) -
         # The bot is free to Play now again.
         client.cookies.clear()
         assert bot_call(client, "POST", "/api/online/quick", annbot, {}).status_code == 201
+
+
+def test_a_bot_leaves_its_practice_table_with_its_bot_token(db_url: str) -> None:
+    with TestClient(bot_app(db_url)) as client:
+        ann = sign_up(client, "ann")
+        annbot = make_token(client, ann, "annbot")["token"]
+        client.cookies.clear()
+        cyd = sign_up(client, "cyd")
+        cydbot = make_token(client, cyd, "cydbot")["token"]
+        client.cookies.clear()
+        made = bot_call(client, "POST", "/api/tables", annbot, {"kind": "practice"})
+        assert made.status_code == 201, made.text
+        table_id = made.json()["id"]
+        [game] = _live(client, annbot)
+        assert (game["id"], game["kind"], game["status"]) == (table_id, "practice", "playing")
+        # Another bot's token, or no identity at all, leaves nothing.
+        refused = bot_call(client, "POST", f"/api/tables/{table_id}/leave", cydbot, {})
+        assert refused.status_code == 404, refused.text
+        assert refused.json()["code"] == "no_table"
+        assert client.post(f"/api/tables/{table_id}/leave", json={}).status_code == 401
+        assert [g["id"] for g in _live(client, annbot)] == [table_id]
+        left = bot_call(client, "POST", f"/api/tables/{table_id}/leave", annbot, {})
+        assert left.status_code == 200, left.text
+        assert (left.json()["left"], left.json()["fee"], left.json()["stake"]) == (True, 0, 0)
+        assert _live(client, annbot) == []
+        # A second press (a retry after a lost answer) says the same and changes nothing.
+        again = bot_call(client, "POST", f"/api/tables/{table_id}/leave", annbot, {})
+        assert again.status_code == 200 and again.json()["left"] is True, again.text
+        assert _live(client, annbot) == []

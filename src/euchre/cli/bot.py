@@ -473,8 +473,8 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
         print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
         table = await program.guard(_wait_and_play(site, seat, program, out, args))
     except (asyncio.CancelledError, BridgeError):  # stopped, or cannot go on: never leave
-        if seat is not None and not args.practice:  # the bot seated
-            print(await give_back(site, seat), file=out, flush=True)
+        if seat is not None:  # the bot seated
+            print(await give_back(site, seat, practice=args.practice), file=out, flush=True)
         raise
     finally:
         await program.close()
@@ -496,10 +496,17 @@ async def _wait_and_play(site: Site, seat: Seat, program: Program, out: Any,
     return await play(site, seat, program, out)
 
 
-async def give_back(site: Site, seat: Seat) -> str:
+async def give_back(site: Site, seat: Seat, practice: bool = False) -> str:
     """Give the seat up (stopped before the game ended): a waiting table's seat is left,
-    a started game's left as a person's would be; one line saying what became of it."""
+    a started game's left as a person's would be, the bot's ``practice`` table closed; one
+    line saying what became of it."""
     where = f"seat {seat.seat} at table {seat.table_id}"
+    if practice:
+        try:
+            await site.call("POST", f"/api/tables/{seat.table_id}/leave", {})
+            return f"stopped: closed the practice table ({where})"
+        except BridgeError as e:
+            return f"stopped: could not close the practice table ({where}: {e})"
     body = {"token": seat.token}
     try:
         await site.call("POST", f"/api/online/{seat.table_id}/leave", body)

@@ -56,7 +56,7 @@ from ...table.seats import new_table_id, new_token
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
-from ..core.people import seat_key
+from ..core.people import bearer_token, bot_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
 from ..core.site import Site, site_of
 from ..tables.api import int_param, read_json
@@ -393,21 +393,34 @@ async def leave_practice_game(request: Request, tables: Tables, table_id: str) -
         raise ApiError("game_ended", PRACTICE_GAME_ENDED)
 
 
+async def _practice_left(request: Request, state: AccountsState, table_id: str,
+                         account_id: int) -> Response:
+    """Close the caller's practice table (:func:`leave_practice_game`) and say so."""
+    await leave_practice_game(request, site_of(request)[Tables], table_id)
+    return json_answer(Left(
+        left=True, status="left", stake=0, stake_forfeit=0, fee=0, fee_rule=0,
+        balance=await state.coins.ledger.balance(account_id),
+        notice=coin_rules.NO_CASH_VALUE))
+
+
 async def post_leave(request: Request) -> Response:
     """``POST /api/tables/{id}/leave``: leave a coin game (the stake is forfeit, plus a
     fee). The table decides first: a leave it sees after the deciding card is refused
     (409 ``game_ended``) and charges nothing; one before it closes the table and is
     charged once, however often (or wherever) it is asked. A signed-in person's practice
-    table is closed the same way, and costs nothing."""
+    table is closed the same way, and costs nothing; so is an outside bot's, asked with its
+    bot token alone (``Authorization: Bearer``: a bot sits at no coin table of this kind)."""
     state = state_of(request)
-    session = await signed_in(request, csrf=True)
     table_id = request.path_params["table_id"]
+    bearer = bearer_token(request)
+    if bearer is not None:
+        bot = await bot_of(request, bearer)
+        if await state.coins.get(table_id) is not None:
+            raise ApiError("no_table", "you have no coin or practice table with that id")
+        return await _practice_left(request, state, table_id, bot.account_id)
+    session = await signed_in(request, csrf=True)
     if await state.coins.get(table_id) is None:
-        await leave_practice_game(request, site_of(request)[Tables], table_id)
-        return json_answer(Left(
-            left=True, status="left", stake=0, stake_forfeit=0, fee=0, fee_rule=0,
-            balance=await state.coins.ledger.balance(session.account_id),
-            notice=coin_rules.NO_CASH_VALUE))
+        return await _practice_left(request, state, table_id, session.account_id)
     settled = await leave_coin_game(site_of(request)[Tables], state.coins,
                                     table_id, session.account_id)
     left = settled.game.status == "left"
@@ -569,9 +582,13 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
                      "and what leaving costs", answers={200: Stakes}),
             Endpoint("POST", "/api/tables/{table_id}/leave", post_leave,
                      "Leave a coin game (the stake is forfeit, plus a fee)",
+                     "Or close a practice table: a signed-in person's, or an outside "
+                     "bot's with its bot token alone (nothing is charged).",
                      params=[_TABLE_ID], answers={200: Left},
-                     refusals={**_CSRF, 404: "No coin table of yours has that id.",
-                               409: "The game is over."}),
+                     refusals={**_CSRF, 404: "No coin or practice table of yours has that "
+                                             "id.",
+                               409: "The game is over."},
+                     bot_token=True),
         ],
         pages=["/account", "/coins", "/bots", "/bots/engine"],
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
