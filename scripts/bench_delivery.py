@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from euchre.server.tables.ws import Connection
+from euchre.server.tables.session import Connection
 from euchre.table import actor as actor_module
 from euchre.table.fanout import Fanout
 from euchre.table.snapshot import Snapshots

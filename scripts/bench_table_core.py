@@ -39,7 +39,7 @@ from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 
 if TYPE_CHECKING:
-    from euchre.server.tables.ws import Connection
+    from euchre.server.tables.session import Connection
 
 
 class _Socket:
@@ -60,7 +60,7 @@ class _Socket:
 def _connection() -> Connection:
     """The server's socket connection (wherever this tree keeps it), on no network."""
     try:
-        from euchre.server.tables.ws import Connection
+        from euchre.server.tables.session import Connection
     except ImportError:  # an older tree, with the server in one package
         old: Connection = importlib.import_module("euchre.server.ws").Connection(_Socket())
         return old

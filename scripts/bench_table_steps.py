@@ -35,7 +35,7 @@ class _Socket:
 
 def _connection() -> Any:
     """The server's socket connection, on no network."""
-    from euchre.server.tables.ws import Connection
+    from euchre.server.tables.session import Connection
 
     return Connection(_Socket())  # type: ignore[arg-type]
 

@@ -43,9 +43,12 @@ class _Socket:
 def _connection() -> Any:
     """The server's socket connection (wherever this tree keeps it), on no network."""
     try:
-        from euchre.server.tables.ws import Connection
+        from euchre.server.tables.session import Connection
     except ImportError:  # an older tree
-        from euchre.server.ws import Connection  # type: ignore[import-not-found,no-redef]
+        try:
+            from euchre.server.tables.ws import Connection  # type: ignore[attr-defined]
+        except ImportError:
+            from euchre.server.ws import Connection  # type: ignore[import-not-found,no-redef]
     return Connection(_Socket())  # type: ignore[arg-type]
 
 

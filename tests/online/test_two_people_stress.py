@@ -2,7 +2,7 @@
 live server: each is asked to act every time it is their turn (a message that never came
 would leave them waiting, and the test fails naming who waited for what). The smaller,
 kept version of issue 35's stress runs of the two-person game; the server's socket record
-(``euchre.server.tables.ws`` at debug) says what each socket was sent."""
+(``euchre.server.tables.session`` at debug) says what each socket was sent."""
 
 from __future__ import annotations
 

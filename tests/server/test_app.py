@@ -180,7 +180,7 @@ def test_join_is_required_and_checked(client: TestClient) -> None:
 def test_a_client_of_the_old_protocol_is_told_to_reload_and_closed(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    from euchre.server.tables.ws import CLOSE_OLD_PROTOCOL
+    from euchre.server.tables.session import CLOSE_OLD_PROTOCOL
 
     table = open_table(client)
     for hello in ({"type": "join", "token": table["token"]}, {"type": "watch"},

@@ -62,7 +62,7 @@ def test_a_connection_writes_a_table_message_encoded_once_for_its_audience() -> 
     fan-out does: tests/table/test_fanout.py)."""
     import json
 
-    from euchre.server.tables.ws import Connection
+    from euchre.server.tables.session import Connection
     from euchre.server.wire.socket import Joined, Pong
     from euchre.table.fanout import Outgoing
 
@@ -97,7 +97,7 @@ async def test_messages_reach_a_slow_peer_in_order() -> None:
     import asyncio
     import json
 
-    from euchre.server.tables.ws import Connection
+    from euchre.server.tables.session import Connection
     from euchre.server.wire.socket import error_message
 
     sock = FakeSocket()
@@ -119,7 +119,7 @@ async def test_messages_reach_a_slow_peer_in_order() -> None:
 
 def test_a_full_outbox_drops_the_connection_and_counts_it() -> None:
     from euchre.server.ops.metrics import Metrics
-    from euchre.server.tables.ws import OUTBOX_LIMIT, Connection
+    from euchre.server.tables.session import OUTBOX_LIMIT, Connection
     from euchre.server.wire.socket import Pong
 
     metrics = Metrics()

@@ -183,7 +183,7 @@ def test_an_ipv6_households_addresses_share_one_cap() -> None:
 
 
 def test_a_guests_hint_queue_place_is_their_household() -> None:
-    from euchre.server.tables.ws import hint_person
+    from euchre.server.tables.session import hint_person
 
     class _Seat:
         account_id = None

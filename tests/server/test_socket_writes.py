@@ -15,8 +15,9 @@ import pytest
 from starlette.types import Message
 from starlette.websockets import WebSocket
 
+from euchre.server.tables.session import Connection
 from euchre.server.tables.socket_guard import Refusal
-from euchre.server.tables.ws import Connection, DirectPeer
+from euchre.server.tables.ws import DirectPeer
 from euchre.server.wire.socket import error_message
 
 
@@ -99,7 +100,7 @@ async def test_the_sockets_record_is_logged_at_debug_when_it_ends(
     writer = asyncio.create_task(conn.write_all())
     for n in range(5):
         conn.send(error_message(str(n)))
-    with caplog.at_level(logging.DEBUG, logger="euchre.server.tables.ws"):
+    with caplog.at_level(logging.DEBUG, logger="euchre.server.tables.session"):
         conn.refuse(Refusal(4000, "done"))
         await asyncio.wait_for(writer, timeout=5)
     assert "socket of seat 2 ends: 5 messages queued, 5 written, 0 dropped" in caplog.text

@@ -48,7 +48,6 @@ from .tables.hints import HintService
 from .tables.relay import RelayEdge, RelayHost
 from .tables.replay_cache import ReplayCache
 from .tables.socket_guard import SocketGuard, SocketLimits
-from .tables.ws import TableDoor
 
 log = logging.getLogger(__name__)
 
@@ -220,11 +219,9 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
             await asyncio.wait_for(host.ready.wait(), settings.lease_ttl)
         made_last += [host, edge]
         log.info("serving the site as %s", owners.owner)
-    # The door to every table: this process's, and the others' through the relays; also
-    # under the protocol the socket knows it by (the socket cannot import the door).
-    door = Tables(manager, hints, gate, edge)
-    made_last.append(door)
-    return replace(site, parts={**site.parts, **parts_by_type(made_last), TableDoor: door})
+    # The door to every table: this process's, and the others' through the relays.
+    made_last.append(Tables(manager, hints, gate, edge))
+    return replace(site, parts={**site.parts, **parts_by_type(made_last)})
 
 
 def tune_gc() -> None:

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from ...table.actor import TableActor
 
 
-class Connection(Protocol):
-    """What the gate needs of a table socket (``ws.Connection``; named here, not imported,
+class GatedSocket(Protocol):
+    """What the gate needs of a table socket (``session.Connection``; named here, not imported,
     so the socket module and its gate do not import each other)."""
 
     seat: int | None
@@ -57,9 +57,9 @@ class BotGate:
         """Where bot tokens are looked up."""
         self.revoked: set[int] = set()
         """Ids of tokens this process was told were revoked."""
-        self._sockets: dict[int, weakref.WeakSet[Connection]] = {}
+        self._sockets: dict[int, weakref.WeakSet[GatedSocket]] = {}
 
-    async def admits(self, conn: Connection, actor: TableActor) -> bool:
+    async def admits(self, conn: GatedSocket, actor: TableActor) -> bool:
         """Whether ``conn``'s seat may act (not an outside bot's, or its token is live);
         if not, the socket is told and closed. Joining asks the database, every later
         message only this process's list of revoked tokens."""
@@ -92,7 +92,7 @@ class BotGate:
         return closed
 
 
-def _refuse(conn: Connection) -> None:
+def _refuse(conn: GatedSocket) -> None:
     conn.seat = None
     conn.send(error_message(REVOKED_MESSAGE, code="revoked"))
     conn.refuse(Refusal(CLOSE_REVOKED, "bot token revoked"))

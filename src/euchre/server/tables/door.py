@@ -29,7 +29,7 @@ from ...table.owners import TableUnavailable
 from .bot_gate import BotGate
 from .hints import HintService
 from .relay.edge import RelayEdge
-from .ws import Connection, handle_message, receive_each
+from .session import Connection, Session, receive_each
 
 NOW, ALREADY, OVER = "now", "already", "over"
 """What a table decided on a replacement: taken over by it, taken over before, or too late
@@ -143,10 +143,11 @@ class LocalTable(TableHandle):
 
     async def serve(self, conn: Connection, websocket: WebSocket) -> None:
         """Each of the socket's messages handled at the actor, the answers written at once."""
-        actor, hints, gate = self.actor, self.tables.hints, self.tables.gate
+        actor = self.actor
+        session = Session(conn, actor, self.tables.hints, self.tables.gate)
 
         async def handle(data: str | bytes) -> None:
-            await handle_message(conn, actor, data, hints, gate)
+            await session.handle(data)
             await conn.write_queued()
 
         try:

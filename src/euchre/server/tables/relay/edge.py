@@ -32,9 +32,9 @@ from starlette.websockets import WebSocket
 
 from ....broker import Broker
 from ....table.owners import TableOwners
+from ..session import Connection, receive_each
 from ..socket_guard import Refusal
 from ..socket_rate import CLOSE_FLOOD, FLOOD_REASON
-from ..ws import Connection, receive_each
 from .host import BROKEN, MOVED, inbox_channel, out_channel
 from .messages import (
     BadRelayFrame,

@@ -34,8 +34,8 @@ from ....table.actor import TableActor
 from ....table.manager import TableManager
 from ..bot_gate import BotGate
 from ..hints import HintService
+from ..session import Connection, Session
 from ..socket_rate import TABLE_RATE, Bucket, MessageRate
-from ..ws import Connection, handle_message
 from .messages import (
     BadRelayFrame,
     Beat,
@@ -77,7 +77,7 @@ def out_channel(relay_id: str) -> str:
 
 class ReplySocket:
     """What a relayed connection writes to: its edge's reply channel, through the broker
-    (the socket a :class:`~.ws.Connection` needs, for a client in another process)."""
+    (the socket a :class:`~..session.Connection` needs, for a client in another process)."""
 
     def __init__(self, broker: Broker, channel: str, address: str) -> None:
         """Writes to ``channel``; the client's ``address`` as its edge saw it."""
@@ -257,13 +257,14 @@ class RelayHost:
             if actor is None or not actor.running:
                 conn.release(MOVED)  # not (or no longer) ours: the edge reconnects
                 return
+            session = Session(conn, actor, self.hints, self.gate)
             while not conn.overflowed and conn.close_with is None:
                 data = await remote.inputs.get()
                 if data is None:
                     if remote.dropped:  # not the edge's goodbye: tell it to reconnect
                         conn.release(BROKEN)
                     break
-                await handle_message(conn, actor, data, self.hints, self.gate)
+                await session.handle(data)
                 await conn.write_queued()
         except asyncio.CancelledError:
             pass
