@@ -94,7 +94,6 @@ from .wire import (
     DealEvent,
     EventBody,
     HandSummary,
-    HandViewJson,
     NextCommitment,
     ReplacedEvent,
     TableSnapshot,
@@ -435,10 +434,11 @@ class TableActor:
         """A reader's table of a frame at ``now`` (the observer's drawing)."""
         return self._snapshots.render(self.config, frame, seat, self.policy, now, clock_played)
 
-    def _seat_view(self, frame: Frame, seat: int) -> HandViewJson | None:
-        """A seat's view of ``frame``'s hand (right after its public table was drawn)."""
+    def _seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
+        """What only ``seat`` sees of ``frame``'s hand (right after its public table was
+        drawn): :meth:`~.snapshot.Snapshots.private`."""
         current = frame.game.current
-        return self._snapshots.view(current, seat) if current is not None else None
+        return self._snapshots.private(current, seat) if current is not None else None
 
     def _clock_played_now(self) -> list[int]:
         """Which moves of the shown hand the clock played, so a seat that rejoins with a
