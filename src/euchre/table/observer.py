@@ -79,55 +79,6 @@ def replay_keeps_law11(then: Iterable[OnView], now: GameState) -> bool:
     return all(not cards or (number == hand and cards <= on_view) for number, cards in then)
 
 
-def builtins(value: msgspec.Struct, before: msgspec.Struct | None,
-             before_json: Json | None) -> Json:
-    """``msgspec.to_builtins(value)``, taking each field that is the very object it was in
-    ``before`` (whose builtins were ``before_json``) from ``before_json`` rather than
-    converting it again: the public table changes in a few fields a move, and the parts
-    that stay (the seats, the rules, a history line) stay the same objects."""
-    kind = type(value)
-    fields = _fields(kind)
-    if before is None or before_json is None or type(before) is not kind or fields is None:
-        return msgspec.to_builtins(value)  # type: ignore[no-any-return]
-    out: Json = {}
-    for name, default in fields:
-        new, old = getattr(value, name), getattr(before, name)
-        if new is old:
-            if name in before_json:
-                out[name] = before_json[name]
-        elif default is not msgspec.NODEFAULT and new == default:
-            continue  # (omitted, as to_builtins omits a default)
-        elif isinstance(new, msgspec.Struct) and isinstance(old, msgspec.Struct) \
-                and isinstance(before_json.get(name), dict):
-            out[name] = builtins(new, old, before_json[name])
-        else:
-            out[name] = msgspec.to_builtins(new)
-    return out
-
-
-_FIELDS: dict[type, list[tuple[str, object]] | None] = {}
-
-
-def _fields(kind: type) -> list[tuple[str, object]] | None:
-    """(name, the default omitted in its builtins, else NODEFAULT) of each of a struct's
-    fields; None for a struct with a tag or a renamed field (converted whole)."""
-    if kind in _FIELDS:
-        return _FIELDS[kind]
-    config = kind.__struct_config__  # type: ignore[attr-defined]
-    fields = msgspec.structs.fields(kind)
-    got: list[tuple[str, object]] | None = None
-    if config.tag is None and all(f.name == f.encode_name for f in fields):
-        omit = config.omit_defaults
-        got = []
-        for field in fields:
-            default = field.default if omit else msgspec.NODEFAULT
-            if omit and field.default_factory is not msgspec.NODEFAULT:
-                default = field.default_factory()
-            got.append((field.name, default))
-    _FIELDS[kind] = got
-    return got
-
-
 @dataclass(slots=True)
 class Seen:
     """What one event changed for its readers: the public table's changes (None: none)
@@ -157,7 +108,6 @@ class Observer:
         """The frame last shown (None: none yet)."""
         self._at = 0.0  # when it was drawn
         self._public: Json | None = None
-        self._drawn: TableSnapshot | None = None  # the public table _public was made of
         self._you: dict[int, Json] = {}
         self._on_view: OnView = (0, frozenset())
 
@@ -168,9 +118,7 @@ class Observer:
         them, so a reader folding them all gets ``frame``'s table."""
         seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
         now = self._now()
-        drawn = self._render(frame, None, now, None)
-        after = builtins(drawn, self._drawn, self._public)
-        self._drawn = drawn
+        after = msgspec.to_builtins(self._render(frame, None, now, None))
         delta = event_changes(self._public, after, seen)
         yours: dict[int, Json] = {}
         for seat in range(4):
@@ -197,7 +145,6 @@ class Observer:
         """Start again from ``frame`` (nobody has been shown anything from here)."""
         self.frame = None
         self._public = None
-        self._drawn = None
         self._you = {}
         self.shown(frame, ())
 
