@@ -14,6 +14,7 @@ from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.rules import PRESETS, Rules
 from euchre.shuffle import deck_from_seed
+from euchre.table.delta import PRIVATE
 from euchre.table.events import Frame
 from euchre.table.kinds import TurnPolicy
 from euchre.table.practice import PracticeOptions, practice_table
@@ -124,3 +125,22 @@ def test_a_snapshots_seats_follow_presence_and_the_away_clock() -> None:
     assert seats(taken, 40.0)[0]["replaced"] == "away"
     assert seats(here, 41.0)[0] == {"seat": 0, "name": config.seats[0].name, "kind": "human",
                                     "level": None, "connected": True}
+
+
+@pytest.mark.parametrize("index", range(len(RULES)))
+def test_a_seats_own_part_is_what_its_view_shows_and_the_public_one_does_not(
+        index: int) -> None:
+    """:meth:`Snapshots.private`, move after move, is the seat's own part of
+    ``view_json(hand.view(seat))``: its private fields, and each history line that differs
+    from the public view's (its own discard or farmer's swap)."""
+    snapshots = Snapshots()
+    for game in positions(random.Random(200 + index), RULES[index]):
+        hand = game.current
+        assert hand is not None
+        public = msgspec.to_builtins(snapshots.view(hand, None))["history"]
+        for seat in range(4):
+            view = msgspec.to_builtins(view_json(hand.view(seat)))
+            mine = snapshots.private(hand, seat)
+            assert {k: mine[k] for k in PRIVATE} == {k: view[k] for k in PRIVATE}
+            assert mine["own"] == [[i, line] for i, line in enumerate(view["history"])
+                                   if line != public[i]]

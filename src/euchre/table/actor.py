@@ -20,6 +20,7 @@ they are shown even if their save fails, and carried by the next save.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -94,7 +95,6 @@ from .wire import (
     DealEvent,
     EventBody,
     HandSummary,
-    HandViewJson,
     NextCommitment,
     ReplacedEvent,
     TableSnapshot,
@@ -435,10 +435,11 @@ class TableActor:
         """A reader's table of a frame at ``now`` (the observer's drawing)."""
         return self._snapshots.render(self.config, frame, seat, self.policy, now, clock_played)
 
-    def _seat_view(self, frame: Frame, seat: int) -> HandViewJson | None:
-        """A seat's view of ``frame``'s hand (right after its public table was drawn)."""
+    def _seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
+        """What only ``seat`` sees of ``frame``'s hand (right after its public table was
+        drawn): :meth:`~.snapshot.Snapshots.private`."""
         current = frame.game.current
-        return self._snapshots.view(current, seat) if current is not None else None
+        return self._snapshots.private(current, seat) if current is not None else None
 
     def _clock_played_now(self) -> list[int]:
         """Which moves of the shown hand the clock played, so a seat that rejoins with a
@@ -502,22 +503,16 @@ class TableActor:
         people's inputs queued behind it (they came while the last save was in flight);
         then store the changes and show them (:meth:`_store`)."""
         taken = 1
-        busy = self._busy
         try:
-            await busy.acquire()  # (not ``async with``: two coroutines fewer a move)
-            try:
+            async with self._busy:
                 await self._handle_one(first)
                 while gathers(first) and taken < GATHER_MOST and gathers(self._queue.peek()):
                     cmd = self._queue.take_now()
                     taken += 1
                     await self._handle_one(cmd)
                 if self._outbox.pending:
-                    try:  # noqa: SIM105 - not suppress(): an object fewer a move
+                    with contextlib.suppress(TableError):  # undone; the callers were told
                         await self._store()
-                    except TableError:
-                        pass  # undone; the callers were told
-            finally:
-                busy.release()
         finally:
             for _ in range(taken):
                 self._queue.task_done()

@@ -45,7 +45,7 @@ def changes(before: Json | None, after: Json) -> Json:
 def _object(before: Json, after: Json, prefix: str, out: Json) -> None:
     for key, new in after.items():
         old = before.get(key)
-        if old == new:
+        if old is new or old == new:
             continue
         path = prefix + key
         if isinstance(new, dict) and isinstance(old, dict):

@@ -2,7 +2,8 @@
 up from (``since``), and delivery.
 
 An event goes to each reader as ``{"type": "event", "version": V, "event": E}`` as that
-reader may see it (:func:`~.observer.event_for`), the last event of a move with what the
+reader may see it (:func:`~.observer.event_for`), encoded once for every reader that
+gets the same text, the last event of a move with what the
 move changed in the public table beyond what its events say (``changes``), and the first,
 to a seat only, what changed of its own (``you``): :class:`~.observer.Observer` works them
 out once a move. A joining reader gets
@@ -26,6 +27,7 @@ from .observer import (
     SeatView,
     Seen,
     event_for,
+    hidden_kind,
     replay_keeps_law11,
 )
 from .wire import AlsoOpen, EventBody, EventMessage, Joined, ServerMessage, Snapshot
@@ -113,12 +115,18 @@ class Fanout:
                             move.on_view)
             version, body = event.version, event.body
             self.history.append((version, body, seen))
+            # One message per audience: a seat gets its own only when the event or ``you``
+            # differs from what a spectator gets (its own hidden action, its own part).
+            hidden = hidden_kind(body) is not None
+            mover = getattr(body, "seat", None)
             outgoing: dict[int | None, Outgoing] = {}
             for sub in list(self.subscribers):
-                out = outgoing.get(sub.seat)
+                seat = sub.seat
+                if seat not in seen.you and not (hidden and seat == mover):
+                    seat = None
+                out = outgoing.get(seat)
                 if out is None:
-                    out = outgoing[sub.seat] = Outgoing(
-                        self.message(version, body, seen, sub.seat))
+                    out = outgoing[seat] = Outgoing(self.message(version, body, seen, seat))
                 self.send(sub, out)
 
     def send(self, sub: Subscriber, message: Outgoing | ServerMessage) -> None:

@@ -26,7 +26,7 @@ from ..cards import Card
 from ..game import GameState
 from .delta import Json, event_changes, you_changes, you_of
 from .events import Frame
-from .wire import ActionEvent, EventBody, HandViewJson, TableSnapshot
+from .wire import ActionEvent, EventBody, TableSnapshot
 
 HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 """Actions only their own seat sees in full; the others see their kind."""
@@ -34,9 +34,10 @@ HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 Render = Callable[[Frame, "int | None", float, "list[int] | None"], TableSnapshot]
 """``(frame, seat, now, clock_played) -> seat's table`` (None: a spectator's)."""
 
-SeatView = Callable[[Frame, int], "HandViewJson | None"]
-"""``(frame, seat) -> the seat's view of the hand`` (None: no hand yet), drawn right after
-the frame's public table (its parts are the public view's)."""
+SeatView = Callable[[Frame, int], "Json | None"]
+"""``(frame, seat) -> what only the seat sees of the hand`` (None: no hand yet): its
+``hand``, ``legal``, ``discard``, ``farmer_gave`` and ``own`` (:func:`~.delta.you_of`),
+read right after the frame's public table was drawn."""
 
 
 def hidden_kind(body: EventBody) -> str | None:
@@ -135,15 +136,10 @@ class Observer:
         if self._seat_view is None:
             mine = msgspec.to_builtins(self._render(frame, seat, now, None))
             return you_of(seat, mine, public)
-        view = self._seat_view(frame, seat)
-        shown = public.get("view")
-        if view is None or shown is None:
+        own = self._seat_view(frame, seat)
+        if own is None or public.get("view") is None:
             return {"seat": seat}
-        seen = shown["history"]
-        return {"seat": seat, "hand": list(view.hand), "legal": list(view.legal),
-                "discard": view.discard, "farmer_gave": list(view.farmer_gave),
-                "own": [[i, list(line)] for i, line in enumerate(view.history)
-                        if line != seen[i]]}
+        return {"seat": seat, **own}
 
     def rebase(self, frame: Frame) -> None:
         """Start again from ``frame`` (nobody has been shown anything from here)."""

@@ -216,33 +216,55 @@ class Snapshots:
         return self._seats
 
     def view(self, state: HandState, seat: int | None) -> HandViewJson:
-        """``view_json(state.view(seat))`` (None: the public view a spectator gets)."""
-        if state is not self._hand:
-            self._public = self._public_view(state)
-            self._hand = state
-        public = self._public
-        assert public is not None
+        """``view_json(state.view(seat))`` (None: the public view a spectator gets): the
+        public view with the seat's own part (:meth:`private`) put in."""
+        public = self._public_of(state)
         if seat is None:
             return public
+        own = self.private(state, seat)
+        history = public.history
+        if own["own"]:  # the seat's own discard or farmer's swap, in full
+            history = list(history)
+            for index, line in own["own"]:
+                history[index] = line
+        return replace(public, seat=seat, hand=own["hand"], history=history,
+                       farmer_gave=own["farmer_gave"], discard=own["discard"],
+                       legal=own["legal"])
+
+    def private(self, state: HandState, seat: int) -> dict[str, Any]:
+        """What only ``seat`` sees of ``state`` (``you`` in docs/protocol.md): its
+        ``hand``, ``legal`` moves, ``discard``, the cards it gave in a farmer's swap
+        (``farmer_gave``), and ``own``: ``[index, [seat, action]]`` of each of its own
+        hidden actions in the history, in full. JSON values; a list is shared while it
+        stays the same (never changed once made)."""
+        public = self._public_of(state)
         held = self._held.get(seat)
         mask = state.hand_mask(seat)
         if held is None or held[0] != mask:
             held = self._held[seat] = (mask, [_CARDS[c] for c in cards_of(mask)])
-        history = public.history
         gave: list[str] = _EMPTY
-        own = self._own.get(seat)
-        if own:  # the seat's own discard or farmer's swap, in full
-            history = list(history)
-            for index, action in own:
-                history[index] = [seat, str(action)]
-                if action.kind == A.FARMER_SWAP:
-                    gave = [_CARDS[c] for c in action.cards]
+        own: list[list[Any]] = []
+        for index, action in self._own.get(seat, ()):
+            own.append([index, [seat, str(action)]])
+            if action.kind == A.FARMER_SWAP:
+                gave = [_CARDS[c] for c in action.cards]
         discard = state.discard
-        return replace(
-            public, seat=seat, hand=held[1], history=history, farmer_gave=gave,
-            discard=_CARDS[discard] if seat == public.dealer and discard >= 0 else None,
-            legal=[str(a) for a in state.legal_actions()] if state.to_act == seat else _EMPTY,
-        )
+        return {
+            "hand": held[1],
+            "legal": ([str(a) for a in state.legal_actions()] if state.to_act == seat
+                      else _EMPTY),
+            "discard": _CARDS[discard] if seat == public.dealer and discard >= 0 else None,
+            "farmer_gave": gave,
+            "own": own,
+        }
+
+    def _public_of(self, state: HandState) -> HandViewJson:
+        """The public view of ``state`` (kept: built again only for another state)."""
+        if state is not self._hand:
+            self._public = self._public_view(state)
+            self._hand = state
+        assert self._public is not None
+        return self._public
 
     def _public_view(self, state: HandState) -> HandViewJson:
         """The view a spectator gets of ``state``; notes each seat's hidden actions. The
