@@ -1,5 +1,6 @@
 """Tournaments' pure parts: schedules, king's table movement, individual scores and standings;
-team events' pairings (round robin, Swiss, single and double elimination) and standings.
+team events' pairings (round robin, Swiss, single and double elimination) and standings;
+prize pools.
 
 Standard library and the engine only (``pyproject.toml``'s contracts); the server and the
 storage build tournaments on these.
@@ -13,6 +14,14 @@ from .elimination import (
     double_elimination_plan,
     single_elimination,
     single_elimination_plan,
+)
+from .prizes import (
+    DEFAULT_PRIZE_TABLE,
+    Prizes,
+    check_prize_table,
+    describe_prize_table,
+    place_prizes,
+    prizes,
 )
 from .schedule import Pair, Round, Table, kings_table, partnerships, schedule
 from .scoring import (
@@ -41,6 +50,7 @@ from .team_standings import (
 )
 
 __all__ = [
+    "DEFAULT_PRIZE_TABLE",
     "MAX_TEAMS",
     "TEAM_TIE_BREAKS",
     "TEAM_TIE_BREAK_TEXT",
@@ -50,6 +60,7 @@ __all__ = [
     "Match",
     "MatchResult",
     "Pair",
+    "Prizes",
     "Round",
     "RoundPlay",
     "Standing",
@@ -60,12 +71,16 @@ __all__ = [
     "TeamStanding",
     "TeamTieBreak",
     "bracket_order",
+    "check_prize_table",
+    "describe_prize_table",
     "describe_tie_breaks",
     "double_elimination",
     "double_elimination_plan",
     "hand_points",
     "kings_table",
     "partnerships",
+    "place_prizes",
+    "prizes",
     "rank_teams",
     "round_robin",
     "schedule",
