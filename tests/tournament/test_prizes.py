@@ -21,7 +21,8 @@ from euchre.tournament.prizes import (
 def prize_tables(draw: st.DrawFn) -> tuple[int, ...]:
     """A valid table: non-increasing whole percentages summing to at most 100."""
     places = draw(st.integers(1, 8))
-    left, out = 100, []
+    left = 100
+    out: list[int] = []
     for _ in range(places):
         if left < 1:
             break
@@ -35,7 +36,8 @@ def prize_tables(draw: st.DrawFn) -> tuple[int, ...]:
 def standings(draw: st.DrawFn) -> list[tuple[int, int]]:
     """Finishers with places as standings give them (ties share a place: 1, 2, 2, 4)."""
     groups = draw(st.lists(st.integers(1, 4), max_size=12))
-    out, place, who = [], 1, 0
+    out: list[tuple[int, int]] = []
+    place, who = 1, 0
     for size in groups:
         for _ in range(size):
             out.append((who, place))
