@@ -17,7 +17,8 @@ the pool's row first and then the accounts it touches in ascending id order:
 - **cancel**: every fee is given back, forfeits included (key
   ``tournament-refund:{tournament}:{account}``); once.
 
-So for every pool: fees taken = prizes + refunds + ``house``.
+So for every pool: fees taken = prizes + refunds + ``house``. The ledger's reasons are
+``entry``, ``prize`` and ``entry_refund``.
 """
 
 from __future__ import annotations
@@ -326,7 +327,7 @@ class PoolService:
                 raise NotActiveError("that tournament's pool was already paid out")
             now = self.now()
             for entry in pool.entries:  # ascending account ids
-                await post(conn, entry.account_id, pool.fee, "refund",
+                await post(conn, entry.account_id, pool.fee, "entry_refund",
                            refund_key(tournament_id, entry.account_id), now)
             await conn.execute(update(tournament_entries).where(
                 tournament_entries.c.tournament_id == tournament_id).values(status=REFUNDED))
