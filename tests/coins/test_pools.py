@@ -8,6 +8,8 @@ import asyncio
 
 import pytest
 from coin_helpers import T0, assert_balanced, new_account
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -19,6 +21,7 @@ from euchre.coins.errors import (
 )
 from euchre.storage.accounts_models import ledger_entries
 from euchre.storage.pool_models import tournament_entries
+from testdb import create_ledger_tables
 
 
 async def _moved(engine: AsyncEngine, kind: str, tournament: str) -> tuple[int, int]:
@@ -221,3 +224,58 @@ async def test_opening_is_idempotent_and_checked(engine: AsyncEngine) -> None:
     assert await service.get("t2") is None
     async with engine.connect() as conn:
         assert await conn.scalar(select(func.count()).select_from(tournament_entries)) == 0
+
+
+# One step: (kind, person). Kinds: enter, leave, pay out, cancel; each sent twice at once.
+steps = st.lists(st.tuples(st.sampled_from(["enter", "leave", "pay", "cancel"]),
+                           st.integers(0, 4)), min_size=1, max_size=14)
+
+
+async def _storm(url: str, plan: list[tuple[str, int]]) -> None:
+    engine = await create_ledger_tables(url)
+    try:
+        service = PoolService(engine, lambda: T0)
+        people = [await new_account(engine, 60) for _ in range(5)]
+        tournament = f"storm-{people[0]}"
+        await service.open(tournament, 25, (70, 30))
+
+        async def step(kind: str, who: int) -> object:
+            try:
+                if kind == "enter":
+                    return await service.enter(tournament, people[who], f"r{who}")
+                if kind == "leave":
+                    return await service.leave(tournament, people[who])
+                if kind == "cancel":
+                    return await service.cancel(tournament)
+                pool = await service.get(tournament)
+                assert pool is not None
+                staying = [e.account_id for e in pool.entries if e.status == "entered"]
+                return await service.pay_out(tournament, [(a, 1 + i % 2 * i)
+                                                          for i, a in enumerate(staying)])
+            except CoinsError as e:
+                return e
+
+        for kind, who in plan:
+            await asyncio.gather(step(kind, who), step(kind, who))
+        pool = await service.get(tournament)
+        assert pool is not None
+        await assert_pool_balanced(engine, pool)
+        await assert_balanced(engine, *people)
+        # Nobody paid a fee twice; each balance is the start, less a fee if entered, plus
+        # what came back.
+        for who in people:
+            entry = pool.entry(who)
+            back = 0 if entry is None else (
+                pool.fee if entry.status == "refunded" else entry.prize or 0)
+            fee = 0 if entry is None else pool.fee
+            assert await Ledger(engine).balance(who) == 60 - fee + back
+    finally:
+        await engine.dispose()
+
+
+@settings(max_examples=10, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(plan=steps)
+def test_any_order_of_requests_keeps_every_coin(db_url: str, plan: list[tuple[str, int]]) -> None:
+    """Enters, leaves, pay-outs and cancels in any order, each sent twice at once."""
+    asyncio.run(_storm(db_url, plan))
