@@ -1,15 +1,15 @@
 """The size of a largest matching in a small graph, for pairings that avoid rematches.
 
 The rank of a graph's Tutte matrix is twice the size of its largest matching (Lovász). The
-matrix's entries are filled with pseudo-random numbers modulo a large prime, each drawn from a
-generator seeded by the edge's own name, so the answer is the same on every run; the chance
-that those numbers hide a matching is at most ``vertices / PRIME`` (about 1 in 10^16 here).
+matrix's entries are numbers modulo a large prime that look random but are a hash of the
+edge's own name (no randomness: the answer is the same on every run); the chance that such
+numbers hide a matching is at most ``vertices / PRIME`` (about 1 in 10^16 here).
 Standard library only.
 """
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Callable, Sequence
 
 PRIME = (1 << 61) - 1
@@ -17,7 +17,9 @@ PRIME = (1 << 61) - 1
 
 
 def _entry(a: int, b: int) -> int:
-    return random.Random(f"tutte:{min(a, b)}:{max(a, b)}").randrange(1, PRIME)
+    """The matrix entry of the edge ``a``-``b``: 1 to ``PRIME - 1``, from a hash of its name."""
+    digest = hashlib.blake2b(f"tutte:{min(a, b)}:{max(a, b)}".encode(), digest_size=16).digest()
+    return 1 + int.from_bytes(digest, "big") % (PRIME - 1)
 
 
 def matching_size(vertices: Sequence[int], allowed: Callable[[int, int], bool]) -> int:
