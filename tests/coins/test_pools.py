@@ -21,6 +21,7 @@ from euchre.coins.errors import (
 )
 from euchre.storage.accounts_models import ledger_entries
 from euchre.storage.pool_models import tournament_entries
+from euchre.tournament import place_prizes
 from testdb import create_ledger_tables
 
 
@@ -39,7 +40,7 @@ async def assert_pool_balanced(engine: AsyncEngine, pool: Pool) -> None:
     assert -taken == pool.total and charges == len(pool.entries)
     prizes, _ = await _moved(engine, "prize", pool.tournament_id)
     refunds, _ = await _moved(engine, "refund", pool.tournament_id)
-    if pool.status == "open":
+    if pool.status in ("open", "running"):
         assert prizes == refunds == 0
         return
     assert pool.paid_out == prizes
@@ -204,6 +205,58 @@ async def test_a_cancel_racing_a_pay_out_moves_one_of_them(engine: AsyncEngine) 
     await assert_balanced(engine, *people)
 
 
+async def test_closing_entries_at_the_start_fixes_who_is_in(engine: AsyncEngine) -> None:
+    service = PoolService(engine, lambda: T0)
+    people = [await new_account(engine) for _ in range(6)]
+    await service.open("t1", 40)
+    await service.enter("t1", people[0], "r")
+    # The start races five more entries: each is in the closed pool, or refused and
+    # charged nothing.
+    outcomes = await asyncio.gather(
+        *(service.enter("t1", who, "r") for who in people[1:3]), service.close_entries("t1"),
+        *(service.enter("t1", who, "r") for who in people[3:]), return_exceptions=True)
+    closed = outcomes[2]
+    assert isinstance(closed, Pool) and closed.status == "running"
+    inside = {e.account_id for e in closed.entries}
+    for who, outcome in zip([*people[1:3], *people[3:]], outcomes[:2] + outcomes[3:],
+                            strict=True):
+        if isinstance(outcome, NotActiveError):
+            assert who not in inside
+        else:
+            assert who in inside
+    assert await _balances(engine, people) == [960 if who in inside else 1000
+                                               for who in people]
+    assert await service.close_entries("t1") == closed
+    with pytest.raises(NotActiveError, match="takes no more entries"):
+        await service.enter("t1", await new_account(engine), "late")
+    # Leaving after the start forfeits too; the rest are paid from the running pool.
+    await service.leave("t1", people[0])
+    staying = sorted(inside - {people[0]})
+    pool = await service.pay_out("t1", [(who, 1) for who in staying])
+    # Level at the top, they share the first places the table pays (those beyond them are
+    # the house's).
+    assert pool.status == "paid" and pool.total == 40 * len(inside)
+    assert pool.paid_out == sum(place_prizes(pool.total, pool.table)[:len(staying)])
+    await assert_pool_balanced(engine, pool)
+    await assert_balanced(engine, *people)
+
+
+async def test_a_running_tournament_cancelled_refunds_everyone(engine: AsyncEngine) -> None:
+    service = PoolService(engine, lambda: T0)
+    people = [await new_account(engine) for _ in range(4)]
+    await service.open("t1", 100)
+    for who in people:
+        await service.enter("t1", who, "r")
+    await service.close_entries("t1")
+    await service.leave("t1", people[1])
+    pool = await service.cancel("t1")
+    assert pool.status == "cancelled"
+    assert await _balances(engine, people) == [1000] * 4
+    assert await service.close_entries("t1") == pool  # nothing more happens
+    await assert_pool_balanced(engine, pool)
+    await assert_balanced(engine, *people)
+
+
 async def test_opening_is_idempotent_and_checked(engine: AsyncEngine) -> None:
     service = PoolService(engine, lambda: T0)
     pools = await asyncio.gather(*(service.open("t1", 20, (70, 30)) for _ in range(4)))
@@ -226,8 +279,9 @@ async def test_opening_is_idempotent_and_checked(engine: AsyncEngine) -> None:
         assert await conn.scalar(select(func.count()).select_from(tournament_entries)) == 0
 
 
-# One step: (kind, person). Kinds: enter, leave, pay out, cancel; each sent twice at once.
-steps = st.lists(st.tuples(st.sampled_from(["enter", "leave", "pay", "cancel"]),
+# One step: (kind, person). Kinds: enter, leave, close entries, pay out, cancel; each sent
+# twice at once.
+steps = st.lists(st.tuples(st.sampled_from(["enter", "leave", "close", "pay", "cancel"]),
                            st.integers(0, 4)), min_size=1, max_size=14)
 
 
@@ -247,6 +301,8 @@ async def _storm(url: str, plan: list[tuple[str, int]]) -> None:
                     return await service.leave(tournament, people[who])
                 if kind == "cancel":
                     return await service.cancel(tournament)
+                if kind == "close":
+                    return await service.close_entries(tournament)
                 pool = await service.get(tournament)
                 assert pool is not None
                 staying = [e.account_id for e in pool.entries if e.status == "entered"]
@@ -277,5 +333,5 @@ async def _storm(url: str, plan: list[tuple[str, int]]) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(plan=steps)
 def test_any_order_of_requests_keeps_every_coin(db_url: str, plan: list[tuple[str, int]]) -> None:
-    """Enters, leaves, pay-outs and cancels in any order, each sent twice at once."""
+    """Enters, leaves, starts, pay-outs and cancels in any order, each sent twice at once."""
     asyncio.run(_storm(db_url, plan))

@@ -9,7 +9,10 @@ the pool's row first and then the accounts it touches in ascending id order:
   ``tournament-entry:{tournament}:{account}``), whatever request repeats it: a double click,
   a retry or two requests at once charge once. The balance must pay it beyond the leaving
   fees it keeps for the coin games the person is in (``cover.py``), else nothing moves;
-- **leave**: the entry is forfeit (it stays in the pool); nothing is paid back;
+- **close entries** (at the start): no one enters after it, so the entries it returns are
+  exactly those the tournament seats (an entry racing the start is in, or refused);
+- **leave**: the entry is forfeit (it stays in the pool); nothing is paid back, before the
+  start or after;
 - **pay out**: the pool (every fee taken, forfeits included) is shared by the prize table
   among the finishers as ranked (key ``tournament-prize:{tournament}:{account}``); what the
   table does not give and the prizes of places nobody holds are the house's share. Once: a
@@ -38,7 +41,9 @@ from .errors import CoinsError, IdempotencyConflictError, InsufficientCoinsError
 from .ledger import in_transaction, lock_account, post, utcnow
 
 OPEN = "open"
-"""A pool taking entries (and while its tournament runs)."""
+"""A pool taking entries."""
+RUNNING = "running"
+"""A pool whose tournament started: no more entries; leaving still forfeits."""
 PAID = "paid"
 """A pool shared out by its prize table."""
 CANCELLED = "cancelled"
@@ -86,7 +91,7 @@ class Pool:
     table: tuple[int, ...]
     """The prize table: each paid place's whole percentage of the pool."""
     status: str
-    """``open``, ``paid`` or ``cancelled``."""
+    """``open``, ``running``, ``paid`` or ``cancelled``."""
     entries: tuple[PoolEntry, ...]
     """Everyone who entered, by account id."""
     paid_out: int | None = None
@@ -246,6 +251,24 @@ class PoolService:
 
         return await in_transaction(self.engine, work)
 
+    async def close_entries(self, tournament_id: str) -> Pool:
+        """The tournament starts: take no more entries, and return the pool with exactly the
+        entries made (the people to seat, less those who left). Once; a repeat returns the
+        pool as it is."""
+
+        async def work(conn: AsyncConnection) -> Pool:
+            pool = await _must(conn, tournament_id)
+            if pool.status != OPEN:
+                return pool
+            await conn.execute(update(tournament_pools).where(
+                tournament_pools.c.tournament_id == tournament_id,
+                tournament_pools.c.status == OPEN).values(status=RUNNING))
+            fresh = await _read(conn, tournament_id)
+            assert fresh is not None
+            return fresh
+
+        return await in_transaction(self.engine, work)
+
     async def leave(self, tournament_id: str, account_id: int) -> Pool:
         """The person left: their entry is forfeit (it stays in the pool). Once; after the
         pool is paid or cancelled, or for someone not entered, nothing changes."""
@@ -253,7 +276,8 @@ class PoolService:
         async def work(conn: AsyncConnection) -> Pool:
             pool = await _must(conn, tournament_id)
             entry = pool.entry(account_id)
-            if pool.status == OPEN and entry is not None and entry.status == ENTERED:
+            if pool.status in (OPEN, RUNNING) and entry is not None \
+                    and entry.status == ENTERED:
                 await conn.execute(update(tournament_entries).where(
                     tournament_entries.c.tournament_id == tournament_id,
                     tournament_entries.c.account_id == account_id,
@@ -277,7 +301,7 @@ class PoolService:
             pool = await _must(conn, tournament_id)
             if pool.status == PAID:
                 return pool
-            if pool.status != OPEN:
+            if pool.status == CANCELLED:
                 raise NotActiveError("that tournament was cancelled: its pool was refunded")
             for account, _ in ranks:
                 entry = pool.entry(account)
@@ -306,7 +330,7 @@ class PoolService:
                     status=FINISHED, place=place.get(entry.account_id), prize=coins))
             await conn.execute(update(tournament_pools).where(
                 tournament_pools.c.tournament_id == tournament_id,
-                tournament_pools.c.status == OPEN).values(
+                tournament_pools.c.status == pool.status).values(
                 status=PAID, paid_out=shared.paid, house=shared.house, closed_at=now))
             fresh = await _read(conn, tournament_id)
             assert fresh is not None
@@ -323,7 +347,7 @@ class PoolService:
             pool = await _must(conn, tournament_id)
             if pool.status == CANCELLED:
                 return pool
-            if pool.status != OPEN:
+            if pool.status == PAID:
                 raise NotActiveError("that tournament's pool was already paid out")
             now = self.now()
             for entry in pool.entries:  # ascending account ids
@@ -333,7 +357,7 @@ class PoolService:
                 tournament_entries.c.tournament_id == tournament_id).values(status=REFUNDED))
             await conn.execute(update(tournament_pools).where(
                 tournament_pools.c.tournament_id == tournament_id,
-                tournament_pools.c.status == OPEN).values(
+                tournament_pools.c.status == pool.status).values(
                 status=CANCELLED, paid_out=0, house=0, closed_at=now))
             fresh = await _read(conn, tournament_id)
             assert fresh is not None

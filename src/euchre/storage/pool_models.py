@@ -34,7 +34,8 @@ tournament_pools = Table(
     Column("fee", BigInteger, nullable=False),
     # The prize table's whole percentages, first place first: "50,30,20".
     Column("prize_table", String(80), nullable=False),
-    # "open" while it takes entries and runs, then "paid" or "cancelled".
+    # "open" while it takes entries, "running" once the tournament started, then "paid"
+    # or "cancelled".
     Column("status", String(16), nullable=False),
     # Coins paid to the finishers, and what went to nobody, once paid (0 and 0 if cancelled).
     Column("paid_out", BigInteger, nullable=True),
