@@ -14,6 +14,7 @@ from .errors import (
     UnknownAccountError,
 )
 from .ledger import Entry, Ledger
+from .pools import Pool, PoolEntry, PoolService
 from .pots import Pot, PotService, StakeRefused
 from .rules import NO_CASH_VALUE, STAKES, STARTING_BALANCE, leaving_fee, payout
 from .service import CoinGame, CoinService
@@ -32,6 +33,9 @@ __all__ = [
     "InsufficientCoinsError",
     "Ledger",
     "NotActiveError",
+    "Pool",
+    "PoolEntry",
+    "PoolService",
     "Pot",
     "PotService",
     "StakeRefused",

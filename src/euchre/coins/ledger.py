@@ -49,7 +49,8 @@ class Entry:
     amount: int
     """Whole coins, negative for a charge."""
     reason: str
-    """``welcome``, ``topup``, ``stake``, ``payout``, ``fee`` or ``refund``."""
+    """``welcome``, ``topup``, ``stake``, ``payout``, ``fee``, ``refund``; for tournaments'
+    pools ``entry``, ``prize`` or ``entry_refund``."""
     key: str
     """The idempotency key."""
     table_id: str | None

@@ -14,6 +14,7 @@ from euchre.storage import (  # noqa: F401  (add tables to Base)
     lobby_models,
     night_models,
     people_models,
+    pool_models,
     stake_models,
 )
 from euchre.storage.models import Base

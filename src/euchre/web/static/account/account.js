@@ -18,6 +18,9 @@ const REASONS = {
   payout: "Win paid",
   fee: "Leaving fee",
   refund: "Stake refunded",
+  entry: "Tournament entry",
+  prize: "Tournament prize",
+  entry_refund: "Tournament entry refunded",
 };
 
 const STATS = [
