@@ -6,7 +6,7 @@ holds up a table; a connection whose outbox overflows is closed (it can rejoin w
 no write is under way, so the answer to a move leaves without waiting for the writer's
 turn (public asyncio only: a lock and an event keep the writes in order). Every message in
 and out is a wire model (:mod:`euchre.server.wire.socket`); what the table sends arrives
-typed, and its text is encoded once per audience (:class:`~euchre.table.fanout.Outgoing`).
+typed, and its text is encoded once per audience (:class:`~euchre.table.actor.fanout.Outgoing`).
 A ``join`` or ``watch`` without ``"protocol": 2`` is told to reload and closed
 (:data:`CLOSE_OLD_PROTOCOL`).
 The socket asks the table's kind whether hints are allowed; it knows no kind by name.
@@ -29,10 +29,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from ...accounts.bots import BotTokenRefused
 from ...accounts.seat_claims import SeatClaims
 from ...errors import DomainError
-from ...table.actor import NotStored, TableActor, TableStopped
-from ...table.fanout import Outgoing
-from ...table.owners import TableUnavailable
-from ...table.seats import AccountKey
+from ...table.actor.actor import NotStored, TableActor, TableStopped
+from ...table.actor.fanout import Outgoing
+from ...table.actor.seats import AccountKey
+from ...table.hosting.owners import TableUnavailable
 from ..core.encoder import encode_text
 from ..core.guards import network_of
 from ..core.people import account_key_of
