@@ -23,8 +23,8 @@ from euchre.game import GameState
 from euchre.rules import Rules
 from euchre.shuffle import deck_from_seed
 from euchre.storage.base import GameStore, StoredGame
-from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.saving import TableSaver, TableState
+from euchre.table.actor.saving import TableSaver, TableState
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 _Step = tuple[GameState, list[str], list[dict[int, str]], int, bool]
 
