@@ -4,7 +4,7 @@ Every test that reads a table socket through Starlette's test client
 (``WebSocketTestSession.receive_json``) or a ``websockets`` client (``recv``: the text is
 decoded, folded and encoded again) reads it through :func:`folded`: a snapshot or event
 comes back as sent, plus ``"table"``, the table its socket has folded so far
-(:class:`~euchre.table.delta.Folder`, the same steps as ``static/js/connection.js``), the
+(:class:`~euchre.table.actor.delta.Folder`, the same steps as ``static/js/connection.js``), the
 way the browser's page sees it. The message itself is unchanged otherwise (a scan for
 hidden cards reads its ``changes`` and ``you`` as sent, and the folded table too). A socket
 that rejoined with ``since`` and holds no table yet gets no ``"table"`` on its events.
@@ -16,7 +16,7 @@ import copy
 import json
 from typing import Any
 
-from euchre.table.delta import Folder
+from euchre.table.actor.delta import Folder
 
 
 def folded(folder: Folder, message: dict[str, Any]) -> dict[str, Any]:

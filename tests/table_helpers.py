@@ -15,12 +15,12 @@ from euchre.bots import make
 from euchre.cards import card_text
 from euchre.game import GameState
 from euchre.storage import GameStore, MemoryStore
-from euchre.table.actor import TableActor, TableDeps
-from euchre.table.delta import Folder
-from euchre.table.fanout import Outgoing
-from euchre.table.manager import TableManager
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.actor import TableActor, TableDeps
+from euchre.table.actor.delta import Folder
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from folding import folded
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}

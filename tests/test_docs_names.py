@@ -13,12 +13,13 @@ Spans are read within a paragraph (a span may wrap onto the next line).
 2. **A path**: any whitespace-separated word of the span with a ``/`` and a known file
    extension (``scripts/bench/bench_env.py``, ``tests/env/test_aec.py::test_x``, in a command too).
    It must be a file of the repository, or the end of one's path (docs write
-   ``table/actor.py`` for ``src/euchre/table/actor.py`` and ``js/leaders.js`` for the web
-   client's ``src/euchre/web/static/js/leaders.js``); a ``::name`` suffix must name a function
-   defined in that file. URLs, absolute and home paths, words with ``*``, ``<``, ``{`` or
-   ``…`` (patterns and placeholders) and what npm installs (``node_modules/…``) are not
-   paths. A bare module or script name (a word ``name.py`` or ``name.js`` with no ``/``, such
-   as ``sampling.py``) must be the name of some file of the repository.
+   ``table/actor/actor.py`` for ``src/euchre/table/actor/actor.py`` and ``js/leaders.js``
+   for the web client's ``src/euchre/web/static/js/leaders.js``); a ``::name`` suffix must
+   name a function defined in that file. URLs, absolute and home paths, words with ``*``,
+   ``<``, ``{`` or ``…`` (patterns and placeholders) and what npm installs
+   (``node_modules/…``) are not paths. A bare module or script name (a word ``name.py`` or
+   ``name.js`` with no ``/``, such as ``sampling.py``) must be the name of some file of the
+   repository.
 3. **A call**: the whole span is one call, ``name(...)`` or ``a.b.name(...)``, optionally with
    ``-> type``. The called name must be defined in ``src/euchre``, ``scripts`` or ``tests``
    (a function, class, method, attribute or variable) or in the web client's JavaScript (a
@@ -211,7 +212,7 @@ def test_the_checker_reads_the_four_shapes_and_nothing_else() -> None:
     assert problems("euchre.toml") == []
     assert problems(".venv/bin/python scripts/bench/bench_env.py --steps 5") == []
     assert problems("scripts/no_such_script.py") == ["scripts/no_such_script.py"]
-    assert problems("table/actor.py") == []
+    assert problems("table/actor/actor.py") == []
     assert problems("actor.py") == [] and problems("gone.py") == ["gone.py"]
     gone = "tests/env/test_aec.py::no_such_test"
     assert problems(gone) == [gone]

@@ -1,12 +1,13 @@
 """docs/server.md's layer lists agree with the import contracts and with the folders on disk.
 
-The doc holds two fenced lists, each after a marker line: ``<!-- layers: euchre -->`` (the
-packages of ``euchre``) and ``<!-- layers: euchre.server -->`` (the server's subpackages and
-top modules). A line that starts in the first column is a layer: its names come before the
-first run of two spaces, joined by ``|``; the rest, and the indented lines after it, describe
-it. The lists must name the same layers in the same order as the layers contracts in
-``pyproject.toml``, every package (and every server subpackage and module) on disk must be in
-them, and a server subpackage's description must name exactly the modules it holds.
+The doc holds three fenced lists, each after a marker line: ``<!-- layers: euchre -->`` (the
+packages of ``euchre``), ``<!-- layers: euchre.server -->`` (the server's subpackages and
+top modules) and ``<!-- layers: euchre.table -->`` (the table's rooms). A line that starts
+in the first column is a layer: its names come before the first run of two spaces, joined by
+``|``; the rest, and the indented lines after it, describe it. The lists must name the same
+layers in the same order as the layers contracts in
+``pyproject.toml``, every package (and every server or table subpackage and module) on disk
+must be in them, and a subpackage's description must name exactly the modules it holds.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def drift(doc: str, config: dict[str, Any], src: Path) -> list[str]:
     for marker, container, package, modules in (
         ("euchre", None, src, False),
         ("euchre.server", "euchre.server", src / "server", True),
+        ("euchre.table", "euchre.table", src / "table", True),
     ):
         written = doc_layers(doc, marker)
         listed = [layer.names for layer in written]
@@ -129,7 +131,7 @@ def drift(doc: str, config: dict[str, Any], src: Path) -> list[str]:
             held = {p.stem for p in (package / name).glob("*.py") if p.stem != "__init__"}
             if held != layer.modules:
                 problems.append(
-                    f"docs/server.md's line for server/{name}/ names the modules "
+                    f"docs/server.md's line for {package.name}/{name}/ names the modules "
                     f"{sorted(layer.modules)}, but the folder holds {sorted(held)}"
                 )
     return problems

@@ -21,10 +21,10 @@ import random
 import statistics
 from typing import Any
 
-from euchre.table.actor import TableActor
-from euchre.table.deps import TableDeps
-from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import TableActor
+from euchre.table.actor.deps import TableDeps
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 
 
 class Reader:

@@ -23,9 +23,9 @@ from euchre.bots import make
 from euchre.game import GameState
 from euchre.rules import PRESETS
 from euchre.shuffle import deck_from_seed
-from euchre.table.computers import Computers
-from euchre.table.kinds import TableObserver
-from euchre.table.seats import BOT, Seat
+from euchre.table.actor.computers import Computers
+from euchre.table.actor.kind import TableObserver
+from euchre.table.actor.seats import BOT, Seat
 
 if TYPE_CHECKING:  # annotations only: older trees are measured with this script too
     from euchre.hand import HandState

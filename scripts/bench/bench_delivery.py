@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from euchre.server.tables.session import Connection
-from euchre.table import actor as actor_module
-from euchre.table.fanout import Fanout
-from euchre.table.snapshot import Snapshots
+from euchre.table.actor import actor as actor_module
+from euchre.table.actor.fanout import Fanout
+from euchre.table.actor.snapshot import Snapshots
 
 
 class _Socket:

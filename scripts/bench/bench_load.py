@@ -68,7 +68,7 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
-from euchre.table.delta import Folder
+from euchre.table.actor.delta import Folder
 
 _FOLDERS: dict[int, Folder] = {}
 

@@ -34,12 +34,12 @@ from typing import Any
 from euchre.server.ops.metrics import Metrics
 from euchre.storage import MemoryStore
 from euchre.storage.sql import SqlStore
-from euchre.table.actor import TableActor
-from euchre.table.fanout import Outgoing
-from euchre.table.manager import TableManager
-from euchre.table.pacing import LoopScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.wire import EventMessage, GameOverEvent, HandOverEvent
+from euchre.table.actor.actor import TableActor
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import LoopScheduler, Pacing
+from euchre.table.actor.wire import EventMessage, GameOverEvent, HandOverEvent
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 
 class Person:

@@ -34,9 +34,9 @@ from starlette.websockets import WebSocketState
 
 from euchre.storage import MemoryStore
 from euchre.storage.sql import SqlStore
-from euchre.table.manager import TableManager
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 if TYPE_CHECKING:
     from euchre.server.tables.session import Connection

@@ -2,7 +2,7 @@
 one seated socket connection each, no pauses, in this one process.
 
 Like ``bench_table_core.py``, but on uvloop (``--loop asyncio``: the standard library's
-loop) with the real :class:`~euchre.table.pacing.LoopScheduler` and the real computer
+loop) with the real :class:`~euchre.table.actor.pacing.LoopScheduler` and the real computer
 pacing path (each computer move thinks ahead in its own callback, then is taken by its
 turn), and with a :class:`~euchre.storage.MemoryStore` by default, so what is measured is
 the actor, its computers and its delivery rather than the database. Each table's person
@@ -22,9 +22,9 @@ import time
 from typing import Any
 
 from euchre.storage import MemoryStore
-from euchre.table.manager import TableManager
-from euchre.table.pacing import LoopScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.pacing import LoopScheduler, Pacing
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 
 class _Socket:

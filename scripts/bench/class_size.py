@@ -1,7 +1,7 @@
 """The size of one class in a module: its lines, methods, attributes and constructor
 parameters (what docs/server.md records for ``TableActor``)::
 
-    python3 scripts/bench/class_size.py src/euchre/table/actor.py TableActor
+    python3 scripts/bench/class_size.py src/euchre/table/actor/actor.py TableActor
 
 Lines are the class's ``end_lineno - lineno + 1``; methods its ``def``s (properties too);
 attributes the distinct names assigned as ``self.<name>`` anywhere in it; parameters

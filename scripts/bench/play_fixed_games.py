@@ -27,10 +27,10 @@ from typing import Any
 
 from euchre.server.ops.metrics import Metrics
 from euchre.storage import MemoryStore
-from euchre.table.manager import TableManager
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.seats import Seat
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.actor.seats import Seat
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 
 class _Socket:

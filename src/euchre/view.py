@@ -67,7 +67,8 @@ class HandView:
     """Cards played to the trick in progress, in play order from the leader."""
     tricks: tuple[Trick, ...]
     """Completed tricks as (leader, cards, winner): every card this seat has seen played (the
-    seat's own memory; a person at a table is sent only the last: ``euchre.table.observer``)."""
+    seat's own memory; a person at a table is sent only the last:
+    ``euchre.table.actor.observer``)."""
     tricks_won: tuple[int, int]
     """Tricks won this hand by seats 0 & 2 and by seats 1 & 3."""
     points: tuple[int, int]
@@ -111,7 +112,7 @@ class HandView:
     def to_json(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (cards in text notation): the full view, every play
         of the hand included (for programs and computer players; a person at a table is sent
-        what ``euchre.table.observer`` lets them see)."""
+        what ``euchre.table.actor.observer`` lets them see)."""
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),

@@ -12,11 +12,11 @@ from msgspec import to_builtins
 from euchre import actions as A
 from euchre.actions import Action
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import TableActor, TableDeps
-from euchre.table.clock import ClockPolicy
-from euchre.table.coin import CoinTurnPolicy, coin_table
-from euchre.table.fanout import Outgoing
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import TableActor, TableDeps
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.kinds.clock import ClockPolicy
+from euchre.table.kinds.coin import CoinTurnPolicy, coin_table
 from euchre.view import HandView
 
 TOKEN = "the-token"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from clock_helpers import TOKEN, Harness, Recorder
 
-from euchre.table.actor import TableDeps, restore
-from euchre.table.clock import COMPUTER_SPEED, ClockPolicy
+from euchre.table.actor.actor import TableDeps, restore
+from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 
 F = 90.0
 C = round(COMPUTER_SPEED * 1000) / 1000  # the header shows whole milliseconds

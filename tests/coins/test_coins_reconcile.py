@@ -15,7 +15,7 @@ from euchre.record import GameRecord
 from euchre.server.accounts.accounts_api import AccountsState, reconcile
 from euchre.storage.base import FINISHED, PLAYING, StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.clock import ClockPolicy
+from euchre.table.kinds.clock import ClockPolicy
 
 
 def _finished_game(seed: int) -> GameState:

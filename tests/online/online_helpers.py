@@ -11,11 +11,11 @@ from euchre import actions as A
 from euchre.actions import Action
 from euchre.cards import card_text
 from euchre.game import GameState
-from euchre.table.actor import TableActor, TableDeps
-from euchre.table.delta import Folder
-from euchre.table.fanout import Outgoing
-from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import TableActor, TableDeps
+from euchre.table.actor.delta import Folder
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
 from euchre.view import HandView
 from folding import folded
 

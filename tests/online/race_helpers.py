@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from euchre.coins.ledger import Ledger
 from euchre.storage.accounts_models import accounts, ledger_entries
 from euchre.storage.base import StoredGame
-from euchre.table.actor import TableActor
-from euchre.table.pacing import ManualScheduler
+from euchre.table.actor.actor import TableActor
+from euchre.table.actor.pacing import ManualScheduler
 
 _names = itertools.count()
 _CREATED = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)

@@ -9,9 +9,9 @@ import pytest
 from online_helpers import Recorder, ScriptBot, Table
 
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import SeatReplaced, TableActor, TableDeps, restore
-from euchre.table.online import AWAY_GRACE, ONLINE_KIND, online_policy
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import SeatReplaced, TableActor, TableDeps, restore
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.kinds.online import AWAY_GRACE, ONLINE_KIND, online_policy
 
 
 async def _play_until_over(t: Table) -> None:

@@ -23,12 +23,12 @@ from euchre.server.tables.door import Tables
 from euchre.server.tables.hints import HintService
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import TableActor, TableDeps, TableError
-from euchre.table.clock import ClockPolicy
-from euchre.table.coin import coin_kind, coin_table
-from euchre.table.kinds import FinishedTable
-from euchre.table.manager import TableManager
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import TableActor, TableDeps, TableError
+from euchre.table.actor.kind import FinishedTable
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.clock import ClockPolicy
+from euchre.table.kinds.coin import coin_kind, coin_table
 from ledger_fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

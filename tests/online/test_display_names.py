@@ -1,6 +1,6 @@
 """Display names that could pass for a seat or a computer are refused, with a clear message,
 wherever a person names themself: online tables, practice tables, usernames (the rule itself:
-``tests/table/test_names.py``)."""
+``tests/table/kinds/test_names.py``)."""
 
 from __future__ import annotations
 

@@ -26,10 +26,10 @@ from euchre.server.tables.door import Tables
 from euchre.server.tables.hints import HintService
 from euchre.storage.base import StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.actor import SeatReplaced, TableActor, TableDeps
-from euchre.table.manager import TableManager
-from euchre.table.online import ONLINE_KIND, OnlineOptions, OnlineTables
-from euchre.table.pacing import ManualScheduler, Pacing
+from euchre.table.actor.actor import SeatReplaced, TableActor, TableDeps
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables
 from ledger_fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

@@ -19,8 +19,8 @@ from euchre.broker.memory import MemoryBroker
 from euchre.coins.pots import PotService
 from euchre.server.tables.relay import RelayEdge, RelayHost
 from euchre.storage.memory import MemoryStore
-from euchre.table.pacing import ManualScheduler
-from euchre.table.presence import LEFT
+from euchre.table.actor.pacing import ManualScheduler
+from euchre.table.actor.presence import LEFT
 from ledger_fixtures import db_url, engine
 
 __all__ = ["db_url", "engine"]

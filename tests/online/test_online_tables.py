@@ -15,8 +15,8 @@ from euchre.server import Settings, create_app
 from euchre.server.core.site import site_of
 from euchre.server.wire.common import BadRequest, convert
 from euchre.server.wire.online import OnlineTableRequest
-from euchre.table.actor import TableError
-from euchre.table.online import (
+from euchre.table.actor.actor import TableError
+from euchre.table.kinds.online import (
     OnlineConflict,
     OnlineOptions,
     OnlineTables,

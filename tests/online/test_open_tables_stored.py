@@ -17,8 +17,8 @@ from lobby_helpers import Addressed, at, lobby_app
 
 from euchre.storage.open_tables_sql import SqlOpenTableStore
 from euchre.storage.sql import SqlStore, make_engine
-from euchre.table.lobby import Lobby
-from euchre.table.online import OnlineConflict, OnlineOptions
+from euchre.table.kinds.lobby import Lobby
+from euchre.table.kinds.online import OnlineConflict, OnlineOptions
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -19,9 +19,9 @@ from sqlalchemy import delete
 from euchre.storage.lobby_models import open_tables
 from euchre.storage.open_tables_sql import SqlOpenTableStore
 from euchre.storage.sql import SqlStore, make_engine
-from euchre.table.errors import TooManySeats
-from euchre.table.lobby import Lobby
-from euchre.table.online import OnlineOptions
+from euchre.table.actor.errors import TooManySeats
+from euchre.table.kinds.lobby import Lobby
+from euchre.table.kinds.online import OnlineOptions
 
 ROUNDS = 200
 """Races per database; each sends five changes at once."""

@@ -16,8 +16,8 @@ from starlette.testclient import WebSocketTestSession as Socket
 from euchre.bots import make
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
-from euchre.table.actor import SPECTATOR_COUNT_EVERY, TableError
-from euchre.table.observer import plays_on_view
+from euchre.table.actor.actor import SPECTATOR_COUNT_EVERY, TableError
+from euchre.table.actor.observer import plays_on_view
 
 _seeds = itertools.count()
 

@@ -180,8 +180,8 @@ def test_play_now_with_a_stake_takes_every_stake_when_the_fourth_sits(site: Site
 def test_away_past_the_grace_at_a_stake_table_costs_the_stake_and_fee(tmp_path: Path) -> None:
     """On the app's injected clock: Bob's socket closes, 60 s pass, a computer takes his
     seat and the replace hook charges his fee (once, fenced); Ann, back in time, keeps hers."""
-    from euchre.table.online import AWAY_GRACE
-    from euchre.table.pacing import ManualScheduler
+    from euchre.table.actor.pacing import ManualScheduler
+    from euchre.table.kinds.online import AWAY_GRACE
 
     scheduler = ManualScheduler()
     app = stake_app(f"sqlite+aiosqlite:///{tmp_path}/away.db", scheduler)

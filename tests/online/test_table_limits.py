@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.guards import LimitSettings
-from euchre.table.online import OnlineError, OnlineOptions, OnlineTables
+from euchre.table.kinds.online import OnlineError, OnlineOptions, OnlineTables
 from limits_helpers import FakeClock
 
 

@@ -21,7 +21,7 @@ from euchre.server.accounts.ratings_state import RatingsState
 from euchre.server.core.site import site_of
 from euchre.server.tables.socket_guard import SocketLimits
 from euchre.server.tables.socket_rate import MessageRate
-from euchre.table.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
+from euchre.table.kinds.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
 
 
 def _open_online(client: TestClient, token: str, **options: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from euchre.cli.bot import (
     _play_socket,
     _Turns,
 )
-from euchre.table.delta import event_changes
+from euchre.table.actor.delta import event_changes
 
 
 class _Socket:

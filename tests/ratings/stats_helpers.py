@@ -10,7 +10,7 @@ from euchre.hand import Deal
 from euchre.record import GameRecord
 from euchre.rules import Rules
 from euchre.storage.base import FINISHED, StoredGame
-from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
+from euchre.table.actor.seats import BOT, HUMAN, Seat, TableConfig
 
 
 def _deal(hands: str, kitty: str) -> Deal:

@@ -34,7 +34,7 @@ from euchre.stats import PlayerIndex
 from euchre.storage.accounts_models import accounts
 from euchre.storage.base import FINISHED, StoredGame
 from euchre.storage.sql import SqlStore, make_engine
-from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
+from euchre.table.actor.seats import BOT, HUMAN, Seat, TableConfig
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from addressed import at
 from euchre.server.core.site import site_of
 from euchre.server.core.sources import BROWSER_COOKIE
 from euchre.server.online.lobby_state import Online
-from euchre.table.online import OnlineOptions, OpenTable, SameSource
+from euchre.table.kinds.online import OnlineOptions, OpenTable, SameSource
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from euchre.stats import PlayerIndex, game_counts, person_stats
 from euchre.storage.accounts_models import coin_games
 from euchre.storage.base import FINISHED, PLAYING, StoredGame
 from euchre.storage.memory import MemoryStore
-from euchre.table.seats import BOT, HUMAN, Seat, TableConfig
+from euchre.table.actor.seats import BOT, HUMAN, Seat, TableConfig
 
 
 def _counts(counts: object) -> dict[str, int]:

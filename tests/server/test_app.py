@@ -366,7 +366,7 @@ def test_a_hint_answers_with_legal_actions(client: TestClient) -> None:
 
 
 def test_practice_speed_and_example_hand(client: TestClient) -> None:
-    from euchre.table.examples import examples
+    from euchre.table.kinds.examples import examples
 
     r = client.post("/api/tables", json={"kind": "practice", "speed": "warp"})
     assert r.status_code == 400 and "speed must be one of" in r.json()["error"]

@@ -13,10 +13,10 @@ from euchre.server.wire.common import BadRequest as MessageError
 from euchre.server.wire.socket import Seed, parse_client_message
 from euchre.shuffle import commitment, deck_from_seed, mixed_seed
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor, TableDeps, TableError, restore
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.records import public_record
+from euchre.table.actor.actor import TableActor, TableDeps, TableError, restore
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.actor.records import public_record
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from euchre.verify import parse_commitments, verify_record
 from table_helpers import Recorder, fixed_bots, seeds
 

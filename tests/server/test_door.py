@@ -30,10 +30,10 @@ from euchre.server.tables.hints import HintService
 from euchre.server.tables.relay import RelayEdge, RelayHost
 from euchre.storage import MemoryStore
 from euchre.storage.base import FINISHED
-from euchre.table.manager import TableManager
-from euchre.table.owners import TableOwners
-from euchre.table.pacing import ManualScheduler
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.pacing import ManualScheduler
+from euchre.table.hosting.manager import TableManager
+from euchre.table.hosting.owners import TableOwners
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 
 TTL = 30.0
 

@@ -59,12 +59,12 @@ def test_malformed_messages_are_refused_with_the_reason(raw: str | bytes, reason
 def test_a_connection_writes_a_table_message_encoded_once_for_its_audience() -> None:
     """The table hands every connection of one audience the same message; the first that
     needs its text encodes it, the others write that same text (the sharing the table's
-    fan-out does: tests/table/test_fanout.py)."""
+    fan-out does: tests/table/actor/test_fanout.py)."""
     import json
 
     from euchre.server.tables.session import Connection
     from euchre.server.wire.socket import Joined, Pong
-    from euchre.table.fanout import Outgoing
+    from euchre.table.actor.fanout import Outgoing
 
     message = Joined(table_id="x", seat=None, version=3)
     shared = Outgoing(message)

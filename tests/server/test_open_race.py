@@ -14,8 +14,8 @@ import asyncio
 import pytest
 
 from euchre.storage import MemoryStore, StoredGame
-from euchre.table.pacing import ManualScheduler
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.pacing import ManualScheduler
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from table_helpers import Recorder, make_manager
 
 

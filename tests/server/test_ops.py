@@ -13,7 +13,7 @@ from euchre.cli import main
 from euchre.cli.serve import public_url
 from euchre.server.core.middleware import REQUEST_ID
 from euchre.server.ops.logs import JsonFormatter
-from euchre.table.logcontext import TABLE_ID
+from euchre.table.actor.logcontext import TABLE_ID
 
 
 def test_a_json_log_line_names_the_table_and_the_request() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from euchre.storage.base import StoredGame
 from euchre.storage.sql import SqlStore
-from euchre.table.pacing import ManualScheduler
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.pacing import ManualScheduler
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from table_helpers import make_manager, play_game
 
 

@@ -32,7 +32,7 @@ from euchre.server.tables.relay.messages import (
     encode,
     send_frame,
 )
-from euchre.table.seats import AccountKey
+from euchre.table.actor.seats import AccountKey
 
 TO_HOST = [
     Open("r1", "t1", "10.0.0.1", AccountKey(7, "ann", (1, 3))),

@@ -10,10 +10,8 @@ import pytest
 from msgspec import to_builtins
 
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor, TableError
-from euchre.table.manager import TableManager
-from euchre.table.online import OnlineOptions, OnlineTables
-from euchre.table.pacing import (
+from euchre.table.actor.actor import TableActor, TableError
+from euchre.table.actor.pacing import (
     RESULT_HOLD,
     RESULT_HOLD_LEAST,
     SPEEDS,
@@ -22,8 +20,10 @@ from euchre.table.pacing import (
     pacing_for_speed,
     result_hold,
 )
-from euchre.table.practice import PracticeOptions, practice_table
-from euchre.table.seats import BOT, TableConfig
+from euchre.table.actor.seats import BOT, TableConfig
+from euchre.table.hosting.manager import TableManager
+from euchre.table.kinds.online import OnlineOptions, OnlineTables
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from table_helpers import fixed_bots, make_manager, seeds
 
 

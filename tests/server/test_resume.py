@@ -12,9 +12,9 @@ from msgspec import to_builtins
 from euchre.shuffle import commitment
 from euchre.storage import GameStore, MemoryStore
 from euchre.storage.sql import SqlStore
-from euchre.table.events import HAND_OVER
-from euchre.table.pacing import ManualScheduler
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.events import HAND_OVER
+from euchre.table.actor.pacing import ManualScheduler
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from table_helpers import Recorder, make_manager, play_game, until_person
 
 
@@ -37,7 +37,7 @@ async def crash_and_resume(store: GameStore) -> None:
 
     sched2 = ManualScheduler()
     manager2 = make_manager(store, sched2, prefix="after")
-    # a practice table waits in storage until asked for (table/retire.py)
+    # a practice table waits in storage until asked for (table/hosting/retire.py)
     assert await manager2.resume_unfinished() == []
     assert "t1" in manager2.retirement.dormant
     resumed = await manager2.get("t1")

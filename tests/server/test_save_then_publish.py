@@ -14,13 +14,20 @@ from euchre.rules import Rules
 from euchre.storage import MemoryStore
 from euchre.storage.base import FINISHED, StoredGame
 from euchre.storage.fenced import FencedStore
-from euchre.table.actor import NOT_OURS, NOT_STORED, NotStored, TableActor, TableDeps, TableError
-from euchre.table.clock import ClockPolicy
-from euchre.table.coin import CoinTurnPolicy
-from euchre.table.events import ACTION, GAME_OVER
-from euchre.table.fanout import Outgoing
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.seats import HUMAN, Seat, TableConfig, hash_token
+from euchre.table.actor.actor import (
+    NOT_OURS,
+    NOT_STORED,
+    NotStored,
+    TableActor,
+    TableDeps,
+    TableError,
+)
+from euchre.table.actor.events import ACTION, GAME_OVER
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.actor.seats import HUMAN, Seat, TableConfig, hash_token
+from euchre.table.kinds.clock import ClockPolicy
+from euchre.table.kinds.coin import CoinTurnPolicy
 from table_helpers import Recorder, make_table, until_person
 from table_helpers import seeds as seeds_from
 

@@ -16,7 +16,7 @@ from euchre.server.tables.hints import HintService
 from euchre.server.tables.session import HANDLERS, Connection, Session, refused
 from euchre.server.tables.socket_guard import CLOSE_TABLE_STOPPED
 from euchre.server.wire.socket import CLIENT_MESSAGES
-from euchre.table.errors import NotStored, TableError, TableStopped
+from euchre.table.actor.errors import NotStored, TableError, TableStopped
 
 
 class Table:

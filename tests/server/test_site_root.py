@@ -20,7 +20,7 @@ from euchre.server.tables.bot_gate import BotGate
 from euchre.server.tables.door import Tables
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.relay import RelayEdge, RelayHost
-from euchre.table.owners import LeasedStore
+from euchre.table.hosting.owners import LeasedStore
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "euchre"

@@ -21,7 +21,7 @@ from euchre.server.tables.socket_guard import (
     SocketLimits,
     Ticket,
 )
-from euchre.table.pacing import ManualScheduler
+from euchre.table.actor.pacing import ManualScheduler
 
 
 def admitted(guard: SocketGuard, address: str = "a", **kw: object) -> Ticket:

@@ -24,7 +24,7 @@ from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.session import FREE_TRIES
 from euchre.server.tables.socket_guard import SocketGuard, SocketLimits
 from euchre.server.tables.socket_rate import TABLE_RATE, Bucket, MessageRate
-from euchre.table.pacing import LoopScheduler
+from euchre.table.actor.pacing import LoopScheduler
 from live_server import live_server
 
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from euchre.cards import card_text
-from euchre.table.events import ACTION
+from euchre.table.actor.events import ACTION
 from table_helpers import Recorder, cards_in, make_table, play_game, visible_cards
 
 

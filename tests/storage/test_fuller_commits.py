@@ -18,7 +18,7 @@ from sqlalchemy import text
 from euchre.storage import PLAYING, StaleFenceError, StoredGame
 from euchre.storage.journal import RecordTail
 from euchre.storage.sql import SqlStore
-from euchre.table.pacing import ManualScheduler
+from euchre.table.actor.pacing import ManualScheduler
 
 BASE = {"format": "euchre-record", "version": 1, "rules": {}, "hands": [], "final": None}
 

@@ -11,10 +11,10 @@ from euchre.bots import make
 from euchre.cli import main
 from euchre.record import GameRecord
 from euchre.storage import MemoryStore
-from euchre.table.actor import TableActor, TableDeps
-from euchre.table.fanout import Outgoing
-from euchre.table.pacing import ManualScheduler, Pacing
-from euchre.table.practice import PracticeOptions, practice_table
+from euchre.table.actor.actor import TableActor, TableDeps
+from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.pacing import ManualScheduler, Pacing
+from euchre.table.kinds.practice import PracticeOptions, practice_table
 from euchre.verify import parse_commitments, verify_record
 
 

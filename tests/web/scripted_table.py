@@ -16,8 +16,8 @@ from playwright.sync_api import Page, WebSocketRoute
 
 from euchre.cards import card_text
 from euchre.hand import HandState
-from euchre.table.delta import event_changes, you_changes, you_of
-from euchre.table.snapshot import view_json
+from euchre.table.actor.delta import event_changes, you_changes, you_of
+from euchre.table.actor.snapshot import view_json
 
 TABLE_ID = "scripted"
 ME = 0

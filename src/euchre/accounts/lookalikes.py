@@ -1,7 +1,7 @@
 """Account names that look like another's are refused (issue 34, item 6).
 
 Every account (a person's or a bot's) keeps its name's look-alike keys
-(:func:`euchre.table.lookalike.lookalike_keys`: confusable skeletons as written, in upper
+(:func:`euchre.table.kinds.lookalike.lookalike_keys`: confusable skeletons as written, in upper
 and in lower case) in ``account_lookalikes``; a new name sharing a key with one of them
 (``BiII`` beside ``Bill``, ``B0B`` beside ``Bob``) is refused, naming the account it looks
 like. Names made before the table was: their keys are filled at start
@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..storage.accounts_models import account_lookalikes, accounts
-from ..table.lookalike import lookalike_keys
+from ..table.kinds.lookalike import lookalike_keys
 from .errors import UsernameTakenError
 
 KEY_LENGTH = 128

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..coins import rules as coin_rules
 from ..coins.ledger import in_transaction, post, utcnow
 from ..storage.accounts_models import accounts
-from ..table.names import NameRefused, check_display_name
+from ..table.kinds.names import NameRefused, check_display_name
 from .errors import (
     BadPasswordError,
     BadUsernameError,

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from ..table.delta import Folder, Gap
-from ..table.wire import PROTOCOL
+from ..table.actor.delta import Folder, Gap
+from ..table.actor.wire import PROTOCOL
 
 TRIES = 3
 """Times a turn is asked of the program when the table refuses its move."""

@@ -30,10 +30,10 @@ from ..limits import Limits, open_limits
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..storage.sql import SqlStore
-from ..table.actor import BotFactory
-from ..table.manager import TableManager
-from ..table.owners import LeasedStore, TableOwners
-from ..table.pacing import LoopScheduler, Pacing, Scheduler
+from ..table.actor.actor import BotFactory
+from ..table.actor.pacing import LoopScheduler, Pacing, Scheduler
+from ..table.hosting.manager import TableManager
+from ..table.hosting.owners import LeasedStore, TableOwners
 from .core.guards import LimitSettings, PersonLocks
 from .core.pages import ClientFiles, static_dir
 from .core.redis_client import open_redis

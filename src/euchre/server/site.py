@@ -1,12 +1,12 @@
 """What the processes of one site share, as seen from ``GET /readyz``: the site extension.
 
 With a Redis URL every process serves: each table runs in the one process holding its
-lease (:mod:`euchre.table.owners`; the manager takes a table's lease to open or load it,
+lease (:mod:`euchre.table.hosting.owners`; the manager takes a table's lease to open or load it,
 and stops its actor when the lease is lost), a socket that reaches another process is
 relayed to the owner (:mod:`.tables.relay`), and every process sweeps for tables whose
 owner died every half lease and resumes them from the database. Writes that are not an
 actor's (retiring an abandoned table, closing a left coin game) take the table's lease for
-the write (:class:`~euchre.table.owners.LeasedStore`). Without a Redis URL nothing of this
+the write (:class:`~euchre.table.hosting.owners.LeasedStore`). Without a Redis URL nothing of this
 happens: one process, fence 0. The composition root (:mod:`.root`) builds all of it, in
 order; this extension adds the site's checks to ``GET /readyz``.
 """

@@ -46,7 +46,7 @@ account_lookalikes = Table(
     "account_lookalikes",
     metadata,
     Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
-    # One of the name's confusable skeletons (``euchre.table.lookalike.lookalike_keys``):
+    # One of the name's confusable skeletons (``euchre.table.kinds.lookalike.lookalike_keys``):
     # a new name sharing one with an account looks like its name and is refused.
     Column("key", String(128), nullable=False),
     PrimaryKeyConstraint("account_id", "key", name="pk_account_lookalikes"),

@@ -45,7 +45,7 @@ class StoredGame:
     """The table settings and actor state (JSON): seats, token hashes, pending seeds."""
     record: dict[str, Any]
     """The full record so far (:meth:`GameRecord.to_json`), including the hand in progress:
-    private; serve it only through :func:`euchre.table.records.public_record`. Not read
+    private; serve it only through :func:`euchre.table.actor.records.public_record`. Not read
     when saving with a :attr:`journal`."""
     created_at: float
     """When the table was made (seconds since the epoch)."""

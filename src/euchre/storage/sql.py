@@ -48,7 +48,7 @@ WHOLE_LINES = 64
 
 
 class Timers(Protocol):
-    """A clock with a way to be called back later (``euchre.table.pacing.Scheduler`` has
+    """A clock with a way to be called back later (``euchre.table.actor.pacing.Scheduler`` has
     this shape; tests pass a fake one)."""
 
     def now(self) -> float:

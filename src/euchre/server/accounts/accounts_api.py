@@ -48,11 +48,11 @@ from ...coins import rules as coin_rules
 from ...coins.service import Settled
 from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore, StaleFenceError
-from ...table.clock import ClockPolicy
-from ...table.coin import COIN, coin_kind, coin_table
-from ...table.kinds import PRACTICE_KIND, FinishedTable
-from ...table.lookalike import prepare as prepare_lookalikes
-from ...table.seats import new_table_id, new_token
+from ...table.actor.kind import PRACTICE_KIND, FinishedTable
+from ...table.actor.seats import new_table_id, new_token
+from ...table.kinds.clock import ClockPolicy
+from ...table.kinds.coin import COIN, coin_kind, coin_table
+from ...table.kinds.lookalike import prepare as prepare_lookalikes
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError

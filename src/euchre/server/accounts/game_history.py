@@ -26,8 +26,8 @@ from ...ratings.model import Rating
 from ...record import GameRecord
 from ...stats.index import PlayedGame
 from ...storage.base import FINISHED, GameStore, StoredGame
-from ...table.online import ONLINE
-from ...table.seats import Seat, TableConfig
+from ...table.actor.seats import Seat, TableConfig
+from ...table.kinds.online import ONLINE
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.site import site_of

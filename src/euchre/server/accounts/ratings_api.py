@@ -26,9 +26,9 @@ from ...ratings.service import RatingChange
 from ...record import GameRecord
 from ...stats import PlayerIndex, game_seat_stats, person_stats
 from ...storage.base import FINISHED, GameStore
-from ...table.kinds import FinishedTable
-from ...table.online import ONLINE
-from ...table.seats import TableConfig
+from ...table.actor.kind import FinishedTable
+from ...table.actor.seats import TableConfig
+from ...table.kinds.online import ONLINE
 from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError

@@ -42,7 +42,7 @@ from ...accounts.sessions import LoginSessionStore
 from ...errors import DomainError
 from ...leases import Leases
 from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
-from ...table.errors import TooManySeats
+from ...table.actor.errors import TooManySeats
 from .site import site_of
 
 log = logging.getLogger(__name__)

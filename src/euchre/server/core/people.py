@@ -28,7 +28,7 @@ from ...accounts import (
 )
 from ...accounts.bots import BotIdentity, BotService, BotTokenRefused
 from ...accounts.seat_claims import SeatClaims
-from ...table.seats import AccountKey, BotKey, SeatKey, TableConfig
+from ...table.actor.seats import AccountKey, BotKey, SeatKey, TableConfig
 from .site import site_of
 
 

@@ -24,8 +24,8 @@ from ...broker import Broker
 from ...leases import Leases
 from ...limits import Limits
 from ...storage.base import GameStore
-from ...table.manager import TableManager
-from ...table.owners import TableOwners
+from ...table.hosting.manager import TableManager
+from ...table.hosting.owners import TableOwners
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -77,7 +77,7 @@ class Site:
 
     store: GameStore
     """Where games are kept (with a Redis URL, writes that are not a table's take the
-    table's lease: :class:`~euchre.table.owners.LeasedStore`)."""
+    table's lease: :class:`~euchre.table.hosting.owners.LeasedStore`)."""
     engine: AsyncEngine | None
     """The SQL database the games are in (None: games in memory)."""
     redis: Redis | None

@@ -25,7 +25,7 @@ import secrets
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from ...table.seats import WIDER_SOURCE
+from ...table.actor.seats import WIDER_SOURCE
 from .guards import address_of, household_of, wider_networks_of
 
 BROWSER_COOKIE = "euchre_browser"

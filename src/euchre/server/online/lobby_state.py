@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 
 from ...broker import Broker
-from ...table.lobby import Lobby
-from ...table.online import OpenTable
+from ...table.kinds.lobby import Lobby
+from ...table.kinds.online import OpenTable
 from ..accounts.ratings_api import seat_ratings
 from ..accounts.ratings_state import RatingsState
 from ..core.errors import ApiError

@@ -16,8 +16,8 @@ from starlette.responses import Response
 
 from ...accounts.seat_claims import SeatClaims
 from ...storage.base import FINISHED
-from ...table.online import ONLINE
-from ...table.seats import TableConfig
+from ...table.actor.seats import TableConfig
+from ...table.kinds.online import ONLINE
 from ..accounts import accounts_api
 from ..accounts.ratings_state import RatingsState
 from ..core.encoder import json_answer

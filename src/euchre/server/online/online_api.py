@@ -24,9 +24,9 @@ from ...accounts.lookalikes import check_guest_name
 from ...broker import BrokerUnavailable
 from ...coins.pots import StakeRefused
 from ...storage.open_tables import MemoryOpenTableStore, OpenTableStore
-from ...table.kinds import FinishedTable
-from ...table.lobby import Lobby
-from ...table.online import (
+from ...table.actor.kind import FinishedTable
+from ...table.kinds.lobby import Lobby
+from ...table.kinds.online import (
     DEFAULT_LEVEL,
     MAX_PAGE,
     ONLINE,

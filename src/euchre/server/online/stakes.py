@@ -24,11 +24,11 @@ from starlette.responses import Response
 from ...coins.pots import PotService
 from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore
-from ...table.actor import TableActor
-from ...table.kinds import FinishedTable, TableKind
-from ...table.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
-from ...table.presence import LEFT
-from ...table.seats import AccountKey, BotKey
+from ...table.actor.actor import TableActor
+from ...table.actor.kind import FinishedTable, TableKind
+from ...table.actor.presence import LEFT
+from ...table.actor.seats import AccountKey, BotKey
+from ...table.kinds.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
 from ..accounts.accounts_api import AccountsState
 from ..core.encoder import json_answer
 from ..core.errors import ApiError

@@ -6,7 +6,7 @@ import json
 import logging
 import time
 
-from ...table.logcontext import TABLE_ID
+from ...table.actor.logcontext import TABLE_ID
 from ..core.middleware import REQUEST_ID
 
 

@@ -3,7 +3,7 @@
 Live tables by kind and open sockets are read when scraped; the rest are counted where
 they happen: moves, saves (latency and failures), the event loop's lag, bot decisions,
 hint refusals, socket outbox overflows. The table layer reports through
-:class:`~euchre.table.kinds.TableObserver` (it imports no metrics library).
+:class:`~euchre.table.actor.kind.TableObserver` (it imports no metrics library).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from ...table.kinds import TableObserver
+from ...table.actor.kind import TableObserver
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of :meth:`Metrics.render`."""
@@ -74,7 +74,7 @@ class Metrics(TableObserver):
                 self.tables.labels(kind).set(n)
         return generate_latest(self.registry)
 
-    # -- the table layer's reports (see euchre.table.kinds.TableObserver) ---------------
+    # -- the table layer's reports (see euchre.table.actor.kind.TableObserver) ---------------
 
     def moved(self, by: str) -> None:
         """A move was applied (``person``, ``computer`` or ``timeout``)."""

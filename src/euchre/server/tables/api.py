@@ -17,8 +17,8 @@ from ...bots import LEVELS
 from ...errors import RecordError
 from ...record import GameRecord
 from ...rules import GAME_LENGTHS, PRESETS, Rules
-from ...table.manager import TableManager
-from ...table.records import public_record, replay_frames
+from ...table.actor.records import public_record, replay_frames
+from ...table.hosting.manager import TableManager
 from ..core import guards
 from ..core.encoder import JsonAnswer, encode, json_answer
 from ..core.errors import ApiError

@@ -20,7 +20,7 @@ from ..wire.socket import error_message
 from .socket_guard import Refusal
 
 if TYPE_CHECKING:
-    from ...table.actor import TableActor
+    from ...table.actor.actor import TableActor
 
 
 class GatedSocket(Protocol):

@@ -23,9 +23,9 @@ from starlette.websockets import WebSocket
 
 from ...errors import DomainError
 from ...storage import FINISHED, StoredGame
-from ...table.actor import TableActor, TableStopped, replaced_seats
-from ...table.manager import Elsewhere, TableManager
-from ...table.owners import TableUnavailable
+from ...table.actor.actor import TableActor, TableStopped, replaced_seats
+from ...table.hosting.manager import Elsewhere, TableManager
+from ...table.hosting.owners import TableUnavailable
 from .bot_gate import BotGate
 from .hints import HintService
 from .relay.edge import RelayEdge

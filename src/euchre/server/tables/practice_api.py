@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from ...table.kinds import PRACTICE, PRACTICE_KIND
-from ...table.practice import PracticeOptions, practice_start, practice_table
+from ...table.actor.kind import PRACTICE, PRACTICE_KIND
+from ...table.kinds.practice import PracticeOptions, practice_start, practice_table
 from ..core.people import seat_person
 from ..core.registry import Extension, TableKindApi
 from ..core.site import Site

@@ -9,7 +9,7 @@ handling a message the connection's own task writes what is queued, if no write 
 way, so the answer to a move leaves without waiting for the writer's turn (public asyncio
 only: a lock and an event keep the writes in order). Every message in and out is a wire
 model (:mod:`euchre.server.wire.socket`); what the table sends arrives typed, and its text is
-encoded once per audience (:class:`~euchre.table.fanout.Outgoing`).
+encoded once per audience (:class:`~euchre.table.actor.fanout.Outgoing`).
 
 What a message does is one entry of :data:`HANDLERS`, from its type to its handler and who
 may send it; a handler's refusal is a :class:`~euchre.errors.DomainError`, and
@@ -33,9 +33,9 @@ from starlette.datastructures import Address
 from starlette.websockets import WebSocket, WebSocketState
 
 from ...errors import DomainError
-from ...table.actor import NotStored, TableActor, TableStopped
-from ...table.fanout import Outgoing
-from ...table.seats import AccountKey
+from ...table.actor.actor import NotStored, TableActor, TableStopped
+from ...table.actor.fanout import Outgoing
+from ...table.actor.seats import AccountKey
 from ..core.encoder import encode_text
 from ..core.guards import network_of
 from ..ops.metrics import Metrics

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...table.pacing import LoopScheduler, Scheduler, TimerHandle
+from ...table.actor.pacing import LoopScheduler, Scheduler, TimerHandle
 from ..core.site import site_of
 from .socket_rate import LOBBY_RATE, TABLE_RATE, Bucket, MessageRate
 

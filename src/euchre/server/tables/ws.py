@@ -16,7 +16,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...accounts.bots import BotTokenRefused
 from ...accounts.seat_claims import SeatClaims
-from ...table.owners import TableUnavailable
+from ...table.hosting.owners import TableUnavailable
 from ..core.guards import network_of
 from ..core.people import account_key_of
 from ..core.site import site_of

@@ -9,8 +9,8 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from ...coins.rules import STAKES
 from ...rules import Rules
-from ...table.names import check_display_name
-from ...table.online import DEFAULT_LEVEL, DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
+from ...table.kinds.names import check_display_name
+from ...table.kinds.online import DEFAULT_LEVEL, DEFAULT_SECONDS, MAX_SECONDS, MIN_SECONDS
 from .common import (
     Level,
     PresetName,

@@ -3,7 +3,7 @@
 A client sends ``join`` (or ``watch``), ``action``, ``seed``, ``hint`` or ``ping``; the
 server answers with ``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``.
 ``joined``, ``snapshot``, ``event`` and ``also_open``, the events and the table snapshot are
-the table layer's own types (:mod:`euchre.table.wire`), re-exported here: the table builds
+the table layer's own types (:mod:`euchre.table.actor.wire`), re-exported here: the table builds
 them, its subscribers receive them, and ``/asyncapi.json`` is generated from them.
 """
 
@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 import msgspec
 from msgspec import Meta, Struct
 
-from ...table.wire import (  # what the table sends: its own types, defined once there
+from ...table.actor.wire import (  # what the table sends: its own types, defined once there
     EVENTS,
     PROTOCOL,
     ActionEvent,

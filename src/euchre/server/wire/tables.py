@@ -1,6 +1,6 @@
 """The table API's models: opening a practice table, a seat's snapshot, records, replays.
 
-A seat's snapshot and its parts are the table layer's own types (:mod:`euchre.table.wire`),
+A seat's snapshot and its parts are the table layer's own types (:mod:`euchre.table.actor.wire`),
 re-exported here so every document is generated from the types the table sends.
 """
 
@@ -11,9 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from msgspec import Meta, Struct
 
 from ...rules import Rules
-from ...table.examples import example
-from ...table.names import check_display_name
-from ...table.wire import (  # the table's own types: defined once, in the table layer
+from ...table.actor.wire import (  # the table's own types: defined once, in the table layer
     Card,
     Clock,
     DrawnCard,
@@ -29,6 +27,8 @@ from ...table.wire import (  # the table's own types: defined once, in the table
     Suit,
     TableSnapshot,
 )
+from ...table.kinds.examples import example
+from ...table.kinds.names import check_display_name
 from .common import (
     Level,
     PresetName,

@@ -31,7 +31,7 @@ import msgspec
 from starlette.websockets import WebSocket
 
 from ....broker import Broker
-from ....table.owners import TableOwners
+from ....table.hosting.owners import TableOwners
 from ..session import Connection, receive_each
 from ..socket_guard import Refusal
 from ..socket_rate import CLOSE_FLOOD, FLOOD_REASON

@@ -30,8 +30,8 @@ from starlette.datastructures import Address
 from starlette.websockets import WebSocketState
 
 from ....broker import Broker
-from ....table.actor import TableActor
-from ....table.manager import TableManager
+from ....table.actor.actor import TableActor
+from ....table.hosting.manager import TableManager
 from ..bot_gate import BotGate
 from ..hints import HintService
 from ..session import Connection, Session

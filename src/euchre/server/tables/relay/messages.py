@@ -15,7 +15,7 @@ from typing import TypeAlias
 
 import msgspec
 
-from ....table.seats import AccountKey
+from ....table.actor.seats import AccountKey
 
 
 class Open(msgspec.Struct, tag="open", frozen=True):

@@ -31,7 +31,7 @@ function setPath(table, path, value) {
   else node[last] = value;
 }
 
-/** Fold in what an event says itself (the changes leave it out: src/euchre/table/delta.py). */
+/** Fold in what an event says itself (the changes leave it out: src/euchre/table/actor/delta.py). */
 function implied(table, event) {
   const view = table.view;
   switch (event.kind) {

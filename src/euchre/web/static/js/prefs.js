@@ -15,7 +15,7 @@ export const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.35 };
 
 /**
  * How long a hand's result holds the table at each speed (ms), unless the person continues
- * sooner: the server's RESULT_HOLD (table/pacing.py), never under 1.5 s. At a table with
+ * sooner: the server's RESULT_HOLD (table/actor/pacing.py), never under 1.5 s. At a table with
  * one person the server waits as long (or for the page's "continue"); elsewhere only the
  * page's display waits, and the moves made meanwhile are shown, in order, after it.
  */

@@ -29,7 +29,7 @@ import { FairDeal } from "./fair-deal.js";
 import { recordPracticeGame } from "./my-stats.js";
 import { awayLine, awaySeats, leaveGame, leaveQuestion, presenceEventText, stakeLine } from "./presence.js";
 
-/** Why a practice table nobody played for an hour is closed (server: table/retire.py). */
+/** Why a practice table nobody played for an hour is closed (server: table/hosting/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
 /** The felt's banner while the clock plays this person's moves at computer speed (rule 9). */

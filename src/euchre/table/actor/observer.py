@@ -1,0 +1,157 @@
+"""The one place that decides what a reader of a table may see: a seat, a spectator, or an
+outside bot (which reads as its seat).
+
+For a whole table (a snapshot) the seat's view holds its own cards only, a spectator's
+none (:mod:`.snapshot` builds them for this module). For an event, another seat's discard
+or farmer's swap shows as its kind only (:func:`event_for`). Table law 11 ("a player may
+look at the last completed trick until the next card is led") holds in both: a snapshot's
+history shows earlier plays as ``play``, and a rejoin is replayed its missed events only if
+no card they name has left the view since (:func:`replay_keeps_law11`). The first dealer's
+draw is public.
+
+:class:`Observer` keeps the public table as last sent and each seat's part of it
+(:mod:`.delta`), so an event carries only what changed: the same public changes for every
+reader, and to each seat, as ``you``, what changed of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import msgspec
+
+from ... import actions as A
+from ...cards import Card
+from ...game import GameState
+from .delta import Json, event_changes, you_changes, you_of
+from .events import Frame
+from .wire import ActionEvent, EventBody, TableSnapshot
+
+HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
+"""Actions only their own seat sees in full; the others see their kind."""
+
+Render = Callable[[Frame, "int | None", float, "list[int] | None"], TableSnapshot]
+"""``(frame, seat, now, clock_played) -> seat's table`` (None: a spectator's)."""
+
+SeatView = Callable[[Frame, int], "Json | None"]
+"""``(frame, seat) -> what only the seat sees of the hand`` (None: no hand yet): its
+``hand``, ``legal``, ``discard``, ``farmer_gave`` and ``own`` (:func:`~.delta.you_of`),
+read right after the frame's public table was drawn."""
+
+
+def hidden_kind(body: EventBody) -> str | None:
+    """The kind other seats see of an action only its own seat sees in full, else None."""
+    if isinstance(body, ActionEvent):
+        for kind in HIDDEN_KINDS:
+            if body.action.startswith(kind):
+                return kind
+    return None
+
+
+def event_for(body: EventBody, seat: int | None) -> EventBody | None:
+    """``body`` as ``seat`` (None: a spectator) may see it: another seat's hidden action
+    by its kind only; None if it may see none of it (no kind is hidden whole today)."""
+    kind = hidden_kind(body)
+    if kind is not None and isinstance(body, ActionEvent) and body.seat != seat:
+        return msgspec.structs.replace(body, action=kind)
+    return body
+
+
+def plays_on_view(game: GameState) -> tuple[int, frozenset[Card]]:
+    """(hand number, the played cards a seat may look at): the trick in progress, or the
+    last completed trick until the next card is led (table law 11)."""
+    current = game.current
+    if current is None:
+        return 0, frozenset()
+    cards = current.trick[1] or (current.tricks[-1][1] if current.tricks else ())
+    return len(game.all_hands()), frozenset(cards)
+
+
+OnView = tuple[int, frozenset[Card]]
+"""(hand number, the plays on view): :func:`plays_on_view`."""
+
+
+def replay_keeps_law11(then: Iterable[OnView], now: GameState) -> bool:
+    """Whether replaying events made when the plays on view were ``then`` shows only plays
+    still on view at ``now``; False means send a snapshot."""
+    hand, on_view = plays_on_view(now)
+    return all(not cards or (number == hand and cards <= on_view) for number, cards in then)
+
+
+@dataclass(slots=True)
+class Seen:
+    """What one event changed for its readers: the public table's changes (None: none)
+    and each seat's own (``you``), for the seats whose part changed; and the plays on view
+    right after it (table law 11 on a replay)."""
+
+    changes: Json | None
+    """The public changes (:func:`~.delta.changes`)."""
+    you: dict[int, Json]
+    """By seat: what changed of its own part (:func:`~.delta.you_of`)."""
+    on_view: OnView = (0, frozenset())
+    """The plays on view right after the event (:func:`plays_on_view`)."""
+
+
+class Observer:
+    """What each reader of one table has been shown: the public table as last sent, each
+    seat's part of it, and the frame and time they were drawn at."""
+
+    def __init__(self, render: Render, now: Callable[[], float],
+                 seat_view: SeatView | None = None) -> None:
+        """Nothing shown yet; tables are drawn by ``render``, at ``now()``; a seat's own
+        part is read off ``seat_view`` (default: its whole table, drawn)."""
+        self._render = render
+        self._seat_view = seat_view
+        self._now = now
+        self.frame: Frame | None = None
+        """The frame last shown (None: none yet)."""
+        self._at = 0.0  # when it was drawn
+        self._public: Json | None = None
+        self._you: dict[int, Json] = {}
+        self._on_view: OnView = (0, frozenset())
+
+    def shown(self, frame: Frame, bodies: Sequence[EventBody]) -> Seen:
+        """The table is now ``frame``, which the events ``bodies`` made (one move's, in
+        order): what changed since the table last shown beyond what those events say
+        themselves (their versions, and :func:`~.delta.implied`), to go with the last of
+        them, so a reader folding them all gets ``frame``'s table."""
+        seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
+        now = self._now()
+        after = msgspec.to_builtins(self._render(frame, None, now, None))
+        delta = event_changes(self._public, after, seen)
+        yours: dict[int, Json] = {}
+        for seat in range(4):
+            you = self._you_of(frame, seat, now, after)
+            mine = you_changes(self._you.get(seat), you)
+            if mine:
+                yours[seat] = mine
+            self._you[seat] = you
+        self.frame, self._at, self._public = frame, now, after
+        self._on_view = plays_on_view(frame.game)
+        return Seen(delta or None, yours, self._on_view)
+
+    def _you_of(self, frame: Frame, seat: int, now: float, public: Json) -> Json:
+        """``seat``'s own part of ``frame``'s table (:func:`~.delta.you_of`)."""
+        if self._seat_view is None:
+            mine = msgspec.to_builtins(self._render(frame, seat, now, None))
+            return you_of(seat, mine, public)
+        own = self._seat_view(frame, seat)
+        if own is None or public.get("view") is None:
+            return {"seat": seat}
+        return {"seat": seat, **own}
+
+    def rebase(self, frame: Frame) -> None:
+        """Start again from ``frame`` (nobody has been shown anything from here)."""
+        self.frame = None
+        self._public = None
+        self._you = {}
+        self.shown(frame, ())
+
+    def snapshot(self, seat: int | None, clock_played: list[int] | None
+                 ) -> tuple[TableSnapshot, Json | None]:
+        """``seat``'s whole table as last shown, and its part of it (None: a spectator);
+        drawn at the time the public table was, so the events after it fold onto it."""
+        assert self.frame is not None
+        table = self._render(self.frame, seat, self._at, clock_played)
+        return table, (self._you.get(seat) if seat is not None else None)
