@@ -146,7 +146,10 @@ def _two_tabs(base: str, ws_base: str, rng: random.Random, tables: int) -> None:
     while the first stays open."""
     for _ in range(tables):
         table = httpx.post(f"{base}/api/tables", json={"kind": "practice"}).json()
-        with connect(f"{ws_base}{table['ws']}") as first:
+        # The first tab is left unread while the second plays: a client that reads its
+        # messages only when asked stops reading after max_queue of them (16) and so
+        # misses the server's close, waiting close_timeout (10 s) on the way out.
+        with connect(f"{ws_base}{table['ws']}", max_queue=None) as first:
             first.send(json.dumps({"type": "join", "protocol": 2, "token": table["token"]}))
             play(first, rng, moves=2)
             with connect(f"{ws_base}{table['ws']}") as second:
