@@ -42,6 +42,24 @@ def folded_text(owner: Any, text: Any) -> Any:
     return json.dumps(folded(folder, message))
 
 
+def held_table(owner: Any) -> dict[str, Any] | None:
+    """The table a client socket ``owner`` has folded so far (None before a snapshot)."""
+    folder = owner.__dict__.get("_folder")
+    return folder.table if folder is not None else None
+
+
+def carry_table(old: Any, new: Any) -> int | None:
+    """Let the client socket ``new`` fold onto the table ``old`` folded, as the page keeps
+    its table across a reconnect; the version it holds (what to rejoin ``since``), or
+    None if it holds none (rejoin without ``since``: events alone would fold onto nothing)."""
+    folder = old.__dict__.get("_folder")
+    if folder is None or folder.table is None:
+        return None
+    new.__dict__["_folder"] = folder
+    version: int = folder.table["version"]
+    return version
+
+
 def install() -> None:
     """Make the test clients' table sockets fold (once per test session): Starlette's
     ``WebSocketTestSession.receive_json`` and the ``websockets`` clients' ``recv``."""

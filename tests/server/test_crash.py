@@ -23,6 +23,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from euchre.record import GameRecord
+from folding import held_table
 
 
 def free_port() -> int:
@@ -60,9 +61,23 @@ def server(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
         proc.wait()
 
 
-def receive(ws: ClientConnection) -> dict[str, Any]:
-    """The next message."""
-    message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+WAIT = 30.0
+"""How long a test client waits for the table's next message before it fails."""
+
+
+def receive(ws: ClientConnection, waiting_for: str = "the table's next message"
+            ) -> dict[str, Any]:
+    """The next message; fails (naming ``waiting_for``) if none comes in :data:`WAIT`
+    seconds. Not a ``TimeoutError``: that is an ``OSError``, which a caller reconnecting
+    on a broken socket would take for one and wait again."""
+    try:
+        text = ws.recv(timeout=WAIT)
+    except TimeoutError:
+        table = held_table(ws)
+        held = table["version"] if table is not None else None
+        pytest.fail(f"no message in {WAIT:.0f} s while waiting for {waiting_for} "
+                    f"(the client holds table version {held})")
+    message: dict[str, Any] = json.loads(text)
     assert message["type"] != "error", message
     return message
 
@@ -75,11 +90,15 @@ def play(ws: ClientConnection, rng: random.Random, moves: int | None,
     waiting = False
     made = 0
     while moves is None or made < moves or waiting:
-        m = receive(ws)
+        m = receive(ws, "the answer to our move" if waiting else
+                    "our turn" if table else "a table (a snapshot, or events onto one held)")
         if seen is not None and m["type"] == "event" and m["event"]["kind"] == "action":
             seen.append((m["event"]["seat"], m["event"]["action"]))
         if m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
             waiting = False
+        if m["type"] == "joined" and (held := held_table(ws)) is not None \
+                and held["version"] == m["version"]:
+            m = {**m, "type": "event", "table": held}  # rejoined since the table it holds
         if "table" not in m:
             continue
         table = m["table"]
