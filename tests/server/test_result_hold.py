@@ -12,7 +12,7 @@ from msgspec import to_builtins
 from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableError
 from euchre.table.manager import TableManager
-from euchre.table.online import OnlineOptions, OnlineTables
+from euchre.table.online import OnlineOptions
 from euchre.table.pacing import (
     RESULT_HOLD,
     RESULT_HOLD_LEAST,
@@ -24,6 +24,7 @@ from euchre.table.pacing import (
 )
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.seats import BOT, TableConfig
+from online_registry import MemoryOnlineTables
 from table_helpers import fixed_bots, make_manager, seeds
 
 
@@ -174,7 +175,7 @@ def test_a_table_with_other_people_pauses_at_least_the_least_hold_and_waits_for_
         sched = ManualScheduler()
         manager = TableManager(MemoryStore(), sched, Pacing(0.5, 0.5), bot_factory=fixed_bots,
                                seed_source=seeds("shared"))
-        tables = OnlineTables(now=lambda: 0.0)
+        tables = MemoryOnlineTables(now=lambda: 0.0)
         table, _ = tables.create(OnlineOptions())
         tables.claim(table.id, 2, "Bo")
         actor = await manager.open(table.config())

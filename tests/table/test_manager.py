@@ -23,10 +23,11 @@ from euchre.table.clock import ClockPolicy
 from euchre.table.coin import COIN, CoinTurnPolicy, coin_kind, coin_table
 from euchre.table.kinds import FinishedTable, TurnPolicy
 from euchre.table.manager import TableManager
-from euchre.table.online import OnlineOptions, OnlineTables
+from euchre.table.online import OnlineOptions
 from euchre.table.pacing import RESULT_HOLD_LEAST, ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_start, practice_table
 from euchre.table.seats import TableConfig
+from online_registry import MemoryOnlineTables
 from table_helpers import Recorder, make_manager, play_game, until_person
 
 
@@ -188,7 +189,7 @@ def test_a_table_with_one_person_holds_each_hands_result() -> None:
     solo, _ = practice_table(PracticeOptions())
     assert manager.pacing_for(solo, None).hand_pause > 1.0
     assert manager.pacing_for(solo, "slow").bot_delay > manager.pacing_for(solo, None).bot_delay
-    tables = OnlineTables(now=lambda: 0.0)
+    tables = MemoryOnlineTables(now=lambda: 0.0)
     open_table, _ = tables.create(OnlineOptions())
     tables.claim(open_table.id, 2, "Bo")
     two = open_table.config()

@@ -20,12 +20,13 @@ from euchre.storage import MemoryStore
 from euchre.table.actor import TableActor, TableDeps
 from euchre.table.coin import CoinTurnPolicy, coin_table
 from euchre.table.fanout import Outgoing
-from euchre.table.online import OnlineOptions, OnlineTables, online_policy
+from euchre.table.online import OnlineOptions, online_policy
 from euchre.table.pacing import ManualScheduler, Pacing
 from euchre.table.practice import PracticeOptions, practice_table
 from euchre.table.seats import TableConfig
 from euchre.table.timing import JITTER_STEP, jittered
 from euchre.view import HandView
+from online_registry import MemoryOnlineTables
 
 
 def ks_statistic(a: list[float], b: list[float]) -> float:
@@ -126,7 +127,7 @@ def config_of(kind: str, game: int) -> tuple[TableConfig, Any]:
     if kind == "coin":
         config, _ = coin_table(f"c{game}", "alice", 10, token="t", first_dealer=game % 4)
         return config, CoinTurnPolicy(config)
-    registry = OnlineTables(now=lambda: 0.0)
+    registry = MemoryOnlineTables(now=lambda: 0.0)
     opened, ann = registry.create(OnlineOptions(name="Ann"), table_id=f"o{game}")
     registry.start(opened.id, ann)
     config = opened.config(first_dealer=game % 4)

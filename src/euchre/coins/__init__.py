@@ -13,7 +13,7 @@ from .errors import (
     TopUpRefusedError,
     UnknownAccountError,
 )
-from .ledger import Entry, Ledger
+from .ledger import Ledger, LedgerEntry
 from .pots import Pot, PotService, StakeRefused
 from .rules import NO_CASH_VALUE, STAKES, STARTING_BALANCE, leaving_fee, payout
 from .service import CoinGame, CoinService
@@ -27,10 +27,10 @@ __all__ = [
     "CoinGame",
     "CoinService",
     "CoinsError",
-    "Entry",
     "IdempotencyConflictError",
     "InsufficientCoinsError",
     "Ledger",
+    "LedgerEntry",
     "NotActiveError",
     "Pot",
     "PotService",
