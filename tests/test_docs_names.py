@@ -11,7 +11,7 @@ Spans are read within a paragraph (a span may wrap onto the next line).
    importable prefix is imported and the rest looked up as attributes (a class's annotated or
    slotted fields count). ``euchre.toml`` and the like (a file extension last) are files.
 2. **A path**: any whitespace-separated word of the span with a ``/`` and a known file
-   extension (``scripts/bench_env.py``, ``tests/env/test_aec.py::test_x``, in a command too).
+   extension (``scripts/bench/bench_env.py``, ``tests/env/test_aec.py::test_x``, in a command too).
    It must be a file of the repository, or the end of one's path (docs write
    ``table/actor.py`` for ``src/euchre/table/actor.py`` and ``js/leaders.js`` for the web
    client's ``src/euchre/web/static/js/leaders.js``); a ``::name`` suffix must name a function
@@ -209,7 +209,7 @@ def test_the_checker_reads_the_four_shapes_and_nothing_else() -> None:
     assert problems("euchre.HandState.phase") == []  # a slotted field
     assert problems("euchre.nothing_here") == ["euchre.nothing_here"]
     assert problems("euchre.toml") == []
-    assert problems(".venv/bin/python scripts/bench_env.py --steps 5") == []
+    assert problems(".venv/bin/python scripts/bench/bench_env.py --steps 5") == []
     assert problems("scripts/no_such_script.py") == ["scripts/no_such_script.py"]
     assert problems("table/actor.py") == []
     assert problems("actor.py") == [] and problems("gone.py") == ["gone.py"]

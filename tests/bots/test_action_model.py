@@ -21,7 +21,7 @@ from euchre.rules import Rules
 from euchre.shuffle import deal_from_deck, shuffled_deck
 from euchre.view import HandView
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "research"
 sys.path.insert(0, str(SCRIPTS))
 
 import record_decisions as rec  # noqa: E402
@@ -55,7 +55,7 @@ def _hands_now(state: HandState) -> tuple[int, int, int, int]:
 
 def test_probabilities_cover_exactly_the_legal_actions() -> None:
     model = load_model()
-    assert model.weights and model.made_by.startswith("scripts/train_action_model.py")
+    assert model.weights and model.made_by.startswith("scripts/research/train_action_model.py")
     kinds = set()
     for i in range(24):
         for _, view, _ in _hand(i)[2]:

@@ -1,7 +1,7 @@
 """The bid-correction measurement: labels from the hard player's play-outs, and their fit.
 
-``scripts/label_bids.py`` plays close calls and passes both ways with four hard players;
-``scripts/fit_bid_corrections.py`` fits the tables' error from those labels. The labels
+``scripts/research/label_bids.py`` plays close calls and passes both ways with four hard players;
+``scripts/research/fit_bid_corrections.py`` fits the tables' error from those labels. The labels
 must be reproducible and within the tables' margin; the fit must find a bias that is
 there and gain nothing where there is none.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "research"
 sys.path.insert(0, str(SCRIPTS))
 
 import fit_bid_corrections as fit  # noqa: E402

@@ -1,7 +1,7 @@
 """A flood at one table does not hold up another (issue 13, item 10), against a real
 ``euchre serve`` process with its default limits.
 
-Table A is left at Ann's turn; a separate process (``scripts/table_flood.py``, at ``nice 10``
+Table A is left at Ann's turn; a separate process (``scripts/bench/table_flood.py``, at ``nice 10``
 as in the abuse benchmark: a real flood comes from other machines) floods it as
 Mal (seated there) and as strangers: junk, moves for other seats, spectators up to and past
 the table's cap and coming and going with old versions, more sockets on a seat than its cap,
@@ -31,7 +31,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts" / "bench"
 sys.path.insert(0, str(SCRIPTS))
 from table_flood import quiet_table  # noqa: E402
 

@@ -4,8 +4,8 @@ Each legal action is described by a few named yes/no features read from the seat
 :class:`~euchre.view.HandView` alone (its own cards, the bidding, the cards played, the
 trick as it stands); the model scores an action by the sum of its features' weights and
 gives the legal actions probabilities by a softmax (a conditional logit). The weights
-(``data/action_model.json``) were fitted by ``scripts/train_action_model.py`` to
-decisions recorded by ``scripts/record_decisions.py``; the file names both with their
+(``data/action_model.json``) were fitted by ``scripts/research/train_action_model.py`` to
+decisions recorded by ``scripts/research/record_decisions.py``; the file names both with their
 seeds. Plain Python: a decision costs a few tens of microseconds.
 
 :class:`ModelReader` uses the model to weigh a sampled deal by how likely the other

@@ -1,6 +1,6 @@
 """Bidding by hand-value tables: what ordering, calling, going alone and passing are worth.
 
-The tables (``data/policy.json``, fitted offline by ``scripts/train_policy.py``) give, for
+The tables (``data/policy.json``, fitted offline by ``scripts/research/train_policy.py``) give, for
 each bidding position (round one or two, seat relative to the dealer), linear weights over
 a few hand features (bowers, trumps, off aces, voids, where the upcard goes). They estimate
 the expected points for the bidder's side of calling, of going alone and of passing, and

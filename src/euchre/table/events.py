@@ -45,7 +45,7 @@ SPECTATORS = "spectators"
 class _Pickled:
     """Pickled as a list of the fields' values, as a frozen slotted dataclass is: a frame
     or an event pickled by a tree where they were frozen loads here, and back
-    (``scripts/bench_delivery.py --games`` replays one tree's recorded games in another)."""
+    (``scripts/bench/bench_delivery.py --games`` replays one tree's recorded games in another)."""
 
     __slots__ = ()
 
