@@ -36,7 +36,7 @@ class Layer:
 
 
 def _bare(name: str) -> str:
-    """``tables/`` and ``site_app.py`` are the names ``tables`` and ``site_app``."""
+    """``tables/`` and ``app.py`` are the names ``tables`` and ``app``."""
     return name.strip().removesuffix("/").removesuffix(".py")
 
 

@@ -24,7 +24,13 @@ from typing import Any
 from euchre.table.actor.actor import TableActor
 from euchre.table.actor.deps import TableDeps
 from euchre.table.actor.pacing import ManualScheduler, Pacing
-from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
+from euchre.table.actor.seats import hash_token, new_token
+from euchre.table.kinds.online import (
+    ONLINE_KIND,
+    OnlineOptions,
+    OpenTable,
+    online_policy,
+)
 
 
 class Reader:
@@ -43,12 +49,11 @@ class Reader:
 
 async def one_game(seed: int) -> tuple[int, int, int]:
     """(bytes, messages, person moves) of one whole game."""
-    registry = OnlineTables(now=lambda: 0.0)
-    opened, token = registry.create(OnlineOptions(seconds_per_move=30.0, name="Ann"),
-                                    table_id=f"b{seed}")
+    opened = OpenTable(f"b{seed}", OnlineOptions(seconds_per_move=30.0, name="Ann"), 0.0,
+                       [("Ann", hash_token(new_token())), None, None, None])
     for seat, name in ((1, "Bob"), (2, "Cy"), (3, "Di")):
-        registry.claim(opened.id, seat, name)
-    registry.start(opened.id, token)
+        opened.take_seat(seat, name, new_token(), None)
+    opened.begin(0.0)
     config = opened.config()
     sched = ManualScheduler()
     counter = itertools.count()

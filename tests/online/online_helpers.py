@@ -15,9 +15,10 @@ from euchre.table.actor.actor import TableActor, TableDeps
 from euchre.table.actor.delta import Folder
 from euchre.table.actor.fanout import Outgoing
 from euchre.table.actor.pacing import ManualScheduler, Pacing
-from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
 from euchre.view import HandView
 from folding import folded
+from online_registry import MemoryOnlineTables
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}
 """Card notation -> card, the joker included."""
@@ -104,7 +105,7 @@ class Table:
     """Ann (South, the creator) and Bob (West) at an online table with a 30 s clock."""
 
     def __init__(self, seconds: float = 30.0) -> None:
-        self.registry = OnlineTables(now=lambda: 0.0)
+        self.registry = MemoryOnlineTables(now=lambda: 0.0)
         opened, self.ann = self.registry.create(
             OnlineOptions(seconds_per_move=seconds, name="Ann"), table_id="on1")
         self.bob = self.registry.claim(opened.id, 1, "Bob")

@@ -29,8 +29,9 @@ from euchre.storage.memory import MemoryStore
 from euchre.table.actor.actor import SeatReplaced, TableActor, TableDeps
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.hosting.manager import TableManager
-from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions
 from ledger_fixtures import db_url, engine
+from online_registry import MemoryOnlineTables
 
 __all__ = ["db_url", "engine"]
 
@@ -69,7 +70,7 @@ async def _one_card_before_the_end(seed: int, people: dict[int, int]) -> Snapsho
     """Four people play random legal moves (deals on the seed timeout) until the next
     card would end the game: that table, as stored."""
     rng = random.Random(seed)
-    registry = OnlineTables(now=lambda: 0.0)
+    registry = MemoryOnlineTables(now=lambda: 0.0)
     opened, first = registry.create(
         OnlineOptions(seconds_per_move=30, name="P0", stake=STAKE), table_id=f"base{seed}",
         account=people[0])

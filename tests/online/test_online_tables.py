@@ -19,8 +19,8 @@ from euchre.table.actor.actor import TableError
 from euchre.table.kinds.online import (
     OnlineConflict,
     OnlineOptions,
-    OnlineTables,
 )
+from online_registry import MemoryOnlineTables
 
 
 async def test_two_people_each_get_only_their_own_cards() -> None:
@@ -94,7 +94,7 @@ async def test_a_timeout_plays_for_the_absent_person_with_the_expert_player() ->
 
 def test_open_tables_expire_and_requests_are_checked() -> None:
     now = [0.0]
-    reg = OnlineTables(now=lambda: now[0], open_for=60, limit=1)
+    reg = MemoryOnlineTables(now=lambda: now[0], open_for=60, limit=1)
     reg.create(OnlineOptions())
     with pytest.raises(OnlineConflict, match="too many"):
         reg.create(OnlineOptions())

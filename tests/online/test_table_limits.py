@@ -13,8 +13,9 @@ from starlette.testclient import TestClient
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.guards import LimitSettings
-from euchre.table.kinds.online import OnlineError, OnlineOptions, OnlineTables
+from euchre.table.kinds.online import OnlineError, OnlineOptions
 from limits_helpers import FakeClock
+from online_registry import MemoryOnlineTables
 
 
 def app_with(tmp_path: Path, **limits: Any) -> Any:
@@ -80,7 +81,7 @@ def test_open_online_tables_are_capped_per_creator(tmp_path: Path) -> None:
 
 def test_an_open_table_nobody_joins_expires_quickly() -> None:
     clock = FakeClock(0.0)
-    reg = OnlineTables(now=clock, open_for=3600, alone_for=600)
+    reg = MemoryOnlineTables(now=clock, open_for=3600, alone_for=600)
     alone, _ = reg.create(OnlineOptions(name="Ann"), creator="ip:a")
     joined, _ = reg.create(OnlineOptions(name="Bo"), creator="ip:b")
     reg.claim(joined.id, 2, "Cy")
@@ -115,7 +116,7 @@ def test_the_list_is_paged_with_a_cursor(tmp_path: Path) -> None:
 
 
 def test_a_page_is_bounded() -> None:
-    reg = OnlineTables(now=FakeClock(0.0))
+    reg = MemoryOnlineTables(now=FakeClock(0.0))
     for i in range(60):
         reg.create(OnlineOptions(name=f"P{i}"))
     page, cursor = reg.page(50)

@@ -17,9 +17,9 @@ from euchre.cli.bot import (
     UNASKED_LINES,
     BridgeError,
     Program,
-    Seat,
+    TakenSeat,
+    _BridgeTurns,
     _play_socket,
-    _Turns,
 )
 from euchre.table.actor.delta import event_changes
 
@@ -102,8 +102,8 @@ ILLEGAL = {"type": "error", "code": "illegal", "message": "dance a jig is not a 
 
 def _run(script: list[tuple[int, dict[str, Any]]]) -> tuple[_Socket, _Program]:
     socket, program = _Socket(_protocol2(script)), _Program()
-    asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
-                             io.StringIO(), _Turns()))
+    asyncio.run(_play_socket(socket, TakenSeat("t1", 0, "tok"), program,  # type: ignore[arg-type]
+                             io.StringIO(), _BridgeTurns()))
     return socket, program
 
 
@@ -215,8 +215,8 @@ def test_a_program_refused_three_times_at_one_turn_ends_the_bridge() -> None:
     socket, program = _Socket([(1, _snapshot(4, 0, 3)), (2, ILLEGAL), (3, ILLEGAL),
                                (4, ILLEGAL), (5, _event(5, 0, 3))]), _Stubborn()
     with pytest.raises(BridgeError) as stopped:
-        asyncio.run(_play_socket(socket, Seat("t1", 0, "tok"), program,  # type: ignore[arg-type]
-                                 io.StringIO(), _Turns()))
+        asyncio.run(_play_socket(socket, TakenSeat("t1", 0, "tok"), program,  # type: ignore[arg-type]
+                                 io.StringIO(), _BridgeTurns()))
     assert str(stopped.value) == ("the table refused the program's move 3 times at one turn "
                                   "(last: dance a jig is not a move): stopping")
     assert len(program.asked) == 3

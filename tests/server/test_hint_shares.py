@@ -16,7 +16,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from euchre import GameState, Rules
 from euchre.server import Settings, create_app
 from euchre.server.core.site import site_of
-from euchre.server.site import site_extension
+from euchre.server.root import site_extension
 from euchre.server.tables import hints
 from euchre.server.tables.hints import HintService
 from euchre.server.tables.practice_api import practice_extension

@@ -22,8 +22,9 @@ from euchre.table.actor.pacing import (
 )
 from euchre.table.actor.seats import BOT, TableConfig
 from euchre.table.hosting.manager import TableManager
-from euchre.table.kinds.online import OnlineOptions, OnlineTables
+from euchre.table.kinds.online import OnlineOptions
 from euchre.table.kinds.practice import PracticeOptions, practice_table
+from online_registry import MemoryOnlineTables
 from table_helpers import fixed_bots, make_manager, seeds
 
 
@@ -174,7 +175,7 @@ def test_a_table_with_other_people_pauses_at_least_the_least_hold_and_waits_for_
         sched = ManualScheduler()
         manager = TableManager(MemoryStore(), sched, Pacing(0.5, 0.5), bot_factory=fixed_bots,
                                seed_source=seeds("shared"))
-        tables = OnlineTables(now=lambda: 0.0)
+        tables = MemoryOnlineTables(now=lambda: 0.0)
         table, _ = tables.create(OnlineOptions())
         tables.claim(table.id, 2, "Bo")
         actor = await manager.open(table.config())

@@ -21,7 +21,7 @@ from euchre.cli.serve import settings_from_env, workers_refusal
 from euchre.leases import MemoryLeases
 from euchre.server import Extension, Settings, create_app
 from euchre.server.core.site import site_of
-from euchre.server.site import site_extension
+from euchre.server.root import site_extension
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.relay import RelayEdge, RelayHost
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
@@ -306,7 +306,7 @@ def test_worker_settings_come_from_the_environment():
 
 @needs_redis
 def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_path: Path):
-    from euchre.server.site_app import site_extensions
+    from euchre.server.app import site_extensions
 
     assert REDIS_URL
     db = tmp_path / "s.db"

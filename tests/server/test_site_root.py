@@ -12,10 +12,10 @@ from euchre.server import Given, Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions, AccountsState
 from euchre.server.accounts.bots_api import bots_extension
 from euchre.server.accounts.ratings_state import RatingsState
+from euchre.server.app import site_extensions
 from euchre.server.core.registry import Extension, Registry
 from euchre.server.core.site import MissingPart, Site, site_of
 from euchre.server.online.lobby_state import Online
-from euchre.server.site_app import site_extensions
 from euchre.server.tables.bot_gate import BotGate
 from euchre.server.tables.door import Tables
 from euchre.server.tables.practice_api import practice_extension

@@ -1,6 +1,6 @@
 """Hints: what the expert player thinks of each legal action, in words a player understands.
 
-:func:`analyse` gives one :class:`Hint` per legal action, the recommended one first (the
+:func:`analyse` gives one :class:`ActionWorth` per legal action, the recommended one first (the
 action the expert player would take with the same seed, unless the time cap cuts it
 short). Card play and the discard come from sampled deals solved open-handed; bids come
 from the hand-value tables. :func:`explain` turns the hints into lines for the terminal.
@@ -27,7 +27,7 @@ DEFAULT_BUDGET = 1.0
 
 
 @dataclass(frozen=True)
-class Hint:
+class ActionWorth:
     """One legal action and what it is worth to the player's side."""
 
     action: Action
@@ -93,7 +93,7 @@ def _chance_words(make: float, ours: bool) -> str:
 
 
 def _hint(view: HandView, action: Action, points: float | None, make: float | None,
-          ours: bool = True, note: str = "") -> Hint:
+          ours: bool = True, note: str = "") -> ActionWorth:
     parts = []
     if points is not None:
         parts.append(_points_words(points))
@@ -102,13 +102,13 @@ def _hint(view: HandView, action: Action, points: float | None, make: float | No
     if note:
         parts.append(note)
     text = describe_action(view, action) + (": " + "; ".join(parts) if parts else "")
-    return Hint(action, points, make, text)
+    return ActionWorth(action, points, make, text)
 
 
 def analyse(
     view: HandView, seed: int | None = None, budget: float = DEFAULT_BUDGET,
     samples: int | None = None,
-) -> list[Hint]:
+) -> list[ActionWorth]:
     """One hint per legal action, the recommended action first.
 
     The work is the expert player's (``samples`` deals, by default its own); ``budget``
@@ -145,7 +145,7 @@ def analyse(
     return _farmer_hints(view)
 
 
-def _play_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hint]:
+def _play_hints(view: HandView, rng: random.Random, work: Budget) -> list[ActionWorth]:
     ours = view.maker % 2 == view.seat % 2
     ranked = ranked_plays(view, rng, work, detailed=True)
     return [
@@ -153,7 +153,7 @@ def _play_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hint]:
     ]
 
 
-def _discard_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hint]:
+def _discard_hints(view: HandView, rng: random.Random, work: Budget) -> list[ActionWorth]:
     if view.seat in view.sitting_out:
         return [_hint(view, a, None, None, note="you sit out this hand") for a in view.legal]
     ours = view.maker % 2 == view.seat % 2
@@ -161,7 +161,7 @@ def _discard_hints(view: HandView, rng: random.Random, work: Budget) -> list[Hin
     return [_hint(view, A.DISCARDS[c], pts, make, ours) for c, _, pts, make in ranked]
 
 
-def _farmer_hints(view: HandView) -> list[Hint]:
+def _farmer_hints(view: HandView) -> list[ActionWorth]:
     """Throwing in scores nothing; keeping or swapping, the tables' value of passing."""
     suit = card_suit(view.upcard) if view.upcard < 24 else 0
     hand = 0
@@ -193,4 +193,4 @@ def explain(view: HandView, seed: int | None = None, budget: float = DEFAULT_BUD
     return lines
 
 
-__all__ = ["DEFAULT_BUDGET", "Hint", "analyse", "describe_action", "explain"]
+__all__ = ["DEFAULT_BUDGET", "ActionWorth", "analyse", "describe_action", "explain"]

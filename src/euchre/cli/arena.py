@@ -107,7 +107,7 @@ class Result:
     """Seconds per decision of A and of B (real choices only, not forced moves)."""
 
 
-class _Timed:
+class _TimedPlayer:
     """A player wrapper that records how long each real decision takes."""
 
     def __init__(self, bot: Player, sink: list[float]) -> None:
@@ -136,10 +136,10 @@ def _init_worker(a: str, b: str, seed: int, preset: str, mixed: bool) -> None:
     )
 
 
-def _seating(play: int, res: Result) -> tuple[list[_Timed], int]:
+def _seating(play: int, res: Result) -> tuple[list[_TimedPlayer], int]:
     """Players by seat for play 0 or 1 of a pair, and A's side."""
-    a = _Timed(_WORKER["a"], res.times[0])
-    b = _Timed(_WORKER["b"], res.times[1])
+    a = _TimedPlayer(_WORKER["a"], res.times[0])
+    b = _TimedPlayer(_WORKER["b"], res.times[1])
     if _WORKER["mixed"]:
         seats = [a, b, b, b] if play == 0 else [b, a, b, b]
     else:
@@ -147,7 +147,7 @@ def _seating(play: int, res: Result) -> tuple[list[_Timed], int]:
     return seats, play
 
 
-def _play_hand(state: HandState, seats: list[_Timed]) -> HandState:
+def _play_hand(state: HandState, seats: list[_TimedPlayer]) -> HandState:
     while not state.is_over:
         seat = state.to_act
         assert seat is not None

@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 @dataclass
-class Seat:
+class TakenSeat:
     """The seat taken: its table, number and token."""
 
     table_id: str
@@ -225,7 +225,7 @@ class Program:
         raise self.error
 
 
-class Site:
+class SiteApi:
     """The site's HTTP API, as the bot (every request carries its bearer token)."""
 
     def __init__(self, base: str, token: str) -> None:
@@ -270,18 +270,18 @@ def _table_id(url: str) -> str:
     return parts[-1]
 
 
-async def take_seat(site: Site, args: argparse.Namespace) -> Seat:
+async def take_seat(site: SiteApi, args: argparse.Namespace) -> TakenSeat:
     """The seat the options ask for: a new practice table, Play now, or a free seat at the
     linked online table."""
     if args.practice:
         made = await site.call("POST", "/api/tables", {"kind": "practice",
                                                        "preset": args.preset})
-        return Seat(made["id"], made["seat"], made["token"])
+        return TakenSeat(made["id"], made["seat"], made["token"])
     if args.quick:
         made = await site.call("POST", "/api/online/quick", {"preset": args.preset})
         if args.fill and made["status"] != "started":
             await site.call("POST", f"/api/online/{made['id']}/fill", {"token": made["token"]})
-        return Seat(made["id"], made["seat"], made["token"])
+        return TakenSeat(made["id"], made["seat"], made["token"])
     table_id = _table_id(args.url)
     table = await site.call("GET", f"/api/online/{table_id}")
     if table["status"] != "open":
@@ -291,10 +291,10 @@ async def take_seat(site: Site, args: argparse.Namespace) -> Seat:
     if seat is None:
         raise BridgeError("the table is full")
     made = await site.call("POST", f"/api/tables/{table_id}/seats", {"seat": seat})
-    return Seat(table_id, made["seat"], made["token"])
+    return TakenSeat(table_id, made["seat"], made["token"])
 
 
-async def wait_for_start(site: Site, table_id: str) -> None:
+async def wait_for_start(site: SiteApi, table_id: str) -> None:
     """Until the online table's game starts (its waiting page's socket)."""
     from websockets.asyncio.client import connect
 
@@ -319,13 +319,13 @@ def _public(table: dict[str, Any]) -> dict[str, Any]:
                                       "hand_number", "dealer", "rules", "preset")}
 
 
-async def play(site: Site, seat: Seat, program: Program, out: Any) -> dict[str, Any]:
+async def play(site: SiteApi, seat: TakenSeat, program: Program, out: Any) -> dict[str, Any]:
     """Play the seat over the table socket until the game is over; the last TABLE. A socket
     closed with 1012 or 1013 is opened again and rejoined with ``since``."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed
 
-    state = _Turns()
+    state = _BridgeTurns()
     for _ in range(RECONNECTS + 1):
         try:
             async with connect(site.ws(f"/ws/tables/{seat.table_id}")) as ws:
@@ -352,7 +352,7 @@ RECONNECTS = 5
 """Times the bridge connects again after the table's socket is closed with 1012 or 1013."""
 
 
-async def _final(site: Site, table_id: str) -> dict[str, Any] | None:
+async def _final(site: SiteApi, table_id: str) -> dict[str, Any] | None:
     """The end of a game the table's socket no longer serves, from its record (None while
     it is not over)."""
     try:
@@ -366,7 +366,7 @@ async def _final(site: Site, table_id: str) -> dict[str, Any] | None:
 
 
 @dataclass
-class _Turns:
+class _BridgeTurns:
     """What the bridge remembers across reconnections."""
 
     asked_at: tuple[int, int] | None = None
@@ -384,7 +384,7 @@ class _Turns:
     """The hand whose result the bridge said it has read (``continue``)."""
 
 
-async def _play_socket(ws: Any, seat: Seat, program: Program, out: Any, state: _Turns
+async def _play_socket(ws: Any, seat: TakenSeat, program: Program, out: Any, state: _BridgeTurns
                    ) -> dict[str, Any] | None:
     """Join and play over one socket; the final TABLE, or None if the socket closed."""
     since = state.folder.version
@@ -462,12 +462,12 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     except ImportError:
         raise BridgeError("the bridge needs the websockets package: pip install "
                           "'euchre[bot]' (or pip install websockets)") from None
-    site = Site(f"{parts.scheme}://{parts.netloc}", args.token)
+    site = SiteApi(f"{parts.scheme}://{parts.netloc}", args.token)
     me = await site.call("GET", "/api/bot")
     print(f"signed in as the bot {me['name']}", file=out, flush=True)
     # The program first: a command that cannot start never leaves a dead bot in a seat.
     program = await Program.start(command)
-    seat: Seat | None = None
+    seat: TakenSeat | None = None
     try:
         seat = await take_seat(site, args)
         print(f"seat {seat.seat} at table {seat.table_id}", file=out, flush=True)
@@ -488,7 +488,7 @@ async def connect_bot(args: argparse.Namespace, out: Any) -> int:
     return 0
 
 
-async def _wait_and_play(site: Site, seat: Seat, program: Program, out: Any,
+async def _wait_and_play(site: SiteApi, seat: TakenSeat, program: Program, out: Any,
                          args: argparse.Namespace) -> dict[str, Any]:
     """Wait for the start (an online table), then play; the last TABLE."""
     if not args.practice:
@@ -496,7 +496,7 @@ async def _wait_and_play(site: Site, seat: Seat, program: Program, out: Any,
     return await play(site, seat, program, out)
 
 
-async def give_back(site: Site, seat: Seat, practice: bool = False) -> str:
+async def give_back(site: SiteApi, seat: TakenSeat, practice: bool = False) -> str:
     """Give the seat up (stopped before the game ended): a waiting table's seat is left,
     a started game's left as a person's would be, the bot's ``practice`` table closed; one
     line saying what became of it."""

@@ -21,7 +21,6 @@ from ..server.core.guards import LimitSettings
 from ..server.core.redis_client import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.ops.logs import configure, uvicorn_log_config
 from ..server.ops.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
-from ..server.site import TABLE_OWNERSHIP
 from ..server.tables.socket_guard import SocketLimits
 from ..storage.check import unusable_reason
 from .parent_watch import end_with_parent, mark_parent
@@ -115,8 +114,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "--no-upgrade leaves them to 'euchre db upgrade')")
 
 
-def workers_refusal(workers: int, database_url: str, redis_url: str | None,
-                    table_ownership: bool = TABLE_OWNERSHIP) -> str | None:
+def workers_refusal(workers: int, database_url: str, redis_url: str | None) -> str | None:
     """Why ``--workers`` cannot be served with these URLs (one line), or None if it can."""
     if workers < 1:
         return f"--workers must be at least 1, not {workers}"
@@ -128,9 +126,6 @@ def workers_refusal(workers: int, database_url: str, redis_url: str | None,
     if not database_url.startswith("postgresql"):
         return (f"--workers {workers} needs a PostgreSQL --database-url "
                 "(postgresql+asyncpg://...): SQLite and memory: serve one process")
-    if not table_ownership:
-        return (f"--workers {workers} is not available yet: tables do not run under leases "
-                "with relayed sockets (issue 11; see docs/scaling.md), so run one process")
     return None
 
 

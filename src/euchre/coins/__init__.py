@@ -13,7 +13,7 @@ from .errors import (
     TopUpRefusedError,
     UnknownAccountError,
 )
-from .ledger import Entry, Ledger
+from .ledger import Ledger, LedgerEntry
 from .pools import Pool, PoolEntry, PoolService
 from .pots import Pot, PotService, StakeRefused
 from .rules import NO_CASH_VALUE, STAKES, STARTING_BALANCE, leaving_fee, payout
@@ -28,10 +28,10 @@ __all__ = [
     "CoinGame",
     "CoinService",
     "CoinsError",
-    "Entry",
     "IdempotencyConflictError",
     "InsufficientCoinsError",
     "Ledger",
+    "LedgerEntry",
     "NotActiveError",
     "Pool",
     "PoolEntry",

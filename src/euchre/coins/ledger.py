@@ -39,7 +39,7 @@ def utcnow() -> dt.datetime:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
+class LedgerEntry:
     """One ledger entry."""
 
     id: int
@@ -81,8 +81,8 @@ def iso_utc(t: dt.datetime) -> str:
     return t.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
 
 
-def _entry(row: Any, replayed: bool = False) -> Entry:
-    return Entry(
+def _entry(row: Any, replayed: bool = False) -> LedgerEntry:
+    return LedgerEntry(
         id=row.id,
         account_id=row.account_id,
         amount=int(row.amount),
@@ -109,7 +109,7 @@ async def lock_account(conn: AsyncConnection, account_id: int) -> int:
     return int(balance)
 
 
-async def find_entry(conn: AsyncConnection, key: str) -> Entry | None:
+async def find_entry(conn: AsyncConnection, key: str) -> LedgerEntry | None:
     """The entry with an idempotency key, if any."""
     row = (await conn.execute(select(ledger_entries).where(ledger_entries.c.key == key))).first()
     return None if row is None else _entry(row, replayed=True)
@@ -125,7 +125,7 @@ async def post(
     *,
     table_id: str | None = None,
     up_to_balance: bool = False,
-) -> Entry:
+) -> LedgerEntry:
     """Append one entry and change the balance, inside the caller's transaction.
 
     ``amount`` is whole coins (negative charges). With ``up_to_balance`` a charge takes
@@ -167,7 +167,7 @@ async def post(
         )
         .returning(ledger_entries.c.id)
     )
-    return Entry(result.scalar_one(), account_id, amount, reason, key, table_id, after, now)
+    return LedgerEntry(result.scalar_one(), account_id, amount, reason, key, table_id, after, now)
 
 
 async def in_transaction(
@@ -215,10 +215,10 @@ class Ledger:
         *,
         table_id: str | None = None,
         up_to_balance: bool = False,
-    ) -> Entry:
+    ) -> LedgerEntry:
         """Post one entry in its own transaction (see :func:`post`)."""
 
-        async def work(conn: AsyncConnection) -> Entry:
+        async def work(conn: AsyncConnection) -> LedgerEntry:
             return await post(
                 conn, account_id, amount, reason, key, self.now(),
                 table_id=table_id, up_to_balance=up_to_balance,
@@ -238,7 +238,7 @@ class Ledger:
 
     async def entries(
         self, account_id: int, limit: int = 100, before: int | None = None
-    ) -> list[Entry]:
+    ) -> list[LedgerEntry]:
         """An account's entries, newest first (``before``: only entries with a smaller id)."""
         query = select(ledger_entries).where(ledger_entries.c.account_id == account_id)
         if before is not None:

@@ -30,8 +30,8 @@ from .errors import (
     TopUpRefusedError,
 )
 from .ledger import (
-    Entry,
     Ledger,
+    LedgerEntry,
     find_entry,
     in_transaction,
     iso_utc,
@@ -109,7 +109,7 @@ class Settled:
 
     game: CoinGame
     """The coin game after the change."""
-    entry: Entry | None
+    entry: LedgerEntry | None
     """The payout or fee entry (None for a loss, or a leave that cost no fee)."""
 
 
@@ -285,14 +285,14 @@ class CoinService:
 
         return await in_transaction(self.engine, work)
 
-    async def top_up(self, account_id: int) -> Entry:
+    async def top_up(self, account_id: int) -> LedgerEntry:
         """The free daily top-up to :data:`~euchre.coins.rules.TOP_UP_TO` coins.
 
         Once a UTC day (key ``topup:{account}:{day}``), only while the balance is below the
         smallest table's cover (:func:`~.rules.top_up_below`) and no coin game is active.
         """
 
-        async def work(conn: AsyncConnection) -> Entry:
+        async def work(conn: AsyncConnection) -> LedgerEntry:
             now = self.now()
             key = _top_up_key(account_id, now)
             balance = await lock_account(conn, account_id)

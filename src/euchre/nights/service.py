@@ -116,7 +116,7 @@ def _count(name: str, value: object, high: int) -> int:
 
 
 @dataclass(frozen=True)
-class CardHand:
+class HandOnCard:
     """One hand as the newest entry has it."""
 
     hand: int
@@ -441,7 +441,7 @@ class NightService:
         return _seats_of(dict(row))
 
     async def _card(self, conn: AsyncConnection, night_id: str, round_no: int,
-                    table_no: int) -> list[CardHand]:
+                    table_no: int) -> list[HandOnCard]:
         rows = await conn.execute(select(night_entries).where(
             night_entries.c.night_id == night_id, night_entries.c.round == round_no,
             night_entries.c.table_no == table_no).order_by(night_entries.c.id))
@@ -499,11 +499,11 @@ class NightService:
             by_pair=by_pair, at=self.now()))
 
 
-def _newest_hands(rows: Sequence[Any]) -> list[CardHand]:
+def _newest_hands(rows: Sequence[Any]) -> list[HandOnCard]:
     """A table's card from its log rows (oldest first): the newest row of each hand."""
-    newest: dict[int, CardHand] = {}
+    newest: dict[int, HandOnCard] = {}
     for r in rows:
-        newest[int(r["hand"])] = CardHand(int(r["hand"]), int(r["makers"]), int(r["tricks"]),
+        newest[int(r["hand"])] = HandOnCard(int(r["hand"]), int(r["makers"]), int(r["tricks"]),
                                           r["lone_seat"], str(r["by"]), int(r["id"]))
     return [newest[k] for k in sorted(newest)]
 
@@ -548,12 +548,12 @@ def _hand_score(seats: tuple[int, int, int, int], hand: object, makers: object,
     return hand, score
 
 
-def _score_of(hand: CardHand, seats: tuple[int, int, int, int]) -> HandScore:
+def _score_of(hand: HandOnCard, seats: tuple[int, int, int, int]) -> HandScore:
     lone = None if hand.lone_seat is None else seats[hand.lone_seat]
     return HandScore(hand.makers, hand.tricks, lone)
 
 
-def _hand_json(hand: CardHand, table: Table, loner_bonus: bool) -> dict[str, Any]:
+def _hand_json(hand: HandOnCard, table: Table, loner_bonus: bool) -> dict[str, Any]:
     seats = (table[0][0], table[1][0], table[0][1], table[1][1])
     points = hand_points(table, _score_of(hand, seats), loner_bonus)
     return {"hand": hand.hand, "makers": hand.makers, "tricks": hand.tricks,

@@ -4,10 +4,10 @@ from .model import DEFAULT_MU, DEFAULT_SIGMA, Rating, rate_partnerships
 from .service import (
     ESTABLISHED_GAMES,
     ESTABLISHED_OPPONENTS,
-    Leader,
+    LeaderboardRow,
     RatedGameError,
     RatingService,
-    Standing,
+    RatingStanding,
 )
 
 __all__ = [
@@ -15,10 +15,10 @@ __all__ = [
     "DEFAULT_SIGMA",
     "ESTABLISHED_GAMES",
     "ESTABLISHED_OPPONENTS",
-    "Leader",
+    "LeaderboardRow",
     "RatedGameError",
     "Rating",
     "RatingService",
-    "Standing",
+    "RatingStanding",
     "rate_partnerships",
 ]

@@ -43,7 +43,7 @@ ESTABLISHED_OPPONENTS = 6
 
 
 @dataclass(frozen=True)
-class Standing:
+class RatingStanding:
     """Whether a person's rating is established enough to be listed, and why not."""
 
     games: int
@@ -89,7 +89,7 @@ class RatedGameError(Exception):
 
 
 @dataclass(frozen=True)
-class Leader:
+class LeaderboardRow:
     """One row of the leaderboard."""
 
     rank: int
@@ -315,16 +315,16 @@ class RatingService:
         """Whether each account's rating is provisional now (an unrated account is)."""
         known = await self.of(account_ids)
         met = await self.opponents([a for a in account_ids if a in known])
-        return {a: Standing(known[a].games if a in known else 0, met.get(a, 0),
+        return {a: RatingStanding(known[a].games if a in known else 0, met.get(a, 0),
                             self.games_needed, self.opponents_needed).provisional
                 for a in account_ids}
 
-    async def standing(self, account_id: int) -> Standing:
+    async def standing(self, account_id: int) -> RatingStanding:
         """Whether ``account_id``'s rating is listed yet, with the figures that decide it."""
         rating = (await self.of([account_id])).get(account_id)
         games = rating.games if rating is not None else 0
         met = (await self.opponents([account_id]))[account_id] if games else 0
-        return Standing(games, met, self.games_needed, self.opponents_needed)
+        return RatingStanding(games, met, self.games_needed, self.opponents_needed)
 
     def _listed(self) -> Select[Any]:
         """The listed people's rows (rating, name, bot owner), best ordinal first (then the
@@ -358,7 +358,7 @@ class RatingService:
                    & (listed.c.account_id < account_id))))
         return int(ahead or 0) + 1
 
-    async def leaders(self, limit: int, offset: int = 0) -> tuple[list[Leader], int]:
+    async def leaders(self, limit: int, offset: int = 0) -> tuple[list[LeaderboardRow], int]:
         """One page of the leaderboard (the highest rating, mu, first; then the higher
         ordinal, then the older account) and how many people it lists; provisional people
         are left off (:meth:`provisional`). Sorted by mu, as the number people read is, so
@@ -369,7 +369,7 @@ class RatingService:
                                         ratings.c.account_id)
                 .limit(limit).offset(offset)))
             total = await self._count_listed(conn)
-        return [Leader(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
+        return [LeaderboardRow(offset + i + 1, int(r.account_id), str(r.username), _rating(r),
                        r.owner_id is not None)
                 for i, r in enumerate(rows)], total
 

@@ -4,8 +4,7 @@
 :func:`~euchre.server.app.build_app` builds an app from exactly the extensions given.
 """
 
-from .app import Given, Settings, build_app
+from .app import Given, Settings, build_app, create_app, site_extensions
 from .core.registry import Extension
-from .site_app import create_app, site_extensions
 
 __all__ = ["Extension", "Given", "Settings", "build_app", "create_app", "site_extensions"]

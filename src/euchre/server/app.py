@@ -2,9 +2,10 @@
 documents and the pages of a site that the composition root (:mod:`.root`) builds at start.
 
 Everything an app serves comes from its :class:`~euchre.server.core.registry.Registry`: the core
-(tables, records, operations, documents, pages) and the extension objects it was given
-(:func:`euchre.server.site_app.create_app` gives the whole site's). Nothing is kept at module
-level, so apps built in one process never see each other's routes or kinds.
+(tables, records, operations, documents, pages) and the extension objects it was given.
+:func:`create_app` gives it the whole site's (:func:`site_extensions`: what ``euchre serve``
+runs). Nothing is kept at module level, so apps built in one process never see each other's
+routes or kinds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from .accounts.accounts_api import AccountsOptions, accounts_extension
+from .accounts.bots_api import bots_extension
+from .accounts.ratings_api import ratings_extension
 from .core.asyncapi import asyncapi_document
 from .core.encoder import json_answer
 from .core.errors import handlers
@@ -30,13 +34,27 @@ from .core.pages import client_page, static_dir
 from .core.registry import Endpoint, Extension, Registry, registry_of
 from .core.site import keep_site
 from .core.web_origin import SiteOriginMiddleware
+from .nights.nights_api import nights_extension
+from .online.my_games import my_games_extension
+from .online.online_api import online_extension
+from .online.stakes import stakes_extension
 from .ops import endpoints as ops
-from .root import Given, Settings, close_site, default_database_url, open_site, start_site
+from .root import (
+    Given,
+    Settings,
+    close_site,
+    default_database_url,
+    open_site,
+    site_extension,
+    start_site,
+)
 from .tables import api
+from .tables.practice_api import practice_extension
 from .tables.ws import table_socket_app
 from .wire.tables import Health
 
-__all__ = ["Given", "Settings", "build_app", "core_extension", "default_database_url"]
+__all__ = ["Given", "Settings", "build_app", "core_extension", "create_app",
+           "default_database_url", "site_extensions"]
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +115,26 @@ def build_app(settings: Settings | None = None, extensions: Sequence[Extension] 
                      middleware=[Middleware(EdgeMiddleware), Middleware(JsonOnlyMiddleware),
                                  Middleware(SiteOriginMiddleware,
                                             public_url=settings.public_url)])
+
+
+def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
+    """The site's extensions, in the order they are started (each after those whose parts
+    it needs, :attr:`Extension.needs`): the site's checks, practice tables, accounts and
+    coin tables (``accounts``: its options, default from the environment), outside bots'
+    tokens (after accounts: its database), online tables, their coin stakes and leaving a
+    started game (after both), ratings and statistics (after accounts and online: it uses
+    both), the person's games in progress (after them all), and euchre nights in a room
+    (after accounts: the host and the database)."""
+    return [site_extension(), practice_extension(), accounts_extension(accounts),
+            bots_extension(), online_extension(), stakes_extension(), ratings_extension(),
+            my_games_extension(), nights_extension()]
+
+
+def create_app(settings: Settings | None = None,
+               extensions: Sequence[Extension] | None = None, *,
+               accounts: AccountsOptions | None = None, given: Given | None = None
+               ) -> Starlette:
+    """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`,
+    with ``accounts`` options), its site using the ``given`` parts."""
+    chosen = site_extensions(accounts) if extensions is None else extensions
+    return build_app(settings, chosen, given)

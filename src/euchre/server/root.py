@@ -7,6 +7,16 @@ nothing is rewired or patched after it is made. :func:`start_site` then runs the
 extensions' start-up hooks (handed the finished site), resumes the unfinished tables and
 starts the sweepers; :func:`close_site` undoes it all, last part first. The order is the
 code below, and ``docs/server.md`` ("The composition root") lists it.
+
+With a Redis URL every process serves: each table runs in the one process holding its
+lease (:mod:`euchre.table.hosting.owners`; the manager takes a table's lease to open or load it,
+and stops its actor when the lease is lost), a socket that reaches another process is
+relayed to the owner (:mod:`.tables.relay`), and every process sweeps for tables whose
+owner died every half lease and resumes them from the database. Writes that are not an
+actor's (retiring an abandoned table, closing a left coin game) take the table's lease for
+the write (:class:`~euchre.table.hosting.owners.LeasedStore`). Without a Redis URL nothing of this
+happens: one process, fence 0. :func:`site_extension` adds the site's checks to
+``GET /readyz``.
 """
 
 from __future__ import annotations
@@ -37,7 +47,7 @@ from ..table.hosting.owners import LeasedStore, TableOwners
 from .core.guards import LimitSettings, PersonLocks
 from .core.pages import ClientFiles, static_dir
 from .core.redis_client import open_redis
-from .core.registry import Registry
+from .core.registry import Extension, Registry
 from .core.site import Background, Site, parts_by_type
 from .ops.endpoints import MetricsToken
 from .ops.loop_lag import watch_loop_lag
@@ -309,3 +319,26 @@ async def _sweep_orphans(manager: TableManager, ttl: float) -> None:
         failing = False
         if taken:
             log.info("took over %d orphaned tables", len(taken))
+
+
+async def readiness(site: Site) -> dict[str, str]:
+    """The site's ``/readyz`` checks: Redis (if used) answers, and this process listens
+    for relayed sockets."""
+    checks: dict[str, str] = {}
+    if not site.site_wide:
+        checks["redis"] = "not used"
+        return checks
+    try:
+        await site.broker.ping()
+        checks["redis"] = "ok"
+    except Exception as e:
+        checks["redis"] = f"unavailable: {type(e).__name__}"
+    host = site.get(RelayHost)
+    checks["relays"] = "ok" if host is not None and host.ready.is_set() else "not listening"
+    return checks
+
+
+def site_extension() -> Extension:
+    """The site's checks in ``/readyz`` (its broker, leases, table ownership, relays and
+    orphan sweeper are the composition root's)."""
+    return Extension("site", ready=readiness)

@@ -91,7 +91,7 @@ class Tally:
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class StandingsLine:
     """One line of the standings."""
 
     place: int
@@ -128,13 +128,13 @@ def tallies(people: int, rounds: Sequence[RoundPlay], loner_bonus: bool = False)
     return out
 
 
-def standings(records: Sequence[Tally]) -> list[Standing]:
+def standings(records: Sequence[Tally]) -> list[StandingsLine]:
     """The tallies in order of the tie-breaks, with shared places for full ties."""
     ordered = sorted(records, key=lambda t: (t.key(), t.person))
-    out: list[Standing] = []
+    out: list[StandingsLine] = []
     for index, tally in enumerate(ordered):
         tied = out and out[-1].tally.key() == tally.key()
-        out.append(Standing(out[-1].place if tied else index + 1, tally))
+        out.append(StandingsLine(out[-1].place if tied else index + 1, tally))
     return out
 
 

@@ -34,9 +34,10 @@ from euchre.table.actor.kind import TableObserver
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.actor.seats import BOT, HUMAN, Seat, TableConfig
 from euchre.table.kinds.coin import CoinTurnPolicy, coin_table
-from euchre.table.kinds.online import OnlineOptions, OnlineTables, online_policy
+from euchre.table.kinds.online import OnlineOptions, online_policy
 from euchre.table.kinds.practice import PracticeOptions, practice_table
 from euchre.view import HandView
+from online_registry import MemoryOnlineTables
 
 
 class _Bot:
@@ -279,7 +280,7 @@ def config_of(kind: str, game: int) -> tuple[TableConfig, Any]:
     if kind == "coin":
         config, _ = coin_table(f"c{game}", "alice", 10, token="t", first_dealer=game % 4)
         return config, CoinTurnPolicy(config)
-    registry = OnlineTables(now=lambda: 0.0)
+    registry = MemoryOnlineTables(now=lambda: 0.0)
     opened, ann = registry.create(OnlineOptions(name="Ann"), table_id=f"o{game}")
     registry.start(opened.id, ann)
     config = opened.config(first_dealer=game % 4)

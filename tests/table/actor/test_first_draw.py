@@ -15,8 +15,9 @@ from euchre.table.actor.first_draw import DRAW_START, choose_first_dealer, first
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.actor.seats import TableConfig
 from euchre.table.kinds.coin import coin_table
-from euchre.table.kinds.online import OnlineOptions, OnlineTables
+from euchre.table.kinds.online import OnlineOptions
 from euchre.table.kinds.practice import PracticeOptions, practice_table
+from online_registry import MemoryOnlineTables
 from table_helpers import Recorder, fixed_bots, seeds
 
 BLACK_JACKS = {CLUBS * 6 + JACK, SPADES * 6 + JACK}
@@ -47,7 +48,7 @@ def test_every_kind_of_table_draws_its_first_dealer() -> None:
     """Practice, coin and online tables all draw; the draw survives storage."""
     practice, _ = practice_table(PracticeOptions())
     coin, _ = coin_table("c1", "alice", 10)
-    online_tables = OnlineTables()
+    online_tables = MemoryOnlineTables()
     table, _ = online_tables.create(OnlineOptions())
     online = table.config()
     for config in (practice, coin, online):

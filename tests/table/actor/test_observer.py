@@ -31,8 +31,9 @@ from euchre.table.actor.kind import PRACTICE_KIND
 from euchre.table.actor.observer import plays_on_view
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.actor.snapshot import view_json
-from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, OnlineTables, online_policy
+from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
 from euchre.table.kinds.practice import PracticeOptions, practice_table
+from online_registry import MemoryOnlineTables
 from table_helpers import (
     Recorder,
     cards_in,
@@ -139,7 +140,7 @@ def watched_table(rules: dict[str, Any], level: str, prefix: str,
                   ) -> tuple[TableActor, ManualScheduler]:
     """An online table (anyone may watch) with one person South and computers of ``level``
     in the other seats, its first dealer drawn, with fake time."""
-    registry = OnlineTables(now=lambda: 0.0)
+    registry = MemoryOnlineTables(now=lambda: 0.0)
     opened, token = registry.create(OnlineOptions(rules=rules, level=level, name="Ann"),
                                     table_id="watched")
     registry.start(opened.id, token)

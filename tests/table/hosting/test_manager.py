@@ -25,8 +25,9 @@ from euchre.table.actor.seats import TableConfig
 from euchre.table.hosting.manager import TableManager
 from euchre.table.kinds.clock import ClockPolicy
 from euchre.table.kinds.coin import COIN, CoinTurnPolicy, coin_kind, coin_table
-from euchre.table.kinds.online import OnlineOptions, OnlineTables
+from euchre.table.kinds.online import OnlineOptions
 from euchre.table.kinds.practice import PracticeOptions, practice_start, practice_table
+from online_registry import MemoryOnlineTables
 from table_helpers import Recorder, make_manager, play_game, until_person
 
 
@@ -188,7 +189,7 @@ def test_a_table_with_one_person_holds_each_hands_result() -> None:
     solo, _ = practice_table(PracticeOptions())
     assert manager.pacing_for(solo, None).hand_pause > 1.0
     assert manager.pacing_for(solo, "slow").bot_delay > manager.pacing_for(solo, None).bot_delay
-    tables = OnlineTables(now=lambda: 0.0)
+    tables = MemoryOnlineTables(now=lambda: 0.0)
     open_table, _ = tables.create(OnlineOptions())
     tables.claim(open_table.id, 2, "Bo")
     two = open_table.config()

@@ -33,7 +33,6 @@ from euchre.table.kinds.online import (
     OnlineForbidden,
     OnlineNotFound,
     OnlineOptions,
-    OnlineTables,
     OpenTable,
     SameSource,
     check_bot_allowed,
@@ -42,6 +41,7 @@ from euchre.table.kinds.online import (
     page_of,
     parse_cursor,
 )
+from online_registry import MemoryOnlineTables
 
 
 def _table(options: OnlineOptions | None = None, *, quick: bool = False,
@@ -62,7 +62,7 @@ def _unchanged(table: OpenTable, refused: type[Exception], match: str,
 
 
 def test_claiming_a_taken_seat_is_refused() -> None:
-    reg = OnlineTables(now=lambda: 0.0)
+    reg = MemoryOnlineTables(now=lambda: 0.0)
     table, ann = reg.create(OnlineOptions(name="Ann"))
     reg.claim(table.id, 2, "Cy")
     for seat in (0, 2):
@@ -293,7 +293,7 @@ def test_the_move_clock_is_the_tables_own_and_no_hints() -> None:
 
 def test_the_registry_forgets_tables_nobody_joined_sooner_on_its_clock() -> None:
     now = [0.0]
-    reg = OnlineTables(now=lambda: now[0])
+    reg = MemoryOnlineTables(now=lambda: now[0])
     alone, _ = reg.create(OnlineOptions(name="Ann"), creator="ip:1")
     joined, _ = reg.create(OnlineOptions(name="Bo"), creator="ip:2")
     reg.claim(joined.id, 1, "Cy")
@@ -308,7 +308,7 @@ def test_the_registry_forgets_tables_nobody_joined_sooner_on_its_clock() -> None
 
 
 def test_the_registry_refuses_guests_at_rated_or_stake_tables_and_too_many_tables() -> None:
-    reg = OnlineTables(now=lambda: 0.0, limit=2)
+    reg = MemoryOnlineTables(now=lambda: 0.0, limit=2)
     with pytest.raises(OnlineForbidden, match=re.escape(GUEST_REFUSED)):
         reg.create(OnlineOptions(rated=True))
     with pytest.raises(OnlineForbidden, match=re.escape(GUEST_STAKE_REFUSED)):
@@ -323,7 +323,7 @@ def test_the_registry_refuses_guests_at_rated_or_stake_tables_and_too_many_table
 
 
 def test_the_registry_leaves_and_unstarts() -> None:
-    reg = OnlineTables(now=lambda: 5.0)
+    reg = MemoryOnlineTables(now=lambda: 5.0)
     table, ann = reg.create(OnlineOptions())
     bo = reg.claim(table.id, 3, "Bo")
     assert reg.leave(table.id, bo) == 3 and table.free_seats() == [1, 2, 3]

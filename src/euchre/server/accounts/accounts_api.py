@@ -64,12 +64,12 @@ from ..tables.door import Tables
 from ..wire.accounts import (
     ActiveTable,
     CoinGameResult,
+    CoinHistory,
     CoinTableCreated,
     CoinTableRequest,
     Credentials,
     Entry,
     Games,
-    Ledger,
     Left,
     Me,
     SessionState,
@@ -260,7 +260,7 @@ async def get_ledger(request: Request) -> Response:
     before = int_param(request, "before", None, 1, 2**62)
     entries = await state.coins.ledger.entries(session.account_id, limit, before)
     balance = await state.coins.ledger.balance(session.account_id)
-    return json_answer(Ledger(balance=balance,
+    return json_answer(CoinHistory(balance=balance,
                               entries=[msgspec.convert(e.to_json(), Entry) for e in entries],
                               notice=coin_rules.NO_CASH_VALUE))
 
@@ -572,7 +572,7 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
                                    schema={"type": "integer", "minimum": 1, "maximum": 500}),
                              Param("before", "query", "Only entries older than this id.",
                                    schema={"type": "integer", "minimum": 1})],
-                     answers={200: Ledger}, refusals={**_SIGNED_IN, 400: "A bad limit."}),
+                     answers={200: CoinHistory}, refusals={**_SIGNED_IN, 400: "A bad limit."}),
             Endpoint("GET", "/api/me/games", get_games, "Coin games with results and "
                      "statistics", answers={200: Games}, refusals=_SIGNED_IN),
             Endpoint("POST", "/api/me/topup", post_top_up, "The free daily top-up",

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import RecordError
-from ...ratings import RatedGameError, RatingService, Standing
+from ...ratings import RatedGameError, RatingService, RatingStanding
 from ...ratings.model import Rating
 from ...ratings.service import RatingChange
 from ...record import GameRecord
@@ -169,7 +169,7 @@ async def seat_ratings(state: RatingsState, accounts: Sequence[Sequence[int | No
                 rating = known.get(account)
                 seat["rating"] = None if rating is None else {
                     **rating.to_json(),
-                    "provisional": Standing(rating.games, met.get(account, 0),
+                    "provisional": RatingStanding(rating.games, met.get(account, 0),
                                             ratings.games_needed,
                                             ratings.opponents_needed).provisional}
 

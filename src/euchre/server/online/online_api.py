@@ -57,6 +57,7 @@ from ..wire.online import (
     OnlineListing,
     OnlineTable,
     OnlineTableRequest,
+    OnlineTables,
     QuickRequest,
     QuickSeat,
     SeatLeft,
@@ -65,7 +66,6 @@ from ..wire.online import (
     StartRequest,
     TokenRequest,
 )
-from ..wire.online import OnlineTables as OnlineTablesAnswer
 from . import stakes
 from .lobby_state import (
     LOBBY_CHANNEL,
@@ -226,7 +226,7 @@ async def get_online(request: Request) -> Response:
     newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
     limit = int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
     tables, after = await lobby_of(request).page(limit, request.query_params.get("cursor"))
-    return json_answer(OnlineTablesAnswer(tables=await _tables(request, tables), next=after))
+    return json_answer(OnlineTables(tables=await _tables(request, tables), next=after))
 
 
 async def get_online_table(request: Request) -> Response:
@@ -426,7 +426,7 @@ def online_extension() -> Extension:
                                    schema={"type": "integer", "minimum": 1,
                                            "maximum": MAX_PAGE, "default": PAGE_SIZE}),
                              Param("cursor", "query", "``next`` of the page before.")],
-                     answers={200: OnlineTablesAnswer},
+                     answers={200: OnlineTables},
                      refusals={400: "A bad limit or cursor."}),
             Endpoint("GET", "/api/online/{table_id}", get_online_table,
                      "One online table's seats and status", params=[_ID],

@@ -152,7 +152,7 @@ class Entry(Struct):
     time: str
 
 
-class Ledger(Struct):
+class CoinHistory(Struct):
     """The coin history, newest first."""
 
     balance: int

@@ -40,21 +40,21 @@ from .agenda import Agenda
 from .audience import Audience
 from .commands import (
     GATHER_MOST,
-    Act,
     AwayDue,
     BotTurn,
     Close,
     Command,
+    Contribute,
     CountSpectators,
     Deadline,
     DealNext,
+    Enter,
     GoOn,
-    Join,
     Leave,
-    Pace,
+    Move,
     PrepareTimeout,
-    Replace,
-    Seed,
+    ReplaceSeat,
+    SetSpeed,
     Stop,
     gathers,
     waiter,
@@ -272,7 +272,7 @@ class TableActor:
         """A person's move in notation; raises :class:`TableError` (nothing changes) if refused."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put(Act(seat, text, done))
+        self._queue.put(Move(seat, text, done))
         if self.running and self.store is None and not self.on_finish \
                 and len(self._queue) == 1 and not self._busy.locked():
             # The table is idle and this move is the only input queued: take it from the
@@ -294,7 +294,7 @@ class TableActor:
     async def set_speed(self, seat: int, speed: str) -> None:
         """The person at a practice table chose the computers' ``speed`` (from the next
         pause on); :class:`TableError` where the speed is not the person's to change."""
-        await self._input(lambda done: Pace(seat, speed, done))
+        await self._input(lambda done: SetSpeed(seat, speed, done))
 
     async def _input(self, make: Callable[[asyncio.Future[None]], Command]) -> None:
         self._check_open()
@@ -322,7 +322,7 @@ class TableActor:
         ``since`` if they are all still in the history, else a snapshot."""
         self._check_open()
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put(Join(subscriber, since, done))
+        self._queue.put(Enter(subscriber, since, done))
         self._audience.joining += 1
         try:
             await done
@@ -372,14 +372,14 @@ class TableActor:
     async def contribute(self, seat: int, hand_number: int, seed: str) -> None:
         """A person's shuffle seed for hand ``hand_number``, sent after its commitment; raises
         :class:`TableError` (nothing changes) if refused."""
-        await self._input(lambda done: Seed(seat, hand_number, seed, done))
+        await self._input(lambda done: Contribute(seat, hand_number, seed, done))
 
     async def replace(self, seat: int, reason: str = LEFT) -> bool:
         """A computer plays ``seat`` to the end of the game (its person left); True if it
         was taken over now, False if it already was (or the game is over)."""
         self._check_open()
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._queue.put(Replace(seat, reason, done))
+        self._queue.put(ReplaceSeat(seat, reason, done))
         return await done
 
     def is_replaced(self, seat: int) -> bool:
@@ -540,7 +540,7 @@ class TableActor:
         it (:meth:`_handle_one`); an input due at a step the table has left is void."""
         step = self._agenda.step
         match cmd:
-            case Act(seat=seat, text=text, done=done):
+            case Move(seat=seat, text=text, done=done):
                 await self._on_act(seat, text)
                 self._outbox.answer(done, None)
             case BotTurn(step=at) if at == step:
@@ -551,7 +551,7 @@ class TableActor:
                 self._prepare_timeout(seat, deadline)
             case DealNext(step=at) if at == step and self.game.needs_deal:
                 await self._deal()
-            case Join(subscriber=sub, since=since, done=done):
+            case Enter(subscriber=sub, since=since, done=done):
                 changed = self._audience.join(sub, since, self._outbox.shown_frame(),
                                               self._clock_played_now())
                 if not done.done():
@@ -561,10 +561,10 @@ class TableActor:
                 self._outbox.noted(self._audience.leave(sub))
             case CountSpectators():
                 self._audience.count_due()
-            case Seed(seat=seat, hand_number=number, seed=seed, done=done):
+            case Contribute(seat=seat, hand_number=number, seed=seed, done=done):
                 self._on_seed(seat, number, seed)
                 self._outbox.answer(done, None)
-            case Replace(seat=seat, reason=reason, done=replaced):
+            case ReplaceSeat(seat=seat, reason=reason, done=replaced):
                 replaced.set_result(await self._replace(seat, reason))
             case AwayDue(seat=seat, generation=generation):
                 if self._people.is_due(seat, generation):
@@ -575,7 +575,7 @@ class TableActor:
             case GoOn(seat=seat, hand_number=number, done=done):
                 await self._on_go_on(seat, number)
                 self._outbox.answer(done, None)
-            case Pace(seat=seat, speed=speed, done=done):
+            case SetSpeed(seat=seat, speed=speed, done=done):
                 self._on_pace(seat, speed)
                 self._outbox.answer(done, None)
             case Close(reason=reason, done=done):

@@ -17,7 +17,7 @@ from .fanout import Subscriber
 
 
 @dataclass
-class Act:
+class Move:
     """A person's move, in notation, from ``seat``."""
 
     seat: int
@@ -67,7 +67,7 @@ class GoOn:
 
 
 @dataclass
-class Pace:
+class SetSpeed:
     """The person at ``seat`` chose the computers' ``speed``."""
 
     seat: int
@@ -76,7 +76,7 @@ class Pace:
 
 
 @dataclass
-class Join:
+class Enter:
     """A connection subscribes, having seen the events up to ``since`` (None: none)."""
 
     subscriber: Subscriber
@@ -92,7 +92,7 @@ class Leave:
 
 
 @dataclass
-class Seed:
+class Contribute:
     """A person's shuffle seed for hand ``hand_number``."""
 
     seat: int
@@ -102,7 +102,7 @@ class Seed:
 
 
 @dataclass
-class Replace:
+class ReplaceSeat:
     """A computer is to play ``seat`` for the rest of the game, and why (answers whether
     it was taken over now)."""
 
@@ -143,8 +143,8 @@ class Stop:
     done: asyncio.Future[None] = field(default_factory=_future)
 
 
-Command = (Act | BotTurn | Deadline | PrepareTimeout | DealNext | Join | Leave | Close | Stop
-           | Seed | Replace | AwayDue | CountSpectators | GoOn | Pace)
+Command = (Move | BotTurn | Deadline | PrepareTimeout | DealNext | Enter | Leave | Close | Stop
+           | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed)
 """Any input of a table."""
 
 GATHER_MOST = 32
@@ -154,15 +154,15 @@ GATHER_MOST = 32
 def gathers(cmd: Command | None) -> bool:
     """Whether ``cmd`` is a person's input that may share one save with others queued
     behind it (they came while a save was in flight)."""
-    return isinstance(cmd, (Act, Seed))
+    return isinstance(cmd, (Move, Contribute))
 
 
 def waiter(cmd: Command) -> asyncio.Future[Any] | None:
     """The future that answers whoever waits for ``cmd``, if anyone does."""
     match cmd:
-        case Act(done=done) | GoOn(done=done) | Pace(done=done) | Join(done=done) \
-                | Seed(done=done) | Close(done=done) | Stop(done=done):
+        case Move(done=done) | GoOn(done=done) | SetSpeed(done=done) | Enter(done=done) \
+                | Contribute(done=done) | Close(done=done) | Stop(done=done):
             return done
-        case Replace(done=replaced):
+        case ReplaceSeat(done=replaced):
             return replaced
     return None

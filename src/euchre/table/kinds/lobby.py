@@ -1,7 +1,7 @@
 """The lobby: open online tables kept in a store, quick play, and the changes to announce.
 
-:class:`Lobby` is the registry the server uses (:class:`~euchre.table.kinds.online.OnlineTables`
-is the same rules in one process's memory, for tests that drive it by hand). Each change
+:class:`Lobby` is the registry the server uses (the tests' ``MemoryOnlineTables`` is the
+same rules in one process's memory, for tests that drive it by hand). Each change
 reads the table, applies one of :class:`~euchre.table.kinds.online.OpenTable`'s rules to the
 copy and writes it only over the version read (:mod:`euchre.storage.open_tables`); when
 another process changed it in between, the change is tried again on the fresh table, so

@@ -11,14 +11,12 @@ person's move is timed by the same move clock as coin tables
 (:class:`~euchre.table.kinds.coin.CoinTurnPolicy`), with the table's own ``seconds_per_move``.
 
 The rules of each change (who may claim, leave, start, cancel, agree to fill) are methods of
-:class:`OpenTable`, shared by the two registries: :class:`OnlineTables` here keeps open
-tables in this process's memory (tests inject its clock), and
-:class:`euchre.table.kinds.lobby.Lobby` keeps them in a store
-(:mod:`euchre.storage.open_tables`: memory, or SQL so they survive a restart and every
-process sees the same). Started tables are stored and resumed like every other table. An
-open table nobody but its creator has joined is forgotten after :data:`ALONE_FOR` (10
-minutes), one with people after :data:`OPEN_FOR` (an hour); the list is read a page at a
-time (:meth:`OnlineTables.page`).
+:class:`OpenTable`, which the server's registry, :class:`euchre.table.kinds.lobby.Lobby`,
+applies to tables kept in a store (:mod:`euchre.storage.open_tables`: memory, or SQL so
+they survive a restart and every process sees the same). Started tables are stored and
+resumed like every other table. An open table nobody but its creator has joined is
+forgotten after :data:`ALONE_FOR` (10 minutes), one with people after :data:`OPEN_FOR` (an
+hour); the list is read a page at a time (:func:`page_of`).
 
 A *quick-play* table (``quick``) is opened by ``Play now``: it has no creator's privileges,
 anyone seated may leave (South too), and it starts by itself when four people sit or when
@@ -31,7 +29,6 @@ import dataclasses
 import math
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,8 +46,6 @@ from ..actor.seats import (
     Seat,
     TableConfig,
     hash_token,
-    new_table_id,
-    new_token,
 )
 from .clock import ClockPolicy
 from .coin import NO_HINTS, CoinTurnPolicy
@@ -528,124 +523,6 @@ class OpenTable:
         )
 
 
-class OnlineTables:
-    """The open online tables of one server, in memory; ``now`` is injected."""
-
-    def __init__(self, now: Callable[[], float] = time.monotonic, open_for: float = OPEN_FOR,
-                 limit: int = MAX_OPEN, alone_for: float = ALONE_FOR) -> None:
-        """No tables yet."""
-        self.now = now
-        """The clock that ages open tables."""
-        self.open_for = open_for
-        """Seconds a table stays open."""
-        self.alone_for = min(alone_for, open_for)
-        """Seconds a table stays open while only its creator has a seat."""
-        self.limit = limit
-        """Open tables kept at once."""
-        self._tables: dict[str, OpenTable] = {}
-
-    def sweep(self) -> None:
-        """Forget tables older than :attr:`open_for` (started ones too, after as long), and
-        tables nobody joined older than :attr:`alone_for`."""
-        now = self.now()
-        for table_id in [i for i, t in self._tables.items() if t.created_at < now - (
-                self.alone_for if t.is_alone() and t.waiting() else self.open_for)]:
-            del self._tables[table_id]
-
-    def expires_at(self, table: OpenTable) -> float:
-        """When ``table`` will be forgotten if nothing changes (the registry's clock)."""
-        alone = table.is_alone() and table.waiting()
-        return table.created_at + (self.alone_for if alone else self.open_for)
-
-    def open_by(self, creator: str) -> list[OpenTable]:
-        """The tables ``creator`` opened that are waiting for their start."""
-        self.sweep()
-        return [t for t in self._tables.values()
-                if t.creator == creator and not t.started and not t.cancelled]
-
-    def create(self, options: OnlineOptions, table_id: str | None = None,
-               token: str | None = None, creator: str = "", account: int | None = None
-               ) -> tuple[OpenTable, str]:
-        """Open a table with the creator South (``account`` if signed in); returns it and
-        the creator's token. A guest may not open a rated table."""
-        if options.rated and account is None:
-            raise OnlineForbidden(GUEST_REFUSED)
-        if options.stake and account is None:
-            raise OnlineForbidden(GUEST_STAKE_REFUSED)
-        self.sweep()
-        if sum(t.waiting() for t in self._tables.values()) >= self.limit:
-            raise OnlineConflict("too many online tables are waiting to start: try again later")
-        token = token or new_token()
-        people: list[tuple[str, str] | None] = [(options.name, hash_token(token)), None, None,
-                                                None]
-        table = OpenTable(table_id or new_table_id(), options, self.now(), people,
-                          creator=creator, accounts=[account, None, None, None])
-        self._tables[table.id] = table
-        return table, token
-
-    def get(self, table_id: str) -> OpenTable:
-        """The table with that id, or :class:`OnlineNotFound`."""
-        self.sweep()
-        table = self._tables.get(table_id)
-        if table is None:
-            raise OnlineNotFound(f"no open online table {table_id!r}")
-        return table
-
-    def open_tables(self) -> list[OpenTable]:
-        """Tables waiting for their start, newest first (never a private one)."""
-        self.sweep()
-        waiting = [t for t in self._tables.values() if t.waiting() and not t.options.private]
-        return sorted(waiting, key=lambda t: (t.created_at, t.id), reverse=True)
-
-    def page(self, limit: int = PAGE_SIZE, cursor: str | None = None
-             ) -> tuple[list[OpenTable], str | None]:
-        """One page of :meth:`open_tables` after ``cursor`` (from the page before), and the
-        cursor of the next page (None on the last). A table opened or gone between pages
-        moves nothing: the cursor names a place in the order, not a position."""
-        return page_of(self.open_tables(), limit, cursor)
-
-    def claim(self, table_id: str, seat: int, name: str, token: str | None = None,
-              account: int | None = None) -> str:
-        """Take a free seat (as ``account`` if signed in); returns its token (409 if taken
-        or started; at a rated table 403 for a guest, 409 for a second seat)."""
-        table = self.get(table_id)
-        token = token or new_token()
-        table.take_seat(seat, name, token, account)
-        table.version += 1
-        return token
-
-    def start(self, table_id: str, token: Any) -> OpenTable:
-        """Mark the table started (the creator's token only); the caller opens it."""
-        table = self.get(table_id)
-        check_creator(table, token)
-        table.begin(self.now())
-        table.version += 1
-        return table
-
-    def leave(self, table_id: str, token: Any) -> int:
-        """Give up a claimed seat before the start (that seat's token); returns the seat.
-        The creator cancels the table instead; after the start leaving is another matter."""
-        table = self.get(table_id)
-        seat = table.give_up(token)
-        table.version += 1
-        return seat
-
-    def cancel(self, table_id: str, token: Any) -> OpenTable:
-        """Cancel the table before its start (the creator's token only): it leaves the list,
-        and whoever asks about it is told it was cancelled until it is forgotten."""
-        table = self.get(table_id)
-        table.cancel_by(token)
-        table.version += 1
-        return table
-
-    def unstart(self, table_id: str) -> None:
-        """Undo :meth:`start` (the table could not be opened)."""
-        table = self._tables.get(table_id)
-        if table is not None:
-            table.started = False
-            table.started_at = None
-
-
 def check_creator(table: OpenTable, token: Any) -> None:
     """Refuse (403) unless ``token`` is the creator's (an invite table's South)."""
     creator = table.people[0]
@@ -677,7 +554,7 @@ def _cursor(table: OpenTable) -> str:
 
 
 def parse_cursor(cursor: str) -> tuple[float, str]:
-    """The place a :meth:`OnlineTables.page` cursor names, or :class:`OnlineError`."""
+    """The place a :func:`page_of` cursor names, or :class:`OnlineError`."""
     when, _, table_id = cursor.partition("~")
     try:
         created = float(when)
