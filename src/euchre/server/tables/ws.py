@@ -570,7 +570,7 @@ async def _watch(conn: Connection, actor: TableActor, since: int | None) -> None
         return
     if not actor.watchable:
         conn.send(error_message("this table does not allow spectators: it cannot be watched",
-                                code="private"))
+                                code="no_spectators"))
         return
     if not _admitted(conn, actor.id, None):
         return

@@ -270,7 +270,8 @@ class ErrorMessage(ServerMessage, tag="error"):
     """A refused message (nothing changed)."""
 
     code: str
-    """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``, ``private``,
+    """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``,
+    ``no_spectators`` (a ``watch`` at a table that does not allow spectators),
     ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
     ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
     ``not_stored`` (the database did not answer: the move was not made, try again),

@@ -122,7 +122,7 @@ function noSuchTable(main) {
 
 /**
  * Watch a table from no seat in `main`; `onGone(code, message)` is called when the socket
- * says the table cannot be watched ("private", "no_table"). Returns a function that stops.
+ * says the table cannot be watched ("no_spectators", "no_table"). Returns a function that stops.
  */
 export function watchTable(main, tableId, onGone) {
   const page = new TablePage(main, tableId, null, { onGone });
@@ -177,7 +177,7 @@ class TablePage {
         if (code === "bad_seed") this.fairDeal?.refused();
         else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
         else if (code === "no_table" && !this.watching && onMissing && !this.table) onMissing();
-        else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
+        else if (this.watching && this.onGone && (code === "no_spectators" || code === "no_table")) this.onGone(code, message);
         else this.showError(message, fatal);
       },
       onState: (state) => this.setConnected(state === "open"),
