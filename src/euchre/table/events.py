@@ -9,11 +9,15 @@ the table right after it. What each reader may see of them is decided by
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from ..cards import suit_text
 from ..game import GameState
 from ..hand import HandState
 from .wire import EventBody, HandSummary, NextCommitment, kind_of
+
+if TYPE_CHECKING:
+    from .rematch import Offer
 
 DEAL = "deal"
 """A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed),
@@ -40,6 +44,9 @@ REPLACED = "replaced"
 they left; ``away``: gone past the grace), ``level``."""
 SPECTATORS = "spectators"
 """A spectator started or stopped watching: ``count``, how many watch now."""
+REMATCH = "rematch"
+"""A rematch was offered, answered or ended: ``status``, ``seat``, ``table`` (the TABLE's
+``rematch`` holds the offer)."""
 
 
 class _Pickled:
@@ -87,6 +94,8 @@ class Frame(_Pickled):
     """(seat, time) when each away person's grace runs out."""
     replacement_level: str = "expert"
     """The level of the computer that takes over a seat."""
+    rematch: Offer | None = None
+    """The rematch offered since the game ended, if any."""
 
 
 @dataclass(slots=True)

@@ -49,6 +49,7 @@ from ..wire.socket import (
     Pace,
     Ping,
     Pong,
+    Rematch,
     Seed,
     ServerMessage,
     Watch,
@@ -57,6 +58,7 @@ from ..wire.socket import (
 )
 from .bot_gate import CLOSE_REVOKED, BotGate
 from .hints import HintService, HintUnavailable
+from .rematch_ws import rematch_message
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, SocketGuard, Ticket
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 
@@ -524,6 +526,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
                                     code="hint_unavailable"))
             return
         conn.hint_task = asyncio.create_task(_hint(conn, actor, conn.seat, hints))
+    elif isinstance(msg, Rematch):
+        await rematch_message(conn, actor, msg)
     elif isinstance(msg, (Continue, Pace)):
         try:
             if isinstance(msg, Continue):
