@@ -60,8 +60,13 @@ class _Pickled:
         return [getattr(self, f.name) for f in fields(self)]  # type: ignore[arg-type]
 
     def __setstate__(self, state: list[object]) -> None:
-        for f, value in zip(fields(self), state, strict=True):  # type: ignore[arg-type]
+        known = fields(self)  # type: ignore[arg-type]
+        if len(state) > len(known):
+            raise ValueError(f"{type(self).__name__} pickled with fields this tree lacks")
+        for f, value in zip(known, state, strict=False):
             setattr(self, f.name, value)
+        for f in known[len(state):]:  # added since (the rematch): their defaults
+            setattr(self, f.name, f.default)
 
 
 @dataclass(slots=True)
