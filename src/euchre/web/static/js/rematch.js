@@ -91,7 +91,9 @@ export class RematchBox {
 
   /** The table's `rematch` changed (or not): draw it; `at`: when the table arrived. */
   update(offer, at = Date.now()) {
-    if (JSON.stringify(offer ?? null) !== JSON.stringify(this.offer)) this.sent = false;
+    // An answer is taken once the offer shows it (its clock's changes are not an answer).
+    const state = (o) => (o ? `${o.status}|${o.accepted.join(",")}` : "");
+    if (state(offer) !== state(this.offer)) this.sent = false;
     this.offer = offer ?? null;
     this.deadline = at + (offer?.ms_left ?? 0);
     this.draw();
