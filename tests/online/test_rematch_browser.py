@@ -1,6 +1,7 @@
 """A rematch in a real browser at 1366x657, 390x844 and 360x740: Ann (South) and Bob (West)
 with two computers finish a game (played over their seat sockets, then both open the table
-page); Ann presses Rematch; Bob's page shows her offer, who accepted, who is still to answer
+page; while Bob's page is not open Ann's says he left and offers no rematch); Ann presses
+Rematch; Bob's page shows her offer, who accepted, who is still to answer
 and the minute counting down. At one table Bob declines, and both pages say "Bob declined the
 rematch"; at another he accepts, and both pages go to the new table, where each token opens
 its person's new seat (one to the left) with the same computers. Screenshots of each step go
@@ -91,7 +92,12 @@ def test_a_rematch_offered_declined_and_accepted(
 
     # A decline ends it for both, said plainly on both screens.
     table_id, tokens = _finished_table(base_url, seed=width)
-    ann, bob = (_open(c, table_id, t) for c, t in zip(contexts, tokens, strict=True))
+    ann = _open(contexts[0], table_id, tokens[0])
+    # Bob is not at the table (yet): no rematch can be offered, and Ann is told why
+    expect(ann.get_by_role("group", name="Rematch")).to_contain_text(
+        "Bob left the table: a rematch needs everyone who played.")
+    expect(ann.get_by_role("button", name="Rematch", exact=True)).to_be_hidden()
+    bob = _open(contexts[1], table_id, tokens[1])
     rematch = ann.get_by_role("button", name="Rematch", exact=True)
     expect(rematch).to_be_visible()
     expect(ann.locator(GAME_OVER).get_by_role("link", name="Find another game")).to_be_visible()

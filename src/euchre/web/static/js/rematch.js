@@ -56,6 +56,7 @@ export class RematchBox {
     this.offer = null;
     this.deadline = 0; // when the offer runs out (Date.now() time)
     this.sent = false; // an answer is on its way
+    this.gone = []; // the seats of people who played and left the table
     this.followed = false;
     this.timer = null;
     this.change = h("input", { type: "checkbox", id: "rematch-change", name: "partners" });
@@ -89,8 +90,10 @@ export class RematchBox {
     }
   }
 
-  /** The table's `rematch` changed (or not): draw it; `at`: when the table arrived. */
-  update(offer, at = Date.now()) {
+  /** The table's `rematch` changed (or not): draw it; `at`: when the table arrived; `seats`:
+   * the TABLE's seats (a person who played and is gone means no offer can be made). */
+  update(offer, at = Date.now(), seats = []) {
+    this.gone = seats.filter((s) => s.seat !== this.me && (s.replaced || (s.kind === "human" && !s.connected)));
     // An answer is taken once the offer shows it (its clock's changes are not an answer).
     const state = (o) => (o ? `${o.status}|${o.accepted.join(",")}` : "");
     if (state(offer) !== state(this.offer)) this.sent = false;
@@ -113,14 +116,18 @@ export class RematchBox {
     const me = this.me;
     const open = offer?.status === "open";
     const mine = open && offer.people.includes(me) && !offer.accepted.includes(me);
-    this.button.hidden = Boolean(offer) && !mine;
+    const gone = !offer && this.gone.length > 0;
+    this.button.hidden = (Boolean(offer) && !mine) || gone;
     this.button.textContent = offer ? "Accept rematch" : "Rematch";
     this.button.disabled = this.sent;
     this.decline.hidden = !mine;
     this.decline.disabled = this.sent;
-    this.choice.hidden = Boolean(offer);
+    this.choice.hidden = Boolean(offer) || gone;
     this.change.disabled = this.sent;
-    if (!offer) {
+    if (gone) {
+      fill(this.status, `${names(this.gone.map((s) => seatName(s.seat, me)))} left the table: a rematch needs everyone who played.`);
+      fill(this.people);
+    } else if (!offer) {
       fill(this.status, "Play again with the same people: everyone must accept within a minute.");
       fill(this.people);
     } else if (open) {

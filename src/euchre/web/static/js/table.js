@@ -449,7 +449,7 @@ class TablePage {
     }
     this.table = table;
     this.receivedAt = at;
-    this.rematchBox?.update(table.rematch, at);
+    this.rematchBox?.update(table.rematch, at, table.seats);
     this.away = awaySeats(table, at);
     this.pending = false;
     this.error = "";
@@ -899,7 +899,7 @@ class TablePage {
     this.rematchBox?.stop();
     this.rematchBox = new RematchBox(this.me, (message) => this.connection.send(message), (id) => this.followRematch(id));
     this.rematchBox.mount(panel);
-    this.rematchBox.update(this.table.rematch, this.receivedAt);
+    this.rematchBox.update(this.table.rematch, this.receivedAt, this.table.seats);
   }
 
   /** Everyone accepted the rematch: this seat's token opens the person's seat there. */
