@@ -143,7 +143,7 @@ def test_an_online_game_sends_only_documented_messages() -> None:
         client.post(f"/api/tables/{private['id']}/start", json={"token": private["token"]})
         with client.websocket_connect(private["ws"]) as nosy:
             nosy.send_json({"type": "watch", "protocol": 2})
-            assert nosy.receive_json()["code"] == "private"
+            assert nosy.receive_json()["code"] == "no_spectators"
         http, socket = check_everything_sent(client, recording)
     assert http >= 8 and socket > 50
 

@@ -14,6 +14,7 @@ from euchre.game import GameState
 from euchre.table.actor.actor import TableActor, TableDeps
 from euchre.table.actor.delta import Folder
 from euchre.table.actor.fanout import Outgoing
+from euchre.table.actor.kind import TableKind
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
 from euchre.view import HandView
@@ -104,7 +105,7 @@ def visible_cards(game: GameState, seat: int) -> set[int]:
 class Table:
     """Ann (South, the creator) and Bob (West) at an online table with a 30 s clock."""
 
-    def __init__(self, seconds: float = 30.0) -> None:
+    def __init__(self, seconds: float = 30.0, kind: TableKind = ONLINE_KIND) -> None:
         self.registry = MemoryOnlineTables(now=lambda: 0.0)
         opened, self.ann = self.registry.create(
             OnlineOptions(seconds_per_move=seconds, name="Ann"), table_id="on1")
@@ -117,7 +118,7 @@ class Table:
         self.actor = TableActor(
             self.config, TableDeps(
                 scheduler=self.scheduler, pacing=Pacing(bot_delay=1.0, hand_pause=2.0),
-                policy=online_policy(self.config), kind=ONLINE_KIND,
+                policy=online_policy(self.config), kind=kind,
                 bot_factory=lambda level, seed: ScriptBot(level, self.levels),
                 seed_source=lambda: f"online-{next(counter)}"))
 

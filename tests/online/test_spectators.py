@@ -1,6 +1,7 @@
 """Spectators at online tables: a whole game watched over the socket, every message scanned
 for a card no spectator may see and for a trick before the last completed one (table law 11);
-a spectator's move refused; a private table's watch refused; the count shown to players."""
+a spectator's move refused; the watch refused at a table without spectators (code
+``no_spectators``) and let in at an unlisted one that allows them; the count shown to players."""
 
 from __future__ import annotations
 
@@ -153,7 +154,7 @@ def test_a_spectators_move_is_refused_and_changes_nothing() -> None:
     assert table["view"] is None or not any(s == 0 for s, _ in table["view"]["history"])
 
 
-def test_a_private_table_cannot_be_watched() -> None:
+def test_a_table_without_spectators_cannot_be_watched() -> None:
     with TestClient(app()) as client:
         made = open_table(client, spectators=False)
         assert client.get(f"/api/online/{made['id']}").json()["spectators"] is False
@@ -163,10 +164,22 @@ def test_a_private_table_cannot_be_watched() -> None:
             eve.send_json({"type": "action", "action": "pass"})
             not_joined = eve.receive_json()
         bad = client.post("/api/tables", json={"kind": "online", "spectators": "no"})
-    assert refused == {"type": "error", "code": "private",
+    assert refused == {"type": "error", "code": "no_spectators",
                        "message": "this table does not allow spectators: it cannot be watched"}
     assert not_joined["code"] == "not_joined"
     assert bad.status_code == 400 and "spectators must be true or false" in bad.text
+
+
+def test_an_unlisted_table_that_allows_spectators_is_watched_by_its_link() -> None:
+    with TestClient(app()) as client:
+        made = open_table(client, private=True)
+        assert client.get(f"/api/online/{made['id']}").json()["private"] is True
+        with client.websocket_connect(made["ws"]) as eve:
+            eve.send_json({"type": "watch", "protocol": 2})
+            joined = eve.receive_json()
+            snapshot = eve.receive_json()
+    assert joined["type"] == "joined" and joined["seat"] is None
+    assert snapshot["table"]["seat"] is None and snapshot["table"]["view"]["hand"] == []
 
 
 async def test_the_actor_shows_players_the_count_and_spectators_no_hand() -> None:

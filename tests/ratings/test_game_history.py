@@ -36,19 +36,19 @@ def test_your_finished_games_paged_and_a_persons_public_games(db_url: str) -> No
             t0 = time.time()
             # oldest first: a practice game, a public rated online game (Ann West, losing),
             # a private online game, a game still being played, a coin game
+            robots = [("West (easy)", None), ("North (easy)", None), ("East (easy)", None)]
             games = [
-                (stored_game("g-practice", "practice", [("ann_h", ann), ("W", None), ("N", None),
-                                                  ("E", None)], at=t0), [(0, ann)]),
+                (stored_game("g-practice", "practice", [("ann_h", ann), *robots], at=t0),
+                 [(0, ann)]),
                 (stored_game("g-rated", "online", [("bob_h", bob), ("ann_h", ann), ("cyd_h", cyd),
                                              ("dee_h", dee)], at=t0 + 1), [(1, ann)]),
-                (stored_game("g-private", "online", [("ann_h", ann), ("bob_h", bob), ("N", None),
-                                               ("E", None)], private=True, at=t0 + 2),
+                (stored_game("g-private", "online", [("ann_h", ann), ("bob_h", bob),
+                                               *robots[1:]], private=True, at=t0 + 2),
                  [(0, ann)]),
-                (stored_game("g-playing", "online", [("ann_h", ann), ("W", None), ("N", None),
-                                               ("E", None)], finished=False, at=t0 + 3),
+                (stored_game("g-playing", "online", [("ann_h", ann), *robots], finished=False,
+                             at=t0 + 3), [(0, ann)]),
+                (stored_game("g-coin", "practice", [("ann_h", ann), *robots], at=t0 + 4),
                  [(0, ann)]),
-                (stored_game("g-coin", "practice", [("ann_h", ann), ("W", None), ("N", None),
-                                              ("E", None)], at=t0 + 4), [(0, ann)]),
             ]
             for stored, seats in games:
                 await store.save(stored)
@@ -80,7 +80,9 @@ def test_your_finished_games_paged_and_a_persons_public_games(db_url: str) -> No
         assert rated["rating"]["before"] == 1500 and rated["rating"]["after"] < 1500
         assert rated["coins"] is None
         practice = rest["games"][1]
-        assert practice["partner"] == {"name": "N", "computer": True, "bot": False}
+        # a computer has its one name at the table, by its real seat (stored "North (easy)")
+        assert practice["partner"] == {"name": "North (computer)", "computer": True, "bot": False}
+        assert [o["name"] for o in practice["opponents"]] == ["West (computer)", "East (computer)"]
         # Ann's public page: only the public online game, no coins; her rating.
         public = client.get("/api/people/ANN_H/games").json()
         assert public["username"] == "ann_h" and [g["id"] for g in public["games"]] == [

@@ -347,14 +347,14 @@ def _seed_games(db: str, username: str) -> None:
             bob, cyd, dee = [await new_account(engine, n) for n in ("bob_g", "cyd_g", "dee_g")]
             index = PlayerIndex(engine)
             t0 = time.time() - 3600
-            robots = [("West", None), ("North", None), ("East", None)]
+            robots = [("West (easy)", None), ("North (easy)", None), ("East (easy)", None)]
             games = [(stored_game(f"p{i:02}", "practice", [(username, me), *robots],
                                   at=t0 + i), 0) for i in range(11)]
             games.append((stored_game("rated-g", "online", [("bob_g", bob), (username, me),
                                                             ("cyd_g", cyd), ("dee_g", dee)],
                                       at=t0 + 20), 1))
             games.append((stored_game("private-g", "online", [(username, me), ("bob_g", bob),
-                                                              ("North", None), ("East", None)],
+                                                              *robots[1:]],
                                       private=True, at=t0 + 30), 0))
             for stored, seat in games:
                 await store.save(stored)

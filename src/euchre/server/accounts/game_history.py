@@ -22,11 +22,12 @@ from starlette.responses import Response
 
 from ...coins.ledger import Ledger
 from ...errors import RecordError
+from ...hand import SEAT_NAMES
 from ...ratings.model import Rating
 from ...record import GameRecord
 from ...stats.index import PlayedGame
 from ...storage.base import FINISHED, GameStore, StoredGame
-from ...table.actor.seats import Seat, TableConfig
+from ...table.actor.seats import TableConfig
 from ...table.kinds.online import ONLINE
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
@@ -97,9 +98,13 @@ async def _finished(state: RatingsState, store: GameStore, account_id: int, limi
     return found, position
 
 
-def _seat(seat: Seat) -> PlayedSeat:
-    return PlayedSeat(name=seat.name, computer=seat.is_bot() and not seat.is_outside_bot(),
-                      bot=seat.is_outside_bot())
+def _seat(config: TableConfig, index: int) -> PlayedSeat:
+    """Seat ``index`` as the list shows it: a computer by its one name at the table, its real
+    seat ("North (computer)"; stored as "North (easy)", whose level the table shows apart)."""
+    seat = config.seats[index]
+    computer = seat.is_bot() and not seat.is_outside_bot()
+    name = f"{SEAT_NAMES[index]} (computer)" if computer else seat.name
+    return PlayedSeat(name=name, computer=computer, bot=seat.is_outside_bot())
 
 
 def _item(found: _Found, rating: tuple[Rating, Rating] | None, coins: int | None
@@ -119,8 +124,8 @@ def _item(found: _Found, rating: tuple[Rating, Rating] | None, coins: int | None
     ended = dt.datetime.fromtimestamp(stored.updated_at, dt.UTC)
     return PlayedGameItem(
         id=stored.id, finished=ended.isoformat(), kind=found.played.kind, preset=config.preset,
-        seat=seat, partner=_seat(config.seats[(seat + 2) % 4]),
-        opponents=[_seat(config.seats[(seat + 1) % 4]), _seat(config.seats[(seat + 3) % 4])],
+        seat=seat, partner=_seat(config, (seat + 2) % 4),
+        opponents=[_seat(config, (seat + 1) % 4), _seat(config, (seat + 3) % 4)],
         score=score, result=result,  # type: ignore[arg-type]
         rating=None if rating is None else RatingMove(before=rating[0].number,
                                                       after=rating[1].number),

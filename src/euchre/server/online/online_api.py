@@ -25,6 +25,7 @@ from ...broker import BrokerUnavailable
 from ...coins.pots import StakeRefused
 from ...storage.open_tables import MemoryOpenTableStore, OpenTableStore
 from ...table.actor.kind import FinishedTable
+from ...table.actor.seats import TableConfig
 from ...table.kinds.lobby import Lobby
 from ...table.kinds.online import (
     DEFAULT_LEVEL,
@@ -77,6 +78,7 @@ from .lobby_state import (
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
+from .rematch import start_rematch
 
 log = logging.getLogger(__name__)
 
@@ -386,7 +388,8 @@ async def make_parts(site: Site) -> list[object]:
 
 
 async def startup(site: Site) -> None:
-    """Register the online kind (its end takes the game off the lobby); push every change
+    """Register the online kind (its end takes the game off the lobby; its rematch opens a
+    new table, :mod:`.rematch`); push every change
     to the lobby's channel; sweep expired open tables until the site stops."""
     lobby = site[Online].lobby
     lobby.listeners.append(_listener(site))
@@ -394,8 +397,12 @@ async def startup(site: Site) -> None:
     async def off_the_lobby(table: FinishedTable) -> None:
         await lobby.finished(table.id)
 
+    async def rematch(config: TableConfig, order: tuple[int, int, int, int]) -> str:
+        return await start_rematch(site, config, order, lambda table_id: start_game(
+            site, table_id, lambda table: None))  # type: ignore[arg-type]
+
     site.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
-        *ONLINE_KIND.finish, off_the_lobby)))
+        *ONLINE_KIND.finish, off_the_lobby), rematch=rematch))
     site[Background].start(_sweep_forever(lobby))
 
 

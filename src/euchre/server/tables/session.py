@@ -51,6 +51,7 @@ from ..wire.socket import (
     Pace,
     Ping,
     Pong,
+    Rematch,
     Seed,
     ServerMessage,
     Watch,
@@ -418,7 +419,7 @@ async def _watch(s: Session, msg: Watch) -> None:
         return
     if not actor.watchable:
         conn.send(error_message("this table does not allow spectators: it cannot be watched",
-                                code="private"))
+                                code="no_spectators"))
         return
     if not _admitted(conn, actor.id, None):
         return
@@ -497,6 +498,11 @@ async def _pace(s: Session, msg: Pace) -> None:
     await s.actor.set_speed(s.seat, msg.speed)
 
 
+async def _rematch(s: Session, msg: Rematch) -> None:
+    """Offer, accept or decline a rematch at the game's end (``no_rematch`` if refused)."""
+    await s.actor.rematch(s.seat, msg.accept, msg.partners)
+
+
 _ENTRIES = (  # each entry typed on its own: a handler fits its message's type
     handler(Ping, _ping, who="anyone"),
     handler(Watch, _watch, who="anyone"),
@@ -506,6 +512,7 @@ _ENTRIES = (  # each entry typed on its own: a handler fits its message's type
     handler(Hint, _hint),
     handler(Continue, _continue),
     handler(Pace, _pace),
+    handler(Rematch, _rematch),
 )
 
 HANDLERS: dict[type[ClientMessage], Handler] = dict(_ENTRIES)

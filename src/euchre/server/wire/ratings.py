@@ -187,6 +187,8 @@ class PlayedSeat(Struct):
     """Someone at a finished game, as a list of games shows them."""
 
     name: str
+    """The name it had at the table: a person's or an outside bot's own, a computer's by its
+    real seat ("North (computer)")."""
     computer: bool = False
     """A computer player of the site (not a person, nor an outside bot)."""
     bot: bool = False

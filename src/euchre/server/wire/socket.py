@@ -1,6 +1,7 @@
 """The table socket's messages, both directions (documented in ``/asyncapi.json``).
 
-A client sends ``join`` (or ``watch``), ``action``, ``seed``, ``hint`` or ``ping``; the
+A client sends ``join`` (or ``watch``), ``action``, ``seed``, ``hint``, ``continue``,
+``pace``, ``rematch`` or ``ping``; the
 server answers with ``joined``, ``snapshot``, ``event``, ``hint``, ``pong`` or ``error``.
 ``joined``, ``snapshot``, ``event`` and ``also_open``, the events and the table snapshot are
 the table layer's own types (:mod:`euchre.table.actor.wire`), re-exported here: the table builds
@@ -29,6 +30,7 @@ from ...table.actor.wire import (  # what the table sends: its own types, define
     HandOverEvent,
     Joined,
     PresenceEvent,
+    RematchEvent,
     ReplacedEvent,
     SeatNumber,
     ServerMessage,
@@ -69,6 +71,8 @@ __all__ = [
     "Ping",
     "Pong",
     "PresenceEvent",
+    "Rematch",
+    "RematchEvent",
     "ReplacedEvent",
     "SeatNumber",
     "Seed",
@@ -189,16 +193,32 @@ class Pace(ClientMessage, tag="pace"):
     }
 
 
+class Rematch(ClientMessage, tag="rematch"):
+    """After the game: offer a rematch or accept the one offered (``accept`` true), or
+    decline it (false); ``partners`` is an offer's choice of seats."""
+
+    accept: bool
+    """Yes (offer, or accept the offer) or no (decline it: the offer ends for everyone)."""
+    partners: Literal["keep", "change"] = "keep"
+    """When offering: ``keep`` (partners stay; everyone moves one seat to the left) or
+    ``change`` (West and North swap seats: new partners). Ignored when answering."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "accept": 'rematch needs "accept": true (offer or accept) or false (decline)',
+        "partners": 'rematch "partners" is "keep" or "change"',
+    }
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Continue,
-                                                   Pace, Ping)
+                                                   Pace, Rematch, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Ping
+_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Rematch | Ping
 
 
 _DECODER = msgspec.json.Decoder(_ANY_CLIENT)
@@ -270,11 +290,13 @@ class ErrorMessage(ServerMessage, tag="error"):
     """A refused message (nothing changed)."""
 
     code: str
-    """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``, ``private``,
+    """``bad_message``, ``bad_token``, ``not_joined``, ``spectator``,
+    ``no_spectators`` (a ``watch`` at a table that does not allow spectators),
     ``illegal``, ``bad_seed``, ``no_table``, ``hint_unavailable``, ``too_many``,
     ``table_stopped``, ``replaced`` (the seat's person left: a computer plays it),
     ``not_stored`` (the database did not answer: the move was not made, try again),
     ``revoked`` (an outside bot's token was revoked: the socket closes with 4401),
+    ``no_rematch`` (a ``rematch`` refused: the game is not over, no offer, it ended),
     ``unavailable``, ``internal``, ``rate_limited`` (more messages than the socket's rate: the
     socket is then closed with 4429)."""
     message: str

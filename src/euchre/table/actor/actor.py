@@ -30,7 +30,7 @@ from typing import Any
 from ... import actions as A
 from ...actions import Action, ActionError, parse_action
 from ...bots import make as make_bot
-from ...errors import IllegalActionError
+from ...errors import DomainError, IllegalActionError
 from ...game import GameState
 from ...record import GameRecord
 from ...shuffle import commitment
@@ -53,6 +53,8 @@ from .commands import (
     Leave,
     Move,
     PrepareTimeout,
+    RematchAnswer,
+    RematchDue,
     ReplaceSeat,
     SetSpeed,
     Stop,
@@ -82,10 +84,12 @@ from .kind import PRACTICE, TableKind, TableObserver, TurnPolicy
 from .logcontext import TABLE_ID
 from .moves import last_summary, move_events
 from .outbox import Outbox
-from .pacing import SPEEDS
+from .pacing import SPEEDS, TimerHandle
 from .presence import AWAY_TOO_LONG, LEFT, Presence, SpectatorCount
 from .presence import SPECTATOR_COUNT_EVERY as SPECTATOR_COUNT_EVERY  # re-exported
 from .records import game_record, public_record
+from .rematch import EXPIRED, KEEP, REFUSED, STARTED, RematchError, RematchTracker, rematch_order
+from .rematch import LEFT as LEFT_TABLE
 from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
 from .snapshot import Snapshots
@@ -183,11 +187,14 @@ class TableActor:
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         self._summary = last_summary(self.game, self._shuffle)
+        self._rematch = RematchTracker()  # in memory only (rematch.py): not stored
+        self._rematch_timer: TimerHandle | None = None
         self._kept: _Kept | None = None  # the decisions last kept (self._keep)
         self._outbox: Outbox[_Kept] = Outbox(
             self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
             frame=lambda version: self._frames.make(version, self.game, self._shuffle,
-                                                    self._summary, self.closed),
+                                                    self._summary, self.closed,
+                                                    self._rematch.offer),
             keep=self._keep, go_back=self._go_back,
             fenced_out=self._fenced_out)
 
@@ -242,6 +249,8 @@ class TableActor:
         ``reason`` (the table can be loaded again later)."""
         self._stopping = True
         self._agenda.cancel()
+        if self._rematch_timer is not None:
+            self._rematch_timer.cancel()
         self._audience.cancel()
         self._computers.drop()
         if self.running:
@@ -295,6 +304,13 @@ class TableActor:
         """The person at a practice table chose the computers' ``speed`` (from the next
         pause on); :class:`TableError` where the speed is not the person's to change."""
         await self._input(lambda done: SetSpeed(seat, speed, done))
+
+    async def rematch(self, seat: int, accept: bool, partners: str = KEEP) -> None:
+        """The person at ``seat`` offers a rematch or accepts the one offered (``accept``),
+        or declines it; ``partners`` (``keep`` or ``change``) is an offer's choice of seats.
+        :class:`TableError` (nothing changes) if refused: the game is not over, the seat
+        is not a person's, the offer ended."""
+        await self._input(lambda done: RematchAnswer(seat, accept, partners, done))
 
     async def _input(self, make: Callable[[asyncio.Future[None]], Command]) -> None:
         self._check_open()
@@ -559,6 +575,7 @@ class TableActor:
                 self._outbox.noted(changed)
             case Leave(subscriber=sub):
                 self._outbox.noted(self._audience.leave(sub))
+                self._rematch_left(sub.seat)
             case CountSpectators():
                 self._audience.count_due()
             case Contribute(seat=seat, hand_number=number, seed=seed, done=done):
@@ -578,6 +595,17 @@ class TableActor:
             case SetSpeed(seat=seat, speed=speed, done=done):
                 self._on_pace(seat, speed)
                 self._outbox.answer(done, None)
+            case RematchAnswer(seat=seat, accept=accept, partners=partners, done=done):
+                await self._on_rematch(seat, accept, partners)
+                self._outbox.answer(done, None)
+            case RematchDue():
+                offer = self._rematch.offer
+                if offer is not None and offer.is_open:
+                    if self.scheduler.now() < offer.ends_at:  # (a timer a little early)
+                        self._rematch_timer = self.scheduler.call_later(
+                            offer.ends_at - self.scheduler.now(), self._rematch_due)
+                    else:
+                        self._rematch_shown(self._rematch.end(EXPIRED))
             case Close(reason=reason, done=done):
                 if self.closed is None and not self.game.is_over:
                     self.closed = reason
@@ -803,6 +831,76 @@ class TableActor:
             self.on_stale(self.id)
         else:
             self._stopper = asyncio.ensure_future(self.stop(NOT_OURS))
+
+    # -- a rematch (rematch.py) ----------------------------------------------------------
+
+    async def _on_rematch(self, seat: int, accept: bool, partners: str) -> None:
+        self._check_person(seat)
+        start = self.kind.rematch
+        if start is None:
+            raise RematchError("a rematch is offered at tables with other people")
+        if not self.game.is_over:
+            raise RematchError("the game is not over: a rematch is offered at its end")
+        rematch, seats = self._rematch, self.config.seats
+        offer = rematch.offer
+        if offer is None:
+            if not accept:
+                raise RematchError("nobody has offered a rematch")
+            if any(s.is_outside_bot() for s in seats):
+                raise RematchError("an outside bot played here: a rematch is for people "
+                                   "and the site's computers")
+            people = tuple(i for i in range(4) if not seats[i].is_bot())
+            connected = self._audience.connected()
+            absent = {i: seats[i].name for i in people
+                      if i in self.replaced or not connected[i]}
+            event = rematch.make(seat, partners, people, self.scheduler.now(), absent)
+            self._rematch_timer = self.scheduler.call_later(
+                rematch.offer.ends_at - self.scheduler.now(),  # type: ignore[union-attr]
+                self._rematch_due)
+        else:
+            event = rematch.answer(seat, accept)
+        events = [event]
+        if rematch.all_accepted():
+            events.append(await self._start_rematch(start))
+        self._rematch_shown(*events)
+
+    async def _start_rematch(self, start: Any) -> Any:
+        """The new table, opened by the kind's hook: the event that says it started, or
+        why it could not (nothing else changes here)."""
+        offer = self._rematch.offer
+        assert offer is not None
+        try:
+            table = await start(self.config, rematch_order(offer.partners))
+        except DomainError as e:
+            return self._rematch.end(REFUSED, message=f"The rematch could not start: {e.message}")
+        except Exception:
+            log.exception("table %s: the rematch could not start", self.id)
+            return self._rematch.end(REFUSED, message="The rematch could not start (a server "
+                                                      "error): find another game")
+        return self._rematch.end(STARTED, table=table)
+
+    def _rematch_left(self, seat: int | None) -> None:
+        """A connection closed: if it was a person's last one, an open offer ends."""
+        offer = self._rematch.offer
+        if seat is None or offer is None or not offer.is_open or seat not in offer.people \
+                or self._audience.connected()[seat]:
+            return
+        self._rematch_shown(self._rematch.end(LEFT_TABLE, seat=seat))
+
+    def _rematch_due(self) -> None:
+        self._post(RematchDue())
+
+    def _rematch_shown(self, *events: Any) -> None:
+        """Hold a rematch's events (a connection fact, not a decision: shown even if its
+        save fails); an ended offer's timer is stopped."""
+        bodies = [e for e in events if e is not None]
+        offer = self._rematch.offer
+        if offer is not None and not offer.is_open and self._rematch_timer is not None:
+            self._rematch_timer.cancel()
+            self._rematch_timer = None
+        if bodies:
+            self._outbox.hold(bodies)
+            self._outbox.noted(True)
 
     # -- away and replaced -----------------------------------------------------------------
 

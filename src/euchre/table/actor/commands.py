@@ -128,6 +128,22 @@ class Close:
 
 
 @dataclass
+class RematchAnswer:
+    """The person at ``seat`` offers or accepts a rematch (``accept``), or declines it;
+    ``partners`` is the offer's choice of seats (``keep`` or ``change``)."""
+
+    seat: int
+    accept: bool
+    partners: str
+    done: asyncio.Future[None]
+
+
+@dataclass
+class RematchDue:
+    """The rematch offer's minute may be over."""
+
+
+@dataclass
 class CountSpectators:
     """Time to publish the spectator count that was held back."""
 
@@ -144,7 +160,8 @@ class Stop:
 
 
 Command = (Move | BotTurn | Deadline | PrepareTimeout | DealNext | Enter | Leave | Close | Stop
-           | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed)
+           | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed | RematchAnswer
+           | RematchDue)
 """Any input of a table."""
 
 GATHER_MOST = 32
@@ -161,7 +178,8 @@ def waiter(cmd: Command) -> asyncio.Future[Any] | None:
     """The future that answers whoever waits for ``cmd``, if anyone does."""
     match cmd:
         case Move(done=done) | GoOn(done=done) | SetSpeed(done=done) | Enter(done=done) \
-                | Contribute(done=done) | Close(done=done) | Stop(done=done):
+                | Contribute(done=done) | Close(done=done) | Stop(done=done) \
+                | RematchAnswer(done=done):
             return done
         case ReplaceSeat(done=replaced):
             return replaced

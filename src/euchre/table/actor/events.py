@@ -9,11 +9,15 @@ the table right after it. What each reader may see of them is decided by
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from ...cards import suit_text
 from ...game import GameState
 from ...hand import HandState
 from .wire import EventBody, HandSummary, NextCommitment, kind_of
+
+if TYPE_CHECKING:
+    from .rematch import Offer
 
 DEAL = "deal"
 """A hand was dealt: ``dealer``, ``hand_number``, ``commitment`` (SHA-256 of the seed),
@@ -40,6 +44,9 @@ REPLACED = "replaced"
 they left; ``away``: gone past the grace), ``level``."""
 SPECTATORS = "spectators"
 """A spectator started or stopped watching: ``count``, how many watch now."""
+REMATCH = "rematch"
+"""A rematch was offered, answered or ended: ``status``, ``seat``, ``table`` (the TABLE's
+``rematch`` holds the offer)."""
 
 
 class _Pickled:
@@ -53,8 +60,13 @@ class _Pickled:
         return [getattr(self, f.name) for f in fields(self)]  # type: ignore[arg-type]
 
     def __setstate__(self, state: list[object]) -> None:
-        for f, value in zip(fields(self), state, strict=True):  # type: ignore[arg-type]
+        known = fields(self)  # type: ignore[arg-type]
+        if len(state) > len(known):
+            raise ValueError(f"{type(self).__name__} pickled with fields this tree lacks")
+        for f, value in zip(known, state, strict=False):
             setattr(self, f.name, value)
+        for f in known[len(state):]:  # added since (the rematch): their defaults
+            setattr(self, f.name, f.default)
 
 
 @dataclass(slots=True)
@@ -87,6 +99,8 @@ class Frame(_Pickled):
     """(seat, time) when each away person's grace runs out."""
     replacement_level: str = "expert"
     """The level of the computer that takes over a seat."""
+    rematch: Offer | None = None
+    """The rematch offered since the game ended, if any."""
 
 
 @dataclass(slots=True)

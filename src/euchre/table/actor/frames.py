@@ -15,6 +15,7 @@ from .agenda import Agenda
 from .audience import Audience
 from .dealing import Shuffle
 from .events import Frame
+from .rematch import Offer
 from .wire import HandSummary, NextCommitment
 
 
@@ -37,9 +38,10 @@ class Frames:
         self._next_seed = ""  # the seed self._next commits to
 
     def make(self, version: int, game: GameState, shuffle: Shuffle,
-             summary: HandSummary | None, closed: str | None) -> Frame:
+             summary: HandSummary | None, closed: str | None,
+             rematch: Offer | None = None) -> Frame:
         """The table at ``version``: ``game`` dealt from ``shuffle``, the last finished
-        hand's ``summary``, and why it was ``closed`` (None: open)."""
+        hand's ``summary``, why it was ``closed`` (None: open) and the ``rematch`` offered."""
         current = game.current
         seeds = shuffle.seeds
         seed = seeds[-1] if seeds else ""
@@ -62,6 +64,7 @@ class Frames:
             next_commitment=(None if game.is_over or closed is not None
                              else self._next_commitment(
                                  len(game.hands) + (current is not None) + 1, shuffle)),
+            rematch=rematch,
         )
 
     def _current_commitment(self, seed: str) -> str:

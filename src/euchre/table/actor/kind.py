@@ -96,6 +96,13 @@ ReplaceHook = Callable[[FinishedTable, int, str], Awaitable[None]]
 table is saved), with the seat and why (``left`` or ``away``): e.g. charge a leaving fee."""
 
 
+RematchHook = Callable[[Any, tuple[int, int, int, int]], Awaitable[str]]
+"""Starts a rematch of a finished table: given its :class:`~euchre.table.actor.seats.TableConfig`
+and, for each new seat, the seat its player had, opens the new table and answers its id;
+a refusal (a stake someone cannot cover) is a :class:`~euchre.errors.DomainError` whose
+message says why."""
+
+
 def no_policy(config: Any) -> TurnPolicy:
     """No turn deadlines (practice tables)."""
     return TurnPolicy()
@@ -125,6 +132,8 @@ class TableKind:
     """Run when a computer takes over a person's seat (see :data:`ReplaceHook`)."""
     replacement_level: str = "expert"
     """The computer level that takes over a seat whose person left."""
+    rematch: RematchHook | None = None
+    """Starts a rematch once its people all accepted (None: no rematch at this kind)."""
 
 
 PRACTICE_KIND = TableKind(PRACTICE, hints=True)

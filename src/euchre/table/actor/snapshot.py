@@ -202,6 +202,7 @@ class Snapshots:
             clock_played=clock_played,
             extra=extra,
             spectators=frame.spectators,
+            rematch=frame.rematch.wire(now) if frame.rematch is not None else None,
         )
 
     def _seat_infos(self, config: TableConfig, frame: Frame, now: float, over: bool

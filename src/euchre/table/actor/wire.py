@@ -160,6 +160,32 @@ class FirstDraw(Struct):
     cards: list[DrawnCard]
 
 
+class RematchState(Struct):
+    """A rematch offered at the end of the game, as it stands (docs/protocol.md)."""
+
+    status: Literal["open", "started", "declined", "left", "expired", "refused"]
+    """``open``: answers awaited; ``started``: the new table is ``table``; else how it
+    ended: someone declined, someone left the table, no answer in time, or the new table
+    could not start (``message`` says why)."""
+    by: SeatNumber
+    """Who offered."""
+    partners: Literal["keep", "change"]
+    """``keep``: partners stay, everyone moves one seat to the left; ``change``: West and
+    North swap seats."""
+    people: list[SeatNumber]
+    """The seats whose people must accept (computers come back by themselves)."""
+    accepted: list[SeatNumber]
+    """Those who accepted."""
+    ms_left: Annotated[int, Meta(ge=0)]
+    """Milliseconds left to answer (0 once it ended)."""
+    seat: SeatNumber | None = None
+    """Who declined or left."""
+    table: str | None = None
+    """The new table's id (``started``): each person's seat token opens their new seat."""
+    message: str | None = None
+    """Why the new table could not start (``refused``), e.g. a stake someone cannot cover."""
+
+
 class TableSnapshot(Struct, omit_defaults=True):
     """One seat's table (TABLE in docs/protocol.md)."""
 
@@ -193,6 +219,8 @@ class TableSnapshot(Struct, omit_defaults=True):
     snapshots only; events say it with ``timed_out``)."""
     extra: dict[str, Any] | None = None
     """Settings of the kind (a coin table's stake, an online table's clock)."""
+    rematch: RematchState | None = None
+    """A rematch offered since the game ended (absent: none)."""
 
 
 # -- the events -----------------------------------------------------------------------------
@@ -287,13 +315,25 @@ class SpectatorsEvent(EventBody, tag="spectators", frozen=True):
     count: Annotated[int, Meta(ge=0)]
 
 
+class RematchEvent(EventBody, tag="rematch", frozen=True, omit_defaults=True):
+    """A rematch was offered (``open``), accepted, declined, left, ran out (``expired``),
+    refused, or started; the TABLE's ``rematch`` has the offer as it stands."""
+
+    status: Literal["open", "accepted", "declined", "left", "expired", "refused", "started"]
+    seat: SeatNumber | None = None
+    """Whose answer or leaving it was."""
+    table: str | None = None
+    """The new table (``started``)."""
+
+
 EVENTS: tuple[type[EventBody], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
                                        GameOverEvent, ClosedEvent, PresenceEvent, AwayEvent,
-                                       BackEvent, ReplacedEvent, SpectatorsEvent)
+                                       BackEvent, ReplacedEvent, SpectatorsEvent, RematchEvent)
 """Every event kind."""
 
 TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
-    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent
+    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent | \
+    RematchEvent
 """The schema of an event body."""
 
 

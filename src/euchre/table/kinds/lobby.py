@@ -407,6 +407,21 @@ class Lobby:
                 await self._announce(None, table_id, "finished")
                 return
 
+    async def add_started_soon(self, table: OpenTable) -> None:
+        """Keep ``table``, its people seated already (a rematch's), unannounced: its caller
+        starts it at once (:meth:`start`), and the start is what the lobbies are told."""
+        await self.store.add(_row(table, self.now()))
+
+    async def drop(self, table_id: str) -> None:
+        """Forget a table whose start failed (a rematch's: nobody waits at it)."""
+        for _ in range(RETRIES):
+            row = await self.store.get(table_id)
+            if row is None:
+                return
+            if await self.store.delete(table_id, row.version):
+                await self._announce(None, table_id, "expired")
+                return
+
     async def leave(self, table_id: str, token: Any) -> tuple[OpenTable, int]:
         """Give up the seat ``token`` holds before the start; the table (a quick table
         left empty is gone) and the seat."""

@@ -164,7 +164,7 @@ export class TableConnection {
         break;
       case "error": {
         // "replaced": this seat's person left; a computer plays it to the end.
-        const fatal = ["no_table", "bad_token", "private", "replaced", "old_protocol"].includes(message.code);
+        const fatal = ["no_table", "bad_token", "no_spectators", "replaced", "old_protocol"].includes(message.code);
         if (fatal) this.closed = true;
         this.handlers.onError?.(message.message, fatal, message.code);
         break;

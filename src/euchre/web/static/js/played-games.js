@@ -15,9 +15,9 @@ function humanise(name) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** "Bob", "North (computer)", "annbot (bot)". */
+/** "Bob", "North (computer)" (the server names a computer as the table did), "annbot (bot)". */
 function who(seat) {
-  return seat.computer ? `${seat.name} (computer)` : seat.bot ? `${seat.name} (bot)` : seat.name;
+  return seat.bot ? `${seat.name} (bot)` : seat.name;
 }
 
 function signedNumber(n) {

@@ -20,6 +20,7 @@ import { factRows, hintContent, stripParts } from "./side.js";
 import { MY_ACCOUNT, forgetSeat, rememberFinished, rememberSeat, seatToken } from "./storage.js";
 import { offerNextSteps } from "./my-games.js";
 import { ratingChangeSection } from "./rating-change.js";
+import { RematchBox, rematchEventText } from "./rematch.js";
 import { playSound, showSoundState } from "./sound.js";
 import { TRICK_HOLD_MS, TRICK_SWEEP_MS, currentPlays, lastTrickPlays, renderTrick } from "./trick.js";
 import { cardName } from "./cards.js";
@@ -122,7 +123,7 @@ function noSuchTable(main) {
 
 /**
  * Watch a table from no seat in `main`; `onGone(code, message)` is called when the socket
- * says the table cannot be watched ("private", "no_table"). Returns a function that stops.
+ * says the table cannot be watched ("no_spectators", "no_table"). Returns a function that stops.
  */
 export function watchTable(main, tableId, onGone) {
   const page = new TablePage(main, tableId, null, { onGone });
@@ -177,7 +178,7 @@ class TablePage {
         if (code === "bad_seed") this.fairDeal?.refused();
         else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
         else if (code === "no_table" && !this.watching && onMissing && !this.table) onMissing();
-        else if (this.watching && this.onGone && (code === "private" || code === "no_table")) this.onGone(code, message);
+        else if (this.watching && this.onGone && (code === "no_spectators" || code === "no_table")) this.onGone(code, message);
         else this.showError(message, fatal);
       },
       onState: (state) => this.setConnected(state === "open"),
@@ -197,6 +198,7 @@ class TablePage {
 
   stop() {
     clearTimeout(this.held?.timer);
+    this.rematchBox?.stop();
     this.connection.close();
     clearInterval(this.clockTimer);
     clearInterval(this.awayTimer);
@@ -447,6 +449,7 @@ class TablePage {
     }
     this.table = table;
     this.receivedAt = at;
+    this.rematchBox?.update(table.rematch, at, table.seats);
     this.away = awaySeats(table, at);
     this.pending = false;
     this.error = "";
@@ -520,6 +523,8 @@ class TablePage {
       case "replaced":
         if (event.seat === me && !this.left) this.left = { reason: event.reason };
         return presenceEventText(event, me);
+      case "rematch":
+        return rematchEventText(event, table.rematch, me);
       default:
         return presenceEventText(event, me) ?? "";
     }
@@ -871,6 +876,7 @@ class TablePage {
         onAgain: () => this.playAgain(),
         verify: verifySection(this.gameId, { onRecord: () => this.downloadRecord(), keyPrefix: "panel" }),
       });
+      this.mountRematch(panel);
     }
     // A rated game's panel shows each person's rating before and after.
     if (panel && table.game_over && table.extra?.rated) {
@@ -885,6 +891,21 @@ class TablePage {
     fill(this.overlay, panel);
     this.overlay.classList.toggle("game-over", Boolean(over));
     this.page.classList.toggle("game-over", Boolean(over));
+  }
+
+  /** At an online table, the game-over panel offers a rematch (rematch.js). */
+  mountRematch(panel) {
+    if (this.table.kind !== "online" || this.left || this.me === null) return;
+    this.rematchBox?.stop();
+    this.rematchBox = new RematchBox(this.me, (message) => this.connection.send(message), (id) => this.followRematch(id));
+    this.rematchBox.mount(panel);
+    this.rematchBox.update(this.table.rematch, this.receivedAt, this.table.seats);
+  }
+
+  /** Everyone accepted the rematch: this seat's token opens the person's seat there. */
+  followRematch(tableId) {
+    if (this.token) rememberSeat(tableId, this.token);
+    navigate(`/table/${encodeURIComponent(tableId)}`);
   }
 
   /** The last hand's result shows while it holds the table. */

@@ -1,6 +1,6 @@
 // The watch page, /watch/{id}: a table seen from no seat (a spectator). Before the socket it
 // asks the online list how the table stands, so it can say why there is nothing to watch yet:
-// private to spectators, cancelled, not found, or not started (then it offers to wait, and
+// closed to spectators, cancelled, not found, or not started (then it offers to wait, and
 // starts watching when the game starts: the table's waiting-page socket /ws/online/{id}
 // pushes the start, no polling).
 
@@ -52,7 +52,7 @@ class WatchPage {
 
   /** What to show for the table's listing (null: none listed; the socket has the last word). */
   decide(table, first) {
-    if (table?.spectators === false) return this.private();
+    if (table?.spectators === false) return this.noSpectators();
     if (table?.status === "cancelled") {
       return this.notice("This table was cancelled", "Its creator cancelled it before the game started.");
     }
@@ -67,11 +67,11 @@ class WatchPage {
     this.stopTable = watchTable(this.main, this.tableId, (code) => this.gone(code));
   }
 
-  /** The socket refused: private, or no such table (perhaps one not started yet). */
+  /** The socket refused: no spectators allowed, or no such table (perhaps one not started yet). */
   async gone(code) {
     this.stopTable?.();
     this.stopTable = null;
-    if (code === "private") return this.private();
+    if (code === "no_spectators") return this.noSpectators();
     const table = await onlineTable(this.tableId).catch(() => null);
     if (this.stopped) return;
     if (table?.status === "open") return this.offerToWait(table);
@@ -79,7 +79,7 @@ class WatchPage {
     this.notice("No table here", "There is no table with that id to watch: it may have ended long ago, or the link is wrong.");
   }
 
-  private() {
+  noSpectators() {
     this.notice("This table does not allow spectators", "Its players chose to play without spectators, so it cannot be watched.");
   }
 
