@@ -3,11 +3,11 @@
 The doc holds three fenced lists, each after a marker line: ``<!-- layers: euchre -->`` (the
 packages of ``euchre``), ``<!-- layers: euchre.server -->`` (the server's subpackages and
 top modules) and ``<!-- layers: euchre.table -->`` (the table's rooms). A line that starts
-in the first column is a layer: its names come before the first run of two spaces, joined by
-``|``; the rest, and the indented lines after it, describe it. The lists must name the same
-layers in the same order as the layers contracts in
-``pyproject.toml``, every package (and every server or table subpackage and module) on disk
-must be in them, and a subpackage's description must name exactly the modules it holds.
+in the first column is a layer: its names come before the first run of two spaces, joined
+by ``|``; the rest, and the indented lines after it, describe it. The lists must name the
+same layers in the same order as the layers contracts in ``pyproject.toml``, every package
+(and every server or table subpackage and module) on disk must be in them, and a
+subpackage's description must name exactly the modules it holds.
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ import pytest
 
 from euchre.game import GameState
 from euchre.rules import Rules
-from euchre.table.actor.audience import Audience
+from euchre.table.actor.audience import Audience, Said
+from euchre.table.actor.commands import AwayDue, Command, CountSpectators
 from euchre.table.actor.errors import SeatReplaced
 from euchre.table.actor.events import Frame
 from euchre.table.actor.fanout import Fanout, Outgoing
@@ -47,7 +48,8 @@ class Conn:
 
 
 class Room:
-    """An audience with its parts, recording the events it holds."""
+    """An audience with its parts, holding the events it yields as the table's loop does,
+    and recording what its timers post to the table's queue."""
 
     def __init__(self, grace: float | None = 30.0, **presence: object) -> None:
         self.sched = ManualScheduler()
@@ -58,11 +60,25 @@ class Room:
         # The tables drawn: a stand-in (what a join is sent is the fanout's to test).
         self.fanout = Fanout("room", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
             table_id="room", seat=seat, version=frame.version), 64, self.sched.now)
-        self.people = Presence(self.sched, lambda s, g: self.due.append((s, g)), **presence)  # type: ignore[arg-type]
-        self.count = SpectatorCount(self.sched, self.count_due)
+        self.people = Presence(self.sched, self.post, **presence)  # type: ignore[arg-type]
+        self.count = SpectatorCount(self.sched, self.post)
         self.grace = grace
-        self.audience = Audience(SEATS, self.fanout, self.people, self.count, hold=self.hold,
-                                 shown_count=lambda: self.shown, grace=self.grace_of)
+        self.computers = {i for i, seat in enumerate(SEATS) if seat.is_bot()}
+        self.audience = Audience(SEATS, self.fanout, self.people, self.count, self.computers)
+
+    def post(self, cmd: Command) -> None:
+        if isinstance(cmd, AwayDue):
+            self.due.append((cmd.seat, cmd.generation))
+        elif isinstance(cmd, CountSpectators):
+            self.count_due()
+
+    def said(self, said: Said) -> bool:
+        while True:
+            try:
+                events = next(said)
+            except StopIteration as end:
+                return bool(end.value)
+            self.hold(events)
 
     def hold(self, events: list[EventBody]) -> None:
         self.held.extend(events)
@@ -73,11 +89,20 @@ class Room:
     def count_due(self) -> None:
         self.counts_due += 1
 
-    def grace_of(self, seat: int) -> float | None:
-        return None if SEATS[seat].is_bot() else self.grace
+    def grace_of(self, seat: int | None) -> float | None:
+        return None if seat is None or SEATS[seat].is_bot() else self.grace
 
     def join(self, conn: Conn) -> bool:
-        return self.audience.join(conn, None, FRAME)
+        return self.said(self.audience.join(conn, None, FRAME, None, self.shown))
+
+    def leave(self, conn: Conn) -> bool:
+        return self.said(self.audience.leave(conn, self.grace_of(conn.seat), self.shown))
+
+    def resume(self, grace: float | None) -> bool:
+        return self.said(self.audience.resume(grace))
+
+    def count_now(self) -> bool:
+        return self.said(self.audience.count_due(self.shown))
 
 
 def test_a_seats_connections_make_its_presence_and_its_first_join_is_worth_a_save() -> None:
@@ -89,11 +114,11 @@ def test_a_seats_connections_make_its_presence_and_its_first_join_is_worth_a_sav
     assert not room.join(two)  # a second window: nothing changes
     assert room.held == [PresenceEvent(seat=0, connected=True)]
     assert room.audience.subscribed == 2 and room.people.seen == {0}
-    assert not room.audience.leave(one)  # the other window is still open
-    assert room.audience.leave(two)
+    assert not room.leave(one)  # the other window is still open
+    assert room.leave(two)
     assert room.held[-2:] == [PresenceEvent(seat=0, connected=False),
                               AwayEvent(seat=0, ms_left=30_000)]
-    assert not room.audience.leave(two)  # already gone: nothing
+    assert not room.leave(two)  # already gone: nothing
 
 
 def test_connected_is_presences_rule_for_every_mix_of_connections_and_take_overs() -> None:
@@ -119,7 +144,7 @@ def test_the_grace_runs_on_the_fake_clock_and_coming_back_ends_it() -> None:
     room = Room()
     conn = Conn(2)
     room.join(conn)
-    room.audience.leave(conn)
+    room.leave(conn)
     assert room.people.seconds_left(2) == 30.0
     room.sched.advance(10.0)
     again = Conn(2)
@@ -128,7 +153,7 @@ def test_the_grace_runs_on_the_fake_clock_and_coming_back_ends_it() -> None:
     assert room.people.away == {}
     room.sched.advance(30.0)
     assert room.due == []  # the grace ended when they came back
-    room.audience.leave(again)
+    room.leave(again)
     room.sched.advance(30.0)
     assert len(room.due) == 1 and room.people.is_due(*room.due[0])
 
@@ -137,7 +162,7 @@ def test_no_grace_where_none_applies() -> None:
     room = Room(grace=None)  # a practice table, or a game over
     conn = Conn(0)
     room.join(conn)
-    assert room.audience.leave(conn)  # the presence changed
+    assert room.leave(conn)  # the presence changed
     assert room.held[-1] == PresenceEvent(seat=0, connected=False)
     assert room.people.away == {} and room.sched.pending == 0
 
@@ -160,7 +185,7 @@ def test_a_replaced_seat_is_refused_and_its_windows_released() -> None:
 def test_resumed_people_not_connected_are_away_with_the_grace_they_had_left() -> None:
     room = Room(seen=[0, 2], away_left={0: 12.5})
     room.join(Conn(2))
-    room.audience.resume(30.0)
+    room.resume(30.0)
     assert room.held[-1] == AwayEvent(seat=0, ms_left=12_500)
     assert room.people.seconds_left(0) == 12.5 and 2 not in room.people.away
 
@@ -175,15 +200,15 @@ def test_the_spectator_count_is_published_at_once_then_at_most_once_a_second() -
     assert room.held == [SpectatorsEvent(count=1)]  # held back
     room.sched.advance(SPECTATOR_COUNT_EVERY)
     assert room.counts_due == 1
-    room.audience.count_due()  # the table's queue handles it
+    room.count_now()  # the table's queue handles it
     assert room.held[-1] == SpectatorsEvent(count=3)
-    room.audience.leave(third)
-    room.audience.leave(second)
+    room.leave(third)
+    room.leave(second)
     room.sched.advance(SPECTATOR_COUNT_EVERY)
     room.join(Conn(None))  # back to 2 before the count was due
-    room.audience.count_due()
+    room.count_now()
     assert room.held[-1] == SpectatorsEvent(count=2)
-    room.audience.leave(first)  # held back again
+    room.leave(first)  # held back again
     room.audience.cancel()  # the table stops
     room.sched.advance(10 * SPECTATOR_COUNT_EVERY)
     assert room.counts_due == 2  # a cancelled audience is never due again

@@ -118,7 +118,7 @@ async def test_a_discard_is_shown_in_full_to_its_seat_only() -> None:
     for sub in seats:
         fanout.subscribers.append(sub)
     body = ActionEvent(seat=2, action="discard 9H")
-    actor._outbox.hold([body])
+    actor._hold([body])
     actor._outbox.show()
     texts = {sub.seat: sub.texts()[-1]["event"]["action"] for sub in seats}
     assert texts == {0: "discard", 1: "discard", 2: "discard 9H", 3: "discard", None: "discard"}

@@ -15,7 +15,7 @@ from euchre.rules import Rules
 from euchre.shuffle import commitment, deck_from_seed
 from euchre.table.actor import frames as frames_module
 from euchre.table.actor.agenda import Agenda
-from euchre.table.actor.audience import Audience
+from euchre.table.actor.audience import Audience, Said
 from euchre.table.actor.dealing import Shuffle
 from euchre.table.actor.events import Frame
 from euchre.table.actor.fanout import Fanout, Outgoing
@@ -47,10 +47,10 @@ class Table:
         self.held: list[EventBody] = []
         fanout = Fanout("f", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
             table_id="f", seat=seat, version=frame.version), 64, lambda: 0.0)
-        self.people = Presence(self.sched, lambda seat, generation: None)
+        self.people = Presence(self.sched, lambda cmd: None)
         self.audience = Audience(SEATS, fanout, self.people,
-                                 SpectatorCount(self.sched, lambda: None), hold=self.held.extend,
-                                 shown_count=lambda: 0, grace=lambda seat: 30.0)
+                                 SpectatorCount(self.sched, lambda cmd: None),
+                                 {i for i, seat in enumerate(SEATS) if seat.is_bot()})
         self.agenda = Agenda(self.sched, lambda cmd: None)
         self.frames = Frames(self.audience, self.agenda, "expert")
         seeds = iter(SEEDS)
@@ -58,8 +58,19 @@ class Table:
         self.game = GameState(Rules(), 0)
 
     def join(self, conn: Conn) -> None:
-        self.audience.join(conn, None, Frame(0, self.game, None, None,
-                                             (False, False, False, False)))
+        self.hear(self.audience.join(conn, None, Frame(0, self.game, None, None,
+                                                       (False, False, False, False)), None, 0))
+
+    def leave(self, conn: Conn) -> None:
+        self.hear(self.audience.leave(conn, 30.0, 0))
+
+    def hear(self, said: Said) -> None:
+        """Hold what the audience yields, as the table's loop does."""
+        while True:
+            try:
+                self.held.extend(next(said))
+            except StopIteration:
+                return
 
     def deal(self) -> None:
         self.game = self.shuffle.deal(self.game, benny=False)
@@ -120,8 +131,8 @@ def test_connections_spectators_away_and_replaced_seats_on_the_fake_clock() -> N
     frame = table.make()
     assert frame.connected == (True, True, True, True) and frame.spectators == 1
     table.sched.advance(5.0)  # the clock reads 105
-    table.audience.leave(d)
-    table.audience.leave(a)
+    table.leave(d)
+    table.leave(a)
     frame = table.make()
     assert frame.connected == (False, True, True, False)
     assert frame.away == ((0, 135.0), (3, 135.0))  # sorted by seat, graces from 105

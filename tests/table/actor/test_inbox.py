@@ -70,3 +70,17 @@ async def test_a_cancelled_reader_loses_no_item() -> None:
         await reader
     inbox.put("kept")
     assert await inbox.take() == "kept"
+
+
+def test_what_parts_post_is_queued_only_while_the_inbox_is_open() -> None:
+    inbox: Inbox[str] = Inbox()
+    inbox.post("before the loop runs")  # a timer of a table not started: dropped
+    assert inbox.empty()
+    inbox.open = True
+    inbox.post("due")
+    inbox.put("a person's move")
+    assert [inbox.take_now(), inbox.take_now()] == ["due", "a person's move"]
+    inbox.open = False
+    inbox.post("after the loop stopped")
+    inbox.put("stop")  # the table's own inputs still go in (and are refused there)
+    assert len(inbox) == 1 and inbox.peek() == "stop"

@@ -19,7 +19,13 @@ from euchre.table.actor.kind import TableObserver
 from euchre.table.actor.outbox import Outbox
 from euchre.table.actor.pacing import ManualScheduler
 from euchre.table.actor.saving import RETRY_FIRST, Retry
-from euchre.table.actor.wire import EventMessage, Joined, PresenceEvent, SpectatorsEvent
+from euchre.table.actor.wire import (
+    EventBody,
+    EventMessage,
+    Joined,
+    PresenceEvent,
+    SpectatorsEvent,
+)
 
 GAME = GameState(Rules(), 0)
 
@@ -50,7 +56,9 @@ class Saves(TableObserver):
 
 
 class Table:
-    """A table whose decisions are a list of numbers; it can be made to fail its saves."""
+    """A table whose decisions are a list of numbers; it can be made to fail its saves. It
+    drives its outbox as the actor's loop does: it makes each frame, keeps its decisions
+    once stored, and goes back to them and shows what stays when a save fails."""
 
     def __init__(self, sched: ManualScheduler, version: int = 0) -> None:
         self.decisions: list[int] = []
@@ -63,10 +71,8 @@ class Table:
         self.fanout.subscribers.append(self.sub)
         self.observer = Saves()
         self.fenced: list[bool] = []
-        self.outbox: Outbox[list[int]] = Outbox(
-            self.fanout, self.observer, Retry(), sched.now, version, frame=self.frame,
-            keep=lambda: list(self.decisions), go_back=self.go_back,
-            fenced_out=lambda: self.fenced.append(self.outbox.fenced))
+        self.kept: list[int] = []
+        self.outbox = Outbox(self.fanout, self.observer, Retry(), sched.now, self.frame(version))
 
     def frame(self, version: int) -> Frame:
         return Frame(version, GAME, None, None, (True, True, True, True),
@@ -75,6 +81,33 @@ class Table:
     def go_back(self, kept: list[int]) -> None:
         self.back_to.append(kept)
         self.decisions = list(kept)
+
+    def hold(self, bodies: list[EventBody]) -> None:
+        self.outbox.hold(bodies, self.frame(self.outbox.version + len(bodies)))
+
+    async def store(self, *, show: bool = True, nowhere: bool = False) -> None:
+        out = self.outbox
+        try:
+            if await out.store(None if nowhere else self.save, show=show):
+                self.kept = list(self.decisions)
+        except TableError:
+            self.undone()
+            if out.fenced:
+                self.fenced.append(out.fenced)
+            raise
+
+    def undo(self, error: TableError) -> None:
+        self.outbox.undo(error)
+        self.undone()
+
+    def undone(self) -> None:
+        self.go_back(self.kept)
+        self.outbox.refresh(self.frame(self.outbox.version))
+        self.outbox.show()
+
+    def refresh(self) -> None:
+        self.outbox.refresh(self.frame(self.outbox.version))
+        self.kept = list(self.decisions)
 
     async def save(self) -> None:
         if self.failure is not None:
@@ -85,7 +118,7 @@ class Table:
         """A decision, and its event."""
         self.decisions.append(n)
         self.outbox.decided()
-        self.outbox.hold([SpectatorsEvent(count=n)])
+        self.hold([SpectatorsEvent(count=n)])
 
 
 async def test_events_are_held_until_stored_and_callers_answered_after() -> None:
@@ -99,7 +132,7 @@ async def test_events_are_held_until_stored_and_callers_answered_after() -> None
     assert out.version == 2 and out.shown_version == 0 and out.pending
     assert t.sub.events == [] and not done.done()
     assert out.shown_frame().version == 0 and out.frame.version == 2
-    await out.store(t.save)
+    await t.store()
     assert t.saved == [[1, 2]] and t.observer.oks == [True]
     assert [v for v, _ in t.sub.events] == [1, 2] and done.done()
     assert out.shown_version == 2 and out.stored_version == 2 and not out.pending
@@ -118,14 +151,14 @@ async def test_a_failed_save_undoes_the_decisions_and_pauses_what_is_due() -> No
     t = Table(sched, version=5)
     out = t.outbox
     t.decide(1)
-    await out.store(t.save)
+    await t.store()
     done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     t.decide(2)
     t.decide(3)
     out.answer(done, None)
     t.failure = OSError("the database is gone")
     with pytest.raises(NotStored):
-        await out.store(t.save)
+        await t.store()
     assert t.back_to == [[1]] and t.decisions == [1]  # back to what was stored
     assert out.version == 6 and out.shown_version == 6  # versions 7 and 8 are used again
     assert [v for v, _ in t.sub.events] == [6]  # nobody saw the undone events
@@ -134,11 +167,11 @@ async def test_a_failed_save_undoes_the_decisions_and_pauses_what_is_due() -> No
     assert out.frame.spectators == 1  # the frame is the table gone back
     with pytest.raises(NotStored):  # failing again: the pause grows
         t.decide(4)
-        await out.store(t.save)
+        await t.store()
     assert out.retry.at == 100.0 + 2 * RETRY_FIRST
     t.failure = None
     t.decide(5)
-    await out.store(t.save)
+    await t.store()
     assert out.retry.failures == 0 and [v for v, _ in t.sub.events] == [6, 7]
     assert t.observer.oks == [True, False, False, True]
 
@@ -146,14 +179,14 @@ async def test_a_failed_save_undoes_the_decisions_and_pauses_what_is_due() -> No
 async def test_connection_facts_are_shown_even_when_their_save_fails() -> None:
     t = Table(ManualScheduler())
     out = t.outbox
-    out.hold([PresenceEvent(seat=1, connected=False)])
+    t.hold([PresenceEvent(seat=1, connected=False)])
     out.noted(True)
     t.failure = OSError("down")
-    await out.store(t.save)  # logged, not raised: nothing is undone
+    await t.store()  # logged, not raised: nothing is undone
     assert [v for v, _ in t.sub.events] == [1] and t.back_to == []
     assert out.unsaved  # the next save carries it
     t.failure = None
-    await out.store(t.save)
+    await t.store()
     assert not out.unsaved and out.stored_version == 1
 
 
@@ -161,12 +194,12 @@ async def test_events_stored_before_a_failed_save_stay_and_are_shown() -> None:
     t = Table(ManualScheduler())
     out = t.outbox
     t.decide(1)
-    await out.store(t.save, show=False)  # stored, not shown yet (a finish hook runs first)
+    await t.store(show=False)  # stored, not shown yet (a finish hook runs first)
     assert t.sub.events == []
     t.decide(2)
     t.failure = OSError("down")
     with pytest.raises(NotStored):
-        await out.store(t.save)
+        await t.store()
     assert [v for v, _ in t.sub.events] == [1] and out.version == 1
 
 
@@ -176,7 +209,7 @@ async def test_a_newer_owners_fence_leaves_the_outbox_fenced() -> None:
     t.decide(1)
     t.failure = StaleFenceError("t1", 3, 4)
     with pytest.raises(TableError, match=NOT_OURS) as refused:
-        await out.store(t.save)
+        await t.store()
     assert not isinstance(refused.value, NotStored)
     assert out.fenced and t.decisions == [] and out.version == 0 and t.sub.events == []
     assert t.fenced == [True]  # told once, after the undo
@@ -186,10 +219,10 @@ async def test_without_a_store_decisions_are_kept_and_shown() -> None:
     t = Table(ManualScheduler())
     out = t.outbox
     t.decide(1)
-    await out.store(None)
+    await t.store(nowhere=True)
     assert [v for v, _ in t.sub.events] == [1] and not out.changed
     t.decide(2)
-    out.undo(TableError("a bug"))  # goes back to the last kept state: [1]
+    t.undo(TableError("a bug"))  # goes back to the last kept state: [1]
     assert t.decisions == [1] and out.version == 1
 
 
@@ -209,8 +242,8 @@ async def test_refresh_makes_the_frame_and_what_an_undo_goes_back_to() -> None:
     t = Table(ManualScheduler())
     out = t.outbox
     t.decisions.append(9)  # changed without an event (the clock started at the start)
-    out.refresh()
+    t.refresh()
     assert out.frame.spectators == 1
     t.decide(1)
-    out.undo(TableError("a bug"))
+    t.undo(TableError("a bug"))
     assert t.decisions == [9]

@@ -4,6 +4,7 @@ grace left, and the spectator count is published at most once a second."""
 
 from __future__ import annotations
 
+from euchre.table.actor.commands import AwayDue, Command, CountSpectators
 from euchre.table.actor.pacing import ManualScheduler
 from euchre.table.actor.presence import (
     SPECTATOR_COUNT_EVERY,
@@ -17,7 +18,11 @@ from euchre.table.actor.seats import BOT, HUMAN, Seat
 def _presence(**kwargs: object) -> tuple[Presence, ManualScheduler, list[tuple[int, int]]]:
     sched = ManualScheduler()
     due: list[tuple[int, int]] = []
-    return Presence(sched, lambda s, g: due.append((s, g)), **kwargs), sched, due  # type: ignore[arg-type]
+    def post(cmd: Command) -> None:  # the table's queue: an AwayDue, noted
+        assert isinstance(cmd, AwayDue)
+        due.append((cmd.seat, cmd.generation))
+
+    return Presence(sched, post, **kwargs), sched, due  # type: ignore[arg-type]
 
 
 def test_a_grace_runs_out_once_on_the_fake_clock() -> None:
@@ -107,7 +112,8 @@ def test_connected_counts_computers_and_replaced_seats() -> None:
 def test_the_spectator_count_goes_at_once_then_at_most_once_a_second() -> None:
     sched = ManualScheduler()
     calls: list[float] = []
-    count = SpectatorCount(sched, lambda: calls.append(sched.now()))
+    count = SpectatorCount(
+        sched, lambda cmd: calls.append(sched.now()) if isinstance(cmd, CountSpectators) else None)
     assert count.changed()  # the first change: now
     count.published()
     sched.advance(0.25)

@@ -37,7 +37,7 @@ from ...shuffle import commitment
 from ...storage.base import StaleFenceError, StoredGame
 from ...view import HandView
 from .agenda import Agenda
-from .audience import Audience
+from .audience import Audience, Said
 from .commands import (
     GATHER_MOST,
     AwayDue,
@@ -166,20 +166,19 @@ class TableActor:
         for seat in kept_out:
             self._computers.take_over(self.id, seat, self.kind.replacement_level)
             self.policy.forget(seat)
-        self._agenda = Agenda(scheduler, self._post)
-        self._people = Presence(
-            scheduler, lambda seat, generation: self._post(AwayDue(seat, generation)),
-            replaced=kept_out, seen=start.seen, away_left=start.away_left)
+        # The parts that wake the table later post to its queue (open while its loop runs).
+        self._queue = Inbox[Command]()
+        post = self._queue.post
+        self._agenda = Agenda(scheduler, post)
+        self._people = Presence(scheduler, post, replaced=kept_out, seen=start.seen,
+                                away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
         self._fanout = Fanout(config.id, self._render, deps.history_limit, scheduler.now,
                              self._seat_view)
         self._audience = Audience(
             config.seats, self._fanout, self._people,
-            SpectatorCount(scheduler, lambda: self._post(CountSpectators())),
-            hold=lambda events: self._outbox.hold(events),
-            shown_count=lambda: self._outbox.frame.spectators, grace=self._away_grace)
+            SpectatorCount(scheduler, post), self._bots)
         self._frames = Frames(self._audience, self._agenda, self.kind.replacement_level)
-        self._queue = Inbox[Command]()
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._saver = TableSaver(config)
@@ -190,13 +189,9 @@ class TableActor:
         self._rematch = RematchTracker()  # in memory only (rematch.py): not stored
         self._rematch_timer: TimerHandle | None = None
         self._kept: _Kept | None = None  # the decisions last kept (self._keep)
-        self._outbox: Outbox[_Kept] = Outbox(
-            self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
-            frame=lambda version: self._frames.make(version, self.game, self._shuffle,
-                                                    self._summary, self.closed,
-                                                    self._rematch.offer),
-            keep=self._keep, go_back=self._go_back,
-            fenced_out=self._fenced_out)
+        self._keep()
+        self._outbox = Outbox(self._fanout, self.observer, self._agenda.retry, scheduler.now,
+                              self._frame(start.version))
 
     # -- life cycle -------------------------------------------------------------------
 
@@ -238,10 +233,11 @@ class TableActor:
         if self._task is None:
             self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.id)
+            self._queue.open = True  # the parts' timers post from now on
             self._schedule()
-            self._audience.resume(None if self.finished else self.kind.away_grace)
+            self._said(self._audience.resume(None if self.finished else self.kind.away_grace))
             self._outbox.show()  # who is away: connection facts, shown without a save
-            self._outbox.refresh()  # snapshots show a deadline started here
+            self._refresh()  # snapshots show a deadline started here
 
     async def stop(self, reason: str = STOPPED) -> None:
         """Stop the task: moves and joins are refused from now on, pending timers are
@@ -505,13 +501,16 @@ class TableActor:
 
     async def _run(self) -> None:
         TABLE_ID.set(self.id)  # this task's own context: its log lines name the table
-        while True:
-            cmd = await self._queue.take()
-            if isinstance(cmd, Stop):
-                self._queue.task_done()
-                cmd.done.set_result(None)
-                return
-            await self._handle_batch(cmd)
+        try:
+            while True:
+                cmd = await self._queue.take()
+                if isinstance(cmd, Stop):
+                    self._queue.task_done()
+                    cmd.done.set_result(None)
+                    return
+                await self._handle_batch(cmd)
+        finally:
+            self._queue.open = False  # the loop ended: what timers post is dropped
 
     async def _handle_batch(self, first: Command) -> None:
         """Handle ``first`` (taken from the queue), and if it is a person's input, the
@@ -548,7 +547,7 @@ class TableActor:
         except Exception:  # a bug must not kill the table, nor leave a caller waiting
             log.exception("table %s: error handling %r", self.id, cmd)
             error = TableError("the table could not do that (a server error)")
-            self._outbox.undo(error)  # nothing half done is kept
+            self._undo(error)  # nothing half done is kept
             _fail(done, error)
 
     async def _handle(self, cmd: Command) -> None:
@@ -568,16 +567,19 @@ class TableActor:
             case DealNext(step=at) if at == step and self.game.needs_deal:
                 await self._deal()
             case Enter(subscriber=sub, since=since, done=done):
-                changed = self._audience.join(sub, since, self._outbox.shown_frame(),
-                                              self._clock_played_now())
+                changed = self._said(self._audience.join(
+                    sub, since, self._outbox.shown_frame(), self._clock_played_now(),
+                    self._outbox.frame.spectators))
                 if not done.done():
                     done.set_result(None)
                 self._outbox.noted(changed)
             case Leave(subscriber=sub):
-                self._outbox.noted(self._audience.leave(sub))
+                grace = None if sub.seat is None else self._away_grace(sub.seat)
+                self._outbox.noted(self._said(
+                    self._audience.leave(sub, grace, self._outbox.frame.spectators)))
                 self._rematch_left(sub.seat)
             case CountSpectators():
-                self._audience.count_due()
+                self._said(self._audience.count_due(self._outbox.frame.spectators))
             case Contribute(seat=seat, hand_number=number, seed=seed, done=done):
                 self._on_seed(seat, number, seed)
                 self._outbox.answer(done, None)
@@ -612,7 +614,7 @@ class TableActor:
                     self._outbox.decided()
                     self._agenda.void()  # a computer's move or a clock already queued is void
                     self._schedule()
-                    self._outbox.hold([ClosedEvent(reason=reason)])
+                    self._hold([ClosedEvent(reason=reason)])
                     await self._store()
                 done.set_result(None)
 
@@ -776,7 +778,7 @@ class TableActor:
         self._agenda.step += 1  # what was due is void (Agenda.void, without the call a move)
         self._outbox.decided()
         self._schedule()
-        self._outbox.hold(events)
+        self._hold(events)
         return self._finish() if finished_now and self.on_finish else None
 
     async def _finish(self) -> None:
@@ -789,10 +791,62 @@ class TableActor:
             except Exception:
                 log.exception("table %s: finish hook failed", self.id)
 
-    def _store(self, *, show: bool = True) -> Awaitable[None]:
+    def _frame(self, version: int) -> Frame:
+        """The table now, as the frame of the event at ``version``."""
+        return self._frames.make(version, self.game, self._shuffle, self._summary, self.closed,
+                                 self._rematch.offer)
+
+    def _hold(self, events: list[EventBody]) -> None:
+        """Number ``events`` and hold them, with the table right after them, until stored."""
+        out = self._outbox
+        out.hold(events, self._frame(out.version + len(events)))
+
+    def _said(self, said: Said) -> bool:
+        """Hold each group of events a part yields, in order, each as it comes (so its
+        frame is the table right after it); what the part returns (worth a save)."""
+        while True:
+            try:
+                events = next(said)
+            except StopIteration as end:
+                return bool(end.value)
+            self._hold(events)
+
+    def _refresh(self) -> None:
+        """The table changed without an event (a clock started): the frame is made again,
+        and what a failed save goes back to is the table now."""
+        self._outbox.refresh(self._frame(self._outbox.version))
+        self._keep()
+
+    async def _store(self, *, show: bool = True) -> None:
         """Save the table (if anything changed), then (``show``) show what waited for it
-        (:meth:`Outbox.store`, awaited by the caller)."""
-        return self._outbox.store(None if self.store is None else self._save, show=show)
+        (:meth:`Outbox.store`); the decisions stored are kept. A failed save goes back to
+        the decisions last kept (:meth:`_undone`) and raises; a newer owner's fence stops
+        the table here (:meth:`_fenced_out`)."""
+        out = self._outbox
+        try:
+            kept = await out.store(None if self.store is None else self._save, show=show)
+        except TableError:
+            self._undone()
+            if out.fenced:
+                self._fenced_out()
+            raise
+        if kept:
+            self._keep()
+
+    def _undo(self, error: TableError) -> None:
+        """Drop every decision since the last stored one (the callers waiting get
+        ``error``), and go back to them (:meth:`_undone`)."""
+        self._outbox.undo(error)
+        self._undone()
+
+    def _undone(self) -> None:
+        """The outbox dropped the decisions not stored: the table goes back to those kept
+        (what is due is scheduled again, after the pause), and shows what stays."""
+        assert self._kept is not None
+        self._go_back(self._kept)
+        out = self._outbox
+        out.refresh(self._frame(out.version))
+        out.show()
 
     def _keep(self) -> _Kept:
         """The decisions now, to go back to if the next save fails. The shuffle is copied
@@ -888,7 +942,7 @@ class TableActor:
         self._rematch_shown(self._rematch.end(LEFT_TABLE, seat=seat))
 
     def _rematch_due(self) -> None:
-        self._post(RematchDue())
+        self._queue.post(RematchDue())
 
     def _rematch_shown(self, *events: Any) -> None:
         """Hold a rematch's events (a connection fact, not a decision: shown even if its
@@ -899,7 +953,7 @@ class TableActor:
             self._rematch_timer.cancel()
             self._rematch_timer = None
         if bodies:
-            self._outbox.hold(bodies)
+            self._hold(bodies)
             self._outbox.noted(True)
 
     # -- away and replaced -----------------------------------------------------------------
@@ -933,8 +987,8 @@ class TableActor:
         if self.game.to_act == seat:
             self._agenda.void()  # the person's clock and its timeout move are void
             self._schedule()
-        self._outbox.hold([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
-                                     level=self.kind.replacement_level)])
+        self._hold([ReplacedEvent(seat=seat, reason=reason,  # type: ignore[arg-type]
+                                  level=self.kind.replacement_level)])
         if self.game.current is None and self._all_seeds_in() and self.game.needs_deal:
             self._agenda.later(0.0, DealNext(self._agenda.step))
         try:
@@ -987,10 +1041,6 @@ class TableActor:
             # ahead, so its move lands on the deadline whatever it had to choose from.
             agenda.later(deadline - self.pacing.bot_delay - now,
                          PrepareTimeout(seat, step, deadline))
-
-    def _post(self, cmd: Command) -> None:
-        if self.running:
-            self._queue.put(cmd)
 
 
 def _leads_after_trick(game: GameState) -> bool:

@@ -1,18 +1,18 @@
 """What a table does by itself next, and when: the next deal, a computer's move, a clock.
 
-A table has one thing due at a time. :class:`Agenda` posts it to the table's queue when
-its time comes, on the table's :class:`~euchre.table.actor.pacing.Scheduler` (tests move a fake
-clock). Each input it posts carries the table's *step*: every decision moves the step on
-(:meth:`Agenda.void`), so an input posted for a state the table has left is void when it
-is handled. Nothing due is posted before the pause after saves failed (:attr:`Agenda.retry`).
+A table has one thing due at a time. :class:`Agenda` posts it to the table's queue (its
+:class:`~euchre.table.actor.inbox.Inbox`, never the actor itself) when its time comes, on
+the table's :class:`~euchre.table.actor.pacing.Scheduler` (tests move a fake clock). Each
+input it posts carries the table's *step*: every decision moves the step on
+(:meth:`Agenda.void`), so an input posted for a state the table has left is void when it is
+handled. Nothing due is posted before the pause after saves failed (:attr:`Agenda.retry`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
-from .commands import Command
+from .commands import Command, Post
 from .pacing import Scheduler, TimerHandle
 from .saving import Retry
 
@@ -20,7 +20,7 @@ from .saving import Retry
 class Agenda:
     """The one timer of a table, the step its inputs carry, and the running deadline."""
 
-    def __init__(self, scheduler: Scheduler, post: Callable[[Command], None]) -> None:
+    def __init__(self, scheduler: Scheduler, post: Post) -> None:
         """An agenda on ``scheduler``'s time that hands due inputs to ``post`` (the
         table's queue)."""
         self.scheduler = scheduler

@@ -10,6 +10,7 @@ for carries the future that answers them (``done``).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,6 +164,10 @@ Command = (Move | BotTurn | Deadline | PrepareTimeout | DealNext | Enter | Leave
            | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed | RematchAnswer
            | RematchDue)
 """Any input of a table."""
+
+Post = Callable[[Command], None]
+"""Queues an input at a table (its inbox's :meth:`~euchre.table.actor.inbox.Inbox.post`):
+how a part that must wake the table later (a timer) reaches it."""
 
 GATHER_MOST = 32
 """The most inputs handled before one save."""

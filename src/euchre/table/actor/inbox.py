@@ -4,6 +4,11 @@ The actor takes one input at a time; while a save is in flight, people's inputs 
 and the actor looks at the next one (:meth:`Inbox.peek`) to see whether it may share the
 save. Like :class:`asyncio.Queue` it counts inputs taken but not yet handled, so
 :meth:`Inbox.join` waits until everything queued has been handled.
+
+The table's parts post what they want done later (a computer's turn, a grace run out, a
+held-back spectator count) to the inbox too (:meth:`Inbox.post`), never to the actor: what a
+part posts while the table's loop is not running (before it starts, once it stopped) is
+dropped.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ class Inbox(Generic[T]):
         self._reader: asyncio.Future[None] | None = None
         self._joiners: list[asyncio.Future[None]] = []
         self._unfinished = 0
+        self.open = False
+        """Whether the reader runs (what :meth:`post` is given is queued only then)."""
 
     def __len__(self) -> int:
         """How many items are queued."""
@@ -45,6 +52,12 @@ class Inbox(Generic[T]):
             self._reader = None
             if not reader.done():
                 reader.set_result(None)
+
+    def post(self, item: T) -> None:
+        """Queue ``item`` if the inbox is :attr:`open`, else drop it (a timer of a table
+        whose loop is not running)."""
+        if self.open:
+            self.put(item)
 
     def peek(self) -> T | None:
         """The next item, left in the queue, or None if the queue is empty."""

@@ -10,8 +10,10 @@ waiting callers are told, and what is due is tried again after a pause that grow
 decisions: a failed save of only those is logged, and they are shown all the same. A save
 refused by a newer owner's fence leaves the table *fenced*: it acts on nothing more.
 
-The outbox knows nothing of the game: the table hands it how to build a frame of itself,
-how to keep its decisions (``keep``), and how to go back to kept ones (``go_back``).
+The outbox knows nothing of the game and calls nothing of the table's: the table hands it
+each frame of itself with the events it holds, and learns from what :meth:`Outbox.store`
+returns or raises whether to keep its decisions (stored) or go back to the kept ones
+(undone), then shows (:meth:`Outbox.show`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from ...storage.base import StaleFenceError
 from .errors import NOT_OURS, NOT_STORED, NotStored, TableError
@@ -32,16 +34,12 @@ from .wire import EventBody
 
 log = logging.getLogger(__name__)
 
-K = TypeVar("K")
-"""The table's decisions as kept for an undo (the outbox never looks inside)."""
-
 Save = Callable[[], Awaitable[None]]
 """Writes the table to its store (raises if it could not)."""
 
 
-class Outbox(Generic[K]):
-    """A table's events and answers waiting for their save, and what to go back to if
-    the save fails."""
+class Outbox:
+    """A table's events and answers waiting for their save."""
 
     def __init__(
         self,
@@ -49,22 +47,16 @@ class Outbox(Generic[K]):
         observer: TableObserver,
         retry: Retry,
         now: Callable[[], float],
-        version: int,
-        *,
-        frame: Callable[[int], Frame],
-        keep: Callable[[], K],
-        go_back: Callable[[K], None],
-        fenced_out: Callable[[], None],
+        frame: Frame,
     ) -> None:
-        """Nothing held, the last event at ``version`` (as stored). ``frame(version)`` is
-        the table now; ``keep()`` its decisions now, to go back to with ``go_back(kept)``
-        (which also schedules again what is due, after ``retry``'s pause) when a save
-        fails (``now`` is the scheduler's clock); ``fenced_out()`` is told once a newer
-        owner's fence refused a save (after the undo). Saves are timed for ``observer``."""
+        """Nothing held, the last event at ``frame.version`` (as stored), the table now
+        ``frame``. A failed save counts in ``retry`` (``now`` is the scheduler's clock);
+        saves are timed for ``observer``."""
         self.fanout = fanout
         """Who the events are shown to."""
         self.observer = observer
         """Told how long each save took, and whether it succeeded."""
+        version = frame.version
         self.version = version
         """The version of the last event made (shown or held)."""
         self.stored_version = version
@@ -77,27 +69,23 @@ class Outbox(Generic[K]):
         """Whether anything changed since the last save (a decision or a connection)."""
         self.changed = False
         """Whether a decision was made since the last stored state."""
-        self._frame = frame
-        self._keep = keep
-        self._go_back = go_back
-        self._fenced_out = fenced_out
         self._now = now
-        self.frame = frame(version)
+        self.frame = frame
         """The table now (the frame of the last event made)."""
-        self._shown = self.frame  # the frame last shown (while events are held)
+        self._shown = frame  # the frame last shown (while events are held)
         self._held: list[Event] = []  # made, not yet shown: waiting for their save
         self._waiting: list[tuple[asyncio.Future[Any], Any]] = []  # answered once stored
-        self._kept = keep()
 
     # -- making changes ----------------------------------------------------------------
 
-    def hold(self, bodies: list[EventBody]) -> None:
-        """Number the events and hold them: they are shown once stored (:meth:`store`)."""
+    def hold(self, bodies: list[EventBody], frame: Frame) -> None:
+        """Number the events and hold them with ``frame``, the table right after them
+        (at version ``version + len(bodies)``): they are shown once stored (:meth:`store`)."""
         if not self._held:
             self._shown = self.frame
         first = self.version + 1
         self.version += len(bodies)
-        frame = self.frame = self._frame(self.version)
+        self.frame = frame
         for i, body in enumerate(bodies):
             self._held.append(Event(first + i, body, frame))
 
@@ -119,11 +107,10 @@ class Outbox(Generic[K]):
         elif not done.done():
             done.set_result(value)
 
-    def refresh(self) -> None:
-        """The table changed without an event (its clock started): the frame is made again,
-        and what a failed save goes back to is the table now."""
-        self.frame = self._frame(self.version)
-        self._kept = self._keep()
+    def refresh(self, frame: Frame) -> None:
+        """The table changed without an event (its clock started, or it went back to what
+        was stored): ``frame`` is the table now, at the same version."""
+        self.frame = frame
 
     # -- reading -----------------------------------------------------------------------
 
@@ -143,12 +130,15 @@ class Outbox(Generic[K]):
 
     # -- saving and showing ------------------------------------------------------------
 
-    async def store(self, save: Save | None, *, show: bool = True) -> None:
+    async def store(self, save: Save | None, *, show: bool = True) -> bool:
         """Save the table with ``save`` (None: there is nowhere to save it) if anything
-        changed, then (``show``) send the held events and answer the waiting callers. If
-        the save fails, every decision since the last stored state is undone and
-        :class:`NotStored` raised (connection facts are shown all the same); a newer
-        owner's fence leaves the table :attr:`fenced` (``TableError``)."""
+        changed, then (``show``) send the held events and answer the waiting callers; True
+        if decisions were stored (the table keeps them: a failed save later goes back to
+        them). If the save fails, the held decisions are dropped (:meth:`undo`) and
+        :class:`NotStored` raised, for the table to go back to its kept decisions and
+        :meth:`show` what stays (connection facts are shown all the same); a newer owner's
+        fence leaves the outbox :attr:`fenced` (``TableError``)."""
+        kept = False
         if save is not None and self.unsaved:
             started = time.perf_counter()
             try:
@@ -159,7 +149,6 @@ class Outbox(Generic[K]):
                             self.fanout.table_id, e)
                 self.fenced = True
                 self.undo(TableError(NOT_OURS))
-                self._fenced_out()
                 raise TableError(NOT_OURS) from e
             except Exception as e:
                 self.observer.saved(time.perf_counter() - started, False)
@@ -175,14 +164,15 @@ class Outbox(Generic[K]):
                 self.unsaved = False
                 if self.changed:  # a failed save later goes back to what is stored now
                     self.changed = False
-                    self._kept = self._keep()
+                    kept = True
                 self.retry.succeeded()
         elif self.changed:  # nowhere to save it (no store): kept as if stored
             self.changed = False
-            self._kept = self._keep()
+            kept = True
             self.retry.succeeded()
         if show:
             self.show()
+        return kept
 
     async def save_quietly(self, save: Save) -> None:
         """Save as the table stops (the grace left of whoever is away); a failure is
@@ -206,10 +196,10 @@ class Outbox(Generic[K]):
                 done.set_result(value)
 
     def undo(self, error: TableError) -> None:
-        """Go back to the decisions last stored: the held events not stored are dropped
-        (their versions are used again), the callers waiting get ``error``, the table goes
-        back (``go_back``, which schedules again what is due, after a pause that grows with
-        each failure in a row), and what was stored is shown."""
+        """Drop the decisions not stored: the held events not stored are dropped (their
+        versions are used again), the callers waiting get ``error`` and the pause before
+        what is due grows (``retry``). The table then goes back to its kept decisions and
+        shows what stays (:meth:`refresh`, :meth:`show`)."""
         # Events already stored (a finished game, before its hooks ran) stay, and are shown.
         stored = [e for e in self._held if e.version <= self.stored_version]
         self.version -= len(self._held) - len(stored)
@@ -221,6 +211,3 @@ class Outbox(Generic[K]):
             if not done.done():
                 done.set_exception(error)
         self.retry.failed(self._now())
-        self._go_back(self._kept)
-        self.frame = self._frame(self.version)
-        self.show()

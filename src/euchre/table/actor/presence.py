@@ -2,20 +2,22 @@
 computer, and how many spectators watch.
 
 A person whose last connection closes is *away*: their grace runs on the table's
-:class:`~euchre.table.actor.pacing.Scheduler`, and when it runs out a computer takes their seat
-(the table is told through ``on_due``). A person who comes back in time ends their away
-spell. What is saved (:meth:`Presence.to_json`) keeps who was replaced, who has been seen,
-and each grace's time left, so a restart never shortens a grace. The spectator count is
-published at once on a change, but at most once a :data:`SPECTATOR_COUNT_EVERY`
-(:class:`SpectatorCount`).
+:class:`~euchre.table.actor.pacing.Scheduler`, and when it runs out a computer takes their
+seat (an :class:`~euchre.table.actor.commands.AwayDue` is posted to the table's queue). A
+person who comes back in time ends their away spell. What is saved
+(:meth:`Presence.to_json`) keeps who was replaced, who has been seen, and each grace's time
+left, so a restart never shortens a grace. The spectator count is published at once on a
+change, but at most once a :data:`SPECTATOR_COUNT_EVERY` (:class:`SpectatorCount`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Sequence
+from functools import partial
 from typing import Any
 
+from .commands import AwayDue, CountSpectators, Post
 from .pacing import Scheduler, TimerHandle
 from .seats import Seat
 
@@ -48,20 +50,21 @@ class Presence:
     def __init__(
         self,
         scheduler: Scheduler,
-        on_due: Callable[[int, int], None],
+        post: Post,
         *,
         replaced: dict[int, str] | None = None,
         seen: Collection[int] = (),
         away_left: dict[int, float] | None = None,
     ) -> None:
-        """Presence on ``scheduler``'s time; ``on_due(seat, generation)`` is called when an
-        away seat's grace runs out (:meth:`is_due` says whether it still counts). A table
+        """Presence on ``scheduler``'s time; ``AwayDue(seat, generation)`` is posted with
+        ``post`` (to the table's queue) when an away seat's grace runs out (:meth:`is_due`
+        says whether it still counts). A table
         resumed from storage passes what was saved: who was ``replaced`` and why, who was
         ``seen``, and each away person's grace left (``away_left``, seconds)."""
         self.scheduler = scheduler
         """Where time comes from."""
-        self.on_due = on_due
-        """Told ``(seat, generation)`` when an away seat's grace runs out."""
+        self.post = post
+        """Queues an input at the table (an away seat's grace ran out)."""
         self.replaced: dict[int, str] = dict(replaced or {})
         """Seats a computer plays since their person left, and why (``left``, ``away``)."""
         self.seen: set[int] = {s for s in seen if s not in self.replaced}
@@ -82,7 +85,8 @@ class Presence:
         return True
 
     def arm(self, seat: int, until: float) -> None:
-        """``seat`` is away until ``until`` (scheduler time), when ``on_due`` is called."""
+        """``seat`` is away until ``until`` (scheduler time), when its ``AwayDue`` is
+        posted."""
         self._generation += 1
         generation = self._generation
         self._generation_of[seat] = generation
@@ -91,10 +95,10 @@ class Presence:
         if old is not None:
             old.cancel()
         self._timers[seat] = self.scheduler.call_later(
-            max(0.0, until - self.scheduler.now()), lambda: self.on_due(seat, generation))
+            max(0.0, until - self.scheduler.now()), lambda: self.post(AwayDue(seat, generation)))
 
     def is_due(self, seat: int, generation: int) -> bool:
-        """Whether ``on_due(seat, generation)`` is for the away spell ``seat`` is in now
+        """Whether ``AwayDue(seat, generation)`` is for the away spell ``seat`` is in now
         (not one that ended, nor one that was started again since)."""
         return self._generation_of.get(seat) == generation and seat in self.away
 
@@ -170,14 +174,14 @@ class SpectatorCount:
     """When a table publishes its spectator count: at once after a quiet spell, else held
     back until :data:`SPECTATOR_COUNT_EVERY` has passed since the last one."""
 
-    def __init__(self, scheduler: Scheduler, on_due: Callable[[], None],
+    def __init__(self, scheduler: Scheduler, post: Post,
                  every: float = SPECTATOR_COUNT_EVERY) -> None:
-        """A count on ``scheduler``'s time; ``on_due()`` is called when a held-back count
-        is due."""
+        """A count on ``scheduler``'s time; ``CountSpectators()`` is posted with ``post``
+        (to the table's queue) when a held-back count is due."""
         self.scheduler = scheduler
         """Where time comes from."""
-        self.on_due = on_due
-        """Told when a held-back count is due."""
+        self.post = post
+        """Queues an input at the table (a held-back count is due)."""
         self.every = every
         """The least time between two counts (seconds)."""
         self._timer: TimerHandle | None = None
@@ -185,13 +189,13 @@ class SpectatorCount:
 
     def changed(self) -> bool:
         """A spectator came or went: True if the count is to be published now; else it is
-        held back (``on_due`` will be called), or already is."""
+        held back (``CountSpectators`` will be posted), or already is."""
         if self._timer is not None:
             return False
         wait = self._at + self.every - self.scheduler.now()
         if wait <= 0:
             return True
-        self._timer = self.scheduler.call_later(wait, self.on_due)
+        self._timer = self.scheduler.call_later(wait, partial(self.post, CountSpectators()))
         return False
 
     def due(self) -> None:
