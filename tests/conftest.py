@@ -168,3 +168,16 @@ def pytest_configure(config: pytest.Config) -> None:
     (a serial run's ``artifacts`` fixture does it itself)."""
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         shutil.rmtree(WEB_ARTIFACTS, ignore_errors=True)
+
+
+REPEAT_ENV = "EUCHRE_TEST_REPEAT"
+"""Environment variable: run every collected test this many times (stress runs, as
+docs/testing.md shows); each run is a test of its own, ``[...-0]``, ``[...-1]`` ..."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Repeat each test ``$EUCHRE_TEST_REPEAT`` times (unset: once)."""
+    times = int(os.environ.get(REPEAT_ENV) or 1)
+    if times > 1:
+        metafunc.fixturenames.append("repeat_round")
+        metafunc.parametrize("repeat_round", range(times))

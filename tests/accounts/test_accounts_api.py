@@ -17,6 +17,7 @@ from euchre.server import Given
 from euchre.server.accounts.accounts_api import AccountsOptions, AccountsState
 from euchre.server.core.guards import LimitSettings
 from euchre.server.core.site import site_of
+from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from limits_helpers import FakeClock
 from testdb import drop_postgres, fresh_postgres, postgres_url
 
@@ -476,3 +477,10 @@ def test_options_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("EUCHRE_MOVE_SECONDS")
     monkeypatch.delenv("EUCHRE_ARGON2_PROFILE")
     assert AccountsOptions.from_env() == AccountsOptions()
+
+
+def test_a_short_clock_plays_at_its_own_pace_at_computer_speed() -> None:
+    assert AccountsOptions().clock_policy() == ClockPolicy(seconds_per_move=90.0)
+    short = AccountsOptions(move_seconds=0.2).clock_policy()
+    assert (short.seconds_per_move, short.computer_speed) == (0.2, 0.2)
+    assert AccountsOptions(move_seconds=3.0).clock_policy().computer_speed == COMPUTER_SPEED

@@ -68,8 +68,10 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
 
-def wait_until(servers: list[Served], text: str, timeout: float = 60) -> Served:
-    """The first of ``servers`` whose log shows ``text``."""
+def wait_until(servers: list[Served], text: str, timeout: float = 180) -> Served:
+    """The first of ``servers`` whose log shows ``text``. The bound is for a line that
+    never comes: on a machine busy with other suites, starting a server has taken over
+    60 s (load average 25-33)."""
     deadline = threading.Event()
     timer = threading.Timer(timeout, deadline.set)
     timer.start()

@@ -50,7 +50,7 @@ from ...record import GameRecord
 from ...storage.base import FINISHED, GameStore, StaleFenceError
 from ...table.actor.kind import PRACTICE_KIND, FinishedTable
 from ...table.actor.seats import new_table_id, new_token
-from ...table.kinds.clock import ClockPolicy
+from ...table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from ...table.kinds.coin import COIN, coin_kind, coin_table
 from ...table.kinds.lookalike import prepare as prepare_lookalikes
 from ..core import guards
@@ -97,6 +97,12 @@ class AccountsOptions:
     """The argon2 profile: ``default`` or ``cheapest`` (tests)."""
     move_seconds: float = 90.0
     """The full move clock at coin tables."""
+
+    def clock_policy(self) -> ClockPolicy:
+        """The coin tables' move clock: :attr:`move_seconds` a move, and computer speed
+        never slower than that (a test's short clock plays every move at its pace)."""
+        return ClockPolicy(seconds_per_move=self.move_seconds,
+                           computer_speed=min(COMPUTER_SPEED, self.move_seconds))
 
     @classmethod
     def from_env(cls) -> AccountsOptions:
@@ -509,7 +515,7 @@ async def make_parts(site: Site, options: AccountsOptions) -> list[object]:
         accounts=AccountService(engine, Passwords(options.password_profile)),
         sessions=LoginSessionStore(engine),
         coins=CoinService(engine),
-        clock=ClockPolicy(seconds_per_move=options.move_seconds),
+        clock=options.clock_policy(),
     )
     return [state, state.sessions, state.accounts]
 
