@@ -53,6 +53,7 @@ from .commands import (
     Pace,
     PrepareTimeout,
     Replace,
+    Say,
     Seed,
     Stop,
     gathers,
@@ -88,6 +89,7 @@ from .records import game_record, public_record
 from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
 from .snapshot import Snapshots
+from .talk import Talk, is_silent
 from .timing import jittered
 from .wire import (
     ClosedEvent,
@@ -97,6 +99,7 @@ from .wire import (
     HandViewJson,
     NextCommitment,
     ReplacedEvent,
+    SayEvent,
     TableSnapshot,
 )
 
@@ -184,6 +187,7 @@ class TableActor:
         self.last_active = scheduler.now()
         """When the table last handled an input (scheduler time)."""
         self._summary = last_summary(self.game, self._shuffle)
+        self._talk = Talk()  # who said what when: the quick messages' rate
         self._kept: _Kept | None = None  # the decisions last kept (self._keep)
         self._outbox: Outbox[_Kept] = Outbox(
             self._fanout, self.observer, self._agenda.retry, scheduler.now, start.version,
@@ -296,6 +300,13 @@ class TableActor:
         """The person at a practice table chose the computers' ``speed`` (from the next
         pause on); :class:`TableError` where the speed is not the person's to change."""
         await self._input(lambda done: Pace(seat, speed, done))
+
+    async def say(self, seat: int, message: str) -> None:
+        """The person at ``seat`` says quick message ``message`` (an id of
+        :data:`~.talk.QUICK_MESSAGES`) to the table: published to every seat and spectator
+        as a ``say`` event; :class:`TableError` (nothing changes) where :mod:`.talk`
+        refuses it (a hand in play, the rate, a silent table ...)."""
+        await self._input(lambda done: Say(seat, message, done))
 
     async def _input(self, make: Callable[[asyncio.Future[None]], Command]) -> None:
         self._check_open()
@@ -584,6 +595,9 @@ class TableActor:
             case Pace(seat=seat, speed=speed, done=done):
                 self._on_pace(seat, speed)
                 self._outbox.answer(done, None)
+            case Say(seat=seat, message=message, done=done):
+                self._on_say(seat, message)
+                self._outbox.answer(done, None)
             case Close(reason=reason, done=done):
                 if self.closed is None and not self.game.is_over:
                     self.closed = reason
@@ -662,6 +676,21 @@ class TableActor:
         self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
         self._outbox.decided()
         self._schedule()  # a pause under way is measured again at the new pace
+
+    def _on_say(self, seat: int, message: str) -> None:
+        """A quick message: not a decision (nothing of the game changes), so it is shown
+        even if its save fails, like a connection fact; the save keeps versions in step."""
+        self._check_person(seat)
+        now = self.scheduler.now()
+        refused = self._talk.refusal(
+            seat=seat, message=message, sitting=self.config.seats[seat], game=self.game,
+            closed=self.closed, allowed=self.kind.talk, silent=is_silent(self.config.extra),
+            now=now)
+        if refused is not None:
+            raise refused
+        self._talk.said(seat, now)
+        self._outbox.hold([SayEvent(seat=seat, message=message)])  # type: ignore[arg-type]
+        self._outbox.noted(True)
 
     def _all_seeds_in(self) -> bool:
         """Whether every person's seat has sent its seed for the next hand."""

@@ -76,6 +76,15 @@ class Pace:
 
 
 @dataclass
+class Say:
+    """The person at ``seat`` says quick message ``message`` (an id) to the table."""
+
+    seat: int
+    message: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class Join:
     """A connection subscribes, having seen the events up to ``since`` (None: none)."""
 
@@ -144,7 +153,7 @@ class Stop:
 
 
 Command = (Act | BotTurn | Deadline | PrepareTimeout | DealNext | Join | Leave | Close | Stop
-           | Seed | Replace | AwayDue | CountSpectators | GoOn | Pace)
+           | Seed | Replace | AwayDue | CountSpectators | GoOn | Pace | Say)
 """Any input of a table."""
 
 GATHER_MOST = 32
@@ -161,7 +170,7 @@ def waiter(cmd: Command) -> asyncio.Future[Any] | None:
     """The future that answers whoever waits for ``cmd``, if anyone does."""
     match cmd:
         case Act(done=done) | GoOn(done=done) | Pace(done=done) | Join(done=done) \
-                | Seed(done=done) | Close(done=done) | Stop(done=done):
+                | Seed(done=done) | Close(done=done) | Stop(done=done) | Say(done=done):
             return done
         case Replace(done=replaced):
             return replaced

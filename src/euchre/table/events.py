@@ -40,6 +40,8 @@ REPLACED = "replaced"
 they left; ``away``: gone past the grace), ``level``."""
 SPECTATORS = "spectators"
 """A spectator started or stopped watching: ``count``, how many watch now."""
+SAY = "say"
+"""A person said a quick message to the table (:mod:`.talk`): ``seat``, ``message`` (its id)."""
 
 
 class _Pickled:

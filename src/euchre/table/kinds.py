@@ -125,6 +125,9 @@ class TableKind:
     """Run when a computer takes over a person's seat (see :data:`ReplaceHook`)."""
     replacement_level: str = "expert"
     """The computer level that takes over a seat whose person left."""
+    talk: bool = False
+    """Whether its people may send quick messages (:mod:`.talk`; a table may still be
+    made silent)."""
 
 
 PRACTICE_KIND = TableKind(PRACTICE, hints=True)

@@ -287,13 +287,25 @@ class SpectatorsEvent(EventBody, tag="spectators", frozen=True):
     count: Annotated[int, Meta(ge=0)]
 
 
+MessageId = Literal["hello", "good_game", "thanks", "well_played", "brb"]
+"""A quick message's id (``table/talk.py`` has their words): none says anything about cards."""
+
+
+class SayEvent(EventBody, tag="say", frozen=True):
+    """A person said a quick message to the table (never while a hand is in play)."""
+
+    seat: SeatNumber
+    message: MessageId
+
+
 EVENTS: tuple[type[EventBody], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
                                        GameOverEvent, ClosedEvent, PresenceEvent, AwayEvent,
-                                       BackEvent, ReplacedEvent, SpectatorsEvent)
+                                       BackEvent, ReplacedEvent, SpectatorsEvent, SayEvent)
 """Every event kind."""
 
 TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
-    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent
+    ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent | \
+    SayEvent
 """The schema of an event body."""
 
 

@@ -49,6 +49,7 @@ from ..wire.socket import (
     Pace,
     Ping,
     Pong,
+    Say,
     Seed,
     ServerMessage,
     Watch,
@@ -57,6 +58,7 @@ from ..wire.socket import (
 )
 from .bot_gate import CLOSE_REVOKED, BotGate
 from .hints import HintService, HintUnavailable
+from .say import say
 from .socket_guard import CLOSE_TABLE_STOPPED, Refusal, SocketGuard, Ticket
 from .socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 
@@ -459,6 +461,8 @@ async def handle_message(conn: Connection, actor: TableActor, data: str | bytes,
         conn.send(Pong())
     elif isinstance(msg, Watch):
         await _watch(conn, actor, msg.since)
+    elif isinstance(msg, Say):
+        await say(conn, actor, msg)  # seated people only: say.py refuses the rest
     elif conn.watching:
         conn.send(error_message("spectators cannot act: join a seat with its token to play",
                                 code="spectator"))

@@ -28,8 +28,10 @@ from ...table.wire import (  # what the table sends: its own types, defined once
     GameOverEvent,
     HandOverEvent,
     Joined,
+    MessageId,
     PresenceEvent,
     ReplacedEvent,
+    SayEvent,
     SeatNumber,
     ServerMessage,
     Snapshot,
@@ -70,6 +72,8 @@ __all__ = [
     "Pong",
     "PresenceEvent",
     "ReplacedEvent",
+    "Say",
+    "SayEvent",
     "SeatNumber",
     "Seed",
     "ServerMessage",
@@ -189,16 +193,30 @@ class Pace(ClientMessage, tag="pace"):
     }
 
 
+class Say(ClientMessage, tag="say"):
+    """Say a quick message to the table, by its id (``hello``, ``good_game``, ``thanks``,
+    ``well_played``, ``brb``): never free text. Seated people only, and never while a hand
+    is in play; answered with the ``say`` event everyone gets, or an ``error``."""
+
+    message: MessageId
+    """The message's id."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "message": 'say needs "message": one of "hello", "good_game", "thanks", '
+                   '"well_played", "brb" (no other words can be sent)',
+    }
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Continue,
-                                                   Pace, Ping)
+                                                   Pace, Say, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Ping
+_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Say | Ping
 
 
 _DECODER = msgspec.json.Decoder(_ANY_CLIENT)
@@ -276,7 +294,9 @@ class ErrorMessage(ServerMessage, tag="error"):
     ``not_stored`` (the database did not answer: the move was not made, try again),
     ``revoked`` (an outside bot's token was revoked: the socket closes with 4401),
     ``unavailable``, ``internal``, ``rate_limited`` (more messages than the socket's rate: the
-    socket is then closed with 4429)."""
+    socket is then closed with 4429); for a ``say``: ``talk_in_play`` (a hand is in play),
+    ``talk_rate`` (too many messages), ``talk_off`` (a silent table, or one without
+    talk), ``talk_people_only`` (an outside bot)."""
     message: str
 
 
