@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import itertools
+import re
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
@@ -31,6 +33,8 @@ from euchre.table.talk import (
     UnknownMessage,
 )
 from euchre.table.wire import MessageId
+
+TALK_JS = Path(__file__).resolve().parents[2] / "src/euchre/web/static/js/talk.js"
 
 
 def _table(**options: Any) -> Table:
@@ -109,6 +113,16 @@ def test_the_ids_are_the_wire_models_and_the_words_carry_no_card() -> None:
     assert list(QUICK_MESSAGES.values()) == [
         "Hello", "Good game", "Thanks", "Well played", "Be right back"]
     assert all(not cards_in(words) for words in QUICK_MESSAGES.values())
+
+
+def test_the_web_client_has_the_same_messages_and_refusal_codes() -> None:
+    text = TALK_JS.read_text()
+    block = text[text.index("export const QUICK_MESSAGES"):text.index("];")]
+    assert re.findall(r'\["(\w+)", "([^"]+)"\]', block) == list(QUICK_MESSAGES.items())
+    codes = re.search(r"export const TALK_CODES = \[([^\]]*)\]", text)
+    assert codes is not None
+    assert set(re.findall(r'"(\w+)"', codes.group(1))) == {
+        e.code for e in (TalkInPlay, TalkTooFast, TalkOff, TalkPeopleOnly)}
 
 
 async def test_before_the_first_deal_every_seat_and_spectator_hears_it() -> None:
