@@ -9,14 +9,25 @@ message comes back as the ``say`` event everyone at the table gets; a refusal is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ...errors import DomainError
 from ...table.actor import TableActor, TableStopped
-from ..wire.socket import Say, error_message
+from ..wire.socket import Say, ServerMessage, error_message
 
-if TYPE_CHECKING:
-    from .ws import Connection
+
+class Speaker(Protocol):
+    """What this needs of a table socket's connection (:class:`~.ws.Connection`)."""
+
+    seat: int | None
+    watching: bool
+
+    def send(self, message: ServerMessage) -> None:
+        """Queue a message for the client."""
+
+    def release(self, reason: str) -> None:
+        """The table stopped here: close, so the client finds it again."""
+
 
 SPECTATOR_TEXT = "spectators see the table's messages but do not send them: only seated people do"
 """The refusal of a ``say`` from a spectator's socket."""
@@ -25,7 +36,7 @@ NOT_JOINED_TEXT = 'join your seat first: {"type": "join", "token": ...}'
 """The refusal of a ``say`` before the socket joined a seat."""
 
 
-async def say(conn: Connection, actor: TableActor, msg: Say) -> None:
+async def say(conn: Speaker, actor: TableActor, msg: Say) -> None:
     """Say ``msg``'s quick message at ``actor`` from ``conn``'s seat."""
     if conn.watching:
         conn.send(error_message(SPECTATOR_TEXT, code="spectator"))
