@@ -93,7 +93,8 @@ export class TalkBox {
     this.buttons = QUICK_MESSAGES.map(([id, words]) =>
       h("button", { type: "button", class: "talk-button", dataset: { key: `talk:${id}`, message: id }, disabled: true, onclick: () => this.say(id) }, words));
     this.row = watching ? null : h("div", { class: "talk-row", role: "group", "aria-label": "Quick messages" }, this.buttons);
-    this.note = h("p", { class: "talk-note", role: "status" });
+    // Polite, not a second role="status": the status line above the felt is the page's one.
+    this.note = h("p", { class: "talk-note", "aria-live": "polite" });
     this.log = h("ol", { class: "talk-log", "aria-live": "polite", "aria-relevant": "additions", "aria-label": "Messages at the table" });
     this.muteTable = h("button", { type: "button", class: "tool talk-mute-table", dataset: { key: "talk:mute-table" }, "aria-pressed": "false", onclick: () => this.toggleTable() }, "Mute this table");
     this.mutePeople = h("span", { class: "talk-mute-people" });
