@@ -12,6 +12,7 @@ from typing import Any
 from starlette.testclient import TestClient
 from starlette.testclient import WebSocketTestSession as Socket
 
+from contract.contract_helpers import Recording, validate_http, validate_socket
 from euchre.bots import make
 from euchre.server import Settings, create_app
 
@@ -53,7 +54,8 @@ def replies(ws: Socket, *messages: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_a_seated_persons_message_reaches_them_and_a_spectator() -> None:
-    with TestClient(app()) as client:
+    recording = Recording(app())
+    with TestClient(recording) as client:
         made = open_table(client)
         with client.websocket_connect(made["ws"]) as ann, \
                 client.websocket_connect(made["ws"]) as eve:
@@ -89,6 +91,9 @@ def test_a_seated_persons_message_reaches_them_and_a_spectator() -> None:
             refused = replies(eve, {"type": "say", "message": "hello"})
             assert [(m["type"], m.get("code")) for m in refused] == [("error", "spectator")]
             assert "only seated people" in refused[0]["message"]
+        # Every message and answer of the exchange is one the documents describe.
+        assert validate_socket(client.get("/asyncapi.json").json(), recording.sent) > 10
+        assert validate_http(client.get("/openapi.json").json(), recording.sent) >= 2
 
 
 def test_a_silent_table_says_so_and_takes_no_message() -> None:
