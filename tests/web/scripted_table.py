@@ -47,6 +47,8 @@ class ScriptedTable:
         """The hint answer to send (None: stand-in estimates, best first)."""
         self.continued: list[int] = []
         """The hands whose result the page said it has read (``continue`` messages)."""
+        self.said: list[str] = []
+        """The quick messages the page sent (``say``), by id."""
         self.preset = preset
         self.bots_order = bots_order
         self.drop_first = drop_first
@@ -164,6 +166,9 @@ class ScriptedTable:
             return
         if message["type"] == "continue":
             self.continued.append(message["hand_number"])
+            return
+        if message["type"] == "say":
+            self.said.append(message["message"])  # the test answers (an event, a refusal)
             return
         if message["type"] == "join":
             since = message.get("since")

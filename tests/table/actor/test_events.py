@@ -32,7 +32,8 @@ CARDS = {card_text(c) for c in range(25)}
 
 def test_each_kind_constant_is_the_tag_of_its_event_type() -> None:
     constants = {E.DEAL, E.ACTION, E.TRICK, E.HAND_OVER, E.GAME_OVER, E.CLOSED, E.PRESENCE,
-                 E.AWAY, E.BACK, E.REPLACED, E.SPECTATORS, E.REMATCH}
+                 E.AWAY, E.BACK, E.REPLACED, E.SPECTATORS, E.REMATCH,
+                 E.SAY}
     assert {t.__struct_config__.tag for t in EVENTS} == constants
     assert Event(3, SpectatorsEvent(count=2)).kind == E.SPECTATORS
     assert Event(4, ClosedEvent(reason="left")).kind == E.CLOSED

@@ -210,7 +210,7 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
     name = person.username if person is not None else await guest_name(request, body.name)
     options = OnlineOptions(body.preset, dict(body.rules or {}), body.seconds_per_move,
                             body.level, name, body.rated, body.spectators, body.stake,
-                            body.allow_bots, body.private)
+                            body.allow_bots, body.private, talk=body.talk)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
     await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
     tables = lobby_of(request)

@@ -52,6 +52,7 @@ from ..wire.socket import (
     Ping,
     Pong,
     Rematch,
+    Say,
     Seed,
     ServerMessage,
     Watch,
@@ -498,6 +499,23 @@ async def _pace(s: Session, msg: Pace) -> None:
     await s.actor.set_speed(s.seat, msg.speed)
 
 
+SPECTATOR_SAYS = ("spectators see the table's messages but do not send them: only seated "
+                  "people do")
+"""The refusal of a ``say`` from a spectator's socket (it says more than any action's)."""
+
+
+async def _say(s: Session, msg: Say) -> None:
+    """Say a quick message to the table (the table refuses one in play, past the rate, at
+    a silent table, from an outside bot's seat: :mod:`euchre.table.actor.talk`)."""
+    if s.conn.watching:
+        s.conn.send(error_message(SPECTATOR_SAYS, code="spectator"))
+    elif s.conn.seat is None:
+        s.conn.send(error_message('join your seat first: {"type": "join", "token": ...}',
+                                  code="not_joined"))
+    else:
+        await s.actor.say(s.conn.seat, msg.message)
+
+
 async def _rematch(s: Session, msg: Rematch) -> None:
     """Offer, accept or decline a rematch at the game's end (``no_rematch`` if refused)."""
     await s.actor.rematch(s.seat, msg.accept, msg.partners)
@@ -513,6 +531,7 @@ _ENTRIES = (  # each entry typed on its own: a handler fits its message's type
     handler(Continue, _continue),
     handler(Pace, _pace),
     handler(Rematch, _rematch),
+    handler(Say, _say, who="anyone"),  # its own words for a spectator
 )
 
 HANDLERS: dict[type[ClientMessage], Handler] = dict(_ENTRIES)

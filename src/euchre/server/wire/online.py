@@ -70,6 +70,9 @@ class OnlineTableRequest(Request):
     allow_bots: bool = False
     """At a rated table: outside bots may sit and are rated with the people (off by
     default: a rated table refuses bots). Unrated tables always take bots."""
+    talk: bool = True
+    """Whether the people seated may send quick messages ("Hello", "Good game" ...) before
+    the first deal, between hands and after the game (false: a silent table)."""
 
     what: ClassVar[str] = "online tables"
     refusals: ClassVar[dict[str, Any]] = {
@@ -83,6 +86,7 @@ class OnlineTableRequest(Request):
         "private": "private must be true or false",
         "stake": _STAKE,
         "allow_bots": "allow_bots must be true or false",
+        "talk": "talk must be true or false",
     }
 
     def __post_init__(self) -> None:
@@ -291,6 +295,9 @@ class OnlineTable(Struct):
     allow_bots: bool | UnsetType = UNSET
     """``true`` at a rated table where outside bots may sit (and be rated with the people):
     everyone who sits there accepts it (absent elsewhere). Other rated tables refuse bots."""
+    talk: bool = True
+    """Whether the people seated may send quick messages between hands (false: its creator
+    chose a silent table)."""
 
 
 class OnlineTables(Struct):

@@ -29,9 +29,11 @@ from ...table.actor.wire import (  # what the table sends: its own types, define
     GameOverEvent,
     HandOverEvent,
     Joined,
+    MessageId,
     PresenceEvent,
     RematchEvent,
     ReplacedEvent,
+    SayEvent,
     SeatNumber,
     ServerMessage,
     Snapshot,
@@ -74,6 +76,8 @@ __all__ = [
     "Rematch",
     "RematchEvent",
     "ReplacedEvent",
+    "Say",
+    "SayEvent",
     "SeatNumber",
     "Seed",
     "ServerMessage",
@@ -209,16 +213,30 @@ class Rematch(ClientMessage, tag="rematch"):
     }
 
 
+class Say(ClientMessage, tag="say"):
+    """Say a quick message to the table, by its id (``hello``, ``good_game``, ``thanks``,
+    ``well_played``, ``brb``): never free text. Seated people only, and never while a hand
+    is in play; answered with the ``say`` event everyone gets, or an ``error``."""
+
+    message: MessageId
+    """The message's id."""
+
+    refusals: ClassVar[dict[str, str]] = {
+        "message": 'say needs "message": one of "hello", "good_game", "thanks", '
+                   '"well_played", "brb" (no other words can be sent)',
+    }
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keep the connection alive; answered with ``pong``."""
 
 
 CLIENT_MESSAGES: tuple[type[ClientMessage], ...] = (Join, Watch, Act, Seed, Hint, Continue,
-                                                   Pace, Rematch, Ping)
+                                                   Pace, Rematch, Say, Ping)
 """Every client message, in the order the protocol lists them."""
 
 _TYPES = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
-_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Rematch | Ping
+_ANY_CLIENT = Join | Watch | Act | Seed | Hint | Continue | Pace | Rematch | Say | Ping
 
 
 _DECODER = msgspec.json.Decoder(_ANY_CLIENT)
@@ -298,7 +316,9 @@ class ErrorMessage(ServerMessage, tag="error"):
     ``revoked`` (an outside bot's token was revoked: the socket closes with 4401),
     ``no_rematch`` (a ``rematch`` refused: the game is not over, no offer, it ended),
     ``unavailable``, ``internal``, ``rate_limited`` (more messages than the socket's rate: the
-    socket is then closed with 4429)."""
+    socket is then closed with 4429); for a ``say``: ``talk_in_play`` (a hand is in play),
+    ``talk_rate`` (too many messages), ``talk_off`` (a silent table, or one without
+    talk), ``talk_people_only`` (an outside bot)."""
     message: str
 
 

@@ -57,6 +57,7 @@ from .commands import (
     RematchDue,
     ReplaceSeat,
     SetSpeed,
+    Speak,
     Stop,
     gathers,
     waiter,
@@ -93,6 +94,7 @@ from .rematch import LEFT as LEFT_TABLE
 from .saving import TableSaver, TableState
 from .seats import SeatKey, TableConfig
 from .snapshot import Snapshots
+from .talk import Talk, is_silent
 from .wire import (
     ClosedEvent,
     DealEvent,
@@ -100,6 +102,7 @@ from .wire import (
     HandSummary,
     NextCommitment,
     ReplacedEvent,
+    SayEvent,
     TableSnapshot,
 )
 
@@ -188,6 +191,7 @@ class TableActor:
         self._summary = last_summary(self.game, self._shuffle)
         self._rematch = RematchTracker()  # in memory only (rematch.py): not stored
         self._rematch_timer: TimerHandle | None = None
+        self._talk = Talk()  # who said what when: the quick messages' rate
         self._kept: _Kept | None = None  # the decisions last kept (self._keep)
         self._keep()
         self._outbox = Outbox(self._fanout, self.observer, self._agenda.retry, scheduler.now,
@@ -307,6 +311,13 @@ class TableActor:
         :class:`TableError` (nothing changes) if refused: the game is not over, the seat
         is not a person's, the offer ended."""
         await self._input(lambda done: RematchAnswer(seat, accept, partners, done))
+
+    async def say(self, seat: int, message: str) -> None:
+        """The person at ``seat`` says quick message ``message`` (an id of
+        :data:`~.talk.QUICK_MESSAGES`) to the table: published to every seat and spectator
+        as a ``say`` event; :class:`TableError` (nothing changes) where :mod:`.talk`
+        refuses it (a hand in play, the rate, a silent table ...)."""
+        await self._input(lambda done: Speak(seat, message, done))
 
     async def _input(self, make: Callable[[asyncio.Future[None]], Command]) -> None:
         self._check_open()
@@ -608,6 +619,9 @@ class TableActor:
                             offer.ends_at - self.scheduler.now(), self._rematch_due)
                     else:
                         self._rematch_shown(self._rematch.end(EXPIRED))
+            case Speak(seat=seat, message=message, done=done):
+                self._on_say(seat, message)
+                self._outbox.answer(done, None)
             case Close(reason=reason, done=done):
                 if self.closed is None and not self.game.is_over:
                     self.closed = reason
@@ -686,6 +700,21 @@ class TableActor:
         self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
         self._outbox.decided()
         self._schedule()  # a pause under way is measured again at the new pace
+
+    def _on_say(self, seat: int, message: str) -> None:
+        """A quick message: not a decision (nothing of the game changes), so it is shown
+        even if its save fails, like a connection fact; the save keeps versions in step."""
+        self._check_person(seat)
+        now = self.scheduler.now()
+        refused = self._talk.refusal(
+            seat=seat, message=message, sitting=self.config.seats[seat], game=self.game,
+            closed=self.closed, allowed=self.kind.talk, silent=is_silent(self.config.extra),
+            now=now)
+        if refused is not None:
+            raise refused
+        self._talk.said(seat, now)
+        self._hold([SayEvent(seat=seat, message=message)])  # type: ignore[arg-type]
+        self._outbox.noted(True)
 
     def _all_seeds_in(self) -> bool:
         """Whether every person's seat has sent its seed for the next hand."""

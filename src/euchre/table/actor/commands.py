@@ -77,6 +77,15 @@ class SetSpeed:
 
 
 @dataclass
+class Speak:
+    """The person at ``seat`` says quick message ``message`` (an id) to the table."""
+
+    seat: int
+    message: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class Enter:
     """A connection subscribes, having seen the events up to ``since`` (None: none)."""
 
@@ -162,7 +171,7 @@ class Stop:
 
 Command = (Move | BotTurn | Deadline | PrepareTimeout | DealNext | Enter | Leave | Close | Stop
            | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed | RematchAnswer
-           | RematchDue)
+           | RematchDue | Speak)
 """Any input of a table."""
 
 Post = Callable[[Command], None]
@@ -184,7 +193,7 @@ def waiter(cmd: Command) -> asyncio.Future[Any] | None:
     match cmd:
         case Move(done=done) | GoOn(done=done) | SetSpeed(done=done) | Enter(done=done) \
                 | Contribute(done=done) | Close(done=done) | Stop(done=done) \
-                | RematchAnswer(done=done):
+                | RematchAnswer(done=done) | Speak(done=done):
             return done
         case ReplaceSeat(done=replaced):
             return replaced

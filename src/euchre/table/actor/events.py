@@ -47,6 +47,8 @@ SPECTATORS = "spectators"
 REMATCH = "rematch"
 """A rematch was offered, answered or ended: ``status``, ``seat``, ``table`` (the TABLE's
 ``rematch`` holds the offer)."""
+SAY = "say"
+"""A person said a quick message to the table (:mod:`.talk`): ``seat``, ``message`` (its id)."""
 
 
 class _Pickled:

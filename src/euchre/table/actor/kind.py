@@ -134,6 +134,9 @@ class TableKind:
     """The computer level that takes over a seat whose person left."""
     rematch: RematchHook | None = None
     """Starts a rematch once its people all accepted (None: no rematch at this kind)."""
+    talk: bool = False
+    """Whether its people may send quick messages (:mod:`.talk`; a table may still be
+    made silent)."""
 
 
 PRACTICE_KIND = TableKind(PRACTICE, hints=True)

@@ -326,14 +326,27 @@ class RematchEvent(EventBody, tag="rematch", frozen=True, omit_defaults=True):
     """The new table (``started``)."""
 
 
+MessageId = Literal["hello", "good_game", "thanks", "well_played", "brb"]
+"""A quick message's id (``table/actor/talk.py`` has their words): none says anything
+about cards."""
+
+
+class SayEvent(EventBody, tag="say", frozen=True):
+    """A person said a quick message to the table (never while a hand is in play)."""
+
+    seat: SeatNumber
+    message: MessageId
+
+
 EVENTS: tuple[type[EventBody], ...] = (DealEvent, ActionEvent, TrickEvent, HandOverEvent,
                                        GameOverEvent, ClosedEvent, PresenceEvent, AwayEvent,
-                                       BackEvent, ReplacedEvent, SpectatorsEvent, RematchEvent)
+                                       BackEvent, ReplacedEvent, SpectatorsEvent, RematchEvent,
+                                       SayEvent)
 """Every event kind."""
 
 TableEvent = DealEvent | ActionEvent | TrickEvent | HandOverEvent | GameOverEvent | \
     ClosedEvent | PresenceEvent | AwayEvent | BackEvent | ReplacedEvent | SpectatorsEvent | \
-    RematchEvent
+    RematchEvent | SayEvent
 """The schema of an event body."""
 
 

@@ -172,6 +172,9 @@ class OnlineOptions:
     private: bool = False
     """Left out of every list (the lobby, its socket, ``GET /api/online``), waiting or
     started: reached only by its link. Whether people may watch it is ``spectators``."""
+    talk: bool = True
+    """Whether its people may send quick messages between hands (false: a silent table,
+    :mod:`euchre.table.actor.talk`)."""
 
     def make_rules(self) -> Rules:
         """The rules: the preset with the changes applied."""
@@ -472,6 +475,7 @@ class OpenTable:
             "rated": self.options.rated,
             "private": self.options.private,
             "spectators": self.options.spectators,
+            "talk": self.options.talk,
             **({"allow_bots": True} if self.options.allow_bots else {}),
             "stake": self.options.stake,
             "pot": self.pot() if self.started else 0,
@@ -518,6 +522,7 @@ class OpenTable:
                    **({"allow_bots": True} if self.options.allow_bots else {}),
                    **({} if self.options.spectators else {"spectators": False}),
                    **({"private": True} if self.options.private else {}),
+                   **({} if self.options.talk else {"talk": False}),
                    **({"stake": self.options.stake, "pot": self.pot()}
                       if self.options.stake else {})},
         )
@@ -573,7 +578,8 @@ def online_policy(config: TableConfig) -> CoinTurnPolicy:
 
 
 ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS,
-                        spectators=True, away_grace=AWAY_GRACE)
+                        spectators=True, away_grace=AWAY_GRACE, talk=True)
 """Online tables: each person's move on the table's clock; no hints (other people play);
 anyone may watch unless the creator chose ``spectators: false``; a person away past
-:data:`AWAY_GRACE` is replaced by a computer for the rest of the game."""
+:data:`AWAY_GRACE` is replaced by a computer for the rest of the game; quick messages
+between hands unless the creator chose ``talk: false``."""

@@ -43,7 +43,8 @@ function facts(table) {
     stakeText(table.stake),
     table.rated ? "rated" : "unrated",
     table.quick ? "quick play" : "public table", // a private table is never listed here
-  ].join(" · ");
+    table.talk === false ? "silent table" : null, // no quick messages there
+  ].filter(Boolean).join(" · ");
 }
 
 function openRow(table) {

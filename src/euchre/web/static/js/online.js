@@ -90,6 +90,9 @@ export function mountOnlineSection(section) {
   const listedChoice = h("input", { id: "online-listed", name: "visibility", type: "radio", value: "listed", checked: true });
   const privateChoice = h("input", { id: "online-private", name: "visibility", type: "radio", value: "private" });
   const watchers = h("input", { id: "online-watchers", name: "spectators", type: "checkbox", checked: true });
+  // Quick messages ("Hello", "Good game" …) before the first deal, between hands and after
+  // the game, never during a hand; unticked: a silent table (the API's `talk`).
+  const talk = h("input", { id: "online-talk", name: "talk", type: "checkbox", checked: true });
   const create = h("button", { type: "submit", class: "start-button" }, "Create an online table");
   // Signed in, the table seats you under your account's name: no name to ask. A guest cannot
   // tick Rated, allow bots or choose a stake (those are for signed-in people).
@@ -119,6 +122,7 @@ export function mountOnlineSection(section) {
       h("div", { class: "field field-check" }, listedChoice, h("label", { for: "online-listed" }, "Public: listed in the lobby, anyone may join")),
       h("div", { class: "field field-check" }, privateChoice, h("label", { for: "online-private" }, "Private: not listed; only people you send the link to can join"))),
     h("div", { class: "field field-check" }, watchers, h("label", { for: "online-watchers" }, "Let people who are not playing watch the game")),
+    h("div", { class: "field field-check" }, talk, h("label", { for: "online-talk" }, "Quick messages between hands (Hello, Good game …); untick for a silent table")),
     create,
   );
   const list = h("ul", { class: "game-list online-list", "aria-label": "Open online tables" });
@@ -183,7 +187,7 @@ export function mountOnlineSection(section) {
         kind: "online", ...(guest ? { name: name.value.trim() } : {}), preset: preset.value,
         seconds_per_move: Number(seconds.value), level: level.value, rated: rated.checked,
         stake: Number(stake.value), allow_bots: rated.checked && allowBots.checked,
-        private: privateChoice.checked, spectators: watchers.checked,
+        private: privateChoice.checked, spectators: watchers.checked, talk: talk.checked,
       });
       holdSeat(made.id, made.seat, made.token);
       navigate(made.url);
@@ -380,6 +384,8 @@ export function mountOnlineLobby(main, id) {
         table.private ? "Private table: not listed in the lobby; only people with the invite link can join." : table.quick ? "Public table: listed in the lobby for Play now." : "Public table: listed in the lobby, anyone may join.",
         " ",
         table.spectators ? "People who are not playing may watch the game." : "No watching: only the people at the table see the game."),
+      h("p", { class: "talk-line" },
+        table.talk === false ? "Silent table: no quick messages." : "Quick messages (Hello, Good game …) between hands, never during one."),
       h("ul", { class: "rules-list" }, (table.rules_text ?? []).map((line) => h("li", {}, line))),
       h("h2", {}, "Seats"),
       seats,

@@ -7,7 +7,7 @@ import { POSITIONS, actionLabel, bidLabel, position, seatName } from "./words.js
 
 const BIDDING = ["farmer", "order", "benny", "call", "discard", "defend"];
 
-/** Build the seat boxes once: {south: {box, name, tags, cards, said}, west: …}. */
+/** Build the seat boxes once: {south: {box, name, tags, cards, said, talk}, west: …}. */
 export function seatBoxes() {
   const seats = {};
   for (const where of POSITIONS) {
@@ -17,10 +17,12 @@ export function seatBoxes() {
       tags: h("div", { class: "seat-tags" }),
       cards: h("div", { class: "seat-cards", "aria-hidden": "true" }),
       said: h("div", { class: "seat-said", "aria-hidden": "true" }),
+      // A quick message, shown a few seconds (talk.js; the talk log reads it out).
+      talk: h("div", { class: "seat-talk", "aria-hidden": "true", hidden: true }),
       clock: h("span", { class: "seat-clock", hidden: true }),
     };
     seat.box.append(
-      h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags, seat.clock), seat.cards, seat.said),
+      h("div", { class: "seat-core" }, h("div", { class: "seat-label" }, seat.name, seat.tags, seat.clock, seat.talk), seat.cards, seat.said),
     );
     seats[where] = seat;
   }

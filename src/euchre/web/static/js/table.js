@@ -29,6 +29,7 @@ import { firstDrawText, isPlay } from "./law.js";
 import { FairDeal } from "./fair-deal.js";
 import { recordPracticeGame } from "./my-stats.js";
 import { awayLine, awaySeats, leaveGame, leaveQuestion, presenceEventText, stakeLine } from "./presence.js";
+import { TALK_CODES, TalkBox } from "./talk.js";
 
 /** Why a practice table nobody played for an hour is closed (server: table/hosting/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
@@ -176,6 +177,7 @@ class TablePage {
       // check reports it. Other refusals are shown.
       onError: (message, fatal, code) => {
         if (code === "bad_seed") this.fairDeal?.refused();
+        else if (TALK_CODES.includes(code)) this.talk.refused(message); // beside the row: no page error
         else if (code === "bad_token" && token === MY_ACCOUNT && onNotSeated && !this.table) onNotSeated();
         else if (code === "no_table" && !this.watching && onMissing && !this.table) onMissing();
         else if (this.watching && this.onGone && (code === "no_spectators" || code === "no_table")) this.onGone(code, message);
@@ -197,6 +199,7 @@ class TablePage {
   }
 
   stop() {
+    this.talk.stop();
     clearTimeout(this.held?.timer);
     this.rematchBox?.stop();
     this.connection.close();
@@ -306,6 +309,8 @@ class TablePage {
       tool("Save commitments", "tool:commitments", () => downloadCommitments(this.gameId)),
     );
     const watching = this.watching;
+    // Quick messages between hands (online tables): the row, a short log, mute controls.
+    this.talk = new TalkBox(this.tableId, { watching, send: (message) => this.connection.send(message), seats: this.seats });
     const side = h(
       "aside",
       { class: "side" },
@@ -343,6 +348,7 @@ class TablePage {
         watching ? null : this.phoneHint,
         watching ? null : this.controls,
         watching ? null : this.hand,
+        this.talk.element,
         this.announcer,
       ),
       side,
@@ -354,6 +360,11 @@ class TablePage {
 
   /** A message from the table: drawn now, or kept until a hand's result is read. */
   receive(table, event) {
+    // A quick message shows at once, even while a hand's result holds the display; the row
+    // follows the latest table (disabled as soon as the next deal comes).
+    const me = this.watching ? null : table.seat ?? table.view?.seat ?? 0;
+    if (event?.kind === "say") this.talk.heard(event, table, me);
+    this.renderTalk(table, me);
     const item = { table, event, at: Date.now() };
     if (this.held || this.queue.length) this.queue.push(item);
     else this.update(table, event, item.at);
@@ -418,7 +429,13 @@ class TablePage {
   /** Put the focus on the first choice if there is one, else on the hand itself. */
   focusHand() {
     const first = this.actions.querySelector("button:not([disabled])") || this.hand.querySelector("button:not([disabled])");
-    (first ?? this.hand).focus({ preventScroll: true });
+    (first ?? this.handPlace).focus({ preventScroll: true });
+  }
+
+  /** The hand, or while no hand is in play at an online table the quick messages in its place. */
+  get handPlace() {
+    if (!this.hand.classList.contains("talk-open")) return this.hand;
+    return this.talk.element.querySelector("button:not([disabled])") ?? this.hand;
   }
 
   /** Choose the speed at the table (kept for the next tables too). */
@@ -734,6 +751,7 @@ class TablePage {
     this.renderOverlay(view);
     this.renderAway(); // after the seats: it counts down on their marks too
     this.renderTools(view);
+    this.renderTalk(this.connection.table ?? table, me);
     const shownSpeed = table.kind === "practice" ? table.extra?.speed ?? "normal" : speed();
     if (this.speedSelect.value !== shownSpeed && document.activeElement !== this.speedSelect) this.speedSelect.value = shownSpeed;
     if (!this.watching) {
@@ -767,7 +785,7 @@ class TablePage {
     } else if (focusInPlay && !this.main.contains(document.activeElement)) {
       // The card or bid just chosen is gone: the focus waits on the hand, not the page.
       const close = this.overlay.querySelector(".summary-panel .panel-close");
-      (close ?? this.hand).focus({ preventScroll: true });
+      (close ?? this.handPlace).focus({ preventScroll: true });
     }
   }
 
@@ -961,6 +979,13 @@ class TablePage {
     const last = Boolean(view && view.last_trick);
     this.lastTrickButton.disabled = !last;
     this.lastTrickButton.setAttribute("aria-expanded", String(this.showLastTrick && last));
+  }
+
+  /** The quick messages (online tables), from the latest table the socket folded: while no
+   * hand is in play they take the hand's place below the felt (the hand is empty then). */
+  renderTalk(latest, me) {
+    const open = this.talk.render(latest, me, { gone: Boolean(this.left || this.fatal) });
+    this.hand.classList.toggle("talk-open", open);
   }
 
   /** Who is away, counting down to the moment a computer takes their seat. */
