@@ -21,6 +21,7 @@ from .online.online_api import online_extension
 from .online.stakes import stakes_extension
 from .site import site_extension
 from .tables.practice_api import practice_extension
+from .tournaments.tournaments_api import tournaments_extension
 
 
 def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
@@ -30,10 +31,11 @@ def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
     both), the person's games in progress (after them all), and euchre nights in a room
-    (after accounts: the host and the database)."""
+    (after accounts: the host and the database), and online tournaments (after accounts and
+    online tables: their rounds are online tables)."""
     return [site_extension(), practice_extension(), accounts_extension(accounts),
             bots_extension(), online_extension(), stakes_extension(), ratings_extension(),
-            my_games_extension(), nights_extension()]
+            my_games_extension(), nights_extension(), tournaments_extension()]
 
 
 def create_app(settings: Settings | None = None,

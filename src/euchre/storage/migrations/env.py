@@ -15,6 +15,7 @@ from euchre.storage import (  # noqa: F401  (add tables to Base)
     night_models,
     people_models,
     stake_models,
+    tournament_models,
 )
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine
