@@ -177,7 +177,8 @@ def test_refusals_change_nothing(db_url: str) -> None:
                     Settings(name="x", starts_at=T0 - dt.timedelta(minutes=1)),
                     Settings(name="x", rules={"hands_limit": 3}),
                     Settings(name="x", rules={"no_such_rule": True}),
-                    Settings(name="x", entry_fee=-1), Settings(name="x", format="swiss")):
+                    Settings(name="x", entry_fee=-1), Settings(name="x", format="swiss"),
+                    Settings(name="x", fill_to=6), Settings(name="x", fill_to=68)):
             with pytest.raises(TournamentError):
                 await service.create(1, bad)
         assert await service.listing() == {"open": [], "running": []}

@@ -54,6 +54,8 @@ tournaments = Table(
     Column("late_comers", Boolean, nullable=False),
     # Play coins each entrant pays (0: none); the coin pool is not moved yet (stored, shown).
     Column("entry_fee", Integer, nullable=False),
+    # The least field: computers fill up to it (0: to the next multiple of four).
+    Column("fill_to", Integer, nullable=False),
     # "registering", "playing", "finished" or "cancelled".
     Column("status", String(16), nullable=False),
     Column("current_round", Integer, nullable=False),

@@ -133,6 +133,9 @@ class Settings:
     """Play coins each entrant pays (kept and shown; the coin pool is another piece)."""
     format: str = "progressive"
     """The format."""
+    fill_to: int = 0
+    """The least field, a multiple of four: computers fill up to it at the start (0: only
+    to the next multiple of four)."""
 
     def check(self, now: dt.datetime) -> Rules:
         """Refuse bad settings in words; the rules in force (with ``hands_limit``)."""
@@ -157,6 +160,9 @@ class Settings:
         if isinstance(self.entry_fee, bool) or not isinstance(self.entry_fee, int) \
                 or not 0 <= self.entry_fee <= MAX_ENTRY_FEE:
             raise TournamentError(f"entry_fee must be 0 to {MAX_ENTRY_FEE} coins")
+        if isinstance(self.fill_to, bool) or not isinstance(self.fill_to, int) \
+                or self.fill_to % 4 or not 0 <= self.fill_to <= MAX_FIELD:
+            raise TournamentError(f"fill_to must be 0 or a multiple of four up to {MAX_FIELD}")
         if self.starts_at is not None and _aware(self.starts_at) <= now:
             raise TournamentError("the start time must be in the future")
         changes = dict(self.rules or {})
@@ -266,6 +272,7 @@ class TournamentService:
                 starts_at=settings.starts_at or now + dt.timedelta(days=7),
                 private=settings.private, allow_bots=settings.allow_bots,
                 late_comers=settings.late_comers, entry_fee=settings.entry_fee,
+                fill_to=settings.fill_to,
                 status="registering", current_round=0, field=0, created_at=now))
         return tournament_id
 
@@ -383,7 +390,7 @@ class TournamentService:
                 raise TournamentConflict("the tournament has already started")
             entries = sorted(await self._entries(conn, tournament_id),
                              key=lambda e: int(e["id"]))
-            count = max(4, -(-len(entries) // 4) * 4)
+            count = max(4, -(-len(entries) // 4) * 4, int(row["fill_to"]))
             for number, entry in enumerate(entries):
                 await conn.execute(update(tournament_entries)
                                    .where(tournament_entries.c.id == entry["id"])
@@ -701,6 +708,7 @@ def _summary(row: Any, people: int) -> dict[str, Any]:
         "seconds_per_move": float(row["seconds_per_move"]),
         "loner_bonus": bool(row["loner_bonus"]), "private": bool(row["private"]),
         "allow_bots": bool(row["allow_bots"]), "entry_fee": int(row["entry_fee"]),
+        "fill_to": int(row["fill_to"]),
         "rated": False, "people": people, "field": int(row["field"]),
     }
 

@@ -167,7 +167,7 @@ async def post_tournament(request: Request) -> Response:
         hands=body.hands, rounds=body.rounds, seconds_per_move=body.seconds_per_move,
         movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
         starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
-        late_comers=body.late_comers, entry_fee=body.entry_fee)
+        late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to)
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
     tournament_id = await service.create(session.account_id, settings)

@@ -43,6 +43,9 @@ class TournamentRequest(Request):
     """Whether someone may take a computer's place between rounds."""
     entry_fee: int = 0
     """Play coins each entrant pays (shown; the coin pool is not built yet)."""
+    fill_to: int = 0
+    """The least field (a multiple of four, up to 64): computers fill up to it at the start
+    (0: only to the next multiple of four)."""
 
     what: ClassVar[str] = "a tournament"
     refusals: ClassVar[dict[str, Any]] = {
@@ -61,6 +64,7 @@ class TournamentRequest(Request):
         "allow_bots": "allow_bots must be true or false",
         "late_comers": "late_comers must be true or false",
         "entry_fee": "entry_fee must be a whole number of coins",
+        "fill_to": "fill_to must be 0 or a multiple of four up to 64",
     }
 
 
@@ -101,6 +105,8 @@ class TournamentSummary(Struct):
     allow_bots: bool
     entry_fee: int
     """Play coins each entrant pays (the pool is not moved yet)."""
+    fill_to: int
+    """The least field: computers fill up to it."""
     rated: bool
     """Always false: partners change every round."""
     people: int

@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("allow_bots", sa.Boolean, nullable=False),
         sa.Column("late_comers", sa.Boolean, nullable=False),
         sa.Column("entry_fee", sa.Integer, nullable=False),
+        sa.Column("fill_to", sa.Integer, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("current_round", sa.Integer, nullable=False),
         sa.Column("field", sa.Integer, nullable=False),
