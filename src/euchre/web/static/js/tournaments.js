@@ -26,8 +26,9 @@ function settingsText(t) {
 }
 
 /** A short list of tournaments open for registration and running now (lobby, home page). */
-export function tournamentsList() {
-  const box = h("section", { class: "tournaments-list", "aria-label": "Tournaments" }, h("h2", {}, "Tournaments"));
+export function tournamentsList(onItsPage = false) {
+  const title = onItsPage ? "Open and running" : "Tournaments";
+  const box = h("section", { class: "tournaments-list", "aria-label": "Tournaments" }, h("h2", {}, title));
   (async () => {
     let list;
     try {
@@ -38,13 +39,13 @@ export function tournamentsList() {
     const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help" }, stage(t)));
     fill(
       box,
-      h("h2", {}, "Tournaments"),
+      h("h2", {}, title),
       list.open.length ? h("h3", {}, "Open for registration") : null,
       list.open.length ? h("ul", { class: "game-list" }, list.open.map(item)) : null,
       list.running.length ? h("h3", {}, "Running now") : null,
       list.running.length ? h("ul", { class: "game-list" }, list.running.map(item)) : null,
       list.open.length || list.running.length ? null : h("p", { class: "field-help" }, "No tournament is open right now."),
-      h("p", {}, h("a", { href: "/tournaments" }, "All tournaments, or create one")),
+      onItsPage ? null : h("p", {}, h("a", { href: "/tournaments" }, "All tournaments, or create one")),
     );
   })();
   return box;
@@ -59,7 +60,7 @@ export function mountTournaments(main) {
     h("div", { class: "page tournaments-page" },
       h("h1", {}, "Tournaments"),
       h("p", { class: "field-help" }, "Progressive euchre at this site's tables: partners change every round, everyone keeps their own score, and the most points after the last round wins."),
-      tournamentsList(),
+      tournamentsList(true),
       body),
   );
   (async () => {
@@ -82,7 +83,7 @@ function check(id, label) {
 }
 
 function newTournamentForm() {
-  const error = h("p", { class: "error", role: "alert" });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
   const name = h("input", { id: "tour-name", required: true, maxlength: "80", value: "Euchre night" });
   const preset = h("select", { id: "tour-preset" }, ["classic", "stick-the-dealer", "redeal", "canadian", "kitchen-table", "benny"].map((p) => h("option", { value: p }, p)));
   const hands = h("input", { id: "tour-hands", type: "number", min: "1", max: "16", value: "8", inputmode: "numeric" });
@@ -112,6 +113,7 @@ function newTournamentForm() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    error.hidden = true;
     try {
       const made = await call("POST", "/api/tournaments", {
         name: name.value, preset: preset.value, hands: Number(hands.value), rounds: Number(rounds.value),
@@ -123,6 +125,7 @@ function newTournamentForm() {
       navigate(made.url);
     } catch (e) {
       error.textContent = e.message;
+      error.hidden = false;
     }
   });
   return form;
