@@ -95,6 +95,7 @@ def test_create_register_start_and_standings(
         page.goto(url)
         page.get_by_role("link", name="Take your seat").click()
         expect(page.locator(".felt, .table-page").first).to_be_visible()
+        expect(page.locator(".score-target")).to_have_text("A round of 1 hand")
     for page in (creator, other):
         expect(page.get_by_role("link", name="Back to the tournament")).to_be_visible(
             timeout=120_000)
