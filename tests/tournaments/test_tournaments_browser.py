@@ -89,6 +89,11 @@ def test_create_register_start_and_standings(
     expect(creator.get_by_role("heading", name="Round 1")).to_be_visible()
     expect(creator.get_by_role("link", name="Watch")).to_be_visible()
     shot(creator, f"3-round-{size}.png")
+    guest = new_context(base_url=base_url, viewport=viewport).new_page()
+    guest.goto(url)  # anyone may watch a round's table from the page
+    guest.get_by_role("link", name="Watch").click()
+    expect(guest.locator(".score-target")).to_have_text("A round of 1 hand")
+    shot(guest, f"3-watch-{size}.png")
 
     # Each takes their seat from the page; nobody moves, so the clock plays for them.
     for page in (creator, other):
