@@ -20,7 +20,7 @@ from euchre.coins.errors import (
     NotActiveError,
 )
 from euchre.storage.accounts_models import ledger_entries
-from euchre.storage.pool_models import tournament_entries
+from euchre.storage.pool_models import pool_entries
 from euchre.tournament import place_prizes
 from testdb import create_ledger_tables
 
@@ -276,7 +276,7 @@ async def test_opening_is_idempotent_and_checked(engine: AsyncEngine) -> None:
         await service.enter("t1", await new_account(engine), "")
     assert await service.get("t2") is None
     async with engine.connect() as conn:
-        assert await conn.scalar(select(func.count()).select_from(tournament_entries)) == 0
+        assert await conn.scalar(select(func.count()).select_from(pool_entries)) == 0
 
 
 # One step: (kind, person). Kinds: enter, leave, close entries, pay out, cancel; each sent

@@ -34,7 +34,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from ..storage.pool_models import tournament_entries, tournament_pools
+from ..storage.pool_models import pool_entries, tournament_pools
 from ..tournament.prizes import DEFAULT_PRIZE_TABLE, check_prize_table, prizes
 from .cover import held_for_fees
 from .errors import CoinsError, IdempotencyConflictError, InsufficientCoinsError, NotActiveError
@@ -151,9 +151,9 @@ async def _read(conn: AsyncConnection, tournament_id: str) -> Pool | None:
         tournament_pools.c.tournament_id == tournament_id))).first()
     if row is None:
         return None
-    entries = (await conn.execute(select(tournament_entries).where(
-        tournament_entries.c.tournament_id == tournament_id)
-        .order_by(tournament_entries.c.account_id))).all()
+    entries = (await conn.execute(select(pool_entries).where(
+        pool_entries.c.tournament_id == tournament_id)
+        .order_by(pool_entries.c.account_id))).all()
     return Pool(
         tournament_id=row.tournament_id, fee=int(row.fee),
         table=tuple(int(p) for p in row.prize_table.split(",")), status=row.status,
@@ -242,7 +242,7 @@ class PoolService:
                     f"not enough coins: the entry fee is {pool.fee} coins and your balance "
                     f"is {balance}{kept}")
             now = self.now()
-            await conn.execute(tournament_entries.insert().values(
+            await conn.execute(pool_entries.insert().values(
                 tournament_id=tournament_id, account_id=account_id, status=ENTERED,
                 request_id=request_id, entered_at=now))
             await post(conn, account_id, -pool.fee, "entry",
@@ -278,10 +278,10 @@ class PoolService:
             entry = pool.entry(account_id)
             if pool.status in (OPEN, RUNNING) and entry is not None \
                     and entry.status == ENTERED:
-                await conn.execute(update(tournament_entries).where(
-                    tournament_entries.c.tournament_id == tournament_id,
-                    tournament_entries.c.account_id == account_id,
-                    tournament_entries.c.status == ENTERED).values(status=LEFT))
+                await conn.execute(update(pool_entries).where(
+                    pool_entries.c.tournament_id == tournament_id,
+                    pool_entries.c.account_id == account_id,
+                    pool_entries.c.status == ENTERED).values(status=LEFT))
                 fresh = await _read(conn, tournament_id)
                 assert fresh is not None
                 return fresh
@@ -323,10 +323,10 @@ class PoolService:
                 if coins:
                     await post(conn, entry.account_id, coins, "prize",
                                prize_key(tournament_id, entry.account_id), now)
-                await conn.execute(update(tournament_entries).where(
-                    tournament_entries.c.tournament_id == tournament_id,
-                    tournament_entries.c.account_id == entry.account_id,
-                    tournament_entries.c.status == ENTERED).values(
+                await conn.execute(update(pool_entries).where(
+                    pool_entries.c.tournament_id == tournament_id,
+                    pool_entries.c.account_id == entry.account_id,
+                    pool_entries.c.status == ENTERED).values(
                     status=FINISHED, place=place.get(entry.account_id), prize=coins))
             await conn.execute(update(tournament_pools).where(
                 tournament_pools.c.tournament_id == tournament_id,
@@ -353,8 +353,8 @@ class PoolService:
             for entry in pool.entries:  # ascending account ids
                 await post(conn, entry.account_id, pool.fee, "entry_refund",
                            refund_key(tournament_id, entry.account_id), now)
-            await conn.execute(update(tournament_entries).where(
-                tournament_entries.c.tournament_id == tournament_id).values(status=REFUNDED))
+            await conn.execute(update(pool_entries).where(
+                pool_entries.c.tournament_id == tournament_id).values(status=REFUNDED))
             await conn.execute(update(tournament_pools).where(
                 tournament_pools.c.tournament_id == tournament_id,
                 tournament_pools.c.status == pool.status).values(

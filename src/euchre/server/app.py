@@ -51,6 +51,7 @@ from .root import (
 from .tables import api
 from .tables.practice_api import practice_extension
 from .tables.ws import table_socket_app
+from .tournaments.tournaments_api import tournaments_extension
 from .wire.tables import Health
 
 __all__ = ["Given", "Settings", "build_app", "core_extension", "create_app",
@@ -123,11 +124,12 @@ def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
     coin tables (``accounts``: its options, default from the environment), outside bots'
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
-    both), the person's games in progress (after them all), and euchre nights in a room
-    (after accounts: the host and the database)."""
+    both), the person's games in progress (after them all), euchre nights in a room
+    (after accounts: the host and the database), and online tournaments (after accounts and
+    online tables: their rounds are online tables)."""
     return [site_extension(), practice_extension(), accounts_extension(accounts),
             bots_extension(), online_extension(), stakes_extension(), ratings_extension(),
-            my_games_extension(), nights_extension()]
+            my_games_extension(), nights_extension(), tournaments_extension()]
 
 
 def create_app(settings: Settings | None = None,

@@ -2,7 +2,7 @@
 
 ``tournament_pools`` has one row per tournament that takes an entry fee: the fee, the prize
 table it pays by, and how the pool ended (``paid_out`` to the finishers, ``house`` to
-nobody, or refunded). ``tournament_entries`` has one row per person who entered: how their
+nobody, or refunded). ``pool_entries`` has one row per person who entered: how their
 entry ended and what it paid. Every coin that moves is a ledger entry keyed by tournament
 and account (``tournament-entry:``, ``tournament-prize:``, ``tournament-refund:``), so for
 each pool the fees taken equal the prizes plus the refunds plus ``house``. The Alembic
@@ -46,8 +46,8 @@ tournament_pools = Table(
 )
 """One row per tournament with an entry fee."""
 
-tournament_entries = Table(
-    "tournament_entries",
+pool_entries = Table(
+    "pool_entries",
     metadata,
     Column("tournament_id", String(64), ForeignKey("tournament_pools.tournament_id"),
            nullable=False),
@@ -60,8 +60,8 @@ tournament_entries = Table(
     Column("place", Integer, nullable=True),
     Column("prize", BigInteger, nullable=True),
     Column("entered_at", DateTime(timezone=True), nullable=False),
-    PrimaryKeyConstraint("tournament_id", "account_id", name="pk_tournament_entries"),
+    PrimaryKeyConstraint("tournament_id", "account_id", name="pk_pool_entries"),
 )
 """One row per person who entered a tournament with a fee."""
 
-Index("ix_tournament_entries_account", tournament_entries.c.account_id)
+Index("ix_pool_entries_account", pool_entries.c.account_id)

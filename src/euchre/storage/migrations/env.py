@@ -16,6 +16,7 @@ from euchre.storage import (  # noqa: F401  (add tables to Base)
     people_models,
     pool_models,
     stake_models,
+    tournament_models,
 )
 from euchre.storage.models import Base
 from euchre.storage.sql import make_engine

@@ -34,7 +34,6 @@ def move_events(old: GameState, new: GameState, seat: int, action: Action, shuff
         events.append(HandOverEvent(points=list(hand.points), score=list(new.score),
                                     summary=summary))
     if new.is_over and not old.is_over:
-        assert new.winner is not None
         events.append(GameOverEvent(winner=new.winner, score=list(new.score)))
     return events, summary
 

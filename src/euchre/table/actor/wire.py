@@ -267,9 +267,10 @@ class HandOverEvent(EventBody, tag="hand_over", frozen=True):
 
 
 class GameOverEvent(EventBody, tag="game_over", frozen=True):
-    """The game ended; ``winner`` is a side (0: seats 0 & 2)."""
+    """The game ended; ``winner`` is a side (0: seats 0 & 2), or null when a round of
+    hands (``Rules.hands_limit``, tournament rounds) ended level."""
 
-    winner: Annotated[int, Meta(ge=0, le=1)]
+    winner: Annotated[int, Meta(ge=0, le=1)] | None
     score: Pair
 
 

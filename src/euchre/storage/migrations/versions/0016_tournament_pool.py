@@ -1,4 +1,4 @@
-"""tournament_pools and tournament_entries: tournaments' coin pools (issue 37, item 5).
+"""tournament_pools and pool_entries: tournaments' coin pools (issue 37, item 5).
 
 Revision ID: 0016_tournament_pool
 Revises: 0014_account_lookalikes
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_tournament_pool"
-down_revision = "0014_account_lookalikes"
+down_revision = "0015_tournaments"
 branch_labels = None
 depends_on = None
 
@@ -31,7 +31,7 @@ def upgrade() -> None:
         sa.CheckConstraint("fee > 0", name="ck_tournament_pools_fee_positive"),
     )
     op.create_table(
-        "tournament_entries",
+        "pool_entries",
         sa.Column("tournament_id", sa.String(64),
                   sa.ForeignKey("tournament_pools.tournament_id"), nullable=False),
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
@@ -40,13 +40,13 @@ def upgrade() -> None:
         sa.Column("place", sa.Integer, nullable=True),
         sa.Column("prize", sa.BigInteger, nullable=True),
         sa.Column("entered_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("tournament_id", "account_id", name="pk_tournament_entries"),
+        sa.PrimaryKeyConstraint("tournament_id", "account_id", name="pk_pool_entries"),
     )
-    op.create_index("ix_tournament_entries_account", "tournament_entries", ["account_id"])
+    op.create_index("ix_pool_entries_account", "pool_entries", ["account_id"])
 
 
 def downgrade() -> None:
     """Drop them."""
-    op.drop_index("ix_tournament_entries_account", "tournament_entries")
-    op.drop_table("tournament_entries")
+    op.drop_index("ix_pool_entries_account", "pool_entries")
+    op.drop_table("pool_entries")
     op.drop_table("tournament_pools")

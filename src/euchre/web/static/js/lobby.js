@@ -1,6 +1,7 @@
 // The lobby (/lobby): "Play now" (rules, clock, stake, rated) and, pushed live over /ws/lobby,
 // the open tables (with a Join button) and the games anyone may watch (a Watch link).
 
+import { tournamentsList } from "./tournaments.js";
 import { me } from "../account/session.js";
 import { getPresets } from "./api.js";
 import { myGamesSection, offerNextSteps } from "./my-games.js";
@@ -115,6 +116,7 @@ export function mountLobbyPage(main) {
       h("section", { class: "choose-box lobby-tables" },
         h("h2", {}, "Open tables"), status, openList,
         h("h2", {}, "Live games"), gameList),
+      h("section", { class: "choose-box" }, tournamentsList()),
     ),
   );
 

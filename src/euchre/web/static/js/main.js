@@ -15,6 +15,7 @@ import { mountReplay } from "./replay.js";
 import { mountLearn } from "./learn.js";
 import { mountScore } from "./night-score.js";
 import { mountNight, mountNightScreen, mountNights } from "./nights.js";
+import { mountTournament, mountTournaments } from "./tournaments.js";
 import { mountRules } from "./rules-page.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
@@ -39,6 +40,8 @@ const ROUTES = [
   [/^\/nights$/, (main) => mountNights(main), "Euchre: euchre nights", "/nights"],
   [/^\/nights\/([\w.~-]+)$/, (main, id) => mountNight(main, id), "Euchre: euchre night", "/nights"],
   [/^\/nights\/([\w.~-]+)\/screen$/, (main, id) => mountNightScreen(main, id), "Euchre: standings", "/nights"],
+  [/^\/tournaments$/, (main) => mountTournaments(main), "Euchre: tournaments", "/tournaments"],
+  [/^\/tournaments\/([\w.~-]+)$/, (main, id) => mountTournament(main, id), "Euchre: tournament", "/tournaments"],
   [/^\/score$/, (main) => mountScore(main, null), "Euchre: score a table", "/nights"],
   [/^\/score\/([\w.~-]+)$/, (main, code) => mountScore(main, code), "Euchre: score a table", "/nights"],
 ];

@@ -47,7 +47,7 @@ export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
   return h(
     "section",
     { class: `panel game-over-panel ${won ? "won" : "lost"}`, "aria-label": "Game over" },
-    h("h2", {}, won && !sharedTable() ? "You won the game!" : `${sideName(table.winner, me)} won the game${won ? "!" : ""}`),
+    h("h2", {}, table.winner === null ? "The round ended level" : won && !sharedTable() ? "You won the game!" : `${sideName(table.winner, me)} won the game${won ? "!" : ""}`),
     h("p", { class: "final-score" }, `${table.score[mine]} – ${table.score[1 - mine]}`),
     potLine(table, me),
     h(
@@ -56,7 +56,9 @@ export function gameOverPanel(table, me, { replayUrl, onAgain, verify }) {
       h("a", { class: "button-link", href: replayUrl, dataset: { key: "panel:replay" } }, "Watch the replay"),
       // Against people, another game is found in the lobby (Play again would open a
       // practice table against computers).
-      online
+      table.extra?.tournament
+        ? h("a", { class: "button-link", href: `/tournaments/${table.extra.tournament}`, dataset: { key: "panel:again" } }, "Back to the tournament")
+        : online
         ? h("a", { class: "button-link", href: "/lobby", dataset: { key: "panel:again" } }, "Find another game")
         : h("button", { type: "button", dataset: { key: "panel:again" }, onclick: onAgain }, "Play again"),
       h("a", { class: "button-link", href: "/" }, "New game"),

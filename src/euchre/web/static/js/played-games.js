@@ -3,6 +3,7 @@
 // their games at public online tables, no coins). One entry per game: result and score from
 // their side, kind and rules, when, partner and opponents, rating change, coins, the replay.
 
+import { personTournaments } from "./tournaments.js";
 import { request } from "./api.js";
 import { fill, h } from "./dom.js";
 import { ratingBadge, ratingExplained } from "./rating-words.js";
@@ -81,7 +82,7 @@ export function mountPerson(main, username) {
   const heading = h("h1", {}, username);
   const rating = h("p", { class: "rating-line" });
   const path = `/api/people/${encodeURIComponent(username)}/games`;
-  const page = h("div", { class: "page notice person-page" }, heading, rating);
+  const page = h("div", { class: "page notice person-page" }, heading, rating, personTournaments(username));
   fill(main, page);
   request("GET", `/api/people/${encodeURIComponent(username)}`)
     .then(({ person }) => {

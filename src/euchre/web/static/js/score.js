@@ -34,8 +34,9 @@ function sideScore(side, points, me, gameTo) {
   );
 }
 
-/** The score box: both sides, ours first. */
-export function scoreBox(score, me, gameTo) {
+/** The score box: both sides, ours first; `handsLimit` (a tournament round of N hands) says
+ * the round's length instead of the game's target. */
+export function scoreBox(score, me, gameTo, handsLimit = 0) {
   const [mine] = sidesFor(me);
   return h(
     "section",
@@ -43,6 +44,6 @@ export function scoreBox(score, me, gameTo) {
     h("h2", { class: "visually-hidden" }, "Score"),
     sideScore(mine, score[mine], me, gameTo),
     sideScore(1 - mine, score[1 - mine], me, gameTo),
-    h("div", { class: "score-target" }, `Game to ${gameTo}`),
+    h("div", { class: "score-target" }, handsLimit ? `A round of ${handsLimit} hand${handsLimit === 1 ? "" : "s"}` : `Game to ${gameTo}`),
   );
 }

@@ -1,6 +1,7 @@
 // The start page: one button for a practice table with the defaults, and a form to choose
 // the preset, each house rule and the computer players' levels. No account needed.
 
+import { tournamentsList } from "./tournaments.js";
 import { createPractice, getPresets } from "./api.js";
 import { cardFace } from "./cards.js";
 import { myGamesSection } from "./my-games.js";
@@ -102,6 +103,7 @@ export function mountStart(main) {
       ),
       h("section", { class: "choose-box" }, h("h2", {}, "Choose your table"), form),
       finishedList(),
+      h("section", { class: "choose-box" }, tournamentsList()),
       // The accounts work adds coin tables here.
       h("section", { id: "coin-tables", class: "coin-slot", hidden: true }),
     ),

@@ -733,7 +733,7 @@ class TablePage {
       // a spectator sees no coin panel
     } else if (table.kind === "online") this.renderStake(table);
     else renderCoinPanel(this.coinSlot, table);
-    this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10));
+    this.scoreSlot.replaceChildren(scoreBox(table.score, me, table.rules?.game_to ?? 10, table.rules?.hands_limit ?? 0));
     fill(this.strip, stripParts(table.score, view, me));
     if (view) {
       const over = table.game_over || table.closed || this.closedReason;

@@ -237,6 +237,8 @@ export function sidesFor(me) {
 /** "You won the game, 10 to 7." from the viewer's side ("Ann and North won …" for an onlooker;
  * "You and Bob won …" where other people sit, so all four read one result from their side). */
 export function gameOverText(winner, score, me) {
+  // A tournament round of N hands may end level (no winner).
+  if (winner === null || winner === undefined) return `The round ended level, ${score[0]} to ${score[1]}.`;
   if (me === null || me === undefined) return `${sideName(winner, me)} won the game, ${score[winner]} to ${score[1 - winner]}.`;
   const mine = sideOf(me);
   const a = score[winner];

@@ -1,0 +1,1 @@
+"""Online tournaments over HTTP (``tournaments_api.py``)."""

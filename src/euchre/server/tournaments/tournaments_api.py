@@ -1,0 +1,319 @@
+"""Online tournaments over HTTP, and their rounds at the site's own online tables.
+
+An extension after accounts and online tables. A signed-in person creates a tournament;
+people (and outside bots, where allowed) register. At its start time (a drive that runs in
+every process, on the site's clock) or the creator's "start now", computers fill the count
+and round 1's tables open as ordinary ``online`` tables with ``hands_limit`` (the same socket,
+clock, spectators, saving and recovery as any online table). When a table's game ends (a
+finish hook of the online kind, in whichever process runs the table then) its hands are kept
+and, once every table of the round is over, the next round is seated and opened. The drive
+also opens any table of the current round that a process died before opening, so a round
+survives a crash at any point. Pages: ``/tournaments`` and ``/tournaments/{id}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import secrets
+import time
+from collections.abc import Sequence
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ...table.actor.first_draw import choose_first_dealer
+from ...table.actor.kind import FinishedTable
+from ...table.actor.seats import BOT, HUMAN, Seat, TableConfig
+from ...table.hosting.owners import TableUnavailable
+from ...table.kinds.online import ONLINE
+from ...tournaments import (
+    RoundTable,
+    TournamentError,
+    TournamentService,
+    TournamentSettings,
+)
+from ..accounts.accounts_api import AccountsState, signed_in, state_of
+from ..core.encoder import json_answer
+from ..core.errors import ApiError
+from ..core.people import person_of
+from ..core.registry import Endpoint, Extension, Param
+from ..core.site import Background, Site, site_of
+from ..tables.api import read_body
+from ..wire.tournaments import (
+    Registered,
+    TournamentCreated,
+    TournamentList,
+    TournamentRequest,
+    TournamentResults,
+    TournamentState,
+)
+
+log = logging.getLogger(__name__)
+
+DRIVE_EVERY = 5.0
+"""Seconds between looks for tournaments to start, rounds to seat and tables to open."""
+
+
+@dataclasses.dataclass
+class Tournaments:
+    """The site's tournaments: the service and this process's lock on opening tables."""
+
+    service: TournamentService
+    """The database side."""
+    opening: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    """One opening of round tables at a time in this process."""
+
+
+def tournaments_of(request: Request) -> TournamentService:
+    """The site's tournament service (404 when the app has none)."""
+    found = site_of(request).get(Tournaments)
+    if found is None:
+        raise ApiError("not_available", "tournaments are not available on this server")
+    return found.service
+
+
+def _id(request: Request) -> str:
+    return str(request.path_params["tournament_id"])
+
+
+# -- the tables of a round ------------------------------------------------------------------
+
+
+def table_config(table: RoundTable) -> TableConfig:
+    """The online table that plays ``table``: people by account and seat token, computers of
+    the tournament's level elsewhere; ``extra`` names the tournament, round and table."""
+    def seat(i: int) -> Seat:
+        s = table.seats[i]
+        if s.kind == "computer":
+            return Seat(BOT, f"{s.name} (computer)", table.level, secrets.randbits(62))
+        name = f"{s.name} (bot)" if s.kind == "bot" else s.name
+        return Seat(HUMAN, name, None, None, s.token_hash, account=s.name,
+                    account_id=s.account_id)
+
+    dealer, draw = choose_first_dealer(None)
+    return TableConfig(
+        id=table.table_id, kind=ONLINE, rules=table.rules,
+        seats=(seat(0), seat(1), seat(2), seat(3)), preset=table.preset,
+        created_at=time.time(), first_dealer=dealer, first_draw=draw,
+        extra={"seconds_per_move": table.seconds_per_move, "level": table.level,
+               "tournament": table.tournament_id, "tournament_name": table.name,
+               "round": table.round, "table_no": table.table_no})
+
+
+async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
+    """Open each table whose game is not stored yet (a table opened already, here or by
+    another process, is left alone)."""
+    lock = site[Tournaments].opening
+    async with lock:
+        for table in tables:
+            if await site.store.get(table.table_id) is not None \
+                    or site.manager.peek(table.table_id) is not None:
+                continue
+            try:
+                await site.manager.open(table_config(table))
+            except TableUnavailable:
+                continue  # another process opened it meanwhile
+
+
+async def move_on(site: Site, tournament_id: str) -> None:
+    """Seat and open the next round if the current one is over (or finish)."""
+    service = site[Tournaments].service
+    await open_tables(site, await service.advance(tournament_id))
+
+
+async def drive(site: Site) -> None:
+    """Start the tournaments whose time has come; for each one running, move on if its
+    round is over and open any table of the round not opened yet."""
+    service = site[Tournaments].service
+    for tournament_id in await service.due():
+        try:
+            await open_tables(site, await service.start(tournament_id))
+        except TournamentError:
+            continue  # started by another process, or cancelled meanwhile
+    for tournament_id in await service.running():
+        await move_on(site, tournament_id)
+        await open_tables(site, await service.round_tables(tournament_id))
+
+
+async def _drive_forever(site: Site) -> None:
+    while True:
+        await asyncio.sleep(DRIVE_EVERY)
+        try:
+            await drive(site)
+        except Exception:  # the database may be away a moment: the next look tries again
+            log.exception("driving tournaments failed")
+
+
+# -- endpoints ------------------------------------------------------------------------------
+
+
+async def _state(request: Request, tournament_id: str) -> Response:
+    person = await person_of(request)
+    state = await tournaments_of(request).state(
+        tournament_id, person.account_id if person is not None else None)
+    return json_answer(msgspec.convert(state, TournamentState))
+
+
+async def post_tournament(request: Request) -> Response:
+    """``POST /api/tournaments``: a new tournament, registering, by the signed-in person."""
+    service = tournaments_of(request)
+    session = await signed_in(request, csrf=True)
+    body = await read_body(request, TournamentRequest)
+    settings = TournamentSettings(
+        name=body.name, format=body.format, preset=body.preset, rules=body.rules,
+        hands=body.hands, rounds=body.rounds, seconds_per_move=body.seconds_per_move,
+        movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
+        starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
+        late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to)
+    if body.starts_at is not None and body.starts_at.tzinfo is None:
+        raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
+    tournament_id = await service.create(session.account_id, settings)
+    return json_answer(TournamentCreated(id=tournament_id,
+                                         url=f"/tournaments/{tournament_id}"), 201)
+
+
+async def get_tournaments(request: Request) -> Response:
+    """``GET /api/tournaments``: open for registration, and running now."""
+    person = await person_of(request)
+    listing = await tournaments_of(request).listing(
+        person.account_id if person is not None else None)
+    return json_answer(msgspec.convert(listing, TournamentList))
+
+
+async def get_tournament(request: Request) -> Response:
+    """``GET /api/tournaments/{id}``: the tournament, its rounds and standings."""
+    return await _state(request, _id(request))
+
+
+async def post_register(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/register``: the signed-in person (with the CSRF token),
+    or an outside bot (``Authorization: Bearer``), enters."""
+    service = tournaments_of(request)
+    person = await person_of(request, csrf=True)
+    if person is None:
+        raise TournamentError("sign in to register")
+    owner = person.bot.owner_id if person.bot is not None else None
+    token = await service.register(_id(request), person.account_id, person.username,
+                                   bot_owner=owner)
+    return json_answer(Registered(id=_id(request), token=token,
+                                  url=f"/tournaments/{_id(request)}"), 201)
+
+
+async def post_unregister(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/unregister``: withdraw before the start."""
+    service = tournaments_of(request)
+    person = await person_of(request, csrf=True)
+    if person is None:
+        raise TournamentError("sign in first")
+    await service.unregister(_id(request), person.account_id)
+    return await _state(request, _id(request))
+
+
+async def post_start(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/start``: the creator starts it now."""
+    service = tournaments_of(request)
+    session = await signed_in(request, csrf=True)
+    tables = await service.start(_id(request), by=session.account_id)
+    await open_tables(site_of(request), tables)
+    return await _state(request, _id(request))
+
+
+async def post_cancel(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/cancel``: the creator cancels it before the start."""
+    service = tournaments_of(request)
+    session = await signed_in(request, csrf=True)
+    await service.cancel(session.account_id, _id(request))
+    return await _state(request, _id(request))
+
+
+async def get_person_tournaments(request: Request) -> Response:
+    """``GET /api/people/{username}/tournaments``: a person's finished tournaments."""
+    account = await state_of(request).accounts.find(request.path_params["username"])
+    if account is None:
+        raise ApiError("no_person", "nobody has that name here")
+    results = await tournaments_of(request).results_of(int(account.id))
+    return json_answer(msgspec.convert({"results": results}, TournamentResults))
+
+
+# -- the extension ----------------------------------------------------------------------------
+
+
+async def make_parts(site: Site) -> list[object]:
+    """The service, on the accounts' database."""
+    return [Tournaments(TournamentService(site[AccountsState].engine))]
+
+
+async def startup(site: Site) -> None:
+    """A finish hook on online tables (a round's table over: keep its hands, move on), and
+    the drive in the background."""
+    state = site[Tournaments]
+
+    async def round_table_over(table: FinishedTable) -> None:
+        tournament_id = await state.service.table_over(table.id, table.game)
+        if tournament_id is not None:
+            await move_on(site, tournament_id)
+
+    online = site.manager.kinds.get(ONLINE)
+    if online is not None:
+        site.manager.register(dataclasses.replace(online, finish=(*online.finish,
+                                                                  round_table_over)))
+    site[Background].start(_drive_forever(site))
+
+
+_SIGNED = {401: "Not signed in.", 403: "No CSRF token, or not the creator."}
+_T = Param("tournament_id", "path", "The tournament's id.")
+
+
+def tournaments_extension() -> Extension:
+    """Online progressive tournaments at the site's tables."""
+    return Extension(
+        "tournaments",
+        endpoints=[
+            Endpoint("POST", "/api/tournaments", post_tournament, "Create a tournament",
+                     "Progressive (rotating partners or king's table), registering until its "
+                     "start.", body=TournamentRequest, answers={201: TournamentCreated},
+                     refusals={**_SIGNED, 400: "Bad settings."}),
+            Endpoint("GET", "/api/tournaments", get_tournaments,
+                     "Tournaments open for registration and running now",
+                     answers={200: TournamentList}),
+            Endpoint("GET", "/api/tournaments/{tournament_id}", get_tournament,
+                     "A tournament: who is in, each round's tables, the standings",
+                     params=[_T], answers={200: TournamentState},
+                     refusals={404: "No such tournament."}),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/register", post_register,
+                     "Register (a person, or an outside bot where allowed)", params=[_T],
+                     answers={201: Registered},
+                     refusals={**_SIGNED, 403: "Bots not allowed, a bot with its owner, or "
+                                               "no CSRF token.", 404: "No such tournament.",
+                               409: "Already in, started (and no late comers), or full."},
+                     bot_token=True),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/unregister", post_unregister,
+                     "Withdraw before the start", params=[_T],
+                     answers={200: TournamentState},
+                     refusals={**_SIGNED, 404: "No such tournament.",
+                               409: "Not registered, or it has started."}, bot_token=True),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/start", post_start,
+                     "The creator starts it now (computers fill the count)", params=[_T],
+                     answers={200: TournamentState},
+                     refusals={**_SIGNED, 404: "No such tournament.",
+                               409: "It has started, or was cancelled."}),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/cancel", post_cancel,
+                     "The creator cancels it before the start", params=[_T],
+                     answers={200: TournamentState},
+                     refusals={**_SIGNED, 404: "No such tournament.",
+                               409: "It has started."}),
+            Endpoint("GET", "/api/people/{username}/tournaments", get_person_tournaments,
+                     "A person's finished tournaments",
+                     params=[Param("username", "path", "The person's name.")],
+                     answers={200: TournamentResults},
+                     refusals={404: "Nobody has that name."}),
+        ],
+        pages=["/tournaments", "/tournaments/{tournament_id}"],
+        parts=make_parts,
+        makes=[Tournaments],
+        needs=[AccountsState],
+        startup=startup,
+    )

@@ -1,0 +1,202 @@
+"""Online tournaments: the creator's request, registration, and the answers pages show."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, ClassVar, Literal
+
+from msgspec import Struct
+
+from .common import Request
+
+
+class TournamentRequest(Request):
+    """``POST /api/tournaments``: a new progressive tournament at the site's tables."""
+
+    name: str
+    """The tournament's name (1-80 characters)."""
+    format: Literal["progressive"] = "progressive"
+    """Progressive, rotating partners (team formats are not built yet)."""
+    preset: str = "classic"
+    """The rules preset."""
+    rules: dict[str, Any] = {}  # noqa: RUF012  (msgspec copies mutable defaults)
+    """House rules: changes to the preset, by rule name."""
+    hands: int = 8
+    """Hands a round (1-16): the round ends when they are played out."""
+    rounds: int = 4
+    """Rounds (1-16); partners change every round."""
+    seconds_per_move: float = 30.0
+    """Each person's move clock (5-600 s)."""
+    movement: Literal["rotating", "kings"] = "rotating"
+    """``rotating``: the most different partners; ``kings``: king's table."""
+    loner_bonus: bool = False
+    """5 to a lone player who takes all five, 4 to the partner; 3 each for setting a loner."""
+    level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    """The computers that fill the count and play for absent people."""
+    starts_at: dt.datetime | None = None
+    """When it starts (ISO 8601 with a zone; null: when the creator starts it)."""
+    private: bool = False
+    """By invitation: listed nowhere, reached by its link."""
+    allow_bots: bool = False
+    """Whether outside bots may register."""
+    late_comers: bool = False
+    """Whether someone may take a computer's place between rounds."""
+    entry_fee: int = 0
+    """Play coins each entrant pays (shown; the coin pool is not built yet)."""
+    fill_to: int = 0
+    """The least field (a multiple of four, up to 64): computers fill up to it at the start
+    (0: only to the next multiple of four)."""
+
+    what: ClassVar[str] = "a tournament"
+    refusals: ClassVar[dict[str, Any]] = {
+        "name": "name must be the tournament's name (a string)",
+        "format": "format must be progressive",
+        "preset": "preset must be a preset's name",
+        "rules": "rules must be an object of rule changes",
+        "hands": "hands must be a whole number from 1 to 16",
+        "rounds": "rounds must be a whole number from 1 to 16",
+        "seconds_per_move": "seconds_per_move must be a number of seconds",
+        "movement": "movement must be rotating or kings",
+        "loner_bonus": "loner_bonus must be true or false",
+        "level": "level must be easy, medium, hard or expert",
+        "starts_at": "starts_at must be a date and time (ISO 8601, with a zone) or null",
+        "private": "private must be true or false",
+        "allow_bots": "allow_bots must be true or false",
+        "late_comers": "late_comers must be true or false",
+        "entry_fee": "entry_fee must be a whole number of coins",
+        "fill_to": "fill_to must be 0 or a multiple of four up to 64",
+    }
+
+
+class TournamentCreated(Struct):
+    """A new tournament's id and page."""
+
+    id: str
+    url: str
+
+
+class Registered(Struct):
+    """A registration: the seat token (shown once; an outside bot joins its tables with it,
+    a person's session opens their seats anyway)."""
+
+    id: str
+    token: str
+    url: str
+
+
+class TournamentSummary(Struct):
+    """One tournament in a list."""
+
+    id: str
+    name: str
+    format: str
+    status: str
+    """``registering``, ``playing``, ``finished`` or ``cancelled``."""
+    url: str
+    starts_at: str
+    preset: str
+    hands: int
+    rounds: int
+    current_round: int
+    movement: str
+    seconds_per_move: float
+    loner_bonus: bool
+    private: bool
+    allow_bots: bool
+    entry_fee: int
+    """Play coins each entrant pays (the pool is not moved yet)."""
+    fill_to: int
+    """The least field: computers fill up to it."""
+    rated: bool
+    """Always false: partners change every round."""
+    people: int
+    """People (and outside bots) registered."""
+    field: int
+    """Everyone in the schedule, computers included (0 until the start)."""
+
+
+class TournamentList(Struct):
+    """Public tournaments open for registration and running now (and the asker's own)."""
+
+    open: list[TournamentSummary]
+    running: list[TournamentSummary]
+
+
+class Entrant(Struct):
+    """Someone registered."""
+
+    name: str
+    kind: str
+    """``person`` or ``bot``."""
+    number: int | None
+    from_round: int
+
+
+class RoundTableState(Struct):
+    """A table of a round."""
+
+    table: int
+    table_id: str
+    watch: str
+    play: str
+    seats: list[str]
+    """Names in seats 0-3 (seats 0 and 2 partners)."""
+    over: bool
+    side_points: list[int]
+
+
+class RoundState(Struct):
+    """A round's tables."""
+
+    round: int
+    tables: list[RoundTableState]
+
+
+class TournamentStanding(Struct):
+    """One line of the standings."""
+
+    place: int
+    name: str
+    kind: str
+    points: int
+    rounds: list[int]
+    loners_made: int
+    euchred: int
+
+
+class TournamentState(TournamentSummary):
+    """A tournament as its page shows it."""
+
+    creator_id: int
+    is_creator: bool
+    registered: bool
+    rules: dict[str, Any]
+    rules_text: list[str]
+    level: str
+    late_comers: bool
+    people_in: list[Entrant]
+    computers: int
+    filled: str | None
+    """Said plainly at the start: how many computers fill the count."""
+    tie_breaks: list[str]
+    round_tables: list[RoundState]
+    standings: list[TournamentStanding]
+    final_table: RoundTableState | None
+
+
+class TournamentResult(Struct):
+    """A finished tournament on a person's page."""
+
+    id: str
+    name: str
+    url: str
+    place: int
+    points: int
+    field: int
+    rounds: int
+
+
+class TournamentResults(Struct):
+    """A person's finished tournaments, newest first."""
+
+    results: list[TournamentResult]

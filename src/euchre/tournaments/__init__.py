@@ -1,0 +1,29 @@
+"""Online tournaments at the site's own tables (progressive, rotating partners or king's table).
+
+:class:`TournamentService` keeps them in the database; the server opens each round's tables
+and reports their ends (``euchre.server.tournaments``).
+"""
+
+from .service import (
+    RoundTable,
+    Seated,
+    TournamentConflict,
+    TournamentError,
+    TournamentForbidden,
+    TournamentNotFound,
+    TournamentService,
+    TournamentSettings,
+    hand_scores,
+)
+
+__all__ = [
+    "RoundTable",
+    "Seated",
+    "TournamentConflict",
+    "TournamentError",
+    "TournamentForbidden",
+    "TournamentNotFound",
+    "TournamentService",
+    "TournamentSettings",
+    "hand_scores",
+]

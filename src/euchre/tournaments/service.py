@@ -1,0 +1,714 @@
+"""Online tournaments: registration, seating each round at the site's tables, results, standings.
+
+A signed-in person creates a progressive tournament; people (and, where the creator allows,
+outside bots) register until it starts. At the start (its time on the site's clock, or the
+creator's "start now") computers fill the count to a multiple of four, everyone gets a number
+and each round's tables come from :func:`euchre.tournament.schedule` (or, with king's table,
+from :func:`euchre.tournament.kings_table` and the last round's results). This service only
+keeps the database: it says which site tables to open (:class:`RoundTable`), and is told each
+table's hands when its game is over; the server opens the tables and reports their ends.
+
+Every step that moves a tournament on (start, next round, finish) is one conditional UPDATE
+over the round it read, so when two processes try at once exactly one seats the round.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from ..errors import DomainError
+from ..game import GameState
+from ..rules import Rules
+from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
+from ..tournament import (
+    TIE_BREAKS,
+    HandScore,
+    Table,
+    kings_table,
+    schedule,
+    standings,
+    table_winner_or_last,
+    tallies,
+)
+
+FORMATS = ("progressive",)
+"""Formats built so far (team formats come from another branch)."""
+MOVEMENTS = ("rotating", "kings")
+"""``rotating``: partners from the schedule (the most different partners); ``kings``: king's
+table (each table's winners move up and split, the losers move down)."""
+LEVELS = ("easy", "medium", "hard", "expert")
+"""Computer levels that may fill seats."""
+MAX_NAME = 80
+"""The longest tournament name."""
+MAX_ROUNDS = 16
+"""The most rounds."""
+MAX_HANDS = 16
+"""The most hands a round."""
+MAX_FIELD = 64
+"""The most entrants, computers included (16 tables)."""
+MIN_SECONDS, MAX_SECONDS = 5.0, 600.0
+"""The move clock's range, as at online tables."""
+MAX_ENTRY_FEE = 10_000
+"""The largest entry fee in play coins."""
+STATUSES = ("registering", "playing", "finished", "cancelled")
+"""A tournament's stages."""
+
+
+class TournamentError(DomainError):
+    """A refused request about a tournament; nothing changed."""
+
+
+class TournamentNotFound(TournamentError):
+    """No such tournament."""
+
+    code = "not_found"
+
+
+class TournamentForbidden(TournamentError):
+    """Only the creator may do that, or this entrant may not enter."""
+
+    code = "forbidden"
+
+
+class TournamentConflict(TournamentError):
+    """The tournament is not at a stage where that can be done."""
+
+    code = "conflict"
+
+
+def utcnow() -> dt.datetime:
+    """The time now, in UTC."""
+    return dt.datetime.now(dt.UTC)
+
+
+def new_seat_token() -> str:
+    """A fresh secret seat token (an entrant's key to their seats, every round)."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """How a seat token is kept (its SHA-256, as at every table)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What the creator chose, checked."""
+
+    name: str
+    """The tournament's name."""
+    preset: str = "classic"
+    """The rules preset."""
+    rules: dict[str, Any] | None = None
+    """House rules: changes to the preset, by rule name."""
+    hands: int = 8
+    """Hands a round."""
+    rounds: int = 4
+    """Rounds."""
+    seconds_per_move: float = 30.0
+    """The move clock."""
+    movement: str = "rotating"
+    """``rotating`` or ``kings``."""
+    loner_bonus: bool = False
+    """5 to a lone player who takes all five and 4 to the partner; 3 each for euchring one."""
+    level: str = "medium"
+    """The computers' level."""
+    starts_at: dt.datetime | None = None
+    """When it starts (None: when the creator says)."""
+    private: bool = False
+    """By invitation: listed nowhere, reached by its link."""
+    allow_bots: bool = False
+    """Whether outside bots may register."""
+    late_comers: bool = False
+    """Whether someone may take a computer's place between rounds."""
+    entry_fee: int = 0
+    """Play coins each entrant pays (kept and shown; the coin pool is another piece)."""
+    format: str = "progressive"
+    """The format."""
+    fill_to: int = 0
+    """The least field, a multiple of four: computers fill up to it at the start (0: only
+    to the next multiple of four)."""
+
+    def check(self, now: dt.datetime) -> Rules:
+        """Refuse bad settings in words; the rules in force (with ``hands_limit``)."""
+        if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= MAX_NAME:
+            raise TournamentError(f"the tournament's name must be 1 to {MAX_NAME} characters")
+        if self.format not in FORMATS:
+            raise TournamentError("format must be progressive (team formats are not built yet)")
+        _count("rounds", self.rounds, MAX_ROUNDS)
+        _count("hands per round", self.hands, MAX_HANDS)
+        seconds = self.seconds_per_move
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) \
+                or not MIN_SECONDS <= seconds <= MAX_SECONDS:
+            raise TournamentError(f"seconds_per_move must be {MIN_SECONDS:g} to "
+                                  f"{MAX_SECONDS:g}")
+        if self.movement not in MOVEMENTS:
+            raise TournamentError(f"movement must be one of {', '.join(MOVEMENTS)}")
+        if self.level not in LEVELS:
+            raise TournamentError(f"level must be one of {', '.join(LEVELS)}")
+        for flag in ("loner_bonus", "private", "allow_bots", "late_comers"):
+            if not isinstance(getattr(self, flag), bool):
+                raise TournamentError(f"{flag} must be true or false")
+        if isinstance(self.entry_fee, bool) or not isinstance(self.entry_fee, int) \
+                or not 0 <= self.entry_fee <= MAX_ENTRY_FEE:
+            raise TournamentError(f"entry_fee must be 0 to {MAX_ENTRY_FEE} coins")
+        if isinstance(self.fill_to, bool) or not isinstance(self.fill_to, int) \
+                or self.fill_to % 4 or not 0 <= self.fill_to <= MAX_FIELD:
+            raise TournamentError(f"fill_to must be 0 or a multiple of four up to {MAX_FIELD}")
+        if self.starts_at is not None and _aware(self.starts_at) <= now:
+            raise TournamentError("the start time must be in the future")
+        changes = dict(self.rules or {})
+        if "hands_limit" in changes:
+            raise TournamentError("hands per round sets the round's length: leave hands_limit "
+                                  "out of the house rules")
+        try:
+            return Rules.preset(self.preset, **changes, hands_limit=self.hands)
+        except (ValueError, TypeError) as e:
+            raise TournamentError(f"bad rules: {e}") from None
+
+
+@dataclass(frozen=True)
+class Seated:
+    """One seat of a round's table: who plays it."""
+
+    number: int
+    """The entrant's number in the schedule."""
+    name: str
+    """Their name (a computer's: "Computer 3")."""
+    kind: str
+    """``person``, ``bot`` (an outside bot) or ``computer``."""
+    account_id: int | None
+    """The account of a person or a bot."""
+    token_hash: str | None
+    """Their seat token's hash (a person or a bot)."""
+
+
+@dataclass(frozen=True)
+class RoundTable:
+    """A table the server is to open for a round."""
+
+    tournament_id: str
+    """The tournament."""
+    round: int
+    """The round, from 1."""
+    table_no: int
+    """The table, from 1 (table 1 is the king's table)."""
+    table_id: str
+    """The site table's id, chosen here."""
+    seats: tuple[Seated, Seated, Seated, Seated]
+    """Seats 0-3."""
+    rules: Rules
+    """The rules, with ``hands_limit``."""
+    preset: str
+    """The preset the rules came from."""
+    seconds_per_move: float
+    """The move clock."""
+    level: str
+    """The computers' level."""
+    name: str
+    """The tournament's name (shown at the table)."""
+
+
+def hand_scores(game: GameState) -> list[HandScore]:
+    """A finished table's hands as the tournament scores them, ``lone`` as the lone player's
+    *seat* (thrown-in hands left out; a hand stopped by a renege scores as a march, or a
+    euchre, for whichever side it paid)."""
+    out: list[HandScore] = []
+    for hand in game.all_hands():
+        if not hand.is_over or hand.thrown_in or hand.maker < 0:
+            continue
+        side = hand.maker % 2
+        lone = hand.maker if hand.alone else None
+        if hand.reneged is not None:
+            paid = hand.points[side] > 0
+            out.append(HandScore(side, 5 if paid else 0, lone if paid else None))
+            continue
+        out.append(HandScore(side, hand.tricks_won[side], lone))
+    return out
+
+
+def _hands_json(scores: Sequence[HandScore]) -> list[Any]:
+    """Hands by seat as kept: ``[makers, tricks, lone seat or null]``."""
+    return [[s.makers, s.tricks, s.lone] for s in scores]
+
+
+def _scores_of(data: Any, seats: tuple[int, int, int, int]) -> list[HandScore]:
+    return [HandScore(int(m), int(t), None if lone is None else seats[int(lone)])
+            for m, t, lone in (data or [])]
+
+
+class TournamentService:
+    """Create, fill, seat and score online tournaments in the SQL database of ``engine``."""
+
+    def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow) -> None:
+        """The service on ``engine``'s (migrated) database, on the clock ``now``."""
+        self.engine = engine
+        """The database."""
+        self.now = now
+        """The site's clock (tests pass a fake one)."""
+
+    # -- the creator ------------------------------------------------------------------------
+
+    async def create(self, creator_id: int, settings: TournamentSettings) -> str:
+        """A new tournament, registering; returns its id. Refused: bad settings."""
+        now = self.now()
+        settings.check(now)
+        tournament_id = secrets.token_urlsafe(9)
+        async with self.engine.begin() as conn:
+            await conn.execute(tournaments.insert().values(
+                id=tournament_id, creator_id=creator_id, name=settings.name.strip(),
+                format=settings.format, preset=settings.preset, rules=dict(settings.rules or {}),
+                hands=settings.hands, rounds=settings.rounds,
+                seconds_per_move=float(settings.seconds_per_move), movement=settings.movement,
+                loner_bonus=settings.loner_bonus, level=settings.level,
+                starts_at=settings.starts_at or now + dt.timedelta(days=7),
+                private=settings.private, allow_bots=settings.allow_bots,
+                late_comers=settings.late_comers, entry_fee=settings.entry_fee,
+                fill_to=settings.fill_to,
+                status="registering", current_round=0, field=0, created_at=now))
+        return tournament_id
+
+    async def cancel(self, creator_id: int, tournament_id: str) -> None:
+        """The creator cancels a tournament before its start."""
+        async with self.engine.begin() as conn:
+            row = await self._row(conn, tournament_id)
+            if row["creator_id"] != creator_id:
+                raise TournamentForbidden("only the tournament's creator may cancel it")
+            done = await conn.execute(update(tournaments).where(
+                tournaments.c.id == tournament_id, tournaments.c.status == "registering")
+                .values(status="cancelled"))
+            if done.rowcount != 1:
+                raise TournamentConflict("only a tournament that has not started can be "
+                                         "cancelled")
+
+    # -- entrants ------------------------------------------------------------------------------
+
+    async def register(self, tournament_id: str, account_id: int, name: str, *,
+                       bot_owner: int | None = None) -> str:
+        """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner``); returns
+        their seat token (its hash is kept). Before the start; after it, a late comer takes a
+        computer's number from the next round where the creator allowed it."""
+        token = new_seat_token()
+        async with self.engine.begin() as conn:
+            row = await self._row(conn, tournament_id, lock=True)
+            status = row["status"]
+            kind = "bot" if bot_owner is not None else "person"
+            if kind == "bot" and not row["allow_bots"]:
+                raise TournamentForbidden("this tournament does not allow outside bots: its "
+                                          "creator chose people and computers only")
+            entries = await self._entries(conn, tournament_id)
+            if any(e["account_id"] == account_id for e in entries):
+                raise TournamentConflict("already registered for this tournament")
+            owner = bot_owner if bot_owner is not None else account_id
+            for e in entries:
+                if kind == "bot" and e["account_id"] == bot_owner:
+                    raise TournamentForbidden("a bot cannot enter a tournament its owner "
+                                              "plays in")
+                if e["kind"] == "bot" and e["owner_id"] == owner:
+                    raise TournamentForbidden(
+                        "a bot and its owner cannot enter one tournament" if kind == "person"
+                        else "one owner's bots cannot enter one tournament together")
+            if status == "registering":
+                if sum(e["kind"] != "computer" for e in entries) >= MAX_FIELD:
+                    raise TournamentConflict(f"the tournament is full ({MAX_FIELD})")
+                await conn.execute(tournament_entries.insert().values(
+                    tournament_id=tournament_id, account_id=account_id, owner_id=bot_owner,
+                    name=name, kind=kind, number=None, from_round=1,
+                    token_hash=token_hash(token), registered_at=self.now()))
+                return token
+            if status != "playing" or not row["late_comers"]:
+                raise TournamentConflict("registration has closed: the tournament has started"
+                                         if status == "playing" else
+                                         f"the tournament is {status}")
+            if row["current_round"] >= row["rounds"]:
+                raise TournamentConflict("the last round is being played: no round is left "
+                                         "to join")
+            free = [e for e in entries if e["kind"] == "computer"]
+            if not free:
+                raise TournamentConflict("no computer's seat is free to take")
+            spot = min(free, key=lambda e: int(e["number"]))
+            await conn.execute(update(tournament_entries)
+                               .where(tournament_entries.c.id == spot["id"])
+                               .values(account_id=account_id, owner_id=bot_owner, name=name,
+                                       kind=kind, from_round=int(row["current_round"]) + 1,
+                                       token_hash=token_hash(token),
+                                       registered_at=self.now()))
+            return token
+
+    async def unregister(self, tournament_id: str, account_id: int) -> None:
+        """Withdraw before the start (after it, leaving a table lets a computer play)."""
+        async with self.engine.begin() as conn:
+            row = await self._row(conn, tournament_id, lock=True)
+            if row["status"] != "registering":
+                raise TournamentConflict("the tournament has started: a computer plays for "
+                                         "anyone who leaves")
+            done = await conn.execute(tournament_entries.delete().where(
+                tournament_entries.c.tournament_id == tournament_id,
+                tournament_entries.c.account_id == account_id))
+            if done.rowcount != 1:
+                raise TournamentConflict("not registered for this tournament")
+
+    # -- moving on -----------------------------------------------------------------------------
+
+    async def due(self) -> list[str]:
+        """Tournaments whose start time has come, still registering."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tournaments.c.id).where(
+                tournaments.c.status == "registering", tournaments.c.starts_at <= self.now()))
+            return [str(r.id) for r in rows]
+
+    async def running(self) -> list[str]:
+        """Tournaments being played."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(select(tournaments.c.id)
+                                      .where(tournaments.c.status == "playing"))
+            return [str(r.id) for r in rows]
+
+    async def start(self, tournament_id: str, by: int | None = None) -> list[RoundTable]:
+        """Start: computers fill the count to a multiple of four, numbers are given, round 1
+        is seated; the tables to open. ``by``: the creator's "start now" (None: the clock)."""
+        async with self.engine.begin() as conn:
+            row = await self._row(conn, tournament_id, lock=True)
+            if by is not None and row["creator_id"] != by:
+                raise TournamentForbidden("only the tournament's creator may start it")
+            if row["status"] != "registering":
+                raise TournamentConflict(f"the tournament is {row['status']}, not registering")
+            if by is None and _aware(row["starts_at"]) > self.now():
+                raise TournamentConflict("the start time has not come")
+            claimed = await conn.execute(update(tournaments).where(
+                tournaments.c.id == tournament_id, tournaments.c.status == "registering")
+                .values(status="playing"))
+            if claimed.rowcount != 1:
+                raise TournamentConflict("the tournament has already started")
+            entries = sorted(await self._entries(conn, tournament_id),
+                             key=lambda e: int(e["id"]))
+            count = max(4, -(-len(entries) // 4) * 4, int(row["fill_to"]))
+            for number, entry in enumerate(entries):
+                await conn.execute(update(tournament_entries)
+                                   .where(tournament_entries.c.id == entry["id"])
+                                   .values(number=number))
+            for number in range(len(entries), count):
+                await conn.execute(tournament_entries.insert().values(
+                    tournament_id=tournament_id, account_id=None, owner_id=None,
+                    name=f"Computer {number - len(entries) + 1}", kind="computer",
+                    number=number, from_round=1, token_hash=None, registered_at=self.now()))
+            await conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                               .values(field=count))
+            return await self._seat(conn, dict(row) | {"field": count}, 0)
+
+    async def table_over(self, table_id: str, game: GameState) -> str | None:
+        """Keep a round table's hands once its game is over (once: a second report changes
+        nothing); the tournament's id, or None if the table is no tournament's."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(tournament_tables).where(
+                tournament_tables.c.table_id == table_id))).mappings().first()
+            if row is None:
+                return None
+            await conn.execute(update(tournament_tables).where(
+                tournament_tables.c.table_id == table_id, tournament_tables.c.hands.is_(None))
+                .values(hands=_hands_json(hand_scores(game)),
+                        finished_at=self.now()))
+            return str(row["tournament_id"])
+
+    async def advance(self, tournament_id: str) -> list[RoundTable]:
+        """If every table of the round being played is over: seat the next round (the tables
+        to open) or, after the last, finish. Nothing to do: ``[]``."""
+        async with self.engine.begin() as conn:
+            row = await self._row(conn, tournament_id, lock=True)
+            if row["status"] != "playing":
+                return []
+            current = int(row["current_round"])
+            waiting = await conn.scalar(select(func.count()).select_from(tournament_tables)
+                                        .where(tournament_tables.c.tournament_id
+                                               == tournament_id,
+                                               tournament_tables.c.round == current,
+                                               tournament_tables.c.hands.is_(None)))
+            if waiting:
+                return []
+            if current >= int(row["rounds"]):
+                await conn.execute(update(tournaments).where(
+                    tournaments.c.id == tournament_id, tournaments.c.current_round == current,
+                    tournaments.c.status == "playing").values(status="finished"))
+                return []
+            return await self._seat(conn, row, current)
+
+    async def round_tables(self, tournament_id: str) -> list[RoundTable]:
+        """The current round's tables whose games are not over (to open again any that a
+        process died before opening)."""
+        async with self.engine.connect() as conn:
+            row = await self._row(conn, tournament_id)
+            current = int(row["current_round"])
+            rows = (await conn.execute(select(tournament_tables).where(
+                tournament_tables.c.tournament_id == tournament_id,
+                tournament_tables.c.round == current, tournament_tables.c.hands.is_(None))
+                .order_by(tournament_tables.c.table_no))).mappings().all()
+            entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+            return [self._round_table(row, current, int(t["table_no"]), str(t["table_id"]),
+                                      _seats_of(t), entries, current) for t in rows]
+
+    # -- reading -------------------------------------------------------------------------------
+
+    async def listing(self, viewer_id: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Public tournaments open for registration and running now (and the viewer's own,
+        public or not)."""
+        async with self.engine.connect() as conn:
+            where = tournaments.c.status.in_(("registering", "playing"))
+            rows = (await conn.execute(select(tournaments).where(where)
+                                       .order_by(tournaments.c.starts_at))).mappings().all()
+            counts: dict[str, int] = {str(r[0]): int(r[1]) for r in await conn.execute(
+                select(tournament_entries.c.tournament_id, func.count())
+                .where(tournament_entries.c.kind != "computer")
+                .group_by(tournament_entries.c.tournament_id))}
+            mine: set[str] = set()
+            if viewer_id is not None:
+                mine = set((await conn.execute(select(tournament_entries.c.tournament_id).where(
+                    tournament_entries.c.account_id == viewer_id))).scalars().all())
+            out: dict[str, list[dict[str, Any]]] = {"open": [], "running": []}
+            for r in rows:
+                if r["private"] and r["creator_id"] != viewer_id and r["id"] not in mine:
+                    continue
+                item = _summary(r, int(counts.get(r["id"], 0)))
+                out["open" if r["status"] == "registering" else "running"].append(item)
+            return out
+
+    async def state(self, tournament_id: str, viewer_id: int | None) -> dict[str, Any]:
+        """The tournament as its page shows it: settings, who is in, each round's tables,
+        points by round, the standings with the tie-breaks, the final table at the end."""
+        async with self.engine.connect() as conn:
+            row = await self._row(conn, tournament_id)
+            entries = sorted(await self._entries(conn, tournament_id),
+                             key=lambda e: (e["number"] is None, e["number"] or 0, e["id"]))
+            tables = (await conn.execute(select(tournament_tables).where(
+                tournament_tables.c.tournament_id == tournament_id)
+                .order_by(tournament_tables.c.round, tournament_tables.c.table_no))
+                ).mappings().all()
+        by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
+        people = [e for e in entries if e["kind"] != "computer"]
+        computers = int(row["field"]) - len(people) if row["field"] else 0
+        rounds: list[dict[str, Any]] = []
+        plays: list[list[tuple[Table, list[HandScore]]]] = []
+        for t in tables:
+            number = int(t["round"])
+            while len(rounds) < number:
+                rounds.append({"round": len(rounds) + 1, "tables": []})
+                plays.append([])
+            seats = _seats_of(t)
+            scores = _scores_of(t["hands"], seats)
+            table = _table(seats)
+            if t["hands"] is not None:
+                plays[number - 1].append((table, scores))
+            side = [0, 0]
+            for s in scores:
+                side[s.makers if s.tricks >= 3 else 1 - s.makers] += (
+                    (4 if s.lone is not None else 2) if s.tricks == 5 else
+                    1 if s.tricks >= 3 else 2)
+            rounds[number - 1]["tables"].append({
+                "table": int(t["table_no"]), "table_id": t["table_id"],
+                "watch": f"/watch/{t['table_id']}", "play": f"/table/{t['table_id']}",
+                "seats": [_name(by_number.get(p)) for p in seats],
+                "over": t["hands"] is not None, "side_points": side})
+        field = int(row["field"])
+        records = tallies(field, plays, bool(row["loner_bonus"])) if field else []
+        for record in records:  # a late comer's rounds before theirs were a computer's
+            entry = by_number.get(record.person)
+            if entry is not None:
+                for i in range(min(int(entry["from_round"]) - 1, len(record.rounds))):
+                    record.rounds[i] = 0
+        ranked = standings(records) if records and any(r.rounds for r in records) else []
+        status = str(row["status"])
+        final = None
+        if status == "finished" and rounds:
+            final = rounds[-1]["tables"][0] if row["movement"] == "kings" else None
+        return {
+            **_summary(row, len(people)),
+            "creator_id": int(row["creator_id"]),
+            "is_creator": viewer_id is not None and viewer_id == row["creator_id"],
+            "registered": viewer_id is not None and any(e["account_id"] == viewer_id
+                                                        for e in entries),
+            "rules": dict(row["rules"] or {}), "rules_text": _rules_text(row),
+            "level": row["level"], "late_comers": bool(row["late_comers"]),
+            "people_in": [{"name": e["name"], "kind": e["kind"],
+                        "number": e["number"], "from_round": int(e["from_round"])}
+                       for e in people],
+            "computers": computers,
+            "filled": (f"{len(people)} registered; {computers} computer"
+                       f"{'' if computers == 1 else 's'} fill the count to {field}"
+                       if computers else None) if field else None,
+            "tie_breaks": list(TIE_BREAKS),
+            "round_tables": rounds,
+            "standings": [{"place": s.place, "name": _name(by_number.get(s.tally.person)),
+                           "kind": (by_number[s.tally.person]["kind"]
+                                    if s.tally.person in by_number else "computer"),
+                           "points": s.tally.points, "rounds": s.tally.rounds,
+                           "loners_made": s.tally.loners_made, "euchred": s.tally.euchred}
+                          for s in ranked],
+            "final_table": final,
+        }
+
+    async def results_of(self, account_id: int) -> list[dict[str, Any]]:
+        """A person's finished tournaments, newest first: place, points, field."""
+        async with self.engine.connect() as conn:
+            ids = (await conn.execute(select(tournament_entries.c.tournament_id)
+                                      .join(tournaments, tournaments.c.id
+                                            == tournament_entries.c.tournament_id)
+                                      .where(tournament_entries.c.account_id == account_id,
+                                             tournaments.c.status == "finished")
+                                      .order_by(tournaments.c.starts_at.desc())
+                                      .limit(50))).scalars().all()
+        out = []
+        for tid in ids:
+            state = await self.state(str(tid), account_id)
+            async with self.engine.connect() as conn:
+                name = await conn.scalar(select(tournament_entries.c.name).where(
+                    tournament_entries.c.tournament_id == tid,
+                    tournament_entries.c.account_id == account_id))
+            mine = next((s for s in state["standings"] if s["name"] == name), None)
+            if mine is None:
+                continue
+            out.append({"id": tid, "name": state["name"], "url": state["url"],
+                        "place": mine["place"], "points": mine["points"],
+                        "field": state["field"], "rounds": state["rounds"]})
+        return out
+
+    async def seat_token_owner(self, tournament_id: str, account_id: int) -> bool:
+        """Whether ``account_id`` is registered (for the person's own requests)."""
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(select(func.count()).select_from(tournament_entries)
+                                      .where(tournament_entries.c.tournament_id
+                                             == tournament_id,
+                                             tournament_entries.c.account_id == account_id))
+            return bool(found)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    async def _row(self, conn: AsyncConnection, tournament_id: str,
+                   lock: bool = False) -> dict[str, Any]:
+        query = select(tournaments).where(tournaments.c.id == tournament_id)
+        if lock:
+            query = query.with_for_update()
+        row = (await conn.execute(query)).mappings().first()
+        if row is None:
+            raise TournamentNotFound("no tournament has that id")
+        return dict(row)
+
+    async def _entries(self, conn: AsyncConnection, tournament_id: str
+                       ) -> list[dict[str, Any]]:
+        rows = await conn.execute(select(tournament_entries).where(
+            tournament_entries.c.tournament_id == tournament_id))
+        return [dict(r) for r in rows.mappings()]
+
+    async def _seat(self, conn: AsyncConnection, row: dict[str, Any], current: int
+                    ) -> list[RoundTable]:
+        """Seat round ``current + 1`` over round ``current`` (one caller wins)."""
+        tournament_id = str(row["id"])
+        field = int(row["field"])
+        if row["movement"] == "kings" and current:
+            tables = await self._kings_round(conn, tournament_id, current)
+        else:
+            tables = schedule(field, int(row["rounds"]))[current]
+        moved = await conn.execute(update(tournaments).where(
+            tournaments.c.id == tournament_id, tournaments.c.current_round == current)
+            .values(current_round=current + 1))
+        if moved.rowcount != 1:
+            return []  # another process seated it
+        entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+        out = []
+        for number, ((a, c), (b, d)) in enumerate(tables, start=1):
+            table_id = secrets.token_urlsafe(9)
+            await conn.execute(tournament_tables.insert().values(
+                tournament_id=tournament_id, round=current + 1, table_no=number,
+                table_id=table_id, seat0=a, seat1=b, seat2=c, seat3=d))
+            out.append(self._round_table(row, current + 1, number, table_id, (a, b, c, d),
+                                         entries, current + 1))
+        return out
+
+    def _round_table(self, row: dict[str, Any], round_no: int, table_no: int, table_id: str,
+                     seats: tuple[int, int, int, int], entries: dict[int, dict[str, Any]],
+                     playing: int) -> RoundTable:
+        def seated(number: int) -> Seated:
+            e = entries[number]
+            plays = e["kind"] != "computer" and int(e["from_round"]) <= playing
+            return Seated(number, str(e["name"]), str(e["kind"]) if plays else "computer",
+                          e["account_id"] if plays else None,
+                          e["token_hash"] if plays else None)
+
+        rules = Rules.preset(str(row["preset"]), **dict(row["rules"] or {}),
+                             hands_limit=int(row["hands"]))
+        return RoundTable(str(row["id"]), round_no, table_no, table_id,
+                          (seated(seats[0]), seated(seats[1]), seated(seats[2]),
+                           seated(seats[3])),
+                          rules, str(row["preset"]), float(row["seconds_per_move"]),
+                          str(row["level"]), str(row["name"]))
+
+    async def _kings_round(self, conn: AsyncConnection, tournament_id: str, current: int
+                           ) -> list[Table]:
+        rows = (await conn.execute(select(tournament_tables).where(
+            tournament_tables.c.tournament_id == tournament_id,
+            tournament_tables.c.round == current)
+            .order_by(tournament_tables.c.table_no))).mappings().all()
+        tables: list[Table] = []
+        winners: list[int] = []
+        for r in rows:
+            seats = _seats_of(r)
+            scores = _scores_of(r["hands"], seats)
+            tables.append(_table(seats))
+            winners.append(table_winner_or_last(_table(seats), scores) if scores else 0)
+        return kings_table(tables, winners)
+
+
+def _count(name: str, value: object, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise TournamentError(f"{name} must be a whole number from 1 to {high}, not {value!r}")
+    return value
+
+
+def _seats_of(row: Any) -> tuple[int, int, int, int]:
+    return (int(row["seat0"]), int(row["seat1"]), int(row["seat2"]), int(row["seat3"]))
+
+
+def _table(seats: tuple[int, int, int, int]) -> Table:
+    return ((seats[0], seats[2]), (seats[1], seats[3]))
+
+
+def _name(entry: dict[str, Any] | None) -> str:
+    if entry is None:
+        return "Computer"
+    if entry["kind"] == "computer":
+        return f"{entry['name']} (computer)"
+    if entry["kind"] == "bot":
+        return f"{entry['name']} (bot)"
+    return str(entry["name"])
+
+
+def _aware(t: dt.datetime) -> dt.datetime:
+    return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
+
+
+def _rules_text(row: Any) -> list[str]:
+    rules = Rules.preset(str(row["preset"]), **dict(row["rules"] or {}),
+                         hands_limit=int(row["hands"]))
+    return list(rules.describe())
+
+
+def _summary(row: Any, people: int) -> dict[str, Any]:
+    return {
+        "id": row["id"], "name": row["name"], "format": row["format"],
+        "status": row["status"], "url": f"/tournaments/{row['id']}",
+        "starts_at": _aware(row["starts_at"]).isoformat(), "preset": row["preset"],
+        "hands": int(row["hands"]), "rounds": int(row["rounds"]),
+        "current_round": int(row["current_round"]), "movement": row["movement"],
+        "seconds_per_move": float(row["seconds_per_move"]),
+        "loner_bonus": bool(row["loner_bonus"]), "private": bool(row["private"]),
+        "allow_bots": bool(row["allow_bots"]), "entry_fee": int(row["entry_fee"]),
+        "fill_to": int(row["fill_to"]),
+        "rated": False, "people": people, "field": int(row["field"]),
+    }
+

@@ -1,0 +1,240 @@
+// Online tournaments (progressive, at the site's own tables): the list and the form for a new
+// one (/tournaments), a tournament's live page (/tournaments/{id}: who is in, registration,
+// each round's tables with watch links, points by round, standings with the tie-breaks, the
+// final table), the short lists the lobby and the home page show, and a person's results.
+// The pages ask the server again every few seconds.
+
+import { call, me } from "../account/session.js";
+import { fill, h } from "./dom.js";
+import { navigate } from "./nav.js";
+
+const REFRESH_MS = 4000;
+
+function when(iso) {
+  return new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+}
+
+function stage(t) {
+  if (t.status === "registering") return `starts ${when(t.starts_at)} · ${t.people} registered`;
+  if (t.status === "playing") return `round ${t.current_round} of ${t.rounds} · ${t.field} players`;
+  return t.status;
+}
+
+function settingsText(t) {
+  const movement = t.movement === "kings" ? "king's table" : "rotating partners";
+  return `Progressive, ${movement}: ${t.rounds} rounds of ${t.hands} hands, ${t.seconds_per_move} s a move${t.loner_bonus ? ", loner bonuses" : ""}. Unrated.${t.entry_fee ? ` Entry fee ${t.entry_fee} coins.` : ""}${t.allow_bots ? " Outside bots may enter." : ""}`;
+}
+
+/** A short list of tournaments open for registration and running now (lobby, home page). */
+export function tournamentsList(onItsPage = false) {
+  const title = onItsPage ? "Open and running" : "Tournaments";
+  const box = h("section", { class: "tournaments-list", "aria-label": "Tournaments" }, h("h2", {}, title));
+  (async () => {
+    let list;
+    try {
+      list = await call("GET", "/api/tournaments");
+    } catch {
+      return;
+    }
+    const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help" }, stage(t)));
+    fill(
+      box,
+      h("h2", {}, title),
+      list.open.length ? h("h3", {}, "Open for registration") : null,
+      list.open.length ? h("ul", { class: "game-list" }, list.open.map(item)) : null,
+      list.running.length ? h("h3", {}, "Running now") : null,
+      list.running.length ? h("ul", { class: "game-list" }, list.running.map(item)) : null,
+      list.open.length || list.running.length ? null : h("p", { class: "field-help" }, "No tournament is open right now."),
+      onItsPage ? null : h("p", {}, h("a", { href: "/tournaments" }, "All tournaments, or create one")),
+    );
+  })();
+  return box;
+}
+
+/** Mount /tournaments: open and running tournaments, and the form for a new one. */
+export function mountTournaments(main) {
+  let alive = true;
+  const body = h("div");
+  fill(
+    main,
+    h("div", { class: "page tournaments-page" },
+      h("h1", {}, "Tournaments"),
+      h("p", { class: "field-help" }, "Progressive euchre at this site's tables: partners change every round, everyone keeps their own score, and the most points after the last round wins."),
+      tournamentsList(true),
+      body),
+  );
+  (async () => {
+    const who = await me();
+    if (!alive) return;
+    fill(body, who ? newTournamentForm() : h("p", {}, h("a", { href: "/account" }, "Sign in"), " to create a tournament or to register."));
+  })();
+  return () => {
+    alive = false;
+  };
+}
+
+function field(label, input, help) {
+  return h("div", { class: "field" }, h("label", { for: input.id }, label), input, help ? h("span", { class: "field-help" }, help) : null);
+}
+
+function check(id, label) {
+  const input = h("input", { id, type: "checkbox" });
+  return [input, h("label", { class: "field-check", for: id }, input, ` ${label}`)];
+}
+
+function newTournamentForm() {
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const name = h("input", { id: "tour-name", required: true, maxlength: "80", value: "Euchre night" });
+  const preset = h("select", { id: "tour-preset" }, ["classic", "stick-the-dealer", "redeal", "canadian", "kitchen-table", "benny"].map((p) => h("option", { value: p }, p)));
+  const hands = h("input", { id: "tour-hands", type: "number", min: "1", max: "16", value: "8", inputmode: "numeric" });
+  const rounds = h("input", { id: "tour-rounds", type: "number", min: "1", max: "16", value: "4", inputmode: "numeric" });
+  const clock = h("input", { id: "tour-clock", type: "number", min: "5", max: "600", value: "30", inputmode: "numeric" });
+  const movement = h("select", { id: "tour-movement" }, h("option", { value: "rotating" }, "Rotating partners (the most different partners)"), h("option", { value: "kings" }, "King's table (winners move up and split)"));
+  const starts = h("input", { id: "tour-starts", type: "datetime-local" });
+  const fillTo = h("input", { id: "tour-fill", type: "number", min: "0", max: "64", step: "4", value: "0", inputmode: "numeric" });
+  const [bonus, bonusRow] = check("tour-bonus", "Loner bonuses: 5 to a lone player who takes all five, 4 to the partner, 3 for setting a loner");
+  const [invite, inviteRow] = check("tour-private", "By invitation: listed nowhere, reached by its link");
+  const [bots, botsRow] = check("tour-bots", "Outside bots may register");
+  const [late, lateRow] = check("tour-late", "Late comers may take a computer's seat between rounds");
+  const form = h(
+    "form",
+    { class: "night-form", "data-form": "new-tournament" },
+    h("h2", {}, "Create a tournament"),
+    field("Name", name),
+    field("Rules", preset),
+    h("div", { class: "night-numbers" }, field("Rounds", rounds), field("Hands a round", hands), field("Seconds a move", clock)),
+    field("Movement between rounds", movement),
+    field("Start time", starts, "Empty: you start it when you are ready."),
+    field("Fill with computers to", fillTo, "0: only to whole tables of four."),
+    bonusRow, inviteRow, botsRow, lateRow,
+    error,
+    h("button", { type: "submit", class: "start-button" }, "Create the tournament"),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    error.hidden = true;
+    try {
+      const made = await call("POST", "/api/tournaments", {
+        name: name.value, preset: preset.value, hands: Number(hands.value), rounds: Number(rounds.value),
+        seconds_per_move: Number(clock.value), movement: movement.value,
+        starts_at: starts.value ? new Date(starts.value).toISOString() : null,
+        fill_to: Number(fillTo.value), loner_bonus: bonus.checked, private: invite.checked,
+        allow_bots: bots.checked, late_comers: late.checked,
+      });
+      navigate(made.url);
+    } catch (e) {
+      error.textContent = e.message;
+      error.hidden = false;
+    }
+  });
+  return form;
+}
+
+function pairs(seats) {
+  return [h("p", { class: "night-pair" }, `${seats[0]} & ${seats[2]}`), h("p", { class: "night-versus" }, "v"), h("p", { class: "night-pair" }, `${seats[1]} & ${seats[3]}`)];
+}
+
+function roundTables(round, mine) {
+  return h("ol", { class: "night-tables" }, round.tables.map((t) =>
+    h("li", { class: "night-table", dataset: { table: String(t.table) } },
+      h("h3", {}, `Table ${t.table}`),
+      pairs(t.seats),
+      h("p", { class: "field-help" }, t.over ? `Over · ${t.side_points[0]}–${t.side_points[1]}` : "Playing"),
+      h("p", {}, t.seats.includes(mine) && !t.over ? h("a", { class: "button-link", href: t.play }, "Take your seat") : null, " ", h("a", { href: t.watch }, "Watch")))));
+}
+
+function standingsTable(t) {
+  const played = t.round_tables.length;
+  return [
+    h("h2", {}, t.status === "finished" ? "Final standings" : "Standings"),
+    h("p", { class: "field-help", "data-tie-breaks": "" }, `Most points wins; ties are broken by ${t.tie_breaks.slice(1).join(", then ")}.`),
+    h("div", { class: "table-scroll" },
+      h("table", { class: "account-table night-table-standings", "aria-label": "Standings", tabindex: "0" },
+        h("thead", {}, h("tr", {}, ["#", "Name", "Points", ...Array.from({ length: played }, (_, i) => `R${i + 1}`), "Loners", "Euchred"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, t.standings.map((s) =>
+          h("tr", {}, h("td", {}, String(s.place)), h("td", {}, s.name), h("td", { class: "amount" }, String(s.points)), s.rounds.map((p) => h("td", { class: "amount" }, String(p))), h("td", { class: "amount" }, String(s.loners_made)), h("td", { class: "amount" }, String(s.euchred))))))),
+  ];
+}
+
+/** Mount /tournaments/{id}: the live page. */
+export function mountTournament(main, id) {
+  let alive = true;
+  let timer = null;
+  const message = h("p", { class: "error", role: "alert" });
+  const status = h("p", { role: "status", "aria-live": "polite" }, "Loading the tournament…");
+  const body = h("div");
+  fill(main, h("div", { class: "page night-page tournament-page" }, status, message, body));
+  const path = `/api/tournaments/${encodeURIComponent(id)}`;
+
+  async function act(action) {
+    message.textContent = "";
+    try {
+      await call("POST", `${path}/${action}`, {});
+    } catch (e) {
+      message.textContent = e.message;
+    }
+    load();
+  }
+
+  async function load() {
+    clearTimeout(timer);
+    let t;
+    let who;
+    try {
+      [t, who] = await Promise.all([call("GET", path), me()]);
+    } catch (e) {
+      if (alive) status.textContent = e.message;
+      return;
+    }
+    if (!alive) return;
+    status.textContent = "";
+    const mine = who ? who.username : null;
+    const current = t.round_tables.length ? t.round_tables[t.round_tables.length - 1] : null;
+    const buttons = [];
+    if (who && t.status === "registering") {
+      buttons.push(t.registered
+        ? h("button", { type: "button", onclick: () => act("unregister") }, "Withdraw")
+        : h("button", { type: "button", class: "start-button", onclick: () => act("register") }, "Register"));
+      if (t.is_creator) buttons.push(h("button", { type: "button", onclick: () => act("start") }, "Start now"), h("button", { type: "button", onclick: () => act("cancel") }, "Cancel the tournament"));
+    }
+    fill(
+      body,
+      h("h1", {}, t.name),
+      h("p", {}, settingsText(t)),
+      h("p", { class: "field-help" }, t.status === "registering" ? `Starts ${when(t.starts_at)}.` : t.status === "playing" ? `Round ${t.current_round} of ${t.rounds}.` : `The tournament is ${t.status}.`),
+      t.filled ? h("p", { "data-filled": "" }, `${t.filled}.`) : null,
+      buttons.length ? h("div", { class: "panel-actions" }, buttons) : null,
+      !who && t.status === "registering" ? h("p", {}, h("a", { href: "/account" }, "Sign in"), " to register.") : null,
+      h("h2", {}, `Who is in (${t.people})`),
+      t.people_in.length ? h("ul", { class: "game-list" }, t.people_in.map((p) => h("li", {}, p.kind === "bot" ? `${p.name} (bot)` : p.name))) : h("p", { class: "field-help" }, "Nobody yet."),
+      t.final_table ? [h("h2", {}, "The final table"), roundTables({ tables: [t.final_table] }, null)] : null,
+      current ? [h("h2", {}, t.status === "finished" ? `Round ${current.round} (the last)` : `Round ${current.round}`), roundTables(current, mine)] : null,
+      t.round_tables.length ? standingsTable(t) : null,
+      h("details", {}, h("summary", {}, "The rules"), h("ul", {}, t.rules_text.map((line) => h("li", {}, line)))),
+    );
+    if (t.status === "registering" || t.status === "playing") timer = setTimeout(load, REFRESH_MS);
+  }
+  load();
+  return () => {
+    alive = false;
+    clearTimeout(timer);
+  };
+}
+
+/** A person's finished tournaments, for their page (/people/{name}). */
+export function personTournaments(name) {
+  const box = h("section", { class: "person-tournaments", "aria-label": "Tournaments" });
+  (async () => {
+    let answer;
+    try {
+      answer = await call("GET", `/api/people/${encodeURIComponent(name)}/tournaments`);
+    } catch {
+      return;
+    }
+    if (!answer.results.length) return;
+    fill(box, h("h2", {}, "Tournaments"), h("ul", { class: "game-list" }, answer.results.map((r) =>
+      h("li", {}, h("a", { href: r.url }, r.name), ` · place ${r.place} of ${r.field} · ${r.points} points over ${r.rounds} rounds`))));
+  })();
+  return box;
+}
