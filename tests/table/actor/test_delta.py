@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from euchre.table.actor.delta import Folder, Gap, changes, fold, put_you, you_of
+from euchre.table.actor.delta import Folder, Gap, changes, fold, implied, put_you, you_of
 
 leaves = st.none() | st.booleans() | st.integers(-5, 60) | st.sampled_from(["9H", "play", "x"])
 trees = st.recursive(
@@ -87,6 +87,33 @@ def test_a_folder_takes_a_snapshot_then_each_event_in_order() -> None:
     assert "clock_played" not in folder.table
     assert folder.table["view"] == {"seat": 0, "hand": [], "legal": [], "discard": None,
                                     "farmer_gave": [], "history": [[0, "play 9H"]],
-                                    "trick": ["9H"]}
+                                    "trick": ["9H"], "last_trick": None}  # (it led)
     with pytest.raises(Gap):
         folder.receive({"type": "event", "version": 6})
+
+
+def test_a_lead_hides_the_last_trick_and_a_trick_names_its_winner() -> None:
+    """What a play and a trick say themselves (so the changes need not): a play that leads
+    a trick takes the last trick off the view (table law 11: its plays show as ``play``);
+    a trick counts for its winner's side, who leads next."""
+    table = {"view": {"history": [[1, "pass"], [0, "play 9H"], [1, "play TH"], [2, "play JH"],
+                                  [3, "play QH"]],
+                      "trick": [], "last_trick": {"leader": 0, "cards": ["9H", "TH", "JH", "QH"],
+                                                  "winner": 2},
+                      "tricks_won": [1, 0], "tricks_played": 1, "leader": 2, "to_act": 2}}
+    led = implied(table, {"kind": "action", "seat": 2, "action": "play AS"})
+    assert led["view"]["history"] == [[1, "pass"], [0, "play"], [1, "play"], [2, "play"],
+                                      [3, "play"], [2, "play AS"]]
+    assert led["view"]["last_trick"] is None and led["view"]["trick"] == ["AS"]
+    assert table["view"]["history"][1] == [0, "play 9H"]  # the table before is not changed
+    followed = implied(led, {"kind": "action", "seat": 3, "action": "play KS"})
+    assert followed["view"]["history"][-2:] == [[2, "play AS"], [3, "play KS"]]
+    won = implied(followed, {"kind": "trick", "leader": 2, "cards": ["AS", "KS"], "winner": 3})
+    assert won["view"]["tricks_won"] == [1, 1] and followed["view"]["tricks_won"] == [1, 0]
+    assert (won["view"]["leader"], won["view"]["to_act"], won["view"]["tricks_played"]) == (3, 3, 2)
+    assert won["view"]["last_trick"] == {"leader": 2, "cards": ["AS", "KS"], "winner": 3}
+    over = implied({**won, "commitment": "c0ffee"},
+                   {"kind": "hand_over", "points": [0, 2], "score": [3, 2], "summary": {}})
+    assert over["commitment"] is None and over["score"] == [3, 2]
+    assert (over["view"]["phase"], over["view"]["to_act"], over["view"]["points"]) == (
+        "over", None, [0, 2])

@@ -34,6 +34,18 @@ PRIVATE = ("hand", "legal", "discard", "farmer_gave")
 PLAY = "play "
 """How a play's notation starts (``play JC``): the card follows."""
 
+OVER = "over"
+"""The phase of a hand that is over (``view.phase``)."""
+
+PLAYED = "play"
+"""A play off the view (table law 11): its card is not shown."""
+
+
+def _shows_card(line: list[Any]) -> bool:
+    """Whether a history line is a play that shows its card."""
+    text = line[1]
+    return isinstance(text, str) and text.startswith(PLAY)
+
 
 def changes(before: Json | None, after: Json) -> Json:
     """What turns ``before`` into ``after`` (None: nothing yet, every field is set)."""
@@ -96,25 +108,44 @@ def fold(table: Json, delta: Json) -> Json:
 def implied(table: Json, event: Json) -> Json:
     """``table`` as ``event`` (decoded, as its reader sees it) says it changes, without
     changing ``table`` (what differs is copied): an ``action`` appends ``[seat, action]`` to
-    ``view.history`` (a play, its card to ``view.trick`` too); a ``trick`` is
-    ``view.last_trick``, one more of ``view.tricks_played`` and no card left in
-    ``view.trick``; a ``hand_over`` sets ``score`` and ``summary``; a ``deal`` sets
-    ``hand_number``, ``dealer``, ``commitment`` and ``next_commitment``. A move's changes
+    ``view.history`` (a play, its card to ``view.trick`` too; a play that leads a trick, to
+    an empty ``view.trick``, first hides the card of every earlier play in the history, as
+    ``play``, and empties ``view.last_trick``: table law 11); a ``trick`` is
+    ``view.last_trick``, one more of ``view.tricks_played`` and of its winner's side's
+    ``view.tricks_won``, no card left in ``view.trick``, and its winner ``view.leader`` and
+    ``view.to_act``; a ``hand_over`` sets ``score`` and ``summary``, no ``commitment``
+    (the seed is out), and ``view.points``, ``view.phase`` ``over`` and no
+    ``view.to_act``; a ``deal`` sets ``hand_number``, ``dealer``, ``commitment`` and
+    ``next_commitment``. A move's changes
     leave out what this gives."""
     kind = event.get("kind")
     view = table.get("view")
     if kind == "action" and view is not None:
         action = event["action"]
-        seen = {**view, "history": [*view["history"], [event["seat"], action]]}
+        seen = {**view}
+        history = view["history"]
         if action.startswith(PLAY):  # the card it names goes to the trick
+            if not view["trick"]:  # a lead: table law 11, the last trick leaves the view
+                history = [[line[0], PLAYED] if _shows_card(line) else line
+                           for line in history]
+                seen["last_trick"] = None
             seen["trick"] = [*view["trick"], action[len(PLAY):]]
+        seen["history"] = [*history, [event["seat"], action]]
         return {**table, "view": seen}
     if kind == "trick" and view is not None:
-        last = {"leader": event["leader"], "cards": event["cards"], "winner": event["winner"]}
+        winner = event["winner"]
+        last = {"leader": event["leader"], "cards": event["cards"], "winner": winner}
+        won = list(view["tricks_won"])
+        won[winner % 2] += 1
         return {**table, "view": {**view, "last_trick": last, "trick": [],
-                                  "tricks_played": view["tricks_played"] + 1}}
+                                  "tricks_played": view["tricks_played"] + 1,
+                                  "tricks_won": won, "leader": winner, "to_act": winner}}
     if kind == "hand_over":
-        return {**table, "score": event["score"], "summary": event["summary"]}
+        over = {**table, "score": event["score"], "summary": event["summary"],
+                "commitment": None}
+        if view is not None:
+            over["view"] = {**view, "phase": OVER, "to_act": None, "points": event["points"]}
+        return over
     if kind == "deal":
         return {**table, "hand_number": event["hand_number"], "dealer": event["dealer"],
                 "commitment": event.get("commitment"),

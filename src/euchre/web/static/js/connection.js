@@ -37,8 +37,16 @@ function implied(table, event) {
   switch (event.kind) {
     case "action":
       if (view) {
+        if (event.action.startsWith("play ")) {
+          if (view.trick.length === 0) {
+            // A lead: table law 11, the last trick leaves the view (earlier plays show no card).
+            view.history = view.history.map(([seat, action]) =>
+              typeof action === "string" && action.startsWith("play ") ? [seat, "play"] : [seat, action]);
+            view.last_trick = null;
+          }
+          view.trick.push(event.action.slice(5)); // its card
+        }
         view.history.push([event.seat, event.action]);
-        if (event.action.startsWith("play ")) view.trick.push(event.action.slice(5)); // its card
       }
       break;
     case "trick":
@@ -46,11 +54,20 @@ function implied(table, event) {
         view.last_trick = { leader: event.leader, cards: event.cards, winner: event.winner };
         view.trick = [];
         view.tricks_played += 1;
+        view.tricks_won[event.winner % 2] += 1;
+        view.leader = event.winner;
+        view.to_act = event.winner;
       }
       break;
     case "hand_over":
       table.score = event.score;
       table.summary = event.summary;
+      table.commitment = null; // the seed is out
+      if (view) {
+        view.phase = "over";
+        view.to_act = null;
+        view.points = event.points;
+      }
       break;
     case "deal":
       table.hand_number = event.hand_number;
