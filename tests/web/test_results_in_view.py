@@ -1,7 +1,8 @@
 """A hand's result comes into view however the page was scrolled, after the last trick has
-settled, clear of the seat labels and the clock, with no line of it behind its Continue button, and holds the table: no card of the next
-deal (in the hand or as the upcard) shows until it has been on screen 1.5 s. Timings are the
-page's own (a MutationObserver's performance.now() stamps), never the test's clock."""
+settled, clear of the seat labels and the clock, with no line of it behind its Continue
+button, and holds the table: no card of the next deal (in the hand or as the upcard) shows
+until it has been on screen 1.5 s. Timings are the page's own (a MutationObserver's
+performance.now() stamps), never the test's clock."""
 
 from __future__ import annotations
 
@@ -110,7 +111,7 @@ def test_the_result_is_in_view_and_holds_the_next_deal(sized_page: Page, artifac
     line = shown["lastLine"]
     assert not _overlaps(line, shown["button"]), (
         f"the result's last line at {line} is under Continue at {shown['button']}")
-    t_left, t_top, t_right, t_bottom = shown["text"]
+    t_top, t_bottom = shown["text"][1], shown["text"][3]
     assert t_top - 0.5 <= line[1] and line[3] <= t_bottom + 0.5, (
         f"the result's last line at {line} is cut off by its box at {shown['text']}")
     covered = [label for label in shown["labels"] if _overlaps(shown["box"], label)]
