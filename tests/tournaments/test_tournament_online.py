@@ -21,6 +21,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
+from euchre.hand import SEAT_NAMES
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
@@ -215,9 +216,12 @@ def test_a_tournament_of_twelve_over_sockets_on_the_fake_clock(tmp_path: Any) ->
         assert state["status"] == "finished"
         plan = schedule(12, 3)
         names = [*NAMES, *(f"Computer {i} (computer)" for i in range(1, 5))]
+        def at(seat: int, number: int) -> str:  # a computer by its seat, as the table says
+            return names[number] if number < len(NAMES) else f"{SEAT_NAMES[seat]} (computer)"
+
         for rnd, tables in zip(state["round_tables"], plan, strict=True):
             assert [t["seats"] for t in rnd["tables"]] == [
-                [names[a], names[b], names[c], names[d]] for (a, c), (b, d) in tables]
+                [at(0, a), at(1, b), at(2, c), at(3, d)] for (a, c), (b, d) in tables]
             assert all(t["over"] for t in rnd["tables"])
         for p in people:
             assert [r for r, _, _ in p.rounds] == [1, 2, 3]

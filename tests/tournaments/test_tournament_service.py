@@ -18,7 +18,9 @@ from alembic.migration import MigrationContext
 from sqlalchemy import text
 
 from euchre.game import GameState
+from euchre.hand import SEAT_NAMES
 from euchre.rules import Rules
+from euchre.server.tournaments.tournaments_api import table_config
 from euchre.storage.accounts_models import metadata
 from euchre.storage.sql import make_engine, migrate
 from euchre.tournament import hand_points, schedule
@@ -125,6 +127,19 @@ def test_registration_start_rounds_and_standings(db_url: str) -> None:
             assert t.rules.hands_limit == 2
         kinds = {s.number: s.kind for t in tables for s in t.seats}
         assert kinds[9] == "bot" and kinds[10] == kinds[11] == "computer" and kinds[0] == "person"
+        # One name per seat: the page names a computer by its real seat at that table, as the
+        # table itself does ("North (computer)"), never by its entrant name ("Computer 1").
+        entrants = [f"p{i}" for i in range(1, 10)] + ["botty (bot)"]
+        cards = state["round_tables"][0]["tables"]
+        for t, card in zip(tables, cards, strict=True):
+            assert card["seats"] == [
+                entrants[s.number] if s.number < 10 else f"{SEAT_NAMES[seat]} (computer)"
+                for seat, s in enumerate(t.seats)]
+            at_table = [seat.name for seat in table_config(t).seats]
+            assert at_table == [
+                name.removesuffix(" (computer)") + f" ({t.level})" if s.number >= 10 else
+                name for name, s in zip(card["seats"], t.seats, strict=True)]
+        assert sum(name.endswith("(computer)") for c in cards for name in c["seats"]) == 2
 
         with pytest.raises(TournamentConflict, match="started"):
             await service.register(tid, 12, "p12")  # no late comers here
@@ -227,6 +242,15 @@ def test_kings_table_late_comers_and_a_racing_start(db_url: str) -> None:
         state = await service.state(tid, None)
         late = next(p for p in state["people_in"] if p["name"] == "p7")
         assert late["from_round"] == 2
+        # Round 1's table named the late comer's seat by the computer that played it.
+        number = next(p["number"] for p in state["people_in"] if p["name"] == "p7")
+        card, seat = next((c, c_seats.index(number))
+                          for c, c_seats in zip(state["round_tables"][0]["tables"],
+                                                [[s.number for s in t.seats] for t in tables],
+                                                strict=True)
+                          if number in c_seats)
+        assert card["seats"][seat] == f"{SEAT_NAMES[seat]} (computer)"
+        assert "p7" in [n for c in state["round_tables"][1]["tables"] for n in c["seats"]]
         line = next(s for s in state["standings"] if s["name"] == "p7")
         assert line["rounds"] == [0, 0]  # the computer's round 1 is not theirs; 2 is on
         first = [tuple(s.number for s in t.seats) for t in tables]

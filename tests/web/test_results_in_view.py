@@ -1,7 +1,8 @@
 """A hand's result comes into view however the page was scrolled, after the last trick has
-settled, clear of the seat labels and the clock, and holds the table: no card of the next
-deal (in the hand or as the upcard) shows until it has been on screen 1.5 s. Timings are the
-page's own (a MutationObserver's performance.now() stamps), never the test's clock."""
+settled, clear of the seat labels and the clock, with no line of it behind its Continue
+button, and holds the table: no card of the next deal (in the hand or as the upcard) shows
+until it has been on screen 1.5 s. Timings are the page's own (a MutationObserver's
+performance.now() stamps), never the test's clock."""
 
 from __future__ import annotations
 
@@ -20,6 +21,22 @@ WATCH_JS = """() => {
     const r = el.getBoundingClientRect();
     return [r.left, r.top, r.right, r.bottom];
   };
+  // The result's last line of text, as a reader scrolled to the end of the words sees it.
+  const lastLine = (text) => {
+    text.scrollTop = text.scrollHeight;
+    // Lines of words shown (a line given way to on a short cell, display: none, has none).
+    const walker = document.createTreeWalker(text, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    let line = null;
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      range.selectNodeContents(n);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0 && n.data.trim());
+      if (rects.length) line = rects[rects.length - 1];
+    }
+    const seen = [line.left, line.top, line.right, line.bottom];
+    text.scrollTop = 0;
+    return seen;
+  };
   const has = (node, selector) => node.matches(selector) || node.querySelector(selector);
   new MutationObserver((records) => {
     for (const record of records) {
@@ -31,6 +48,8 @@ WATCH_JS = """() => {
           requestAnimationFrame(() => requestAnimationFrame(() => log.shown.push({
             at: performance.now(), box: box(panel), view: [innerWidth, innerHeight],
             button: box(panel.querySelector(".panel-close")),
+            text: box(panel.querySelector(".summary-text")),
+            lastLine: lastLine(panel.querySelector(".summary-text")),
             labels: [...document.querySelectorAll(".felt .seat-label, .clock:not([hidden])")]
               .filter((el) => el.getClientRects().length).map(box),
           })));
@@ -85,6 +104,16 @@ def test_the_result_is_in_view_and_holds_the_next_deal(sized_page: Page, artifac
     b_left, b_top, b_right, b_bottom = shown["button"]
     assert left <= b_left and top <= b_top and b_right <= right and b_bottom <= bottom, (
         f"Continue at {shown['button']} is cut off by its panel at {shown['box']}")
+    # No line of the result is ever behind Continue: the words' box ends above the button, and
+    # their last line, scrolled to, is whole inside that box.
+    assert not _overlaps(shown["text"], shown["button"]), (
+        f"the result's words at {shown['text']} run under Continue at {shown['button']}")
+    line = shown["lastLine"]
+    assert not _overlaps(line, shown["button"]), (
+        f"the result's last line at {line} is under Continue at {shown['button']}")
+    t_top, t_bottom = shown["text"][1], shown["text"][3]
+    assert t_top - 0.5 <= line[1] and line[3] <= t_bottom + 0.5, (
+        f"the result's last line at {line} is cut off by its box at {shown['text']}")
     covered = [label for label in shown["labels"] if _overlaps(shown["box"], label)]
     assert not covered, f"the result covers seat labels or the clock at {covered}"
     later = [t for t in log["cards"] if t > shown["at"]]

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..errors import DomainError
 from ..game import GameState
+from ..hand import SEAT_NAMES
 from ..rules import Rules
 from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
 from ..tournament import (
@@ -182,7 +183,7 @@ class Seated:
     number: int
     """The entrant's number in the schedule."""
     name: str
-    """Their name (a computer's: "Computer 3")."""
+    """Their entrant name (a computer's: "Computer 3"; at the table it is named by its seat)."""
     kind: str
     """``person``, ``bot`` (an outside bot) or ``computer``."""
     account_id: int | None
@@ -513,7 +514,8 @@ class TournamentService:
             rounds[number - 1]["tables"].append({
                 "table": int(t["table_no"]), "table_id": t["table_id"],
                 "watch": f"/watch/{t['table_id']}", "play": f"/table/{t['table_id']}",
-                "seats": [_name(by_number.get(p)) for p in seats],
+                "seats": [_seat_name(by_number.get(p), seat, number)
+                          for seat, p in enumerate(seats)],
                 "over": t["hands"] is not None, "side_points": side})
         field = int(row["field"])
         records = tallies(field, plays, bool(row["loner_bonus"])) if field else []
@@ -686,6 +688,14 @@ def _name(entry: dict[str, Any] | None) -> str:
     if entry["kind"] == "bot":
         return f"{entry['name']} (bot)"
     return str(entry["name"])
+
+
+def _seat_name(entry: dict[str, Any] | None, seat: int, round_no: int) -> str:
+    """Who plays ``seat`` of a round's table, named as that table names them: a computer
+    (or a late comer's number before their first round) by its real seat, "North (computer)"."""
+    if entry is None or entry["kind"] == "computer" or int(entry["from_round"]) > round_no:
+        return f"{SEAT_NAMES[seat]} (computer)"
+    return _name(entry)
 
 
 def _aware(t: dt.datetime) -> dt.datetime:

@@ -28,13 +28,18 @@ export function summaryPanel(summary, me, onContinue) {
   return h(
     "section",
     { class: "panel summary-panel", "aria-label": "End of the hand" },
-    h("h2", {}, `Hand ${summary.hand_number}`),
-    h("p", { class: "summary-headline" }, words.headline),
-    made,
-    words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
-    summary.score
-      ? h("p", { class: "summary-score" }, `Score: ${pair([summary.score[mine], summary.score[1 - mine]])}.`)
-      : null,
+    // The words scroll on their own above Continue, so the button never covers a line.
+    h(
+      "div",
+      { class: "summary-text" },
+      h("h2", {}, `Hand ${summary.hand_number}`),
+      h("p", { class: "summary-headline" }, words.headline),
+      made,
+      words.detail ? h("p", { class: "summary-points" }, words.detail) : null,
+      summary.score
+        ? h("p", { class: "summary-score" }, `Score: ${pair([summary.score[mine], summary.score[1 - mine]])}.`)
+        : null,
+    ),
     h("button", { type: "button", class: "panel-close", dataset: { key: "panel:summary" }, onclick: onContinue }, "Continue"),
   );
 }
