@@ -48,11 +48,24 @@ IN_VIEW_JS = """(selector) => [...document.querySelectorAll(selector)].filter((e
     "${Math.round(r(el).top)}", "${Math.round(el.getBoundingClientRect().top)}")
 
 
+SIDE_CLIPPED_JS = """() => {
+  // A fact of the side panel that runs past the panel's right edge is cut off there.
+  const side = document.querySelector('.side');
+  if (!side || !side.offsetParent) return [];
+  const edge = side.getBoundingClientRect().right;
+  return [...side.querySelectorAll('.fact dd, .fact dt')]
+    .filter((e) => e.getBoundingClientRect().right > edge + 0.5)
+    .map((e) => `side panel: "${e.textContent.trim()}" runs past its right edge`);
+}"""
+"""Facts in the side panel cut off at its edge (a long name once widened its grid)."""
+
+
 def _measure(page: Page, phase: str, problems: dict[str, list[str]], shots: Path,
              size: str, *, clock_paused: bool = True) -> None:
     settle(page)
     found: list[str] = page.evaluate(MEASURE_JS)
     assert isinstance(found, list), found  # the measuring ran
+    found += page.evaluate(SIDE_CLIPPED_JS)
     found += [f"axe: {v}" for v in serious_violations(page, stopped_clock=clock_paused)]
     if found:
         problems[phase] = found
