@@ -35,7 +35,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..storage.pool_models import pool_entries, tournament_pools
-from ..tournament.prizes import DEFAULT_PRIZE_TABLE, check_prize_table, prizes
+from ..tournament.prizes import DEFAULT_PRIZE_TABLE, Prizes, check_prize_table, prizes
 from .cover import held_for_fees
 from .errors import CoinsError, IdempotencyConflictError, InsufficientCoinsError, NotActiveError
 from .ledger import in_transaction, lock_account, post, utcnow
@@ -296,13 +296,16 @@ class PoolService:
         return await self._run(conn, work)
 
     async def pay_out(self, tournament_id: str, ranks: Sequence[tuple[int, int]],
-                      conn: AsyncConnection | None = None) -> Pool:
+                      conn: AsyncConnection | None = None, *,
+                      unpaid: Sequence[int] = ()) -> Pool:
         """Share the pool among the finishers: ``ranks`` is ``(account, place)`` for each
         person still in, places as the standings give them (level people share a place),
-        level people listed in the order they entered. Once: a second call (or two at once)
-        returns the paid pool and pays nothing more. A rank naming someone not in the
-        tournament (or who left it) is a :class:`CoinsError`, and nothing moves; a cancelled
-        pool is a :class:`NotActiveError`."""
+        level people listed in the order they entered. ``unpaid``: the places of finishers
+        who win nothing (computers), listed after the people: level with a person they take
+        their share of the tied places' prizes, and that share is the house's. Once: a
+        second call (or two at once) returns the paid pool and pays nothing more. A rank
+        naming someone not in the tournament (or who left it) is a :class:`CoinsError`, and
+        nothing moves; a cancelled pool is a :class:`NotActiveError`."""
 
         async def work(conn: AsyncConnection) -> Pool:
             pool = await _must(conn, tournament_id)
@@ -315,10 +318,13 @@ class PoolService:
                 if entry is None or entry.status != ENTERED:
                     raise CoinsError(f"account {account} is not in this tournament, so it "
                                      "cannot be ranked for a prize")
+            ghosts = [(-1 - i, place) for i, place in enumerate(unpaid)]
             try:
-                shared = prizes(pool.total, pool.table, ranks)
+                shared = prizes(pool.total, pool.table, [*ranks, *ghosts])
             except ValueError as e:
                 raise CoinsError(str(e)) from e
+            to_ghosts = sum(shared.payouts.pop(g) for g, _ in ghosts)
+            shared = Prizes(shared.payouts, shared.house + to_ghosts)
             now = self.now()
             place = dict(ranks)
             for account in sorted(shared.payouts):

@@ -478,8 +478,8 @@ class TournamentService:
                     tournaments.c.id == tournament_id, tournaments.c.current_round == current,
                     tournaments.c.status == "playing").values(status="finished"))
                 if done.rowcount == 1 and row["entry_fee"]:
-                    await self.pools.pay_out(tournament_id,
-                                             await self._prize_ranks(conn, row), conn=conn)
+                    ranks, unpaid = await self._prize_ranks(conn, row)
+                    await self.pools.pay_out(tournament_id, ranks, conn=conn, unpaid=unpaid)
                 return []
             return await self._seat(conn, row, current)
 
@@ -640,22 +640,25 @@ class TournamentService:
         return [dict(r) for r in rows.mappings()]
 
     async def _prize_ranks(self, conn: AsyncConnection, row: dict[str, Any]
-                           ) -> list[tuple[int, int]]:
+                           ) -> tuple[list[tuple[int, int]], list[int]]:
         """``(account, place)`` of each person or bot in the final standings, level ones in
-        the order they entered; computers are left out (their places' prizes are the
-        house's)."""
+        the order they entered, and the computers' places (they share a tie like anyone,
+        and their shares are the house's)."""
         tournament_id = str(row["id"])
         entries = await self._entries(conn, tournament_id)
         by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
         tables = (await conn.execute(select(tournament_tables).where(
             tournament_tables.c.tournament_id == tournament_id))).mappings().all()
         out = []
+        unpaid = []
         for s in _ranked(row, by_number, tables):
             entry = by_number.get(s.tally.person)
             if entry is not None and entry["kind"] != "computer" \
                     and entry["account_id"] is not None:
                 out.append((int(entry["number"]), int(entry["account_id"]), s.place))
-        return [(account, place) for _, account, place in sorted(out)]
+            else:
+                unpaid.append(s.place)
+        return [(account, place) for _, account, place in sorted(out)], unpaid
 
     async def _seat(self, conn: AsyncConnection, row: dict[str, Any], current: int
                     ) -> list[RoundTable]:
