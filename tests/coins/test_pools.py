@@ -335,3 +335,22 @@ async def _storm(url: str, plan: list[tuple[str, int]]) -> None:
 def test_any_order_of_requests_keeps_every_coin(db_url: str, plan: list[tuple[str, int]]) -> None:
     """Enters, leaves, starts, pay-outs and cancels in any order, each sent twice at once."""
     asyncio.run(_storm(db_url, plan))
+
+
+async def test_a_computer_level_with_a_person_takes_its_share_for_the_house(
+        engine: AsyncEngine) -> None:
+    service = PoolService(engine, lambda: T0)
+    ann = await new_account(engine)
+    bob = await new_account(engine)
+    await service.open("t9", 100, (70, 30))
+    for who in (ann, bob):
+        await service.enter("t9", who, f"r{who}")
+    # A pool of 200: ann ties a computer at the top (places 1 and 2 shared: 140 + 60, 100
+    # each, the computer's 100 the house's); bob is fourth, behind a second computer.
+    pool = await service.pay_out("t9", [(ann, 1), (bob, 4)], unpaid=[1, 3])
+    mine = pool.entry(ann)
+    assert mine is not None and mine.prize == 100
+    assert pool.paid_out == 100 and pool.house == 100
+    assert await _balances(engine, [ann, bob]) == [1000, 900]
+    await assert_pool_balanced(engine, pool)
+    await assert_balanced(engine, ann, bob)

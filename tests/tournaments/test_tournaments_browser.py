@@ -114,3 +114,50 @@ def test_create_register_start_and_standings(
     creator.goto(f"/people/maker{size}")
     expect(creator.locator(".person-tournaments")).to_contain_text(f"Fire hall {size}")
     shot(creator, f"6-person-{size}.png")
+
+
+def test_a_tournament_with_an_entry_fee_shows_its_pool_and_prizes(
+    new_context: Callable[..., BrowserContext], base_url: str
+) -> None:
+    viewport = SIZES["phone"]
+    creator = new_context(base_url=base_url, viewport=viewport).new_page()
+    other = new_context(base_url=base_url, viewport=viewport).new_page()
+    sign_up(creator, "feemaker")
+    sign_up(other, "feejoiner")
+    creator.goto("/tournaments")
+    creator.get_by_label("Name", exact=True).fill("Raffle night")
+    creator.get_by_label("Rounds", exact=True).fill("1")
+    creator.get_by_label("Hands a round").fill("1")
+    creator.get_by_label("Seconds a move").fill("5")
+    creator.get_by_label("Entry fee (coins)").fill("100")
+    creator.get_by_label("Prizes (% of the pool)").fill("70/30")
+    creator.get_by_role("button", name="Create the tournament").click()
+    expect(creator.locator("[data-prize-table]")).to_have_text(
+        "Prizes: 1st 70%, 2nd 30%. Tied places share; a computer's place wins nothing "
+        "(its prize goes to the house).")
+    creator.get_by_role("button", name="Register (pay 100 coins)").click()
+    expect(creator.get_by_role("button", name="Withdraw (your 100-coin entry fee is forfeit)")
+           ).to_be_visible()
+    expect(creator.locator("[data-forfeit]")).to_contain_text("cannot register again")
+    expect(creator.locator("[data-pool]")).to_contain_text("Pool: 100 coins from 1 entry.")
+    url = creator.url
+    other.goto(url)
+    other.get_by_role("button", name="Register (pay 100 coins)").click()
+    expect(other.locator("[data-pool]")).to_contain_text("Pool: 200 coins from 2 entries.")
+    shot(other, "7-pool-phone.png")
+
+    creator.reload()
+    creator.get_by_role("button", name="Start now").click()
+    for page in (creator, other):
+        page.goto(url)
+        page.get_by_role("link", name="Take your seat").click()
+        expect(page.locator(".score-target")).to_have_text("A round of 1 hand")
+    for page in (creator, other):
+        expect(page.get_by_role("link", name="Back to the tournament")).to_be_visible(
+            timeout=120_000)
+    creator.get_by_role("link", name="Back to the tournament").click()
+    expect(creator.get_by_role("heading", name="Final standings")).to_be_visible()
+    prizes = creator.get_by_role("table", name="Prizes").locator("tbody tr")
+    expect(prizes).to_have_count(2)
+    expect(creator.locator("[data-pool]")).to_contain_text("Paid out")
+    shot(creator, "8-prizes-phone.png")

@@ -27,15 +27,15 @@ So for every pool: fees taken = prizes + refunds + ``house``. The ledger's reaso
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..storage.pool_models import pool_entries, tournament_pools
-from ..tournament.prizes import DEFAULT_PRIZE_TABLE, check_prize_table, prizes
+from ..tournament.prizes import DEFAULT_PRIZE_TABLE, Prizes, check_prize_table, prizes
 from .cover import held_for_fees
 from .errors import CoinsError, IdempotencyConflictError, InsufficientCoinsError, NotActiveError
 from .ledger import in_transaction, lock_account, post, utcnow
@@ -57,6 +57,8 @@ FINISHED = "finished"
 """An entry whose tournament was paid out (its prize may be 0)."""
 REFUNDED = "refunded"
 """An entry given back."""
+
+T = TypeVar("T")
 
 MAX_FEE = 100_000
 """The largest entry fee a pool takes."""
@@ -182,7 +184,8 @@ class PoolService:
         """The clock."""
 
     async def open(self, tournament_id: str, fee: int,
-                   table: Sequence[int] = DEFAULT_PRIZE_TABLE) -> Pool:
+                   table: Sequence[int] = DEFAULT_PRIZE_TABLE,
+                   conn: AsyncConnection | None = None) -> Pool:
         """Open the tournament's pool with ``fee`` coins an entry, paid out by ``table``.
 
         Opening it again with the same fee and table returns it; with others,
@@ -212,9 +215,10 @@ class PoolService:
                     f"coins and the table {'/'.join(str(p) for p in pool.table)}")
             return pool
 
-        return await in_transaction(self.engine, work)
+        return await self._run(conn, work)
 
-    async def enter(self, tournament_id: str, account_id: int, request_id: str) -> PoolEntry:
+    async def enter(self, tournament_id: str, account_id: int, request_id: str,
+                    conn: AsyncConnection | None = None) -> PoolEntry:
         """Charge the account the entry fee and enter it, once: if it is in already (a
         double click, a retry, two requests at once) nothing more is charged and the entry
         comes back with ``replayed``. Refused, with nothing moved, if the pool is closed
@@ -249,9 +253,10 @@ class PoolService:
                        entry_key(tournament_id, account_id), now)
             return PoolEntry(account_id, ENTERED, request_id)
 
-        return await in_transaction(self.engine, work)
+        return await self._run(conn, work)
 
-    async def close_entries(self, tournament_id: str) -> Pool:
+    async def close_entries(self, tournament_id: str,
+                            conn: AsyncConnection | None = None) -> Pool:
         """The tournament starts: take no more entries, and return the pool with exactly the
         entries made (the people to seat, less those who left). Once; a repeat returns the
         pool as it is."""
@@ -267,9 +272,10 @@ class PoolService:
             assert fresh is not None
             return fresh
 
-        return await in_transaction(self.engine, work)
+        return await self._run(conn, work)
 
-    async def leave(self, tournament_id: str, account_id: int) -> Pool:
+    async def leave(self, tournament_id: str, account_id: int,
+                    conn: AsyncConnection | None = None) -> Pool:
         """The person left: their entry is forfeit (it stays in the pool). Once; after the
         pool is paid or cancelled, or for someone not entered, nothing changes."""
 
@@ -287,15 +293,19 @@ class PoolService:
                 return fresh
             return pool
 
-        return await in_transaction(self.engine, work)
+        return await self._run(conn, work)
 
-    async def pay_out(self, tournament_id: str, ranks: Sequence[tuple[int, int]]) -> Pool:
+    async def pay_out(self, tournament_id: str, ranks: Sequence[tuple[int, int]],
+                      conn: AsyncConnection | None = None, *,
+                      unpaid: Sequence[int] = ()) -> Pool:
         """Share the pool among the finishers: ``ranks`` is ``(account, place)`` for each
         person still in, places as the standings give them (level people share a place),
-        level people listed in the order they entered. Once: a second call (or two at once)
-        returns the paid pool and pays nothing more. A rank naming someone not in the
-        tournament (or who left it) is a :class:`CoinsError`, and nothing moves; a cancelled
-        pool is a :class:`NotActiveError`."""
+        level people listed in the order they entered. ``unpaid``: the places of finishers
+        who win nothing (computers), listed after the people: level with a person they take
+        their share of the tied places' prizes, and that share is the house's. Once: a
+        second call (or two at once) returns the paid pool and pays nothing more. A rank
+        naming someone not in the tournament (or who left it) is a :class:`CoinsError`, and
+        nothing moves; a cancelled pool is a :class:`NotActiveError`."""
 
         async def work(conn: AsyncConnection) -> Pool:
             pool = await _must(conn, tournament_id)
@@ -308,10 +318,13 @@ class PoolService:
                 if entry is None or entry.status != ENTERED:
                     raise CoinsError(f"account {account} is not in this tournament, so it "
                                      "cannot be ranked for a prize")
+            ghosts = [(-1 - i, place) for i, place in enumerate(unpaid)]
             try:
-                shared = prizes(pool.total, pool.table, ranks)
+                shared = prizes(pool.total, pool.table, [*ranks, *ghosts])
             except ValueError as e:
                 raise CoinsError(str(e)) from e
+            to_ghosts = sum(shared.payouts.pop(g) for g, _ in ghosts)
+            shared = Prizes(shared.payouts, shared.house + to_ghosts)
             now = self.now()
             place = dict(ranks)
             for account in sorted(shared.payouts):
@@ -336,9 +349,9 @@ class PoolService:
             assert fresh is not None
             return fresh
 
-        return await in_transaction(self.engine, work)
+        return await self._run(conn, work)
 
-    async def cancel(self, tournament_id: str) -> Pool:
+    async def cancel(self, tournament_id: str, conn: AsyncConnection | None = None) -> Pool:
         """The tournament was cancelled: give every entry fee back, forfeits included.
         Once: a repeat returns the cancelled pool. A paid pool is a
         :class:`NotActiveError` (nothing moves)."""
@@ -363,6 +376,14 @@ class PoolService:
             assert fresh is not None
             return fresh
 
+        return await self._run(conn, work)
+
+    async def _run(self, conn: AsyncConnection | None,
+                   work: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        # Inside a caller's transaction (a tournament's, holding its row first) the work
+        # joins it, so the tournament and its pool move together or not at all.
+        if conn is not None:
+            return await work(conn)
         return await in_transaction(self.engine, work)
 
     async def get(self, tournament_id: str) -> Pool | None:

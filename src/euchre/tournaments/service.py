@@ -24,15 +24,20 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from ..coins.ledger import in_transaction
+from ..coins.pools import Pool, PoolService
 from ..errors import DomainError
 from ..game import GameState
 from ..hand import SEAT_NAMES
 from ..rules import Rules
 from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
 from ..tournament import (
+    DEFAULT_PRIZE_TABLE,
     TIE_BREAKS,
     HandScore,
+    StandingsLine,
     Table,
+    check_prize_table,
     kings_table,
     schedule,
     standings,
@@ -131,7 +136,9 @@ class TournamentSettings:
     late_comers: bool = False
     """Whether someone may take a computer's place between rounds."""
     entry_fee: int = 0
-    """Play coins each entrant pays (kept and shown; the coin pool is another piece)."""
+    """Play coins each entrant pays into the tournament's pool (0: free)."""
+    prize_table: tuple[int, ...] = DEFAULT_PRIZE_TABLE
+    """With an entry fee: each paid place's whole percentage of the pool (50/30/20)."""
     format: str = "progressive"
     """The format."""
     fill_to: int = 0
@@ -161,6 +168,10 @@ class TournamentSettings:
         if isinstance(self.entry_fee, bool) or not isinstance(self.entry_fee, int) \
                 or not 0 <= self.entry_fee <= MAX_ENTRY_FEE:
             raise TournamentError(f"entry_fee must be 0 to {MAX_ENTRY_FEE} coins")
+        try:
+            check_prize_table(self.prize_table)
+        except (ValueError, TypeError) as e:
+            raise TournamentError(f"bad prize table: {e}") from None
         if isinstance(self.fill_to, bool) or not isinstance(self.fill_to, int) \
                 or self.fill_to % 4 or not 0 <= self.fill_to <= MAX_FIELD:
             raise TournamentError(f"fill_to must be 0 or a multiple of four up to {MAX_FIELD}")
@@ -255,6 +266,9 @@ class TournamentService:
         """The database."""
         self.now = now
         """The site's clock (tests pass a fake one)."""
+        self.pools = PoolService(engine, now)
+        """The coin pools of tournaments with an entry fee (moved in the tournament's own
+        transactions, after its row is locked)."""
 
     # -- the creator ------------------------------------------------------------------------
 
@@ -275,12 +289,16 @@ class TournamentService:
                 late_comers=settings.late_comers, entry_fee=settings.entry_fee,
                 fill_to=settings.fill_to,
                 status="registering", current_round=0, field=0, created_at=now))
+            if settings.entry_fee:
+                await self.pools.open(tournament_id, settings.entry_fee,
+                                      settings.prize_table, conn=conn)
         return tournament_id
 
     async def cancel(self, creator_id: int, tournament_id: str) -> None:
-        """The creator cancels a tournament before its start."""
-        async with self.engine.begin() as conn:
-            row = await self._row(conn, tournament_id)
+        """The creator cancels a tournament before its start; every entry fee is refunded
+        (forfeits too)."""
+        async def work(conn: AsyncConnection) -> None:
+            row = await self._row(conn, tournament_id, lock=True)
             if row["creator_id"] != creator_id:
                 raise TournamentForbidden("only the tournament's creator may cancel it")
             done = await conn.execute(update(tournaments).where(
@@ -289,16 +307,24 @@ class TournamentService:
             if done.rowcount != 1:
                 raise TournamentConflict("only a tournament that has not started can be "
                                          "cancelled")
+            if row["entry_fee"]:
+                await self.pools.cancel(tournament_id, conn=conn)
+
+        await in_transaction(self.engine, work)
 
     # -- entrants ------------------------------------------------------------------------------
 
     async def register(self, tournament_id: str, account_id: int, name: str, *,
-                       bot_owner: int | None = None) -> str:
+                       bot_owner: int | None = None, request_id: str | None = None) -> str:
         """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner``); returns
         their seat token (its hash is kept). Before the start; after it, a late comer takes a
-        computer's number from the next round where the creator allowed it."""
+        computer's number from the next round where the creator allowed it. With an entry
+        fee, the fee is charged in the same transaction (once: a repeat is "already
+        registered" and charges nothing; a balance that cannot pay refuses, nothing moves);
+        ``request_id`` is kept with the entry."""
         token = new_seat_token()
-        async with self.engine.begin() as conn:
+
+        async def work(conn: AsyncConnection) -> str:
             row = await self._row(conn, tournament_id, lock=True)
             status = row["status"]
             kind = "bot" if bot_owner is not None else "person"
@@ -320,11 +346,17 @@ class TournamentService:
             if status == "registering":
                 if sum(e["kind"] != "computer" for e in entries) >= MAX_FIELD:
                     raise TournamentConflict(f"the tournament is full ({MAX_FIELD})")
+                if row["entry_fee"]:
+                    await self.pools.enter(tournament_id, account_id,
+                                           request_id or f"register:{account_id}", conn=conn)
                 await conn.execute(tournament_entries.insert().values(
                     tournament_id=tournament_id, account_id=account_id, owner_id=bot_owner,
                     name=name, kind=kind, number=None, from_round=1,
                     token_hash=token_hash(token), registered_at=self.now()))
                 return token
+            if row["entry_fee"] and status == "playing":
+                raise TournamentConflict("registration has closed: the tournament has "
+                                         "started, and its pool takes no more entries")
             if status != "playing" or not row["late_comers"]:
                 raise TournamentConflict("registration has closed: the tournament has started"
                                          if status == "playing" else
@@ -344,8 +376,12 @@ class TournamentService:
                                        registered_at=self.now()))
             return token
 
+        return await in_transaction(self.engine, work)
+
     async def unregister(self, tournament_id: str, account_id: int) -> None:
-        """Withdraw before the start (after it, leaving a table lets a computer play)."""
+        """Withdraw before the start (after it, leaving a table lets a computer play). With
+        an entry fee the entry is forfeit: it stays in the pool, and the person may not
+        enter again."""
         async with self.engine.begin() as conn:
             row = await self._row(conn, tournament_id, lock=True)
             if row["status"] != "registering":
@@ -356,6 +392,8 @@ class TournamentService:
                 tournament_entries.c.account_id == account_id))
             if done.rowcount != 1:
                 raise TournamentConflict("not registered for this tournament")
+            if row["entry_fee"]:
+                await self.pools.leave(tournament_id, account_id, conn=conn)
 
     # -- moving on -----------------------------------------------------------------------------
 
@@ -389,6 +427,8 @@ class TournamentService:
                 .values(status="playing"))
             if claimed.rowcount != 1:
                 raise TournamentConflict("the tournament has already started")
+            if row["entry_fee"]:
+                await self.pools.close_entries(tournament_id, conn=conn)
             entries = sorted(await self._entries(conn, tournament_id),
                              key=lambda e: int(e["id"]))
             count = max(4, -(-len(entries) // 4) * 4, int(row["fill_to"]))
@@ -435,9 +475,12 @@ class TournamentService:
             if waiting:
                 return []
             if current >= int(row["rounds"]):
-                await conn.execute(update(tournaments).where(
+                done = await conn.execute(update(tournaments).where(
                     tournaments.c.id == tournament_id, tournaments.c.current_round == current,
                     tournaments.c.status == "playing").values(status="finished"))
+                if done.rowcount == 1 and row["entry_fee"]:
+                    ranks, unpaid = await self._prize_ranks(conn, row)
+                    await self.pools.pay_out(tournament_id, ranks, conn=conn, unpaid=unpaid)
                 return []
             return await self._seat(conn, row, current)
 
@@ -495,17 +538,12 @@ class TournamentService:
         people = [e for e in entries if e["kind"] != "computer"]
         computers = int(row["field"]) - len(people) if row["field"] else 0
         rounds: list[dict[str, Any]] = []
-        plays: list[list[tuple[Table, list[HandScore]]]] = []
         for t in tables:
             number = int(t["round"])
             while len(rounds) < number:
                 rounds.append({"round": len(rounds) + 1, "tables": []})
-                plays.append([])
             seats = _seats_of(t)
             scores = _scores_of(t["hands"], seats)
-            table = _table(seats)
-            if t["hands"] is not None:
-                plays[number - 1].append((table, scores))
             side = [0, 0]
             for s in scores:
                 side[s.makers if s.tricks >= 3 else 1 - s.makers] += (
@@ -518,13 +556,8 @@ class TournamentService:
                           for seat, p in enumerate(seats)],
                 "over": t["hands"] is not None, "side_points": side})
         field = int(row["field"])
-        records = tallies(field, plays, bool(row["loner_bonus"])) if field else []
-        for record in records:  # a late comer's rounds before theirs were a computer's
-            entry = by_number.get(record.person)
-            if entry is not None:
-                for i in range(min(int(entry["from_round"]) - 1, len(record.rounds))):
-                    record.rounds[i] = 0
-        ranked = standings(records) if records and any(r.rounds for r in records) else []
+        ranked = _ranked(row, by_number, tables)
+        pool = await self.pools.get(tournament_id) if row["entry_fee"] else None
         status = str(row["status"])
         final = None
         if status == "finished" and rounds:
@@ -553,6 +586,7 @@ class TournamentService:
                            "loners_made": s.tally.loners_made, "euchred": s.tally.euchred}
                           for s in ranked],
             "final_table": final,
+            "pool": _pool_json(pool, by_number),
         }
 
     async def results_of(self, account_id: int) -> list[dict[str, Any]]:
@@ -606,6 +640,27 @@ class TournamentService:
         rows = await conn.execute(select(tournament_entries).where(
             tournament_entries.c.tournament_id == tournament_id))
         return [dict(r) for r in rows.mappings()]
+
+    async def _prize_ranks(self, conn: AsyncConnection, row: dict[str, Any]
+                           ) -> tuple[list[tuple[int, int]], list[int]]:
+        """``(account, place)`` of each person or bot in the final standings, level ones in
+        the order they entered, and the computers' places (they share a tie like anyone,
+        and their shares are the house's)."""
+        tournament_id = str(row["id"])
+        entries = await self._entries(conn, tournament_id)
+        by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
+        tables = (await conn.execute(select(tournament_tables).where(
+            tournament_tables.c.tournament_id == tournament_id))).mappings().all()
+        out = []
+        unpaid = []
+        for s in _ranked(row, by_number, tables):
+            entry = by_number.get(s.tally.person)
+            if entry is not None and entry["kind"] != "computer" \
+                    and entry["account_id"] is not None:
+                out.append((int(entry["number"]), int(entry["account_id"]), s.place))
+            else:
+                unpaid.append(s.place)
+        return [(account, place) for _, account, place in sorted(out)], unpaid
 
     async def _seat(self, conn: AsyncConnection, row: dict[str, Any], current: int
                     ) -> list[RoundTable]:
@@ -664,6 +719,45 @@ class TournamentService:
             tables.append(_table(seats))
             winners.append(table_winner_or_last(_table(seats), scores) if scores else 0)
         return kings_table(tables, winners)
+
+
+def _ranked(row: Any, by_number: dict[int, dict[str, Any]], tables: Sequence[Any]
+            ) -> list[StandingsLine]:
+    """The standings from the tables' kept hands (empty before any round is over)."""
+    field = int(row["field"])
+    if not field:
+        return []
+    plays: list[list[tuple[Table, list[HandScore]]]] = []
+    for t in tables:
+        number = int(t["round"])
+        while len(plays) < number:
+            plays.append([])
+        if t["hands"] is not None:
+            seats = _seats_of(t)
+            plays[number - 1].append((_table(seats), _scores_of(t["hands"], seats)))
+    records = tallies(field, plays, bool(row["loner_bonus"]))
+    for record in records:  # a late comer's rounds before theirs were a computer's
+        entry = by_number.get(record.person)
+        if entry is not None:
+            for i in range(min(int(entry["from_round"]) - 1, len(record.rounds))):
+                record.rounds[i] = 0
+    return standings(records) if any(r.rounds for r in records) else []
+
+
+def _pool_json(pool: Pool | None, by_number: dict[int, dict[str, Any]]
+               ) -> dict[str, Any] | None:
+    """The pool as the page shows it: fee, prize table, coins in it and, once paid, each
+    finisher's place and prize by name."""
+    if pool is None:
+        return None
+    names = {int(e["account_id"]): _name(e) for e in by_number.values()
+             if e["account_id"] is not None and e["kind"] != "computer"}
+    prizes = sorted(({"name": names.get(e.account_id, "?"), "place": e.place,
+                      "prize": e.prize or 0} for e in pool.entries
+                     if e.status == "finished"),
+                    key=lambda p: (p["place"] is None, p["place"] or 0, p["name"]))
+    return {**pool.to_json(), "forfeit": sum(e.status == "left" for e in pool.entries),
+            "prizes": prizes}
 
 
 def _count(name: str, value: object, high: int) -> int:

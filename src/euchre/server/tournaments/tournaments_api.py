@@ -171,7 +171,8 @@ async def post_tournament(request: Request) -> Response:
         hands=body.hands, rounds=body.rounds, seconds_per_move=body.seconds_per_move,
         movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
         starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
-        late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to)
+        late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to,
+        prize_table=tuple(body.prize_table))
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
     tournament_id = await service.create(session.account_id, settings)
@@ -194,14 +195,18 @@ async def get_tournament(request: Request) -> Response:
 
 async def post_register(request: Request) -> Response:
     """``POST /api/tournaments/{id}/register``: the signed-in person (with the CSRF token),
-    or an outside bot (``Authorization: Bearer``), enters."""
+    or an outside bot (``Authorization: Bearer``), enters; with an entry fee it is charged
+    once (``Idempotency-Key`` is kept with the entry)."""
     service = tournaments_of(request)
     person = await person_of(request, csrf=True)
     if person is None:
         raise TournamentError("sign in to register")
     owner = person.bot.owner_id if person.bot is not None else None
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 80:
+        raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
     token = await service.register(_id(request), person.account_id, person.username,
-                                   bot_owner=owner)
+                                   bot_owner=owner, request_id=key)
     return json_answer(Registered(id=_id(request), token=token,
                                   url=f"/tournaments/{_id(request)}"), 201)
 
@@ -292,10 +297,11 @@ def tournaments_extension() -> Extension:
                      answers={201: Registered},
                      refusals={**_SIGNED, 403: "Bots not allowed, a bot with its owner, or "
                                                "no CSRF token.", 404: "No such tournament.",
-                               409: "Already in, started (and no late comers), or full."},
+                               409: "Already in, started (and no late comers), full, or "
+                                    "the balance cannot pay the entry fee."},
                      bot_token=True),
             Endpoint("POST", "/api/tournaments/{tournament_id}/unregister", post_unregister,
-                     "Withdraw before the start", params=[_T],
+                     "Withdraw before the start (an entry fee is forfeit)", params=[_T],
                      answers={200: TournamentState},
                      refusals={**_SIGNED, 404: "No such tournament.",
                                409: "Not registered, or it has started."}, bot_token=True),
@@ -305,7 +311,8 @@ def tournaments_extension() -> Extension:
                      refusals={**_SIGNED, 404: "No such tournament.",
                                409: "It has started, or was cancelled."}),
             Endpoint("POST", "/api/tournaments/{tournament_id}/cancel", post_cancel,
-                     "The creator cancels it before the start", params=[_T],
+                     "The creator cancels it before the start (entry fees refunded)",
+                     params=[_T],
                      answers={200: TournamentState},
                      refusals={**_SIGNED, 404: "No such tournament.",
                                409: "It has started."}),

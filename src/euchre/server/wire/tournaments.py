@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, ClassVar, Literal
 
+import msgspec
 from msgspec import Struct
 
 from .common import Request
@@ -42,7 +43,10 @@ class TournamentRequest(Request):
     late_comers: bool = False
     """Whether someone may take a computer's place between rounds."""
     entry_fee: int = 0
-    """Play coins each entrant pays (shown; the coin pool is not built yet)."""
+    """Play coins each entrant pays into the tournament's pool (0: free)."""
+    prize_table: list[int] = msgspec.field(default_factory=lambda: [50, 30, 20])
+    """With an entry fee: each paid place's whole percentage of the pool, first place
+    first (at most 100 in all; the rest is the house's)."""
     fill_to: int = 0
     """The least field (a multiple of four, up to 64): computers fill up to it at the start
     (0: only to the next multiple of four)."""
@@ -64,6 +68,7 @@ class TournamentRequest(Request):
         "allow_bots": "allow_bots must be true or false",
         "late_comers": "late_comers must be true or false",
         "entry_fee": "entry_fee must be a whole number of coins",
+        "prize_table": "prize_table must be a list of whole percentages, first place first",
         "fill_to": "fill_to must be 0 or a multiple of four up to 64",
     }
 
@@ -104,7 +109,7 @@ class TournamentSummary(Struct):
     private: bool
     allow_bots: bool
     entry_fee: int
-    """Play coins each entrant pays (the pool is not moved yet)."""
+    """Play coins each entrant pays into the pool (0: free)."""
     fill_to: int
     """The least field: computers fill up to it."""
     rated: bool
@@ -164,6 +169,33 @@ class TournamentStanding(Struct):
     euchred: int
 
 
+class PoolPrize(Struct):
+    """A finisher's prize, once the pool is paid."""
+
+    name: str
+    place: int | None
+    prize: int
+
+
+class TournamentPool(Struct):
+    """A tournament's coin pool: what entering costs and what the places win."""
+
+    fee: int
+    prize_table: list[int]
+    """Each paid place's percentage of the pool; the rest is the house's."""
+    pool: int
+    """Coins in the pool: every fee taken, forfeits included."""
+    status: str
+    """``open``, ``running``, ``paid`` or ``cancelled`` (refunded)."""
+    entries: int
+    forfeit: int
+    """Entries forfeit by people who withdrew (their fees stay in the pool)."""
+    paid_out: int | None
+    house: int | None
+    """The house's share, once paid: what the table does not give and computers' places."""
+    prizes: list[PoolPrize]
+
+
 class TournamentState(TournamentSummary):
     """A tournament as its page shows it."""
 
@@ -182,6 +214,8 @@ class TournamentState(TournamentSummary):
     round_tables: list[RoundState]
     standings: list[TournamentStanding]
     final_table: RoundTableState | None
+    pool: TournamentPool | None = None
+    """The coin pool, for a tournament with an entry fee."""
 
 
 class TournamentResult(Struct):

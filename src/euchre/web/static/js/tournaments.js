@@ -91,6 +91,8 @@ function newTournamentForm() {
   const clock = h("input", { id: "tour-clock", type: "number", min: "5", max: "600", value: "30", inputmode: "numeric" });
   const movement = h("select", { id: "tour-movement" }, h("option", { value: "rotating" }, "Rotating partners (the most different partners)"), h("option", { value: "kings" }, "King's table (winners move up and split)"));
   const starts = h("input", { id: "tour-starts", type: "datetime-local" });
+  const fee = h("input", { id: "tour-fee", type: "number", min: "0", max: "10000", value: "0", inputmode: "numeric" });
+  const table = h("input", { id: "tour-prizes", value: "50/30/20", pattern: "[0-9]+(/[0-9]+)*" });
   const fillTo = h("input", { id: "tour-fill", type: "number", min: "0", max: "64", step: "4", value: "0", inputmode: "numeric" });
   const [bonus, bonusRow] = check("tour-bonus", "Loner bonuses: 5 to a lone player who takes all five, 4 to the partner, 3 for setting a loner");
   const [invite, inviteRow] = check("tour-private", "By invitation: listed nowhere, reached by its link");
@@ -106,6 +108,7 @@ function newTournamentForm() {
     field("Movement between rounds", movement),
     field("Start time", starts, "Empty: you start it when you are ready."),
     field("Fill with computers to", fillTo, "0: only to whole tables of four."),
+    h("div", { class: "night-numbers" }, field("Entry fee (coins)", fee, "0: free. Fees make the prize pool."), field("Prizes (% of the pool)", table, "First place first; what is left, and computers' places, go to the house.")),
     bonusRow, inviteRow, botsRow, lateRow,
     error,
     h("button", { type: "submit", class: "start-button" }, "Create the tournament"),
@@ -121,6 +124,7 @@ function newTournamentForm() {
         starts_at: starts.value ? new Date(starts.value).toISOString() : null,
         fill_to: Number(fillTo.value), loner_bonus: bonus.checked, private: invite.checked,
         allow_bots: bots.checked, late_comers: late.checked,
+        entry_fee: Number(fee.value), prize_table: table.value.split("/").map(Number),
       });
       navigate(made.url);
     } catch (e) {
@@ -142,6 +146,24 @@ function roundTables(round, mine) {
       pairs(t.seats),
       h("p", { class: "field-help" }, t.over ? `Over · ${t.side_points[0]}–${t.side_points[1]}` : "Playing"),
       h("p", {}, t.seats.includes(mine) && !t.over ? h("a", { class: "button-link", href: t.play }, "Take your seat") : null, " ", h("a", { href: t.watch }, "Watch")))));
+}
+
+function poolSection(t) {
+  const p = t.pool;
+  if (!p) return null;
+  const places = p.prize_table.map((pct, i) => `${i + 1}${["st", "nd", "rd"][i] || "th"} ${pct}%`).join(", ");
+  const house = 100 - p.prize_table.reduce((a, b) => a + b, 0);
+  return h("section", { class: "tournament-pool", "aria-label": "Prize pool", "data-pool": "" },
+    h("h2", {}, "Prize pool"),
+    h("p", {}, `Entry fee ${p.fee} coins. Pool: ${p.pool} coins from ${p.entries} entr${p.entries === 1 ? "y" : "ies"}${p.forfeit ? ` (${p.forfeit} forfeit by people who withdrew)` : ""}.`),
+    h("p", { "data-prize-table": "" }, `Prizes: ${places}${house ? `; ${house}% to the house` : ""}. Tied places share; a computer's place wins nothing (its prize goes to the house).`),
+    p.status === "cancelled" ? h("p", {}, "The tournament was cancelled: every entry fee was refunded.") : null,
+    p.status === "paid" ? [
+      h("p", {}, `Paid out ${p.paid_out} coins; the house's share ${p.house}.`),
+      h("table", { class: "account-table", "aria-label": "Prizes" },
+        h("thead", {}, h("tr", {}, ["#", "Name", "Prize"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, p.prizes.map((w) => h("tr", {}, h("td", {}, w.place === null ? "" : String(w.place)), h("td", {}, w.name), h("td", { class: "amount" }, `${w.prize} coins`))))),
+    ] : null);
 }
 
 function standingsTable(t) {
@@ -171,6 +193,7 @@ export function mountTournament(main, id) {
     message.textContent = "";
     try {
       await call("POST", `${path}/${action}`, {});
+      await me(true); // an entry fee, a refund: the balance in the header moves
     } catch (e) {
       message.textContent = e.message;
     }
@@ -194,9 +217,9 @@ export function mountTournament(main, id) {
     const buttons = [];
     if (who && t.status === "registering") {
       buttons.push(t.registered
-        ? h("button", { type: "button", onclick: () => act("unregister") }, "Withdraw")
-        : h("button", { type: "button", class: "start-button", onclick: () => act("register") }, "Register"));
-      if (t.is_creator) buttons.push(h("button", { type: "button", onclick: () => act("start") }, "Start now"), h("button", { type: "button", onclick: () => act("cancel") }, "Cancel the tournament"));
+        ? h("button", { type: "button", onclick: () => act("unregister") }, t.entry_fee ? `Withdraw (your ${t.entry_fee}-coin entry fee is forfeit)` : "Withdraw")
+        : h("button", { type: "button", class: "start-button", onclick: () => act("register") }, t.entry_fee ? `Register (pay ${t.entry_fee} coins)` : "Register"));
+      if (t.is_creator) buttons.push(h("button", { type: "button", onclick: () => act("start") }, "Start now"), h("button", { type: "button", onclick: () => act("cancel") }, t.entry_fee ? "Cancel the tournament (every fee is refunded)" : "Cancel the tournament"));
     }
     fill(
       body,
@@ -205,6 +228,8 @@ export function mountTournament(main, id) {
       h("p", { class: "field-help" }, t.status === "registering" ? `Starts ${when(t.starts_at)}.` : t.status === "playing" ? `Round ${t.current_round} of ${t.rounds}.` : `The tournament is ${t.status}.`),
       t.filled ? h("p", { "data-filled": "" }, `${t.filled}.`) : null,
       buttons.length ? h("div", { class: "panel-actions" }, buttons) : null,
+      who && t.registered && t.entry_fee && t.status === "registering" ? h("p", { class: "field-help", "data-forfeit": "" }, `Withdrawing forfeits your ${t.entry_fee}-coin entry fee: it stays in the prize pool, and you cannot register again.`) : null,
+      poolSection(t),
       !who && t.status === "registering" ? h("p", {}, h("a", { href: "/account" }, "Sign in"), " to register.") : null,
       h("h2", {}, `Who is in (${t.people})`),
       t.people_in.length ? h("ul", { class: "game-list" }, t.people_in.map((p) => h("li", {}, p.kind === "bot" ? `${p.name} (bot)` : p.name))) : h("p", { class: "field-help" }, "Nobody yet."),
