@@ -80,4 +80,6 @@ def test_a_page_on_another_port_gets_nothing_from_the_table_socket(
     # The site's own page: the same socket, the same cookie, the seat and its hand.
     joined: dict[str, Any] = own.evaluate(_TRY_SOCKET, url)
     assert joined["got"][0]["type"] == "joined" and joined["got"][0]["seat"] == 0
-    assert len(joined["got"][1]["table"]["view"]["hand"]) == 5
+    # Five cards, or six while South, the dealer, holds the upcard it was ordered to take
+    # (the computers bid before the socket joined).
+    assert len(joined["got"][1]["table"]["view"]["hand"]) in (5, 6)
