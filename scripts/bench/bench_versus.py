@@ -1,5 +1,5 @@
 """Side by side, one sitting: each tree's own ``scripts/bench/bench_load.py`` (older trees:
-``scripts/bench/bench_load.py``) with the same arguments, alternated, and a table of what each run
+``scripts/bench_load.py``) with the same arguments, alternated, and a table of what each run
 measured.
 
     .venv/bin/python scripts/bench/bench_versus.py --before /work/wt/base-c960276 --runs 3 \\
@@ -28,7 +28,7 @@ def one(tree: Path, args: list[str]) -> dict[str, float]:
     load = os.getloadavg()[0]
     script = "scripts/bench/bench_load.py"
     if not (tree / script).exists():
-        script = "scripts/bench/bench_load.py"  # a tree from before scripts/ was sorted
+        script = "scripts/bench_load.py"  # a tree from before scripts/ was sorted
     out = subprocess.run([str(tree / ".venv/bin/python"), script, *args],
                          cwd=tree, capture_output=True, text=True, timeout=1800).stdout
     found: dict[str, float] = {"load": load}
