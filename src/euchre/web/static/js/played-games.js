@@ -82,7 +82,7 @@ export function mountPerson(main, username) {
   const heading = h("h1", {}, username);
   const rating = h("p", { class: "rating-line" });
   const path = `/api/people/${encodeURIComponent(username)}/games`;
-  const page = h("div", { class: "page notice person-page" }, heading, rating, personTournaments(username));
+  const page = h("div", { class: "page notice person-page" }, heading, rating);
   fill(main, page);
   request("GET", `/api/people/${encodeURIComponent(username)}`)
     .then(({ person }) => {
@@ -94,6 +94,8 @@ export function mountPerson(main, username) {
       heading.textContent = person.username;
       document.title = `Euchre: ${person.username}`;
       fill(rating, person.rating ? ["Rating ", ratingBadge(person.rating)] : "No rating yet.");
+      // Asked only for someone who exists: an unknown name's 404 is no error of the page.
+      rating.after(personTournaments(person.username));
       page.append(
         person.rating ? ratingExplained() : "",
         playedGamesSection(path, { title: "Public games", empty: "No finished games at public tables yet." }),
