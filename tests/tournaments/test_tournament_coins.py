@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,11 +17,10 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
+from test_tournament_service import played
 
 from euchre.coins import Ledger
 from euchre.coins.errors import InsufficientCoinsError, NotActiveError
-from euchre.game import GameState
-from euchre.rules import Rules
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.storage.accounts_models import accounts, ledger_entries
@@ -71,21 +69,6 @@ def run(db_url: str, coins: dict[int, int],
             await engine.dispose()
 
     return asyncio.run(main())
-
-
-def played(rules: Rules, seed: int) -> GameState:
-    """A game of ``rules`` played out by random legal actions (deterministic deals)."""
-    rng = random.Random(seed)
-    game = GameState(rules)
-    while not game.is_over:
-        if game.needs_deal:
-            game = game.deal_random(rng)
-            continue
-        hand = game.current
-        assert hand is not None
-        legal = hand.legal_actions()
-        game = game.apply(legal[rng.randrange(len(legal))], seat=hand.to_act)
-    return game
 
 
 async def moved(engine: AsyncEngine, kind: str, tid: str) -> int:

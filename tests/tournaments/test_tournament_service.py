@@ -72,7 +72,7 @@ def run(db_url: str, body: Callable[[TournamentService, Clock], Awaitable[Any]])
 
 
 def played(rules: Rules, seed: int) -> GameState:
-    """A game of ``rules`` played out by the first legal action (deterministic deals)."""
+    """A game of ``rules`` played out by random legal actions (deterministic deals)."""
     rng = random.Random(seed)
     game = GameState(rules)
     while not game.is_over:
