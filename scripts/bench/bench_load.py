@@ -509,7 +509,10 @@ def site_counters(redis_url: str, database_url: str, bases: list[str]) -> Counte
                 r.raise_for_status()
                 relayed += metric_total(r.text, "euchre_relayed_messages_total")
         counts = {"relayed messages": int(relayed),
-                  "redis commands": int(info["total_commands_processed"])}
+                  "redis commands": int(info["total_commands_processed"]),
+                  # what the processes sent Redis (relayed messages, leases, limits)
+                  "redis bytes in": int(info["total_net_input_bytes"]),
+                  "redis bytes out": int(info["total_net_output_bytes"])}
         for command in REDIS_COMMANDS:
             stat = by_command.get(f"cmdstat_{command}")
             counts[f"redis {command}"] = int(stat["calls"]) if stat else 0
@@ -848,7 +851,10 @@ def summarize(runs: list[dict[tuple[int, int], SiteRun]], args: argparse.Namespa
                   f"{per_move('database commits'):.3f} commits, "
                   f"{per_move('redis commands'):.3f} Redis commands "
                   f"({per_move('redis evalsha'):.3f} evalsha, {per_move('redis set'):.3f} "
-                  f"set, {per_move('redis publish'):.3f} publish); quiet CPU per process "
+                  f"set, {per_move('redis publish'):.3f} publish), "
+                  f"{per_move('relayed messages'):.3f} relayed messages, "
+                  f"{per_move('redis bytes in'):.0f} B in and "
+                  f"{per_move('redis bytes out'):.0f} B out of Redis; quiet CPU per process "
                   f"{empty:.2%} with no table, {held:.2%} with the tables held")
         for processes in args.processes[1:]:
             ratios = [(d[processes, tables].per_move or 0.0) / (d[first, tables].per_move or 1.0)
