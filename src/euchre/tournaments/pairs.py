@@ -23,17 +23,11 @@ from ..coins.pools import PoolService
 from ..storage.accounts_models import accounts
 from ..storage.bot_models import bots
 from ..storage.tournament_models import tournament_entries, tournament_invites
+from .errors import TournamentConflict, TournamentError
+from .seat_tokens import new_seat_token, token_hash
 from .teams import MAX_PAIRS, is_team
 
-
-def _conflict(message: str) -> Exception:
-    from .service import TournamentConflict  # the service imports this module
-    return TournamentConflict(message)
-
-
-def _refused(message: str) -> Exception:
-    from .service import TournamentError
-    return TournamentError(message)
+_conflict, _refused = TournamentConflict, TournamentError
 
 
 class PairRegistration:
@@ -128,7 +122,6 @@ class PairRegistration:
                         raise InsufficientCoinsError(
                             f"{who.get(asker, 'your partner')} cannot pay: {e} (nothing was "
                             "charged to either of you)") from None
-            from .service import new_seat_token, token_hash
             now = self.now()
             for account, partner in ((asker, me), (me, asker)):
                 await conn.execute(tournament_entries.insert().values(

@@ -15,7 +15,6 @@ over the round it read, so when two processes try at once exactly one seats the 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +25,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..coins.ledger import in_transaction
 from ..coins.pools import Pool, PoolService
-from ..errors import DomainError
 from ..game import GameState
 from ..hand import SEAT_NAMES
 from ..rules import GAME_LENGTHS, Rules
@@ -51,7 +49,14 @@ from ..tournament import (
     tallies,
 )
 from . import teams
+from .errors import (
+    TournamentConflict,
+    TournamentError,
+    TournamentForbidden,
+    TournamentNotFound,
+)
 from .pairs import PairRegistration
+from .seat_tokens import new_seat_token, token_hash
 
 FORMATS = ("progressive", *teams.TEAM_FORMATS)
 """Progressive (rotating partners), and team events of fixed pairs."""
@@ -76,41 +81,9 @@ STATUSES = ("registering", "playing", "finished", "cancelled")
 """A tournament's stages."""
 
 
-class TournamentError(DomainError):
-    """A refused request about a tournament; nothing changed."""
-
-
-class TournamentNotFound(TournamentError):
-    """No such tournament."""
-
-    code = "not_found"
-
-
-class TournamentForbidden(TournamentError):
-    """Only the creator may do that, or this entrant may not enter."""
-
-    code = "forbidden"
-
-
-class TournamentConflict(TournamentError):
-    """The tournament is not at a stage where that can be done."""
-
-    code = "conflict"
-
-
 def utcnow() -> dt.datetime:
     """The time now, in UTC."""
     return dt.datetime.now(dt.UTC)
-
-
-def new_seat_token() -> str:
-    """A fresh secret seat token (an entrant's key to their seats, every round)."""
-    return secrets.token_urlsafe(24)
-
-
-def token_hash(token: str) -> str:
-    """How a seat token is kept (its SHA-256, as at every table)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
