@@ -5,13 +5,14 @@
 
 import { h } from "./dom.js";
 
-/** The team formats, as the form names them. */
+/** The team formats: the form's short name, and what each means. */
 export const TEAM_FORMATS = {
-  round_robin: "Round robin: every pair meets every other once",
-  swiss: "Swiss: pairs meet others on the same score, no rematches while avoidable",
-  single_elimination: "Single elimination: one loss and a pair is out",
-  double_elimination: "Double elimination: two losses and a pair is out",
+  round_robin: ["Round robin (pairs)", "Every pair meets every other once."],
+  swiss: ["Swiss (pairs)", "Each round pairs meet others on the same score; no rematch while one can be avoided."],
+  single_elimination: ["Single elimination (pairs)", "One loss and a pair is out."],
+  double_elimination: ["Double elimination (pairs)", "Two losses and a pair is out (a losers bracket, then a grand final)."],
 };
+const PROGRESSIVE_HELP = "Partners change every round and everyone keeps their own score.";
 
 /** Whether a tournament is a team event. */
 export function isTeam(t) {
@@ -19,7 +20,8 @@ export function isTeam(t) {
 }
 
 function length(t) {
-  return t.game_to ? `games to ${t.game_to} points` : `rounds of ${t.hands} hands`;
+  if (t.game_to) return `games to ${t.game_to} points`;
+  return t.hands === 1 ? "rounds of 1 hand" : `rounds of ${t.hands} hands`;
 }
 
 /** A team event's settings in one line. */
@@ -42,8 +44,10 @@ export function teamStage(t) {
  */
 export function teamFormFields(field, progressiveOnly, roundsRow) {
   const format = h("select", { id: "tour-format" },
-    h("option", { value: "progressive" }, "Progressive: partners change every round"),
-    Object.entries(TEAM_FORMATS).map(([value, label]) => h("option", { value }, label)));
+    h("option", { value: "progressive" }, "Progressive"),
+    Object.entries(TEAM_FORMATS).map(([value, [label]]) => h("option", { value }, label)));
+  const formatRow = field("Format", format, PROGRESSIVE_HELP);
+  const formatHelp = formatRow.querySelector(".field-help");
   const gameTo = h("select", { id: "tour-game-to" },
     h("option", { value: "0" }, "A round of hands (as below)"),
     [5, 7, 10, 11].map((n) => h("option", { value: String(n) }, `A game to ${n} points`)));
@@ -53,6 +57,7 @@ export function teamFormFields(field, progressiveOnly, roundsRow) {
   const note = h("p", { class: "field-help", "data-team-note": "" }, "Pairs register together: one invites a partner by name, and the pair is in when the partner accepts. Computer pairs fill a count the format cannot seat (elimination gives byes to the top seeds instead).");
   function show() {
     const team = format.value !== "progressive";
+    formatHelp.textContent = team ? TEAM_FORMATS[format.value][1] : PROGRESSIVE_HELP;
     for (const row of progressiveOnly) row.hidden = team;
     roundsRow.hidden = team && format.value !== "swiss";
     gameRow.hidden = !team;
@@ -63,7 +68,7 @@ export function teamFormFields(field, progressiveOnly, roundsRow) {
   format.addEventListener("change", show);
   show();
   return {
-    rows: [field("Format", format), note, gameRow, ratedRow],
+    rows: [formatRow, note, gameRow, ratedRow],
     values: () => {
       const team = format.value !== "progressive";
       return { format: format.value, game_to: team ? Number(gameTo.value) : 0, rated: team && rated.checked };
@@ -98,29 +103,33 @@ export function matchName(name) {
 
 function standings(t) {
   const elimination = t.format.endsWith("elimination");
-  const head = elimination ? ["#", "Pair", "Won", "Lost", "Points", "Against", ""] : ["#", "Pair", "Won", "Drawn", "Lost", "Points", "Against"];
+  const head = elimination ? ["#", "Pair", "Won", "Lost", "For", "Against"] : ["#", "Pair", "Won", "Drawn", "Lost", "For", "Against"];
   const order = elimination ? `Placing: ${t.tie_breaks.join("; ")}.` : `Ranked by ${t.tie_breaks.join(", then ")}.`;
   return [
     h("h2", {}, t.status === "finished" ? "Final placing" : "Standings"),
-    h("p", { class: "field-help", "data-tie-breaks": "" }, order),
+    h("p", { class: "field-help", "data-tie-breaks": "" }, `${order} For and Against: the points each pair made and conceded.`),
     h("div", { class: "table-scroll" },
-      h("table", { class: "account-table night-table-standings", "aria-label": "Team standings", tabindex: "0" },
+      h("table", { class: "account-table night-table-standings team-standings", "aria-label": "Team standings", tabindex: "0" },
         h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
         h("tbody", {}, t.team_standings.map((s) => h("tr", { dataset: { pair: String(s.pair) } },
           h("td", {}, s.place === null ? "–" : String(s.place)),
-          h("td", {}, s.name),
+          h("td", {}, s.name, elimination && s.status !== "in" ? h("span", { class: "field-help" }, s.status === "champion" ? " · Champion" : " · Out") : null),
           h("td", { class: "amount" }, String(s.wins)),
           elimination ? null : h("td", { class: "amount" }, String(s.draws)),
           h("td", { class: "amount" }, String(s.losses)),
           h("td", { class: "amount" }, String(s.points_for)),
-          h("td", { class: "amount" }, String(s.points_against)),
-          elimination ? h("td", {}, s.status === "champion" ? "Champion" : s.status === "out" ? "Out" : "In") : null))))),
+          h("td", { class: "amount" }, String(s.points_against))))))),
   ];
 }
 
 function invitations(t, act) {
   const fee = t.entry_fee ? ` (pay ${t.entry_fee} coins; your partner pays too)` : "";
-  return t.invites.map((i) => h("p", { class: "pair-invite", dataset: { invite: String(i.id) } },
+  // The asked see what waits for their answer; the asker sees their invitation, or the
+  // last one declined until they ask again.
+  const asking = t.invites.some((i) => i.sent && i.status === "pending");
+  const declined = asking || t.registered ? null : t.invites.find((i) => i.sent && i.status === "declined");
+  const shown = t.invites.filter((i) => i.status === "pending" || i === declined);
+  return shown.map((i) => h("p", { class: "pair-invite", dataset: { invite: String(i.id) } },
     i.sent
       ? (i.status === "declined" ? `${i.to} declined your invitation.` : `You asked ${i.to} to be your partner: waiting for them to accept. `)
       : `${i.from} asks you to be their partner. `,
@@ -174,6 +183,6 @@ export function teamPage(t, who, act) {
     t.team_standings.length ? standings(t) : null,
     rounds.length ? h("details", { open: elimination && t.status === "finished" ? true : null, "data-all-rounds": "" },
       h("summary", {}, elimination ? "The bracket, round by round" : "Every round's matches"),
-      rounds.map((r) => [h("h3", {}, `Round ${r.round}`), matchList(r, mine)])) : null,
-  ];
+      rounds.flatMap((r) => [h("h3", {}, `Round ${r.round}`), matchList(r, mine)])) : null,
+  ].flat(Infinity); // fill() flattens one level only
 }

@@ -284,7 +284,7 @@ export function personTournaments(name) {
     if (!answer.results.length) return;
     fill(box, h("h2", {}, "Tournaments"), h("ul", { class: "game-list" }, answer.results.map((r) =>
       h("li", {}, h("a", { href: r.url }, r.name), r.partner
-        ? ` · with ${r.partner} · place ${r.place} of ${r.field / 2} pairs · ${r.points} points over ${r.rounds} rounds`
+        ? ` · with ${r.partner} · place ${r.place} of ${r.field / 2} pairs · ${r.points} points over ${r.rounds} round${r.rounds === 1 ? "" : "s"}`
         : ` · place ${r.place} of ${r.field} · ${r.points} points over ${r.rounds} rounds`))));
   })();
   return box;
