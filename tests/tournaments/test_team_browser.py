@@ -87,8 +87,9 @@ def test_a_pair_event_from_the_form_to_the_final_placing(
     shot(dee, f"t3-pairs-{size}.png")
 
     dee.goto("/lobby")  # the lobby lists it with its format
-    expect(dee.locator(".tournaments-list")).to_contain_text(
-        "Single elimination (fixed pairs) · 2 pairs registered")
+    listed = dee.locator(".tournaments-list [data-format='single_elimination']")
+    expect(listed).to_contain_text("Single elimination (fixed pairs) · starts")
+    expect(listed).to_contain_text("· 2 pairs registered")
 
     ann.reload()
     ann.get_by_role("button", name="Start now").click()

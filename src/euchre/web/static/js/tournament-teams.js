@@ -30,11 +30,11 @@ export function teamSettingsText(t) {
   return `${t.format_name}: ${rounds}${length(t)}, ${t.seconds_per_move} s a move. ${t.rated ? "Rated (games of four people)." : "Unrated."}${t.entry_fee ? ` Entry fee ${t.entry_fee} coins each.` : ""}`;
 }
 
-/** The lobby's and the list's line for a team event. */
+/** The lobby's and the list's line for a team event (after its format's name). */
 export function teamStage(t) {
-  if (t.status === "registering") return `${t.format_name} · ${t.people / 2} pairs registered`;
-  if (t.status === "playing") return `${t.format_name} · round ${t.current_round}`;
-  return `${t.format_name} · ${t.status}`;
+  if (t.status === "registering") return `starts ${new Date(t.starts_at).toLocaleString([], { dateStyle: "medium", timeStyle: "short" })} · ${t.people / 2} pair${t.people === 2 ? "" : "s"} registered`;
+  if (t.status === "playing") return `round ${t.current_round}`;
+  return t.status;
 }
 
 /**

@@ -39,7 +39,7 @@ export function tournamentsList(onItsPage = false) {
     } catch {
       return;
     }
-    const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help" }, stage(t)));
+    const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help", "data-format": t.format }, `${t.format_name} · ${stage(t)}`));
     fill(
       box,
       h("h2", {}, title),
