@@ -25,6 +25,7 @@ from euchre.tournaments import (
     TournamentError,
     TournamentService,
     TournamentSettings,
+    hand_scores,
 )
 
 
@@ -149,6 +150,40 @@ def test_double_elimination_three_pairs(db_url: str) -> None:
         assert state["current_round"] == len(rounds) == state["rounds"]
         names = [t["match"] for r in state["round_tables"] for t in r["tables"]]
         assert names[0] == "W1.2" and "GF" in names
+
+    run(db_url, body)
+
+
+def level_game(rules: Any) -> Any:
+    """The first random game of ``rules`` (seeds from 0) that ends level."""
+    for seed in range(500):
+        game = played(rules, seed)
+        if game.score[0] == game.score[1]:
+            return game
+    raise AssertionError("no level game in 500 seeds")
+
+
+def test_a_level_round_in_a_bracket_goes_to_the_last_hands_scorer(db_url: str) -> None:
+    async def body(service: TournamentService, clock: Clock) -> None:
+        del clock
+        tid = await service.create(1, TournamentSettings(
+            name="Level", format="single_elimination", hands=2))
+        await pair_up(service, tid, 1, 2)
+        await pair_up(service, tid, 3, 4)
+        (table,) = await service.start(tid, by=1)
+        game = level_game(table.rules)
+        assert game.winner is None
+        last = hand_scores(game)[-1]
+        scored = last.makers if last.tricks >= 3 else 1 - last.makers
+        await service.table_over(table.table_id, game)
+        assert await service.advance(tid) == []
+        state = await service.state(tid, None)
+        match = state["round_tables"][0]["tables"][0]
+        assert match["winner"] == scored and match["side_points"] == list(game.score)
+        champion = state["team_standings"][0]
+        assert champion["status"] == "champion"
+        assert champion["pair"] == table.seats[scored].number // 2
+        assert state["tie_breaks"][-1].startswith("a match of a round of hands that ends level")
 
     run(db_url, body)
 

@@ -609,7 +609,8 @@ class TournamentService(PairRegistration):
                 "side_points": list(t["points"]) if t.get("points") is not None else side,
                 "match": t.get("match"), "winner": t.get("winner")})
         field = int(row["field"])
-        ranked = _ranked(row, by_number, tables)
+        # A team event ranks pairs (``team_standings``), not people.
+        ranked = [] if teams.is_team(str(row["format"])) else _ranked(row, by_number, tables)
         pool = await self.pools.get(tournament_id) if row["entry_fee"] else None
         status = str(row["status"])
         final = None
