@@ -319,7 +319,7 @@ _I = Param("invite_id", "path", "The invitation's id.", schema={"type": "integer
 
 
 def tournaments_extension() -> Extension:
-    """Online progressive tournaments at the site's tables."""
+    """Online tournaments at the site's tables: progressive, and team events of pairs."""
     return Extension(
         "tournaments",
         endpoints=[
@@ -341,8 +341,9 @@ def tournaments_extension() -> Extension:
                      answers={201: Registered},
                      refusals={**_SIGNED, 403: "Bots not allowed, a bot with its owner, or "
                                                "no CSRF token.", 404: "No such tournament.",
-                               409: "Already in, started (and no late comers), full, or "
-                                    "the balance cannot pay the entry fee."},
+                               409: "Already in, started (and no late comers), full, "
+                                    "the balance cannot pay the entry fee, or a team "
+                                    "event (pairs enter by invitation)."},
                      bot_token=True),
             Endpoint("POST", "/api/tournaments/{tournament_id}/unregister", post_unregister,
                      "Withdraw before the start (an entry fee is forfeit)", params=[_T],
