@@ -7,6 +7,7 @@ standings and final places, and results on a person's page; pair registration's 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from typing import Any
 
@@ -319,3 +320,26 @@ def test_pair_fees_all_or_none_and_both_forfeit(db_url: str) -> None:
         assert await moved(service.engine, "prize", tid) + pool["house"] == 6 * FEE
 
     run_coins(db_url, {1: 100, 2: 10, 3: 10, 4: 100, 5: 100, 6: 100, 7: 100, 8: 100}, body)
+
+
+def test_two_acceptances_at_once_register_one_pair(db_url: str) -> None:
+    async def body(service: TournamentService, ledger: Ledger, clock: Clock) -> None:
+        del clock
+        tid = await service.create(1, TournamentSettings(
+            name="Race", format="round_robin", entry_fee=FEE))
+        from_1 = await service.invite(tid, 1, 3, "p3")
+        from_2 = await service.invite(tid, 2, 3, "p3")
+        outcomes = await asyncio.gather(
+            service.answer(tid, from_1, 3, accept=True),
+            service.answer(tid, from_2, 3, accept=True), return_exceptions=True)
+        assert sorted(type(o).__name__ for o in outcomes) == ["NoneType",
+                                                               "TournamentConflict"]
+        state = await service.state(tid, 3)
+        assert len(state["pairs"]) == 1 and state["people"] == 2
+        # p3 paid once, with the one partner who got in; the other paid nothing.
+        won = 1 if outcomes[0] is None else 2
+        assert await ledger.balance(3) == 100 - FEE
+        assert await ledger.balance(won) == 100 - FEE and await ledger.balance(3 - won) == 100
+        assert await moved(service.engine, "entry", tid) == -2 * FEE
+
+    run_coins(db_url, {1: 100, 2: 100, 3: 100}, body)
