@@ -246,6 +246,6 @@ def test_a_tournament_of_twelve_over_sockets_on_the_fake_clock(tmp_path: Any) ->
         ann = next(s for s in lines if s["name"] == "ann")
         assert results == [{"id": tid, "name": "Legion hall", "url": f"/tournaments/{tid}",
                             "place": ann["place"], "points": ann["points"], "field": 12,
-                            "rounds": 3}]
+                            "rounds": 3, "format": "progressive", "partner": None}]
         assert client.get("/api/tournaments").json() == {"open": [], "running": []}
         json.dumps(state)  # the page's answer is plain JSON

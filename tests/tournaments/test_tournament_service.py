@@ -193,7 +193,7 @@ def test_refusals_change_nothing(db_url: str) -> None:
                     S(name="x", starts_at=T0 - dt.timedelta(minutes=1)),
                     S(name="x", rules={"hands_limit": 3}),
                     S(name="x", rules={"no_such_rule": True}),
-                    S(name="x", entry_fee=-1), S(name="x", format="swiss"),
+                    S(name="x", entry_fee=-1), S(name="x", format="teams"),
                     S(name="x", fill_to=6), S(name="x", fill_to=68)):
             with pytest.raises(TournamentError):
                 await service.create(1, bad)

@@ -27,7 +27,7 @@ So for every pool: fees taken = prizes + refunds + ``house``. The ledger's reaso
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -297,12 +297,16 @@ class PoolService:
 
     async def pay_out(self, tournament_id: str, ranks: Sequence[tuple[int, int]],
                       conn: AsyncConnection | None = None, *,
-                      unpaid: Sequence[int] = ()) -> Pool:
+                      unpaid: Sequence[int] = (),
+                      partners: Mapping[int, int] | None = None) -> Pool:
         """Share the pool among the finishers: ``ranks`` is ``(account, place)`` for each
         person still in, places as the standings give them (level people share a place),
         level people listed in the order they entered. ``unpaid``: the places of finishers
         who win nothing (computers), listed after the people: level with a person they take
-        their share of the tied places' prizes, and that share is the house's. Once: a
+        their share of the tied places' prizes, and that share is the house's.
+        ``partners``: in a team event, each ranked account's partner (a pair is ranked once,
+        by one member); the pair's prize is split between the two, the odd coin to the one
+        ranked, and both are placed. Once: a
         second call (or two at once) returns the paid pool and pays nothing more. A rank
         naming someone not in the tournament (or who left it) is a :class:`CoinsError`, and
         nothing moves; a cancelled pool is a :class:`NotActiveError`."""
@@ -313,7 +317,8 @@ class PoolService:
                 return pool
             if pool.status == CANCELLED:
                 raise NotActiveError("that tournament was cancelled: its pool was refunded")
-            for account, _ in ranks:
+            mates = dict(partners or {})
+            for account in [a for a, _ in ranks] + list(mates.values()):
                 entry = pool.entry(account)
                 if entry is None or entry.status != ENTERED:
                     raise CoinsError(f"account {account} is not in this tournament, so it "
@@ -327,6 +332,10 @@ class PoolService:
             shared = Prizes(shared.payouts, shared.house + to_ghosts)
             now = self.now()
             place = dict(ranks)
+            for lead, mate in mates.items():
+                coins = shared.payouts.get(lead, 0)
+                shared.payouts[lead], shared.payouts[mate] = coins - coins // 2, coins // 2
+                place[mate] = place[lead]
             for account in sorted(shared.payouts):
                 await lock_account(conn, account)
             for entry in pool.entries:

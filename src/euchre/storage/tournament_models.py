@@ -7,7 +7,8 @@ the start, everyone's number in the schedule, computers that fill the count incl
 ``tournament_tables`` each round's tables: the site table that plays it, who sits where (person
 numbers, seats 0-3) and, once its game is over, the hands as scored. Standings are worked out
 from those hands by :func:`euchre.tournament.tallies`. The Alembic migration
-``0015_tournaments`` creates exactly these tables.
+``0015_tournaments`` creates these tables; ``0017_tteam`` adds team events (a game length, a
+rated flag, partners, match results) and ``tournament_invites``, pair invitations.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 
 from .accounts_models import metadata
@@ -36,8 +38,9 @@ tournaments = Table(
     Column("id", String(24), primary_key=True),
     Column("creator_id", Integer, ForeignKey("accounts.id"), nullable=False),
     Column("name", String(80), nullable=False),
-    # "progressive" (rotating partners); team formats come later.
-    Column("format", String(16), nullable=False),
+    # "progressive" (rotating partners), or a team event of fixed pairs: "round_robin",
+    # "swiss", "single_elimination" or "double_elimination".
+    Column("format", String(24), nullable=False),
     Column("preset", String(32), nullable=False),
     # Changes to the preset (house rules), by rule name.
     Column("rules", JSON, nullable=False),
@@ -62,6 +65,10 @@ tournaments = Table(
     # Everyone in the schedule, computers included (0 until the start).
     Column("field", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Team events: a game to this many points (0: a round of ``hands`` hands instead).
+    Column("game_to", Integer, nullable=False, server_default="0"),
+    # Team events: whether the games of four people are rated (progressive: never).
+    Column("rated", Boolean, nullable=False, server_default=false()),
     CheckConstraint("rounds >= 1", name="ck_tournaments_rounds"),
     CheckConstraint("hands >= 1", name="ck_tournaments_hands"),
     CheckConstraint("entry_fee >= 0", name="ck_tournaments_entry_fee"),
@@ -88,6 +95,8 @@ tournament_entries = Table(
     # SHA-256 of the seat token given at registration (an outside bot joins its tables with it).
     Column("token_hash", String(64), nullable=True),
     Column("registered_at", DateTime(timezone=True), nullable=False),
+    # Team events: the partner's account (null: progressive, or a computer pair).
+    Column("partner_id", Integer, nullable=True),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entries_account"),
     Index("ix_tournament_entries_account", "account_id"),
 )
@@ -108,6 +117,27 @@ tournament_tables = Table(
     # The hands as scored, once the game is over: [[makers, tricks, lone seat or null], ...].
     Column("hands", JSON(none_as_null=True), nullable=True),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # Team events: the bracket's match (elimination), the points each side made
+    # ([seats 0 and 2, seats 1 and 3]) and the side that won (null: a level round).
+    Column("match", String(8), nullable=True),
+    Column("points", JSON(none_as_null=True), nullable=True),
+    Column("winner", Integer, nullable=True),
     PrimaryKeyConstraint("tournament_id", "round", "table_no", name="pk_tournament_tables"),
 )
 """Each round's tables."""
+
+tournament_invites = Table(
+    "tournament_invites",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), nullable=False),
+    # Who asked whom to be their partner in a team event.
+    Column("from_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("to_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    # "pending", "accepted", "declined", "withdrawn" (by the asker) or "closed" (either of
+    # them entered with someone else, or the tournament started).
+    Column("status", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_tournament_invites_tournament", "tournament_id", "status"),
+)
+"""Invitations to be someone's partner in a team event."""

@@ -1,16 +1,19 @@
-"""Online tournaments at the site's own tables (progressive, rotating partners or king's table).
+"""Online tournaments at the site's own tables: progressive (rotating partners or king's
+table), and team events of fixed pairs (round robin, Swiss, single and double elimination).
 
 :class:`TournamentService` keeps them in the database; the server opens each round's tables
 and reports their ends (``euchre.server.tournaments``).
 """
 
-from .service import (
-    RoundTable,
-    Seated,
+from .errors import (
     TournamentConflict,
     TournamentError,
     TournamentForbidden,
     TournamentNotFound,
+)
+from .service import (
+    RoundTable,
+    Seated,
     TournamentService,
     TournamentSettings,
     hand_scores,

@@ -15,7 +15,6 @@ over the round it read, so when two processes try at once exactly one seats the 
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,11 +25,16 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from ..coins.ledger import in_transaction
 from ..coins.pools import Pool, PoolService
-from ..errors import DomainError
 from ..game import GameState
 from ..hand import SEAT_NAMES
-from ..rules import Rules
-from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
+from ..rules import GAME_LENGTHS, Rules
+from ..storage.accounts_models import accounts
+from ..storage.tournament_models import (
+    tournament_entries,
+    tournament_invites,
+    tournament_tables,
+    tournaments,
+)
 from ..tournament import (
     DEFAULT_PRIZE_TABLE,
     TIE_BREAKS,
@@ -44,9 +48,18 @@ from ..tournament import (
     table_winner_or_last,
     tallies,
 )
+from . import teams
+from .errors import (
+    TournamentConflict,
+    TournamentError,
+    TournamentForbidden,
+    TournamentNotFound,
+)
+from .pairs import PairRegistration
+from .seat_tokens import new_seat_token, token_hash
 
-FORMATS = ("progressive",)
-"""Formats built so far (team formats come from another branch)."""
+FORMATS = ("progressive", *teams.TEAM_FORMATS)
+"""Progressive (rotating partners), and team events of fixed pairs."""
 MOVEMENTS = ("rotating", "kings")
 """``rotating``: partners from the schedule (the most different partners); ``kings``: king's
 table (each table's winners move up and split, the losers move down)."""
@@ -68,41 +81,9 @@ STATUSES = ("registering", "playing", "finished", "cancelled")
 """A tournament's stages."""
 
 
-class TournamentError(DomainError):
-    """A refused request about a tournament; nothing changed."""
-
-
-class TournamentNotFound(TournamentError):
-    """No such tournament."""
-
-    code = "not_found"
-
-
-class TournamentForbidden(TournamentError):
-    """Only the creator may do that, or this entrant may not enter."""
-
-    code = "forbidden"
-
-
-class TournamentConflict(TournamentError):
-    """The tournament is not at a stage where that can be done."""
-
-    code = "conflict"
-
-
 def utcnow() -> dt.datetime:
     """The time now, in UTC."""
     return dt.datetime.now(dt.UTC)
-
-
-def new_seat_token() -> str:
-    """A fresh secret seat token (an entrant's key to their seats, every round)."""
-    return secrets.token_urlsafe(24)
-
-
-def token_hash(token: str) -> str:
-    """How a seat token is kept (its SHA-256, as at every table)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -144,13 +125,18 @@ class TournamentSettings:
     fill_to: int = 0
     """The least field, a multiple of four: computers fill up to it at the start (0: only
     to the next multiple of four)."""
+    game_to: int = 0
+    """Team events: each match a game to this many points (0: a round of ``hands`` hands)."""
+    rated: bool = False
+    """Team events: whether the games of four people are rated (progressive: never)."""
 
     def check(self, now: dt.datetime) -> Rules:
         """Refuse bad settings in words; the rules in force (with ``hands_limit``)."""
         if not isinstance(self.name, str) or not 1 <= len(self.name.strip()) <= MAX_NAME:
             raise TournamentError(f"the tournament's name must be 1 to {MAX_NAME} characters")
         if self.format not in FORMATS:
-            raise TournamentError("format must be progressive (team formats are not built yet)")
+            raise TournamentError(f"format must be one of {', '.join(FORMATS)}")
+        self._check_team()
         _count("rounds", self.rounds, MAX_ROUNDS)
         _count("hands per round", self.hands, MAX_HANDS)
         seconds = self.seconds_per_move
@@ -178,13 +164,43 @@ class TournamentSettings:
         if self.starts_at is not None and _aware(self.starts_at) <= now:
             raise TournamentError("the start time must be in the future")
         changes = dict(self.rules or {})
-        if "hands_limit" in changes:
-            raise TournamentError("hands per round sets the round's length: leave hands_limit "
-                                  "out of the house rules")
+        if "hands_limit" in changes or "game_to" in changes:
+            raise TournamentError("hands per round (or a team event's game_to) sets the "
+                                  "round's length: leave hands_limit and game_to out of the "
+                                  "house rules")
+        length = {"game_to": self.game_to} if self.game_to else {"hands_limit": self.hands}
         try:
-            return Rules.preset(self.preset, **changes, hands_limit=self.hands)
+            return Rules.preset(self.preset, **changes, **length)
         except (ValueError, TypeError) as e:
             raise TournamentError(f"bad rules: {e}") from None
+
+
+    def _check_team(self) -> None:
+        """Refuse what a format does not take: rated or a game length for progressive
+        events; loner bonuses, late comers, outside bots or ``fill_to`` for team events."""
+        if not isinstance(self.rated, bool):
+            raise TournamentError("rated must be true or false")
+        if isinstance(self.game_to, bool) or not isinstance(self.game_to, int) \
+                or (self.game_to and self.game_to not in GAME_LENGTHS):
+            raise TournamentError("game_to must be 0 (a round of hands) or one of "
+                                  f"{', '.join(map(str, GAME_LENGTHS))} points")
+        if not teams.is_team(self.format):
+            if self.rated:
+                raise TournamentError("progressive events are never rated: partners change "
+                                      "every round, so no rating could say whose play won; "
+                                      "choose a team format to be rated")
+            if self.game_to:
+                raise TournamentError("progressive rounds are a number of hands: game_to is "
+                                      "for team events")
+            return
+        for flag, why in (("loner_bonus", "loner bonuses score people in progressive "
+                           "events"), ("late_comers", "pairs cannot join between rounds"),
+                          ("allow_bots", "outside bots do not enter team events yet")):
+            if getattr(self, flag) is True:
+                raise TournamentError(f"{flag} is not for team events: {why}")
+        if self.fill_to:
+            raise TournamentError("fill_to is not for team events: computer pairs fill the "
+                                  "count the format needs")
 
 
 @dataclass(frozen=True)
@@ -227,6 +243,8 @@ class RoundTable:
     """The computers' level."""
     name: str
     """The tournament's name (shown at the table)."""
+    rated: bool = False
+    """Whether the game is rated (a rated team event, four people at the table)."""
 
 
 def hand_scores(game: GameState) -> list[HandScore]:
@@ -257,7 +275,7 @@ def _scores_of(data: Any, seats: tuple[int, int, int, int]) -> list[HandScore]:
             for m, t, lone in (data or [])]
 
 
-class TournamentService:
+class TournamentService(PairRegistration):
     """Create, fill, seat and score online tournaments in the SQL database of ``engine``."""
 
     def __init__(self, engine: AsyncEngine, now: Callable[[], dt.datetime] = utcnow) -> None:
@@ -287,7 +305,7 @@ class TournamentService:
                 starts_at=settings.starts_at or now + dt.timedelta(days=7),
                 private=settings.private, allow_bots=settings.allow_bots,
                 late_comers=settings.late_comers, entry_fee=settings.entry_fee,
-                fill_to=settings.fill_to,
+                fill_to=settings.fill_to, game_to=settings.game_to, rated=settings.rated,
                 status="registering", current_round=0, field=0, created_at=now))
             if settings.entry_fee:
                 await self.pools.open(tournament_id, settings.entry_fee,
@@ -328,6 +346,9 @@ class TournamentService:
             row = await self._row(conn, tournament_id, lock=True)
             status = row["status"]
             kind = "bot" if bot_owner is not None else "person"
+            if teams.is_team(str(row["format"])):
+                raise TournamentConflict("a team event takes pairs: invite your partner by "
+                                         "name, and the pair is registered when they accept")
             if kind == "bot" and not row["allow_bots"]:
                 raise TournamentForbidden("this tournament does not allow outside bots: its "
                                           "creator chose people and computers only")
@@ -379,21 +400,26 @@ class TournamentService:
         return await in_transaction(self.engine, work)
 
     async def unregister(self, tournament_id: str, account_id: int) -> None:
-        """Withdraw before the start (after it, leaving a table lets a computer play). With
-        an entry fee the entry is forfeit: it stays in the pool, and the person may not
-        enter again."""
+        """Withdraw before the start (after it, leaving a table lets a computer play); in a
+        team event the pair withdraws together. With an entry fee the entry (a pair's two)
+        is forfeit: it stays in the pool, and the person may not enter again."""
         async with self.engine.begin() as conn:
             row = await self._row(conn, tournament_id, lock=True)
             if row["status"] != "registering":
                 raise TournamentConflict("the tournament has started: a computer plays for "
                                          "anyone who leaves")
-            done = await conn.execute(tournament_entries.delete().where(
+            partner = await conn.scalar(select(tournament_entries.c.partner_id).where(
                 tournament_entries.c.tournament_id == tournament_id,
                 tournament_entries.c.account_id == account_id))
-            if done.rowcount != 1:
+            leaving = [account_id] + ([int(partner)] if partner is not None else [])
+            done = await conn.execute(tournament_entries.delete().where(
+                tournament_entries.c.tournament_id == tournament_id,
+                tournament_entries.c.account_id.in_(leaving)))
+            if done.rowcount < 1:
                 raise TournamentConflict("not registered for this tournament")
-            if row["entry_fee"]:
-                await self.pools.leave(tournament_id, account_id, conn=conn)
+            if row["entry_fee"]:  # a pair withdraws together: both fees are forfeit
+                for account in leaving:
+                    await self.pools.leave(tournament_id, account, conn=conn)
 
     # -- moving on -----------------------------------------------------------------------------
 
@@ -429,6 +455,8 @@ class TournamentService:
                 raise TournamentConflict("the tournament has already started")
             if row["entry_fee"]:
                 await self.pools.close_entries(tournament_id, conn=conn)
+            if teams.is_team(str(row["format"])):
+                return await self._start_team(conn, row)
             entries = sorted(await self._entries(conn, tournament_id),
                              key=lambda e: int(e["id"]))
             count = max(4, -(-len(entries) // 4) * 4, int(row["fill_to"]))
@@ -447,16 +475,29 @@ class TournamentService:
 
     async def table_over(self, table_id: str, game: GameState) -> str | None:
         """Keep a round table's hands once its game is over (once: a second report changes
-        nothing); the tournament's id, or None if the table is no tournament's."""
+        nothing); in a team event also each side's points and the winning side (an
+        elimination match that ends level goes to the side that scored the last hand);
+        the tournament's id, or None if the table is no tournament's."""
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(tournament_tables).where(
                 tournament_tables.c.table_id == table_id))).mappings().first()
             if row is None:
                 return None
+            fmt = str(await conn.scalar(select(tournaments.c.format).where(
+                tournaments.c.id == row["tournament_id"])))
+            scores = hand_scores(game)
+            values: dict[str, Any] = {"hands": _hands_json(scores), "finished_at": self.now()}
+            if teams.is_team(fmt):
+                winner = game.winner
+                if winner is None and fmt in teams.ELIMINATION:
+                    last = scores[-1] if scores else None
+                    winner = 0 if last is None else (
+                        last.makers if last.tricks >= 3 else 1 - last.makers)
+                values |= {"points": [int(game.score[0]), int(game.score[1])],
+                           "winner": winner}
             await conn.execute(update(tournament_tables).where(
                 tournament_tables.c.table_id == table_id, tournament_tables.c.hands.is_(None))
-                .values(hands=_hands_json(hand_scores(game)),
-                        finished_at=self.now()))
+                .values(**values))
             return str(row["tournament_id"])
 
     async def advance(self, tournament_id: str) -> list[RoundTable]:
@@ -474,13 +515,23 @@ class TournamentService:
                                                tournament_tables.c.hands.is_(None)))
             if waiting:
                 return []
-            if current >= int(row["rounds"]):
+            over = current >= int(row["rounds"])
+            if teams.is_team(str(row["format"])):
+                over = teams.next_matches(str(row["format"]), int(row["field"]) // 2,
+                                          int(row["rounds"]), current,
+                                          await self._tables(conn, tournament_id)) is None
+            if over:
                 done = await conn.execute(update(tournaments).where(
                     tournaments.c.id == tournament_id, tournaments.c.current_round == current,
                     tournaments.c.status == "playing").values(status="finished"))
                 if done.rowcount == 1 and row["entry_fee"]:
                     ranks, unpaid = await self._prize_ranks(conn, row)
-                    await self.pools.pay_out(tournament_id, ranks, conn=conn, unpaid=unpaid)
+                    partners = {int(e["account_id"]): int(e["partner_id"])
+                                for e in await self._entries(conn, tournament_id)
+                                if e["partner_id"] is not None
+                                and e["account_id"] in dict(ranks)}
+                    await self.pools.pay_out(tournament_id, ranks, conn=conn, unpaid=unpaid,
+                                             partners=partners)
                 return []
             return await self._seat(conn, row, current)
 
@@ -554,14 +605,19 @@ class TournamentService:
                 "watch": f"/watch/{t['table_id']}", "play": f"/table/{t['table_id']}",
                 "seats": [_seat_name(by_number.get(p), seat, number)
                           for seat, p in enumerate(seats)],
-                "over": t["hands"] is not None, "side_points": side})
+                "over": t["hands"] is not None,
+                "side_points": list(t["points"]) if t.get("points") is not None else side,
+                "match": t.get("match"), "winner": t.get("winner")})
         field = int(row["field"])
-        ranked = _ranked(row, by_number, tables)
+        # A team event ranks pairs (``team_standings``), not people.
+        ranked = [] if teams.is_team(str(row["format"])) else _ranked(row, by_number, tables)
         pool = await self.pools.get(tournament_id) if row["entry_fee"] else None
         status = str(row["status"])
         final = None
         if status == "finished" and rounds:
             final = rounds[-1]["tables"][0] if row["movement"] == "kings" else None
+        team = await self._team_state(row, entries, tables, viewer_id) \
+            if teams.is_team(str(row["format"])) else {}
         return {
             **_summary(row, len(people)),
             "creator_id": int(row["creator_id"]),
@@ -587,6 +643,71 @@ class TournamentService:
                           for s in ranked],
             "final_table": final,
             "pool": _pool_json(pool, by_number),
+            **{k: v for k, v in team.items() if k != "partners"},
+        }
+
+    async def _team_state(self, row: dict[str, Any], entries: list[dict[str, Any]],
+                          tables: Sequence[Any], viewer_id: int | None) -> dict[str, Any]:
+        """What a team event's page adds: the pairs, the team standings with their order
+        stated, the bracket's byes, and the viewer's partner and invitations."""
+        fmt = str(row["format"])
+        by_account = {e["account_id"]: e for e in entries if e["account_id"] is not None}
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        seen: set[int] = set()
+        for e in sorted(entries, key=lambda e: (e["number"] is None, e["number"] or 0,
+                                                 e["id"])):
+            mate = by_account.get(e["partner_id"]) if e["kind"] != "computer" else None
+            if e["id"] in seen or (mate is None and e["kind"] != "computer"):
+                continue
+            if e["kind"] == "computer":
+                if e["number"] is None or int(e["number"]) % 2:
+                    continue
+                mate = next(m for m in entries if m["number"] == int(e["number"]) + 1)
+            assert mate is not None
+            seen |= {int(e["id"]), int(mate["id"])}
+            pairs.append((e, mate))
+        kinds = ["computer" if a["kind"] == "computer" else "people" for a, _ in pairs]
+        people_pairs = sum(k == "people" for k in kinds)
+        names = [f"Computer pair {i - people_pairs + 1}" if a["kind"] == "computer"
+                 else f"{a['name']} & {b['name']}" for i, (a, b) in enumerate(pairs)]
+        field = int(row["field"])
+        count = field // 2
+        by_hands = not int(row.get("game_to") or 0)
+        lines = teams.team_lines(fmt, count, tables, names, kinds) \
+            if field and len(pairs) == count else []
+        byes: list[dict[str, Any]] = []
+        if field and fmt in teams.ELIMINATION:
+            bracket = teams.bracket_of(fmt, count, tables)
+            byes = [{"match": m, "pair": names[p]} for m, p in bracket.byes]
+        mine = next(((i, b if a["account_id"] == viewer_id else a)
+                     for i, (a, b) in enumerate(pairs)
+                     if viewer_id is not None and viewer_id in (a["account_id"],
+                                                                b["account_id"])), None)
+        invites = []
+        if viewer_id is not None:
+            raw = await self.invites_of(str(row["id"]), viewer_id)
+            ids = {int(r["from_id"]) for r in raw} | {int(r["to_id"]) for r in raw}
+            async with self.engine.connect() as conn:
+                who = {int(r.id): str(r.username) for r in await conn.execute(
+                    select(accounts.c.id, accounts.c.username).where(accounts.c.id.in_(ids)))}
+            invites = [{"id": int(r["id"]), "from": who.get(int(r["from_id"]), "?"),
+                        "to": who.get(int(r["to_id"]), "?"), "status": str(r["status"]),
+                        "sent": int(r["from_id"]) == viewer_id}
+                       for r in raw if r["status"] in ("pending", "declined")]
+        return {
+            "pairs": [{"pair": i, "name": names[i], "kind": kinds[i],
+                       "members": [a["name"], b["name"]]} for i, (a, b) in enumerate(pairs)],
+            "pairs_in": people_pairs,
+            "team_standings": lines,
+            "tie_breaks": teams.tie_breaks(fmt, by_hands),
+            "filled": teams.filled_text(people_pairs, count) if field else None,
+            "standings": [],
+            "byes": byes,
+            "partner": None if mine is None else str(mine[1]["name"]),
+            "my_pair": None if mine is None else mine[0],
+            "invites": invites,
+            "partners": {int(a["account_id"]): int(b["account_id"]) for a, b in pairs
+                         if a["account_id"] is not None and b["account_id"] is not None},
         }
 
     async def results_of(self, account_id: int) -> list[dict[str, Any]]:
@@ -606,6 +727,16 @@ class TournamentService:
                 name = await conn.scalar(select(tournament_entries.c.name).where(
                     tournament_entries.c.tournament_id == tid,
                     tournament_entries.c.account_id == account_id))
+            if state.get("team_standings"):  # a team event: the person's pair
+                line = next((t for t in state["team_standings"]
+                             if t["pair"] == state.get("my_pair")), None)
+                if line is None or line["place"] is None:
+                    continue
+                out.append({"id": tid, "name": state["name"], "url": state["url"],
+                            "place": line["place"], "points": line["points_for"],
+                            "field": state["field"], "rounds": state["current_round"],
+                            "format": state["format"], "partner": state.get("partner")})
+                continue
             mine = next((s for s in state["standings"] if s["name"] == name), None)
             if mine is None:
                 continue
@@ -649,8 +780,9 @@ class TournamentService:
         tournament_id = str(row["id"])
         entries = await self._entries(conn, tournament_id)
         by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
-        tables = (await conn.execute(select(tournament_tables).where(
-            tournament_tables.c.tournament_id == tournament_id))).mappings().all()
+        tables = await self._tables(conn, tournament_id)
+        if teams.is_team(str(row["format"])):
+            return self._pair_ranks(row, by_number, tables)
         out = []
         unpaid = []
         for s in _ranked(row, by_number, tables):
@@ -662,11 +794,29 @@ class TournamentService:
                 unpaid.append(s.place)
         return [(account, place) for _, account, place in sorted(out)], unpaid
 
+    @staticmethod
+    def _pair_ranks(row: dict[str, Any], by_number: dict[int, dict[str, Any]],
+                    tables: Sequence[Any]) -> tuple[list[tuple[int, int]], list[int]]:
+        """A team event's final places for the pool: each people pair's first member at
+        the pair's place (the partner shares it: ``PoolService.pay_out``'s ``partners``),
+        and computer pairs' places."""
+        places = teams.placing(str(row["format"]), int(row["field"]) // 2, tables)
+        ranks, unpaid = [], []
+        for pair, place in sorted(places.items()):
+            lead = by_number[2 * pair]
+            if lead["kind"] == "computer" or lead["account_id"] is None:
+                unpaid.append(int(place or 1))
+            else:
+                ranks.append((int(lead["account_id"]), int(place or 1)))
+        return ranks, unpaid
+
     async def _seat(self, conn: AsyncConnection, row: dict[str, Any], current: int
                     ) -> list[RoundTable]:
         """Seat round ``current + 1`` over round ``current`` (one caller wins)."""
         tournament_id = str(row["id"])
         field = int(row["field"])
+        if teams.is_team(str(row["format"])):
+            return await self._seat_team(conn, row, current)
         if row["movement"] == "kings" and current:
             tables = await self._kings_round(conn, tournament_id, current)
         else:
@@ -697,13 +847,84 @@ class TournamentService:
                           e["account_id"] if plays else None,
                           e["token_hash"] if plays else None)
 
-        rules = Rules.preset(str(row["preset"]), **dict(row["rules"] or {}),
-                             hands_limit=int(row["hands"]))
-        return RoundTable(str(row["id"]), round_no, table_no, table_id,
-                          (seated(seats[0]), seated(seats[1]), seated(seats[2]),
-                           seated(seats[3])),
-                          rules, str(row["preset"]), float(row["seconds_per_move"]),
-                          str(row["level"]), str(row["name"]))
+        four = (seated(seats[0]), seated(seats[1]), seated(seats[2]), seated(seats[3]))
+        # Rated only with four people: a computer or an outside bot at the table leaves
+        # the game unrated (as rated online tables seat four people).
+        rated = bool(row.get("rated")) and all(s.kind == "person" for s in four)
+        return RoundTable(str(row["id"]), round_no, table_no, table_id, four,
+                          _rules_of(row), str(row["preset"]), float(row["seconds_per_move"]),
+                          str(row["level"]), str(row["name"]), rated)
+
+    async def _tables(self, conn: AsyncConnection, tournament_id: str) -> list[Any]:
+        """Every round table of the tournament, in round and table order."""
+        return list((await conn.execute(select(tournament_tables).where(
+            tournament_tables.c.tournament_id == tournament_id)
+            .order_by(tournament_tables.c.round, tournament_tables.c.table_no))
+            ).mappings().all())
+
+    async def _start_team(self, conn: AsyncConnection, row: dict[str, Any]
+                          ) -> list[RoundTable]:
+        """Number the pairs in the order they registered (the seeding), fill the count the
+        format needs with computer pairs, and seat round 1."""
+        tournament_id, fmt = str(row["id"]), str(row["format"])
+        entries = sorted(await self._entries(conn, tournament_id), key=lambda e: int(e["id"]))
+        by_account = {e["account_id"]: e for e in entries}
+        pairs: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        seen: set[int] = set()
+        for e in entries:
+            mate = by_account.get(e["partner_id"])
+            if e["id"] in seen or mate is None:
+                continue
+            seen |= {int(e["id"]), int(mate["id"])}
+            pairs.append((e, mate))
+        count = teams.teams_for(fmt, len(pairs))
+        for t, pair in enumerate(pairs):
+            for k, entry in enumerate(pair):
+                await conn.execute(update(tournament_entries)
+                                   .where(tournament_entries.c.id == entry["id"])
+                                   .values(number=2 * t + k))
+        for number in range(2 * len(pairs), 2 * count):
+            await conn.execute(tournament_entries.insert().values(
+                tournament_id=tournament_id, account_id=None, owner_id=None,
+                name=f"Computer {number - 2 * len(pairs) + 1}", kind="computer",
+                number=number, from_round=1, token_hash=None, registered_at=self.now()))
+        rounds = teams.planned_rounds(fmt, count, int(row["rounds"]))
+        await conn.execute(update(tournaments).where(tournaments.c.id == tournament_id)
+                           .values(field=2 * count, rounds=rounds))
+        await conn.execute(update(tournament_invites).where(
+            tournament_invites.c.tournament_id == tournament_id,
+            tournament_invites.c.status == "pending").values(status="closed"))
+        return await self._seat(conn, dict(row) | {"field": 2 * count, "rounds": rounds}, 0)
+
+    async def _seat_team(self, conn: AsyncConnection, row: dict[str, Any], current: int
+                         ) -> list[RoundTable]:
+        """Seat a team event's round ``current + 1`` from the library, given the results so
+        far (one caller wins)."""
+        tournament_id, fmt = str(row["id"]), str(row["format"])
+        matches = teams.next_matches(fmt, int(row["field"]) // 2, int(row["rounds"]), current,
+                                     await self._tables(conn, tournament_id))
+        if not matches:
+            return []
+        values = {"current_round": current + 1}
+        if fmt in teams.ELIMINATION:  # a bracket's rounds are known as it is played
+            values["rounds"] = max(int(row["rounds"]), current + 1)
+        moved = await conn.execute(update(tournaments).where(
+            tournaments.c.id == tournament_id, tournaments.c.current_round == current)
+            .values(**values))
+        if moved.rowcount != 1:
+            return []  # another process seated it
+        entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+        out = []
+        for number, (name, match) in enumerate(matches, start=1):
+            table_id = secrets.token_urlsafe(9)
+            seats = teams.seats_of(match)
+            await conn.execute(tournament_tables.insert().values(
+                tournament_id=tournament_id, round=current + 1, table_no=number,
+                table_id=table_id, seat0=seats[0], seat1=seats[1], seat2=seats[2],
+                seat3=seats[3], match=name))
+            out.append(self._round_table(row, current + 1, number, table_id, seats, entries,
+                                         current + 1))
+        return out
 
     async def _kings_round(self, conn: AsyncConnection, tournament_id: str, current: int
                            ) -> list[Table]:
@@ -796,10 +1017,16 @@ def _aware(t: dt.datetime) -> dt.datetime:
     return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
 
+def _rules_of(row: Any) -> Rules:
+    """A tournament's rules at its tables: a round of ``hands`` hands, or (a team event)
+    a game to ``game_to`` points."""
+    game_to = int(row.get("game_to") or 0)
+    length = {"game_to": game_to} if game_to else {"hands_limit": int(row["hands"])}
+    return Rules.preset(str(row["preset"]), **dict(row["rules"] or {}), **length)
+
+
 def _rules_text(row: Any) -> list[str]:
-    rules = Rules.preset(str(row["preset"]), **dict(row["rules"] or {}),
-                         hands_limit=int(row["hands"]))
-    return list(rules.describe())
+    return list(_rules_of(row).describe())
 
 
 def _summary(row: Any, people: int) -> dict[str, Any]:
@@ -813,6 +1040,8 @@ def _summary(row: Any, people: int) -> dict[str, Any]:
         "loner_bonus": bool(row["loner_bonus"]), "private": bool(row["private"]),
         "allow_bots": bool(row["allow_bots"]), "entry_fee": int(row["entry_fee"]),
         "fill_to": int(row["fill_to"]),
-        "rated": False, "people": people, "field": int(row["field"]),
+        "rated": bool(row.get("rated")), "people": people, "field": int(row["field"]),
+        "format_name": teams.FORMAT_NAMES.get(str(row["format"]), str(row["format"])),
+        "game_to": int(row.get("game_to") or 0),
     }
 

@@ -44,6 +44,7 @@ from ..core.registry import Endpoint, Extension, Param
 from ..core.site import Background, Site, site_of
 from ..tables.api import read_body
 from ..wire.tournaments import (
+    InviteRequest,
     Registered,
     TournamentCreated,
     TournamentList,
@@ -104,7 +105,8 @@ def table_config(table: RoundTable) -> TableConfig:
         created_at=time.time(), first_dealer=dealer, first_draw=draw,
         extra={"seconds_per_move": table.seconds_per_move, "level": table.level,
                "tournament": table.tournament_id, "tournament_name": table.name,
-               "round": table.round, "table_no": table.table_no})
+               "round": table.round, "table_no": table.table_no,
+               **({"rated": True} if table.rated else {})})
 
 
 async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
@@ -172,7 +174,7 @@ async def post_tournament(request: Request) -> Response:
         movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
         starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
         late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to,
-        prize_table=tuple(body.prize_table))
+        prize_table=tuple(body.prize_table), game_to=body.game_to, rated=body.rated)
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
     tournament_id = await service.create(session.account_id, settings)
@@ -219,6 +221,45 @@ async def post_unregister(request: Request) -> Response:
         raise TournamentError("sign in first")
     await service.unregister(_id(request), person.account_id)
     return await _state(request, _id(request))
+
+
+async def post_invite(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/invite``: the signed-in person asks a partner (by
+    username) to enter a team event with them; the pair is registered when they accept."""
+    service = tournaments_of(request)
+    session = await signed_in(request, csrf=True)
+    body = await read_body(request, InviteRequest)
+    partner = await state_of(request).accounts.find(body.partner.strip())
+    if partner is None:
+        raise ApiError("no_person", f"nobody here is called {body.partner.strip()!r}")
+    await service.invite(_id(request), session.account_id, int(partner.id), partner.username)
+    return await _state(request, _id(request))
+
+
+async def _answer(request: Request, accept: bool) -> Response:
+    service = tournaments_of(request)
+    session = await signed_in(request, csrf=True)
+    try:
+        invite_id = int(request.path_params["invite_id"])
+    except ValueError:
+        raise ApiError("bad_request", "an invitation's id is a whole number") from None
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 80:
+        raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
+    await service.answer(_id(request), invite_id, session.account_id, accept, request_id=key)
+    return await _state(request, _id(request))
+
+
+async def post_accept(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/invites/{invite_id}/accept``: the person asked accepts:
+    the pair is registered (with an entry fee, both are charged, or neither)."""
+    return await _answer(request, True)
+
+
+async def post_decline(request: Request) -> Response:
+    """``POST /api/tournaments/{id}/invites/{invite_id}/decline``: the person asked
+    declines, or the asker withdraws the invitation."""
+    return await _answer(request, False)
 
 
 async def post_start(request: Request) -> Response:
@@ -274,15 +315,18 @@ async def startup(site: Site) -> None:
 
 _SIGNED = {401: "Not signed in.", 403: "No CSRF token, or not the creator."}
 _T = Param("tournament_id", "path", "The tournament's id.")
+_I = Param("invite_id", "path", "The invitation's id.", schema={"type": "integer"})
 
 
 def tournaments_extension() -> Extension:
-    """Online progressive tournaments at the site's tables."""
+    """Online tournaments at the site's tables: progressive, and team events of pairs."""
     return Extension(
         "tournaments",
         endpoints=[
             Endpoint("POST", "/api/tournaments", post_tournament, "Create a tournament",
-                     "Progressive (rotating partners or king's table), registering until its "
+                     "Progressive (rotating partners or king's table), or a team event of "
+                     "fixed pairs (round robin, Swiss, single or double elimination), "
+                     "registering until its "
                      "start.", body=TournamentRequest, answers={201: TournamentCreated},
                      refusals={**_SIGNED, 400: "Bad settings."}),
             Endpoint("GET", "/api/tournaments", get_tournaments,
@@ -297,14 +341,35 @@ def tournaments_extension() -> Extension:
                      answers={201: Registered},
                      refusals={**_SIGNED, 403: "Bots not allowed, a bot with its owner, or "
                                                "no CSRF token.", 404: "No such tournament.",
-                               409: "Already in, started (and no late comers), full, or "
-                                    "the balance cannot pay the entry fee."},
+                               409: "Already in, started (and no late comers), full, "
+                                    "the balance cannot pay the entry fee, or a team "
+                                    "event (pairs enter by invitation)."},
                      bot_token=True),
             Endpoint("POST", "/api/tournaments/{tournament_id}/unregister", post_unregister,
                      "Withdraw before the start (an entry fee is forfeit)", params=[_T],
                      answers={200: TournamentState},
                      refusals={**_SIGNED, 404: "No such tournament.",
                                409: "Not registered, or it has started."}, bot_token=True),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/invite", post_invite,
+                     "Ask a partner to enter a team event with you", params=[_T],
+                     body=InviteRequest, answers={200: TournamentState},
+                     refusals={**_SIGNED, 400: "Oneself, or an outside bot.",
+                               404: "No such tournament, or nobody of that name.",
+                               409: "Not a team event or not registering, either of you "
+                                    "registered, an invitation of yours still out, or "
+                                    "full."}),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/invites/{invite_id}/accept",
+                     post_accept, "Accept an invitation: the pair is registered",
+                     params=[_T, _I], answers={200: TournamentState},
+                     refusals={**_SIGNED, 404: "No such tournament.",
+                               409: "Not yours, no longer open, registered already, full, "
+                                    "or one of you cannot pay the entry fee (nothing is "
+                                    "charged)."}),
+            Endpoint("POST", "/api/tournaments/{tournament_id}/invites/{invite_id}/decline",
+                     post_decline, "Decline an invitation (or withdraw your own)",
+                     params=[_T, _I], answers={200: TournamentState},
+                     refusals={**_SIGNED, 404: "No such tournament.",
+                               409: "Not yours, or no longer open."}),
             Endpoint("POST", "/api/tournaments/{tournament_id}/start", post_start,
                      "The creator starts it now (computers fill the count)", params=[_T],
                      answers={200: TournamentState},

@@ -12,12 +12,15 @@ from .common import Request
 
 
 class TournamentRequest(Request):
-    """``POST /api/tournaments``: a new progressive tournament at the site's tables."""
+    """``POST /api/tournaments``: a new tournament at the site's tables: progressive, or a
+    team event of fixed pairs."""
 
     name: str
     """The tournament's name (1-80 characters)."""
-    format: Literal["progressive"] = "progressive"
-    """Progressive, rotating partners (team formats are not built yet)."""
+    format: Literal["progressive", "round_robin", "swiss", "single_elimination",
+                    "double_elimination"] = "progressive"
+    """Progressive (rotating partners), or fixed pairs in a round robin, Swiss rounds, or
+    single or double elimination."""
     preset: str = "classic"
     """The rules preset."""
     rules: dict[str, Any] = {}  # noqa: RUF012  (msgspec copies mutable defaults)
@@ -50,11 +53,17 @@ class TournamentRequest(Request):
     fill_to: int = 0
     """The least field (a multiple of four, up to 64): computers fill up to it at the start
     (0: only to the next multiple of four)."""
+    game_to: int = 0
+    """Team events: each match a game to 5, 7, 10 or 11 points (0: a round of ``hands``
+    hands)."""
+    rated: bool = False
+    """Team events: rate the games of four people (progressive events are never rated)."""
 
     what: ClassVar[str] = "a tournament"
     refusals: ClassVar[dict[str, Any]] = {
         "name": "name must be the tournament's name (a string)",
-        "format": "format must be progressive",
+        "format": "format must be progressive, round_robin, swiss, single_elimination or "
+                  "double_elimination",
         "preset": "preset must be a preset's name",
         "rules": "rules must be an object of rule changes",
         "hands": "hands must be a whole number from 1 to 16",
@@ -70,6 +79,8 @@ class TournamentRequest(Request):
         "entry_fee": "entry_fee must be a whole number of coins",
         "prize_table": "prize_table must be a list of whole percentages, first place first",
         "fill_to": "fill_to must be 0 or a multiple of four up to 64",
+        "game_to": "game_to must be 0 or a game's length in points (5, 7, 10 or 11)",
+        "rated": "rated must be true or false",
     }
 
 
@@ -113,11 +124,15 @@ class TournamentSummary(Struct):
     fill_to: int
     """The least field: computers fill up to it."""
     rated: bool
-    """Always false: partners change every round."""
+    """Whether a team event's games of four people are rated (progressive: never)."""
     people: int
     """People (and outside bots) registered."""
     field: int
     """Everyone in the schedule, computers included (0 until the start)."""
+    format_name: str
+    """The format in words ("Round robin (fixed pairs)")."""
+    game_to: int
+    """A team event's game length in points (0: a round of ``hands`` hands)."""
 
 
 class TournamentList(Struct):
@@ -148,6 +163,11 @@ class RoundTableState(Struct):
     """Names in seats 0-3 (seats 0 and 2 partners)."""
     over: bool
     side_points: list[int]
+    """Points of seats 0 and 2, and of seats 1 and 3 (a team event: the game's score)."""
+    match: str | None = None
+    """An elimination match's name in the bracket (``W1.1``, ``L2.1``, ``GF``)."""
+    winner: int | None = None
+    """A team event's finished match: the side that won (0: seats 0 and 2), null if level."""
 
 
 class RoundState(Struct):
@@ -196,6 +216,52 @@ class TournamentPool(Struct):
     prizes: list[PoolPrize]
 
 
+class TeamPair(Struct):
+    """A pair of a team event (numbered from 0 in seed order, computer pairs last)."""
+
+    pair: int
+    name: str
+    kind: str
+    """``people`` or ``computer``."""
+    members: list[str]
+
+
+class TeamStandingLine(Struct):
+    """One pair's line of a team event's standings."""
+
+    place: int | None
+    """Null for a pair still in an unfinished bracket."""
+    pair: int
+    name: str
+    kind: str
+    wins: int
+    draws: int
+    losses: int
+    points_for: int
+    points_against: int
+    status: str
+    """``in``, ``out`` or ``champion`` (elimination); ``in`` otherwise."""
+
+
+class BracketBye(Struct):
+    """A bracket match a pair went through without playing."""
+
+    match: str
+    pair: str
+
+
+class PairInvite(Struct):
+    """An invitation to be someone's partner (shown to the two people only)."""
+
+    id: int
+    sent: bool
+    """Whether the viewer sent it (else the viewer was asked)."""
+    status: str
+    """``pending`` or ``declined``."""
+    to: str
+    from_: str = msgspec.field(name="from")
+
+
 class TournamentState(TournamentSummary):
     """A tournament as its page shows it."""
 
@@ -216,6 +282,31 @@ class TournamentState(TournamentSummary):
     final_table: RoundTableState | None
     pool: TournamentPool | None = None
     """The coin pool, for a tournament with an entry fee."""
+    pairs: list[TeamPair] = msgspec.field(default_factory=list)
+    """A team event's pairs."""
+    pairs_in: int = 0
+    """A team event's pairs of people registered."""
+    team_standings: list[TeamStandingLine] = msgspec.field(default_factory=list)
+    """A team event's standings (at the end, the final placing), in the order that
+    ``tie_breaks`` states."""
+    byes: list[BracketBye] = msgspec.field(default_factory=list)
+    """An elimination bracket's byes."""
+    partner: str | None = None
+    """The viewer's partner in a team event."""
+    my_pair: int | None = None
+    """The viewer's pair."""
+    invites: list[PairInvite] = msgspec.field(default_factory=list)
+    """The viewer's invitations, sent and received."""
+
+
+class InviteRequest(Request):
+    """``POST /api/tournaments/{id}/invite``: ask someone to be your partner."""
+
+    partner: str
+    """Their username."""
+
+    what: ClassVar[str] = "an invitation"
+    refusals: ClassVar[dict[str, Any]] = {"partner": "partner must be a username"}
 
 
 class TournamentResult(Struct):
@@ -228,6 +319,9 @@ class TournamentResult(Struct):
     points: int
     field: int
     rounds: int
+    format: str = "progressive"
+    partner: str | None = None
+    """A team event: the partner."""
 
 
 class TournamentResults(Struct):

@@ -7,6 +7,7 @@
 import { call, me } from "../account/session.js";
 import { fill, h } from "./dom.js";
 import { navigate } from "./nav.js";
+import { isTeam, teamFormFields, teamPage, teamSettingsText, teamStage } from "./tournament-teams.js";
 
 const REFRESH_MS = 4000;
 
@@ -15,12 +16,14 @@ function when(iso) {
 }
 
 function stage(t) {
+  if (isTeam(t)) return teamStage(t);
   if (t.status === "registering") return `starts ${when(t.starts_at)} · ${t.people} registered`;
   if (t.status === "playing") return `round ${t.current_round} of ${t.rounds} · ${t.field} players`;
   return t.status;
 }
 
 function settingsText(t) {
+  if (isTeam(t)) return teamSettingsText(t);
   const movement = t.movement === "kings" ? "king's table" : "rotating partners";
   return `Progressive, ${movement}: ${t.rounds} rounds of ${t.hands} hands, ${t.seconds_per_move} s a move${t.loner_bonus ? ", loner bonuses" : ""}. Unrated.${t.entry_fee ? ` Entry fee ${t.entry_fee} coins.` : ""}${t.allow_bots ? " Outside bots may enter." : ""}`;
 }
@@ -36,7 +39,7 @@ export function tournamentsList(onItsPage = false) {
     } catch {
       return;
     }
-    const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help" }, stage(t)));
+    const item = (t) => h("li", {}, h("a", { href: t.url }, t.name), " ", h("span", { class: "field-help", "data-format": t.format }, `${t.format_name} · ${stage(t)}`));
     fill(
       box,
       h("h2", {}, title),
@@ -59,7 +62,7 @@ export function mountTournaments(main) {
     main,
     h("div", { class: "page tournaments-page" },
       h("h1", {}, "Tournaments"),
-      h("p", { class: "field-help" }, "Progressive euchre at this site's tables: partners change every round, everyone keeps their own score, and the most points after the last round wins."),
+      h("p", { class: "field-help" }, "Progressive euchre at this site's tables: partners change every round, everyone keeps their own score, and the most points after the last round wins. Or a team event: fixed pairs in a round robin, Swiss rounds, or single or double elimination."),
       tournamentsList(true),
       body),
   );
@@ -98,16 +101,21 @@ function newTournamentForm() {
   const [invite, inviteRow] = check("tour-private", "By invitation: listed nowhere, reached by its link");
   const [bots, botsRow] = check("tour-bots", "Outside bots may register");
   const [late, lateRow] = check("tour-late", "Late comers may take a computer's seat between rounds");
+  const roundsRow = field("Rounds", rounds);
+  const movementRow = field("Movement between rounds", movement);
+  const fillRow = field("Fill with computers to", fillTo, "0: only to whole tables of four.");
+  const team = teamFormFields(field, [movementRow, fillRow, bonusRow, botsRow, lateRow], roundsRow);
   const form = h(
     "form",
     { class: "night-form", "data-form": "new-tournament" },
     h("h2", {}, "Create a tournament"),
     field("Name", name),
+    team.rows,
     field("Rules", preset),
-    h("div", { class: "night-numbers" }, field("Rounds", rounds), field("Hands a round", hands), field("Seconds a move", clock)),
-    field("Movement between rounds", movement),
+    h("div", { class: "night-numbers" }, roundsRow, field("Hands a round", hands), field("Seconds a move", clock)),
+    movementRow,
     field("Start time", starts, "Empty: you start it when you are ready."),
-    field("Fill with computers to", fillTo, "0: only to whole tables of four."),
+    fillRow,
     h("div", { class: "night-numbers" }, field("Entry fee (coins)", fee, "0: free. Fees make the prize pool."), field("Prizes (% of the pool)", table, "First place first; what is left, and computers' places, go to the house.")),
     bonusRow, inviteRow, botsRow, lateRow,
     error,
@@ -125,6 +133,8 @@ function newTournamentForm() {
         fill_to: Number(fillTo.value), loner_bonus: bonus.checked, private: invite.checked,
         allow_bots: bots.checked, late_comers: late.checked,
         entry_fee: Number(fee.value), prize_table: table.value.split("/").map(Number),
+        ...team.values(),
+        ...(team.isTeam() ? { loner_bonus: false, allow_bots: false, late_comers: false, fill_to: 0 } : {}),
       });
       navigate(made.url);
     } catch (e) {
@@ -189,10 +199,10 @@ export function mountTournament(main, id) {
   fill(main, h("div", { class: "page night-page tournament-page" }, status, message, body));
   const path = `/api/tournaments/${encodeURIComponent(id)}`;
 
-  async function act(action) {
+  async function act(action, data = {}) {
     message.textContent = "";
     try {
-      await call("POST", `${path}/${action}`, {});
+      await call("POST", `${path}/${action}`, data);
       await me(true); // an entry fee, a refund: the balance in the header moves
     } catch (e) {
       message.textContent = e.message;
@@ -214,6 +224,20 @@ export function mountTournament(main, id) {
     status.textContent = "";
     const mine = who ? who.username : null;
     const current = t.round_tables.length ? t.round_tables[t.round_tables.length - 1] : null;
+    if (isTeam(t)) {
+      fill(
+        body,
+        h("h1", {}, t.name),
+        h("p", {}, settingsText(t)),
+        h("p", { class: "field-help" }, t.status === "registering" ? `Starts ${when(t.starts_at)}.` : t.status === "playing" ? `Round ${t.current_round}.` : `The tournament is ${t.status}.`),
+        !who && t.status === "registering" ? h("p", {}, h("a", { href: "/account" }, "Sign in"), " to register a pair.") : null,
+        teamPage(t, who, act),
+        poolSection(t),
+        h("details", {}, h("summary", {}, "The rules"), h("ul", {}, t.rules_text.map((line) => h("li", {}, line)))),
+      );
+      if (t.status === "registering" || t.status === "playing") timer = setTimeout(load, REFRESH_MS);
+      return;
+    }
     const buttons = [];
     if (who && t.status === "registering") {
       buttons.push(t.registered
@@ -259,7 +283,9 @@ export function personTournaments(name) {
     }
     if (!answer.results.length) return;
     fill(box, h("h2", {}, "Tournaments"), h("ul", { class: "game-list" }, answer.results.map((r) =>
-      h("li", {}, h("a", { href: r.url }, r.name), ` · place ${r.place} of ${r.field} · ${r.points} points over ${r.rounds} rounds`))));
+      h("li", {}, h("a", { href: r.url }, r.name), r.partner
+        ? ` · with ${r.partner} · place ${r.place} of ${r.field / 2} pairs · ${r.points} points over ${r.rounds} round${r.rounds === 1 ? "" : "s"}`
+        : ` · place ${r.place} of ${r.field} · ${r.points} points over ${r.rounds} rounds`))));
   })();
   return box;
 }
