@@ -61,6 +61,10 @@ tournaments = Table(
     Column("current_round", Integer, nullable=False),
     # Everyone in the schedule, computers included (0 until the start).
     Column("field", Integer, nullable=False),
+    # A round's time limit in minutes (null: none), and when the round being played was
+    # seated (migration 0017_tround).
+    Column("round_minutes", Integer, nullable=True),
+    Column("round_started_at", DateTime(timezone=True), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     CheckConstraint("rounds >= 1", name="ck_tournaments_rounds"),
     CheckConstraint("hands >= 1", name="ck_tournaments_hands"),

@@ -5,6 +5,7 @@ and reports their ends (``euchre.server.tournaments``).
 """
 
 from .service import (
+    ROUND_TIME,
     RoundTable,
     Seated,
     TournamentConflict,
@@ -17,6 +18,7 @@ from .service import (
 )
 
 __all__ = [
+    "ROUND_TIME",
     "RoundTable",
     "Seated",
     "TournamentConflict",

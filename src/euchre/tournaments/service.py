@@ -64,6 +64,10 @@ MIN_SECONDS, MAX_SECONDS = 5.0, 600.0
 """The move clock's range, as at online tables."""
 MAX_ENTRY_FEE = 10_000
 """The largest entry fee in play coins."""
+MAX_ROUND_MINUTES = 240
+"""The longest round time limit, in minutes."""
+ROUND_TIME = "round_time"
+"""Why a round's table closed after the hand in play: the round's time limit passed."""
 STATUSES = ("registering", "playing", "finished", "cancelled")
 """A tournament's stages."""
 
@@ -144,6 +148,9 @@ class TournamentSettings:
     fill_to: int = 0
     """The least field, a multiple of four: computers fill up to it at the start (0: only
     to the next multiple of four)."""
+    round_minutes: int | None = None
+    """A round's time limit in minutes from its seating (None: none): when it passes, each
+    of the round's tables finishes the hand in play and ends."""
 
     def check(self, now: dt.datetime) -> Rules:
         """Refuse bad settings in words; the rules in force (with ``hands_limit``)."""
@@ -175,6 +182,12 @@ class TournamentSettings:
         if isinstance(self.fill_to, bool) or not isinstance(self.fill_to, int) \
                 or self.fill_to % 4 or not 0 <= self.fill_to <= MAX_FIELD:
             raise TournamentError(f"fill_to must be 0 or a multiple of four up to {MAX_FIELD}")
+        minutes = self.round_minutes
+        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
+                                    or not 1 <= minutes <= MAX_ROUND_MINUTES):
+            raise TournamentError(f"round_minutes must be a whole number of minutes from 1 to "
+                                  f"{MAX_ROUND_MINUTES}, or null for no time limit, not "
+                                  f"{minutes!r}")
         if self.starts_at is not None and _aware(self.starts_at) <= now:
             raise TournamentError("the start time must be in the future")
         changes = dict(self.rules or {})
@@ -287,7 +300,7 @@ class TournamentService:
                 starts_at=settings.starts_at or now + dt.timedelta(days=7),
                 private=settings.private, allow_bots=settings.allow_bots,
                 late_comers=settings.late_comers, entry_fee=settings.entry_fee,
-                fill_to=settings.fill_to,
+                fill_to=settings.fill_to, round_minutes=settings.round_minutes,
                 status="registering", current_round=0, field=0, created_at=now))
             if settings.entry_fee:
                 await self.pools.open(tournament_id, settings.entry_fee,
@@ -484,6 +497,22 @@ class TournamentService:
                 return []
             return await self._seat(conn, row, current)
 
+    async def time_up(self, tournament_id: str) -> list[str]:
+        """The site tables of the round being played that are not over although the
+        round's time limit has passed on the service's clock (none without a limit): each
+        is to finish the hand in play and end."""
+        async with self.engine.connect() as conn:
+            row = await self._row(conn, tournament_id)
+            ends = _round_ends(row)
+            if row["status"] != "playing" or ends is None or self.now() < ends:
+                return []
+            rows = await conn.execute(select(tournament_tables.c.table_id).where(
+                tournament_tables.c.tournament_id == tournament_id,
+                tournament_tables.c.round == int(row["current_round"]),
+                tournament_tables.c.hands.is_(None))
+                .order_by(tournament_tables.c.table_no))
+            return [str(r.table_id) for r in rows]
+
     async def round_tables(self, tournament_id: str) -> list[RoundTable]:
         """The current round's tables whose games are not over (to open again any that a
         process died before opening)."""
@@ -673,7 +702,7 @@ class TournamentService:
             tables = schedule(field, int(row["rounds"]))[current]
         moved = await conn.execute(update(tournaments).where(
             tournaments.c.id == tournament_id, tournaments.c.current_round == current)
-            .values(current_round=current + 1))
+            .values(current_round=current + 1, round_started_at=self.now()))
         if moved.rowcount != 1:
             return []  # another process seated it
         entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
@@ -792,6 +821,13 @@ def _seat_name(entry: dict[str, Any] | None, seat: int, round_no: int) -> str:
     return _name(entry)
 
 
+def _round_ends(row: Any) -> dt.datetime | None:
+    """When the round being played reaches its time limit (None: no limit, or no round)."""
+    if not row["round_minutes"] or row["round_started_at"] is None:
+        return None
+    return _aware(row["round_started_at"]) + dt.timedelta(minutes=int(row["round_minutes"]))
+
+
 def _aware(t: dt.datetime) -> dt.datetime:
     return t if t.tzinfo else t.replace(tzinfo=dt.UTC)
 
@@ -803,6 +839,7 @@ def _rules_text(row: Any) -> list[str]:
 
 
 def _summary(row: Any, people: int) -> dict[str, Any]:
+    ends = _round_ends(row) if row["status"] == "playing" else None
     return {
         "id": row["id"], "name": row["name"], "format": row["format"],
         "status": row["status"], "url": f"/tournaments/{row['id']}",
@@ -813,6 +850,8 @@ def _summary(row: Any, people: int) -> dict[str, Any]:
         "loner_bonus": bool(row["loner_bonus"]), "private": bool(row["private"]),
         "allow_bots": bool(row["allow_bots"]), "entry_fee": int(row["entry_fee"]),
         "fill_to": int(row["fill_to"]),
+        "round_minutes": row["round_minutes"],
+        "round_ends_at": ends.isoformat() if ends is not None else None,
         "rated": False, "people": people, "field": int(row["field"]),
     }
 

@@ -24,6 +24,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ...errors import DomainError
 from ...hand import SEAT_NAMES
 from ...table.actor.first_draw import choose_first_dealer
 from ...table.actor.kind import FinishedTable
@@ -31,6 +32,7 @@ from ...table.actor.seats import BOT, HUMAN, Seat, TableConfig
 from ...table.hosting.owners import TableUnavailable
 from ...table.kinds.online import ONLINE
 from ...tournaments import (
+    ROUND_TIME,
     RoundTable,
     TournamentError,
     TournamentService,
@@ -43,6 +45,7 @@ from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
 from ..core.site import Background, Site, site_of
 from ..tables.api import read_body
+from ..tables.door import Tables
 from ..wire.tournaments import (
     Registered,
     TournamentCreated,
@@ -128,9 +131,25 @@ async def move_on(site: Site, tournament_id: str) -> None:
     await open_tables(site, await service.advance(tournament_id))
 
 
+async def end_round_tables(site: Site, tournament_id: str) -> None:
+    """Once the round's time limit has passed, tell each of its tables not over to finish
+    the hand in play and end, wherever it runs (its finish hook then moves the tournament
+    on). Told again at each look until it is over: an owner that died meanwhile is no
+    matter (the close is kept with the table once told)."""
+    service = site[Tournaments].service
+    for table_id in await service.time_up(tournament_id):
+        try:
+            handle = await site[Tables].open(table_id)
+            if handle is not None:
+                await handle.close_after_hand(ROUND_TIME)
+        except DomainError as e:  # moving between processes now: the next look tells it
+            log.info("table %s: the round's time is up, not told yet: %s", table_id, e)
+
+
 async def drive(site: Site) -> None:
     """Start the tournaments whose time has come; for each one running, move on if its
-    round is over and open any table of the round not opened yet."""
+    round is over, open any table of the round not opened yet, and end the round's
+    tables once its time limit has passed."""
     service = site[Tournaments].service
     for tournament_id in await service.due():
         try:
@@ -140,6 +159,7 @@ async def drive(site: Site) -> None:
     for tournament_id in await service.running():
         await move_on(site, tournament_id)
         await open_tables(site, await service.round_tables(tournament_id))
+        await end_round_tables(site, tournament_id)
 
 
 async def _drive_forever(site: Site) -> None:
@@ -172,7 +192,7 @@ async def post_tournament(request: Request) -> Response:
         movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
         starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
         late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to,
-        prize_table=tuple(body.prize_table))
+        prize_table=tuple(body.prize_table), round_minutes=body.round_minutes)
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
     tournament_id = await service.create(session.account_id, settings)

@@ -50,6 +50,9 @@ class TournamentRequest(Request):
     fill_to: int = 0
     """The least field (a multiple of four, up to 64): computers fill up to it at the start
     (0: only to the next multiple of four)."""
+    round_minutes: int | None = None
+    """A round's time limit in minutes (1-240; null: none): when it passes, each table of
+    the round finishes the hand in play and ends."""
 
     what: ClassVar[str] = "a tournament"
     refusals: ClassVar[dict[str, Any]] = {
@@ -70,6 +73,8 @@ class TournamentRequest(Request):
         "entry_fee": "entry_fee must be a whole number of coins",
         "prize_table": "prize_table must be a list of whole percentages, first place first",
         "fill_to": "fill_to must be 0 or a multiple of four up to 64",
+        "round_minutes": "round_minutes must be a whole number of minutes from 1 to 240, or "
+                         "null for no time limit",
     }
 
 
@@ -112,6 +117,11 @@ class TournamentSummary(Struct):
     """Play coins each entrant pays into the pool (0: free)."""
     fill_to: int
     """The least field: computers fill up to it."""
+    round_minutes: int | None
+    """A round's time limit in minutes (null: none)."""
+    round_ends_at: str | None
+    """While a round with a time limit is played: when its time is up (its tables then
+    finish the hand in play and end)."""
     rated: bool
     """Always false: partners change every round."""
     people: int

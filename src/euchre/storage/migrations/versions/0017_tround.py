@@ -1,0 +1,32 @@
+"""tournaments.round_minutes and round_started_at: a round's time limit, and when the round
+being played was seated (issue 37).
+
+Revision ID: 0017_tround
+Revises: 0016_tournament_pool
+Create Date: 2026-12-06
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0017_tround"
+down_revision = "0016_tournament_pool"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Add the columns; tournaments made before them have no time limit."""
+    with op.batch_alter_table("tournaments") as batch:
+        batch.add_column(sa.Column("round_minutes", sa.Integer, nullable=True))
+        batch.add_column(sa.Column("round_started_at", sa.DateTime(timezone=True),
+                                   nullable=True))
+
+
+def downgrade() -> None:
+    """Drop them."""
+    with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("round_started_at")
+        batch.drop_column("round_minutes")
