@@ -14,6 +14,7 @@ from .service import (
     TournamentNotFound,
     TournamentService,
     TournamentSettings,
+    computer_name,
     hand_scores,
 )
 
@@ -27,5 +28,6 @@ __all__ = [
     "TournamentNotFound",
     "TournamentService",
     "TournamentSettings",
+    "computer_name",
     "hand_scores",
 ]

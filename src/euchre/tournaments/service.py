@@ -28,7 +28,6 @@ from ..coins.ledger import in_transaction
 from ..coins.pools import Pool, PoolService
 from ..errors import DomainError
 from ..game import GameState
-from ..hand import SEAT_NAMES
 from ..rules import Rules
 from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
 from ..tournament import (
@@ -207,7 +206,8 @@ class Seated:
     number: int
     """The entrant's number in the schedule."""
     name: str
-    """Their entrant name (a computer's: "Computer 3"; at the table it is named by its seat)."""
+    """Their entrant name; a computer's is its one name for the whole tournament, "Computer 3
+    (computer)", the same at its tables, on the page and in the standings."""
     kind: str
     """``person``, ``bot`` (an outside bot) or ``computer``."""
     account_id: int | None
@@ -566,6 +566,7 @@ class TournamentService:
         by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
         people = [e for e in entries if e["kind"] != "computer"]
         computers = int(row["field"]) - len(people) if row["field"] else 0
+        first = _first_computer(entries)
         rounds: list[dict[str, Any]] = []
         for t in tables:
             number = int(t["round"])
@@ -581,8 +582,8 @@ class TournamentService:
             rounds[number - 1]["tables"].append({
                 "table": int(t["table_no"]), "table_id": t["table_id"],
                 "watch": f"/watch/{t['table_id']}", "play": f"/table/{t['table_id']}",
-                "seats": [_seat_name(by_number.get(p), seat, number)
-                          for seat, p in enumerate(seats)],
+                "seats": [_seat_name(by_number.get(p), p, number, first)
+                          for p in seats],
                 "over": t["hands"] is not None, "side_points": side})
         field = int(row["field"])
         ranked = _ranked(row, by_number, tables)
@@ -608,7 +609,9 @@ class TournamentService:
                        if computers else None) if field else None,
             "tie_breaks": list(TIE_BREAKS),
             "round_tables": rounds,
-            "standings": [{"place": s.place, "name": _name(by_number.get(s.tally.person)),
+            "standings": [{"place": s.place,
+                           "name": _seat_name(by_number.get(s.tally.person), s.tally.person,
+                                              0, first),
                            "kind": (by_number[s.tally.person]["kind"]
                                     if s.tally.person in by_number else "computer"),
                            "points": s.tally.points, "rounds": s.tally.rounds,
@@ -719,10 +722,13 @@ class TournamentService:
     def _round_table(self, row: dict[str, Any], round_no: int, table_no: int, table_id: str,
                      seats: tuple[int, int, int, int], entries: dict[int, dict[str, Any]],
                      playing: int) -> RoundTable:
+        first = _first_computer(list(entries.values()))
+
         def seated(number: int) -> Seated:
             e = entries[number]
             plays = e["kind"] != "computer" and int(e["from_round"]) <= playing
-            return Seated(number, str(e["name"]), str(e["kind"]) if plays else "computer",
+            return Seated(number, str(e["name"]) if plays else computer_name(number, first),
+                          str(e["kind"]) if plays else "computer",
                           e["account_id"] if plays else None,
                           e["token_hash"] if plays else None)
 
@@ -813,11 +819,25 @@ def _name(entry: dict[str, Any] | None) -> str:
     return str(entry["name"])
 
 
-def _seat_name(entry: dict[str, Any] | None, seat: int, round_no: int) -> str:
-    """Who plays ``seat`` of a round's table, named as that table names them: a computer
-    (or a late comer's number before their first round) by its real seat, "North (computer)"."""
-    if entry is None or entry["kind"] == "computer" or int(entry["from_round"]) > round_no:
-        return f"{SEAT_NAMES[seat]} (computer)"
+def computer_name(number: int, first: int) -> str:
+    """The one name of the computer given ``number`` at the start (``first``: the first
+    computer's number), at its tables, on the page and in the standings for the whole
+    tournament: "Computer 2 (computer)". (No account can be named so: names have no spaces.)"""
+    return f"Computer {number - first + 1} (computer)"
+
+
+def _first_computer(entries: Sequence[dict[str, Any]]) -> int:
+    """The first computer's number: everyone registered before the start came first (a late
+    comer, from a later round, took a computer's number)."""
+    return sum(e["kind"] != "computer" and int(e["from_round"]) == 1 for e in entries)
+
+
+def _seat_name(entry: dict[str, Any] | None, number: int, round_no: int, first: int) -> str:
+    """Who plays ``number`` in round ``round_no`` (0: the standings, by the entrant now): a
+    computer (or a late comer's number before their first round) by its one name."""
+    if entry is None or entry["kind"] == "computer" \
+            or (round_no and int(entry["from_round"]) > round_no):
+        return computer_name(number, first)
     return _name(entry)
 
 

@@ -25,7 +25,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import DomainError
-from ...hand import SEAT_NAMES
 from ...table.actor.first_draw import choose_first_dealer
 from ...table.actor.kind import FinishedTable
 from ...table.actor.seats import BOT, HUMAN, Seat, TableConfig
@@ -92,10 +91,8 @@ def table_config(table: RoundTable) -> TableConfig:
     def seat(i: int) -> Seat:
         s = table.seats[i]
         if s.kind == "computer":
-            # Named by its real seat, as every table names a computer (and as the
-            # tournament's page names it at this table), not by its entrant name.
-            return Seat(BOT, f"{SEAT_NAMES[i]} ({table.level})", table.level,
-                        secrets.randbits(62))
+            # Its one name for the whole tournament, as the page and the standings say.
+            return Seat(BOT, s.name, table.level, secrets.randbits(62))
         name = f"{s.name} (bot)" if s.kind == "bot" else s.name
         return Seat(HUMAN, name, None, None, s.token_hash, account=s.name,
                     account_id=s.account_id)
