@@ -92,6 +92,9 @@ tournament_entries = Table(
     # SHA-256 of the seat token given at registration (an outside bot joins its tables with it).
     Column("token_hash", String(64), nullable=True),
     Column("registered_at", DateTime(timezone=True), nullable=False),
+    # The bot token an outside bot registered with: its seats play only while it is live
+    # (migration 0017_tround).
+    Column("bot_token_id", Integer, nullable=True),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entries_account"),
     Index("ix_tournament_entries_account", "account_id"),
 )

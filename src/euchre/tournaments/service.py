@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..coins.pools import Pool, PoolService
 from ..errors import DomainError
 from ..game import GameState
 from ..rules import Rules
+from ..storage.bot_models import bot_tokens
 from ..storage.tournament_models import tournament_entries, tournament_tables, tournaments
 from ..tournament import (
     DEFAULT_PRIZE_TABLE,
@@ -214,6 +215,9 @@ class Seated:
     """The account of a person or a bot."""
     token_hash: str | None
     """Their seat token's hash (a person or a bot)."""
+    bot_token: int | None = None
+    """An outside bot's bot token: its table seat plays only while the token is live (the
+    socket's bot gate closes it at once when it is revoked)."""
 
 
 @dataclass(frozen=True)
@@ -328,8 +332,11 @@ class TournamentService:
     # -- entrants ------------------------------------------------------------------------------
 
     async def register(self, tournament_id: str, account_id: int, name: str, *,
-                       bot_owner: int | None = None, request_id: str | None = None) -> str:
-        """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner``); returns
+                       bot_owner: int | None = None, request_id: str | None = None,
+                       bot_token: int | None = None) -> str:
+        """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner`` that
+        registered with its bot token ``bot_token``: its seats play only while that token is
+        live); returns
         their seat token (its hash is kept). Before the start; after it, a late comer takes a
         computer's number from the next round where the creator allowed it. With an entry
         fee, the fee is charged in the same transaction (once: a repeat is "already
@@ -364,6 +371,7 @@ class TournamentService:
                                            request_id or f"register:{account_id}", conn=conn)
                 await conn.execute(tournament_entries.insert().values(
                     tournament_id=tournament_id, account_id=account_id, owner_id=bot_owner,
+                    bot_token_id=bot_token,
                     name=name, kind=kind, number=None, from_round=1,
                     token_hash=token_hash(token), registered_at=self.now()))
                 return token
@@ -384,6 +392,7 @@ class TournamentService:
             await conn.execute(update(tournament_entries)
                                .where(tournament_entries.c.id == spot["id"])
                                .values(account_id=account_id, owner_id=bot_owner, name=name,
+                                       bot_token_id=bot_token,
                                        kind=kind, from_round=int(row["current_round"]) + 1,
                                        token_hash=token_hash(token),
                                        registered_at=self.now()))
@@ -524,8 +533,9 @@ class TournamentService:
                 tournament_tables.c.round == current, tournament_tables.c.hands.is_(None))
                 .order_by(tournament_tables.c.table_no))).mappings().all()
             entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+            revoked = await _revoked_tokens(conn, entries.values())
             return [self._round_table(row, current, int(t["table_no"]), str(t["table_id"]),
-                                      _seats_of(t), entries, current) for t in rows]
+                                      _seats_of(t), entries, current, revoked) for t in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -646,6 +656,30 @@ class TournamentService:
                         "field": state["field"], "rounds": state["rounds"]})
         return out
 
+    async def seats_of_token(self, token_id: int) -> list[tuple[str, int]]:
+        """``(site table, seat)`` of each table not over, in the round being played of a
+        running tournament, where an outside bot that registered with bot token
+        ``token_id`` sits (its token was revoked: a computer is to play those seats)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(
+                select(tournament_entries.c.tournament_id, tournament_entries.c.number,
+                       tournaments.c.current_round)
+                .join(tournaments, tournaments.c.id == tournament_entries.c.tournament_id)
+                .where(tournament_entries.c.bot_token_id == token_id,
+                       tournament_entries.c.kind == "bot",
+                       tournament_entries.c.from_round <= tournaments.c.current_round,
+                       tournaments.c.status == "playing"))).all()
+            out = []
+            for tournament_id, number, current in found:
+                rows = await conn.execute(select(tournament_tables).where(
+                    tournament_tables.c.tournament_id == tournament_id,
+                    tournament_tables.c.round == current, tournament_tables.c.hands.is_(None)))
+                for t in rows.mappings():
+                    seats = _seats_of(t)
+                    if number in seats:
+                        out.append((str(t["table_id"]), seats.index(number)))
+            return out
+
     async def seat_token_owner(self, tournament_id: str, account_id: int) -> bool:
         """Whether ``account_id`` is registered (for the person's own requests)."""
         async with self.engine.connect() as conn:
@@ -709,6 +743,7 @@ class TournamentService:
         if moved.rowcount != 1:
             return []  # another process seated it
         entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+        revoked = await _revoked_tokens(conn, entries.values())
         out = []
         for number, ((a, c), (b, d)) in enumerate(tables, start=1):
             table_id = secrets.token_urlsafe(9)
@@ -716,21 +751,25 @@ class TournamentService:
                 tournament_id=tournament_id, round=current + 1, table_no=number,
                 table_id=table_id, seat0=a, seat1=b, seat2=c, seat3=d))
             out.append(self._round_table(row, current + 1, number, table_id, (a, b, c, d),
-                                         entries, current + 1))
+                                         entries, current + 1, revoked))
         return out
 
     def _round_table(self, row: dict[str, Any], round_no: int, table_no: int, table_id: str,
                      seats: tuple[int, int, int, int], entries: dict[int, dict[str, Any]],
-                     playing: int) -> RoundTable:
+                     playing: int, revoked: set[int]) -> RoundTable:
         first = _first_computer(list(entries.values()))
 
         def seated(number: int) -> Seated:
             e = entries[number]
             plays = e["kind"] != "computer" and int(e["from_round"]) <= playing
+            if plays and e["bot_token_id"] is not None and e["bot_token_id"] in revoked:
+                # A bot whose token was revoked: a computer plays its seat, under its name.
+                return Seated(number, _name(e), "computer", None, None)
             return Seated(number, str(e["name"]) if plays else computer_name(number, first),
                           str(e["kind"]) if plays else "computer",
                           e["account_id"] if plays else None,
-                          e["token_hash"] if plays else None)
+                          e["token_hash"] if plays else None,
+                          e["bot_token_id"] if plays else None)
 
         rules = Rules.preset(str(row["preset"]), **dict(row["rules"] or {}),
                              hands_limit=int(row["hands"]))
@@ -754,6 +793,17 @@ class TournamentService:
             tables.append(_table(seats))
             winners.append(table_winner_or_last(_table(seats), scores) if scores else 0)
         return kings_table(tables, winners)
+
+
+async def _revoked_tokens(conn: AsyncConnection, entries: Iterable[dict[str, Any]]
+                          ) -> set[int]:
+    """The revoked ones among the bot tokens the entrants registered with."""
+    ids = {int(e["bot_token_id"]) for e in entries if e.get("bot_token_id") is not None}
+    if not ids:
+        return set()
+    rows = await conn.execute(select(bot_tokens.c.id).where(
+        bot_tokens.c.id.in_(ids), bot_tokens.c.revoked_at.is_not(None)))
+    return {int(r.id) for r in rows}
 
 
 def _ranked(row: Any, by_number: dict[int, dict[str, Any]], tables: Sequence[Any]

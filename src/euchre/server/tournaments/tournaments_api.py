@@ -27,6 +27,7 @@ from starlette.responses import Response
 from ...errors import DomainError
 from ...table.actor.first_draw import choose_first_dealer
 from ...table.actor.kind import FinishedTable
+from ...table.actor.presence import LEFT
 from ...table.actor.seats import BOT, HUMAN, Seat, TableConfig
 from ...table.hosting.owners import TableUnavailable
 from ...table.kinds.online import ONLINE
@@ -44,6 +45,7 @@ from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
 from ..core.site import Background, Site, site_of
 from ..tables.api import read_body
+from ..tables.bot_gate import BotGate
 from ..tables.door import Tables
 from ..wire.tournaments import (
     Registered,
@@ -94,8 +96,10 @@ def table_config(table: RoundTable) -> TableConfig:
             # Its one name for the whole tournament, as the page and the standings say.
             return Seat(BOT, s.name, table.level, secrets.randbits(62))
         name = f"{s.name} (bot)" if s.kind == "bot" else s.name
+        # An outside bot's seat carries its bot token: the socket's bot gate lets it play
+        # only while the token is live, and closes its sockets at once on a revocation.
         return Seat(HUMAN, name, None, None, s.token_hash, account=s.name,
-                    account_id=s.account_id)
+                    account_id=s.account_id, bot_token=s.bot_token if s.kind == "bot" else None)
 
     dealer, draw = choose_first_dealer(None)
     return TableConfig(
@@ -219,11 +223,12 @@ async def post_register(request: Request) -> Response:
     if person is None:
         raise TournamentError("sign in to register")
     owner = person.bot.owner_id if person.bot is not None else None
+    bot_token = person.bot.token_id if person.bot is not None else None
     key = request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= 80:
         raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
     token = await service.register(_id(request), person.account_id, person.username,
-                                   bot_owner=owner, request_id=key)
+                                   bot_owner=owner, request_id=key, bot_token=bot_token)
     return json_answer(Registered(id=_id(request), token=token,
                                   url=f"/tournaments/{_id(request)}"), 201)
 
@@ -282,10 +287,20 @@ async def startup(site: Site) -> None:
         if tournament_id is not None:
             await move_on(site, tournament_id)
 
+    async def bot_revoked(token_id: int) -> None:
+        # As for a person who leaves: a computer plays the bot's seats for the round.
+        for table_id, seat in await state.service.seats_of_token(token_id):
+            handle = await site[Tables].open(table_id)
+            if handle is not None:
+                await handle.replace(seat, LEFT)
+
     online = site.manager.kinds.get(ONLINE)
     if online is not None:
         site.manager.register(dataclasses.replace(online, finish=(*online.finish,
                                                                   round_table_over)))
+    gate = site.get(BotGate)
+    if gate is not None:
+        gate.on_revoke.append(bot_revoked)
     site[Background].start(_drive_forever(site))
 
 

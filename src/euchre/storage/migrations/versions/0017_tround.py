@@ -1,5 +1,6 @@
 """tournaments.round_minutes and round_started_at: a round's time limit, and when the round
-being played was seated (issue 37).
+being played was seated; tournament_entries.bot_token_id: the bot token an outside bot
+registered with (its tables' seats are gated by it) (issue 37).
 
 Revision ID: 0017_tround
 Revises: 0016_tournament_pool
@@ -23,10 +24,14 @@ def upgrade() -> None:
         batch.add_column(sa.Column("round_minutes", sa.Integer, nullable=True))
         batch.add_column(sa.Column("round_started_at", sa.DateTime(timezone=True),
                                    nullable=True))
+    with op.batch_alter_table("tournament_entries") as batch:
+        batch.add_column(sa.Column("bot_token_id", sa.Integer, nullable=True))
 
 
 def downgrade() -> None:
     """Drop them."""
+    with op.batch_alter_table("tournament_entries") as batch:
+        batch.drop_column("bot_token_id")
     with op.batch_alter_table("tournaments") as batch:
         batch.drop_column("round_started_at")
         batch.drop_column("round_minutes")
