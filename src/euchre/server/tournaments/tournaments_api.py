@@ -25,6 +25,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ...errors import DomainError
+from ...game import GameState
+from ...record import GameRecord
+from ...storage import FINISHED
 from ...table.actor.first_draw import choose_first_dealer
 from ...table.actor.kind import FinishedTable
 from ...table.actor.presence import LEFT
@@ -132,6 +135,26 @@ async def move_on(site: Site, tournament_id: str) -> None:
     await open_tables(site, await service.advance(tournament_id))
 
 
+async def keep_unkept_ends(site: Site, tournament_id: str) -> None:
+    """Keep the hands of any table of the round whose game is stored as over but whose
+    end was not kept (its finish hook failed, or its process died between the save and the
+    hook), then move on: else the round would wait for ever."""
+    service = site[Tournaments].service
+    kept = False
+    for table in await service.round_tables(tournament_id):
+        stored = await site.store.get(table.table_id)
+        if stored is None or stored.status != FINISHED:
+            continue
+        config = TableConfig.from_json(stored.meta["config"])
+        record = GameRecord.from_json(stored.record)
+        game = record.replay() if record.hands else GameState(config.rules,
+                                                               config.first_dealer)
+        await service.table_over(table.table_id, game)
+        kept = True
+    if kept:
+        await move_on(site, tournament_id)
+
+
 async def end_round_tables(site: Site, tournament_id: str) -> None:
     """Once the round's time limit has passed, tell each of its tables not over to finish
     the hand in play and end, wherever it runs (its finish hook then moves the tournament
@@ -149,8 +172,8 @@ async def end_round_tables(site: Site, tournament_id: str) -> None:
 
 async def drive(site: Site) -> None:
     """Start the tournaments whose time has come; for each one running, move on if its
-    round is over, open any table of the round not opened yet, and end the round's
-    tables once its time limit has passed."""
+    round is over, open any table of the round not opened yet, keep the ends a finish hook
+    missed, and end the round's tables once its time limit has passed."""
     service = site[Tournaments].service
     for tournament_id in await service.due():
         try:
@@ -160,6 +183,7 @@ async def drive(site: Site) -> None:
     for tournament_id in await service.running():
         await move_on(site, tournament_id)
         await open_tables(site, await service.round_tables(tournament_id))
+        await keep_unkept_ends(site, tournament_id)
         await end_round_tables(site, tournament_id)
 
 
