@@ -286,3 +286,23 @@ async def test_a_local_table_closed_elsewhere_meanwhile_is_answered_from_storage
     assert "t1" not in a.owners.held and "t1" not in b.owners.held
     stored = await store.get("t1")
     assert stored is not None and (stored.status, stored.meta["closed"]) == (FINISHED, "left")
+
+
+async def test_a_table_elsewhere_is_told_to_end_after_the_hand_in_play(site) -> None:
+    # A tournament round's time ran out at b; a runs the table: it plays the hand out there.
+    a, b, store = site
+    config, _ = practice_table(PracticeOptions(), table_id="t1")
+    actor = await a.manager.open(config)
+    await actor.join(_Listener(0))  # somebody is connected there: it stays
+    await actor.settle()
+    assert actor.game.current is not None and not actor.game.current.is_over
+    handle = await b.door.open("t1", move_here=True)
+    assert isinstance(handle, RemoteTable)
+    assert await handle.close_after_hand("round_time") is True
+    assert actor.last_hand == "round_time" and actor.closed is None  # the hand goes on at a
+    assert a.manager.peek("t1") is actor and "t1" not in b.owners.held
+    stored = await store.get("t1")
+    assert stored is not None and stored.meta["last_hand"] == "round_time"
+    local = await a.door.open("t1")
+    assert isinstance(local, LocalTable)
+    assert await local.close_after_hand("round_time") is True  # asked again: the same

@@ -13,7 +13,10 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from site_helpers import STARTED, serving, site_urls, wait_until
+
+pytestmark = pytest.mark.xdist_group("live_tournaments")  # one live tournament at a time
 
 WAIT = 180.0
 """Longest wait for the surviving process (a failure, never a pace)."""

@@ -21,12 +21,12 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from euchre.hand import SEAT_NAMES
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.site import Site
 from euchre.server.tournaments.tournaments_api import Tournaments, drive
+from euchre.table.actor.seats import TableConfig
 from euchre.tournament import schedule
 
 NAMES = ["ann", "bob", "cyd", "dee", "eve", "flo", "gus", "hal"]
@@ -215,14 +215,16 @@ def test_a_tournament_of_twelve_over_sockets_on_the_fake_clock(tmp_path: Any) ->
         state = client.get(f"/api/tournaments/{tid}").json()
         assert state["status"] == "finished"
         plan = schedule(12, 3)
+        # One name per computer for the whole tournament: its tables, the page, the standings.
         names = [*NAMES, *(f"Computer {i} (computer)" for i in range(1, 5))]
-        def at(seat: int, number: int) -> str:  # a computer by its seat, as the table says
-            return names[number] if number < len(NAMES) else f"{SEAT_NAMES[seat]} (computer)"
-
         for rnd, tables in zip(state["round_tables"], plan, strict=True):
             assert [t["seats"] for t in rnd["tables"]] == [
-                [at(0, a), at(1, b), at(2, c), at(3, d)] for (a, c), (b, d) in tables]
+                [names[a], names[b], names[c], names[d]] for (a, c), (b, d) in tables]
             assert all(t["over"] for t in rnd["tables"])
+            for t in rnd["tables"]:  # the table itself names its seats so too
+                stored = client.portal.call(the_site.store.get, t["table_id"])  # type: ignore[union-attr]
+                config = TableConfig.from_json(stored.meta["config"])
+                assert [seat.name for seat in config.seats] == t["seats"]
         for p in people:
             assert [r for r, _, _ in p.rounds] == [1, 2, 3]
         # Cy left round 2's table: a computer played it, and Cy was back for round 3.

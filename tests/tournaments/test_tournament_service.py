@@ -18,7 +18,6 @@ from alembic.migration import MigrationContext
 from sqlalchemy import text
 
 from euchre.game import GameState
-from euchre.hand import SEAT_NAMES
 from euchre.rules import Rules
 from euchre.server.tournaments.tournaments_api import table_config
 from euchre.storage.accounts_models import metadata
@@ -31,6 +30,7 @@ from euchre.tournaments import (
     TournamentNotFound,
     TournamentService,
     TournamentSettings,
+    computer_name,
     hand_scores,
 )
 
@@ -127,18 +127,15 @@ def test_registration_start_rounds_and_standings(db_url: str) -> None:
             assert t.rules.hands_limit == 2
         kinds = {s.number: s.kind for t in tables for s in t.seats}
         assert kinds[9] == "bot" and kinds[10] == kinds[11] == "computer" and kinds[0] == "person"
-        # One name per seat: the page names a computer by its real seat at that table, as the
-        # table itself does ("North (computer)"), never by its entrant name ("Computer 1").
-        entrants = [f"p{i}" for i in range(1, 10)] + ["botty (bot)"]
+        # One name per computer for the whole tournament: the same at its table, on the page
+        # and in the standings ("Computer 1 (computer)"), whichever seat it takes.
+        entrants = [f"p{i}" for i in range(1, 10)] + ["botty (bot)",
+                                                       "Computer 1 (computer)",
+                                                       "Computer 2 (computer)"]
         cards = state["round_tables"][0]["tables"]
         for t, card in zip(tables, cards, strict=True):
-            assert card["seats"] == [
-                entrants[s.number] if s.number < 10 else f"{SEAT_NAMES[seat]} (computer)"
-                for seat, s in enumerate(t.seats)]
-            at_table = [seat.name for seat in table_config(t).seats]
-            assert at_table == [
-                name.removesuffix(" (computer)") + f" ({t.level})" if s.number >= 10 else
-                name for name, s in zip(card["seats"], t.seats, strict=True)]
+            assert card["seats"] == [entrants[s.number] for s in t.seats]
+            assert [seat.name for seat in table_config(t).seats] == card["seats"]
         assert sum(name.endswith("(computer)") for c in cards for name in c["seats"]) == 2
 
         with pytest.raises(TournamentConflict, match="started"):
@@ -194,7 +191,9 @@ def test_refusals_change_nothing(db_url: str) -> None:
                     S(name="x", rules={"hands_limit": 3}),
                     S(name="x", rules={"no_such_rule": True}),
                     S(name="x", entry_fee=-1), S(name="x", format="teams"),
-                    S(name="x", fill_to=6), S(name="x", fill_to=68)):
+                    S(name="x", fill_to=6), S(name="x", fill_to=68),
+                    S(name="x", round_minutes=0), S(name="x", round_minutes=241),
+                    S(name="x", round_minutes=True)):
             with pytest.raises(TournamentError):
                 await service.create(1, bad)
         assert await service.listing() == {"open": [], "running": []}
@@ -242,14 +241,14 @@ def test_kings_table_late_comers_and_a_racing_start(db_url: str) -> None:
         state = await service.state(tid, None)
         late = next(p for p in state["people_in"] if p["name"] == "p7")
         assert late["from_round"] == 2
-        # Round 1's table named the late comer's seat by the computer that played it.
+        # Round 1's table named the late comer's number by the computer that played it.
         number = next(p["number"] for p in state["people_in"] if p["name"] == "p7")
         card, seat = next((c, c_seats.index(number))
                           for c, c_seats in zip(state["round_tables"][0]["tables"],
                                                 [[s.number for s in t.seats] for t in tables],
                                                 strict=True)
                           if number in c_seats)
-        assert card["seats"][seat] == f"{SEAT_NAMES[seat]} (computer)"
+        assert card["seats"][seat] == "Computer 1 (computer)" == computer_name(number, 6)
         assert "p7" in [n for c in state["round_tables"][1]["tables"] for n in c["seats"]]
         line = next(s for s in state["standings"] if s["name"] == "p7")
         assert line["rounds"] == [0, 0]  # the computer's round 1 is not theirs; 2 is on

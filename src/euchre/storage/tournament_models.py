@@ -64,6 +64,10 @@ tournaments = Table(
     Column("current_round", Integer, nullable=False),
     # Everyone in the schedule, computers included (0 until the start).
     Column("field", Integer, nullable=False),
+    # A round's time limit in minutes (null: none), and when the round being played was
+    # seated (migration 0018_tround).
+    Column("round_minutes", Integer, nullable=True),
+    Column("round_started_at", DateTime(timezone=True), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     # Team events: a game to this many points (0: a round of ``hands`` hands instead).
     Column("game_to", Integer, nullable=False, server_default="0"),
@@ -97,6 +101,9 @@ tournament_entries = Table(
     Column("registered_at", DateTime(timezone=True), nullable=False),
     # Team events: the partner's account (null: progressive, or a computer pair).
     Column("partner_id", Integer, nullable=True),
+    # The bot token an outside bot registered with: its seats play only while it is live
+    # (migration 0018_tround).
+    Column("bot_token_id", Integer, nullable=True),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_entries_account"),
     Index("ix_tournament_entries_account", "account_id"),
 )

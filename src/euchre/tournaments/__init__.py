@@ -12,14 +12,17 @@ from .errors import (
     TournamentNotFound,
 )
 from .service import (
+    ROUND_TIME,
     RoundTable,
     Seated,
     TournamentService,
     TournamentSettings,
+    computer_name,
     hand_scores,
 )
 
 __all__ = [
+    "ROUND_TIME",
     "RoundTable",
     "Seated",
     "TournamentConflict",
@@ -28,5 +31,6 @@ __all__ = [
     "TournamentNotFound",
     "TournamentService",
     "TournamentSettings",
+    "computer_name",
     "hand_scores",
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from ..game import GameState
 from ..hand import SEAT_NAMES
 from ..rules import GAME_LENGTHS, Rules
 from ..storage.accounts_models import accounts
+from ..storage.bot_models import bot_tokens
 from ..storage.tournament_models import (
     tournament_entries,
     tournament_invites,
@@ -77,6 +78,10 @@ MIN_SECONDS, MAX_SECONDS = 5.0, 600.0
 """The move clock's range, as at online tables."""
 MAX_ENTRY_FEE = 10_000
 """The largest entry fee in play coins."""
+MAX_ROUND_MINUTES = 240
+"""The longest round time limit, in minutes."""
+ROUND_TIME = "round_time"
+"""Why a round's table closed after the hand in play: the round's time limit passed."""
 STATUSES = ("registering", "playing", "finished", "cancelled")
 """A tournament's stages."""
 
@@ -129,6 +134,9 @@ class TournamentSettings:
     """Team events: each match a game to this many points (0: a round of ``hands`` hands)."""
     rated: bool = False
     """Team events: whether the games of four people are rated (progressive: never)."""
+    round_minutes: int | None = None
+    """A round's time limit in minutes from its seating (None: none): when it passes, each
+    of the round's tables finishes the hand in play and ends."""
 
     def check(self, now: dt.datetime) -> Rules:
         """Refuse bad settings in words; the rules in force (with ``hands_limit``)."""
@@ -161,6 +169,12 @@ class TournamentSettings:
         if isinstance(self.fill_to, bool) or not isinstance(self.fill_to, int) \
                 or self.fill_to % 4 or not 0 <= self.fill_to <= MAX_FIELD:
             raise TournamentError(f"fill_to must be 0 or a multiple of four up to {MAX_FIELD}")
+        minutes = self.round_minutes
+        if minutes is not None and (isinstance(minutes, bool) or not isinstance(minutes, int)
+                                    or not 1 <= minutes <= MAX_ROUND_MINUTES):
+            raise TournamentError(f"round_minutes must be a whole number of minutes from 1 to "
+                                  f"{MAX_ROUND_MINUTES}, or null for no time limit, not "
+                                  f"{minutes!r}")
         if self.starts_at is not None and _aware(self.starts_at) <= now:
             raise TournamentError("the start time must be in the future")
         changes = dict(self.rules or {})
@@ -210,13 +224,17 @@ class Seated:
     number: int
     """The entrant's number in the schedule."""
     name: str
-    """Their entrant name (a computer's: "Computer 3"; at the table it is named by its seat)."""
+    """Their entrant name; a computer's is its one name for the whole tournament, "Computer 3
+    (computer)", the same at its tables, on the page and in the standings."""
     kind: str
     """``person``, ``bot`` (an outside bot) or ``computer``."""
     account_id: int | None
     """The account of a person or a bot."""
     token_hash: str | None
     """Their seat token's hash (a person or a bot)."""
+    bot_token: int | None = None
+    """An outside bot's bot token: its table seat plays only while the token is live (the
+    socket's bot gate closes it at once when it is revoked)."""
 
 
 @dataclass(frozen=True)
@@ -306,6 +324,7 @@ class TournamentService(PairRegistration):
                 private=settings.private, allow_bots=settings.allow_bots,
                 late_comers=settings.late_comers, entry_fee=settings.entry_fee,
                 fill_to=settings.fill_to, game_to=settings.game_to, rated=settings.rated,
+                round_minutes=settings.round_minutes,
                 status="registering", current_round=0, field=0, created_at=now))
             if settings.entry_fee:
                 await self.pools.open(tournament_id, settings.entry_fee,
@@ -333,8 +352,11 @@ class TournamentService(PairRegistration):
     # -- entrants ------------------------------------------------------------------------------
 
     async def register(self, tournament_id: str, account_id: int, name: str, *,
-                       bot_owner: int | None = None, request_id: str | None = None) -> str:
-        """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner``); returns
+                       bot_owner: int | None = None, request_id: str | None = None,
+                       bot_token: int | None = None) -> str:
+        """Enter ``account_id`` (a person, or an outside bot owned by ``bot_owner`` that
+        registered with its bot token ``bot_token``: its seats play only while that token is
+        live); returns
         their seat token (its hash is kept). Before the start; after it, a late comer takes a
         computer's number from the next round where the creator allowed it. With an entry
         fee, the fee is charged in the same transaction (once: a repeat is "already
@@ -372,6 +394,7 @@ class TournamentService(PairRegistration):
                                            request_id or f"register:{account_id}", conn=conn)
                 await conn.execute(tournament_entries.insert().values(
                     tournament_id=tournament_id, account_id=account_id, owner_id=bot_owner,
+                    bot_token_id=bot_token,
                     name=name, kind=kind, number=None, from_round=1,
                     token_hash=token_hash(token), registered_at=self.now()))
                 return token
@@ -392,6 +415,7 @@ class TournamentService(PairRegistration):
             await conn.execute(update(tournament_entries)
                                .where(tournament_entries.c.id == spot["id"])
                                .values(account_id=account_id, owner_id=bot_owner, name=name,
+                                       bot_token_id=bot_token,
                                        kind=kind, from_round=int(row["current_round"]) + 1,
                                        token_hash=token_hash(token),
                                        registered_at=self.now()))
@@ -535,6 +559,22 @@ class TournamentService(PairRegistration):
                 return []
             return await self._seat(conn, row, current)
 
+    async def time_up(self, tournament_id: str) -> list[str]:
+        """The site tables of the round being played that are not over although the
+        round's time limit has passed on the service's clock (none without a limit): each
+        is to finish the hand in play and end."""
+        async with self.engine.connect() as conn:
+            row = await self._row(conn, tournament_id)
+            ends = _round_ends(row)
+            if row["status"] != "playing" or ends is None or self.now() < ends:
+                return []
+            rows = await conn.execute(select(tournament_tables.c.table_id).where(
+                tournament_tables.c.tournament_id == tournament_id,
+                tournament_tables.c.round == int(row["current_round"]),
+                tournament_tables.c.hands.is_(None))
+                .order_by(tournament_tables.c.table_no))
+            return [str(r.table_id) for r in rows]
+
     async def round_tables(self, tournament_id: str) -> list[RoundTable]:
         """The current round's tables whose games are not over (to open again any that a
         process died before opening)."""
@@ -546,8 +586,9 @@ class TournamentService(PairRegistration):
                 tournament_tables.c.round == current, tournament_tables.c.hands.is_(None))
                 .order_by(tournament_tables.c.table_no))).mappings().all()
             entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+            revoked = await _revoked_tokens(conn, entries.values())
             return [self._round_table(row, current, int(t["table_no"]), str(t["table_id"]),
-                                      _seats_of(t), entries, current) for t in rows]
+                                      _seats_of(t), entries, current, revoked) for t in rows]
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -588,6 +629,7 @@ class TournamentService(PairRegistration):
         by_number = {int(e["number"]): e for e in entries if e["number"] is not None}
         people = [e for e in entries if e["kind"] != "computer"]
         computers = int(row["field"]) - len(people) if row["field"] else 0
+        first = _first_computer(entries)
         rounds: list[dict[str, Any]] = []
         for t in tables:
             number = int(t["round"])
@@ -603,8 +645,8 @@ class TournamentService(PairRegistration):
             rounds[number - 1]["tables"].append({
                 "table": int(t["table_no"]), "table_id": t["table_id"],
                 "watch": f"/watch/{t['table_id']}", "play": f"/table/{t['table_id']}",
-                "seats": [_seat_name(by_number.get(p), seat, number)
-                          for seat, p in enumerate(seats)],
+                "seats": [_seat_name(by_number.get(p), p, number, first)
+                          for p in seats],
                 "over": t["hands"] is not None,
                 "side_points": list(t["points"]) if t.get("points") is not None else side,
                 "match": t.get("match"), "winner": t.get("winner")})
@@ -635,7 +677,9 @@ class TournamentService(PairRegistration):
                        if computers else None) if field else None,
             "tie_breaks": list(TIE_BREAKS),
             "round_tables": rounds,
-            "standings": [{"place": s.place, "name": _name(by_number.get(s.tally.person)),
+            "standings": [{"place": s.place,
+                           "name": _seat_name(by_number.get(s.tally.person), s.tally.person,
+                                              0, first),
                            "kind": (by_number[s.tally.person]["kind"]
                                     if s.tally.person in by_number else "computer"),
                            "points": s.tally.points, "rounds": s.tally.rounds,
@@ -745,6 +789,30 @@ class TournamentService(PairRegistration):
                         "field": state["field"], "rounds": state["rounds"]})
         return out
 
+    async def seats_of_token(self, token_id: int) -> list[tuple[str, int]]:
+        """``(site table, seat)`` of each table not over, in the round being played of a
+        running tournament, where an outside bot that registered with bot token
+        ``token_id`` sits (its token was revoked: a computer is to play those seats)."""
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(
+                select(tournament_entries.c.tournament_id, tournament_entries.c.number,
+                       tournaments.c.current_round)
+                .join(tournaments, tournaments.c.id == tournament_entries.c.tournament_id)
+                .where(tournament_entries.c.bot_token_id == token_id,
+                       tournament_entries.c.kind == "bot",
+                       tournament_entries.c.from_round <= tournaments.c.current_round,
+                       tournaments.c.status == "playing"))).all()
+            out = []
+            for tournament_id, number, current in found:
+                rows = await conn.execute(select(tournament_tables).where(
+                    tournament_tables.c.tournament_id == tournament_id,
+                    tournament_tables.c.round == current, tournament_tables.c.hands.is_(None)))
+                for t in rows.mappings():
+                    seats = _seats_of(t)
+                    if number in seats:
+                        out.append((str(t["table_id"]), seats.index(number)))
+            return out
+
     async def seat_token_owner(self, tournament_id: str, account_id: int) -> bool:
         """Whether ``account_id`` is registered (for the person's own requests)."""
         async with self.engine.connect() as conn:
@@ -823,10 +891,11 @@ class TournamentService(PairRegistration):
             tables = schedule(field, int(row["rounds"]))[current]
         moved = await conn.execute(update(tournaments).where(
             tournaments.c.id == tournament_id, tournaments.c.current_round == current)
-            .values(current_round=current + 1))
+            .values(current_round=current + 1, round_started_at=self.now()))
         if moved.rowcount != 1:
             return []  # another process seated it
         entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+        revoked = await _revoked_tokens(conn, entries.values())
         out = []
         for number, ((a, c), (b, d)) in enumerate(tables, start=1):
             table_id = secrets.token_urlsafe(9)
@@ -834,18 +903,25 @@ class TournamentService(PairRegistration):
                 tournament_id=tournament_id, round=current + 1, table_no=number,
                 table_id=table_id, seat0=a, seat1=b, seat2=c, seat3=d))
             out.append(self._round_table(row, current + 1, number, table_id, (a, b, c, d),
-                                         entries, current + 1))
+                                         entries, current + 1, revoked))
         return out
 
     def _round_table(self, row: dict[str, Any], round_no: int, table_no: int, table_id: str,
                      seats: tuple[int, int, int, int], entries: dict[int, dict[str, Any]],
-                     playing: int) -> RoundTable:
+                     playing: int, revoked: set[int]) -> RoundTable:
+        first = _first_computer(list(entries.values()))
+
         def seated(number: int) -> Seated:
             e = entries[number]
             plays = e["kind"] != "computer" and int(e["from_round"]) <= playing
-            return Seated(number, str(e["name"]), str(e["kind"]) if plays else "computer",
+            if plays and e["bot_token_id"] is not None and e["bot_token_id"] in revoked:
+                # A bot whose token was revoked: a computer plays its seat, under its name.
+                return Seated(number, _name(e), "computer", None, None)
+            return Seated(number, str(e["name"]) if plays else computer_name(number, first),
+                          str(e["kind"]) if plays else "computer",
                           e["account_id"] if plays else None,
-                          e["token_hash"] if plays else None)
+                          e["token_hash"] if plays else None,
+                          e["bot_token_id"] if plays else None)
 
         four = (seated(seats[0]), seated(seats[1]), seated(seats[2]), seated(seats[3]))
         # Rated only with four people: a computer or an outside bot at the table leaves
@@ -942,6 +1018,17 @@ class TournamentService(PairRegistration):
         return kings_table(tables, winners)
 
 
+async def _revoked_tokens(conn: AsyncConnection, entries: Iterable[dict[str, Any]]
+                          ) -> set[int]:
+    """The revoked ones among the bot tokens the entrants registered with."""
+    ids = {int(e["bot_token_id"]) for e in entries if e.get("bot_token_id") is not None}
+    if not ids:
+        return set()
+    rows = await conn.execute(select(bot_tokens.c.id).where(
+        bot_tokens.c.id.in_(ids), bot_tokens.c.revoked_at.is_not(None)))
+    return {int(r.id) for r in rows}
+
+
 def _ranked(row: Any, by_number: dict[int, dict[str, Any]], tables: Sequence[Any]
             ) -> list[StandingsLine]:
     """The standings from the tables' kept hands (empty before any round is over)."""
@@ -1005,12 +1092,33 @@ def _name(entry: dict[str, Any] | None) -> str:
     return str(entry["name"])
 
 
-def _seat_name(entry: dict[str, Any] | None, seat: int, round_no: int) -> str:
-    """Who plays ``seat`` of a round's table, named as that table names them: a computer
-    (or a late comer's number before their first round) by its real seat, "North (computer)"."""
-    if entry is None or entry["kind"] == "computer" or int(entry["from_round"]) > round_no:
-        return f"{SEAT_NAMES[seat]} (computer)"
+def computer_name(number: int, first: int) -> str:
+    """The one name of the computer given ``number`` at the start (``first``: the first
+    computer's number), at its tables, on the page and in the standings for the whole
+    tournament: "Computer 2 (computer)". (No account can be named so: names have no spaces.)"""
+    return f"Computer {number - first + 1} (computer)"
+
+
+def _first_computer(entries: Sequence[dict[str, Any]]) -> int:
+    """The first computer's number: everyone registered before the start came first (a late
+    comer, from a later round, took a computer's number)."""
+    return sum(e["kind"] != "computer" and int(e["from_round"]) == 1 for e in entries)
+
+
+def _seat_name(entry: dict[str, Any] | None, number: int, round_no: int, first: int) -> str:
+    """Who plays ``number`` in round ``round_no`` (0: the standings, by the entrant now): a
+    computer (or a late comer's number before their first round) by its one name."""
+    if entry is None or entry["kind"] == "computer" \
+            or (round_no and int(entry["from_round"]) > round_no):
+        return computer_name(number, first)
     return _name(entry)
+
+
+def _round_ends(row: Any) -> dt.datetime | None:
+    """When the round being played reaches its time limit (None: no limit, or no round)."""
+    if not row["round_minutes"] or row["round_started_at"] is None:
+        return None
+    return _aware(row["round_started_at"]) + dt.timedelta(minutes=int(row["round_minutes"]))
 
 
 def _aware(t: dt.datetime) -> dt.datetime:
@@ -1030,6 +1138,7 @@ def _rules_text(row: Any) -> list[str]:
 
 
 def _summary(row: Any, people: int) -> dict[str, Any]:
+    ends = _round_ends(row) if row["status"] == "playing" else None
     return {
         "id": row["id"], "name": row["name"], "format": row["format"],
         "status": row["status"], "url": f"/tournaments/{row['id']}",
@@ -1040,6 +1149,8 @@ def _summary(row: Any, people: int) -> dict[str, Any]:
         "loner_bonus": bool(row["loner_bonus"]), "private": bool(row["private"]),
         "allow_bots": bool(row["allow_bots"]), "entry_fee": int(row["entry_fee"]),
         "fill_to": int(row["fill_to"]),
+        "round_minutes": row["round_minutes"],
+        "round_ends_at": ends.isoformat() if ends is not None else None,
         "rated": bool(row.get("rated")), "people": people, "field": int(row["field"]),
         "format_name": teams.FORMAT_NAMES.get(str(row["format"]), str(row["format"])),
         "game_to": int(row.get("game_to") or 0),

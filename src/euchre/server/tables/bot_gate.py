@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ...accounts.bots import BotService
@@ -58,6 +59,9 @@ class BotGate:
         self.revoked: set[int] = set()
         """Ids of tokens this process was told were revoked."""
         self._sockets: dict[int, weakref.WeakSet[GatedSocket]] = {}
+        self.on_revoke: list[Callable[[int], Awaitable[None]]] = []
+        """Told each token revoked through this process (:meth:`revoked_here`): a
+        tournament has a computer play its bot's seats."""
 
     async def admits(self, conn: GatedSocket, actor: TableActor) -> bool:
         """Whether ``conn``'s seat may act (not an outside bot's, or its token is live);
@@ -90,6 +94,16 @@ class BotGate:
         if closed:
             log.info("bot token %s revoked: closed %d socket(s)", token_id, closed)
         return closed
+
+
+    async def revoked_here(self, token_id: int) -> None:
+        """The token was revoked by a request to this process: tell :attr:`on_revoke`
+        (once for the site: the other processes only close their sockets)."""
+        for hook in self.on_revoke:
+            try:
+                await hook(token_id)
+            except Exception:  # one hook failing must not stop the others
+                log.exception("bot token %s revoked: a hook failed", token_id)
 
 
 def _refuse(conn: GatedSocket) -> None:

@@ -4,8 +4,10 @@ runs in this process or in another one of the site.
 A :class:`TableHandle` does what callers need of a table: :meth:`~TableHandle.view` (the
 table to read: as it runs here, or as last stored when another process runs it),
 :meth:`~TableHandle.serve` (a socket's whole life at the table: its joins, watching, moves,
-seeds, hints), :meth:`~TableHandle.replace` (a person left: a computer plays their seat) and
-:meth:`~TableHandle.close` (end the game before it is over). :class:`LocalTable` does them at
+seeds, hints), :meth:`~TableHandle.replace` (a person left: a computer plays their seat),
+:meth:`~TableHandle.close` (end the game before it is over) and
+:meth:`~TableHandle.close_after_hand` (end it once the hand in play is over: a tournament
+round's time ran out). :class:`LocalTable` does them at
 the table's actor; :class:`RemoteTable` through the relays (:mod:`.relay`): the socket
 relayed to the owner, the questions asked of it. Handovers are behind the door too: opened
 with ``move_here``, a table that runs at another process where nobody is connected to it is
@@ -100,6 +102,13 @@ class TableHandle(ABC):
             return OVER  # closed and let go by its owner meanwhile: nothing to run
         return await (await self._moved()).replace(seat, reason)
 
+    async def _close_after_hand_elsewhere(self, reason: str) -> bool:
+        """:meth:`close_after_hand` where the table is now."""
+        over = await self._stored_over()
+        if over is not None:
+            return over.meta.get("closed") is not None
+        return await (await self._moved()).close_after_hand(reason)
+
     async def _close_elsewhere(self, reason: str) -> bool:
         """:meth:`close` where the table is now: it was not where this handle looked."""
         over = await self._stored_over()
@@ -126,6 +135,13 @@ class TableHandle(ABC):
     async def close(self, reason: str) -> bool:
         """End the game before it is over: True if the table is closed before its end (now
         or earlier), False if the game had ended first. :class:`TableMoving`."""
+
+    @abstractmethod
+    async def close_after_hand(self, reason: str) -> bool:
+        """End the game once the hand in play is over (at once between hands), its finish
+        hooks run as at a game's end: True if the table is closed or will close after the
+        hand in play (by this request or an earlier one), False if the game had ended
+        first. :class:`TableMoving`."""
 
 
 class LocalTable(TableHandle):
@@ -173,6 +189,13 @@ class LocalTable(TableHandle):
         await self.tables.manager.forget(self.table_id)
         return closed
 
+    async def close_after_hand(self, reason: str) -> bool:
+        """Told to the actor, which plays the hand in play out."""
+        try:
+            return await self.actor.close_after_hand(reason)
+        except TableStopped:  # handed over meanwhile: asked where it runs now
+            return await self._close_after_hand_elsewhere(reason)
+
 
 class RemoteTable(TableHandle):
     """A table another process runs: read as stored, served and asked through the relays."""
@@ -214,6 +237,14 @@ class RemoteTable(TableHandle):
         if there:
             return closed is not None
         return await self._close_elsewhere(reason)
+
+    async def close_after_hand(self, reason: str) -> bool:
+        """The owner tells its table, and says what it decided."""
+        there, closed = await self._edge().close_and_tell(self.owner, self.table_id, reason,
+                                                          after_hand=True)
+        if there:
+            return closed is not None
+        return await self._close_after_hand_elsewhere(reason)
 
 
 class Tables:

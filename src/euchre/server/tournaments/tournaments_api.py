@@ -24,13 +24,18 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ...hand import SEAT_NAMES
+from ...errors import DomainError
+from ...game import GameState
+from ...record import GameRecord
+from ...storage import FINISHED
 from ...table.actor.first_draw import choose_first_dealer
 from ...table.actor.kind import FinishedTable
+from ...table.actor.presence import LEFT
 from ...table.actor.seats import BOT, HUMAN, Seat, TableConfig
 from ...table.hosting.owners import TableUnavailable
 from ...table.kinds.online import ONLINE
 from ...tournaments import (
+    ROUND_TIME,
     RoundTable,
     TournamentError,
     TournamentService,
@@ -43,6 +48,8 @@ from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
 from ..core.site import Background, Site, site_of
 from ..tables.api import read_body
+from ..tables.bot_gate import BotGate
+from ..tables.door import Tables
 from ..wire.tournaments import (
     InviteRequest,
     Registered,
@@ -90,13 +97,13 @@ def table_config(table: RoundTable) -> TableConfig:
     def seat(i: int) -> Seat:
         s = table.seats[i]
         if s.kind == "computer":
-            # Named by its real seat, as every table names a computer (and as the
-            # tournament's page names it at this table), not by its entrant name.
-            return Seat(BOT, f"{SEAT_NAMES[i]} ({table.level})", table.level,
-                        secrets.randbits(62))
+            # Its one name for the whole tournament, as the page and the standings say.
+            return Seat(BOT, s.name, table.level, secrets.randbits(62))
         name = f"{s.name} (bot)" if s.kind == "bot" else s.name
+        # An outside bot's seat carries its bot token: the socket's bot gate lets it play
+        # only while the token is live, and closes its sockets at once on a revocation.
         return Seat(HUMAN, name, None, None, s.token_hash, account=s.name,
-                    account_id=s.account_id)
+                    account_id=s.account_id, bot_token=s.bot_token if s.kind == "bot" else None)
 
     dealer, draw = choose_first_dealer(None)
     return TableConfig(
@@ -130,9 +137,45 @@ async def move_on(site: Site, tournament_id: str) -> None:
     await open_tables(site, await service.advance(tournament_id))
 
 
+async def keep_unkept_ends(site: Site, tournament_id: str) -> None:
+    """Keep the hands of any table of the round whose game is stored as over but whose
+    end was not kept (its finish hook failed, or its process died between the save and the
+    hook), then move on: else the round would wait for ever."""
+    service = site[Tournaments].service
+    kept = False
+    for table in await service.round_tables(tournament_id):
+        stored = await site.store.get(table.table_id)
+        if stored is None or stored.status != FINISHED:
+            continue
+        config = TableConfig.from_json(stored.meta["config"])
+        record = GameRecord.from_json(stored.record)
+        game = record.replay() if record.hands else GameState(config.rules,
+                                                               config.first_dealer)
+        await service.table_over(table.table_id, game)
+        kept = True
+    if kept:
+        await move_on(site, tournament_id)
+
+
+async def end_round_tables(site: Site, tournament_id: str) -> None:
+    """Once the round's time limit has passed, tell each of its tables not over to finish
+    the hand in play and end, wherever it runs (its finish hook then moves the tournament
+    on). Told again at each look until it is over: an owner that died meanwhile is no
+    matter (the close is kept with the table once told)."""
+    service = site[Tournaments].service
+    for table_id in await service.time_up(tournament_id):
+        try:
+            handle = await site[Tables].open(table_id)
+            if handle is not None:
+                await handle.close_after_hand(ROUND_TIME)
+        except DomainError as e:  # moving between processes now: the next look tells it
+            log.info("table %s: the round's time is up, not told yet: %s", table_id, e)
+
+
 async def drive(site: Site) -> None:
     """Start the tournaments whose time has come; for each one running, move on if its
-    round is over and open any table of the round not opened yet."""
+    round is over, open any table of the round not opened yet, keep the ends a finish hook
+    missed, and end the round's tables once its time limit has passed."""
     service = site[Tournaments].service
     for tournament_id in await service.due():
         try:
@@ -142,6 +185,8 @@ async def drive(site: Site) -> None:
     for tournament_id in await service.running():
         await move_on(site, tournament_id)
         await open_tables(site, await service.round_tables(tournament_id))
+        await keep_unkept_ends(site, tournament_id)
+        await end_round_tables(site, tournament_id)
 
 
 async def _drive_forever(site: Site) -> None:
@@ -174,7 +219,8 @@ async def post_tournament(request: Request) -> Response:
         movement=body.movement, loner_bonus=body.loner_bonus, level=body.level,
         starts_at=body.starts_at, private=body.private, allow_bots=body.allow_bots,
         late_comers=body.late_comers, entry_fee=body.entry_fee, fill_to=body.fill_to,
-        prize_table=tuple(body.prize_table), game_to=body.game_to, rated=body.rated)
+        prize_table=tuple(body.prize_table), game_to=body.game_to, rated=body.rated,
+        round_minutes=body.round_minutes)
     if body.starts_at is not None and body.starts_at.tzinfo is None:
         raise TournamentError("starts_at must say its time zone (for example 2027-01-08T19:00Z)")
     tournament_id = await service.create(session.account_id, settings)
@@ -204,11 +250,12 @@ async def post_register(request: Request) -> Response:
     if person is None:
         raise TournamentError("sign in to register")
     owner = person.bot.owner_id if person.bot is not None else None
+    bot_token = person.bot.token_id if person.bot is not None else None
     key = request.headers.get("idempotency-key")
     if key is not None and not 1 <= len(key) <= 80:
         raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
     token = await service.register(_id(request), person.account_id, person.username,
-                                   bot_owner=owner, request_id=key)
+                                   bot_owner=owner, request_id=key, bot_token=bot_token)
     return json_answer(Registered(id=_id(request), token=token,
                                   url=f"/tournaments/{_id(request)}"), 201)
 
@@ -306,10 +353,20 @@ async def startup(site: Site) -> None:
         if tournament_id is not None:
             await move_on(site, tournament_id)
 
+    async def bot_revoked(token_id: int) -> None:
+        # As for a person who leaves: a computer plays the bot's seats for the round.
+        for table_id, seat in await state.service.seats_of_token(token_id):
+            handle = await site[Tables].open(table_id)
+            if handle is not None:
+                await handle.replace(seat, LEFT)
+
     online = site.manager.kinds.get(ONLINE)
     if online is not None:
         site.manager.register(dataclasses.replace(online, finish=(*online.finish,
                                                                   round_table_over)))
+    gate = site.get(BotGate)
+    if gate is not None:
+        gate.on_revoke.append(bot_revoked)
     site[Background].start(_drive_forever(site))
 
 

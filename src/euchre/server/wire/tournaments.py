@@ -58,6 +58,9 @@ class TournamentRequest(Request):
     hands)."""
     rated: bool = False
     """Team events: rate the games of four people (progressive events are never rated)."""
+    round_minutes: int | None = None
+    """A round's time limit in minutes (1-240; null: none): when it passes, each table of
+    the round finishes the hand in play and ends."""
 
     what: ClassVar[str] = "a tournament"
     refusals: ClassVar[dict[str, Any]] = {
@@ -81,6 +84,8 @@ class TournamentRequest(Request):
         "fill_to": "fill_to must be 0 or a multiple of four up to 64",
         "game_to": "game_to must be 0 or a game's length in points (5, 7, 10 or 11)",
         "rated": "rated must be true or false",
+        "round_minutes": "round_minutes must be a whole number of minutes from 1 to 240, or "
+                         "null for no time limit",
     }
 
 
@@ -123,6 +128,11 @@ class TournamentSummary(Struct):
     """Play coins each entrant pays into the pool (0: free)."""
     fill_to: int
     """The least field: computers fill up to it."""
+    round_minutes: int | None
+    """A round's time limit in minutes (null: none)."""
+    round_ends_at: str | None
+    """While a round with a time limit is played: when its time is up (its tables then
+    finish the hand in play and end)."""
     rated: bool
     """Whether a team event's games of four people are rated (progressive: never)."""
     people: int

@@ -50,6 +50,7 @@ from .commands import (
     DealNext,
     Enter,
     GoOn,
+    LastHand,
     Leave,
     Move,
     PrepareTimeout,
@@ -119,6 +120,7 @@ class _Kept:
     policy: TurnPolicy
     replaced: dict[int, str]
     closed: str | None
+    last_hand: str | None
     summary: HandSummary | None
     clock_played: list[tuple[int, int]]
 
@@ -155,6 +157,9 @@ class TableActor:
         """Hooks called once when the game ends."""
         self.closed: str | None = None
         """Why the table was closed before its game ended (a person left a coin game)."""
+        self.last_hand: str | None = None
+        """Why the table ends once the hand in play is over (a tournament round's time ran
+        out); None: it plays on."""
         self.guard = deps.guard
         """Whether this process may still run the table (None: always)."""
         self.on_stale = deps.on_stale
@@ -386,6 +391,18 @@ class TableActor:
                 log.warning("table %s: could not store its closing: %s", self.id, e)
                 raise NotStored(NOT_STORED) from e
 
+    async def close_after_hand(self, reason: str) -> bool:
+        """End the table once the hand in play is over, at once if no hand is in play:
+        nothing more is dealt, it is saved as closed with ``reason``, and the finish hooks
+        run as at a game's end. True if it is closed, or closes after the hand in play (by
+        this request or an earlier one); False if its game ended first.
+        :class:`TableStopped` if it does not run here now (nothing changed)."""
+        self._check_open()
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put(LastHand(reason, done))
+        await done
+        return self.closed is not None or self.last_hand is not None
+
     def _check_open(self) -> None:
         """Refuse at once if the table is not running: a queued input would never be
         handled, and whoever waits for it would wait for ever."""
@@ -489,6 +506,8 @@ class TableActor:
                 **self._people.to_json()}
         if self.closed:
             meta["closed"] = self.closed
+        if self.last_hand:
+            meta["last_hand"] = self.last_hand
         return TableState(self.game, self.seeds, self.client_seeds, self._outbox.version,
                           self.finished, meta)
 
@@ -631,6 +650,9 @@ class TableActor:
                     self._hold([ClosedEvent(reason=reason)])
                     await self._store()
                 done.set_result(None)
+            case LastHand(reason=reason, done=done):
+                await self._on_last_hand(reason)
+                self._outbox.answer(done, None)
 
     # -- handlers ---------------------------------------------------------------------------
 
@@ -659,6 +681,22 @@ class TableActor:
         finish = self._advance(new, seat, action)
         if finish is not None:
             await finish
+
+    async def _on_last_hand(self, reason: str) -> None:
+        """Play no hand after the one in play (none in play: the table ends now)."""
+        if self.finished or self.last_hand is not None:
+            return
+        self.last_hand = reason
+        self._outbox.decided()
+        hand = self.game.current
+        if hand is not None and not hand.is_over:
+            return  # saved (decided): a restart still ends the table after this hand
+        self.closed = reason
+        self._agenda.void()  # the next deal already queued is void
+        self._schedule()
+        self._hold([ClosedEvent(reason=reason)])
+        if self.on_finish:
+            await self._finish()
 
     def _on_seed(self, seat: int, hand_number: int, seed: str) -> None:
         self._check_person(seat)
@@ -804,6 +842,12 @@ class TableActor:
         else None (most moves: no coroutine of their own)."""
         finished_now = new.is_over and not self.game.is_over
         self.game = new
+        if self.last_hand is not None and self.closed is None and not new.is_over \
+                and new.current is not None and new.current.is_over:
+            # The hand in play when the table was told to stop is over: so is the table.
+            self.closed = self.last_hand
+            events = [*events, ClosedEvent(reason=self.last_hand)]
+            finished_now = True
         self._agenda.step += 1  # what was due is void (Agenda.void, without the call a move)
         self._outbox.decided()
         self._schedule()
@@ -886,7 +930,8 @@ class TableActor:
         else:
             copy = shuffle.copy()
         kept = self._kept = _Kept(self.game, copy, shuffle, shuffle.changes, self.policy.copy(),
-                                  dict(self.replaced), self.closed, self._summary,
+                                  dict(self.replaced), self.closed, self.last_hand,
+                                  self._summary,
                                   list(self._clock_played))
         return kept
 
@@ -900,6 +945,7 @@ class TableActor:
             self._computers.give_back(seat)  # its person plays it again
         self._people.replaced = dict(kept.replaced)
         self.closed = kept.closed
+        self.last_hand = kept.last_hand
         self._summary = kept.summary
         self._clock_played = list(kept.clock_played)
         self._agenda.void()  # whatever was scheduled for the undone state is void
@@ -1119,4 +1165,5 @@ def restore(stored: StoredGame, deps: TableDeps) -> TableActor:
         away_left={int(s): float(t) for s, t in (meta.get("away") or {}).items()}))
     actor.policy.load_json(meta.get("policy") or {})
     actor.closed = meta.get("closed")
+    actor.last_hand = meta.get("last_hand")
     return actor

@@ -138,6 +138,15 @@ class Close:
 
 
 @dataclass
+class LastHand:
+    """The table is to end once the hand in play is over (at once between hands), and why
+    (a tournament round's time ran out)."""
+
+    reason: str
+    done: asyncio.Future[None]
+
+
+@dataclass
 class RematchAnswer:
     """The person at ``seat`` offers or accepts a rematch (``accept``), or declines it;
     ``partners`` is the offer's choice of seats (``keep`` or ``change``)."""
@@ -170,8 +179,8 @@ class Stop:
 
 
 Command = (Move | BotTurn | Deadline | PrepareTimeout | DealNext | Enter | Leave | Close | Stop
-           | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed | RematchAnswer
-           | RematchDue | Speak)
+           | LastHand | Contribute | ReplaceSeat | AwayDue | CountSpectators | GoOn | SetSpeed
+           | RematchAnswer | RematchDue | Speak)
 """Any input of a table."""
 
 Post = Callable[[Command], None]
@@ -192,8 +201,8 @@ def waiter(cmd: Command) -> asyncio.Future[Any] | None:
     """The future that answers whoever waits for ``cmd``, if anyone does."""
     match cmd:
         case Move(done=done) | GoOn(done=done) | SetSpeed(done=done) | Enter(done=done) \
-                | Contribute(done=done) | Close(done=done) | Stop(done=done) \
-                | RematchAnswer(done=done) | Speak(done=done):
+                | Contribute(done=done) | Close(done=done) | LastHand(done=done) \
+                | Stop(done=done) | RematchAnswer(done=done) | Speak(done=done):
             return done
         case ReplaceSeat(done=replaced):
             return replaced

@@ -130,12 +130,15 @@ class RelayEdge:
         return None
 
     async def close_and_tell(self, owner: str, table_id: str, reason: str,
-                             wait: float = ASK_WAIT) -> tuple[bool, str | None]:
-        """Have ``owner`` end its table ``table_id`` before its game is over, and tell what
-        its table decided in the order its queue saw things: (True, how it was closed:
-        ``reason`` now, an earlier reason, or None when the game had ended first), or
-        (False, None) if ``owner`` no longer runs it (or did not answer in ``wait`` s)."""
-        answer = await self._ask(owner, lambda reply: Closing(reply, table_id, reason), wait)
+                             wait: float = ASK_WAIT, *, after_hand: bool = False
+                             ) -> tuple[bool, str | None]:
+        """Have ``owner`` end its table ``table_id`` before its game is over (``after_hand``:
+        once the hand in play is over), and tell what its table decided in the order its
+        queue saw things: (True, how it was closed or closes: ``reason`` now, an earlier
+        reason, or None when the game had ended first), or (False, None) if ``owner`` no
+        longer runs it (or did not answer in ``wait`` s)."""
+        answer = await self._ask(owner, lambda reply: Closing(reply, table_id, reason,
+                                                              after_hand), wait)
         if not isinstance(answer, Closed) or not answer.here:
             return False, None
         return True, answer.closed or None

@@ -289,9 +289,14 @@ class RelayHost:
         answer = Closed(here=False)
         if actor is not None and actor.running:
             try:
-                await actor.close(ask.reason)
-                answer = Closed(here=True, closed=actor.closed)
-                await self.manager.forget(ask.table)
+                if ask.after_hand:  # it plays the hand in play out, here
+                    ends = await actor.close_after_hand(ask.reason)
+                    answer = Closed(here=True, closed=(actor.closed or actor.last_hand)
+                                    if ends else None)
+                else:
+                    await actor.close(ask.reason)
+                    answer = Closed(here=True, closed=actor.closed)
+                    await self.manager.forget(ask.table)
             except Exception as e:  # stopped meanwhile, or not stored: the caller says so
                 answer = Closed(here=False, error=str(e))
         await self._answer(ask.reply, answer)

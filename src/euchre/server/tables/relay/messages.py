@@ -63,6 +63,9 @@ class Closing(msgspec.Struct, tag="closing", frozen=True):
     """The table to end."""
     reason: str
     """Why (shown to its sockets)."""
+    after_hand: bool = False
+    """End it once the hand in play is over (at once between hands), its finish hooks run
+    (a tournament round's time ran out)."""
 
 
 class Replace(msgspec.Struct, tag="replace", frozen=True):

@@ -33,6 +33,8 @@ import { TALK_CODES, TalkBox } from "./talk.js";
 
 /** Why a practice table nobody played for an hour is closed (server: table/hosting/retire.py). */
 const ABANDONED_TEXT = "Nobody played at this table for an hour, so it was put away.";
+/** Why a tournament round's table ended after a hand (server: tournaments' ROUND_TIME). */
+const ROUND_TIME_TEXT = "The round's time is up: the table ended after the hand in play.";
 const ANNOUNCED = 40; // lines kept in the screen reader's log region
 /** The felt's banner while the clock plays this person's moves at computer speed (rule 9). */
 const CLOCK_PLAYS_TEXT = "The clock is playing for you — make a move to take your seat back";
@@ -536,6 +538,7 @@ class TablePage {
       case "closed":
         this.closedReason = event.reason ?? "closed";
         if (event.reason === "abandoned") return ABANDONED_TEXT;
+        if (event.reason === "round_time") return ROUND_TIME_TEXT;
         return event.reason === "left" ? "You left the table; it is closed." : "The table was closed.";
       case "replaced":
         if (event.seat === me && !this.left) this.left = { reason: event.reason };
@@ -808,6 +811,7 @@ class TablePage {
       const reason = this.closedReason ?? table.closed;
       if (reason === "left") text = "You left the table; it is closed.";
       else if (reason === "abandoned") text = ABANDONED_TEXT;
+      else if (reason === "round_time") text = ROUND_TIME_TEXT;
       else text = "The table was closed.";
     } else if (!view) {
       text = "Waiting for the deal…";
@@ -900,7 +904,8 @@ class TablePage {
     if (panel && table.game_over && table.extra?.rated) {
       panel.insertBefore(ratingChangeSection(this.gameId, this.watching ? null : me), panel.querySelector(".panel-actions"));
     } else if (this.closedReason || table.closed) {
-      panel = closedPanel((this.closedReason ?? table.closed) === "abandoned" ? ABANDONED_TEXT : null);
+      const why = this.closedReason ?? table.closed;
+      panel = closedPanel(why === "abandoned" ? ABANDONED_TEXT : why === "round_time" ? ROUND_TIME_TEXT : null);
     } else if (view && this.summaryToShow(view)) {
       panel = summaryPanel(table.summary, me, () => this.release());
     } else if (view && this.showLastTrick && view.last_trick) {

@@ -25,7 +25,8 @@ function stage(t) {
 function settingsText(t) {
   if (isTeam(t)) return teamSettingsText(t);
   const movement = t.movement === "kings" ? "king's table" : "rotating partners";
-  return `Progressive, ${movement}: ${t.rounds} rounds of ${t.hands} hands, ${t.seconds_per_move} s a move${t.loner_bonus ? ", loner bonuses" : ""}. Unrated.${t.entry_fee ? ` Entry fee ${t.entry_fee} coins.` : ""}${t.allow_bots ? " Outside bots may enter." : ""}`;
+  const limit = t.round_minutes ? ` (or ${t.round_minutes} minutes, then the hand in play finishes)` : "";
+  return `Progressive, ${movement}: ${t.rounds} rounds of ${t.hands} hands${limit}, ${t.seconds_per_move} s a move${t.loner_bonus ? ", loner bonuses" : ""}. Unrated.${t.entry_fee ? ` Entry fee ${t.entry_fee} coins.` : ""}${t.allow_bots ? " Outside bots may enter." : ""}`;
 }
 
 /** A short list of tournaments open for registration and running now (lobby, home page). */
@@ -92,6 +93,7 @@ function newTournamentForm() {
   const hands = h("input", { id: "tour-hands", type: "number", min: "1", max: "16", value: "8", inputmode: "numeric" });
   const rounds = h("input", { id: "tour-rounds", type: "number", min: "1", max: "16", value: "4", inputmode: "numeric" });
   const clock = h("input", { id: "tour-clock", type: "number", min: "5", max: "600", value: "30", inputmode: "numeric" });
+  const limit = h("input", { id: "tour-limit", type: "number", min: "1", max: "240", inputmode: "numeric" });
   const movement = h("select", { id: "tour-movement" }, h("option", { value: "rotating" }, "Rotating partners (the most different partners)"), h("option", { value: "kings" }, "King's table (winners move up and split)"));
   const starts = h("input", { id: "tour-starts", type: "datetime-local" });
   const fee = h("input", { id: "tour-fee", type: "number", min: "0", max: "10000", value: "0", inputmode: "numeric" });
@@ -113,6 +115,7 @@ function newTournamentForm() {
     team.rows,
     field("Rules", preset),
     h("div", { class: "night-numbers" }, roundsRow, field("Hands a round", hands), field("Seconds a move", clock)),
+    field("Round time limit (minutes)", limit, "Empty: none. When it passes, each table finishes the hand in play and the round ends."),
     movementRow,
     field("Start time", starts, "Empty: you start it when you are ready."),
     fillRow,
@@ -132,6 +135,7 @@ function newTournamentForm() {
         starts_at: starts.value ? new Date(starts.value).toISOString() : null,
         fill_to: Number(fillTo.value), loner_bonus: bonus.checked, private: invite.checked,
         allow_bots: bots.checked, late_comers: late.checked,
+        round_minutes: limit.value ? Number(limit.value) : null,
         entry_fee: Number(fee.value), prize_table: table.value.split("/").map(Number),
         ...team.values(),
         ...(team.isTeam() ? { loner_bonus: false, allow_bots: false, late_comers: false, fill_to: 0 } : {}),
@@ -249,7 +253,7 @@ export function mountTournament(main, id) {
       body,
       h("h1", {}, t.name),
       h("p", {}, settingsText(t)),
-      h("p", { class: "field-help" }, t.status === "registering" ? `Starts ${when(t.starts_at)}.` : t.status === "playing" ? `Round ${t.current_round} of ${t.rounds}.` : `The tournament is ${t.status}.`),
+      h("p", { class: "field-help" }, t.status === "registering" ? `Starts ${when(t.starts_at)}.` : t.status === "playing" ? `Round ${t.current_round} of ${t.rounds}.${t.round_ends_at ? ` Its time is up at ${when(t.round_ends_at)}: then each table finishes the hand in play.` : ""}` : `The tournament is ${t.status}.`),
       t.filled ? h("p", { "data-filled": "" }, `${t.filled}.`) : null,
       buttons.length ? h("div", { class: "panel-actions" }, buttons) : null,
       who && t.registered && t.entry_fee && t.status === "registering" ? h("p", { class: "field-help", "data-forfeit": "" }, `Withdrawing forfeits your ${t.entry_fee}-coin entry fee: it stays in the prize pool, and you cannot register again.`) : null,
