@@ -281,6 +281,8 @@ class Run:
     """Each process's share of a core over a quiet second before any table."""
     counts: dict[str, int]
     load: str
+    client_cpu: float
+    """The client's CPU seconds over the same time (it shares the machine's cores)."""
 
     def per_move(self, total: float) -> float:
         """``total`` per person move."""
@@ -321,6 +323,7 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             before = await counters()
             cpu = [cpu_seconds(pid) for pid in pids]
             redis_cpu = cpu_seconds(redis.pid)
+            client_cpu = time.process_time()
             started = time.perf_counter()
             played = Played()
             opening = asyncio.Semaphore(8)
@@ -329,9 +332,11 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             seconds = time.perf_counter() - started
             cpu = [cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True)]
             redis_cpu = cpu_seconds(redis.pid) - redis_cpu
+            client_cpu = time.process_time() - client_cpu
             after = await counters()
             return Run(label, processes, protocol, played, seconds, cpu, redis_cpu, idle,
-                       {k: v - before.get(k, 0) for k, v in after.items()}, load_average())
+                       {k: v - before.get(k, 0) for k, v in after.items()}, load_average(),
+                       client_cpu)
 
         return asyncio.run(play())
     finally:
@@ -359,7 +364,8 @@ def report(run: Run) -> None:
     print(f"  server CPU {run.cpu_ms:.2f} ms per person move (each process "
           f"{', '.join(f'{x:.1f} s' for x in run.cpu)}; idle "
           f"{', '.join(f'{x:.0%}' for x in run.idle)} of a core); redis-server "
-          f"{run.per_move(run.redis_cpu) * 1000:.3f} ms")
+          f"{run.per_move(run.redis_cpu) * 1000:.3f} ms; the client "
+          f"{run.per_move(run.client_cpu) * 1000:.2f} ms")
     print(f"  per person move: relayed messages {run.per_move(c['relayed messages']):.2f}, "
           f"Redis bytes in {run.per_move(c['redis bytes in']):.0f} and out "
           f"{run.per_move(c['redis bytes out']):.0f}, Redis commands "
