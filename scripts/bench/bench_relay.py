@@ -14,14 +14,15 @@ over), the client messages they relayed (``euchre_relayed_messages_total``), the
 received and sent (``INFO stats``) and its own CPU, database commits, and the text the five
 sockets received (the WebSocket library's text, UTF-8 bytes, no compression)::
 
-    .venv/bin/python scripts/bench/bench_relay.py --processes 1 2 --tables 30 --runs 2 \\
+    .venv/bin/python scripts/bench/bench_relay.py --processes 1 2 --tables 40 --runs 3 \\
         --tree /work/wt-before --tree .
 
 ``--tree PATH`` (repeatable) serves from that tree's ``.venv/bin/euchre``; the runs alternate
-trees and process counts, and the summary compares the medians. The client speaks the
-protocol the server's ``/asyncapi.json`` describes: protocol 2 (small versioned events,
-``"protocol": 2`` with ``join``; the table folded with ``Folder``) or the one before it (each
-event with the seat's whole table, a36b536).
+trees and process counts, and the summary compares the medians (each run's lines also give a
+move's answer time, p50 and p99). ``--profile DIR`` samples every server with py-spy and
+prints where the CPU went. The client speaks the protocol the server's ``/asyncapi.json``
+describes: protocol 2 (small versioned events, ``"protocol": 2`` with ``join``; the table
+folded with ``Folder``) or the one before it (each event with the seat's whole table, a36b536).
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ from bench_load import (
     _create_database,
     cpu_seconds,
     free_port,
+    profile_top,
     site_counters,
     start_redis,
+    start_spy,
 )
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -69,6 +72,8 @@ class Socket:
     bytes: int = 0
     messages: int = 0
     moves: int = 0
+    answers: list[float] = field(default_factory=list)
+    """Seconds from sending each move to the message that answered it."""
 
 
 @dataclass
@@ -110,9 +115,11 @@ async def person(url: str, token: str, rng: random.Random, think: float, protoco
             join["protocol"] = 2
         await ws.send(json.dumps(join))
         answered = True
+        sent = 0.0
         table: dict[str, Any] | None = None
         while True:
             m = await receive(ws, count)
+            waiting = not answered
             if protocol == 2:
                 folder.receive(m)
                 table = folder.table
@@ -122,6 +129,8 @@ async def person(url: str, token: str, rng: random.Random, think: float, protoco
                 event = m.get("event") or {}
                 answered = answered or (event.get("kind") == "action"
                                         and event.get("seat") == table["seat"])
+            if waiting and answered:
+                count.answers.append(time.perf_counter() - sent)
             if table is None:
                 continue
             joined.set()
@@ -134,6 +143,7 @@ async def person(url: str, token: str, rng: random.Random, think: float, protoco
                 if think > 0:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 await ws.send(json.dumps({"type": "action", "action": rng.choice(legal)}))
+                sent = time.perf_counter()
                 count.moves += 1
                 answered = False
 
@@ -303,6 +313,9 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
     """Every table's game against a fresh site of ``processes`` processes of ``tree``."""
     db = asyncio.run(_create_database(args.database_url, True))
     redis_url, redis = start_redis()
+
+    def spy_path(i: int) -> Path:
+        return Path(args.profile) / f"{label}-p{processes}-{i}-{time.time_ns()}.txt"
     servers: list[subprocess.Popen[bytes]] = []
     try:
         bases = []
@@ -325,6 +338,8 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             redis_cpu = cpu_seconds(redis.pid)
             client_cpu = time.process_time()
             started = time.perf_counter()
+            spies = [start_spy(pid, args.profile_seconds, spy_path(i))
+                     for i, pid in enumerate(pids)] if args.profile else []
             played = Played()
             opening = asyncio.Semaphore(8)
             await asyncio.gather(*(one_table(bases, k, args.think, args.seed, protocol,
@@ -334,6 +349,8 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             redis_cpu = cpu_seconds(redis.pid) - redis_cpu
             client_cpu = time.process_time() - client_cpu
             after = await counters()
+            for spy in spies:
+                spy.wait()
             return Run(label, processes, protocol, played, seconds, cpu, redis_cpu, idle,
                        {k: v - before.get(k, 0) for k, v in after.items()}, load_average(),
                        client_cpu)
@@ -361,6 +378,10 @@ def report(run: Run) -> None:
     print(f"{run.tree} P={run.processes} (protocol {run.protocol}): {p.games} games, "
           f"{p.moves} person moves in {run.seconds:.1f} s, {len(p.errors)} tables failed; "
           f"load {run.load}")
+    answers = sorted(a * 1000 for s in p.sockets for a in s.answers)
+    if answers:
+        print(f"  a move's answer: p50 {answers[len(answers) // 2]:.1f} ms, p99 "
+              f"{answers[int(len(answers) * 0.99)]:.1f} ms")
     print(f"  server CPU {run.cpu_ms:.2f} ms per person move (each process "
           f"{', '.join(f'{x:.1f} s' for x in run.cpu)}; idle "
           f"{', '.join(f'{x:.0%}' for x in run.idle)} of a core); redis-server "
@@ -432,7 +453,14 @@ def main() -> int:
                                                "postgresql+asyncpg://postgres@127.0.0.1:5433/"
                                                "postgres"),
                         help="a PostgreSQL server (a fresh database is made on it per run)")
+    parser.add_argument("--profile", default=None, metavar="DIR",
+                        help="sample every server with py-spy from the first table on, keep "
+                             "the stacks in DIR and print where the CPU went")
+    parser.add_argument("--profile-seconds", type=float, default=40.0,
+                        help="with --profile: seconds sampled (keep it under a run's length)")
     args = parser.parse_args()
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     trees = [Path(t).resolve() for t in (args.tree or [str(ROOT)])]
     for tree in trees:
         if not (tree / ".venv" / "bin" / "euchre").exists():
@@ -445,6 +473,11 @@ def main() -> int:
                 runs.append(run_site(tree, label, n, args))
                 report(runs[-1])
     summarize(runs, labels, args.processes)
+    if args.profile:
+        for label in labels:
+            for n in args.processes:
+                print(f"\nwhere {label}'s {n} processes' CPU went (py-spy, every run):")
+                print(profile_top(sorted(Path(args.profile).glob(f"{label}-p{n}-*.txt"))))
     return 0
 
 
