@@ -9,10 +9,11 @@ the spectator) goes to process ``i % P``. A table runs where its first socket la
 (docs/scaling.md "Handover before relaying"): seat 1 joins first, so with two processes the
 table runs at process 1 and the sockets of seats 0 and 2 and the spectator's are relayed to
 it through Redis (three of five; with one process, none). Measures, per person move: the
-processes' CPU (summed, ``/proc``, from before the first table opens until every game is
-over), the client messages they relayed (``euchre_relayed_messages_total``), the bytes Redis
-received and sent (``INFO stats``) and its own CPU, database commits, and the text the five
-sockets received (the WebSocket library's text, UTF-8 bytes, no compression)::
+processes' CPU (summed, ``/proc``, from the first socket, every table open and started,
+until every game is over; opening the tables is counted apart), the client messages they
+relayed (``euchre_relayed_messages_total``), the bytes Redis received and sent (``INFO
+stats``) and its own CPU, database commits, and the text the five sockets received (the
+WebSocket library's text, UTF-8 bytes, no compression)::
 
     .venv/bin/python scripts/bench/bench_relay.py --processes 1 2 --tables 40 --runs 3 \\
         --tree /work/wt-before --tree .
@@ -196,17 +197,26 @@ async def open_table(base: str, k: int) -> tuple[str, list[str]]:
     return table_id, tokens
 
 
-async def one_table(bases: list[str], k: int, think: float, seed: int, protocol: int,
-                    played: Played, opening: asyncio.Semaphore) -> None:
-    """Open table ``k`` and play its game: seat :data:`FIRST` joins first, then the other
-    three seats and the spectator; socket i at process ``i % P``."""
+async def opened(bases: list[str], k: int, opening: asyncio.Semaphore,
+                 played: Played) -> tuple[str, list[str]] | None:
+    """Table ``k`` opened and started at the process of seat :data:`FIRST` (None, an error
+    noted: it could not be)."""
+    try:
+        async with opening:
+            return await open_table(bases[FIRST % len(bases)], k)
+    except Exception as e:  # a table that failed is reported; the others play on
+        played.errors.append(f"table {k}: {e!r}")
+        return None
+
+
+async def one_table(bases: list[str], k: int, table_id: str, tokens: list[str], think: float,
+                    seed: int, protocol: int, played: Played) -> None:
+    """Play table ``k``'s game: seat :data:`FIRST` joins first, then the other three seats
+    and the spectator; socket i at process ``i % P``."""
     p = len(bases)
     counts = [Socket() for _ in range(5)]
     played.sockets += counts
     try:
-        async with opening:
-            table_id, tokens = await open_table(bases[FIRST % p], k)
-
         def url(i: int) -> str:
             return bases[i % p].replace("http", "ws", 1) + f"/ws/tables/{table_id}"
 
@@ -285,7 +295,8 @@ class Run:
     played: Played
     seconds: float
     cpu: list[float]
-    """CPU seconds of each process from before the first table until the last game over."""
+    """CPU seconds of each process from the first socket (every table open and started)
+    until the last game over."""
     redis_cpu: float
     idle: list[float]
     """Each process's share of a core over a quiet second before any table."""
@@ -293,6 +304,9 @@ class Run:
     load: str
     client_cpu: float
     """The client's CPU seconds over the same time (it shares the machine's cores)."""
+    setup: float
+    """The processes' CPU seconds a table took to open, seat and start (before play: not
+    in :attr:`cpu`)."""
 
     def per_move(self, total: float) -> float:
         """``total`` per person move."""
@@ -333,6 +347,12 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             idle = [cpu_seconds(pid) for pid in pids]
             await asyncio.sleep(1.0)
             idle = [cpu_seconds(pid) - c for pid, c in zip(pids, idle, strict=True)]
+            played = Played()
+            opening = asyncio.Semaphore(8)
+            cpu = [cpu_seconds(pid) for pid in pids]
+            tables = await asyncio.gather(*(opened(bases, k, opening, played)
+                                            for k in range(args.tables)))
+            setup = sum(cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True))
             before = await counters()
             cpu = [cpu_seconds(pid) for pid in pids]
             redis_cpu = cpu_seconds(redis.pid)
@@ -340,10 +360,9 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             started = time.perf_counter()
             spies = [start_spy(pid, args.profile_seconds, spy_path(i))
                      for i, pid in enumerate(pids)] if args.profile else []
-            played = Played()
-            opening = asyncio.Semaphore(8)
-            await asyncio.gather(*(one_table(bases, k, args.think, args.seed, protocol,
-                                             played, opening) for k in range(args.tables)))
+            await asyncio.gather(*(one_table(bases, k, *table, args.think, args.seed,
+                                             protocol, played)
+                                   for k, table in enumerate(tables) if table is not None))
             seconds = time.perf_counter() - started
             cpu = [cpu_seconds(pid) - c for pid, c in zip(pids, cpu, strict=True)]
             redis_cpu = cpu_seconds(redis.pid) - redis_cpu
@@ -353,7 +372,7 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
                 spy.wait()
             return Run(label, processes, protocol, played, seconds, cpu, redis_cpu, idle,
                        {k: v - before.get(k, 0) for k, v in after.items()}, load_average(),
-                       client_cpu)
+                       client_cpu, setup / args.tables)
 
         return asyncio.run(play())
     finally:
@@ -386,7 +405,8 @@ def report(run: Run) -> None:
           f"{', '.join(f'{x:.1f} s' for x in run.cpu)}; idle "
           f"{', '.join(f'{x:.0%}' for x in run.idle)} of a core); redis-server "
           f"{run.per_move(run.redis_cpu) * 1000:.3f} ms; the client "
-          f"{run.per_move(run.client_cpu) * 1000:.2f} ms")
+          f"{run.per_move(run.client_cpu) * 1000:.2f} ms; opening a table (not in "
+          f"those) {run.setup * 1000:.0f} ms")
     print(f"  per person move: relayed messages {run.per_move(c['relayed messages']):.2f}, "
           f"Redis bytes in {run.per_move(c['redis bytes in']):.0f} and out "
           f"{run.per_move(c['redis bytes out']):.0f}, Redis commands "
