@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.tournaments.tournaments_api import Tournaments
+from euchre.server.root import root_of
 from live_server import live_server
 
 NAMES = ["ann", "bob", "cyd", "dee"]
@@ -99,7 +99,7 @@ def test_a_tournament_on_a_live_server(tmp_path: Any) -> None:
                      accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as base:
         now = [T0]
-        app.state.site[Tournaments].service.now = lambda: now[0]
+        root_of(app).tournaments.service.now = lambda: now[0]
         tokens: dict[str, str] = {}
         tid = ""
         for name in NAMES:

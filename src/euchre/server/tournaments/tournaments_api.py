@@ -19,6 +19,7 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 import msgspec
 from starlette.requests import Request
@@ -36,12 +37,12 @@ from ...tournaments import (
     TournamentService,
     TournamentSettings,
 )
-from ..accounts.accounts_api import AccountsState, signed_in, state_of
+from ..accounts.accounts_api import AccountsSite, signed_in, state_of
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Background, Site, site_of
+from ..core.site import kept_site, needed
 from ..tables.api import read_body
 from ..wire.tournaments import (
     Registered,
@@ -68,9 +69,25 @@ class Tournaments:
     """One opening of round tables at a time in this process."""
 
 
+class TournamentsSite(AccountsSite, Protocol):
+    """What tournaments read of the site."""
+
+    tournaments: Tournaments | None
+    """Online tournaments (None: the app has none)."""
+
+
+def tournaments_site(conn: Any) -> TournamentsSite:
+    """The site of ``conn`` (a request, a socket or the app), as tournaments read it."""
+    return cast(TournamentsSite, kept_site(conn))
+
+
+def _tournaments(site: TournamentsSite) -> Tournaments:
+    return needed(site.tournaments, "tournaments", "its own parts")
+
+
 def tournaments_of(request: Request) -> TournamentService:
     """The site's tournament service (404 when the app has none)."""
-    found = site_of(request).get(Tournaments)
+    found = tournaments_site(request).tournaments
     if found is None:
         raise ApiError("not_available", "tournaments are not available on this server")
     return found.service
@@ -107,10 +124,10 @@ def table_config(table: RoundTable) -> TableConfig:
                "round": table.round, "table_no": table.table_no})
 
 
-async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
+async def open_tables(site: TournamentsSite, tables: Sequence[RoundTable]) -> None:
     """Open each table whose game is not stored yet (a table opened already, here or by
     another process, is left alone)."""
-    lock = site[Tournaments].opening
+    lock = _tournaments(site).opening
     async with lock:
         for table in tables:
             if await site.store.get(table.table_id) is not None \
@@ -122,16 +139,16 @@ async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
                 continue  # another process opened it meanwhile
 
 
-async def move_on(site: Site, tournament_id: str) -> None:
+async def move_on(site: TournamentsSite, tournament_id: str) -> None:
     """Seat and open the next round if the current one is over (or finish)."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     await open_tables(site, await service.advance(tournament_id))
 
 
-async def drive(site: Site) -> None:
+async def drive(site: TournamentsSite) -> None:
     """Start the tournaments whose time has come; for each one running, move on if its
     round is over and open any table of the round not opened yet."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     for tournament_id in await service.due():
         try:
             await open_tables(site, await service.start(tournament_id))
@@ -142,7 +159,7 @@ async def drive(site: Site) -> None:
         await open_tables(site, await service.round_tables(tournament_id))
 
 
-async def _drive_forever(site: Site) -> None:
+async def _drive_forever(site: TournamentsSite) -> None:
     while True:
         await asyncio.sleep(DRIVE_EVERY)
         try:
@@ -226,7 +243,7 @@ async def post_start(request: Request) -> Response:
     service = tournaments_of(request)
     session = await signed_in(request, csrf=True)
     tables = await service.start(_id(request), by=session.account_id)
-    await open_tables(site_of(request), tables)
+    await open_tables(tournaments_site(request), tables)
     return await _state(request, _id(request))
 
 
@@ -250,15 +267,16 @@ async def get_person_tournaments(request: Request) -> Response:
 # -- the extension ----------------------------------------------------------------------------
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: TournamentsSite) -> None:
     """The service, on the accounts' database."""
-    return [Tournaments(TournamentService(site[AccountsState].engine))]
+    site.tournaments = Tournaments(TournamentService(
+        needed(site.accounts, "tournaments", "accounts").engine))
 
 
-async def startup(site: Site) -> None:
+async def startup(site: TournamentsSite) -> None:
     """A finish hook on online tables (a round's table over: keep its hands, move on), and
     the drive in the background."""
-    state = site[Tournaments]
+    state = _tournaments(site)
 
     async def round_table_over(table: FinishedTable) -> None:
         tournament_id = await state.service.table_over(table.id, table.game)
@@ -269,14 +287,14 @@ async def startup(site: Site) -> None:
     if online is not None:
         site.manager.register(dataclasses.replace(online, finish=(*online.finish,
                                                                   round_table_over)))
-    site[Background].start(_drive_forever(site))
+    site.background.start(_drive_forever(site))
 
 
 _SIGNED = {401: "Not signed in.", 403: "No CSRF token, or not the creator."}
 _T = Param("tournament_id", "path", "The tournament's id.")
 
 
-def tournaments_extension() -> Extension:
+def tournaments_extension() -> Extension[TournamentsSite]:
     """Online progressive tournaments at the site's tables."""
     return Extension(
         "tournaments",
@@ -324,7 +342,5 @@ def tournaments_extension() -> Extension:
         ],
         pages=["/tournaments", "/tournaments/{tournament_id}"],
         parts=make_parts,
-        makes=[Tournaments],
-        needs=[AccountsState],
         startup=startup,
     )
