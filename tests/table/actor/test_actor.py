@@ -371,9 +371,12 @@ async def test_no_part_of_the_actor_holds_a_way_to_call_it_back() -> None:
     actor, _, _ = make_table()
     actor.start()
     await actor.settle()
-    parts = {name: getattr(actor, name) for name in (
-        "_agenda", "_people", "_audience", "_outbox", "_computers", "_queue", "_saver",
-        "_shuffle", "_frames")}
+    named = ("_agenda", "_people", "_audience", "_outbox", "_computers", "_queue", "_saver",
+             "_shuffle", "_frames", "_fanout", "_snapshots", "_rematch")
+    # Every attribute of the actor is a part, or a value: none may reach back either.
+    parts = {name: value for name, value in vars(actor).items()
+             if not isinstance(value, (int, float, str, bytes, type(None)))}
+    assert set(named) <= set(parts)
     parts["_audience.count"] = actor._audience.count
     parts["_fanout"] = actor._fanout
     parts["_fanout.observer"] = actor._fanout.observer
