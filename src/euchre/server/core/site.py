@@ -137,7 +137,7 @@ def kept_site(conn: Any) -> object:
         site = None
     if site is None:
         raise RuntimeError("the app has not started (its site is built at start-up)")
-    return cast(object, site)
+    return site
 
 
 def core_site(conn: Any) -> CoreSite:
