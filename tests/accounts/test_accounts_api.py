@@ -14,9 +14,9 @@ from starlette.testclient import TestClient
 from addressed import Addressed, at
 from euchre.limits import MemoryLimits
 from euchre.server import Given
-from euchre.server.accounts.accounts_api import AccountsOptions, AccountsState
+from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.guards import LimitSettings
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from limits_helpers import FakeClock
 from testdb import drop_postgres, fresh_postgres, postgres_url
@@ -46,7 +46,7 @@ def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClien
 
 def _check_ledger(client: TestClient) -> None:
     """After every scenario: the sum of balances equals the sum of the ledger."""
-    ledger = site_of(client.app)[AccountsState].coins.ledger
+    ledger = root_of(client.app).accounts.coins.ledger
     balances, entries = client.portal.call(ledger.totals)  # type: ignore[union-attr]
     assert balances == entries
 
@@ -185,7 +185,7 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
         # Nothing was created: the name is free, no coins were given.
         assert client.post("/api/session", json={"username": "late", "password":
                                                  "correct horse"}).status_code == 401
-        ledger = site_of(app)[AccountsState].coins.ledger
+        ledger = root_of(app).accounts.coins.ledger
         assert client.portal.call(ledger.totals) == (20000, 20000)  # type: ignore[union-attr]
         # Signing in is not limited by it; an hour after the first, ten more; then the day's
         # thirty are used until a day after the first.
@@ -265,7 +265,7 @@ def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -
     with TestClient(app) as client:
         sign_up(client, "taken")
         hashes = []
-        passwords = site_of(app)[AccountsState].accounts.passwords
+        passwords = root_of(app).accounts.accounts.passwords
         real_hash = passwords.hash
 
         async def counted_hash(secret: str) -> str:

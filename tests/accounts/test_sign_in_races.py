@@ -16,8 +16,7 @@ from starlette.applications import Starlette
 
 from euchre.limits import Limits, MemoryLimits
 from euchre.server import Given
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from limits_helpers import REDIS_URL, fresh_prefix, needs_redis
 
 
@@ -41,7 +40,7 @@ async def running(app: Starlette) -> AsyncIterator[httpx.AsyncClient]:
 
 def count_checks(app: Starlette, checks: list[str]) -> None:
     """Count the app's password checks; each takes a moment, so a burst overlaps."""
-    passwords = site_of(app)[AccountsState].accounts.passwords
+    passwords = root_of(app).accounts.accounts.passwords
     real = passwords.verify
 
     async def verify(encoded: str, password: str) -> bool:
@@ -114,5 +113,5 @@ async def test_parallel_sign_ups_from_one_address_stop_at_the_limit(tmp_path: Pa
             client.post("/api/accounts", json={"username": f"farm{i}", "password":
                                                "correct horse"}) for i in range(60)))
         assert sorted(a.status_code for a in answers) == [201] * 20 + [429] * 40
-        ledger = site_of(app)[AccountsState].coins.ledger
+        ledger = root_of(app).accounts.coins.ledger
         assert await ledger.totals() == (20000, 20000)

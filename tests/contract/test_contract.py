@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 from euchre.bots import make
 from euchre.server import Settings, build_app, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.site import site_of
-from euchre.server.ops.metrics import Metrics
+from euchre.server.root import root_of
 from euchre.server.tables.practice_api import practice_extension
 
 _seeds = itertools.count()
@@ -300,7 +299,7 @@ def test_metrics_are_served_only_for_the_operators_token() -> None:
 
 def test_readiness_fails_with_the_reason_when_saves_fail() -> None:
     with TestClient(site()) as client:
-        site_of(client.app)[Metrics].saved(0.01, False)
+        root_of(client.app).metrics.saved(0.01, False)
         r = client.get("/readyz")
         assert r.status_code == 503
         assert r.json()["saver"] == "the latest table save failed"

@@ -25,9 +25,8 @@ from stake_helpers import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from euchre.server import Settings
-from euchre.server.core.site import site_of
 from euchre.server.online.stakes import GAME_ENDED
+from euchre.server.root import root_of
 from ledger_fixtures import db_url
 from live_server import live_server
 
@@ -40,7 +39,7 @@ def _to_the_last_card(app: Any, players: Players, table_id: str, rng: random.Ran
                       ) -> tuple[int, str, int]:
     """Play random legal moves (chosen from the table's own state, sent over the seats'
     sockets) until the next card would end the game: (its seat, the card, the winner)."""
-    manager = site_of(app).manager
+    manager = root_of(app).manager
     for _ in range(100_000):
         for seat in list(players.sockets):
             while players._read(seat, 0.0):
@@ -120,7 +119,7 @@ def _race(base: str, app: Any, people: list[Person], run: int) -> str:
         kinds = [e["kind"] for e in players.events[watcher]]
     finally:
         players.close()
-    figures = asyncio.run(pot_figures(site_of(app)[Settings].database_url, table_id))
+    figures = asyncio.run(pot_figures(root_of(app).settings.database_url, table_id))
     assert figures["status"] == "settled" and figures["winner"] == winner
     check_no_coin_created_or_lost(figures, 4 * STAKE)
     after = [p.balance() for p in people]

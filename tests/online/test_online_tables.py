@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from euchre.cards import card_text
 from euchre.server import Settings, create_app
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.server.wire.common import BadRequest, convert
 from euchre.server.wire.online import OnlineTableRequest
 from euchre.table.actor.actor import TableError
@@ -272,7 +272,7 @@ def test_a_restarted_server_resumes_an_online_table_with_its_clock() -> None:
             assert table["seats"][2]["name"] == "Bo"
             clock = table["clock"]
             assert clock is None or clock["seconds_per_move"] == 45
-        actor = site_of(c.app).manager.peek(made["id"])
+        actor = root_of(c.app).manager.peek(made["id"])
         assert actor is not None and actor.policy.clock_policy.seconds_per_move == 45
         assert sorted(actor.policy.clocks) == [0, 2]  # a clock for each person
 

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from euchre.accounts import COOKIE_NAME
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from redis_fixtures import needs_redis, private_redis
 
 SITE = Settings.public_url
@@ -248,7 +248,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path, own_redis: s
         assert r.status_code == 201, r.text
         made = first.post("/api/tables", json={"kind": "practice"},
                           headers={"X-CSRF-Token": r.json()["csrf"]}).json()
-        assert made["id"] in site_of(first.app).owners.held
+        assert made["id"] in root_of(first.app).owners.held
         signed = second.post("/api/session",
                              json={"username": "ann_r", "password": "correct horse"})
         assert signed.status_code == 200
@@ -259,7 +259,7 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path, own_redis: s
                 assert _join(ws)["seat"] == 0
                 assert _until(ws, lambda m: "table" in m)["table"]["view"]["hand"] == hand
                 assert _until(there, lambda m: m["type"] == "also_open")["seat"] == 0
-            assert len(site_of(second.app).manager) == 0  # still run by the first
+            assert len(root_of(second.app).manager) == 0  # still run by the first
         # Someone else signed in at the second process gets no seat there.
         second.cookies.clear()
         assert second.post("/api/accounts", json={"username": "bob_r",

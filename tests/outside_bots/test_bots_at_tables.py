@@ -15,10 +15,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from addressed import Addressed, at
-from euchre.accounts.bots import BotService
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.accounts.ratings_state import RatingsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.server.tables.socket_guard import SocketLimits
 from euchre.server.tables.socket_rate import MessageRate
 from euchre.table.kinds.online import BOT_OWNER_REFUSED, BOT_RATED_REFUSED, BOT_STAKE_REFUSED
@@ -254,16 +251,16 @@ def test_a_rated_bot_is_marked_on_the_leaderboard(db_url: str) -> None:
         people = ("ann", "bob", "cyd", "dee", "eve", "fay", "gus")
         for name in people:
             csrf = sign_up(client, name)
-            ids[name] = client.portal.call(site_of(app)[AccountsState].accounts.authenticate, name,
+            ids[name] = client.portal.call(root_of(app).accounts.accounts.authenticate, name,
                                            "correct horse").id
         token = make_token(client, csrf, "cydbot")["token"]
-        bot = client.portal.call(site_of(app)[BotService].identify, token)
+        bot = client.portal.call(root_of(app).bots.identify, token)
         assert bot is not None
         # Rated games where its people allowed bots: the bot is rated as itself, and listed
         # once established (10 games against 6 different people), like anyone. Its owner
         # (gus) is not a different person for it, nor it for its owner (issue 34): so more
         # rounds, until everyone has met all six others.
-        ratings = site_of(app)[RatingsState].ratings
+        ratings = root_of(app).ratings.ratings
         everyone = [bot.account_id, *(ids[n] for n in people)]
         for r in range(30):
             order = list(everyone)

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from euchre.limits import Decision, Limits, MemoryLimits, open_limits, retry_seconds
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from limits_helpers import REDIS_URL, FakeClock, fresh_prefix, needs_redis
 
 
@@ -127,7 +127,7 @@ def test_a_server_given_a_redis_url_keeps_its_limits_there() -> None:
 
     app = create_app(Settings(redis_url=REDIS_URL), [])
     with TestClient(app) as client:
-        limits = site_of(app).limits
+        limits = root_of(app).limits
         assert isinstance(limits, RedisLimits)
         key = fresh_prefix() + "probe"
         assert client.portal.call(limits.hit, key, 1, 60).allowed

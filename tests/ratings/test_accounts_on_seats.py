@@ -8,20 +8,18 @@ from typing import Any
 from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.accounts.ratings_state import RatingsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 
 
 def _stored_seats(client: TestClient, table_id: str) -> list[dict[str, Any]]:
-    store = site_of(client.app).store
+    store = root_of(client.app).store
     stored = client.portal.call(store.get, table_id)  # type: ignore[union-attr]
     seats: list[dict[str, Any]] = stored.meta["config"]["seats"]
     return seats
 
 
 def _played(client: TestClient, account_id: int) -> list[tuple[str, int, str]]:
-    players = site_of(client.app)[RatingsState].players
+    players = root_of(client.app).ratings.players
     games = client.portal.call(players.games_of, account_id)  # type: ignore[union-attr]
     return [(g.game_id, g.seat, g.kind) for g in games]
 
@@ -31,7 +29,7 @@ def _account_id(client: TestClient, name: str) -> int:
 
     from euchre.storage.accounts_models import accounts
 
-    engine = site_of(client.app)[AccountsState].engine
+    engine = root_of(client.app).accounts.engine
 
     async def find() -> int:
         async with engine.connect() as conn:

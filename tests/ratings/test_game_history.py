@@ -16,8 +16,7 @@ from stats_helpers import stored_game
 
 from euchre.coins.ledger import Ledger
 from euchre.ratings import RatingService
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.stats import PlayerIndex
 
 
@@ -25,9 +24,9 @@ def test_your_finished_games_paged_and_a_persons_public_games(db_url: str) -> No
     with TestClient(app_for(db_url)) as client:
         assert client.post("/api/accounts", json={"username": "ann_h",
                                                   "password": "correct horse"}).status_code == 201
-        site = site_of(client.app)
-        engine = site[AccountsState].engine
-        accounts = site[AccountsState].accounts
+        site = root_of(client.app)
+        engine = site.accounts.engine
+        accounts = site.accounts.accounts
 
         async def seed() -> None:
             ann = (await accounts.authenticate("ann_h", "correct horse")).id

@@ -12,8 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.testclient import TestClient
 
 from euchre.ratings import Rating, RatingService, rate_partnerships
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 
 
 async def test_a_game_records_each_persons_rating_before_and_after(
@@ -44,7 +43,7 @@ async def test_a_game_records_each_persons_rating_before_and_after(
 
 def test_the_api_shows_a_games_changes_and_a_persons_history(db_url: str) -> None:
     with TestClient(app_for(db_url)) as client:
-        engine = site_of(client.app)[AccountsState].engine
+        engine = root_of(client.app).accounts.engine
 
         me = client.post("/api/accounts", json={"username": "ann_r",
                                                 "password": "correct horse"})
@@ -52,7 +51,7 @@ def test_the_api_shows_a_games_changes_and_a_persons_history(db_url: str) -> Non
 
         async def play() -> None:
             ids = [await new_account(engine, f"ra{i}") for i in range(3)]
-            accounts = site_of(client.app)[AccountsState].accounts
+            accounts = root_of(client.app).accounts.accounts
             ann = (await accounts.authenticate("ann_r", "correct horse")).id
             service = RatingService(engine)
             await service.register("g-api", [ann, *ids])

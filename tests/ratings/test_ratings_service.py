@@ -13,8 +13,7 @@ from starlette.testclient import TestClient
 
 from euchre.ratings import DEFAULT_MU, RatedGameError, Rating, RatingService, rate_partnerships
 from euchre.ratings.model import rating_number
-from euchre.server.accounts.accounts_api import AccountsState
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 
 
 def test_partners_move_together_and_the_winners_gain() -> None:
@@ -125,7 +124,7 @@ async def test_new_people_are_provisional_until_enough_games_against_enough_peop
 
 def test_api_leaders_orders_and_pages(db_url: str) -> None:
     with TestClient(app_for(db_url)) as client:
-        engine = site_of(client.app)[AccountsState].engine
+        engine = root_of(client.app).accounts.engine
 
         async def seed() -> None:
             await _rate(engine, 2)  # five people, provisional

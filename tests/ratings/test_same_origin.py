@@ -12,9 +12,8 @@ from rated_helpers import People, app_for
 from starlette.testclient import TestClient
 
 from addressed import at
-from euchre.server.core.site import site_of
 from euchre.server.core.sources import BROWSER_COOKIE
-from euchre.server.online.lobby_state import Online
+from euchre.server.root import root_of
 from euchre.table.kinds.online import OnlineOptions, OpenTable, SameSource
 
 
@@ -122,7 +121,7 @@ def test_play_now_never_matches_one_household_at_a_rated_table(people: People) -
 def test_the_stored_table_keeps_no_address(people: People) -> None:
     made = people.post("Ann", "/api/tables", {"kind": "online", "rated": True}).json()
     row = people.client.portal.call(  # type: ignore[union-attr]
-        site_of(people.client.app)[Online].lobby.store.get, made["id"])
+        root_of(people.client.app).online.lobby.store.get, made["id"])
     text = json.dumps(row.data)
     assert people.addresses["Ann"] not in text and "10.20" not in text
     assert len(row.data["sources"][0]) == 1 and len(row.data["sources"][0][0]) == 24

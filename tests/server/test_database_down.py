@@ -15,8 +15,7 @@ from starlette.testclient import TestClient
 
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
-from euchre.server.core.site import site_of
-from euchre.server.ops.metrics import Metrics
+from euchre.server.root import root_of
 from euchre.server.tables.practice_api import practice_extension
 from euchre.storage.sql import SqlStore
 from pg_proxy import Proxy, proxy_for
@@ -132,7 +131,7 @@ def test_a_move_is_refused_while_postgresql_is_down_and_the_game_goes_on_after(
             assert m["event"]["kind"] == "action" and m["event"]["seat"] == 0
 
             # Down again while the computers are to move: they try again until it is back.
-            metrics = site_of(application)[Metrics]
+            metrics = root_of(application).metrics
             proxy.cut()
             _until(lambda: metrics.last_save_failed, "a computer's move failed to save")
             stuck = seat.versions[-1]

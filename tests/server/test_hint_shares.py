@@ -15,10 +15,8 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from euchre import GameState, Rules
 from euchre.server import Settings, create_app
-from euchre.server.core.site import site_of
-from euchre.server.root import site_extension
+from euchre.server.root import root_of, site_extension
 from euchre.server.tables import hints
-from euchre.server.tables.hints import HintService
 from euchre.server.tables.practice_api import practice_extension
 from euchre.shuffle import deck_from_seed
 from redis_fixtures import private_redis
@@ -119,14 +117,14 @@ def test_a_clients_hint_share_holds_across_the_processes_of_a_site(
         second.send_json({"type": "hint"})  # the place was given back, site-wide
         assert _hint_answer(second)["type"] == "hint"
     for client in site:
-        assert site_of(client.app)[HintService].shares is not None
+        assert root_of(client.app).hints.shares is not None
 
 
 def test_without_redis_the_share_is_the_processs_own(monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(Settings(bot_delay=0.0, hand_pause=0.0, database_url="memory:"),
                      [practice_extension()])
     with TestClient(app):
-        assert site_of(app)[HintService].shares is None
+        assert root_of(app).hints.shares is None
 
 
 async def test_unreachable_shares_refuse_the_hint_and_give_the_place_back(

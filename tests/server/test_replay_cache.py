@@ -11,14 +11,14 @@ from test_app import Player, join, open_table, settings
 
 from euchre.server import create_app
 from euchre.server.core.guards import LimitSettings
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.replay_cache import ReplayCache
 
 
 def test_a_finished_games_replay_is_built_once_and_a_running_ones_not_kept() -> None:
     with TestClient(create_app(settings(), [practice_extension()])) as client:
-        cache = site_of(client.app)[ReplayCache]
+        cache = root_of(client.app).replay_cache
         table = open_table(client)
         with join(client, table) as ws:
             player = Player(ws, 3)

@@ -20,10 +20,8 @@ from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
 from euchre.leases import MemoryLeases
 from euchre.server import Extension, Settings, create_app
-from euchre.server.core.site import site_of
-from euchre.server.root import site_extension
+from euchre.server.root import root_of, site_extension
 from euchre.server.tables.practice_api import practice_extension
-from euchre.server.tables.relay import RelayEdge, RelayHost
 from redis_fixtures import REDIS_URL, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
@@ -50,13 +48,13 @@ def app(**changes: object) -> TestClient:
 
 def test_one_process_keeps_broker_and_leases_in_memory_and_is_ready():
     with app() as client:
-        assert isinstance(site_of(client.app).broker, MemoryBroker)
-        assert isinstance(site_of(client.app).leases, MemoryLeases)
+        assert isinstance(root_of(client.app).broker, MemoryBroker)
+        assert isinstance(root_of(client.app).leases, MemoryLeases)
         r = client.get("/readyz")
         assert r.status_code == 200
         assert r.json() == {"ready": True, "database": "memory", "saver": "ok", "solver": "ok",
                             "redis": "not used"}
-    assert not site_of(client.app).broker.connected  # shut down with the app
+    assert not root_of(client.app).broker.connected  # shut down with the app
 
 
 def test_an_sql_database_is_checked(tmp_path: Path):
@@ -70,8 +68,8 @@ def test_with_a_redis_url_the_broker_and_leases_are_in_redis():
     from euchre.leases.redis import RedisLeases
 
     with app(redis_url=REDIS_URL) as client:
-        assert isinstance(site_of(client.app).broker, RedisBroker)
-        assert isinstance(site_of(client.app).leases, RedisLeases)
+        assert isinstance(root_of(client.app).broker, RedisBroker)
+        assert isinstance(root_of(client.app).leases, RedisLeases)
         r = client.get("/readyz")
         assert r.status_code == 200 and r.json()["redis"] == "ok"
 
@@ -119,8 +117,8 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
                     "ready": True, "database": "ok", "saver": "ok", "solver": "ok",
                     "redis": "ok", "relays": "ok"}
                 table = client.post("/api/tables", json={"kind": "practice"}).json()
-                manager = site_of(application).manager
-                owners = site_of(application).owners
+                manager = root_of(application).manager
+                owners = root_of(application).owners
                 assert len(manager) == 1 and table["id"] in owners.held
                 with client.websocket_connect(table["ws"]) as ws:
                     ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
@@ -184,13 +182,13 @@ def test_relayed_sockets_are_watched_together_and_closed_when_their_table_moves(
                 ws.send_json({"type": "join", "protocol": 2, "token": table["token"]})
                 assert ws.receive_json()["type"] == "joined"
                 relayed.append(ws)
-            relays = site_of(second.app)[RelayEdge]
+            relays = root_of(second.app).relays.edge
             assert len(relays.edges) == 2
             assert second.portal is not None and first.portal is not None
             second.portal.call(relays.watch_once)  # both still run there: nothing closed
             assert all(e.conn.close_with is None for e in relays.edges.values())
             # The first table's lease goes (as if it ran out): only its socket is closed.
-            first.portal.call(site_of(first.app).owners.release, tables[0]["id"])
+            first.portal.call(root_of(first.app).owners.release, tables[0]["id"])
             second.portal.call(relays.watch_once)
             with pytest.raises(WebSocketDisconnect) as closed:
                 while True:
@@ -209,12 +207,12 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
     with second:
         with first:
             table = first.post("/api/tables", json={"kind": "practice"}).json()
-            owner = site_of(first.app).owners
+            owner = root_of(first.app).owners
             assert table["id"] in owner.held
             # Reading the table at the other process: from storage, not taken.
             r = second.get(f"/api/tables/{table['id']}", params={"token": table["token"]})
             assert r.status_code == 200
-            assert table["id"] not in site_of(second.app).owners.held
+            assert table["id"] not in root_of(second.app).owners.held
             versions: list[int] = []
             # The person is connected at the first process: a second socket at the other
             # process is relayed (nobody connected there would make the table move instead).
@@ -241,13 +239,13 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                     table_now = m["table"]
                     if m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
                         waiting = False
-                assert len(site_of(second.app).manager) == 0  # still run by the first
-                assert site_of(first.app)[RelayHost].remotes  # hosted there
+                assert len(root_of(second.app).manager) == 0  # still run by the first
+                assert root_of(first.app).relays.host.remotes  # hosted there
             # Nobody is connected now (once the first process has seen both sockets go): a
             # socket at the second process brings the table over (saved and released by
             # the first, taken with a higher fence).
-            actor = site_of(first.app).manager.peek(table["id"])
-            _until(lambda: not site_of(first.app)[RelayHost].remotes and actor.subscribed == 0,
+            actor = root_of(first.app).manager.peek(table["id"])
+            _until(lambda: not root_of(first.app).relays.host.remotes and actor.subscribed == 0,
                    "the first process saw both sockets close")
             fence = owner.held[table["id"]].fence
             with second.websocket_connect(table["ws"]) as ws:
@@ -256,14 +254,14 @@ def test_a_socket_at_another_process_is_relayed_to_the_tables_owner(tmp_path: Pa
                 assert ws.receive_json()["type"] == "joined"
                 assert ws.receive_json()["type"] == "snapshot"  # versions jumped: no replay
                 assert table["id"] not in owner.held
-                assert site_of(second.app).owners.held[table["id"]].fence > fence
-            versions.append(site_of(second.app).manager.peek(table["id"]).version)
+                assert root_of(second.app).owners.held[table["id"]].fence > fence
+            versions.append(root_of(second.app).manager.peek(table["id"]).version)
         # The first process stopped; the second still runs the table.
         with second.websocket_connect(table["ws"]) as ws:
             ws.send_json({"type": "join", "protocol": 2, "token": table["token"],
                           "since": versions[-1]})
             assert ws.receive_json()["type"] == "joined"
-            assert table["id"] in site_of(second.app).owners.held
+            assert table["id"] in root_of(second.app).owners.held
 
 
 @pytest.mark.parametrize(("workers", "db", "redis", "says"), [
@@ -326,9 +324,9 @@ def test_leaving_a_started_online_game_at_another_process_reaches_its_owner(tmp_
                             json={"token": made["token"]})
             assert r.status_code == 200, r.text
             assert r.json()["left"] is True and r.json()["already"] is False
-            actor = site_of(first.app).manager.peek(made["id"])
+            actor = root_of(first.app).manager.peek(made["id"])
             assert actor is not None and actor.is_replaced(0)  # at its owner
-            assert site_of(second.app).manager.peek(made["id"]) is None
+            assert root_of(second.app).manager.peek(made["id"]) is None
             again = second.post(f"/api/online/{made['id']}/leave-game",
                                 json={"token": made["token"]})
             assert again.status_code == 200 and again.json()["already"] is True

@@ -11,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 from test_app import open_table, settings
 
 from euchre.server import create_app
-from euchre.server.core.site import site_of
+from euchre.server.root import root_of
 from euchre.server.tables.socket_guard import (
     CLOSE_NO_JOIN,
     CLOSE_TABLE_STOPPED,
@@ -144,7 +144,7 @@ def test_a_table_that_stops_releases_its_sockets_and_is_found_again() -> None:
     with capped_app() as client:
         table = open_table(client)
         join = {"type": "join", "protocol": 2, "token": table["token"]}
-        manager = site_of(client.app).manager
+        manager = root_of(client.app).manager
         with client.websocket_connect(table["ws"]) as ws:
             ws.send_json(join)
             assert ws.receive_json()["type"] == "joined"

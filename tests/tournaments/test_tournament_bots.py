@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from test_tournament_online import cookies_of, sign_up, site
 
-from euchre.server.core.site import Site
+from euchre.server.root import Site, root_of
 from euchre.table.actor.seats import BOT, HUMAN, TableConfig
 
 WAIT = 120.0
@@ -22,9 +22,7 @@ WAIT = 120.0
 
 
 def _site(client: TestClient) -> Site:
-    app: Any = client.app
-    found: Site = app.state.site
-    return found
+    return root_of(client.app)
 
 
 def _config(client: TestClient, table_id: str) -> TableConfig:

@@ -30,8 +30,8 @@ from euchre.game import GameState
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
+from euchre.server.root import root_of
 from euchre.server.tournaments import tournaments_api
-from euchre.server.tournaments.tournaments_api import Tournaments
 from euchre.tournament import schedule
 from live_server import live_server
 from table_helpers import CARD_TEXTS, cards_in
@@ -189,7 +189,7 @@ def test_a_tournament_of_twelve_on_a_live_server(tmp_path: Any,
                      accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as base:
         now = [T0]
-        app.state.site[Tournaments].service.now = lambda: now[0]
+        root_of(app).tournaments.service.now = lambda: now[0]
         tokens: dict[str, str] = {}
         tid = ""
         for name in NAMES:

@@ -24,8 +24,8 @@ from starlette.testclient import TestClient
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.site import Site
-from euchre.server.tournaments.tournaments_api import Tournaments, drive
+from euchre.server.root import Site, root_of
+from euchre.server.tournaments.tournaments_api import drive
 from euchre.table.actor.seats import TableConfig
 from euchre.tournament import schedule
 
@@ -67,9 +67,7 @@ def cookies_of(client: TestClient, jar: dict[str, str]) -> Iterator[None]:
 
 def site_of_app(client: TestClient) -> Site:
     """The running app's site."""
-    app: Any = client.app
-    found: Site = app.state.site
-    return found
+    return root_of(client.app)
 
 
 class Person(threading.Thread):
@@ -164,7 +162,7 @@ def test_a_tournament_of_twelve_over_sockets_on_the_fake_clock(tmp_path: Any) ->
     with TestClient(site(url)) as client:
         the_site = site_of_app(client)
         now = [T0]
-        the_site[Tournaments].service.now = lambda: now[0]
+        the_site.tournaments.service.now = lambda: now[0]
         jars: dict[str, dict[str, str]] = {n: {} for n in NAMES}
         csrf: dict[str, dict[str, str]] = {}
         for name in NAMES:

@@ -23,7 +23,7 @@ from test_tournament_online import T0, cookies_of, sign_up, site_of_app
 from euchre.record import GameRecord
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.tournaments.tournaments_api import Tournaments, drive
+from euchre.server.tournaments.tournaments_api import drive
 from euchre.storage import FINISHED
 from euchre.tournaments import ROUND_TIME
 
@@ -81,7 +81,8 @@ class Seat:
 def test_the_round_time_limit_ends_each_table_after_the_hand_in_play(tmp_path: Any) -> None:
     with TestClient(_site(f"sqlite+aiosqlite:///{tmp_path}/time.db")) as client:
         the_site = site_of_app(client)
-        service = the_site[Tournaments].service
+        assert the_site.tournaments is not None
+        service = the_site.tournaments.service
         now = [T0]
         service.now = lambda: now[0]
         jar: dict[str, str] = {}
@@ -182,7 +183,8 @@ def test_a_table_end_its_finish_hook_missed_is_kept_by_the_drive(tmp_path: Any) 
     # the process dying between the table's last save and the hook): the drive keeps it.
     with TestClient(_site(f"sqlite+aiosqlite:///{tmp_path}/missed.db")) as client:
         the_site = site_of_app(client)
-        service = the_site[Tournaments].service
+        assert the_site.tournaments is not None
+        service = the_site.tournaments.service
         missed: list[str] = []
         keep = service.table_over
 

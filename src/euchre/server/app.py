@@ -31,8 +31,8 @@ from .core.json_only import JsonOnlyMiddleware
 from .core.middleware import EdgeMiddleware
 from .core.openapi import openapi_document
 from .core.pages import client_page, static_dir
-from .core.registry import Endpoint, Extension, Registry, registry_of
-from .core.site import keep_site
+from .core.registry import Endpoint, Extension, Registry
+from .core.site import keep_site, registry_of
 from .core.web_origin import SiteOriginMiddleware
 from .nights.nights_api import nights_extension
 from .online.my_games import my_games_extension
@@ -42,6 +42,7 @@ from .ops import endpoints as ops
 from .root import (
     Given,
     Settings,
+    Site,
     close_site,
     default_database_url,
     open_site,
@@ -70,7 +71,7 @@ async def get_asyncapi(request: Request) -> Response:
     return json_answer(asyncapi_document(registry_of(request)))
 
 
-def core_extension() -> Extension:
+def core_extension() -> Extension[Site]:
     """What every app serves: tables, records, operations, documents and the core pages."""
     return Extension(
         "core",
@@ -87,14 +88,15 @@ def core_extension() -> Extension:
     )
 
 
-def build_app(settings: Settings | None = None, extensions: Sequence[Extension] = (),
+def build_app(settings: Settings | None = None, extensions: Sequence[Extension[Site]] = (),
               given: Given | None = None) -> Starlette:
     """An ASGI app serving the core and ``extensions`` (and nothing else); its site is
     built when the app starts (:func:`~euchre.server.root.open_site`), from ``given``
     parts where there are any."""
     settings = settings or Settings()
     static = static_dir(settings.static_dir)
-    registry = Registry([core_extension(), *extensions])
+    # mypy checks here that the Site is what each extension's hooks read of it.
+    registry = Registry[Site]([core_extension(), *extensions])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -118,9 +120,10 @@ def build_app(settings: Settings | None = None, extensions: Sequence[Extension] 
                                             public_url=settings.public_url)])
 
 
-def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
+def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension[Site]]:
     """The site's extensions, in the order they are started (each after those whose parts
-    it needs, :attr:`Extension.needs`): the site's checks, practice tables, accounts and
+    it stands on: a maker that finds a group it needs missing refuses to start,
+    ``MissingPart``): the site's checks, practice tables, accounts and
     coin tables (``accounts``: its options, default from the environment), outside bots'
     tokens (after accounts: its database), online tables, their coin stakes and leaving a
     started game (after both), ratings and statistics (after accounts and online: it uses
@@ -133,7 +136,7 @@ def site_extensions(accounts: AccountsOptions | None = None) -> list[Extension]:
 
 
 def create_app(settings: Settings | None = None,
-               extensions: Sequence[Extension] | None = None, *,
+               extensions: Sequence[Extension[Site]] | None = None, *,
                accounts: AccountsOptions | None = None, given: Given | None = None
                ) -> Starlette:
     """The app with ``extensions`` (default: the whole site's, :func:`site_extensions`,

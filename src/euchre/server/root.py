@@ -2,8 +2,13 @@
 in the reverse order.
 
 :func:`open_site` makes every part of one process of the site from the :class:`Settings`,
-each from those made before it, and returns the :class:`~euchre.server.core.site.Site`;
-nothing is rewired or patched after it is made. :func:`start_site` then runs the
+each from those made before it, and returns the :class:`Site`: typed fields for what
+every process has and one optional field per extension's group (``accounts``, ``bots``,
+``online`` ... None when the app has not that extension), so mypy checks the wiring;
+nothing is rewired or patched after it is made. Each layer below reads it through a small
+protocol of its own (:class:`~euchre.server.core.site.CoreSite`, ``TablesSite`` ...), and
+:func:`layer_views` has mypy check that the ``Site`` is every one of them; the top layer,
+and tests, reach it through :func:`root_of`. :func:`start_site` then runs the
 extensions' start-up hooks (handed the finished site), resumes the unfinished tables and
 starts the sweepers; :func:`close_site` undoes it all, last part first. The order is the
 code below, and ``docs/server.md`` ("The composition root") lists it.
@@ -30,13 +35,19 @@ import random
 import secrets
 import socket
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..accounts.bots import BotService
+from ..accounts.seat_claims import SeatClaims
+from ..accounts.service import AccountService
+from ..accounts.sessions import LoginSessionStore
 from ..broker import Broker, BrokerUnavailable, open_broker
-from ..leases import open_leases
+from ..coins.pots import PotService
+from ..leases import Leases, open_leases
 from ..limits import Limits, open_limits
+from ..nights import NightService
 from ..shuffle import new_seed
 from ..storage import GameStore, open_store
 from ..storage.sql import SqlStore
@@ -44,20 +55,29 @@ from ..table.actor.actor import BotFactory
 from ..table.actor.pacing import LoopScheduler, Pacing, Scheduler
 from ..table.hosting.manager import TableManager
 from ..table.hosting.owners import LeasedStore, TableOwners
-from .core.guards import LimitSettings, PersonLocks
-from .core.pages import ClientFiles, static_dir
+from .accounts.accounts_api import AccountsSite, AccountsState
+from .accounts.ratings_state import RatingsSite, RatingsState
+from .core.guards import GuardedSite, LimitSettings, PersonLocks
+from .core.pages import static_dir
 from .core.redis_client import open_redis
 from .core.registry import Extension, Registry
-from .core.site import Background, Site, parts_by_type
-from .ops.endpoints import MetricsToken
+from .core.site import Background, CoreSite, kept_site
+from .nights.nights_api import NightsSite
+from .online.lobby_state import Online, OnlineSite
+from .ops.endpoints import OpsSite
 from .ops.loop_lag import watch_loop_lag
 from .ops.metrics import Metrics
 from .tables.bot_gate import BotGate
-from .tables.door import Tables
+from .tables.door import Tables, TablesSite
 from .tables.hints import HintService
-from .tables.relay import RelayEdge, RelayHost
+from .tables.relay import RelayEdge, RelayHost, Relays
 from .tables.replay_cache import ReplayCache
 from .tables.socket_guard import SocketGuard, SocketLimits
+from .tournaments.tournaments_api import Tournaments, TournamentsSite
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +161,125 @@ class Given:
     """The sockets' guard (instead of one with ``Settings.socket_limits``)."""
 
 
+@dataclass(eq=False)
+class Site:
+    """Everything one process of the site serves with, built once at start by
+    :func:`open_site` and never changed after (an assignment then is refused).
+
+    The groups of the optional extensions are None when the app has not the extension;
+    each extension's part maker fills its own, in the registry's order."""
+
+    settings: Settings
+    """What the server was configured with."""
+    registry: Registry[Site]
+    """The app's extensions: endpoints, pages, kinds and the hooks handed this site."""
+    store: GameStore
+    """Where games are kept (with a Redis URL, writes that are not a table's take the
+    table's lease: :class:`~euchre.table.hosting.owners.LeasedStore`)."""
+    engine: AsyncEngine | None
+    """The SQL database the games are in (None: games in memory)."""
+    redis: Redis | None
+    """The process's one Redis client (None: one process, everything in memory)."""
+    limits: Limits
+    """Rate-limit counters (in Redis with a Redis URL)."""
+    limit_settings: LimitSettings
+    """How much each limit allows."""
+    broker: Broker
+    """Messages between the site's processes (in memory without a Redis URL)."""
+    leases: Leases
+    """Leases (table ownership, a person's requests one at a time)."""
+    owners: TableOwners | None
+    """This process's table leases (None without a Redis URL: every table runs here)."""
+    manager: TableManager
+    """The tables this process runs."""
+    public_url: str
+    """The site's address as people reach it (invite links)."""
+    static_folder: Path
+    """The web client's files."""
+    background: Background
+    """The tasks the site runs until it stops (sweepers, listeners)."""
+    person_locks: PersonLocks
+    """One lock per person (site-wide with a Redis URL)."""
+    metrics: Metrics
+    """The process's Prometheus metrics."""
+    metrics_token: str | None
+    """The token a scraper shows to read ``/metrics`` (None: not served)."""
+    hints: HintService
+    """Hints at practice tables."""
+    socket_guard: SocketGuard
+    """The sockets' caps and join deadline."""
+    replay_cache: ReplayCache
+    """Finished games' replays, built once."""
+    gate: BotGate = field(init=False)
+    """The outside bots' token check for sockets (made after the extensions' parts)."""
+    tables: Tables = field(init=False)
+    """The door to every table (made last: this process's, the others' through the
+    relays)."""
+    relays: Relays | None = None
+    """The relays between processes (None without a Redis URL)."""
+    accounts: AccountsState | None = None
+    """Accounts and coin tables (``accounts_extension``)."""
+    bots: BotService | None = None
+    """Outside bots' tokens (``bots_extension``)."""
+    online: Online | None = None
+    """Online tables and their lobby (``online_extension``)."""
+    pots: PotService | None = None
+    """Coin stakes at online tables (``stakes_extension``)."""
+    ratings: RatingsState | None = None
+    """Ratings and statistics (``ratings_extension``)."""
+    claims: SeatClaims | None = None
+    """Guest seats bound to an account (``my_games_extension``)."""
+    nights: NightService | None = None
+    """Euchre nights in a room (``nights_extension``)."""
+    tournaments: Tournaments | None = None
+    """Online tournaments (``tournaments_extension``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field while the site is built; refused after (nothing is rewired)."""
+        if self.__dict__.get("_built"):
+            raise AttributeError(f"the site is built: its {name} is not rewired")
+        object.__setattr__(self, name, value)
+
+    def seal(self) -> None:
+        """Mark the site built: from now on no field changes."""
+        self.__dict__["_built"] = True
+
+    @property
+    def site_wide(self) -> bool:
+        """Whether several processes serve the site (it has a Redis URL)."""
+        return self.redis is not None
+
+    @property
+    def sessions(self) -> LoginSessionStore | None:
+        """Sign-in sessions (None: the app has no accounts)."""
+        return self.accounts.sessions if self.accounts is not None else None
+
+    @property
+    def account_service(self) -> AccountService | None:
+        """Accounts (None: the app has no accounts)."""
+        return self.accounts.accounts if self.accounts is not None else None
+
+
+LayerViews = tuple[CoreSite, GuardedSite, OpsSite, TablesSite, AccountsSite, RatingsSite,
+                   OnlineSite, NightsSite, TournamentsSite]
+"""The protocols the layers below read the site through, one each."""
+
+
+def layer_views(site: Site) -> LayerViews:
+    """``site`` as each layer below reads it: mypy checks here that a :class:`Site` is
+    every layer's protocol (a field missing or of another type fails the type check)."""
+    return (site, site, site, site, site, site, site, site, site)
+
+
+def root_of(conn: Any) -> Site:
+    """The started site of ``conn`` (a request, a socket or the app): the top layer's
+    typed accessor."""
+    site = kept_site(conn)
+    if not isinstance(site, Site):
+        raise RuntimeError(f"the app's site is a {type(site).__name__}, not a Site")
+    return site
+
+
 def process_name() -> str:
     """This process as a lease owner: host, pid and a random part (no spaces)."""
     return f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}".replace(" ", "_")
@@ -153,7 +292,8 @@ def _pacing(settings: Settings) -> Pacing:
                                else settings.trick_pause))
 
 
-async def open_site(settings: Settings, registry: Registry, given: Given = Given()) -> Site:
+async def open_site(settings: Settings, registry: Registry[Site],
+                    given: Given = Given()) -> Site:
     """Make the site's parts, in this order, each from those before it:
 
     1. the game store (migrated, unless ``settings.store`` is given) and its SQL engine;
@@ -166,10 +306,11 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
        runs through the broker;
     5. the server's services: metrics, hints (one at a time per client site-wide, in the
        limits, with a Redis URL), the sockets' guard, a person's lock;
-    6. each extension's parts, in the registry's order, each handed the site made so far
-       (the parts it ``needs`` are there: the registry checked the order);
+    6. each extension's group, in the registry's order, each maker handed the site made
+       so far (a group it stands on that is missing is refused: ``MissingPart``);
     7. the outside bots' gate on the bots' service (if the app has it) and, with a Redis
-       URL, the relays, listening before the site is returned.
+       URL, the relays, listening before the site is returned; last the door to every
+       table. The site is then sealed.
     """
     store = (settings.store if settings.store is not None
              else await open_store(settings.database_url, upgrade=settings.upgrade))
@@ -199,26 +340,16 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
         hints.share_site_wide(limits)
     guard = (given.socket_guard if given.socket_guard is not None
              else SocketGuard(settings.socket_limits))
-    site = Site(store=games, engine=engine, redis=redis, limits=limits, broker=broker,
-                leases=leases, owners=owners, manager=manager, public_url=settings.public_url,
-                parts=parts_by_type([
-                    settings, registry, settings.limits, metrics, hints, guard, Background(),
-                    PersonLocks(leases if redis is not None else None),
-                    ClientFiles(static_dir(settings.static_dir)),
-                    MetricsToken(settings.metrics_token), ReplayCache()]))
-    for extension in registry.extensions:
-        if extension.parts is not None:
-            made = parts_by_type(await extension.parts(site))
-            unsaid = [t.__name__ for t in made if t not in extension.makes]
-            if unsaid:
-                raise TypeError(f"{extension.name} made {unsaid} but says it makes "
-                                f"{[t.__name__ for t in extension.makes]}")
-            twice = [t.__name__ for t in made if t in site.parts]
-            if twice:
-                raise TypeError(f"{extension.name} made {twice}, which the site has already")
-            site = replace(site, parts={**site.parts, **made})
-    gate = BotGate(site.get(BotService))
-    made_last: list[object] = [gate]
+    site = Site(settings=settings, registry=registry, store=games, engine=engine, redis=redis,
+                limits=limits, limit_settings=settings.limits, broker=broker, leases=leases,
+                owners=owners, manager=manager, public_url=settings.public_url,
+                static_folder=static_dir(settings.static_dir), background=Background(),
+                person_locks=PersonLocks(leases if redis is not None else None),
+                metrics=metrics, metrics_token=settings.metrics_token, hints=hints,
+                socket_guard=guard, replay_cache=ReplayCache())
+    for make in registry.makers():
+        await make(site)
+    site.gate = gate = BotGate(site.bots)
     edge = None
     if owners is not None:
         host = RelayHost(broker, manager, owners.owner, owners.ttl, hints, gate,
@@ -227,11 +358,12 @@ async def open_site(settings: Settings, registry: Registry, given: Given = Given
         host.start()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(host.ready.wait(), settings.lease_ttl)
-        made_last += [host, edge]
+        site.relays = Relays(host, edge)
         log.info("serving the site as %s", owners.owner)
     # The door to every table: this process's, and the others' through the relays.
-    made_last.append(Tables(manager, hints, gate, edge))
-    return replace(site, parts={**site.parts, **parts_by_type(made_last)})
+    site.tables = Tables(manager, hints, gate, edge)
+    site.seal()
+    return site
 
 
 def tune_gc() -> None:
@@ -252,8 +384,8 @@ async def start_site(site: Site) -> None:
     registers its table kinds and hooks, settles what a crash left), resume the unfinished
     tables, and start sweeping for idle tables and, with a Redis URL, orphaned ones, and
     watching the event loop's lag (``euchre_loop_lag_seconds``)."""
-    settings = site[Settings]
-    for startup in site[Registry].startups():
+    settings = site.settings
+    for startup in site.registry.startups():
         await startup(site)
     manager = site.manager
     if settings.resume:
@@ -262,9 +394,9 @@ async def start_site(site: Site) -> None:
             log.info("resumed %d unfinished tables", len(resumed))
     if settings.tune_gc:
         tune_gc()
-    background = site[Background]
+    background = site.background
     background.start(_sweep_idle(manager, settings))
-    background.start(watch_loop_lag(site[Metrics].loop_lagged))
+    background.start(watch_loop_lag(site.metrics.loop_lagged))
     if site.owners is not None:
         background.start(_sweep_orphans(manager, settings.lease_ttl))
 
@@ -273,21 +405,19 @@ async def close_site(site: Site) -> None:
     """Stop the site, last part first: the sweepers and listeners, the tables (saved,
     their leases given up), the extensions (last first), the relays, the broker, the
     leases, the limits, the Redis client and the store (unless it was given)."""
-    await site[Background].stop()
+    await site.background.stop()
     await site.manager.close()
-    for shutdown in site[Registry].shutdowns():
+    for shutdown in site.registry.shutdowns():
         await shutdown(site)
-    edge, host = site.get(RelayEdge), site.get(RelayHost)
-    if edge is not None:
-        await edge.stop()
-    if host is not None:
-        await host.stop()
+    if site.relays is not None:
+        await site.relays.edge.stop()
+        await site.relays.host.stop()
     await site.broker.disconnect()
     await site.leases.close()
     await site.limits.close()
     if site.redis is not None:
         await site.redis.aclose()
-    if site[Settings].store is None:
+    if site.settings.store is None:
         await site.store.close()
 
 
@@ -333,12 +463,12 @@ async def readiness(site: Site) -> dict[str, str]:
         checks["redis"] = "ok"
     except Exception as e:
         checks["redis"] = f"unavailable: {type(e).__name__}"
-    host = site.get(RelayHost)
-    checks["relays"] = "ok" if host is not None and host.ready.is_set() else "not listening"
+    ready = site.relays is not None and site.relays.host.ready.is_set()
+    checks["relays"] = "ok" if ready else "not listening"
     return checks
 
 
-def site_extension() -> Extension:
+def site_extension() -> Extension[Site]:
     """The site's checks in ``/readyz`` (its broker, leases, table ownership, relays and
     orphan sweeper are the composition root's)."""
     return Extension("site", ready=readiness)

@@ -26,7 +26,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from ..coins.ledger import in_transaction
 from ..coins.pools import Pool, PoolService
 from ..game import GameState
-from ..hand import SEAT_NAMES
 from ..rules import GAME_LENGTHS, Rules
 from ..storage.accounts_models import accounts
 from ..storage.bot_models import bot_tokens
@@ -981,7 +980,8 @@ class TournamentService(PairRegistration):
                                      await self._tables(conn, tournament_id))
         if not matches:
             return []
-        values = {"current_round": current + 1}
+        values: dict[str, Any] = {"current_round": current + 1,
+                                  "round_started_at": self.now()}
         if fmt in teams.ELIMINATION:  # a bracket's rounds are known as it is played
             values["rounds"] = max(int(row["rounds"]), current + 1)
         moved = await conn.execute(update(tournaments).where(
@@ -990,6 +990,7 @@ class TournamentService(PairRegistration):
         if moved.rowcount != 1:
             return []  # another process seated it
         entries = {int(e["number"]): e for e in await self._entries(conn, tournament_id)}
+        revoked = await _revoked_tokens(conn, entries.values())
         out = []
         for number, (name, match) in enumerate(matches, start=1):
             table_id = secrets.token_urlsafe(9)
@@ -999,7 +1000,7 @@ class TournamentService(PairRegistration):
                 table_id=table_id, seat0=seats[0], seat1=seats[1], seat2=seats[2],
                 seat3=seats[3], match=name))
             out.append(self._round_table(row, current + 1, number, table_id, seats, entries,
-                                         current + 1))
+                                         current + 1, revoked))
         return out
 
     async def _kings_round(self, conn: AsyncConnection, tournament_id: str, current: int

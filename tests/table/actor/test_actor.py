@@ -365,15 +365,21 @@ def _calls_back(value: object, actor: object, depth: int = 3) -> bool:
 
 async def test_no_part_of_the_actor_holds_a_way_to_call_it_back() -> None:
     """The parts return what they make and post what is due to the table's queue: none
-    keeps a callback, a lambda or a bound method that reaches the actor. (The fan-out's
-    renderer is the exception, left to the event protocol's rewrite of ``fanout.py``.)"""
+    keeps a callback, a lambda or a bound method that reaches the actor. The fan-out and
+    its observer draw each reader's table from the frames the loop hands them (the move
+    clock's policy is in the frame), never through the actor."""
     actor, _, _ = make_table()
     actor.start()
     await actor.settle()
-    parts = {name: getattr(actor, name) for name in (
-        "_agenda", "_people", "_audience", "_outbox", "_computers", "_queue", "_saver",
-        "_shuffle", "_frames")}
+    named = ("_agenda", "_people", "_audience", "_outbox", "_computers", "_queue", "_saver",
+             "_shuffle", "_frames", "_fanout", "_snapshots", "_rematch")
+    # Every attribute of the actor is a part, or a value: none may reach back either.
+    parts = {name: value for name, value in vars(actor).items()
+             if not isinstance(value, (int, float, str, bytes, type(None)))}
+    assert set(named) <= set(parts)
     parts["_audience.count"] = actor._audience.count
+    parts["_fanout"] = actor._fanout
+    parts["_fanout.observer"] = actor._fanout.observer
     for name, part in parts.items():
         fields = dict(vars(part)) if hasattr(part, "__dict__") else {}
         for slot in getattr(type(part), "__slots__", ()):

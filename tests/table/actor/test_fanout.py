@@ -66,7 +66,7 @@ async def until_seat(actor: TableActor, sched: ManualScheduler, seat: int = 0) -
 async def test_each_event_is_one_value_per_audience_and_encoded_once() -> None:
     actor, sched = table()
     renders: list[int | None] = []
-    render = actor._render
+    render = actor._fanout.observer._render
 
     def counting(frame: Any, seat: int | None, now: float, played: Any) -> TableSnapshot:
         renders.append(seat)

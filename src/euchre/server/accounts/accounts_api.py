@@ -24,7 +24,7 @@ import logging
 import os
 import tempfile
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -58,9 +58,9 @@ from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import bearer_token, bot_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
-from ..core.site import Site, site_of
+from ..core.site import kept_site, needed
 from ..tables.api import int_param, read_json
-from ..tables.door import Tables
+from ..tables.door import Tables, TablesSite
 from ..wire.accounts import (
     ActiveTable,
     CoinGameResult,
@@ -131,9 +131,21 @@ class AccountsState:
     """The move clock at coin tables."""
 
 
+class AccountsSite(TablesSite, Protocol):
+    """What accounts and coin tables read of the site."""
+
+    accounts: AccountsState | None
+    """The accounts' services (None: the app has no accounts)."""
+
+
+def accounts_site(conn: Any) -> AccountsSite:
+    """The site of ``conn`` (a request, a socket or the app), as accounts read it."""
+    return cast(AccountsSite, kept_site(conn))
+
+
 def state_of(request: Request) -> AccountsState:
     """The accounts services of the site (404 if the app has no accounts)."""
-    state = site_of(request).get(AccountsState)
+    state = accounts_site(request).accounts
     if state is None:
         raise ApiError("not_available",
                        "accounts and coin tables are not available on this server")
@@ -275,7 +287,7 @@ async def get_games(request: Request) -> Response:
     """``GET /api/me/games``: coin games with results, replay links and statistics."""
     state = state_of(request)
     session = await signed_in(request, csrf=False)
-    store = site_of(request).store
+    store = accounts_site(request).store
     games = await state.coins.games(session.account_id, limit=100)
     stats, per_game = await account_stats(store, games)
     return json_answer(Games(games=msgspec.convert(per_game, list[CoinGameResult]),
@@ -326,7 +338,7 @@ async def create_coin_table(request: Request, body: CoinTableRequest) -> CoinTab
     session = await signed_in(request, csrf=True)
     request_key = _request_key(request, body)
     account = await state.accounts.get(session.account_id)
-    manager = site_of(request).manager
+    manager = accounts_site(request).manager
     table_id, token = new_table_id(), new_token()
     opened = await state.coins.open(session.account_id, table_id, body.stake,
                                     request_key=request_key, seat=0, seat_token=token)
@@ -402,7 +414,7 @@ async def leave_practice_game(request: Request, tables: Tables, table_id: str) -
 async def _practice_left(request: Request, state: AccountsState, table_id: str,
                          account_id: int) -> Response:
     """Close the caller's practice table (:func:`leave_practice_game`) and say so."""
-    await leave_practice_game(request, site_of(request)[Tables], table_id)
+    await leave_practice_game(request, accounts_site(request).tables, table_id)
     return json_answer(Left(
         left=True, status="left", stake=0, stake_forfeit=0, fee=0, fee_rule=0,
         balance=await state.coins.ledger.balance(account_id),
@@ -427,7 +439,7 @@ async def post_leave(request: Request) -> Response:
     session = await signed_in(request, csrf=True)
     if await state.coins.get(table_id) is None:
         return await _practice_left(request, state, table_id, session.account_id)
-    settled = await leave_coin_game(site_of(request)[Tables], state.coins,
+    settled = await leave_coin_game(accounts_site(request).tables, state.coins,
                                     table_id, session.account_id)
     left = settled.game.status == "left"
     fee = -settled.entry.amount if settled.entry is not None else 0
@@ -505,10 +517,9 @@ async def reconcile(state: AccountsState, store: GameStore, grace: float = 0.0) 
                 log.info("coin table %s left: not closed here: %s", stored.id, e)
 
 
-async def make_parts(site: Site, options: AccountsOptions) -> list[object]:
+async def make_parts(site: AccountsSite, options: AccountsOptions) -> None:
     """The accounts' services on the site's database (a throwaway SQLite file when games
-    are in memory): the :class:`AccountsState`, and its sessions and accounts by
-    themselves (what the core asks of a request: who is signed in)."""
+    are in memory): the site's :class:`AccountsState`."""
     engine = await _engine_for(site.engine)
     state = AccountsState(
         engine=engine,
@@ -517,12 +528,12 @@ async def make_parts(site: Site, options: AccountsOptions) -> list[object]:
         coins=CoinService(engine),
         clock=options.clock_policy(),
     )
-    return [state, state.sessions, state.accounts]
+    site.accounts = state
 
 
-async def startup(site: Site) -> None:
+async def startup(site: AccountsSite) -> None:
     """Register the coin table kind with the table manager; settle what a crash left."""
-    state = site[AccountsState]
+    state = needed(site.accounts, "accounts", "its own parts")
 
     async def settle(table: FinishedTable) -> None:
         winner = table.game.winner
@@ -545,13 +556,13 @@ _SIGNED_IN = {401: "Not signed in (no session, or it expired)."}
 _CSRF = {**_SIGNED_IN, 403: "The X-CSRF-Token header is missing or wrong."}
 
 
-def accounts_extension(options: AccountsOptions | None = None) -> Extension:
+def accounts_extension(options: AccountsOptions | None = None) -> Extension[AccountsSite]:
     """Accounts, play coins and coin tables against the computer (``options``: default
     from the environment, :meth:`AccountsOptions.from_env`)."""
     chosen = options or AccountsOptions.from_env()
 
-    async def parts(site: Site) -> list[object]:
-        return await make_parts(site, chosen)
+    async def parts(site: AccountsSite) -> None:
+        await make_parts(site, chosen)
 
     credentials = {400: "A bad username, password or body.",
                    403: "A request from another site.",
@@ -600,6 +611,5 @@ def accounts_extension(options: AccountsOptions | None = None) -> Extension:
         table_kinds=[TableKindApi(COIN, CoinTableRequest, CoinTableCreated,
                                   create_coin_table, repeat=repeats_coin_table)],
         parts=parts,
-        makes=[AccountsState, LoginSessionStore, AccountService],
         startup=startup,
     )

@@ -24,11 +24,11 @@ from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import bearer_token, bot_of
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Background, Site, site_of
+from ..core.site import needed
 from ..tables.api import read_body
 from ..tables.bot_gate import REVOKED_CHANNEL, BotGate
 from ..wire.bots import BotMe, BotTokenCreated, BotTokenInfo, BotTokenRequest, BotTokens
-from .accounts_api import AccountsState, signed_in
+from .accounts_api import AccountsSite, accounts_site, signed_in
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ SHOWN_ONCE = ("Keep this token secret: it is shown only now. A program that hold
 
 def service_of(request: Request) -> BotService:
     """The site's bot service (404 if the app has no outside bots)."""
-    service = site_of(request).get(BotService)
+    service = accounts_site(request).bots
     if service is None:
         raise ApiError("not_available", "outside bots are not available on this server")
     return service
@@ -76,8 +76,8 @@ async def delete_bot_token(request: Request) -> Response:
     except ValueError:
         raise ApiError("not_found", "you have no bot token with that id") from None
     revoked = await service.revoke(session.account_id, token_id)
-    site = site_of(request)
-    site[BotGate].revoke(token_id)  # this process's sockets, now
+    site = accounts_site(request)
+    site.gate.revoke(token_id)  # this process's sockets, now
     try:  # the other processes' sockets
         await site.broker.publish(REVOKED_CHANNEL, str(token_id))
     except BrokerUnavailable as e:  # their sockets are refused at the next join
@@ -111,21 +111,21 @@ async def _hear_revocations(broker: Broker, gate: BotGate) -> None:
             await asyncio.sleep(1.0)
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: AccountsSite) -> None:
     """The bot service on the accounts' database."""
-    return [BotService(site[AccountsState].engine)]
+    site.bots = BotService(needed(site.accounts, "bots", "accounts").engine)
 
 
-async def startup(site: Site) -> None:
+async def startup(site: AccountsSite) -> None:
     """Listen for revocations in the site's other processes until the site stops."""
-    site[Background].start(_hear_revocations(site.broker, site[BotGate]))
+    site.background.start(_hear_revocations(site.broker, site.gate))
 
 
 _CSRF = {401: "Not signed in (no session, or it expired).",
          403: "The X-CSRF-Token header is missing or wrong."}
 
 
-def bots_extension() -> Extension:
+def bots_extension() -> Extension[AccountsSite]:
     """Outside bots: bot tokens, and who a token is."""
     return Extension(
         "bots",
@@ -152,7 +152,5 @@ def bots_extension() -> Extension:
                      bot_token=True),
         ],
         parts=make_parts,
-        makes=[BotService],
-        needs=[AccountsState],
         startup=startup,
     )

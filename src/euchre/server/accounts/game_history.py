@@ -31,7 +31,6 @@ from ...table.actor.seats import TableConfig
 from ...table.kinds.online import ONLINE
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
-from ..core.site import site_of
 from ..tables.api import int_param
 from ..wire.online import SeatRating
 from ..wire.ratings import (
@@ -43,7 +42,7 @@ from ..wire.ratings import (
     RatingMove,
 )
 from . import accounts_api
-from .ratings_state import RatingsState, state_of
+from .ratings_state import RatingsState, ratings_site, state_of
 
 PAGE = 20
 """Games a page lists when the request names no ``limit``."""
@@ -139,7 +138,7 @@ async def played_games(request: Request, account_id: int, public: bool
     state = state_of(request)
     limit = int_param(request, "limit", PAGE, 1, MAX_PAGE)
     offset = int_param(request, "offset", 0, 0, 10**9)
-    found, after = await _finished(state, site_of(request).store, account_id, limit, offset,
+    found, after = await _finished(state, ratings_site(request).store, account_id, limit, offset,
                                    public)
     ids: Sequence[str] = [f.stored.id for f in found]
     changes = await state.ratings.changes_in(account_id, ids)

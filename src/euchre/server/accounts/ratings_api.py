@@ -33,7 +33,7 @@ from ..core import guards
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Site, site_of
+from ..core.site import needed
 from ..tables.api import int_param
 from ..wire.online import SeatRating
 from ..wire.ratings import (
@@ -51,7 +51,7 @@ from ..wire.ratings import (
     RatingHistory,
 )
 from . import accounts_api
-from .ratings_state import RatingsState, state_of
+from .ratings_state import RatingsSite, RatingsState, ratings_site, state_of
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ async def get_my_stats(request: Request) -> Response:
     account_id = session.account_id
     account = await accounts_api.state_of(request).accounts.get(account_id)
     rating = (await state.ratings.of([account_id])).get(account_id)
-    store = site_of(request).store
+    store = ratings_site(request).store
     # Given from the start: a new account is provisional (0 rated games) too.
     standing = await state.ratings.standing(account_id)
     return json_answer(msgspec.convert({
@@ -134,7 +134,7 @@ async def get_game_stats(request: Request) -> Response:
     """``GET /api/games/{id}/stats``: each seat's counts in a finished game."""
     await guards.expensive_read(request)
     game_id = request.path_params["game_id"]
-    store = site_of(request).store
+    store = ratings_site(request).store
     stored = await store.get(game_id)
     if stored is None or "config" not in stored.meta:
         raise ApiError("no_game", f"no game {game_id!r}")
@@ -189,15 +189,15 @@ async def reconcile(state: RatingsState, store: GameStore) -> None:
             log.info("applied rated game %s after a restart", game_id)
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: RatingsSite) -> None:
     """The rating service and the index of who sat where, on the accounts' database."""
-    accounts = site[accounts_api.AccountsState]
-    return [RatingsState(RatingService(accounts.engine), PlayerIndex(accounts.engine))]
+    accounts = needed(site.accounts, "ratings", "accounts")
+    site.ratings = RatingsState(RatingService(accounts.engine), PlayerIndex(accounts.engine))
 
 
-async def startup(site: Site) -> None:
+async def startup(site: RatingsSite) -> None:
     """Wire the open and finish hooks, and settle unapplied rated games."""
-    state = site[RatingsState]
+    state = needed(site.ratings, "ratings", "its own parts")
     manager = site.manager
 
     async def note_seats(config: TableConfig) -> None:
@@ -251,7 +251,7 @@ def history_endpoints() -> list[Endpoint]:
     ]
 
 
-def ratings_extension() -> Extension:
+def ratings_extension() -> Extension[RatingsSite]:
     """Ratings of rated online tables, statistics from game records, the leaderboard."""
     return Extension(
         "ratings",
@@ -298,8 +298,6 @@ def ratings_extension() -> Extension:
         ],
         pages=["/leaders", "/people/{username}"],
         parts=make_parts,
-        makes=[RatingsState],
-        needs=[accounts_api.AccountsState],
         startup=startup,
         schemas=[SeatRating],
     )

@@ -58,7 +58,7 @@ def _channel(channel: SocketChannel, messages: dict[str, Any], channels: dict[st
             }
 
 
-def asyncapi_document(registry: Registry | None = None) -> dict[str, Any]:
+def asyncapi_document(registry: Registry[Any] | None = None) -> dict[str, Any]:
     """The AsyncAPI 3.0 document of the table socket and the sockets ``registry``'s
     extensions add."""
     extra = list(registry.sockets()) if registry is not None else []

@@ -34,16 +34,15 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from starlette.requests import HTTPConnection, Request
 
-from ...accounts.sessions import LoginSessionStore
 from ...errors import DomainError
 from ...leases import Leases
 from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
 from ...table.actor.errors import TooManySeats
-from .site import site_of
+from .site import CoreSite, kept_site
 
 log = logging.getLogger(__name__)
 
@@ -137,14 +136,28 @@ class OpenTables(Protocol):
     """The registry's clock."""
 
 
+class GuardedSite(CoreSite, Protocol):
+    """What the limits read of the site."""
+
+    limit_settings: LimitSettings
+    """How much each limit allows."""
+    person_locks: PersonLocks
+    """One lock per person (site-wide with a Redis URL)."""
+
+
+def guarded_site(conn: Any) -> GuardedSite:
+    """The site of ``conn`` (a request, a socket or the app), as the limits read it."""
+    return cast(GuardedSite, kept_site(conn))
+
+
 def limits_of(conn: HTTPConnection) -> Limits:
     """The site's limits."""
-    return site_of(conn).limits
+    return guarded_site(conn).limits
 
 
 def settings_of(conn: HTTPConnection) -> LimitSettings:
     """The site's limit settings."""
-    return site_of(conn)[LimitSettings]
+    return guarded_site(conn).limit_settings
 
 
 def address_of(conn: HTTPConnection) -> str:
@@ -287,7 +300,7 @@ async def sign_up_attempt(request: Request) -> Counted:
 async def account_of(request: Request) -> int | None:
     """The signed-in account's id, if the request carries a live session (or the bot's
     own account, for an outside bot's bearer token: bots are counted as accounts)."""
-    sessions = site_of(request).get(LoginSessionStore)
+    sessions = guarded_site(request).sessions
     if sessions is None:
         return None
     from ...accounts import COOKIE_NAME
@@ -318,7 +331,7 @@ async def creator_of(request: Request) -> str:
     held): the account, else the address. An outside bot counts as its owner: one
     person's bot accounts share that person's caps (alone, one held 3 waiting tables;
     through bot accounts, 23)."""
-    if site_of(request).get(LoginSessionStore) is not None:
+    if guarded_site(request).sessions is not None:
         from .people import bearer_token, bot_of
 
         bearer = bearer_token(request)
@@ -423,7 +436,7 @@ class PersonLocks:
 
 def person_locks(conn: HTTPConnection) -> PersonLocks:
     """The app's :class:`PersonLocks`: site-wide when the site has a Redis URL."""
-    return site_of(conn)[PersonLocks]
+    return guarded_site(conn).person_locks
 
 
 async def seat_attempt(request: Request, tables: OpenTables, holder: str) -> str:

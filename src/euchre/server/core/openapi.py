@@ -58,7 +58,7 @@ def _content(schemas: Schemas, model: Any, text_too: bool = False) -> dict[str, 
     return content
 
 
-def _operation(endpoint: Endpoint, registry: Registry, schemas: Schemas) -> dict[str, Any]:
+def _operation(endpoint: Endpoint, registry: Registry[Any], schemas: Schemas) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": endpoint.summary,
                           "operationId": f"{endpoint.method.lower()}_{endpoint.handler.__name__}"}
     if endpoint.description:
@@ -110,7 +110,7 @@ BOT_TOKEN = "botToken"
 """The name of the bot token's security scheme in the document."""
 
 
-def openapi_document(registry: Registry) -> dict[str, Any]:
+def openapi_document(registry: Registry[Any]) -> dict[str, Any]:
     """The OpenAPI 3.1 document of an app's HTTP API."""
     schemas = Schemas()
     paths: dict[str, dict[str, Any]] = {}

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
-from .site import site_of
+from .site import core_site
 from .sources import set_browser_cookie
 
 
@@ -24,17 +23,9 @@ def static_dir(configured: Path | None) -> Path:
         return Path(__file__).resolve().parent.parent / "web" / "static"
 
 
-@dataclass(frozen=True)
-class ClientFiles:
-    """Where the web client's files are (a part of the site)."""
-
-    folder: Path
-    """The folder holding ``index.html``, the scripts and the styles."""
-
-
 async def client_page(request: Request) -> Response:
     """The web client's page, for every path the client routes itself (``/``, ``/table/...``)."""
-    page = site_of(request)[ClientFiles].folder / "index.html"
+    page = core_site(request).static_folder / "index.html"
     if not page.is_file():
         return PlainTextResponse("the web client is not installed", status_code=503)
     response = FileResponse(page, headers={"Cache-Control": "no-cache"})
@@ -49,7 +40,7 @@ _NOT_PAGES = ("/api/", "/ws/", "/static/", "/openapi.json", "/asyncapi.json", "/
 
 def _page_404(request: Request) -> Response | None:
     """``404.html`` with status 404 (None if the file is missing)."""
-    page = site_of(request)[ClientFiles].folder / "404.html"
+    page = core_site(request).static_folder / "404.html"
     if not page.is_file():
         return None
     return FileResponse(page, status_code=404, headers={"Cache-Control": "no-cache"})

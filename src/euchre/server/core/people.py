@@ -21,15 +21,12 @@ from starlette.requests import HTTPConnection, Request
 from ...accounts import (
     COOKIE_NAME,
     CSRF_HEADER,
-    AccountService,
     CsrfError,
-    LoginSessionStore,
     NotSignedInError,
 )
-from ...accounts.bots import BotIdentity, BotService, BotTokenRefused
-from ...accounts.seat_claims import SeatClaims
+from ...accounts.bots import BotIdentity, BotTokenRefused
 from ...table.actor.seats import AccountKey, BotKey, SeatKey, TableConfig
-from .site import site_of
+from .site import core_site
 
 
 @dataclass(frozen=True)
@@ -52,8 +49,8 @@ class Person:
 async def person_of(request: HTTPConnection, *, csrf: bool = False) -> Person | None:
     """The signed-in person making ``request``, or None for a guest; with ``csrf`` a
     signed-in request without the right ``X-CSRF-Token`` is refused (:class:`CsrfError`)."""
-    site = site_of(request)
-    sessions, accounts = site.get(LoginSessionStore), site.get(AccountService)
+    site = core_site(request)
+    sessions, accounts = site.sessions, site.account_service
     if sessions is None or accounts is None:
         return None
     bearer = bearer_token(request)
@@ -86,7 +83,7 @@ def bearer_token(request: HTTPConnection) -> str | None:
 
 async def bot_of(request: HTTPConnection, token: str) -> BotIdentity:
     """The bot a live bearer token speaks for (:class:`BotTokenRefused`: 401 otherwise)."""
-    service = site_of(request).get(BotService)
+    service = core_site(request).bots
     found = await service.identify(token) if service is not None else None
     if found is None:
         raise BotTokenRefused("this bot token is unknown or was revoked")
@@ -113,7 +110,7 @@ async def seat_key(request: HTTPConnection, token: str | None, table_id: str | N
         bot = await bot_of(request, str(bearer_token(request)))
         return BotKey(bot.account_id)
     key = await account_key_of(request, csrf=True)
-    claims = site_of(request).get(SeatClaims)
+    claims = core_site(request).claims
     if key is not None and table_id is not None and claims is not None:
         key = dataclasses.replace(key, claimed=await claims.seats_of(key.account_id, table_id))
     return key

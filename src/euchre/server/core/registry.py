@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .site import Site, site_of
+S = TypeVar("S", contravariant=True)
+"""The site an extension's hooks are handed: the protocol of what they read of it (the
+root's ``Site`` must be each of them; mypy checks it where the app gathers its extensions)."""
 
 Handler = Callable[[Request], Awaitable[Response]]
 """A route's handler."""
@@ -98,62 +100,43 @@ class SocketChannel:
     """Path parameter -> its description."""
 
 
-Startup = Callable[[Site], Awaitable[None]]
-"""Run with the finished site, before tables are resumed (shutdown hooks have the same
-shape: run after the tables stopped, in reverse order)."""
-
-ReadyCheck = Callable[[Site], Awaitable[dict[str, str]]]
-"""Further ``/readyz`` checks: name -> outcome (``ok``, ``held``, ``not used`` ... or why)."""
-
-PartsMaker = Callable[[Site], Awaitable[Sequence[object]]]
-"""Makes an extension's parts from the site made so far (the root's parts and those of the
-extensions before it)."""
-
-
 @dataclass(frozen=True)
-class Extension:
-    """What one part of the site adds to an app."""
+class Extension(Generic[S]):
+    """What one part of the site adds to an app; its hooks are handed the site, typed as
+    ``S`` (what they read of it)."""
 
     name: str
     endpoints: Sequence[Endpoint] = ()
     pages: Sequence[str] = ()
     """Paths the web client serves itself (its ``index.html``)."""
     table_kinds: Sequence[TableKindApi] = ()
-    startup: Startup | None = None
-    shutdown: Startup | None = None
+    startup: Callable[[S], Awaitable[None]] | None = None
+    """Run with the finished site, before tables are resumed."""
+    shutdown: Callable[[S], Awaitable[None]] | None = None
     """Run after the tables stopped (in reverse order of the extensions)."""
-    ready: ReadyCheck | None = None
-    """Further checks ``/readyz`` makes."""
+    ready: Callable[[S], Awaitable[dict[str, str]]] | None = None
+    """Further checks ``/readyz`` makes: name -> outcome (``ok``, ``held``, ``not used``
+    ... or why)."""
     schemas: Sequence[type[Any]] = ()
     """Further models the documents describe."""
     sockets: Sequence[SocketChannel] = ()
     """WebSocket routes, documented in ``/asyncapi.json``."""
-    parts: PartsMaker | None = None
-    """Makes this extension's parts at start, before any start-up hook runs (the site's
-    handlers and later extensions find each by its type)."""
-    makes: Sequence[type[Any]] = ()
-    """The types of the parts :attr:`parts` makes."""
-    needs: Sequence[type[Any]] = ()
-    """The types of the parts this extension needs from the extensions before it."""
+    parts: Callable[[S], Awaitable[None]] | None = None
+    """Makes this extension's parts at start, before any start-up hook runs, into its own
+    typed field of the site (the extensions before it have made theirs)."""
 
 
-class Registry:
+class Registry(Generic[S]):
     """An app's extensions, their endpoints, pages and table kinds."""
 
-    def __init__(self, extensions: Sequence[Extension]) -> None:
+    def __init__(self, extensions: Sequence[Extension[S]]) -> None:
         """Gather ``extensions``; two claiming one route or one kind is an error."""
         self.extensions = tuple(extensions)
         """In the order given."""
         self.kinds: dict[str, TableKindApi] = {}
         """Table kind -> how to open one."""
         seen: set[tuple[str, str]] = set()
-        made: set[type[Any]] = set()
         for ext in self.extensions:
-            missing = [t.__name__ for t in ext.needs if t not in made]
-            if missing:
-                raise ValueError(f"{ext.name} needs {missing}: put the extensions that make "
-                                 "them before it")
-            made.update(ext.makes)
             for endpoint in ext.endpoints:
                 key = (endpoint.method, endpoint.path)
                 if key in seen:
@@ -184,28 +167,29 @@ class Registry:
         for ext in self.extensions:
             yield from ext.sockets
 
-    def startups(self) -> Iterator[Startup]:
+    def makers(self) -> Iterator[Callable[[S], Awaitable[None]]]:
+        """The extensions' part makers, in order."""
+        for ext in self.extensions:
+            if ext.parts is not None:
+                yield ext.parts
+
+    def startups(self) -> Iterator[Callable[[S], Awaitable[None]]]:
         """The startup hooks, in order."""
         for ext in self.extensions:
             if ext.startup is not None:
                 yield ext.startup
 
-    def shutdowns(self) -> Iterator[Startup]:
+    def shutdowns(self) -> Iterator[Callable[[S], Awaitable[None]]]:
         """The shutdown hooks, last extension first."""
         for ext in reversed(self.extensions):
             if ext.shutdown is not None:
                 yield ext.shutdown
 
-    def ready_checks(self) -> Iterator[ReadyCheck]:
+    def ready_checks(self) -> Iterator[Callable[[S], Awaitable[dict[str, str]]]]:
         """The extensions' readiness checks."""
         for ext in self.extensions:
             if ext.ready is not None:
                 yield ext.ready
-
-
-def registry_of(request: Request) -> Registry:
-    """The app's registry."""
-    return site_of(request)[Registry]
 
 
 KIND_REQUESTS = "table kind requests"

@@ -1,31 +1,34 @@
-"""The composition root's value: :class:`Site`, every part one process serves with.
+"""What the core asks of the site, and the one place that keeps it on the app.
 
-One ``Site`` is built once at start, in order, by :func:`euchre.server.root.open_site`, and
-never changed after: the store, the process's one Redis client, the limits, the broker, the
-leases, table ownership and the table manager are typed fields; the server's own services
-(the registry, metrics, hints, the socket guard, relays ...) and each extension's parts
-(accounts, coins, ratings, the lobby ...) are found by their type, since they are defined
-in the layers above this one. Extensions declare the parts they need
-(:attr:`~euchre.server.core.registry.Extension.needs`) and are handed the site.
-
-A request, a socket or the app reaches it through :func:`site_of`, the one place that reads
-the app's state.
+The site itself, every part one process serves with, is the composition root's typed
+:class:`~euchre.server.root.Site`, built once at start by
+:func:`~euchre.server.root.open_site`. This layer cannot name it (most of its parts are
+typed in the layers above), so it says in :class:`CoreSite` what the core reads of it; each
+layer above declares its own small protocol the same way (``OpsSite``, ``TablesSite``,
+``AccountsSite`` ...), and the root's module checks with mypy that its ``Site`` is every
+one of them. A request, a socket or the app reaches the site through its layer's typed
+accessor, each built on :func:`kept_site`, the one place that reads the app's state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
+from ...accounts.bots import BotService
+from ...accounts.seat_claims import SeatClaims
+from ...accounts.service import AccountService
+from ...accounts.sessions import LoginSessionStore
 from ...broker import Broker
 from ...leases import Leases
 from ...limits import Limits
 from ...storage.base import GameStore
 from ...table.hosting.manager import TableManager
 from ...table.hosting.owners import TableOwners
+from .registry import Registry
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -35,17 +38,15 @@ T = TypeVar("T")
 
 
 class MissingPart(LookupError):
-    """A part the site was asked for and does not have (its extension is not in the app)."""
+    """An extension made its parts before one it stands on (put that extension first)."""
 
 
-def parts_by_type(parts: Iterable[object]) -> dict[type[Any], object]:
-    """``parts`` keyed by their own types; two of one type is an error."""
-    found: dict[type[Any], object] = {}
-    for part in parts:
-        if type(part) in found:
-            raise ValueError(f"the site has two parts of type {type(part).__name__}")
-        found[type(part)] = part
-    return found
+def needed(part: T | None, who: str, what: str) -> T:
+    """``part``, which extension ``who`` needs (``what`` names it); :class:`MissingPart`
+    when the extension that makes it is not in the app, or comes after ``who``."""
+    if part is None:
+        raise MissingPart(f"{who} needs {what}: put the extension that makes it before it")
+    return part
 
 
 class Background:
@@ -71,9 +72,8 @@ class Background:
                 await task
 
 
-@dataclass(frozen=True)
-class Site:
-    """Everything one process of the site serves with, built once at start."""
+class CoreSite(Protocol):
+    """What the core (pages, people, the registry's documents) reads of the site."""
 
     store: GameStore
     """Where games are kept (with a Redis URL, writes that are not a table's take the
@@ -94,53 +94,57 @@ class Site:
     """The tables this process runs."""
     public_url: str
     """The site's address as people reach it (invite links)."""
-    parts: Mapping[type[Any], object] = field(default_factory=dict)
-    """The server's own services and the extensions' parts, by type."""
+    registry: Registry[Any]
+    """What the app serves: its extensions' endpoints, pages, kinds and hooks."""
+    static_folder: Path
+    """The web client's files (``index.html``, scripts, styles)."""
+    background: Background
+    """The tasks the site runs until it stops."""
+    bots: BotService | None
+    """Outside bots' accounts and tokens (None: the app has no outside bots)."""
+    claims: SeatClaims | None
+    """The seats people took as guests and bound to their account (None: no accounts)."""
 
     @property
     def site_wide(self) -> bool:
         """Whether several processes serve the site (it has a Redis URL)."""
-        return self.redis is not None
+        ...
 
-    def get(self, kind: type[T]) -> T | None:
-        """The part of type ``kind`` (its own type, else the one part that is an instance
-        of ``kind``: a base class or a runtime-checkable protocol), or None if the site has
-        none."""
-        part = self.parts.get(kind)
-        if isinstance(part, kind):
-            return part
-        found = [p for p in self.parts.values() if isinstance(p, kind)]
-        if len(found) > 1:
-            raise MissingPart(f"the site has {len(found)} parts that are {kind.__name__}")
-        return found[0] if found else None
+    @property
+    def sessions(self) -> LoginSessionStore | None:
+        """Sign-in sessions (None: the app has no accounts)."""
+        ...
 
-    def __getitem__(self, kind: type[T]) -> T:
-        """The part of type ``kind``; raises :class:`MissingPart` if the site has none."""
-        part = self.get(kind)
-        if part is None:
-            raise MissingPart(f"the site has no {kind.__name__}")
-        return part
-
-    def __contains__(self, kind: object) -> bool:
-        """Whether the site has a part of type ``kind``."""
-        return kind in self.parts
+    @property
+    def account_service(self) -> AccountService | None:
+        """Accounts (None: the app has no accounts)."""
+        ...
 
 
-def keep_site(app: Any, site: Site) -> None:
+def keep_site(app: Any, site: CoreSite) -> None:
     """Keep ``site`` as the started app's (the root calls it once, at start): the one
     attribute of the app's state, ``site``."""
     app.state.site = site
 
 
-def site_of(conn: Any) -> Site:
-    """The started site of ``conn``: a request, a socket, the app itself (or the site)."""
-    if isinstance(conn, Site):
-        return conn
+def kept_site(conn: Any) -> object:
+    """The started site of ``conn`` (a request, a socket or the app), as kept by
+    :func:`keep_site`; each layer's accessor gives it the type that layer reads."""
     app = getattr(conn, "app", conn)
     try:
         site = app.state.site
     except AttributeError:  # Starlette's State: an attribute never set
         site = None
-    if not isinstance(site, Site):
+    if site is None:
         raise RuntimeError("the app has not started (its site is built at start-up)")
     return site
+
+
+def core_site(conn: Any) -> CoreSite:
+    """The site of ``conn``, as the core reads it."""
+    return cast(CoreSite, kept_site(conn))
+
+
+def registry_of(conn: Any) -> Registry[Any]:
+    """The app's registry."""
+    return core_site(conn).registry

@@ -8,18 +8,20 @@ log), ``/nights/{id}/screen`` (standings to project) and ``/score`` (a table's p
 
 from __future__ import annotations
 
+from typing import Any, Protocol, cast
+
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
 from ...accounts import COOKIE_NAME
 from ...nights import NightNotFound, NightService
-from ..accounts.accounts_api import AccountsState, signed_in, state_of
+from ..accounts.accounts_api import AccountsSite, signed_in, state_of
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.guards import Counted, hit_all, household_of, limits_of
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Site, site_of
+from ..core.site import kept_site, needed
 from ..tables.api import read_body
 from ..wire.nights import (
     ConfirmRequest,
@@ -41,9 +43,21 @@ CODE_WINDOW = 600.0
 """Seconds."""
 
 
+class NightsSite(AccountsSite, Protocol):
+    """What euchre nights read of the site."""
+
+    nights: NightService | None
+    """Euchre nights in a room (None: the app has none)."""
+
+
+def nights_site(conn: Any) -> NightsSite:
+    """The site of ``conn`` (a request, a socket or the app), as euchre nights read it."""
+    return cast(NightsSite, kept_site(conn))
+
+
 def service_of(request: Request) -> NightService:
     """The site's night service (404 if the app has no euchre nights)."""
-    service = site_of(request).get(NightService)
+    service = nights_site(request).nights
     if service is None:
         raise ApiError("not_available", "euchre nights are not available on this server")
     return service
@@ -165,9 +179,9 @@ async def post_confirm(request: Request) -> Response:
     return await _by_code(request, ConfirmRequest)
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: NightsSite) -> None:
     """The night service on the accounts' database."""
-    return [NightService(site[AccountsState].engine)]
+    site.nights = NightService(needed(site.accounts, "nights", "accounts").engine)
 
 
 _HOST = {401: "Not signed in (no session, or it expired).",
@@ -176,7 +190,7 @@ _NIGHT = Param("night_id", "path", "The night's id.")
 _CODE = Param("code", "path", "The table's scoring code for the round (6 letters and digits).")
 
 
-def nights_extension() -> Extension:
+def nights_extension() -> Extension[NightsSite]:
     """Euchre nights in a room: the host's API, the tables' scoring, the pages."""
     return Extension(
         "nights",
@@ -232,6 +246,4 @@ def nights_extension() -> Extension:
         pages=["/nights", "/nights/{night_id}", "/nights/{night_id}/screen", "/score",
                "/score/{code}"],
         parts=make_parts,
-        makes=[NightService],
-        needs=[AccountsState],
     )

@@ -24,7 +24,7 @@ from ...errors import DomainError
 from ..core.encoder import encode_text
 from ..core.guards import network_of
 from ..core.registry import SocketChannel
-from ..tables.socket_guard import Refusal, Ticket, guard_of
+from ..tables.socket_guard import Refusal, Ticket
 from ..tables.socket_rate import CLOSE_FLOOD, FLOOD_CODE, FLOOD_REASON, Bucket
 from ..wire.lobby import (
     LOBBY_CLIENT_MESSAGES,
@@ -36,7 +36,7 @@ from ..wire.lobby import (
     TableChanged,
     TableGone,
 )
-from .lobby_state import LOBBY_CHANNEL, broker_of, lobby_of, online_of, shown_tables
+from .lobby_state import LOBBY_CHANNEL, lobby_of, online_of, online_site, shown_tables
 
 log = logging.getLogger(__name__)
 
@@ -109,22 +109,23 @@ async def _first(websocket: WebSocket, table_id: str | None,
                  shown: set[str] | None = None) -> list[str]:
     """The state a new socket starts from (one table's: and why it did not start, if a
     stake stopped it); the whole lobby's notes the ids it shows in ``shown``."""
-    app, lobby = websocket.app, lobby_of(websocket)
+    site = online_site(websocket)
+    lobby = lobby_of(site)
     if table_id is None:
         tables = (await lobby.open_tables())[:LIST_SIZE]
         games = await lobby.live(GAMES_SIZE)
         if shown is not None:
             shown.update(t.id for t in [*tables, *games])
-        return [encode_text(LobbyState(tables=await shown_tables(app, tables),
-                                       games=await shown_tables(app, games)))]
+        return [encode_text(LobbyState(tables=await shown_tables(site, tables),
+                                       games=await shown_tables(site, games)))]
     try:
         table = await lobby.get(table_id)
     except DomainError:
         return [encode_text(TableGone(id=table_id, reason="expired"))]
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
-    [one] = await shown_tables(app, [table], **extra)
+    [one] = await shown_tables(site, [table], **extra)
     first = [encode_text(TableChanged(table=one))]
-    refused = online_of(app).refusals.get(table_id)
+    refused = online_of(site).refusals.get(table_id)
     if refused is not None and not table.started and refused[0] == repr(table.people):
         first.append(refused[1])  # it still waits for the same people: say why
     return first
@@ -161,7 +162,8 @@ async def lobby_socket(websocket: WebSocket) -> None:
     """Serve one lobby socket (``table_id`` in the path: one table's)."""
     await websocket.accept()
     table_id: str | None = websocket.path_params.get("table_id")
-    guard = guard_of(websocket)
+    site = online_site(websocket)
+    guard = site.socket_guard
     ticket = guard.admit(network_of(websocket.client.host) if websocket.client else "?")
     if isinstance(ticket, Refusal):
         await websocket.close(code=ticket.code, reason=ticket.reason)
@@ -174,7 +176,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
     reader: asyncio.Task[None] | None = None
     try:
-        async with broker_of(websocket.app).subscribe(LOBBY_CHANNEL) as changes:
+        async with site.broker.subscribe(LOBBY_CHANNEL) as changes:
             listed = _Listed(set()) if table_id is None else None
             for text in await _first(websocket, table_id,
                                      listed.shown if listed is not None else None):

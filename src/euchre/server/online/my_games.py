@@ -19,14 +19,13 @@ from ...storage.base import FINISHED
 from ...table.actor.seats import TableConfig
 from ...table.kinds.online import ONLINE
 from ..accounts import accounts_api
-from ..accounts.ratings_state import RatingsState
 from ..core.encoder import json_answer
 from ..core.people import bearer_token, bot_of
 from ..core.registry import Endpoint, Extension
-from ..core.site import Site, site_of
+from ..core.site import needed
 from ..tables.api import read_body
 from ..wire.accounts import ClaimedSeats, ClaimSeats, LiveGame, LiveGames
-from .lobby_state import Online
+from .lobby_state import OnlineSite, online_site
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +47,15 @@ async def live_games(request: Request, account_id: int, bot: bool = False
     """The account's waiting tables and games being played, newest first (``bot``: an
     outside bot's account, whose seats are its bot seats)."""
     found: list[LiveGame] = []
-    site = site_of(request)
-    online = site.get(Online)
+    site = online_site(request)
+    online = site.online
     if online is not None:
         waiting = await online.lobby.seats_of(account_id, bot=bot)
         waiting.sort(key=lambda pair: pair[0].created_at, reverse=True)
         for table, seat in waiting:
             found.append(_game(table.id, ONLINE, seat, "waiting", quick=table.quick,
                                rated=table.options.rated, stake=table.options.stake))
-    ratings = site.get(RatingsState)
+    ratings = site.ratings
     if ratings is None:
         return found
     store = site.store
@@ -94,10 +93,10 @@ async def post_claim(request: Request) -> Response:
     stored table; a seat that already has an account is left alone)."""
     session = await accounts_api.signed_in(request, csrf=True)
     body = await read_body(request, ClaimSeats)
-    site = site_of(request)
-    claims = site.get(SeatClaims)
+    site = online_site(request)
+    claims = site.claims
     store = site.store
-    ratings = site.get(RatingsState)
+    ratings = site.ratings
     bound: list[str] = []
     for held in body.seats[:50]:
         stored = await store.get(held.id)
@@ -116,12 +115,12 @@ async def post_claim(request: Request) -> Response:
     return json_answer(ClaimedSeats(bound=bound))
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: OnlineSite) -> None:
     """The claims of guest seats, on the accounts' database."""
-    return [SeatClaims(site[accounts_api.AccountsState].engine)]
+    site.claims = SeatClaims(needed(site.accounts, "my games", "accounts").engine)
 
 
-def my_games_extension() -> Extension:
+def my_games_extension() -> Extension[OnlineSite]:
     """The signed-in person's games in progress."""
     return Extension(
         "my_games",
@@ -148,7 +147,5 @@ def my_games_extension() -> Extension:
                      refusals={401: "Not signed in.", 403: "No CSRF token."}),
         ],
         parts=make_parts,
-        makes=[SeatClaims],
-        needs=[accounts_api.AccountsState],
     )
 

@@ -16,7 +16,6 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -43,13 +42,11 @@ from ...table.kinds.online import (
     check_bot_allowed,
     check_creator,
 )
-from ..accounts.accounts_api import AccountsState
 from ..core import guards
 from ..core.encoder import encode_text, json_answer
 from ..core.errors import ApiError
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param, TableKindApi
-from ..core.site import Background, Site, site_of
 from ..core.sources import sources_of
 from ..tables.api import int_param, read_body
 from ..wire.lobby import StartRefused, TableChanged, TableGone
@@ -71,10 +68,11 @@ from . import stakes
 from .lobby_state import (
     LOBBY_CHANNEL,
     Online,
-    broker_of,
+    OnlineSite,
     invite_link,
     lobby_of,
     online_of,
+    online_site,
     shown_tables,
 )
 from .lobby_ws import lobby_sockets
@@ -84,43 +82,44 @@ log = logging.getLogger(__name__)
 
 def _seat_answer(request: Request, table_id: str, seat: int, token: str) -> SeatTaken:
     return SeatTaken(id=table_id, seat=seat, token=token, url=f"/online/{table_id}",
-                     table_url=f"/table/{table_id}", invite=invite_link(request, table_id),
+                     table_url=f"/table/{table_id}",
+                     invite=invite_link(online_site(request), table_id),
                      ws=f"/ws/tables/{table_id}")
 
 
 async def _tables(request: Request, tables: list[OpenTable], **extra: Any) -> list[OnlineTable]:
-    return await shown_tables(request.app, tables, **extra)
+    return await shown_tables(online_site(request), tables, **extra)
 
 
 # -- the one start -------------------------------------------------------------------------
 
 
-async def start_game(app: Starlette, table_id: str, check: Callable[[OpenTable], None]
+async def start_game(site: OnlineSite, table_id: str, check: Callable[[OpenTable], None]
                      ) -> OpenTable:
     """Start an online table's game: the creator's start, a quick table's fourth person,
     and everyone's agreement to fill all come here. ``check`` refuses if this caller may
     not start it; the table is marked started (one caller wins, in any process), the game
     is opened with computers in the free seats, and only then is the start announced (so
     whoever is told finds the table)."""
-    lobby = lobby_of(app)
+    lobby = lobby_of(site)
     table = await lobby.start(table_id, check)
     try:
-        await stakes.take_stakes(app, table)  # every stake into the pot, or none (named)
+        await stakes.take_stakes(site, table)  # every stake into the pot, or none (named)
     except Exception:
         await lobby.unstart(table_id)
         raise
     try:
-        await site_of(app).manager.open(table.config())
+        await site.manager.open(table.config())
     except Exception:
         try:
             await lobby.unstart(table_id)
         except Exception:  # the original failure is the one to report
             log.exception("online table %s: could not put it back to waiting", table_id)
-        await stakes.give_back(app, table_id)
+        await stakes.give_back(site, table_id)
         raise
     table = await lobby.opened(table_id) or table  # its seats stop counting toward the cap
     await lobby.announce(table)
-    online_of(app).refusals.pop(table_id, None)
+    online_of(site).refusals.pop(table_id, None)
     return table
 
 
@@ -129,26 +128,26 @@ def _must_be_ready(table: OpenTable) -> None:
         raise OnlineConflict("the table is not ready to start")
 
 
-async def start_if_ready(app: Starlette, table: OpenTable) -> OpenTable:
+async def start_if_ready(site: OnlineSite, table: OpenTable) -> OpenTable:
     """Start a quick table when four people sit or everyone seated agreed to fill; the
     table as it now is (a start by another request meanwhile is fine)."""
     if not table.ready():
         return table
     try:
-        return await start_game(app, table.id, _must_be_ready)
+        return await start_game(site, table.id, _must_be_ready)
     except OnlineConflict:
-        return await lobby_of(app).get(table.id)
+        return await lobby_of(site).get(table.id)
     except StakeRefused as e:  # someone seated can no longer cover it: the table waits
         log.info("quick table %s did not start: %s", table.id, e.message)
-        await _tell_refused(app, table, e)
-        return await lobby_of(app).get(table.id)
+        await _tell_refused(site, table, e)
+        return await lobby_of(site).get(table.id)
 
 
 def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused) -> None:
+async def _tell_refused(site: OnlineSite, table: OpenTable, refused: StakeRefused) -> None:
     """Tell the people at a quick table why it did not start, naming who cannot cover the
     stake (on that table's socket only: a balance is nobody else's business)."""
     who = list(refused.short) or ["someone seated"]
@@ -159,9 +158,9 @@ async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused)
     message = StartRefused(id=table.id, people=who, stake=stake, message=text)
     # kept for a waiting page that opens its socket later (the fourth person's), while
     # the same people sit there (this process only: another tells on the next refusal)
-    online_of(app).refusals[table.id] = (repr(table.people), encode_text(message))
+    online_of(site).refusals[table.id] = (repr(table.people), encode_text(message))
     try:
-        await broker_of(app).publish(LOBBY_CHANNEL, encode_text(message))
+        await site.broker.publish(LOBBY_CHANNEL, encode_text(message))
     except BrokerUnavailable as e:  # the refusal stands; the table is as it was
         log.warning("could not tell online table %s why it did not start: %s", table.id, e)
 
@@ -169,7 +168,7 @@ async def _tell_refused(app: Starlette, table: OpenTable, refused: StakeRefused)
 # -- publishing ----------------------------------------------------------------------------
 
 
-def _listener(site: Site) -> Callable[[OpenTable | None, str, str], Any]:
+def _listener(site: OnlineSite) -> Callable[[OpenTable | None, str, str], Any]:
     async def publish(table: OpenTable | None, table_id: str, why: str) -> None:
         if table is None:
             message: Any = TableGone(id=table_id, reason=why or "empty")  # type: ignore[arg-type]
@@ -189,7 +188,7 @@ def _listener(site: Site) -> Callable[[OpenTable | None, str, str], Any]:
 
 async def guest_name(request: Request, name: str) -> str:
     """A guest's display name, unless it is or looks like an account's (409)."""
-    accounts = site_of(request).get(AccountsState)
+    accounts = online_site(request).accounts
     if accounts is not None:
         await check_guest_name(accounts.engine, name)
     return name
@@ -212,8 +211,9 @@ async def open_online(request: Request, body: OnlineTableRequest) -> SeatTaken:
                             body.level, name, body.rated, body.spectators, body.stake,
                             body.allow_bots, body.private, talk=body.talk)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
-    await stakes.check_stake(request.app, body.stake, person)  # signed in, balance covers it
-    tables = lobby_of(request)
+    # signed in, balance covers it
+    await stakes.check_stake(online_site(request), body.stake, person)
+    tables = lobby_of(online_site(request))
     async with guards.person_locks(request).hold(await guards.creator_of(request)):
         creator = await guards.online_creator(request, tables)  # 429: too many waiting
         table, token = await tables.create(
@@ -227,13 +227,14 @@ async def get_online(request: Request) -> Response:
     """``GET /api/online?limit=N&cursor=C``: the online tables waiting for their start,
     newest first, a page at a time (``next`` is the cursor of the next page, or null)."""
     limit = int_param(request, "limit", PAGE_SIZE, 1, MAX_PAGE)
-    tables, after = await lobby_of(request).page(limit, request.query_params.get("cursor"))
+    lobby = lobby_of(online_site(request))
+    tables, after = await lobby.page(limit, request.query_params.get("cursor"))
     return json_answer(OnlineTables(tables=await _tables(request, tables), next=after))
 
 
 async def get_online_table(request: Request) -> Response:
     """``GET /api/online/{id}``: one online table's seats and status."""
-    table = await lobby_of(request).get(request.path_params["table_id"])
+    table = await lobby_of(online_site(request)).get(request.path_params["table_id"])
     [shown] = await _tables(request, [table])
     return json_answer(shown)
 
@@ -242,7 +243,7 @@ async def get_online_listing(request: Request) -> Response:
     """``GET /api/online/{id}/listing``: the table's seats and status, or ``table: null``
     when no open or recent online table has that id (a 200 either way)."""
     try:
-        table = await lobby_of(request).get(request.path_params["table_id"])
+        table = await lobby_of(online_site(request)).get(request.path_params["table_id"])
     except OnlineNotFound:
         return json_answer(OnlineListing(table=None))
     [shown] = await _tables(request, [table])
@@ -259,12 +260,12 @@ async def post_seat(request: Request) -> Response:
     """``POST /api/tables/{id}/seats``: claim a free seat; answers its token. The fourth
     person at a quick-play table starts its game."""
     table_id = request.path_params["table_id"]
-    tables = lobby_of(request)
+    tables = lobby_of(online_site(request))
     body = await read_body(request, SeatRequest)
     options = (await tables.get(table_id)).options
     person = await person_of(request, csrf=options.rated or bool(options.stake))
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
-    await stakes.check_stake(request.app, options.stake, person)  # nothing moves yet
+    await stakes.check_stake(online_site(request), options.stake, person)  # nothing moves yet
     if person is None and body.name is None:
         raise ApiError("bad_request", "name: give your name (or sign in)")
     name = (person.username if person is not None
@@ -276,7 +277,7 @@ async def post_seat(request: Request) -> Response:
             table_id, body.seat, name,
             account=person.account_id if person is not None else None, holder=holder,
             bot=bot_seat(person), sources=lambda table_id: sources_of(request, table_id))
-    await start_if_ready(request.app, table)
+    await start_if_ready(online_site(request), table)
     return json_answer(_seat_answer(request, table_id, body.seat, token), 201)
 
 
@@ -290,14 +291,14 @@ async def post_quick(request: Request) -> Response:
     if person is None and body.stake:
         raise OnlineForbidden("stakes are for signed-in people: sign in (or create an "
                               "account) first")
-    tables = lobby_of(request)
+    tables = lobby_of(online_site(request))
     account = person.account_id if person is not None else None
     options = OnlineOptions(body.preset, {}, body.seconds_per_move, DEFAULT_LEVEL,
                             person.username if person is not None
                             else await guest_name(request, str(body.name)),
                             body.rated, True, body.stake)
     check_bot_allowed(options, bot_seat(person))  # a bot: no stake, rated only if allowed
-    await stakes.check_stake(request.app, body.stake, person)  # the balance covers it
+    await stakes.check_stake(online_site(request), body.stake, person)  # the balance covers it
     holder = await guards.creator_of(request)
     if account is not None:  # already waiting at a matching table (another browser?): there
         mine = await tables.quick_seat_of(options, account)
@@ -319,7 +320,7 @@ async def post_quick(request: Request) -> Response:
             options, account, holder, may_open, bot_seat(person),
             sources=lambda table_id: sources_of(request, table_id))
     opened = table.seated() == 1 and seat == 0 and table.holders[0] == holder
-    table = await start_if_ready(request.app, table)
+    table = await start_if_ready(online_site(request), table)
     return json_answer(QuickSeat(id=table.id, seat=seat, token=token,
                                  url=f"/online/{table.id}", table_url=f"/table/{table.id}",
                                  ws=f"/ws/tables/{table.id}",
@@ -332,8 +333,9 @@ async def post_fill(request: Request) -> Response:
     fill the free seats with computers; the game starts when everyone seated agreed."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table, seat = await lobby_of(request).agree(table_id, await seat_key(request, body.token))
-    table = await start_if_ready(request.app, table)
+    key = await seat_key(request, body.token)
+    table, seat = await lobby_of(online_site(request)).agree(table_id, key)
+    table = await start_if_ready(online_site(request), table)
     extra = {"table_url": f"/table/{table_id}"} if table.started else {}
     [shown] = await _tables(request, [table], **extra)
     return json_answer(FillAgreed(id=table_id, seat=seat, table=shown))
@@ -344,7 +346,7 @@ async def post_start(request: Request) -> Response:
     table_id = request.path_params["table_id"]
     body = await read_body(request, StartRequest)
     key = await seat_key(request, body.token)
-    table = await start_game(request.app, table_id, lambda t: check_creator(t, key))
+    table = await start_game(online_site(request), table_id, lambda t: check_creator(t, key))
     [shown] = await _tables(request, [table], table_url=f"/table/{table_id}")
     return json_answer(shown)
 
@@ -354,10 +356,11 @@ async def post_leave(request: Request) -> Response:
     (anyone at a quick-play table; it goes when the last person leaves)."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table, seat = await lobby_of(request).leave(table_id, await seat_key(request, body.token))
+    key = await seat_key(request, body.token)
+    table, seat = await lobby_of(online_site(request)).leave(table_id, key)
     gone = table.quick and not table.seated()
     if not gone:
-        await start_if_ready(request.app, table)  # everyone still seated had agreed
+        await start_if_ready(online_site(request), table)  # everyone still seated had agreed
     return json_answer(SeatLeft(id=table_id, seat=seat, gone=gone))
 
 
@@ -366,12 +369,13 @@ async def post_cancel(request: Request) -> Response:
     start; it leaves the list, and the people seated see it cancelled."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    table = await lobby_of(request).cancel(table_id, await seat_key(request, body.token))
+    key = await seat_key(request, body.token)
+    table = await lobby_of(online_site(request)).cancel(table_id, key)
     [shown] = await _tables(request, [table])
     return json_answer(shown)
 
 
-def open_table_store(site: Site) -> OpenTableStore:
+def open_table_store(site: OnlineSite) -> OpenTableStore:
     """Open tables in the site's database when games are in SQL, else in memory."""
     if site.engine is None:
         return MemoryOpenTableStore()
@@ -380,18 +384,18 @@ def open_table_store(site: Site) -> OpenTableStore:
     return SqlOpenTableStore(site.engine)
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: OnlineSite) -> None:
     """The lobby, on the open tables' store."""
     lobby = Lobby(open_table_store(site))
-    lobby.seats_per_person = site[guards.LimitSettings].seats_held_per_person
-    return [Online(lobby)]
+    lobby.seats_per_person = site.limit_settings.seats_held_per_person
+    site.online = Online(lobby)
 
 
-async def startup(site: Site) -> None:
+async def startup(site: OnlineSite) -> None:
     """Register the online kind (its end takes the game off the lobby; its rematch opens a
     new table, :mod:`.rematch`); push every change
     to the lobby's channel; sweep expired open tables until the site stops."""
-    lobby = site[Online].lobby
+    lobby = lobby_of(site)
     lobby.listeners.append(_listener(site))
 
     async def off_the_lobby(table: FinishedTable) -> None:
@@ -399,11 +403,11 @@ async def startup(site: Site) -> None:
 
     async def rematch(config: TableConfig, order: tuple[int, int, int, int]) -> str:
         return await start_rematch(site, config, order, lambda table_id: start_game(
-            site, table_id, lambda table: None))  # type: ignore[arg-type]
+            site, table_id, lambda table: None))
 
     site.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
         *ONLINE_KIND.finish, off_the_lobby), rematch=rematch))
-    site[Background].start(_sweep_forever(lobby))
+    site.background.start(_sweep_forever(lobby))
 
 
 SWEEP_EVERY = 30.0
@@ -422,7 +426,7 @@ async def _sweep_forever(lobby: Lobby) -> None:
 _ID = Param("table_id", "path", "The table id.")
 
 
-def online_extension() -> Extension:
+def online_extension() -> Extension[OnlineSite]:
     """Online tables against real people."""
     return Extension(
         "online",
@@ -516,6 +520,5 @@ def online_extension() -> Extension:
         sockets=lobby_sockets(),
         table_kinds=[TableKindApi(ONLINE, OnlineTableRequest, SeatTaken, open_online)],
         parts=make_parts,
-        makes=[Online],
         startup=startup,
     )

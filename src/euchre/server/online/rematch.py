@@ -14,8 +14,7 @@ from collections.abc import Awaitable, Callable
 from ...rules import Rules
 from ...table.actor.seats import TableConfig, new_table_id
 from ...table.kinds.online import DEFAULT_LEVEL, OnlineOptions, OpenTable
-from ..core.site import Site
-from .lobby_state import lobby_of
+from .lobby_state import OnlineSite, lobby_of
 
 
 def options_of(config: TableConfig) -> OnlineOptions:
@@ -54,7 +53,7 @@ Start = Callable[[str], Awaitable[object]]
 """Starts a waiting table by its id (``online_api.start_game``, the one start)."""
 
 
-async def start_rematch(site: Site, config: TableConfig, order: tuple[int, int, int, int],
+async def start_rematch(site: OnlineSite, config: TableConfig, order: tuple[int, int, int, int],
                         start: Start) -> str:
     """Open the rematch of ``config`` and ``start`` it (the kind's rematch hook); its id. A
     stake someone cannot cover is refused (``StakeRefused``) and no table is left behind."""

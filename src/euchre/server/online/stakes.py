@@ -17,7 +17,6 @@ import logging
 from typing import Any
 
 import msgspec
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -29,15 +28,15 @@ from ...table.actor.kind import FinishedTable, TableKind
 from ...table.actor.presence import LEFT
 from ...table.actor.seats import AccountKey, BotKey
 from ...table.kinds.online import GUEST_STAKE_REFUSED, ONLINE, OnlineForbidden, OpenTable
-from ..accounts.accounts_api import AccountsState
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import Person, person_of, seat_key
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Site, site_of
+from ..core.site import needed
 from ..tables.api import read_body
 from ..tables.door import ALREADY, OVER, Tables
 from ..wire.online import GameLeft, TokenRequest
+from .lobby_state import OnlineSite, online_site
 
 log = logging.getLogger(__name__)
 
@@ -45,41 +44,35 @@ NO_STAKES = "coin stakes are not available on this server"
 """The refusal of a stake where the accounts extension is off."""
 
 
-def pots_of(app: Any) -> PotService | None:
-    """The site's stake pots (None: no accounts on this server); ``app``: the app, a
-    request or the site."""
-    return site_of(app).get(PotService)
-
-
-async def check_stake(app: Starlette, stake: int, person: Person | None) -> None:
+async def check_stake(site: OnlineSite, stake: int, person: Person | None) -> None:
     """Refuse (nothing moves) a seat at a table with ``stake`` for a guest, or for a
     person whose balance does not cover it."""
     if not stake:
         return
     if person is None:
         raise OnlineForbidden(GUEST_STAKE_REFUSED)
-    pots = pots_of(app)
+    pots = site.pots
     if pots is None:
         raise ApiError("not_available", NO_STAKES)
     await pots.covers(person.account_id, stake)
 
 
-async def take_stakes(app: Starlette, table: OpenTable) -> None:
+async def take_stakes(site: OnlineSite, table: OpenTable) -> None:
     """Put each seated person's stake into the table's pot, all or nothing (refused naming
     who cannot cover it); nothing to do at a table with no stake."""
     stake = table.options.stake
     if not stake:
         return
-    pots = pots_of(app)
+    pots = site.pots
     if pots is None:
         raise ApiError("not_available", NO_STAKES)
     names = {i: p[0] for i, p in enumerate(table.people) if p is not None}
     await pots.escrow(table.id, stake, table.stakers(), names)
 
 
-async def give_back(app: Starlette, table_id: str) -> None:
+async def give_back(site: OnlineSite, table_id: str) -> None:
     """Refund every stake of a table that could not be opened (once)."""
-    pots = pots_of(app)
+    pots = site.pots
     if pots is not None:
         await pots.refund(table_id)
 
@@ -137,9 +130,10 @@ async def post_leave_game(request: Request) -> Response:
     (:func:`leave_game`); the balance after is shown to the person signed in."""
     table_id = request.path_params["table_id"]
     body = await read_body(request, TokenRequest)
-    pots = pots_of(request.app)
+    site = online_site(request)
+    pots = site.pots
     key = await seat_key(request, body.token, table_id)  # the token, else the person
-    answer, account = await leave_game(site_of(request)[Tables], pots, table_id, key)
+    answer, account = await leave_game(site.tables, pots, table_id, key)
     person = await person_of(request)
     if person is not None and account == person.account_id and pots is not None:
         answer = msgspec.structs.replace(
@@ -210,23 +204,23 @@ def with_stakes(online: TableKind, pots: PotService) -> TableKind:
                                on_replaced=(*online.on_replaced, charge))
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: OnlineSite) -> None:
     """The stake pots, on the accounts' database."""
-    return [PotService(site[AccountsState].engine)]
+    site.pots = PotService(needed(site.accounts, "stakes", "accounts").engine)
 
 
-async def startup(site: Site) -> None:
+async def startup(site: OnlineSite) -> None:
     """Wire the online kind's hooks to the pots; settle what a crash left."""
     manager = site.manager
     online = manager.kinds.get(ONLINE)
     if online is None:
         return
-    pots = site[PotService]
+    pots = needed(site.pots, "stakes", "its own parts")
     manager.register(with_stakes(online, pots))
     await reconcile(pots, site.store)
 
 
-def stakes_extension() -> Extension:
+def stakes_extension() -> Extension[OnlineSite]:
     """Coin stakes against people, and leaving a started online game."""
     return Extension(
         "stakes",
@@ -248,7 +242,5 @@ def stakes_extension() -> Extension:
                      bot_token=True),
         ],
         parts=make_parts,
-        makes=[PotService],
-        needs=[AccountsState],
         startup=startup,
     )

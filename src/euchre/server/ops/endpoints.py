@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import logging
 import secrets
-from dataclasses import dataclass
+from typing import Any, Protocol, cast
 
 import msgspec
 from starlette.requests import Request
@@ -22,8 +22,8 @@ from starlette.responses import Response
 from ...storage.base import GameStore
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
-from ..core.registry import Endpoint, registry_of
-from ..core.site import site_of
+from ..core.registry import Endpoint
+from ..core.site import CoreSite, kept_site
 from ..wire.tables import Health, Ready
 from .metrics import CONTENT_TYPE, Metrics
 
@@ -33,17 +33,24 @@ SOLVER_MODULE = "euchre.bots._solver"
 """The compiled open-hand solver the hard player and hints need."""
 
 
-@dataclass(frozen=True)
-class MetricsToken:
-    """Who may read ``/metrics`` (a part of the site, from ``Settings.metrics_token``)."""
+class OpsSite(CoreSite, Protocol):
+    """What the operations endpoints read of the site."""
 
-    token: str | None
-    """The token a scraper shows (``Authorization: Bearer ...``); None: not served."""
+    metrics: Metrics
+    """The process's Prometheus metrics."""
+    metrics_token: str | None
+    """The token a scraper shows to read ``/metrics`` (``Settings.metrics_token``); None:
+    not served."""
+
+
+def ops_site(conn: Any) -> OpsSite:
+    """The site of ``conn`` (a request, a socket or the app), as operations read it."""
+    return cast(OpsSite, kept_site(conn))
 
 
 async def get_healthz(request: Request) -> Response:
     """``GET /healthz``: the process is up."""
-    return json_answer(Health(ok=True, tables=len(site_of(request).manager)))
+    return json_answer(Health(ok=True, tables=len(ops_site(request).manager)))
 
 
 PASSING = frozenset({"ok", "memory", "not used", "held"})
@@ -73,9 +80,9 @@ async def readiness(store: GameStore, metrics: Metrics) -> dict[str, str]:
 
 async def get_readyz(request: Request) -> Response:
     """``GET /readyz``: 200 when every check passes, else 503 with the reasons."""
-    site = site_of(request)
-    checks = await readiness(site.store, site[Metrics])
-    for check in registry_of(request).ready_checks():
+    site = ops_site(request)
+    checks = await readiness(site.store, site.metrics)
+    for check in site.registry.ready_checks():
         checks.update(await check(site))
     ready = all(v in PASSING for v in checks.values())
     answer = msgspec.convert({"ready": ready, **checks}, Ready)
@@ -95,14 +102,14 @@ def metrics_allowed(token: str | None, authorization: str | None) -> bool:
 async def get_metrics(request: Request) -> Response:
     """``GET /metrics``: Prometheus' text format, for the operator's token only. No token
     configured: 404 as for any unknown path; a missing or wrong one: 401."""
-    token = site_of(request)[MetricsToken].token
+    token = ops_site(request).metrics_token
     if not token:
         raise ApiError("not_found", "not found")
     if not metrics_allowed(token, request.headers.get("authorization")):
         return json_answer({"error": "the metrics need the operator's token: "
                                      "Authorization: Bearer <token>", "code": "unauthorized"},
                            401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
-    metrics = site_of(request)[Metrics]
+    metrics = ops_site(request).metrics
     return Response(metrics.render(), media_type=CONTENT_TYPE)
 
 

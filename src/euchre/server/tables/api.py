@@ -23,8 +23,7 @@ from ..core import guards
 from ..core.encoder import JsonAnswer, encode, json_answer
 from ..core.errors import ApiError
 from ..core.fields import field_docs
-from ..core.registry import KIND_ANSWERS, KIND_REQUESTS, Endpoint, Param, registry_of
-from ..core.site import site_of
+from ..core.registry import KIND_ANSWERS, KIND_REQUESTS, Endpoint, Param
 from ..wire.common import BadRequest, convert, load_json
 from ..wire.tables import (
     Health,
@@ -35,8 +34,7 @@ from ..wire.tables import (
     RuleField,
     TableSnapshot,
 )
-from .door import Tables
-from .replay_cache import ReplayCache
+from .door import tables_site
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +68,12 @@ async def read_body(request: Request, model: type[T]) -> T:
 
 def manager_of(request: Request) -> TableManager:
     """The site's table manager."""
-    return site_of(request).manager
+    return tables_site(request).manager
 
 
 async def post_tables(request: Request) -> Response:
     """``POST /api/tables``: open a table of one of the app's kinds."""
-    registry = registry_of(request)
+    registry = tables_site(request).registry
     body = await read_json(request)
     if not isinstance(body, dict):
         raise BadRequest("the request body must be a JSON object")
@@ -96,7 +94,7 @@ async def get_table(request: Request) -> Response:
     """``GET /api/tables/{id}`` with the ``X-Seat-Token`` header (or ``?token=T``): the seat's
     table snapshot."""
     table_id = request.path_params["table_id"]
-    tables = site_of(request)[Tables]
+    tables = tables_site(request).tables
     table = await tables.open(table_id)
     # A table another process runs is read as last stored (it may lag its latest move).
     actor = await table.view() if table is not None else None
@@ -179,7 +177,7 @@ async def get_replay(request: Request) -> Response:
                   "frames": replay_frames(record)}
         return encode(msgspec.convert(answer, Replay))
 
-    body = await site_of(request)[ReplayCache].get(game_id, build)
+    body = await tables_site(request).replay_cache.get(game_id, build)
     return JsonAnswer(body)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from typing import Any, Protocol, cast
 
 from starlette.websockets import WebSocket
 
@@ -28,10 +29,14 @@ from ...storage import FINISHED, StoredGame
 from ...table.actor.actor import TableActor, TableStopped, replaced_seats
 from ...table.hosting.manager import Elsewhere, TableManager
 from ...table.hosting.owners import TableUnavailable
+from ..core.site import kept_site
+from ..ops.endpoints import OpsSite
 from .bot_gate import BotGate
 from .hints import HintService
 from .relay.edge import RelayEdge
+from .replay_cache import ReplayCache
 from .session import Connection, Session, receive_each
+from .socket_guard import SocketGuard
 
 NOW, ALREADY, OVER = "now", "already", "over"
 """What a table decided on a replacement: taken over by it, taken over before, or too late
@@ -278,3 +283,23 @@ class Tables:
         if isinstance(found, Elsewhere):
             return RemoteTable(self, table_id, found.owner)
         return LocalTable(self, found)
+
+
+class TablesSite(OpsSite, Protocol):
+    """What the tables' routes and sockets read of the site."""
+
+    tables: Tables
+    """The door to every table (this process's, the others' through the relays)."""
+    socket_guard: SocketGuard
+    """The sockets' caps and join deadline."""
+    replay_cache: ReplayCache
+    """Finished games' replays, built once."""
+    hints: HintService
+    """Hints at practice tables."""
+    gate: BotGate
+    """The outside bots' token check for sockets."""
+
+
+def tables_site(conn: Any) -> TablesSite:
+    """The site of ``conn`` (a request, a socket or the app), as the tables read it."""
+    return cast(TablesSite, kept_site(conn))

@@ -12,7 +12,7 @@ from ...table.actor.kind import PRACTICE, PRACTICE_KIND
 from ...table.kinds.practice import PracticeOptions, practice_start, practice_table
 from ..core.people import seat_person
 from ..core.registry import Extension, TableKindApi
-from ..core.site import Site
+from ..core.site import CoreSite
 from ..wire.tables import PracticeTableRequest, TableCreated
 from .api import manager_of
 
@@ -29,12 +29,12 @@ async def open_practice(request: Request, body: PracticeTableRequest) -> TableCr
                         ws=f"/ws/tables/{config.id}")
 
 
-async def startup(site: Site) -> None:
+async def startup(site: CoreSite) -> None:
     """Run practice tables with hints and no clock."""
     site.manager.register(PRACTICE_KIND)
 
 
-def practice_extension() -> Extension:
+def practice_extension() -> Extension[CoreSite]:
     """The practice kind."""
     return Extension(
         "practice",

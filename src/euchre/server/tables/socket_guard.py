@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...table.actor.pacing import LoopScheduler, Scheduler, TimerHandle
-from ..core.site import site_of
 from .socket_rate import LOBBY_RATE, TABLE_RATE, Bucket, MessageRate
 
 CLOSE_NO_JOIN = 4408
@@ -296,8 +295,3 @@ class Ticket:
         elif self.seat is not None:
             guard._count(guard.by_seat, self.seat, -1)
             guard._count(guard.by_table, self.seat[0], -1)
-
-
-def guard_of(conn: Any) -> SocketGuard:
-    """The site's guard (``conn``: a socket, or the app)."""
-    return site_of(conn)[SocketGuard]

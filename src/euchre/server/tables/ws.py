@@ -15,17 +15,14 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from ...accounts.bots import BotTokenRefused
-from ...accounts.seat_claims import SeatClaims
 from ...table.hosting.owners import TableUnavailable
 from ..core.guards import network_of
 from ..core.people import account_key_of
-from ..core.site import site_of
-from ..ops.metrics import Metrics
 from ..wire.socket import error_message
 from .bot_gate import CLOSE_REVOKED
-from .door import Tables
+from .door import tables_site
 from .session import Connection, Peer
-from .socket_guard import Refusal, SocketGuard
+from .socket_guard import Refusal
 from .socket_rate import Bucket
 
 log = logging.getLogger(__name__)
@@ -85,11 +82,11 @@ table_socket_app = TableSocketApp()
 async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
     """Serve one connection to a table (written through ``peer``, else ``websocket``)."""
     await websocket.accept()
-    site = site_of(websocket)
-    metrics = site[Metrics]
+    site = tables_site(websocket)
+    metrics = site.metrics
     table_id = websocket.path_params["table_id"]
     conn = Connection(peer if peer is not None else websocket, metrics)
-    guard = site[SocketGuard]
+    guard = site.socket_guard
     # An IPv6 address counts as its /64, as the sign-up limits count it: a household picks
     # any address in it, so a per-address cap on single addresses would not hold.
     ticket = guard.admit(network_of(websocket.client.host) if websocket.client else "?",
@@ -101,7 +98,7 @@ async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
     bad_token: BotTokenRefused | None = None
     try:
         conn.person = await account_key_of(websocket)
-        claims = site.get(SeatClaims)
+        claims = site.claims
         if conn.person is not None and claims is not None:  # guest seats bound at sign-in
             conn.person = dataclasses.replace(
                 conn.person, claimed=await claims.seats_of(conn.person.account_id, table_id))
@@ -117,7 +114,7 @@ async def table_socket(websocket: WebSocket, peer: Peer | None = None) -> None:
             conn.send(error_message(bad_token.message, code=bad_token.code))
             conn.refuse(Refusal(CLOSE_REVOKED, "bot token refused"))
             return
-        door = site[Tables]
+        door = site.tables
         try:
             # Run here, or at another process: a table nobody is connected to there comes
             # here, else this socket is relayed to it.

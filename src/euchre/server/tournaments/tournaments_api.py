@@ -19,6 +19,7 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from typing import Any, Protocol, cast
 
 import msgspec
 from starlette.requests import Request
@@ -41,12 +42,12 @@ from ...tournaments import (
     TournamentService,
     TournamentSettings,
 )
-from ..accounts.accounts_api import AccountsState, signed_in, state_of
+from ..accounts.accounts_api import AccountsSite, signed_in, state_of
 from ..core.encoder import json_answer
 from ..core.errors import ApiError
 from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
-from ..core.site import Background, Site, site_of
+from ..core.site import kept_site, needed
 from ..tables.api import read_body
 from ..tables.bot_gate import BotGate
 from ..tables.door import Tables
@@ -76,9 +77,25 @@ class Tournaments:
     """One opening of round tables at a time in this process."""
 
 
+class TournamentsSite(AccountsSite, Protocol):
+    """What tournaments read of the site."""
+
+    tournaments: Tournaments | None
+    """Online tournaments (None: the app has none)."""
+
+
+def tournaments_site(conn: Any) -> TournamentsSite:
+    """The site of ``conn`` (a request, a socket or the app), as tournaments read it."""
+    return cast(TournamentsSite, kept_site(conn))
+
+
+def _tournaments(site: TournamentsSite) -> Tournaments:
+    return needed(site.tournaments, "tournaments", "its own parts")
+
+
 def tournaments_of(request: Request) -> TournamentService:
     """The site's tournament service (404 when the app has none)."""
-    found = site_of(request).get(Tournaments)
+    found = tournaments_site(request).tournaments
     if found is None:
         raise ApiError("not_available", "tournaments are not available on this server")
     return found.service
@@ -116,10 +133,10 @@ def table_config(table: RoundTable) -> TableConfig:
                **({"rated": True} if table.rated else {})})
 
 
-async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
+async def open_tables(site: TournamentsSite, tables: Sequence[RoundTable]) -> None:
     """Open each table whose game is not stored yet (a table opened already, here or by
     another process, is left alone)."""
-    lock = site[Tournaments].opening
+    lock = _tournaments(site).opening
     async with lock:
         for table in tables:
             if await site.store.get(table.table_id) is not None \
@@ -131,17 +148,17 @@ async def open_tables(site: Site, tables: Sequence[RoundTable]) -> None:
                 continue  # another process opened it meanwhile
 
 
-async def move_on(site: Site, tournament_id: str) -> None:
+async def move_on(site: TournamentsSite, tournament_id: str) -> None:
     """Seat and open the next round if the current one is over (or finish)."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     await open_tables(site, await service.advance(tournament_id))
 
 
-async def keep_unkept_ends(site: Site, tournament_id: str) -> None:
+async def keep_unkept_ends(site: TournamentsSite, tournament_id: str) -> None:
     """Keep the hands of any table of the round whose game is stored as over but whose
     end was not kept (its finish hook failed, or its process died between the save and the
     hook), then move on: else the round would wait for ever."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     kept = False
     for table in await service.round_tables(tournament_id):
         stored = await site.store.get(table.table_id)
@@ -157,26 +174,26 @@ async def keep_unkept_ends(site: Site, tournament_id: str) -> None:
         await move_on(site, tournament_id)
 
 
-async def end_round_tables(site: Site, tournament_id: str) -> None:
+async def end_round_tables(site: TournamentsSite, tournament_id: str) -> None:
     """Once the round's time limit has passed, tell each of its tables not over to finish
     the hand in play and end, wherever it runs (its finish hook then moves the tournament
     on). Told again at each look until it is over: an owner that died meanwhile is no
     matter (the close is kept with the table once told)."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     for table_id in await service.time_up(tournament_id):
         try:
-            handle = await site[Tables].open(table_id)
+            handle = await site.tables.open(table_id)
             if handle is not None:
                 await handle.close_after_hand(ROUND_TIME)
         except DomainError as e:  # moving between processes now: the next look tells it
             log.info("table %s: the round's time is up, not told yet: %s", table_id, e)
 
 
-async def drive(site: Site) -> None:
+async def drive(site: TournamentsSite) -> None:
     """Start the tournaments whose time has come; for each one running, move on if its
     round is over, open any table of the round not opened yet, keep the ends a finish hook
     missed, and end the round's tables once its time limit has passed."""
-    service = site[Tournaments].service
+    service = _tournaments(site).service
     for tournament_id in await service.due():
         try:
             await open_tables(site, await service.start(tournament_id))
@@ -189,7 +206,7 @@ async def drive(site: Site) -> None:
         await end_round_tables(site, tournament_id)
 
 
-async def _drive_forever(site: Site) -> None:
+async def _drive_forever(site: TournamentsSite) -> None:
     while True:
         await asyncio.sleep(DRIVE_EVERY)
         try:
@@ -314,7 +331,7 @@ async def post_start(request: Request) -> Response:
     service = tournaments_of(request)
     session = await signed_in(request, csrf=True)
     tables = await service.start(_id(request), by=session.account_id)
-    await open_tables(site_of(request), tables)
+    await open_tables(tournaments_site(request), tables)
     return await _state(request, _id(request))
 
 
@@ -338,15 +355,16 @@ async def get_person_tournaments(request: Request) -> Response:
 # -- the extension ----------------------------------------------------------------------------
 
 
-async def make_parts(site: Site) -> list[object]:
+async def make_parts(site: TournamentsSite) -> None:
     """The service, on the accounts' database."""
-    return [Tournaments(TournamentService(site[AccountsState].engine))]
+    site.tournaments = Tournaments(TournamentService(
+        needed(site.accounts, "tournaments", "accounts").engine))
 
 
-async def startup(site: Site) -> None:
+async def startup(site: TournamentsSite) -> None:
     """A finish hook on online tables (a round's table over: keep its hands, move on), and
     the drive in the background."""
-    state = site[Tournaments]
+    state = _tournaments(site)
 
     async def round_table_over(table: FinishedTable) -> None:
         tournament_id = await state.service.table_over(table.id, table.game)
@@ -356,7 +374,7 @@ async def startup(site: Site) -> None:
     async def bot_revoked(token_id: int) -> None:
         # As for a person who leaves: a computer plays the bot's seats for the round.
         for table_id, seat in await state.service.seats_of_token(token_id):
-            handle = await site[Tables].open(table_id)
+            handle = await site.tables.open(table_id)
             if handle is not None:
                 await handle.replace(seat, LEFT)
 
@@ -364,10 +382,8 @@ async def startup(site: Site) -> None:
     if online is not None:
         site.manager.register(dataclasses.replace(online, finish=(*online.finish,
                                                                   round_table_over)))
-    gate = site.get(BotGate)
-    if gate is not None:
-        gate.on_revoke.append(bot_revoked)
-    site[Background].start(_drive_forever(site))
+    site.gate.on_revoke.append(bot_revoked)
+    site.background.start(_drive_forever(site))
 
 
 _SIGNED = {401: "Not signed in.", 403: "No CSRF token, or not the creator."}
@@ -375,7 +391,7 @@ _T = Param("tournament_id", "path", "The tournament's id.")
 _I = Param("invite_id", "path", "The invitation's id.", schema={"type": "integer"})
 
 
-def tournaments_extension() -> Extension:
+def tournaments_extension() -> Extension[TournamentsSite]:
     """Online tournaments at the site's tables: progressive, and team events of pairs."""
     return Extension(
         "tournaments",
@@ -446,7 +462,5 @@ def tournaments_extension() -> Extension:
         ],
         pages=["/tournaments", "/tournaments/{tournament_id}"],
         parts=make_parts,
-        makes=[Tournaments],
-        needs=[AccountsState],
         startup=startup,
     )

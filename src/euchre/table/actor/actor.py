@@ -181,8 +181,10 @@ class TableActor:
         self._people = Presence(scheduler, post, replaced=kept_out, seen=start.seen,
                                 away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
-        self._fanout = Fanout(config.id, self._render, deps.history_limit, scheduler.now,
-                             self._seat_view)
+        # The fan-out draws each reader's table from the frames the loop hands it, with the
+        # snapshots' cache: nothing it holds reaches back into the actor.
+        self._fanout = Fanout(config.id, self._snapshots.drawer(config), deps.history_limit,
+                              scheduler.now, self._snapshots.seat_view)
         self._audience = Audience(
             config.seats, self._fanout, self._people,
             SpectatorCount(scheduler, post), self._bots)
@@ -468,17 +470,6 @@ class TableActor:
         return self._snapshots.render(self.config, frame, seat, self.policy,
                                       self.scheduler.now(),
                                       [i for h, i in self._clock_played if h == hand])
-
-    def _render(self, frame: Frame, seat: int | None, now: float,
-                clock_played: list[int] | None) -> TableSnapshot:
-        """A reader's table of a frame at ``now`` (the observer's drawing)."""
-        return self._snapshots.render(self.config, frame, seat, self.policy, now, clock_played)
-
-    def _seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
-        """What only ``seat`` sees of ``frame``'s hand (right after its public table was
-        drawn): :meth:`~.snapshot.Snapshots.private`."""
-        current = frame.game.current
-        return self._snapshots.private(current, seat) if current is not None else None
 
     def _clock_played_now(self) -> list[int]:
         """Which moves of the shown hand the clock played, so a seat that rejoins with a
@@ -867,7 +858,7 @@ class TableActor:
     def _frame(self, version: int) -> Frame:
         """The table now, as the frame of the event at ``version``."""
         return self._frames.make(version, self.game, self._shuffle, self._summary, self.closed,
-                                 self._rematch.offer)
+                                 self._rematch.offer, self.policy)
 
     def _hold(self, events: list[EventBody]) -> None:
         """Number ``events`` and hold them, with the table right after them, until stored."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ...cards import suit_text
 from ...game import GameState
 from ...hand import HandState
+from .kind import TurnPolicy
 from .wire import EventBody, HandSummary, NextCommitment, kind_of
 
 if TYPE_CHECKING:
@@ -49,6 +50,10 @@ REMATCH = "rematch"
 ``rematch`` holds the offer)."""
 SAY = "say"
 """A person said a quick message to the table (:mod:`.talk`): ``seat``, ``message`` (its id)."""
+
+
+UNTIMED = TurnPolicy()
+"""The policy of a table without a move clock (it has no state)."""
 
 
 class _Pickled:
@@ -103,6 +108,8 @@ class Frame(_Pickled):
     """The level of the computer that takes over a seat."""
     rematch: Offer | None = None
     """The rematch offered since the game ended, if any."""
+    policy: TurnPolicy = UNTIMED
+    """The table's move clock as the frame was made (its ``clock`` is drawn from it)."""
 
 
 @dataclass(slots=True)

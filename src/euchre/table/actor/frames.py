@@ -14,7 +14,8 @@ from ...shuffle import commitment
 from .agenda import Agenda
 from .audience import Audience
 from .dealing import Shuffle
-from .events import Frame
+from .events import UNTIMED, Frame
+from .kind import TurnPolicy
 from .rematch import Offer
 from .wire import HandSummary, NextCommitment
 
@@ -39,9 +40,10 @@ class Frames:
 
     def make(self, version: int, game: GameState, shuffle: Shuffle,
              summary: HandSummary | None, closed: str | None,
-             rematch: Offer | None = None) -> Frame:
+             rematch: Offer | None = None, policy: TurnPolicy = UNTIMED) -> Frame:
         """The table at ``version``: ``game`` dealt from ``shuffle``, the last finished
-        hand's ``summary``, why it was ``closed`` (None: open) and the ``rematch`` offered."""
+        hand's ``summary``, why it was ``closed`` (None: open), the ``rematch`` offered and
+        the move clock's ``policy``."""
         current = game.current
         seeds = shuffle.seeds
         seed = seeds[-1] if seeds else ""
@@ -65,6 +67,7 @@ class Frames:
                              else self._next_commitment(
                                  len(game.hands) + (current is not None) + 1, shuffle)),
             rematch=rematch,
+            policy=policy,
         )
 
     def _current_commitment(self, seed: str) -> str:

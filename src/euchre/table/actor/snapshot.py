@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -231,6 +232,23 @@ class Snapshots:
         return replace(public, seat=seat, hand=own["hand"], history=history,
                        farmer_gave=own["farmer_gave"], discard=own["discard"],
                        legal=own["legal"])
+
+    def drawer(self, config: TableConfig) -> Callable[
+            [Frame, int | None, float, list[int] | None], TableSnapshot]:
+        """How the table ``config`` is drawn for the fan-out's readers: ``(frame, seat,
+        now, clock_played) -> seat's table``, from the frame alone (its clock from the
+        frame's policy): nothing in it reaches the actor."""
+        def draw(frame: Frame, seat: int | None, now: float,
+                 clock_played: list[int] | None) -> TableSnapshot:
+            return self.render(config, frame, seat, frame.policy, now, clock_played)
+
+        return draw
+
+    def seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
+        """What only ``seat`` sees of ``frame``'s hand (:meth:`private`; None before the
+        first deal)."""
+        current = frame.game.current
+        return self.private(current, seat) if current is not None else None
 
     def private(self, state: HandState, seat: int) -> dict[str, Any]:
         """What only ``seat`` sees of ``state`` (``you`` in docs/protocol.md): its

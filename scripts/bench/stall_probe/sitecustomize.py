@@ -4,7 +4,7 @@ Put this folder first on ``PYTHONPATH`` and set ``STALL_PROBE=PATH``; every Pyth
 whose command line has ``serve`` in it then writes ``PATH.<pid>`` every 5 s and at exit
 (``STALL_PROBE_CLIENT=1`` probes the other processes too, e.g. the benchmark's client)::
 
-    PYTHONPATH=scripts/stall_probe STALL_PROBE=/tmp/probe STALL_PROBE_SKIP=18 \\
+    PYTHONPATH=scripts/bench/stall_probe STALL_PROBE=/tmp/probe STALL_PROBE_SKIP=18 \\
         .venv/bin/python scripts/bench/bench_load.py --tables 1000 --bot-delay 0.67 \\
         --hand-pause 2 --think 2
 
