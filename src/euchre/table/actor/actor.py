@@ -177,7 +177,8 @@ class TableActor:
                                 away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
         self._fanout = Fanout(config.id, self._render, deps.history_limit, scheduler.now,
-                             self._seat_view)
+                             self._seat_view,
+                             [i for i in range(4) if not config.seats[i].is_bot()])
         self._audience = Audience(
             config.seats, self._fanout, self._people,
             SpectatorCount(scheduler, post), self._bots)

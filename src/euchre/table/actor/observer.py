@@ -98,12 +98,15 @@ class Observer:
     seat's part of it, and the frame and time they were drawn at."""
 
     def __init__(self, render: Render, now: Callable[[], float],
-                 seat_view: SeatView | None = None) -> None:
+                 seat_view: SeatView | None = None, seats: Iterable[int] = range(4)) -> None:
         """Nothing shown yet; tables are drawn by ``render``, at ``now()``; a seat's own
-        part is read off ``seat_view`` (default: its whole table, drawn)."""
+        part is read off ``seat_view`` (default: its whole table, drawn), for ``seats``
+        (the others' only once someone reads as them: a computer's seat is read by none)."""
         self._render = render
         self._seat_view = seat_view
         self._now = now
+        self.seats = set(seats)
+        """The seats whose own part each event works out (:attr:`Seen.you`)."""
         self.frame: Frame | None = None
         """The frame last shown (None: none yet)."""
         self._at = 0.0  # when it was drawn
@@ -121,7 +124,7 @@ class Observer:
         after = msgspec.to_builtins(self._render(frame, None, now, None))
         delta = event_changes(self._public, after, seen)
         yours: dict[int, Json] = {}
-        for seat in range(4):
+        for seat in self.seats:
             you = self._you_of(frame, seat, now, after)
             mine = you_changes(self._you.get(seat), you)
             if mine:
@@ -152,6 +155,11 @@ class Observer:
                  ) -> tuple[TableSnapshot, Json | None]:
         """``seat``'s whole table as last shown, and its part of it (None: a spectator);
         drawn at the time the public table was, so the events after it fold onto it."""
-        assert self.frame is not None
+        assert self.frame is not None and self._public is not None
         table = self._render(self.frame, seat, self._at, clock_played)
-        return table, (self._you.get(seat) if seat is not None else None)
+        if seat is None:
+            return table, None
+        if seat not in self.seats:  # read as from now on
+            self.seats.add(seat)
+            self._you[seat] = self._you_of(self.frame, seat, self._at, self._public)
+        return table, self._you.get(seat)
