@@ -99,8 +99,9 @@ async def test_each_event_is_one_value_per_audience_and_encoded_once() -> None:
         assert (tab1.handed[i] is eve.handed[i]) == (message.you is None)
         assert isinstance(message, EventMessage) and not hasattr(message, "table")
         assert json.loads(tab1.handed[i].text) == msgspec.to_builtins(message)
-    # each frame drawn once, as the public table (each seat's own part is read off its view)
-    assert renders and set(renders) == {None}
+    # each frame drawn at most once, as the public table (each seat's own part is read off
+    # its view), and a plain move's not at all (worked out from the move: observer.py)
+    assert set(renders) <= {None} and len(renders) <= new
     first = tab1.handed[-new].message
     assert isinstance(first, EventMessage) and isinstance(first.event, ActionEvent)
     assert first.changes and "view.to_act" in first.changes  # the move's, on its first event

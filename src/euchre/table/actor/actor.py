@@ -100,6 +100,7 @@ from .wire import (
     DealEvent,
     EventBody,
     HandSummary,
+    HandViewJson,
     NextCommitment,
     ReplacedEvent,
     SayEvent,
@@ -176,9 +177,11 @@ class TableActor:
         self._people = Presence(scheduler, post, replaced=kept_out, seen=start.seen,
                                 away_left=start.away_left)
         self._snapshots = Snapshots()  # each built from the parts it shares with others
+        self._settings_changed = False  # config.extra changed since the last move shown
         self._fanout = Fanout(config.id, self._render, deps.history_limit, scheduler.now,
                              self._seat_view,
-                             [i for i in range(4) if not config.seats[i].is_bot()])
+                             [i for i in range(4) if not config.seats[i].is_bot()],
+                             self._plain_move)
         self._audience = Audience(
             config.seats, self._fanout, self._people,
             SpectatorCount(scheduler, post), self._bots)
@@ -464,6 +467,30 @@ class TableActor:
         current = frame.game.current
         return self._snapshots.private(current, seat) if current is not None else None
 
+    def _plain_move(self, last: Frame, frame: Frame) -> HandViewJson | None:
+        """The public view of ``frame``'s hand if ``frame`` follows ``last`` by a move
+        within that hand and nothing else a reader sees changed (no hand ended, nobody
+        connected, left, watched or went away, no clock, no new summary or commitment,
+        no rematch, the settings as they were); else None: the observer draws and
+        compares the whole table (:data:`~.observer.PlainMove`)."""
+        if self._settings_changed:
+            self._settings_changed = False
+            return None
+        game, was = frame.game, last.game
+        current, previous = game.current, was.current
+        if (current is None or previous is None or current.is_over
+                or len(game.hands) != len(was.hands) or frame.away or last.away
+                or frame.deadline is not None or last.deadline is not None
+                or frame.rematch is not None or last.rematch is not None
+                or frame.summary is not last.summary
+                or frame.next_commitment is not last.next_commitment
+                or frame.commitment != last.commitment or frame.connected != last.connected
+                or frame.spectators != last.spectators or frame.replaced != last.replaced
+                or frame.replacement_level != last.replacement_level
+                or frame.closed != last.closed):
+            return None
+        return self._snapshots.view(current, None)
+
     def _clock_played_now(self) -> list[int]:
         """Which moves of the shown hand the clock played, so a seat that rejoins with a
         snapshot (not the events) still sees them marked."""
@@ -699,6 +726,7 @@ class TableActor:
             return
         self.pacing = self._pace_for(speed)
         self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
+        self._settings_changed = True  # (the next move shown compares the whole table)
         self._outbox.decided()
         self._schedule()  # a pause under way is measured again at the new pace
 

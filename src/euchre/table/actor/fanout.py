@@ -23,6 +23,7 @@ import msgspec
 from .events import Event, Frame
 from .observer import (
     Observer,
+    PlainMove,
     Render,
     SeatView,
     Seen,
@@ -72,10 +73,10 @@ class Fanout:
 
     def __init__(self, table_id: str, render: Render, history_limit: int,
                  now: Callable[[], float], seat_view: SeatView | None = None,
-                 seats: Iterable[int] = range(4)) -> None:
+                 seats: Iterable[int] = range(4), plain: PlainMove | None = None) -> None:
         """Empty, for table ``table_id``; ``render`` draws a reader's table of a frame
         (``seat_view`` a seat's view of its hand, for ``seats``: the seats someone may
-        read as; :class:`~.observer.Observer`)."""
+        read as; ``plain`` a plain move's view: :class:`~.observer.Observer`)."""
         self.table_id = table_id
         """The table (for log lines)."""
         self.subscribers: list[Subscriber] = []
@@ -83,7 +84,7 @@ class Fanout:
         self.history: deque[tuple[int, EventBody, Seen]] = deque(maxlen=history_limit)
         """(version, event, what it changed) of the events last shown, for rejoining with
         ``since`` (not their frames: the game at each move need not stay in memory)."""
-        self.observer = Observer(render, now, seat_view, seats)
+        self.observer = Observer(render, now, seat_view, seats, plain)
         """What the readers have been shown."""
 
     @staticmethod
