@@ -86,10 +86,12 @@ def record(tables: int, seed: int) -> tuple[list[tuple[str, list[Any]]], dict[st
     return shown, actors
 
 
-def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...]
+def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...], people_only: bool = False
             ) -> tuple[dict[str, Fanout], list[Connection]]:
     """A fresh fan-out per table (its own ``Snapshots``, the clock at 0) with a connection
-    for each of ``seats`` (None: a spectator)."""
+    for each of ``seats`` (None: a spectator); ``people_only``: each seat's own part worked
+    out for people's seats only, as a table does (else for all four, so a computer's seat
+    can be sent its messages for ``--texts``)."""
     out: dict[str, Fanout] = {}
     conns: list[Connection] = []
     for table_id, actor in actors.items():
@@ -99,10 +101,23 @@ def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...]
                    actor: Any = actor, snapshots: Snapshots = snapshots) -> Any:
             return snapshots.render(actor.config, frame, seat, actor.policy, 0.0)
 
-        try:  # the fan-out of protocol 2 takes the clock the tables are drawn at
-            fanout = Fanout(table_id, render, 100, lambda: 0.0)  # type: ignore[call-arg,unused-ignore]
+        def seat_view(frame: Any, seat: int, snapshots: Snapshots = snapshots) -> Any:
+            current = frame.game.current
+            return snapshots.private(current, seat) if current is not None else None
+
+        try:  # the fan-out of protocol 2 takes the clock the tables are drawn at, and a
+            # seat's own part as the table reads it (``Snapshots.seat_view``)
+            fanout = Fanout(table_id, render, 100, lambda: 0.0,  # type: ignore[call-arg,unused-ignore]
+                            seat_view)
+            if people_only:  # as a table works out only the seats read as (a person's)
+                with contextlib.suppress(AttributeError):
+                    fanout.observer.seats = {i for i in range(4)
+                                             if not actor.config.seats[i].is_bot()}
         except TypeError:  # an older tree's
-            fanout = Fanout(table_id, render, 100)  # type: ignore[call-arg,unused-ignore]
+            try:
+                fanout = Fanout(table_id, render, 100, lambda: 0.0)  # type: ignore[call-arg,unused-ignore]
+            except TypeError:
+                fanout = Fanout(table_id, render, 100)  # type: ignore[call-arg,unused-ignore]
         for seat in seats:
             conn = Connection(_Socket())  # type: ignore[arg-type]
             conn.seat = seat
@@ -113,9 +128,9 @@ def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...]
 
 
 def replay(shown: list[tuple[str, list[Any]]], actors: dict[str, Any],
-           seats: tuple[int | None, ...]) -> tuple[float, list[str]]:
+           seats: tuple[int | None, ...], people_only: bool = True) -> tuple[float, list[str]]:
     """Show every batch again to ``seats``; process seconds, and the texts queued."""
-    fans, conns = fanouts(actors, seats)
+    fans, conns = fanouts(actors, seats, people_only)
     texts: list[str] = []
     started = time.process_time()
     for table_id, events in shown:
@@ -160,7 +175,7 @@ def main() -> None:
                                      for table_id, a in actors.items()}), f)
     frames = len(shown)
     if args.texts:
-        _, texts = replay(shown, actors, (0, None, 2))
+        _, texts = replay(shown, actors, (0, None, 2), people_only=False)
         digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()
         print(f"{frames} frames: {len(texts)} texts to seat 0, a spectator and seat 2, "
               f"sha256 {digest}")

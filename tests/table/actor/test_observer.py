@@ -26,9 +26,9 @@ from euchre.game import GameState
 from euchre.rules import GAME_LENGTHS, PRESETS
 from euchre.storage import MemoryStore
 from euchre.table.actor.actor import TableActor, TableDeps
-from euchre.table.actor.delta import Folder
+from euchre.table.actor.delta import Folder, event_changes
 from euchre.table.actor.kind import PRACTICE_KIND
-from euchre.table.actor.observer import plays_on_view
+from euchre.table.actor.observer import Observer, plays_on_view
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.actor.snapshot import view_json
 from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
@@ -419,3 +419,51 @@ def test_the_table_folded_from_events_is_the_observers_for_every_reader(
         await actor.stop()
 
     asyncio.run(run())
+
+
+def test_a_plain_moves_changes_are_the_whole_tables_compared(monkeypatch: Any) -> None:
+    """A move within a hand that changes nothing else of the table is worked out from the
+    move (its event folded in, the view's other fields compared) without drawing the
+    whole table: the same changes, in the same order, and the same table after, as
+    drawing and comparing the whole table gives, over whole games of every preset with
+    readers dropping and rejoining."""
+    plain = Observer._plain_move
+    checked = []
+
+    def both(self: Observer, frame: Any, bodies: Any, seen: Any) -> Any:
+        moved = plain(self, frame, bodies, seen)
+        if moved is not None:
+            whole = msgspec.to_builtins(self._render(frame, None, self._now(), None))
+            delta = event_changes(self._public, whole, seen)
+            assert list(moved[1].items()) == list(delta.items())
+            assert list(moved[0].items()) == list(whole.items())
+            checked.append(frame.version)
+        return moved
+
+    monkeypatch.setattr(Observer, "_plain_move", both)
+    test_the_table_folded_from_events_is_the_observers_for_every_reader()
+    assert len(checked) > 200  # most moves are plain ones
+
+
+async def test_a_change_of_speed_is_in_the_next_moves_changes() -> None:
+    """The computers' speed (the table's ``extra``) changes without an event: the next move
+    shown says it, though nothing else but the move changed."""
+    config, _ = practice_table(PracticeOptions("classic", {}, "random", "random", "random"),
+                               table_id="speed", token="secret")
+    sched = ManualScheduler()
+    actor = TableActor(config, TableDeps(
+        scheduler=sched, pacing=Pacing(0.5, 2.0), pace_for=lambda speed: Pacing(0.1, 1.0),
+        bot_factory=fixed_bots, seed_source=seeds("speed")))
+    client = Recorder(0)
+    actor.start()
+    await actor.join(client)
+    await until_person(actor, sched, 0)
+    await actor.set_speed(0, "fast")
+    view = actor.view(0)
+    assert view is not None
+    sent = len(client.messages)
+    await actor.act(0, str(view.legal[0]))
+    await actor.settle()
+    changes = [m.get("changes") or {} for m in client.messages[sent:]]
+    assert any(c.get("extra") == {"speed": "fast"} for c in changes), changes
+    await actor.stop()

@@ -82,7 +82,7 @@ async def delete_bot_token(request: Request) -> Response:
         await site.broker.publish(REVOKED_CHANNEL, str(token_id))
     except BrokerUnavailable as e:  # their sockets are refused at the next join
         log.warning("could not announce the revocation of bot token %s: %s", token_id, e)
-    await site[BotGate].revoked_here(token_id)  # its tournament seats go to computers
+    await site.gate.revoked_here(token_id)  # its tournament seats go to computers
     return json_answer(_info(revoked))
 
 

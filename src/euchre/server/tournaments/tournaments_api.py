@@ -49,8 +49,6 @@ from ..core.people import person_of
 from ..core.registry import Endpoint, Extension, Param
 from ..core.site import kept_site, needed
 from ..tables.api import read_body
-from ..tables.bot_gate import BotGate
-from ..tables.door import Tables
 from ..wire.tournaments import (
     InviteRequest,
     Registered,

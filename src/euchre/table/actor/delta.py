@@ -59,16 +59,21 @@ def _object(before: Json, after: Json, prefix: str, out: Json) -> None:
         old = before.get(key)
         if old is new or old == new:
             continue
-        path = prefix + key
-        if isinstance(new, dict) and isinstance(old, dict):
-            _object(old, new, path + ".", out)
-        elif isinstance(new, list) and isinstance(old, list) and old:
-            _list(old, new, path, out)
-        else:
-            out[path] = new
+        value_changes(old, new, prefix + key, out)
     for key in before:
         if key not in after and before[key] is not None:
             out[prefix + key] = None
+
+
+def value_changes(old: Any, new: Any, path: str, out: Json) -> None:
+    """The changes at ``path`` from ``old`` to ``new`` (two values that differ), into
+    ``out``: an object's changed keys, a list's replaced or appended items, else ``new``."""
+    if isinstance(new, dict) and isinstance(old, dict):
+        _object(old, new, path + ".", out)
+    elif isinstance(new, list) and isinstance(old, list) and old:
+        _list(old, new, path, out)
+    else:
+        out[path] = new
 
 
 def _list(before: list[Any], after: list[Any], path: str, out: Json) -> None:

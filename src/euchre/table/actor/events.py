@@ -110,6 +110,9 @@ class Frame(_Pickled):
     """The rematch offered since the game ended, if any."""
     policy: TurnPolicy = UNTIMED
     """The table's move clock as the frame was made (its ``clock`` is drawn from it)."""
+    settings: int = 0
+    """How often the table's settings (the computers' speed) had changed: a change makes
+    the next move's changes worked out from the whole table."""
 
 
 @dataclass(slots=True)

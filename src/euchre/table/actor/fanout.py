@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import msgspec
@@ -23,6 +23,7 @@ import msgspec
 from .events import Event, Frame
 from .observer import (
     Observer,
+    PlainMove,
     Render,
     SeatView,
     Seen,
@@ -71,9 +72,11 @@ class Fanout:
     """The subscribers of one table, its event history, and delivery to them."""
 
     def __init__(self, table_id: str, render: Render, history_limit: int,
-                 now: Callable[[], float], seat_view: SeatView | None = None) -> None:
+                 now: Callable[[], float], seat_view: SeatView | None = None,
+                 seats: Iterable[int] = range(4), plain: PlainMove | None = None) -> None:
         """Empty, for table ``table_id``; ``render`` draws a reader's table of a frame
-        (``seat_view`` a seat's view of its hand: :class:`~.observer.Observer`)."""
+        (``seat_view`` a seat's view of its hand, for ``seats``: the seats someone may
+        read as; ``plain`` a plain move's view: :class:`~.observer.Observer`)."""
         self.table_id = table_id
         """The table (for log lines)."""
         self.subscribers: list[Subscriber] = []
@@ -81,7 +84,7 @@ class Fanout:
         self.history: deque[tuple[int, EventBody, Seen]] = deque(maxlen=history_limit)
         """(version, event, what it changed) of the events last shown, for rejoining with
         ``since`` (not their frames: the game at each move need not stay in memory)."""
-        self.observer = Observer(render, now, seat_view)
+        self.observer = Observer(render, now, seat_view, seats, plain)
         """What the readers have been shown."""
 
     @staticmethod
@@ -159,6 +162,8 @@ class Fanout:
         version = frame.version
         sub.send(Outgoing(Joined(table_id=self.table_id, seat=sub.seat, version=version)))
         missing = self._missing(since, version)
+        if sub.seat is not None and sub.seat not in observer.seats:
+            missing = None  # the events kept hold nothing of this seat's own part
         if missing is not None and replay_keeps_law11((s.on_view for _, _, s in missing),
                                                       frame.game):
             for past, body, seen in missing:

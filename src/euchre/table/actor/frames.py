@@ -40,10 +40,11 @@ class Frames:
 
     def make(self, version: int, game: GameState, shuffle: Shuffle,
              summary: HandSummary | None, closed: str | None,
-             rematch: Offer | None = None, policy: TurnPolicy = UNTIMED) -> Frame:
+             rematch: Offer | None = None, policy: TurnPolicy = UNTIMED,
+             settings: int = 0) -> Frame:
         """The table at ``version``: ``game`` dealt from ``shuffle``, the last finished
-        hand's ``summary``, why it was ``closed`` (None: open), the ``rematch`` offered and
-        the move clock's ``policy``."""
+        hand's ``summary``, why it was ``closed`` (None: open), the ``rematch`` offered,
+        the move clock's ``policy`` and how often the ``settings`` changed."""
         current = game.current
         seeds = shuffle.seeds
         seed = seeds[-1] if seeds else ""
@@ -68,6 +69,7 @@ class Frames:
                                  len(game.hands) + (current is not None) + 1, shuffle)),
             rematch=rematch,
             policy=policy,
+            settings=settings,
         )
 
     def _current_commitment(self, seed: str) -> str:

@@ -24,15 +24,26 @@ import msgspec
 from ... import actions as A
 from ...cards import Card
 from ...game import GameState
-from .delta import Json, event_changes, you_changes, you_of
+from .delta import Json, event_changes, implied, value_changes, you_changes, you_of
 from .events import Frame
-from .wire import ActionEvent, EventBody, TableSnapshot
+from .wire import ActionEvent, EventBody, HandViewJson, TableSnapshot
 
 HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 """Actions only their own seat sees in full; the others see their kind."""
 
 Render = Callable[[Frame, "int | None", float, "list[int] | None"], TableSnapshot]
 """``(frame, seat, now, clock_played) -> seat's table`` (None: a spectator's)."""
+
+PlainMove = Callable[[Frame, Frame], "HandViewJson | None"]
+"""``(last, frame) -> the public view of frame's hand`` where ``frame`` follows ``last``
+by a move within the same hand that leaves every public field of the table but the
+version, ``to_act`` and the view as it was; else None (:meth:`Observer.shown` draws and
+compares the whole table)."""
+
+_VIEW_KEYS = HandViewJson.__struct_fields__
+_FOLDED = frozenset({"history", "trick", "last_trick"})
+"""The view's fields an action's event sets itself (:func:`~.delta.implied`)."""
+_PLAIN = frozenset({int, str, bool, float, type(None)})
 
 SeatView = Callable[[Frame, int], "Json | None"]
 """``(frame, seat) -> what only the seat sees of the hand`` (None: no hand yet): its
@@ -98,12 +109,19 @@ class Observer:
     seat's part of it, and the frame and time they were drawn at."""
 
     def __init__(self, render: Render, now: Callable[[], float],
-                 seat_view: SeatView | None = None) -> None:
+                 seat_view: SeatView | None = None, seats: Iterable[int] = range(4),
+                 plain: PlainMove | None = None) -> None:
         """Nothing shown yet; tables are drawn by ``render``, at ``now()``; a seat's own
-        part is read off ``seat_view`` (default: its whole table, drawn)."""
+        part is read off ``seat_view`` (default: its whole table, drawn), for ``seats``
+        (the others' only once someone reads as them: a computer's seat is read by none);
+        ``plain`` tells a plain move's view (:data:`PlainMove`; None: every move's whole
+        table is drawn and compared)."""
         self._render = render
         self._seat_view = seat_view
+        self._plain = plain
         self._now = now
+        self.seats = set(seats)
+        """The seats whose own part each event works out (:attr:`Seen.you`)."""
         self.frame: Frame | None = None
         """The frame last shown (None: none yet)."""
         self._at = 0.0  # when it was drawn
@@ -118,10 +136,14 @@ class Observer:
         them, so a reader folding them all gets ``frame``'s table."""
         seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
         now = self._now()
-        after = msgspec.to_builtins(self._render(frame, None, now, None))
-        delta = event_changes(self._public, after, seen)
+        moved = self._plain_move(frame, bodies, seen)
+        if moved is not None:
+            after, delta = moved
+        else:
+            after = msgspec.to_builtins(self._render(frame, None, now, None))
+            delta = event_changes(self._public, after, seen)
         yours: dict[int, Json] = {}
-        for seat in range(4):
+        for seat in self.seats:
             you = self._you_of(frame, seat, now, after)
             mine = you_changes(self._you.get(seat), you)
             if mine:
@@ -130,6 +152,38 @@ class Observer:
         self.frame, self._at, self._public = frame, now, after
         self._on_view = plays_on_view(frame.game)
         return Seen(delta or None, yours, self._on_view)
+
+    def _plain_move(self, frame: Frame, bodies: Sequence[EventBody], seen: list[Json]
+                    ) -> tuple[Json, Json] | None:
+        """The public table after a plain move (one action within a hand, nothing else of
+        the table changed: :data:`PlainMove`) and its changes, worked out from the move
+        without drawing the whole table: the action's event folded in
+        (:func:`~.delta.implied`: its line in the history, its card in the trick), and
+        the view's other fields compared with the hand's public view; else None."""
+        last, before = self.frame, self._public
+        if (self._plain is None or last is None or before is None or len(bodies) != 1
+                or not isinstance(bodies[0], ActionEvent) or before.get("clock") is not None
+                or before.get("view") is None):
+            return None
+        view = self._plain(last, frame)
+        if view is None:
+            return None
+        start = implied(before, seen[0])
+        shown: Json = start["view"]
+        delta: Json = {"version": frame.version}
+        mine = dict(shown)
+        for key, value in zip(_VIEW_KEYS, msgspec.structs.astuple(view), strict=True):
+            if key in _FOLDED:
+                continue
+            old = shown[key]
+            if old is value:
+                continue
+            if type(value) not in _PLAIN:
+                value = msgspec.to_builtins(value)
+            if old != value:
+                mine[key] = value
+                value_changes(old, value, "view." + key, delta)
+        return {**start, "version": frame.version, "to_act": view.to_act, "view": mine}, delta
 
     def _you_of(self, frame: Frame, seat: int, now: float, public: Json) -> Json:
         """``seat``'s own part of ``frame``'s table (:func:`~.delta.you_of`)."""
@@ -152,6 +206,11 @@ class Observer:
                  ) -> tuple[TableSnapshot, Json | None]:
         """``seat``'s whole table as last shown, and its part of it (None: a spectator);
         drawn at the time the public table was, so the events after it fold onto it."""
-        assert self.frame is not None
+        assert self.frame is not None and self._public is not None
         table = self._render(self.frame, seat, self._at, clock_played)
-        return table, (self._you.get(seat) if seat is not None else None)
+        if seat is None:
+            return table, None
+        if seat not in self.seats:  # read as from now on
+            self.seats.add(seat)
+            self._you[seat] = self._you_of(self.frame, seat, self._at, self._public)
+        return table, self._you.get(seat)

@@ -244,6 +244,27 @@ class Snapshots:
 
         return draw
 
+    def plain_move(self, last: Frame, frame: Frame) -> HandViewJson | None:
+        """The public view of ``frame``'s hand if ``frame`` follows ``last`` by a move
+        within that hand and nothing else a reader sees changed (no hand ended, nobody
+        connected, left, watched or went away, no clock, no new summary or commitment,
+        no rematch, the settings as they were); else None: the observer draws and
+        compares the whole table (:data:`~.observer.PlainMove`)."""
+        game, was = frame.game, last.game
+        current, previous = game.current, was.current
+        if (current is None or previous is None or current.is_over
+                or len(game.hands) != len(was.hands) or frame.away or last.away
+                or frame.deadline is not None or last.deadline is not None
+                or frame.rematch is not None or last.rematch is not None
+                or frame.summary is not last.summary
+                or frame.next_commitment is not last.next_commitment
+                or frame.commitment != last.commitment or frame.connected != last.connected
+                or frame.spectators != last.spectators or frame.replaced != last.replaced
+                or frame.replacement_level != last.replacement_level
+                or frame.closed != last.closed or frame.settings != last.settings):
+            return None
+        return self.view(current, None)
+
     def seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
         """What only ``seat`` sees of ``frame``'s hand (:meth:`private`; None before the
         first deal)."""
