@@ -181,3 +181,16 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if times > 1:
         metafunc.fixturenames.append("repeat_round")
         metafunc.parametrize("repeat_round", range(times))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser test modules first, each module's tests still together and in order.
+
+    Under pytest-xdist each worker takes the next tests as it frees up, so the run ends when
+    the last test handed out ends: the long browser games (30-60 s each) handed out last
+    left one worker running them while the others had nothing left. Handed out first, the
+    tail is short tests and the workers finish together. (Every worker collects and sorts
+    the same way, so they agree on the order, as xdist requires.)"""
+    browser_modules = {item.module for item in items
+                       if isinstance(item, pytest.Function) and item.get_closest_marker("browser")}
+    items.sort(key=lambda item: 0 if getattr(item, "module", None) in browser_modules else 1)

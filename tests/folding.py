@@ -12,11 +12,22 @@ that rejoined with ``since`` and holds no table yet gets no ``"table"`` on its e
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
+import msgspec
+
 from euchre.table.actor.delta import Folder
+
+_encode = msgspec.json.Encoder().encode
+_decode = msgspec.json.Decoder().decode
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (a folded table: dicts with string keys, lists, strings,
+    numbers, booleans, None), through msgspec's JSON: about ten times as fast as
+    ``copy.deepcopy``, which was most of the time of the tests that keep every table."""
+    return _decode(_encode(value))
 
 
 def folded(folder: Folder, message: dict[str, Any]) -> dict[str, Any]:
@@ -25,7 +36,7 @@ def folded(folder: Folder, message: dict[str, Any]) -> dict[str, Any]:
     if kind == "snapshot" or (kind == "event" and folder.table is not None
                               and "version" in message):
         folder.receive(message)
-        return {**message, "table": copy.deepcopy(folder.table)}
+        return {**message, "table": json_copy(folder.table)}
     return message
 
 

@@ -21,7 +21,7 @@ from euchre.table.actor.fanout import Outgoing
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.hosting.manager import TableManager
 from euchre.table.kinds.practice import PracticeOptions, practice_table
-from folding import folded
+from folding import folded, json_copy
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}
 """Every card's text (the joker included)."""
@@ -59,7 +59,7 @@ class Recorder:
         # (tests/folding.py; a rejoin with ``since`` and no table yet: not folded).
         decoded = folded(self.folder, json.loads(text))
         self.messages.append(decoded)
-        self.tables.append(copy.deepcopy(self.folder.table))
+        self.tables.append(json_copy(self.folder.table))
         self.games.append(self.actor.game if self.actor is not None else None)
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -149,23 +149,26 @@ async def play_game(actor: TableActor, sched: ManualScheduler, rng: random.Rando
 
 
 def cards_in(message: Any) -> set[int]:
-    """Every card named anywhere in a message (as a whole word of any string)."""
+    """Every card named anywhere in a message (as a whole word of any string, key or
+    value)."""
     found: set[int] = set()
-
-    def walk(x: Any) -> None:
+    # A loop over a stack, not a recursive walk: the law-11 scans call this for every
+    # message of whole games, and the calls were most of their time.
+    stack = [message]
+    while stack:
+        x = stack.pop()
         if isinstance(x, str):
-            for word in x.replace(",", " ").split():
-                if word in CARD_TEXTS:
-                    found.add(CARD_TEXTS[word])
+            if x in CARD_TEXTS:
+                found.add(CARD_TEXTS[x])
+            elif " " in x or "," in x or not x.isprintable():  # more than one word
+                for word in x.replace(",", " ").split():
+                    if word in CARD_TEXTS:
+                        found.add(CARD_TEXTS[word])
         elif isinstance(x, dict):
-            for k, v in x.items():
-                walk(k)
-                walk(v)
+            stack.extend(x)
+            stack.extend(x.values())
         elif isinstance(x, list):
-            for v in x:
-                walk(v)
-
-    walk(message)
+            stack.extend(x)
     return found
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import itertools
 import json
 from typing import Any
@@ -18,7 +17,7 @@ from euchre.table.actor.kind import TableKind
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
 from euchre.view import HandView
-from folding import folded
+from folding import folded, json_copy
 from online_registry import MemoryOnlineTables
 
 CARD_TEXTS = {card_text(c): c for c in range(25)}
@@ -62,7 +61,7 @@ class Recorder:
         # (tests/folding.py; a rejoin with ``since`` and no table yet: not folded).
         decoded = folded(self.folder, json.loads(text))
         self.messages.append(decoded)
-        self.tables.append(copy.deepcopy(self.folder.table))
+        self.tables.append(json_copy(self.folder.table))
         self.games.append(self.actor.game)
 
     def events(self) -> list[dict[str, Any]]:

@@ -244,14 +244,25 @@ def test_a_bridge_stopped_while_it_waits_gives_its_seat_back(tmp_path: Path, sto
         assert again.status_code == 201, again.text
 
 
+THINKER = """
+import json, sys
+for line in sys.stdin:
+    if json.loads(line).get("cmd") == "quit":
+        break
+"""
+"""A program that thinks forever about every move and ends when told to quit."""
+
+
 def test_a_bridge_stopped_at_practice_closes_the_table(tmp_path: Path) -> None:
     """Issue 34 item 7: stopped with Ctrl-C while its program thinks at a practice table,
     the bridge closes the bot's table with its bot token (it was left open for the hour)."""
     with live_server(bot_app(_db(tmp_path))) as base:
         _, token, _ = _owner_token(base)
-        # A program that never answers: the bridge is stopped while it waits for a move.
-        bridge = _bridge(base, token, "--practice",
-                         program=[sys.executable, "-c", "import time; time.sleep(600)"])
+        # A program that never answers a move: the bridge is stopped while it waits for one.
+        # It does end when told to quit (as the example bot does), so the bridge's exit is
+        # not its 70 s wait for a program that has stopped listening (60 s for an answer to
+        # ``quit``, then 10 s before it kills it).
+        bridge = _bridge(base, token, "--practice", program=[sys.executable, "-c", THINKER])
         held = ""
         for line in bridge.stdout or []:
             if line.startswith("seat "):

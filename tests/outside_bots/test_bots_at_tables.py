@@ -138,7 +138,10 @@ def test_a_revoked_token_is_refused_at_once_and_its_socket_closed(db_url: str) -
             _join(person, bob)
             _join(bot, made["token"])
             bot.send_json({"type": "ping"})
-            assert bot.receive_json() == {"type": "pong"}
+            # The pong, after whatever the table sent meanwhile (the person's presence event
+            # can come first when the table's task is slow to run: under load it did).
+            while (message := bot.receive_json()) != {"type": "pong"}:
+                assert message["type"] in ("event", "snapshot"), message
             r = client.delete(f"/api/me/bots/{made_token['id']}",
                               headers=changing(ann))
             assert r.status_code == 200
