@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import random
+import types
 
 from euchre.game import GameState
 from euchre.hand import HandState
@@ -13,7 +14,8 @@ from euchre.rules import PRESETS
 
 
 def _states_reachable(root: object) -> set[int]:
-    """The ids of every HandState reachable from ``root`` by references."""
+    """The ids of every HandState reachable from ``root`` by references (its data: not
+    through classes, modules or functions, whose globals may hold another test's states)."""
     seen: set[int] = set()
     found: set[int] = set()
     todo = [root]
@@ -22,6 +24,8 @@ def _states_reachable(root: object) -> set[int]:
         if id(obj) in seen:
             continue
         seen.add(id(obj))
+        if isinstance(obj, type | types.ModuleType | types.FunctionType):
+            continue
         if isinstance(obj, HandState):
             found.add(id(obj))
         todo.extend(gc.get_referents(obj))

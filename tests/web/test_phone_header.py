@@ -130,6 +130,7 @@ def test_long_names_at_the_side_seats_keep_eight_characters(
     for side, name in (("west", "Bartholomew"), ("east", "Cassiopeia")):
         title = page.locator(f".seat-{side} .seat-title")
         expect(title).to_contain_text(name)
+        expect(title).to_be_visible()  # laid out (a seat drawn again is for a moment not)
         shown = title.evaluate("""(e, name) => {
             const probe = document.createElement('span');
             probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';

@@ -314,6 +314,13 @@ async def play_one(kind: str, game: int, bot_delay: float
             assert view is not None
             await actor.act(0, str(person.choice(view.legal)))
             continue
+        # A thought in a worker thread moves the fake clock on when the thread gets to it:
+        # let it finish before the clock is moved to the next timer, whatever the machine's
+        # load (else a busy machine's late thread adds its thinking after the pause).
+        thinking = actor._computers.thinking
+        if thinking is not None and not thinking.task.done():
+            await asyncio.wait([thinking.task])
+            continue
         due = sched.next_due()
         assert due is not None
         sched.advance(due - sched.now())
