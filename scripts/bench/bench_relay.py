@@ -51,7 +51,9 @@ from bench_load import (
     site_counters,
     start_redis,
     start_spy,
+    stop_site,
 )
+from bench_socket_bytes import wait_healthy  # /healthz: a path both trees serve
 from websockets.asyncio.client import ClientConnection, connect
 
 from euchre.table.actor.delta import Folder
@@ -256,21 +258,6 @@ async def detect_protocol(base: str) -> int:
     return 2 if has(doc) else 1
 
 
-async def wait_healthy(base: str, timeout: float = 120.0) -> None:
-    """Until ``/healthz`` answers (a path both trees serve)."""
-    deadline = time.monotonic() + timeout
-    async with httpx.AsyncClient() as http:
-        while True:
-            try:
-                if (await http.get(f"{base}/healthz")).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"the server at {base} did not come up")
-            await asyncio.sleep(0.2)
-
-
 def serve(tree: Path, db: str, redis_url: str, tables: int,
           args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str]:
     """One ``euchre serve`` of ``tree``'s venv (flags both trees have); it and its base."""
@@ -337,7 +324,7 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
             server, base = serve(tree, db, redis_url, args.tables, args)
             servers.append(server)
             bases.append(base)
-            asyncio.run(wait_healthy(base))
+            asyncio.run(wait_healthy(base, timeout=120.0))
         protocol = asyncio.run(detect_protocol(bases[0]))
         counters = site_counters(redis_url, db, bases)
         pids = [s.pid for s in servers]
@@ -376,13 +363,7 @@ def run_site(tree: Path, label: str, processes: int, args: argparse.Namespace) -
 
         return asyncio.run(play())
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            try:
-                server.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        stop_site(servers)
         asyncio.run(_create_database(db, False))
         redis.kill()
         redis.wait()
