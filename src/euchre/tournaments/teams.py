@@ -24,6 +24,7 @@ from ..tournament import (
     round_robin,
     single_elimination,
     swiss_round,
+    team_records,
 )
 
 TEAM_FORMATS = ("round_robin", "swiss", "single_elimination", "double_elimination")
@@ -174,15 +175,8 @@ def team_lines(fmt: str, teams: int, tables: Sequence[Any], names: Sequence[str]
                kinds: Sequence[str]) -> list[dict[str, Any]]:
     """The team standings as the page shows them: place, pair, record, in or out."""
     places = placing(fmt, teams, tables)
-    record = {t: [0, 0, 0, 0, 0] for t in range(teams)}  # won drawn lost for against
-    for r in results_of(tables):
-        won = r.winner
-        for pair, made, conceded in ((r.first, r.first_points, r.second_points),
-                                     (r.second, r.second_points, r.first_points)):
-            row = record[pair]
-            row[0 if won == pair else 1 if won is None else 2] += 1
-            row[3] += made
-            row[4] += conceded
+    record = {r.team: [r.wins, r.draws, r.losses, r.points_for, r.points_against]
+              for r in team_records(teams, results_of(tables))}
     if fmt in ELIMINATION:  # a level round decided by the last hand: a win, not a draw
         wins = {t: 0 for t in range(teams)}
         losses = {t: 0 for t in range(teams)}
