@@ -266,9 +266,7 @@ async def post_register(request: Request) -> Response:
         raise TournamentError("sign in to register")
     owner = person.bot.owner_id if person.bot is not None else None
     bot_token = person.bot.token_id if person.bot is not None else None
-    key = request.headers.get("idempotency-key")
-    if key is not None and not 1 <= len(key) <= 80:
-        raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
+    key = _idempotency_key(request)
     token = await service.register(_id(request), person.account_id, person.username,
                                    bot_owner=owner, request_id=key, bot_token=bot_token)
     return json_answer(Registered(id=_id(request), token=token,
@@ -298,6 +296,14 @@ async def post_invite(request: Request) -> Response:
     return await _state(request, _id(request))
 
 
+def _idempotency_key(request: Request) -> str | None:
+    """The request's ``Idempotency-Key`` (None: none sent; 400 past 80 characters)."""
+    key = request.headers.get("idempotency-key")
+    if key is not None and not 1 <= len(key) <= 80:
+        raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
+    return key
+
+
 async def _answer(request: Request, accept: bool) -> Response:
     service = tournaments_of(request)
     session = await signed_in(request, csrf=True)
@@ -305,9 +311,7 @@ async def _answer(request: Request, accept: bool) -> Response:
         invite_id = int(request.path_params["invite_id"])
     except ValueError:
         raise ApiError("bad_request", "an invitation's id is a whole number") from None
-    key = request.headers.get("idempotency-key")
-    if key is not None and not 1 <= len(key) <= 80:
-        raise ApiError("bad_request", "Idempotency-Key must be 1 to 80 characters")
+    key = _idempotency_key(request)
     await service.answer(_id(request), invite_id, session.account_id, accept, request_id=key)
     return await _state(request, _id(request))
 
