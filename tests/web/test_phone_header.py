@@ -131,7 +131,11 @@ def test_long_names_at_the_side_seats_keep_eight_characters(
         title = page.locator(f".seat-{side} .seat-title")
         expect(title).to_contain_text(name)
         expect(title).to_be_visible()  # laid out (a seat drawn again is for a moment not)
-        shown = title.evaluate("""(e, name) => {
+        # Measured once the live element is laid out: a seat drawn again between the wait
+        # above and the measure is for a moment not in the page (0 wide).
+        shown = page.wait_for_function("""([selector, name]) => {
+            const e = document.querySelector(selector);
+            if (!e || e.getBoundingClientRect().width === 0) return null;
             const probe = document.createElement('span');
             probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
             const style = getComputedStyle(e);
@@ -142,7 +146,7 @@ def test_long_names_at_the_side_seats_keep_eight_characters(
             const need = probe.getBoundingClientRect().width;
             probe.remove();
             return [need, e.getBoundingClientRect().width];
-        }""", name)
+        }""", arg=[f".seat-{side} .seat-title", name]).json_value()
         assert shown[0] <= shown[1] + 0.5, (side, shown)  # 8 characters and the ellipsis fit
     # The table's tools stay inside the screen, "Sound: off" spelled out.
     tools = page.evaluate("""() => [...document.querySelectorAll('.table-tools > *')]
