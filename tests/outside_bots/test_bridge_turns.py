@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import subprocess
 import sys
 from typing import Any
 
@@ -178,6 +179,31 @@ def test_a_program_that_floods_ends_the_bridge_while_nothing_is_asked() -> None:
     assert reason == (f"the program sent more than {UNASKED_LINES} lines nobody asked for: "
                       "stopping")
     assert unasked == UNASKED_LINES + 1
+
+
+def test_a_program_stopped_with_output_left_unread_leaves_nothing_open(tmp_path) -> None:
+    """A program whose output the bridge stopped reading (a line over the limit, then more
+    than the pipe's buffer) is stopped with its pipes closed: nothing is left for the
+    interpreter to complain about after the loop ends (the bridge printed a traceback,
+    "Event loop is closed", after its one line)."""
+    big = f"import sys, time\nsys.stdout.write('x' * {8 * MAX_LINE}); sys.stdout.flush()\n" \
+        "time.sleep(60)"
+    script = tmp_path / "stop.py"
+    script.write_text(
+        "import asyncio, sys\n"
+        "from euchre.cli.bot import BridgeError, Program\n"
+        "async def main():\n"
+        f"    program = await Program.start([sys.executable, '-c', {big!r}])\n"
+        "    await program.failed.wait()\n"
+        "    while program.proc.stdout._transport._paused is False:\n"
+        "        await asyncio.sleep(0.01)\n"
+        "    print(await program.close())\n"
+        "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "-9"  # killed: it had failed
+    assert done.stderr == ""
 
 
 def test_a_line_sent_unasked_is_not_taken_for_the_next_answer() -> None:

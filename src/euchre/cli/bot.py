@@ -205,6 +205,19 @@ class Program:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Read the ended program's output to its end: a pipe left unread (the reader stops
+        at a flood) keeps its transport open past the loop, which then complains at exit."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        if self.proc.stdout is None:
+            return
+        with contextlib.suppress(TimeoutError, OSError, ValueError):
+            async with asyncio.timeout(5):
+                while await self.proc.stdout.read(1 << 16):
+                    pass
 
     async def guard(self, work: Awaitable[T]) -> T:
         """``work``'s result, unless the program fails first (a flood while nothing is
