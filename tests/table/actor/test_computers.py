@@ -376,9 +376,9 @@ async def fixed_game_actions(preset: str, levels: tuple[str, str, str], game: in
     options = PracticeOptions(preset=preset, left=levels[0], partner=levels[1],
                               right=levels[2])
     config, _ = practice_table(options, table_id=f"f{game}", first_dealer=game % 4)
-    config = dataclasses.replace(config, seats=tuple(
-        dataclasses.replace(s, bot_seed=1000 * game + i) if s.is_bot() else s
-        for i, s in enumerate(config.seats)))
+    s0, s1, s2, s3 = (dataclasses.replace(s, bot_seed=1000 * game + i) if s.is_bot() else s
+                      for i, s in enumerate(config.seats))
+    config = dataclasses.replace(config, seats=(s0, s1, s2, s3))
     sched = ManualScheduler()
     seeds = itertools.count()
     actor = TableActor(config, TableDeps(
