@@ -1,9 +1,10 @@
 """Play the same practice games every time, through the table layer, on a fake clock: for
 counting instructions (``valgrind --tool=callgrind``), which a busy machine does not move.
 
-N tables (random computers, no jitter, every deal's seed from a fixed sequence, the person's
-moves from a seeded generator of each table) are played to their ends through a
-:class:`TableManager` with a memory store and the server's Prometheus metrics as observer;
+N tables (random computers, or ``--level``'s; no jitter, every deal's seed from a fixed
+sequence, the person's moves from a seeded generator of each table) are played to their
+ends through a :class:`TableManager` with a memory store and the server's Prometheus
+metrics as observer;
 each table's person is subscribed through the server's own socket connection (its messages
 encoded, then dropped). Prints the person moves made::
 
@@ -79,13 +80,14 @@ def _seeded(seat: Seat, rng: random.Random) -> Seat:
     return dataclasses.replace(seat, bot_seed=rng.getrandbits(62)) if seat.is_bot() else seat
 
 
-async def open_tables(manager: TableManager, tables: int, seed: int) -> FixedTables:
-    """Open ``tables`` practice tables of random computers with fixed seeds, the person's
-    seat subscribed through the server's socket connection."""
+async def open_tables(manager: TableManager, tables: int, seed: int,
+                      level: str = "random") -> FixedTables:
+    """Open ``tables`` practice tables of computers of ``level`` with fixed seeds, the
+    person's seat subscribed through the server's socket connection."""
     rng = random.Random(seed)
     opened = FixedTables([], [], {})
     for i in range(tables):
-        options = PracticeOptions(partner="random", left="random", right="random")
+        options = PracticeOptions(partner=level, left=level, right=level)
         config, _ = practice_table(options, table_id=f"t{i}", first_dealer=i % 4)
         s0, s1, s2, s3 = config.seats  # fixed computers' seeds, drawn in seat order
         config = dataclasses.replace(config, seats=(
@@ -134,10 +136,10 @@ async def play(manager: TableManager, opened: FixedTables,
                 after_move(moves)
 
 
-async def run(tables: int, seed: int) -> None:
+async def run(tables: int, seed: int, level: str) -> None:
     """Play ``tables`` games to their ends; print the person moves made."""
     manager = fixed_manager(seed)
-    moves = await play(manager, await open_tables(manager, tables, seed))
+    moves = await play(manager, await open_tables(manager, tables, seed, level))
     await manager.close()
     print(f"tables {tables}: {moves} person moves")
 
@@ -147,8 +149,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="random",
+                        help="the computers' level (bench_load.py's tables play medium)")
     args = parser.parse_args()
-    asyncio.run(run(args.tables, args.seed))
+    asyncio.run(run(args.tables, args.seed, args.level))
 
 
 if __name__ == "__main__":

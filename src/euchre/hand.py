@@ -993,8 +993,10 @@ _SITTING_OUT = tuple(tuple(s for s in range(4) if m >> s & 1) for m in range(16)
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 
 
-def make_view(state: HandState, seat: int) -> HandView:
-    """Build ``seat``'s view of ``state``."""
+def make_view(state: HandState, seat: int,
+              legal: Sequence[Action] | None = None) -> HandView:
+    """Build ``seat``'s view of ``state``; ``legal``: ``state.legal_actions()`` if the
+    caller has it already (a computer's turn asks for them first), else worked out here."""
     fix = state._fix
     history: list[tuple[int, Action | None]] = state.history()  # type: ignore[assignment]
     hidden: list[str] = []
@@ -1041,6 +1043,7 @@ def make_view(state: HandState, seat: int) -> HandView:
         points=fix.points,
         thrown_in=fix.thrown_in,
         reneged=fix.reneged,
-        legal=tuple(state.legal_actions()) if state.to_act == seat else (),
+        legal=(() if state.to_act != seat
+               else tuple(state.legal_actions() if legal is None else legal)),
     )
     return view

@@ -87,3 +87,19 @@ def test_discard_and_order_shortcuts_refuse_like_the_full_check() -> None:
     assert canadian.to_act == 0
     with pytest.raises(euchre.IllegalActionError, match="Canadian loner"):
         canadian.apply("order")
+
+
+def test_a_view_given_the_legal_actions_is_the_view_worked_out_alone() -> None:
+    """A computer's turn hands ``make_view`` the legal actions it asked for already: every
+    seat's view is the same as one that works them out itself, at every step of hands."""
+    from euchre.hand import make_view
+
+    rng = random.Random(7)
+    for rules in (euchre.Rules(), euchre.Rules(farmers_hand="nines-and-tens", defend_alone=True)):
+        for dealer in range(4):
+            state = euchre.deal(rules, dealer, HANDS, KITTY)
+            while not state.is_over:
+                legal = state.legal_actions()
+                for seat in range(4):
+                    assert make_view(state, seat, legal) == make_view(state, seat)
+                state = state.apply(rng.choice(legal))

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...actions import Action
 from ...bots import Bot
-from ...hand import HandState
+from ...hand import HandState, make_view
 from ...view import HandView
 from .kind import TableObserver
 from .seats import Seat
@@ -118,10 +118,13 @@ SLOW_LEVELS = frozenset({"hard", "expert"})
 class _Timed:
     """A computer player whose every decision's time is told to a :class:`TableObserver`."""
 
+    __slots__ = ("bot", "forced", "level", "observer")
+
     def __init__(self, bot: Any, level: str, observer: TableObserver) -> None:
         self.bot = bot
         self.level = level
         self.observer = observer
+        self.forced = _answers_forced(bot)  # (asked at every turn: worked out once)
 
     def choose(self, view: HandView) -> Action:
         started = time.perf_counter()
@@ -152,6 +155,7 @@ class Computers:
         """The computer playing each seat that a computer plays."""
         self.thinking: Thinking | None = None
         """The move being worked out now, if any."""
+        self._timed: dict[int, _Timed] = {}  # each seat's computer as it thinks, kept
 
     def plays(self, seat: int) -> bool:
         """Whether a computer plays ``seat``."""
@@ -172,17 +176,19 @@ class Computers:
         """Start working out ``seat``'s move in ``hand`` for the table's ``step`` now, from
         the seat's own view (taken later by :meth:`move`); any other thinking is dropped."""
         self.drop()
-        if _answers_forced(bot):
-            legal = hand.legal_actions()
-            if len(legal) == 1 and hand.to_act == seat:
-                # Bot.choose answers a forced move with it, view unseen: no view to build
-                # and no turn of the loop to wait for (the move is still taken when due).
-                self.observer.bot_decided(level, 0.0)
-                move: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-                move.set_result(legal[0])
-                self.thinking = Thinking(step, seat, move)
-                return
-        self.thinking = start_thinking(_Timed(bot, level, self.observer), hand.view(seat),
+        timed = self._timed.get(seat)
+        if timed is None or timed.bot is not bot or timed.level != level:
+            timed = self._timed[seat] = _Timed(bot, level, self.observer)
+        legal = hand.legal_actions()  # once: the view below takes them as they are
+        if timed.forced and len(legal) == 1 and hand.to_act == seat:
+            # Bot.choose answers a forced move with it, view unseen: no view to build
+            # and no turn of the loop to wait for (the move is still taken when due).
+            self.observer.bot_decided(level, 0.0)
+            move: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+            move.set_result(legal[0])
+            self.thinking = Thinking(step, seat, move)
+            return
+        self.thinking = start_thinking(timed, make_view(hand, seat, legal),
                                        step, seat, SLOW_LEVELS, level)
 
     def fresh(self, level: str, seed: int | None) -> Any:

@@ -22,7 +22,7 @@ def move_events(old: GameState, new: GameState, seat: int, action: Action, shuff
     events: list[EventBody] = [
         ActionEvent(seat=seat, action=str(action), timed_out=True if timed_out else None)
     ]
-    if len(hand.tricks) > len(before.tricks):
+    if hand.tricks_won != before.tricks_won:  # a trick was completed (`tricks` is a copy)
         leader, cards, winner = hand.tricks[-1]
         events.append(TrickEvent(leader=leader, cards=[card_text(c) for c in cards],
                                  winner=winner))
