@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 import typing
@@ -83,9 +84,14 @@ def test_mypy_refuses_a_site_that_lacks_a_group_a_layer_reads(tmp_path: Path) ->
     module = tmp_path / "broken_root.py"
     module.write_text(broken.replace("from ..", "from euchre.").replace(
         "from .", "from euchre.server."))
+    # A copy of the project's own mypy cache, if there is one (scripts/test type-checks
+    # before pytest): only the broken module is checked from its source, the rest as cached
+    # (mypy re-checks any cached module whose source changed). 0.4 s of CPU instead of 8.
+    cache = tmp_path / "cache"
+    if (ROOT / ".mypy_cache").is_dir():
+        shutil.copytree(ROOT / ".mypy_cache", cache)
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--cache-dir", str(tmp_path / "cache"), str(module)],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), str(module)],
         capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 1, result.stdout
     assert "layer_views" in result.stdout or "OnlineSite" in result.stdout, result.stdout
