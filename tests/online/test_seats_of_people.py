@@ -236,9 +236,10 @@ def test_a_seat_opens_by_account_at_another_process(tmp_path: Path, own_redis: s
     db = tmp_path / "s.db"
 
     def site() -> TestClient:
+        # A lease it never waits out: a renewal late on a busy machine loses no table.
         app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}",
                                   redis_url=own_redis, bot_delay=0.0, hand_pause=0.0,
-                                  lease_ttl=2.0),
+                                  lease_ttl=30.0),
                          accounts=AccountsOptions(password_profile="cheapest"))
         return TestClient(app, headers={"Origin": SITE})
 

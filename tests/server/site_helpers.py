@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -89,11 +89,15 @@ def wait_until(servers: list[Served], text: str, timeout: float = 180) -> Served
 
 
 @contextmanager
-def serving(n: int, db_url: str, redis_url: str, bot_delay: float,
+def serving(n: int, db_url: str, redis_url: str, bot_delay: float | Sequence[float],
             env: dict[str, str] | None = None) -> Iterator[list[Served]]:
-    """``n`` ``euchre serve`` processes of one site (``env`` added to their environment);
-    killed (and their logs printed) after."""
-    servers = [Served(db_url, redis_url, bot_delay, env) for _ in range(n)]
+    """``n`` ``euchre serve`` processes of one site (``env`` added to their environment),
+    their computers' delay ``bot_delay`` (or each its own: a process killed mid-game may
+    play slowly, so the kill lands mid-game, and the survivor fast); killed (and their logs
+    printed) after."""
+    delays = [bot_delay] * n if isinstance(bot_delay, int | float) else list(bot_delay)
+    assert len(delays) == n, delays
+    servers = [Served(db_url, redis_url, delay, env) for delay in delays]
     try:
         yield servers
     finally:

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
 from euchre.server.core.errors import BUSY_RETRY_AFTER
+from euchre.storage import sqlite_writer
 
 HOLD = ("import sqlite3, sys\n"
         "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
@@ -26,7 +27,11 @@ HOLD = ("import sqlite3, sys\n"
 
 
 def test_a_locked_database_answers_503_with_a_retry_hint(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each statement waits this long for the lock before "locked" (a sign-up's transaction
+    # is tried five times): 0.3 s, not the server's 5 s; the lock is held past either.
+    monkeypatch.setattr(sqlite_writer, "BUSY_TIMEOUT_MS", 300)
     db = tmp_path / "busy.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
                               hand_pause=0.0, resume=False),

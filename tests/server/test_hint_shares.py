@@ -86,7 +86,8 @@ def site(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
     """Two apps of one site (one database, one Redis of the test's own), as two processes."""
     pytest.importorskip("euchre.bots.hints")
     with private_redis() as (url, _):
-        settings = Settings(bot_delay=0.0, hand_pause=0.0, lease_ttl=2.0, redis_url=url,
+        # A lease it never waits out: a renewal late on a busy machine loses no table.
+        settings = Settings(bot_delay=0.0, hand_pause=0.0, lease_ttl=30.0, redis_url=url,
                             database_url=f"sqlite+aiosqlite:///{tmp_path}/site.db")
         apps = [create_app(settings, [site_extension(), practice_extension()])
                 for _ in range(2)]

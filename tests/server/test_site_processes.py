@@ -285,9 +285,9 @@ def _poll(check: Any, what: str, tries: int = 1200) -> Any:
 @needs_redis
 def test_coin_games_leaving_at_three_processes_and_finishing_alone_after_a_death(site):
     db_url, redis_url = site  # a Redis of its own: the sign-up limits count from nothing
-    # A 0.2 s clock (and so 0.2 s computer speed): the game nobody is connected to is
+    # A 0.1 s clock (and so 0.1 s computer speed): the game nobody is connected to is
     # played by the clock, and nothing here is about its pace.
-    env = {"EUCHRE_MOVE_SECONDS": "0.2", "EUCHRE_ARGON2_PROFILE": "cheapest"}
+    env = {"EUCHRE_MOVE_SECONDS": "0.1", "EUCHRE_ARGON2_PROFILE": "cheapest"}
     with serving(3, db_url, redis_url, bot_delay=0.05, env=env) as servers:
         for s in servers:
             wait_until([s], STARTED)
@@ -365,7 +365,7 @@ def test_euchre_serve_workers_serve_one_port(site):
     exe = Path(sys.executable).parent / "euchre"
     proc = subprocess.Popen(
         [str(exe), "serve", "--workers", "2", "--port", str(port), "--database-url", db_url,
-         "--redis-url", redis_url, "--bot-delay", "0.05", "--hand-pause", "0",
+         "--redis-url", redis_url, "--bot-delay", "0", "--hand-pause", "0",
          "--lease-seconds", "3"], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     try:
         base = f"http://127.0.0.1:{port}"

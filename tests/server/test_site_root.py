@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 import typing
@@ -83,9 +84,14 @@ def test_mypy_refuses_a_site_that_lacks_a_group_a_layer_reads(tmp_path: Path) ->
     module = tmp_path / "broken_root.py"
     module.write_text(broken.replace("from ..", "from euchre.").replace(
         "from .", "from euchre.server."))
+    # A copy of the project's own mypy cache, if there is one (scripts/test type-checks
+    # before pytest): only the broken module is checked from its source, the rest as cached
+    # (mypy re-checks any cached module whose source changed). 0.4 s of CPU instead of 8.
+    cache = tmp_path / "cache"
+    if (ROOT / ".mypy_cache").is_dir():
+        shutil.copytree(ROOT / ".mypy_cache", cache)
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--cache-dir", str(tmp_path / "cache"), str(module)],
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(cache), str(module)],
         capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 1, result.stdout
     assert "layer_views" in result.stdout or "OnlineSite" in result.stdout, result.stdout
@@ -171,8 +177,9 @@ def test_leases_limits_and_the_broker_share_the_processs_one_redis_client(
         before = {c["id"] for c in before_admin.client_list()}
     finally:
         before_admin.close()
+    # A lease it never waits out: a renewal late on a busy machine loses no table.
     settings = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path}/one.db",
-                        redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0, lease_ttl=2.0)
+                        redis_url=REDIS_URL, bot_delay=0.0, hand_pause=0.0, lease_ttl=30.0)
     app = create_app(settings, accounts=AccountsOptions(password_profile="cheapest"))
     with TestClient(app) as client:
         site = root_of(app)

@@ -3,8 +3,10 @@ tables over, finishes the round, seats the next round and finishes the tournamen
 
 Two real ``euchre serve`` processes on one PostgreSQL and one Redis; a tournament of eight
 computers (two tables a round) started by its creator on the first process, which opens and
-owns round 1's tables; the first process is killed while they play. Nothing asserts on time:
-the test waits (with a generous deadline) for what the survivor reports.
+owns round 1's tables; the first process is killed while they play (its computers take
+0.3 s a move, so the kill lands mid-round; the survivor's 0.05 s, so the rest is played
+quickly). Nothing asserts on time: the test waits (with a generous deadline) for what the
+survivor reports.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ WAIT = 180.0
 
 def test_a_killed_round_owner_the_round_finished_by_another_process() -> None:
     with site_urls() as (db_url, redis_url), \
-            serving(2, db_url, redis_url, bot_delay=0.3) as servers:
+            serving(2, db_url, redis_url, bot_delay=(0.3, 0.05)) as servers:
         for s in servers:
             wait_until([s], STARTED)
         first, second = servers
@@ -43,7 +45,7 @@ def test_a_killed_round_owner_the_round_finished_by_another_process() -> None:
         assert started["status"] == "playing" and started["field"] == 8
         assert started["filled"] == "0 registered; 8 computers fill the count to 8"
         first_round = [t["table_id"] for t in started["round_tables"][0]["tables"]]
-        first.proc.kill()  # SIGKILL while round 1's tables play (computers, 0.3 s a move)
+        first.proc.kill()  # SIGKILL while round 1's tables play (0.3 s a move there)
         first.proc.wait()
         with httpx.Client(base_url=second.base) as other:
             state = other.get(f"/api/tournaments/{tid}").json()

@@ -60,6 +60,11 @@ playing games' rows, the lines' index), so one every 4000 pages writes about as 
 one every 1000 did, a quarter as often. The log file grows to about 16 MB."""
 
 
+BUSY_TIMEOUT_MS = 5000
+"""Milliseconds a statement waits for another connection's write lock before SQLite
+answers "database is locked" (the server then answers 503 with a retry hint)."""
+
+
 WRITER_CACHE_KIB = 16384
 """The writer connection's page cache (SQLite's default is 2 MiB, 500 pages): a commit
 reads each playing game's row page and lines' index page, and with a thousand games
@@ -74,7 +79,7 @@ def set_pragmas(db: Any) -> None:
     cursor = db.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 

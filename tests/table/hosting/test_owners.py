@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -35,7 +36,9 @@ from euchre.table.kinds.practice import PracticeOptions, practice_table
 from redis_fixtures import REDIS_URL, fresh_prefix, needs_redis
 from table_helpers import make_manager
 
-TTL = 0.3
+TTL = 30.0
+"""Long enough that no renewal late on a busy machine loses a lease: a lease runs out only
+when a test says so (:func:`_die`)."""
 
 
 def _pair() -> tuple[TableManager, TableManager, MemoryStore]:
@@ -47,10 +50,18 @@ def _pair() -> tuple[TableManager, TableManager, MemoryStore]:
 
 
 async def _die(manager: TableManager) -> None:
-    """Stop renewing every lease of ``manager`` without giving them up (a killed process)."""
+    """Stop renewing every lease of ``manager`` without giving them up (a killed process),
+    and let its leases' time pass: the lease service's clock moves past them (they run
+    out), and so does each keeper's (the old owner counts them lost, as it would once their
+    time was up), without waiting on the wall clock."""
     assert manager.owners is not None
     for own in manager.owners.held.values():
         await own.keeper.stop(release=False)
+        own.keeper.now = lambda: time.monotonic() + TTL
+    leases = manager.owners.leases
+    assert isinstance(leases, MemoryLeases)
+    later = leases.now() + TTL
+    leases.now = lambda: later
 
 
 async def _until(check: object, what: str) -> object:
