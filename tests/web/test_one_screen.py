@@ -38,6 +38,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.quick_pace
 @pytest.mark.parametrize(("sized_page", "preset"), GAMES, indirect=["sized_page"],
                          ids=[f"{size}-{preset}" for size, preset in GAMES])
 def test_every_choice_is_on_screen_for_a_whole_game(
