@@ -16,6 +16,7 @@ from euchre.verify import verify_record
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.quick_pace
 def test_the_page_seeds_every_deal_and_verifies_every_hand(page: Page) -> None:
     url = start_table(page, "short")
     table_id = url.rsplit("/", 1)[1]

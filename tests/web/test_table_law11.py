@@ -36,6 +36,7 @@ def check_law_11(page: Page) -> int:
     return len(plays)
 
 
+@pytest.mark.quick_pace
 def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
     start_table(page, "classic")
     first_line = page.locator(".log li").first

@@ -93,6 +93,7 @@ def _snap(page: Page, shots: Shots) -> None:
         shots.take(page, "playing")
 
 
+@pytest.mark.quick_pace
 def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
         browser: Browser, server_url: str, artifacts: Path) -> None:
     errors: list[str] = []
