@@ -1,5 +1,6 @@
 """Browser tests: the real server (bots without delay, a temporary SQLite file) in a thread,
-and Chromium driven by Playwright (the session's one browser, from tests/conftest.py).
+and Chromium driven by Playwright (the session's one browser, from tests/conftest.py). Two
+servers: the real trick pause, and none for whole games marked ``quick_pace``.
 
 Screenshots go to ``test-artifacts/web/`` (ignored by git).
 """
