@@ -1,5 +1,6 @@
 """Browser tests: the real server (bots without delay, a temporary SQLite file) in a thread,
-and Chromium driven by Playwright (the session's one browser, from tests/conftest.py).
+and Chromium driven by Playwright (the session's one browser, from tests/conftest.py). Two
+servers: the real trick pause, and none for whole games marked ``quick_pace``.
 
 Screenshots go to ``test-artifacts/web/`` (ignored by git).
 """
@@ -32,23 +33,44 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="session")
-def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The platform on a free port: computer players move at once, a short pause between hands,
-    and the real trick pause (1.2 s before a computer leads after a trick; a third of it at
-    the "fast" speed the whole-game tests choose)."""
+def _serve(tmp_path_factory: pytest.TempPathFactory, trick_pause: float) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-db") / "euchre.db"
     settings = Settings(
         limits=roomy_limits(),
         database_url=f"sqlite+aiosqlite:///{db}",
         bot_delay=0.0,
         hand_pause=1.0,
-        trick_pause=1.2,
+        trick_pause=trick_pause,
         seed_wait=5.0,  # as euchre serve: the first deal waits for the page's seed
         resume=False,
     )
     with live_server(create_app(settings)) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def real_pace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The platform on a free port: computer players move at once, a short pause between
+    hands, and the real trick pause (1.2 s before a computer leads after a trick; a third of
+    it at the "fast" speed the whole-game tests choose)."""
+    yield from _serve(tmp_path_factory, trick_pause=1.2)
+
+
+@pytest.fixture(scope="session")
+def quick_pace_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same platform with no trick pause: a computer leads the next trick at once. For
+    whole games whose test is not about the pace (marked ``quick_pace``): each hand of theirs
+    took a second or two of pauses on screen."""
+    yield from _serve(tmp_path_factory, trick_pause=0.0)
+
+
+@pytest.fixture
+def server_url(request: pytest.FixtureRequest) -> str:
+    """The test's server: :func:`quick_pace_url` for a test marked ``quick_pace``, else
+    :func:`real_pace_url` (each started once per worker that needs it)."""
+    quick = request.node.get_closest_marker("quick_pace") is not None
+    url: str = request.getfixturevalue("quick_pace_url" if quick else "real_pace_url")
+    return url
 
 
 @pytest.fixture(scope="session")

@@ -36,6 +36,7 @@ def save(page: Page, button: Locator, folder: Path) -> Path:
     return path
 
 
+@pytest.mark.quick_pace
 def test_commitments_kept_in_the_browser_verify_the_game(
     page: Page, artifacts: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

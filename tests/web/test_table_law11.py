@@ -7,7 +7,15 @@ import re
 
 import pytest
 from playwright.sync_api import Page, expect
-from web_helpers import GAME_OVER, choices, make_a_move, start_table, wait_for_turn
+from web_helpers import (
+    GAME_OVER,
+    SUMMARY,
+    choices,
+    continue_after_result,
+    make_a_move,
+    start_table,
+    wait_for_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -36,6 +44,7 @@ def check_law_11(page: Page) -> int:
     return len(plays)
 
 
+@pytest.mark.quick_pace
 def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
     start_table(page, "classic")
     first_line = page.locator(".log li").first
@@ -45,9 +54,12 @@ def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
     checks = listed = 0
     reloaded = False
     for _ in range(300):
-        wait_for_turn(page)
+        wait_for_turn(page, also=SUMMARY)
         if page.locator(GAME_OVER).is_visible():
             break
+        if page.locator(SUMMARY).is_visible():
+            continue_after_result(page)  # read: not its 2 s hold
+            continue
         if not choices(page).count():
             continue
         playing = not page.locator(".actions button").count()

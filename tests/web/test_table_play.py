@@ -21,6 +21,7 @@ from web_helpers import (
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.quick_pace
 def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Path) -> None:
     shots = Shots(artifacts, "classic")
     start_table(page, "classic", shots, game_to=5)
@@ -70,6 +71,7 @@ def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Pat
     shots.take(page, "replay")
 
 
+@pytest.mark.quick_pace
 def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None:
     page = phone_page
     shots = Shots(artifacts, "phone")
