@@ -107,8 +107,11 @@ def fanouts(actors: dict[str, Any], seats: tuple[int | None, ...], people_only: 
 
         try:  # the fan-out of protocol 2 takes the clock the tables are drawn at, and a
             # seat's own part as the table reads it (``Snapshots.seat_view``)
-            fanout = Fanout(table_id, render, 100, lambda: 0.0,  # type: ignore[call-arg,unused-ignore]
-                            seat_view)
+            plain = getattr(snapshots, "plain_move", None)  # a plain move's view, as a table
+            fanout = (Fanout(table_id, render, 100, lambda: 0.0, seat_view,  # type: ignore[call-arg,unused-ignore]
+                             plain=plain) if plain is not None else
+                      Fanout(table_id, render, 100, lambda: 0.0,  # type: ignore[call-arg,unused-ignore]
+                             seat_view))
             if people_only:  # as a table works out only the seats read as (a person's)
                 with contextlib.suppress(AttributeError):
                     fanout.observer.seats = {i for i in range(4)

@@ -208,6 +208,9 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     options: dict[str, Any] = {"host": args.host, "port": args.port,
                                "log_level": args.log_level, "ws_max_size": 65536,
+                               # The cheapest of uvicorn's WebSocket implementations per
+                               # message sent (docs/scaling.md), named rather than "auto".
+                               "ws": "websockets-sansio",
                                "ws_per_message_deflate": args.ws_compression,
                                "timeout_graceful_shutdown": GRACE_SECONDS,
                                "log_config": uvicorn_log_config(args.json_logs)}
