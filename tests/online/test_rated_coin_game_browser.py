@@ -63,12 +63,11 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def base_url(db_url: str) -> Iterator[str]:
-    """The whole site: computers at once (no trick pause either: the pace is not what this
-    test is about), a short pause between hands, easy computers (the one that takes Cyd's
-    seat too), the cheapest password hashing."""
+    """The whole site: computers at once, a short pause between hands, easy computers (the
+    one that takes Cyd's seat too), the cheapest password hashing."""
     seeds = itertools.count()
     app = create_app(Settings(database_url=db_url, bot_delay=0.0, hand_pause=0.3,
-                              trick_pause=0.0, limits=roomy_limits(), resume=False,
+                              trick_pause=0.3, limits=roomy_limits(), resume=False,
                               bot_factory=lambda level, seed: make("easy", seed),
                               seed_source=lambda: f"quick-game-{next(seeds)}"),
                      accounts=AccountsOptions(password_profile="cheapest"))
