@@ -49,8 +49,6 @@ PASSWORD = "correct horse"
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 """Every control that makes a move right now (as tests/web/web_helpers.py)."""
 GAME_OVER = ".game-over-panel"
-RESULT_CONTINUE = ".summary-panel .panel-close"
-"""A hand result's Continue."""
 
 NewContext = Callable[..., BrowserContext]
 
@@ -63,12 +61,11 @@ def db_url(tmp_path_factory: pytest.TempPathFactory) -> str:
 
 @pytest.fixture(scope="module")
 def base_url(db_url: str) -> Iterator[str]:
-    """The whole site: computers at once (no trick pause either: the pace is not what this
-    test is about), a short pause between hands, easy computers (the one that takes Cyd's
-    seat too), the cheapest password hashing."""
+    """The whole site: computers at once, a short pause between hands, easy computers (the
+    one that takes Cyd's seat too), the cheapest password hashing."""
     seeds = itertools.count()
     app = create_app(Settings(database_url=db_url, bot_delay=0.0, hand_pause=0.3,
-                              trick_pause=0.0, limits=roomy_limits(), resume=False,
+                              trick_pause=0.3, limits=roomy_limits(), resume=False,
                               bot_factory=lambda level, seed: make("easy", seed),
                               seed_source=lambda: f"quick-game-{next(seeds)}"),
                      accounts=AccountsOptions(password_profile="cheapest"))
@@ -124,18 +121,7 @@ class Person:
 
 
 def _move(person: Person) -> bool:
-    """Make one move if the page offers one now (the page's own buttons decide what), or
-    press a hand result's Continue: the person has read it, and their page shows the next
-    deal at once rather than after the result's 2 s hold (not counted as a move)."""
-    if not person.page.locator(f"{CHOICES}, {RESULT_CONTINUE}").count():
-        return False
-    result = person.page.locator(RESULT_CONTINUE)
-    if result.count():
-        try:
-            result.click(timeout=2_000)
-        except PlaywrightError:  # its hold ran out between looking and clicking
-            return False
-        return True
+    """Make one move if the page offers one now (the page's own buttons decide what)."""
     choices = person.page.locator(CHOICES)
     count = choices.count()
     if not count:
