@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 from euchre.cli.bot import (
+    ANSWER_WITHIN,
     MAX_LINE,
+    QUIT_WITHIN,
     UNASKED_LINES,
     BridgeError,
     Program,
@@ -204,6 +206,29 @@ def test_a_program_stopped_with_output_left_unread_leaves_nothing_open(tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "-9"  # killed: it had failed
     assert done.stderr == ""
+
+
+def test_a_program_that_stopped_reading_is_not_waited_for_a_whole_answer_time() -> None:
+    """Stopping the bridge asks ``quit`` with :data:`QUIT_WITHIN`, not the
+    :data:`ANSWER_WITHIN` a turn gets: a program that reads nothing any more is killed then
+    (a bridge stopped by SIGTERM took 70 s to end)."""
+    deaf = "import time\ntime.sleep(600)"
+    asked: list[float] = []
+
+    async def scenario() -> int:
+        program = await Program.start([sys.executable, "-c", deaf])
+        real_ask = program.ask
+
+        async def ask(cmd: str, *, within: float = ANSWER_WITHIN,
+                      **fields: Any) -> dict[str, Any]:
+            asked.append(within)
+            return await real_ask(cmd, within=within, **fields)
+
+        program.ask = ask  # type: ignore[method-assign]
+        return await program.close()
+
+    assert asyncio.run(scenario()) == -9  # killed: it never answered, never ended
+    assert asked == [QUIT_WITHIN] and QUIT_WITHIN < ANSWER_WITHIN
 
 
 def test_a_line_sent_unasked_is_not_taken_for_the_next_answer() -> None:

@@ -44,6 +44,10 @@ TRIES = 3
 ANSWER_WITHIN = 60.0
 """Seconds the program has to answer one request before the bridge gives up."""
 
+QUIT_WITHIN = 5.0
+"""Seconds the program has to answer ``quit``: the bridge is ending, and a program that
+stopped reading is not waited for a whole :data:`ANSWER_WITHIN` (then it is killed)."""
+
 T = TypeVar("T")
 
 MAX_LINE = 1 << 20
@@ -155,8 +159,10 @@ class Program:
             if not raw:
                 return
 
-    async def ask(self, cmd: str, **fields: Any) -> dict[str, Any]:
-        """Send one request; its answer (:class:`BridgeError` if none comes, or not JSON)."""
+    async def ask(self, cmd: str, *, within: float = ANSWER_WITHIN,
+                  **fields: Any) -> dict[str, Any]:
+        """Send one request; its answer (:class:`BridgeError` if none comes within ``within``
+        seconds, or not JSON)."""
         assert self.proc.stdin is not None
         if self.error is not None:
             raise self.error
@@ -166,11 +172,11 @@ class Program:
         try:
             self.proc.stdin.write(line.encode() + b"\n")
             await self.proc.stdin.drain()
-            raw = await asyncio.wait_for(self._waiting, ANSWER_WITHIN)
+            raw = await asyncio.wait_for(self._waiting, within)
         except (BrokenPipeError, ConnectionResetError):
             raise BridgeError("the program stopped") from None
         except TimeoutError:
-            raise BridgeError(f"the program did not answer within {ANSWER_WITHIN:g} s"
+            raise BridgeError(f"the program did not answer within {within:g} s"
                               ) from None
         finally:
             self._waiting = None
@@ -195,7 +201,7 @@ class Program:
             with contextlib.suppress(ProcessLookupError):
                 self.proc.kill()
         with contextlib.suppress(BridgeError, OSError, ValueError):
-            await self.ask("quit")
+            await self.ask("quit", within=QUIT_WITHIN)
         try:
             return await asyncio.wait_for(self.proc.wait(), 10)
         except TimeoutError:
