@@ -42,11 +42,12 @@ MOVE = """() => {
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Computers at once; two minutes between hands, so the test reads the table between
-    hands at its own pace (it waits on what the pages show, never on time)."""
+    """Computers at once and no trick pause (the test is about talk, not the pace); two
+    minutes between hands, so the test reads the table between hands at its own pace (it
+    waits on what the pages show, never on time)."""
     db = tmp_path_factory.mktemp("talk-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
-                              trick_pause=0.3, limits=roomy_limits(), hand_pause=120.0,
+                              trick_pause=0.0, limits=roomy_limits(), hand_pause=120.0,
                               resume=False))
     with live_server(app) as url:
         yield url
@@ -67,6 +68,9 @@ def _open(new_context: Callable[..., BrowserContext], base_url: str, width: int,
     """A fresh browser at ``path``; ``seat``: (table id, token) it holds in localStorage."""
     context = new_context(base_url=base_url, viewport={"width": width, "height": height})
     context.set_default_timeout(30_000)
+    # The fast speed: the page holds each hand's result 2 s, not 4 (not this test's subject).
+    context.add_init_script(
+        "if (location.protocol.startsWith('http')) localStorage.setItem('euchre.speed', 'fast')")
     if seat is not None:
         seats = json.dumps({seat[0]: {"token": seat[1], "at": 1}})
         context.add_init_script(
