@@ -19,6 +19,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from .base import Lease, Leases
 
@@ -36,6 +37,21 @@ LostHook = Callable[[Lease, str], None]
 Sleep = Callable[[float], Awaitable[None]]
 """Waits the given seconds of the ``now`` clock (``asyncio.sleep`` on the monotonic one;
 tests give a fake clock's, which returns when the test moves the clock past its end)."""
+
+
+@dataclass(frozen=True)
+class LeaseClock:
+    """The clock leases are kept on: ``now`` and a ``sleep`` of its seconds (default: the
+    monotonic clock; a test gives a fake one it moves, so no lease runs out on the wall)."""
+
+    now: Callable[[], float] = time.monotonic
+    """Monotonic seconds."""
+    sleep: Sleep = asyncio.sleep
+    """Waits seconds of ``now``."""
+
+
+MONOTONIC = LeaseClock()
+"""The real clock: the process's monotonic seconds and ``asyncio.sleep``."""
 
 
 class LeaseKeeper:
