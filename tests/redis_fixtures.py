@@ -4,6 +4,7 @@ a fresh key prefix, so tests (and engineers sharing the Redis) never see each ot
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import secrets
@@ -39,6 +40,50 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+class TimerClock(FakeClock):
+    """A fake clock with a ``sleep`` for the code under test: it returns once the test has
+    moved the clock past its end, so background tasks tick only when the test says."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        super().__init__(start)
+        self._sleepers: list[tuple[float, asyncio.Future[None]]] = []
+        self._parked = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait until the clock reaches ``seconds`` from now (0 or less: just yield)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        entry = (self.t + seconds, asyncio.get_running_loop().create_future())
+        self._sleepers.append(entry)
+        self._parked.set()
+        try:
+            await entry[1]
+        finally:
+            self._sleepers.remove(entry)
+
+    def advance(self, seconds: float) -> None:
+        super().advance(seconds)
+        for end, woken in self._sleepers:
+            if end <= self.t and not woken.done():
+                woken.set_result(None)
+
+    async def sleeping(self) -> float:
+        """Wait until a task sleeps on this clock; the seconds until the first wakes."""
+        while True:
+            waiting = [end for end, woken in self._sleepers if not woken.done()]
+            if waiting:
+                return min(waiting) - self.t
+            self._parked.clear()
+            await asyncio.wait_for(self._parked.wait(), 30)  # bounded: never a hang
+
+    async def tick(self) -> float:
+        """Wait for a sleeper, then move the clock to its end; the seconds moved."""
+        wait = await self.sleeping()
+        self.advance(wait)
+        return wait
 
 
 @contextlib.contextmanager

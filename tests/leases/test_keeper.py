@@ -4,13 +4,12 @@ once, whether another owner took it or renewals failed until it ran out."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import pytest
 
 from euchre.leases import Lease, LeaseKeeper, LeaseRenewer, MemoryLeases
-from redis_fixtures import REDIS_URL, FakeClock, fresh_prefix, needs_redis
+from redis_fixtures import REDIS_URL, FakeClock, TimerClock, fresh_prefix, needs_redis
 
 
 async def test_renewal_extends_from_when_it_was_sent():
@@ -64,18 +63,26 @@ async def test_unreachable_redis_keeps_the_lease_until_its_time_then_loses_it():
     await dead.close()
 
 
-TTL = 1.5
-"""Seconds of the leases the background tasks keep on the real clock: renewed every half
-second, so the tests wait about that long, and only a pause of more than a second loses one."""
+TTL = 30.0
+"""Seconds of the leases the background tasks keep: on a clock the test moves (a
+:class:`TimerClock`), so they tick only when told; on Redis the key lives that long, longer
+than any test waits, so only a renewal the test causes (or misses) decides."""
 
 
-async def test_the_background_task_keeps_a_short_lease_alive_and_stop_releases_it():
-    leases = CountedLeases(time.monotonic)  # the real monotonic clock
-    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL)
+async def test_the_background_task_keeps_a_lease_alive_and_stop_releases_it():
+    clock = TimerClock()
+    leases = CountedLeases(clock)
+    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL, now=clock, sleep=clock.sleep)
     assert keeper is not None
+    start = clock()
     keeper.start()
-    await leases.requests(4)  # renewed past its first time to live (one every third of it)
+    for n in range(1, 5):
+        assert await clock.tick() == pytest.approx(TTL / 3)  # one every third of a lease
+        await leases.requests(n)
+    await clock.sleeping()  # the fourth renewal answered: the task waits for the next
+    assert clock() - start > TTL  # renewed past its first time to live
     assert keeper.is_held() and leases.singles == 4
+    assert keeper.valid_until == clock() + TTL
     assert await leases.acquire("t", "p2", TTL) is None
     await keeper.stop()
     assert keeper.lost == "released"
@@ -89,16 +96,22 @@ async def test_on_real_redis_a_deleted_lease_is_noticed_by_the_next_renewal():
     assert REDIS_URL
     leases = RedisLeases.from_url(REDIS_URL, prefix=fresh_prefix())
     asked = Asked(leases)
+    clock = TimerClock()
     lost = asyncio.Event()
-    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL, lambda lease, why: lost.set())
+    keeper = await LeaseKeeper.acquire(leases, "t", "p1", TTL, lambda lease, why: lost.set(),
+                                       now=clock, sleep=clock.sleep)
     assert keeper is not None
     keeper.start()
-    await asked.requests(2)
+    for n in (1, 2):
+        await clock.tick()
+        await asked.requests(n)
+    await clock.sleeping()  # both renewals answered
     assert keeper.is_held() and not lost.is_set()
     await leases.client.delete(leases._key("t"))  # as if it ran out
     taken = await leases.acquire("t", "p2", 30)
     assert taken is not None and taken.fence == 2
-    await asyncio.wait_for(lost.wait(), 5)
+    await clock.tick()  # the next renewal is refused
+    await asyncio.wait_for(lost.wait(), 30)
     assert not keeper.is_held()
     await keeper.stop()
     assert (await leases.holder("t")).owner == "p2"
@@ -271,17 +284,24 @@ async def test_a_renewer_without_redis_keeps_its_leases_until_their_time_then_lo
     await dead.close()
 
 
-async def test_the_renewer_in_the_background_keeps_short_leases_alive_in_batches():
-    leases = CountedLeases(time.monotonic)
-    renewer = LeaseRenewer(leases)
+async def test_the_renewer_in_the_background_keeps_leases_alive_in_batches():
+    clock = TimerClock()
+    leases = CountedLeases(clock)
+    renewer = LeaseRenewer(leases, now=clock, sleep=clock.sleep)
     keepers = []
+    start = clock()
     for name in ("a", "b", "c"):
-        keeper = await LeaseKeeper.acquire(leases, name, "p1", TTL, renewer=renewer)
+        keeper = await LeaseKeeper.acquire(leases, name, "p1", TTL, now=clock,
+                                           renewer=renewer)
         assert keeper is not None
         keeper.start()
         keepers.append(keeper)
-    await leases.requests(4)  # renewed past their first time to live
-    assert all(k.is_held() for k in keepers)
+    for n in range(1, 5):
+        await clock.tick()
+        await leases.requests(n)
+    await clock.sleeping()  # the fourth batch answered
+    assert clock() - start > TTL  # renewed past their first time to live
+    assert all(k.is_held() and k.valid_until == clock() + TTL for k in keepers)
     assert await leases.acquire("b", "p2", TTL) is None
     assert leases.batches and set(leases.batches) == {3} and leases.singles == 0
     for k in keepers:
@@ -300,7 +320,8 @@ async def test_on_real_redis_a_taken_lease_is_lost_while_the_batch_renews():
     leases = RedisLeases.from_url(REDIS_URL, prefix=prefix)
     other = RedisLeases.from_url(REDIS_URL, prefix=prefix)  # another process
     asked = Asked(leases)
-    renewer = LeaseRenewer(leases)
+    clock = TimerClock()
+    renewer = LeaseRenewer(leases, now=clock, sleep=clock.sleep)
     lost = asyncio.Event()
     why: list[str] = []
     keepers = []
@@ -308,17 +329,24 @@ async def test_on_real_redis_a_taken_lease_is_lost_while_the_batch_renews():
         keeper = await LeaseKeeper.acquire(
             leases, name, "p1", TTL,
             lambda lease, reason: (why.append(f"{lease.name}: {reason}"), lost.set()),
-            renewer=renewer)
+            now=clock, renewer=renewer)
         assert keeper is not None
         keeper.start()
         keepers.append(keeper)
-    await asked.requests(2)
+    for n in (1, 2):
+        await clock.tick()
+        await asked.requests(n)
+    await clock.sleeping()  # both batches answered
     assert all(k.is_held() for k in keepers) and not lost.is_set()
     await leases.client.delete(leases._key("b"))  # as if it ran out
     taken = await other.acquire("b", "p2", 30)
     assert taken is not None and taken.fence == 2
-    await asyncio.wait_for(lost.wait(), 5)
-    await asked.requests(asked.count + 2)  # more renewals: the others live on
+    await clock.tick()  # the next batch: b refused
+    await asyncio.wait_for(lost.wait(), 30)
+    for n in (4, 5):  # more renewals: the others live on
+        await clock.tick()
+        await asked.requests(n)
+    await clock.sleeping()
     assert why == ["b: the lease ran out or another owner holds it"]
     assert [k.is_held() for k in keepers] == [True, False, True]
     for name in ("a", "c"):

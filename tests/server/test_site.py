@@ -18,11 +18,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from euchre.broker import MemoryBroker
 from euchre.cli.serve import settings_from_env, workers_refusal
-from euchre.leases import MemoryLeases
+from euchre.leases import LeaseClock, MemoryLeases
 from euchre.server import Extension, Settings, create_app
 from euchre.server.root import root_of, site_extension
 from euchre.server.tables.practice_api import practice_extension
-from redis_fixtures import REDIS_URL, needs_redis, private_redis
+from redis_fixtures import REDIS_URL, TimerClock, needs_redis, private_redis
 
 PG = "postgresql+asyncpg://u@db/euchre"
 
@@ -112,9 +112,11 @@ def _until(check: Callable[[], bool], what: str, tries: int = 600) -> None:
 
 def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
         tmp_path: Path):
+    clock = TimerClock()  # the leases' clock: the test runs the lease out, not the wall
     with private_redis() as (url, redis_server):
-        application = create_app(_site_settings(tmp_path / "s.db", url, lease_ttl=1.5),
-                                 site_only())
+        application = create_app(_site_settings(
+            tmp_path / "s.db", url, lease_ttl=KEPT,
+            lease_clock=LeaseClock(now=clock, sleep=clock.sleep)), site_only())
         again: subprocess.Popen[bytes] | None = None
         try:
             with TestClient(application) as client:
@@ -136,8 +138,15 @@ def test_redis_down_refuses_new_tables_stops_live_ones_and_they_carry_on_after(
                     assert r.status_code == 503
                     assert r.json()["code"] in ("unavailable", "limits_unavailable")
                     assert "try again" in r.json()["error"]
+                    # Renewals fail, but the lease has time left: the table plays on.
+                    assert client.portal is not None
+                    for _ in range(2):
+                        assert client.portal.call(clock.tick) == pytest.approx(KEPT / 3)
+                    client.portal.call(clock.sleeping)  # the second failure settled
+                    assert len(manager) == 1 and table["id"] in owners.held
                     # The live table stops once its lease would have run out; the socket
                     # is closed with the reason, so its client reconnects.
+                    client.portal.call(clock.tick)  # to the lease's end, less the margin
                     _until(lambda: len(manager) == 0, "the table stopped")
                     with pytest.raises(WebSocketDisconnect) as closed:
                         while True:

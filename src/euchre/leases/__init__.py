@@ -6,13 +6,14 @@ acquisition of that name before it, which the table store checks on every save (
 owner that lost its lease cannot write over the new owner). Memory (one process) and Redis
 (every process of a site) implementations; :func:`open_leases` picks one (given the
 process's Redis client, or None); :class:`LeaseKeeper` renews a held lease and says when it
-is lost; :class:`LeaseRenewer` renews many keepers' leases in one request a tick.
+is lost; :class:`LeaseRenewer` renews many keepers' leases in one request a tick, both
+on a :class:`LeaseClock`.
 """
 
 from .base import Lease, LeaseError, Leases, LeaseState
-from .keeper import LeaseKeeper, LeaseRenewer
+from .keeper import LeaseClock, LeaseKeeper, LeaseRenewer
 from .memory import MemoryLeases
 from .open import open_leases
 
-__all__ = ["Lease", "LeaseError", "LeaseKeeper", "LeaseRenewer", "LeaseState", "Leases",
-           "MemoryLeases", "open_leases"]
+__all__ = ["Lease", "LeaseClock", "LeaseError", "LeaseKeeper", "LeaseRenewer", "LeaseState",
+           "Leases", "MemoryLeases", "open_leases"]

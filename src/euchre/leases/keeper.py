@@ -18,7 +18,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from .base import Lease, Leases
 
@@ -33,17 +34,36 @@ RENEWALS_PER_TTL = 3
 LostHook = Callable[[Lease, str], None]
 """Told the lease and why, once, when the lease is lost."""
 
+Sleep = Callable[[float], Awaitable[None]]
+"""Waits the given seconds of the ``now`` clock (``asyncio.sleep`` on the monotonic one;
+tests give a fake clock's, which returns when the test moves the clock past its end)."""
+
+
+@dataclass(frozen=True)
+class LeaseClock:
+    """The clock leases are kept on: ``now`` and a ``sleep`` of its seconds (default: the
+    monotonic clock; a test gives a fake one it moves, so no lease runs out on the wall)."""
+
+    now: Callable[[], float] = time.monotonic
+    """Monotonic seconds."""
+    sleep: Sleep = asyncio.sleep
+    """Waits seconds of ``now``."""
+
+
+MONOTONIC = LeaseClock()
+"""The real clock: the process's monotonic seconds and ``asyncio.sleep``."""
+
 
 class LeaseKeeper:
     """One held lease and the task that renews it."""
 
     def __init__(self, leases: Leases, lease: Lease, ttl: float, sent_at: float,
                  on_lost: LostHook | None = None, *,
-                 now: Callable[[], float] = time.monotonic,
+                 now: Callable[[], float] = time.monotonic, sleep: Sleep = asyncio.sleep,
                  renewer: LeaseRenewer | None = None) -> None:
         """Keep ``lease`` (acquired for ``ttl`` seconds by a request sent at ``sent_at`` on
-        the ``now`` clock); :meth:`start` begins renewing (by itself, or with the other
-        leases of ``renewer``)."""
+        the ``now`` clock, whose seconds ``sleep`` waits); :meth:`start` begins renewing
+        (by itself, or with the other leases of ``renewer``)."""
         self.leases = leases
         """Where the lease lives."""
         self.lease = lease
@@ -54,6 +74,8 @@ class LeaseKeeper:
         """Called once when the lease is lost."""
         self.now = now
         """The clock (monotonic seconds)."""
+        self.sleep = sleep
+        """Waits seconds of ``now`` between renewals."""
         self.valid_until = sent_at + ttl
         """When the lease runs out at the latest, by this process's clock."""
         self.lost: str | None = None
@@ -69,13 +91,14 @@ class LeaseKeeper:
     async def acquire(cls, leases: Leases, name: str, owner: str, ttl: float,
                       on_lost: LostHook | None = None, *, at_least: int = 0,
                       now: Callable[[], float] = time.monotonic,
+                      sleep: Sleep = asyncio.sleep,
                       renewer: LeaseRenewer | None = None) -> LeaseKeeper | None:
         """Acquire ``name`` and return its (not yet started) keeper, or None if held."""
         sent = now()
         lease = await leases.acquire(name, owner, ttl, at_least=at_least)
         if lease is None:
             return None
-        return cls(leases, lease, ttl, sent, on_lost, now=now, renewer=renewer)
+        return cls(leases, lease, ttl, sent, on_lost, now=now, sleep=sleep, renewer=renewer)
 
     @property
     def fence(self) -> int:
@@ -105,7 +128,7 @@ class LeaseKeeper:
         # Python 3.11's wait_for returns a renewal's answer that came with a cancel and
         # drops the cancel: the flag ends the loop whatever the cancel did.
         while self.lost is None and not self._stopped:
-            await asyncio.sleep(max(0.0, self.due_in(self.now())))
+            await self.sleep(max(0.0, self.due_in(self.now())))
             await self.renew_once()
 
     async def renew_once(self) -> bool:
@@ -170,13 +193,16 @@ class LeaseRenewer:
     table); each is judged by :meth:`LeaseKeeper.settle` as if renewed alone."""
 
     def __init__(self, leases: Leases, *, now: Callable[[], float] = time.monotonic,
-                 background: bool = True) -> None:
-        """Renewals of leases in ``leases`` on the ``now`` clock; without ``background``
-        only :meth:`renew_once` renews (tests drive it with a fake clock)."""
+                 sleep: Sleep = asyncio.sleep, background: bool = True) -> None:
+        """Renewals of leases in ``leases`` on the ``now`` clock, whose seconds ``sleep``
+        waits; without ``background`` only :meth:`renew_once` renews (tests drive it with
+        a fake clock)."""
         self.leases = leases
         """Where the leases live."""
         self.now = now
         """The clock (monotonic seconds)."""
+        self.sleep = sleep
+        """Waits seconds of ``now`` until the first lease is due."""
         self.background = background
         """Whether a task renews the leases when they are due."""
         self._keepers: dict[LeaseKeeper, None] = {}
@@ -213,17 +239,24 @@ class LeaseRenewer:
             if wait is None:
                 await self._changed.wait()
                 continue
-            if wait > 0:
-                try:  # a lease added meanwhile may be due sooner: look again
-                    await asyncio.wait_for(self._changed.wait(), wait)
-                    continue
-                except TimeoutError:
-                    pass
+            if wait > 0 and not await self._slept(wait):
+                continue  # a lease added meanwhile may be due sooner: look again
             try:
                 await self.renew_once()
             except Exception:  # never stop renewing the others
                 log.exception("renewing leases failed")
                 await asyncio.sleep(0.1)
+
+    async def _slept(self, seconds: float) -> bool:
+        """Sleep ``seconds``; whether all of them (False: a lease was added meanwhile)."""
+        changed = asyncio.ensure_future(self._changed.wait())
+        timer = asyncio.ensure_future(self.sleep(seconds))
+        try:
+            await asyncio.wait((changed, timer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            changed.cancel()
+            timer.cancel()
+        return not self._changed.is_set()
 
     async def renew_once(self) -> None:
         """Renew every lease now: one request per time to live among them (one in all

@@ -45,7 +45,8 @@ from ..accounts.service import AccountService
 from ..accounts.sessions import LoginSessionStore
 from ..broker import Broker, BrokerUnavailable, open_broker
 from ..coins.pots import PotService
-from ..leases import Leases, open_leases
+from ..leases import LeaseClock, Leases, open_leases
+from ..leases.keeper import MONOTONIC
 from ..limits import Limits, open_limits
 from ..nights import NightService
 from ..shuffle import new_seed
@@ -100,6 +101,9 @@ class Settings:
     lease_ttl: float = 10.0
     """Seconds each table's lease lives without a renewal (with a Redis URL): another
     process takes over a dead one's tables about this long after."""
+    lease_clock: LeaseClock | None = None
+    """The clock table leases are kept on (default: the monotonic one; a test moves a fake
+    one to run a lease out without waiting)."""
     bot_delay: float = 0.67
     """Seconds before each computer move."""
     hand_pause: float = 2.0
@@ -326,7 +330,8 @@ async def open_site(settings: Settings, registry: Registry[Site],
     owners = None
     games = store
     if redis is not None:
-        owners = TableOwners(leases, store, process_name(), settings.lease_ttl)
+        owners = TableOwners(leases, store, process_name(), settings.lease_ttl,
+                             clock=settings.lease_clock or MONOTONIC)
         games = LeasedStore(owners)
     metrics = Metrics()
     manager = TableManager(

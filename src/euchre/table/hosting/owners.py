@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...errors import DomainError
-from ...leases import Lease, LeaseKeeper, LeaseRenewer, Leases
-from ...leases.keeper import LostHook
+from ...leases import Lease, LeaseClock, LeaseKeeper, LeaseRenewer, Leases
+from ...leases.keeper import MONOTONIC, LostHook
 from ...storage.base import GameStore, StaleFenceError, StoredGame
 from ...storage.fenced import FencedStore
 from ...storage.passthrough import PassThroughStore
@@ -64,16 +64,17 @@ class Ownership:
 async def take_table(leases: Leases, store: GameStore, table_id: str, owner: str,
                      ttl: float, on_lost: LostHook | None = None,
                      renewer: LeaseRenewer | None = None, *,
-                     new: bool = False) -> Ownership | None:
+                     new: bool = False, clock: LeaseClock = MONOTONIC) -> Ownership | None:
     """Take the table's lease and claim its game; None if another process owns it (its
     lease is held, or a newer fence than ours reached the store meanwhile). The lease is
     renewed with the others of ``renewer`` if given, else by itself. A ``new`` table (an
     id never saved) has nothing to read or claim: just the lease (should a row with its id
-    exist after all, one with a higher fence refuses the first save: nothing changes)."""
+    exist after all, one with a higher fence refuses the first save: nothing changes).
+    The lease is kept on ``clock``."""
     before = None if new else await store.fence_of(table_id)  # the fence alone, no record
     keeper = await LeaseKeeper.acquire(leases, table_lease_name(table_id), owner, ttl,
-                                       on_lost, at_least=before or 0,
-                                       renewer=renewer)
+                                       on_lost, at_least=before or 0, now=clock.now,
+                                       sleep=clock.sleep, renewer=renewer)
     if keeper is None:
         return None
     try:
@@ -119,9 +120,10 @@ class OwnedElsewhere(StaleFenceError):
 class TableOwners:
     """This process's table leases: take, look up, give up."""
 
-    def __init__(self, leases: Leases, store: GameStore, owner: str, ttl: float) -> None:
+    def __init__(self, leases: Leases, store: GameStore, owner: str, ttl: float, *,
+                 clock: LeaseClock = MONOTONIC) -> None:
         """Leases in ``leases`` for games in ``store`` (unfenced), held as ``owner`` for
-        ``ttl`` seconds each renewal."""
+        ``ttl`` seconds each renewal, kept on ``clock``."""
         self.leases = leases
         """Where the leases live."""
         self.store = store
@@ -132,7 +134,9 @@ class TableOwners:
         """Seconds a table's lease lives without a renewal."""
         self.held: dict[str, Ownership] = {}
         """The tables this process owns, by id."""
-        self.renewer = LeaseRenewer(leases)
+        self.clock = clock
+        """The clock the leases are kept on."""
+        self.renewer = LeaseRenewer(leases, now=clock.now, sleep=clock.sleep)
         """Renews every table lease held here in one request a tick."""
 
     async def take(self, table_id: str, on_lost: LostTable | None = None, *,
@@ -154,7 +158,7 @@ class TableOwners:
 
         try:
             own = await take_table(self.leases, self.store, table_id, self.owner, self.ttl,
-                                   lost, self.renewer, new=new)
+                                   lost, self.renewer, new=new, clock=self.clock)
         except Exception as e:
             raise TableUnavailable(f"tables cannot be opened or moved between servers now "
                                    f"(their leases cannot be reached: {e}): try again "
