@@ -10,6 +10,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from euchre import actions as A
 from euchre.bots import make
 from euchre.cards import card_text
@@ -187,3 +189,14 @@ def visible_cards(game: GameState, seat: int) -> set[int]:
             seen.update(cards)
         seen.update(hand.trick[1])
     return seen
+
+
+class StandInTable(msgspec.Struct):
+    """A drawn table's stand-in, for tests of the actor's parts that only count what is
+    shown and to whom: its table, seat and version, and no public view (so the observer
+    draws every move whole, never taking a plain move's shortcut)."""
+
+    table_id: str
+    seat: int | None
+    version: int
+    view: None = None

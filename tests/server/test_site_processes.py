@@ -29,6 +29,7 @@ from site_helpers import STARTED, Served, row, serving, site_urls, wait_until
 
 from euchre.record import GameRecord
 from euchre.storage.sql import SqlStore
+from euchre.table.actor.delta import Folder
 from redis_fixtures import needs_redis
 
 
@@ -54,6 +55,9 @@ class Player:
         """(version, hand number, seat, action) of every action event received."""
         self.reconnects = 0
         self.over: dict[str, Any] | None = None
+        self.folder = Folder()
+        """The table folded from every socket's messages, as a page keeps it across
+        reconnects (a new socket's rejoin with ``since`` may get events, no snapshot)."""
 
     async def run(self, ports: list[int], first: int) -> None:
         port = first
@@ -85,13 +89,16 @@ class Player:
                     raise AssertionError(m)
                 if kind == "snapshot":
                     self.version = m["version"]
-                    table = m["table"]
+                    self.folder.receive(m)
+                    table = self.folder.table
                 elif kind == "event":
                     if self.version is not None and m["version"] != self.version + 1:
                         self.gaps.append((self.version + 1, m["version"]))
+                        return  # rejoin: a snapshot or the missing events
                     self.version = m["version"]
                     self.events.append(m["version"])
-                    table = m["table"]
+                    self.folder.receive({k: v for k, v in m.items() if k != "table"})
+                    table = self.folder.table
                     ev = m["event"]
                     if ev["kind"] == "action":
                         self.actions.append((m["version"], table["hand_number"], ev["seat"],

@@ -21,10 +21,10 @@ from euchre.table.actor.wire import (
     AwayEvent,
     BackEvent,
     EventBody,
-    Joined,
     PresenceEvent,
     SpectatorsEvent,
 )
+from table_helpers import StandInTable
 
 SEATS = [Seat(HUMAN, "a"), Seat(BOT, "b", "easy"), Seat(HUMAN, "c"), Seat(BOT, "d", "easy")]
 GAME = GameState(Rules(), 0)
@@ -58,7 +58,7 @@ class Room:
         self.due: list[tuple[int, int]] = []
         self.counts_due = 0
         # The tables drawn: a stand-in (what a join is sent is the fanout's to test).
-        self.fanout = Fanout("room", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+        self.fanout = Fanout("room", lambda frame, seat, now, played: StandInTable(  # type: ignore[arg-type,return-value]
             table_id="room", seat=seat, version=frame.version), 64, self.sched.now)
         self.people = Presence(self.sched, self.post, **presence)  # type: ignore[arg-type]
         self.count = SpectatorCount(self.sched, self.post)

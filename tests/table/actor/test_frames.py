@@ -23,7 +23,8 @@ from euchre.table.actor.frames import Frames
 from euchre.table.actor.pacing import ManualScheduler
 from euchre.table.actor.presence import AWAY_TOO_LONG, LEFT, Presence, SpectatorCount
 from euchre.table.actor.seats import BOT, HUMAN, Seat
-from euchre.table.actor.wire import EventBody, Joined, NextCommitment
+from euchre.table.actor.wire import EventBody, NextCommitment
+from table_helpers import StandInTable
 
 SEATS = [Seat(HUMAN, "a"), Seat(BOT, "b", "easy"), Seat(HUMAN, "c"), Seat(HUMAN, "d")]
 SEEDS = [f"{i:064x}" for i in range(1, 20)]
@@ -45,7 +46,7 @@ class Table:
     def __init__(self) -> None:
         self.sched = ManualScheduler(100.0)
         self.held: list[EventBody] = []
-        fanout = Fanout("f", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+        fanout = Fanout("f", lambda frame, seat, now, played: StandInTable(  # type: ignore[arg-type,return-value]
             table_id="f", seat=seat, version=frame.version), 64, lambda: 0.0)
         self.people = Presence(self.sched, lambda cmd: None)
         self.audience = Audience(SEATS, fanout, self.people,

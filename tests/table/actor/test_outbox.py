@@ -22,10 +22,10 @@ from euchre.table.actor.saving import RETRY_FIRST, Retry
 from euchre.table.actor.wire import (
     EventBody,
     EventMessage,
-    Joined,
     PresenceEvent,
     SpectatorsEvent,
 )
+from table_helpers import StandInTable
 
 GAME = GameState(Rules(), 0)
 
@@ -65,7 +65,7 @@ class Table:
         self.back_to: list[list[int]] = []
         self.saved: list[list[int]] = []
         self.failure: Exception | None = None
-        self.fanout = Fanout("t1", lambda frame, seat, now, played: Joined(  # type: ignore[arg-type,return-value]
+        self.fanout = Fanout("t1", lambda frame, seat, now, played: StandInTable(  # type: ignore[arg-type,return-value]
             table_id="t1", seat=seat, version=frame.version), 64, lambda: 0.0)
         self.sub = Seen()
         self.fanout.subscribers.append(self.sub)
