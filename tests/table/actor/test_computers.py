@@ -307,10 +307,20 @@ async def play_one(kind: str, game: int, bot_delay: float
     person = random.Random(game)
     actor.start()
     await actor.join(watcher)
+    await play_out(actor, sched, person, threads=True)
+    await actor.stop()
+    return watcher.events, log
+
+
+async def play_out(actor: TableActor, sched: ManualScheduler, person: random.Random,
+                   threads: bool = False) -> None:
+    """Play ``actor``'s game to its end on the fake clock: the person (seat 0) makes a
+    random legal move whenever asked; else the clock moves to the next timer (with
+    ``threads``, once a computer's thought in a worker thread has finished)."""
     while True:
         await actor.settle()
         if actor.game.is_over:
-            break
+            return
         if actor.game.to_act == 0:
             view = actor.view(0)
             assert view is not None
@@ -319,15 +329,13 @@ async def play_one(kind: str, game: int, bot_delay: float
         # A thought in a worker thread moves the fake clock on when the thread gets to it:
         # let it finish before the clock is moved to the next timer, whatever the machine's
         # load (else a busy machine's late thread adds its thinking after the pause).
-        thinking = actor._computers.thinking
+        thinking = actor._computers.thinking if threads else None
         if thinking is not None and not thinking.task.done():
             await asyncio.wait([thinking.task])
             continue
         due = sched.next_due()
         assert due is not None
         sched.advance(due - sched.now())
-    await actor.stop()
-    return watcher.events, log
 
 
 async def publish_delays(kind: str, games: int, bot_delay: float
@@ -384,20 +392,8 @@ async def fixed_game_actions(preset: str, levels: tuple[str, str, str], game: in
     actor = TableActor(config, TableDeps(
         scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(), rng=random.Random(game),
         seed_source=lambda: f"fixed-{preset}-{game}-{next(seeds)}"))
-    person = random.Random(game)
     actor.start()
-    while True:
-        await actor.settle()
-        if actor.game.is_over:
-            break
-        if actor.game.to_act == 0:
-            view = actor.view(0)
-            assert view is not None
-            await actor.act(0, str(person.choice(view.legal)))
-            continue
-        due = sched.next_due()
-        assert due is not None
-        sched.advance(due - sched.now())
+    await play_out(actor, sched, random.Random(game))
     await actor.stop()
     return "|".join(";".join(f"{s}{a}" for s, a in hand.history())
                     for hand in actor.game.all_hands())
