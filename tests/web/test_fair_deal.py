@@ -10,11 +10,10 @@ import pytest
 from playwright.sync_api import Page, expect
 from web_helpers import (
     GAME_OVER,
-    SUMMARY,
     continue_after_result,
-    make_a_move,
+    next_turn,
     start_table,
-    wait_for_turn,
+    take_turn,
 )
 
 from euchre.record import GameRecord
@@ -29,13 +28,13 @@ def test_the_page_seeds_every_deal_and_verifies_every_hand(page: Page) -> None:
     table_id = url.rsplit("/", 1)[1]
     verdict = page.locator(".shuffle-verdict")
     for _ in range(400):
-        wait_for_turn(page, also=SUMMARY)
-        if page.locator(GAME_OVER).count():
+        turn = next_turn(page)
+        if turn.over:
             break
-        if page.locator(SUMMARY).is_visible():
+        if turn.summary is not None:
             continue_after_result(page)  # read: not its 2 s hold
             continue
-        make_a_move(page)
+        take_turn(page, turn)
     expect(page.locator(GAME_OVER)).to_be_visible()
     expect(verdict).to_contain_text(re.compile(r"Shuffle verified: hands 1–\d+"))
     assert "FAILED" not in verdict.inner_text()

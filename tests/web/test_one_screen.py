@@ -17,12 +17,12 @@ from web_helpers import (
     SIZES,
     SUMMARY,
     Shots,
-    choices,
-    make_a_move,
+    next_turn,
     off_screen_choices,
     screenshot,
     settle,
     start_table,
+    take_turn,
 )
 
 from euchre.hand import deal
@@ -62,25 +62,24 @@ def test_every_choice_is_on_screen_for_a_whole_game(
     start_table(page, preset, shots, game_to=5)
     turns = 0
     for _ in range(600):
-        page.locator(f"{GAME_OVER}, {CHOICES}, {SUMMARY}").first.wait_for()
-        if page.locator(GAME_OVER).is_visible():
+        # One round trip reads the turn and where every choice came to rest.
+        turn = next_turn(page, settle=True)
+        if turn.over:
             break
-        if page.locator(SUMMARY).is_visible():
+        if turn.summary is not None:
             _continue(page)
             continue
-        if not choices(page).count():
+        if not turn.choices:
             continue
-        problems = off_screen_choices(page)
+        problems = turn.off_screen
         assert not problems, f"{size}, {preset}: choices outside the window: {problems}"
         turns += 1
-        phase = page.evaluate("document.querySelector('.hand.discarding') ? 'discard' : ''") or (
-            "round-two" if page.locator(".actions [data-action^='call']").count() else
-            "bidding" if page.locator(".actions button").count() else "play"
-        )
+        phase = ("discard" if turn.discarding else "round-two" if turn.round_two
+                 else "bidding" if turn.bid_buttons else "play")
         if shots.wants(phase):
             shots.take(page, phase, full_page=False)
-        dealer = page.locator(".seat-south .tag-dealer").count() > 0
-        make_a_move(page, ("Order up", "Pass") if dealer and shots.wants("discard") else ("Pass",))
+        take_turn(page, turn,
+                  ("Order up", "Pass") if turn.dealer and shots.wants("discard") else ("Pass",))
     expect(page.locator(GAME_OVER)).to_be_visible()
     shots.take(page, "game-over", full_page=False)
     assert turns > 10

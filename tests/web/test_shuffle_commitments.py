@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 from web_helpers import (
-    GAME_OVER,
-    make_a_move,
+    continue_after_result,
+    next_turn,
     play_to_the_end,
     screenshot,
     start_table,
-    wait_for_turn,
+    take_turn,
 )
 
 from euchre.cli import main
@@ -47,11 +47,14 @@ def test_commitments_kept_in_the_browser_verify_the_game(
 
     # Play into hand 2, then reload: hand 1's commitment is only in this browser's storage now.
     for _ in range(200):
-        wait_for_turn(page)
+        turn = next_turn(page)
         match = LINE.search(shown.inner_text())
-        if (match and match[1] == "2") or page.locator(GAME_OVER).count():
+        if (match and match[1] == "2") or turn.over:
             break
-        make_a_move(page)
+        if turn.summary is not None:
+            continue_after_result(page)  # read: not its 2 s hold
+            continue
+        take_turn(page, turn)
     assert match and match[1] == "2", "hand 2 was not dealt"
     page.reload()
     expect(shown).to_contain_text(f"Shuffle commitment for hand 2: {match[2]}…")

@@ -8,13 +8,11 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 from web_helpers import (
-    GAME_OVER,
-    SUMMARY,
     choices,
     continue_after_result,
-    make_a_move,
+    next_turn,
     start_table,
-    wait_for_turn,
+    take_turn,
 )
 
 pytestmark = pytest.mark.browser
@@ -23,21 +21,18 @@ RANKS = {"9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "
 SUITS = {"C": "Clubs", "D": "Diamonds", "H": "Hearts", "S": "Spades"}
 
 
-def felt_cards(page: Page) -> set[str]:
-    """The names of the cards on the felt: the trick in progress, or the last one."""
-    cards = page.locator(".trick .trick-card").evaluate_all("els => els.map(e => e.dataset.card)")
-    return {f"{RANKS[c[0]]} of {SUITS[c[1]]}" for c in cards}
-
-
-def logged_plays(page: Page) -> list[str]:
-    """The log's lines that name a played card."""
-    return page.locator(".log li.log-play").all_inner_texts()
+LAW_11_JS = """() => [
+  [...document.querySelectorAll('.log li.log-play')].map((li) => li.innerText),
+  [...document.querySelectorAll('.trick .trick-card')].map((el) => el.dataset.card),
+]"""
+"""The log's lines that name a played card, and the cards on the felt (the trick in progress,
+or the last one), read at one moment."""
 
 
 def check_law_11(page: Page) -> int:
     """Every play in the log is a card on the felt; returns how many plays the log lists."""
-    plays = logged_plays(page)
-    on_felt = felt_cards(page)
+    plays, cards = page.evaluate(LAW_11_JS)
+    on_felt = {f"{RANKS[c[0]]} of {SUITS[c[1]]}" for c in cards}
     for line in plays:
         named = re.search(r"the ((?:Nine|Ten|Jack|Queen|King|Ace) of \w+)", line)
         assert named and named.group(1) in on_felt, (line, on_felt)
@@ -54,16 +49,16 @@ def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
     checks = listed = 0
     reloaded = False
     for _ in range(300):
-        wait_for_turn(page, also=SUMMARY)
-        if page.locator(GAME_OVER).is_visible():
+        turn = next_turn(page)
+        if turn.over:
             break
-        if page.locator(SUMMARY).is_visible():
+        if turn.summary is not None:
             continue_after_result(page)  # read: not its 2 s hold
             continue
-        if not choices(page).count():
+        if not turn.choices:
             continue
-        playing = not page.locator(".actions button").count()
-        if playing and page.locator(".trick .trick-card").count():
+        playing = not turn.bid_buttons
+        if playing and turn.trick_cards:
             listed += check_law_11(page)
             checks += 1
             if checks == 12 and not reloaded:  # a reload rebuilds the log from the snapshot
@@ -71,7 +66,8 @@ def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
                 choices(page).first.wait_for()
                 reloaded = True
                 listed += check_law_11(page)
-        make_a_move(page, ("Pass",))
+                turn = next_turn(page)  # the reloaded page's controls
+        take_turn(page, turn, ("Pass",))
         if checks >= 30:
             break
     assert reloaded and checks >= 12 and listed > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from playwright.sync_api import Error as PlaywrightError
@@ -106,6 +107,168 @@ def show_result(page: Page) -> None:
     raise AssertionError("the hand's result was not shown")
 
 
+TURN_JS = """async ({choices, over, summary, settle, timeout}) => {
+  // Playwright's visible: a non-empty box, not visibility:hidden.
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  const any = (sel) => [...document.querySelectorAll(sel)].some(shown);
+  const wanted = `${choices}, ${over}` + (summary ? `, ${summary}` : '');
+  const deadline = performance.now() + timeout;
+  while (!any(wanted)) {
+    if (performance.now() > deadline) return null;
+    await new Promise((done) => requestAnimationFrame(done));
+  }
+  const els = [...document.querySelectorAll(choices)];
+  if (settle) {  // where things come to rest: wait for any choice still sliding in
+    const moving = els.flatMap((el) => el.getAnimations());
+    await Promise.all(moving.map((a) => a.finished.catch(() => 0)));
+  }
+  const offScreen = [];
+  const items = els.map((el, index) => {
+    const r = el.getBoundingClientRect();
+    const inside = r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5
+      && r.bottom <= innerHeight + 0.5;
+    const name = (el.getAttribute('aria-label') || el.innerText || '').replace(/\\s+/g, ' ').trim();
+    if (!inside) {
+      const box = [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+      offScreen.push(`${el.getAttribute('aria-label') || el.textContent.trim()} at ${box}`);
+    }
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    const hit = inside ? document.elementFromPoint(x, y) : null;
+    return {
+      index, name, x, y, bid: Boolean(el.closest('.actions')),
+      // clickable as it is: in the window, at rest, and the topmost thing at its middle
+      ready: Boolean(hit && el.contains(hit)) && shown(el)
+        && !el.getAnimations().some((a) => a.playState !== 'finished'),
+    };
+  });
+  if (scrollX || scrollY) offScreen.push(`the page is scrolled to ${scrollX},${scrollY}`);
+  const panel = [...document.querySelectorAll(summary || ':not(*)')].find(shown);
+  const status = document.querySelector('[role=status]');
+  return {
+    over: any(over),
+    summary: panel ? panel.innerText : null,
+    status: status ? status.innerText : '',
+    items, offScreen,
+    bidding: [...document.querySelectorAll('button')].some(
+      (b) => (b.getAttribute('aria-label') || b.innerText || '').trim() === 'Pass'),
+    bidButtons: document.querySelectorAll('.actions button').length,
+    roundTwo: document.querySelectorAll(".actions [data-action^='call']").length > 0,
+    discarding: document.querySelector('.hand.discarding') !== null,
+    trickCards: document.querySelectorAll('.trick .trick-card').length,
+    dealer: document.querySelector('.seat-south .tag-dealer') !== null,
+  };
+}"""
+
+
+SETTLED_SPOT_JS = """async ({choices, index}) => {
+  // A choice still moving (dealt in, lifted as playable): its middle once it is at rest, if
+  // it is then wholly in the window and topmost there; else null.
+  const el = document.querySelectorAll(choices)[index];
+  if (!el) return null;
+  await Promise.all(el.getAnimations().map((a) => a.finished.catch(() => 0)));
+  const r = el.getBoundingClientRect();
+  if (r.width <= 0 || r.height <= 0 || r.left < 0 || r.top < 0 || r.right > innerWidth
+      || r.bottom > innerHeight || getComputedStyle(el).visibility === 'hidden') return null;
+  const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+  const hit = document.elementFromPoint(x, y);
+  return hit && el.contains(hit) && !el.disabled ? [x, y] : null;
+}"""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One enabled move control as the page showed it."""
+
+    index: int
+    """Its place among :data:`CHOICES` (document order)."""
+    name: str
+    """Its accessible name (``aria-label``, else its text)."""
+    bid: bool
+    """A bid (in the choices row), not a card."""
+    x: float
+    y: float
+    ready: bool
+    """Clickable as it is: wholly in the window, at rest, and topmost at its middle."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the table page shows when it next waits for us, read in one round trip."""
+
+    over: bool
+    """The game-over panel is shown."""
+    summary: str | None
+    """The hand result's text, when it is shown."""
+    status: str
+    """The live region's text."""
+    choices: list[Choice]
+    off_screen: list[str]
+    """Choices not wholly inside the window, and any scrolling (as :func:`off_screen_choices`)."""
+    bidding: bool
+    """A Pass button is on the page."""
+    bid_buttons: int
+    """Buttons in the choices row, enabled or not."""
+    round_two: bool
+    discarding: bool
+    trick_cards: int
+    dealer: bool
+    """We (south) deal this hand."""
+
+    @property
+    def bids(self) -> list[Choice]:
+        """The enabled bids."""
+        return [c for c in self.choices if c.bid]
+
+    @property
+    def cards(self) -> list[Choice]:
+        """The playable cards."""
+        return [c for c in self.choices if not c.bid]
+
+
+def next_turn(page: Page, *, summary: bool = True, settle: bool = False,
+              timeout_ms: int = 20_000) -> Turn:
+    """Wait until we have a move to make, the game is over or (with ``summary``) a hand's
+    result is shown, and read the table as it is then: one ``evaluate`` where
+    :func:`wait_for_turn` and the checks after it took a WebDriver round trip each. With
+    ``settle`` it first waits for every choice still sliding in (for ``off_screen``)."""
+    raw = page.evaluate(TURN_JS, {"choices": CHOICES, "over": GAME_OVER,
+                                  "summary": SUMMARY if summary else "", "settle": settle,
+                                  "timeout": timeout_ms})
+    if raw is None:
+        raise AssertionError(f"no choice, result or game over within {timeout_ms} ms")
+    return Turn(
+        over=raw["over"], summary=raw["summary"], status=raw["status"],
+        choices=[Choice(**item) for item in raw["items"]], off_screen=raw["offScreen"],
+        bidding=raw["bidding"], bid_buttons=raw["bidButtons"], round_two=raw["roundTwo"],
+        discarding=raw["discarding"], trick_cards=raw["trickCards"], dealer=raw["dealer"],
+    )
+
+
+def take_turn(page: Page, turn: Turn, prefer: tuple[str, ...] = ("Pass",)) -> str:
+    """Click one of ``turn``'s moves as :func:`make_a_move` would choose it: a preferred bid if
+    offered, else the first bid, else the first playable card. A choice clickable as it is
+    is clicked with the mouse at its middle; any other (sliding in, covered, out of view)
+    by Playwright's click, which scrolls to it and waits until it can be clicked. Returns
+    the accessible name clicked."""
+    bids = turn.bids
+    if bids:
+        chosen = next((c for name in prefer for c in bids if c.name == name), bids[0])
+    elif turn.cards:
+        chosen = turn.cards[0]
+    else:
+        raise AssertionError("no move is offered")
+    spot = (chosen.x, chosen.y) if chosen.ready else page.evaluate(
+        SETTLED_SPOT_JS, {"choices": CHOICES, "index": chosen.index})
+    if spot:
+        page.mouse.click(*spot)
+    else:
+        page.locator(CHOICES).nth(chosen.index).click()
+    return chosen.name
+
+
 def make_a_move(page: Page, prefer: tuple[str, ...] = ("Pass",)) -> str:
     """Click one enabled move: a preferred bid if offered, else the first bid, else the first
     playable card. Returns the accessible name clicked."""
@@ -132,39 +295,42 @@ def play_to_the_end(
     """Play moves until the game is over; returns the live region's final text.
 
     With `take_discard`, order up when we deal (once), so that we discard a card.
+    Each turn is read in one round trip (:func:`next_turn`); an assertion on what was read
+    that does not hold yet is asked again of the page with Playwright's retrying ``expect``.
     """
     status = page.get_by_role("status")
     for _ in range(max_moves):
-        wait_for_turn(page, also=SUMMARY)
-        if page.locator(GAME_OVER).is_visible():
-            expect(status).to_contain_text("won the game")
+        turn = next_turn(page)
+        if turn.over:
+            if "won the game" not in turn.status:
+                expect(status).to_contain_text("won the game")
             if shots:
                 shots.take(page, "game-over")
-            return status.inner_text()
-        if page.locator(SUMMARY).is_visible():
+            return turn.status if "won the game" in turn.status else status.inner_text()
+        if turn.summary is not None:
             # A hand's result holds the table: nothing of the next deal is offered behind it.
-            expect(page.locator(SUMMARY)).to_contain_text("Hand")
-            expect(page.locator(CHOICES)).to_have_count(0)
+            if "Hand" not in turn.summary:
+                expect(page.locator(SUMMARY)).to_contain_text("Hand")
+            if turn.choices:
+                expect(page.locator(CHOICES)).to_have_count(0)
             if shots:
                 shots.take(page, "hand-summary")
             continue_after_result(page)
             continue
-        if not choices(page).count():
+        if not turn.choices:
             continue
         prefer: tuple[str, ...] = ("Pass",)
         if shots is not None:
-            bidding = page.get_by_role("button", name="Pass", exact=True)
-            if shots.wants("bidding") and bidding.count():
+            if shots.wants("bidding") and turn.bidding:
                 shots.take(page, "bidding")
-            if page.locator(".hand.discarding").count():
+            if turn.discarding:
                 shots.take(page, "discard")
-            playing = not page.locator(".actions button").count()
-            if shots.wants("play") and playing and page.locator(".trick .trick-card").count():
+            playing = not turn.bid_buttons
+            if shots.wants("play") and playing and turn.trick_cards:
                 shots.take(page, "play")
-        dealing = page.locator(".seat-south .tag-dealer").count() > 0
-        if take_discard and dealing and shots is not None and shots.wants("discard"):
+        if take_discard and turn.dealer and shots is not None and shots.wants("discard"):
             prefer = ("Order up", "Pass")
-        make_a_move(page, prefer)
+        take_turn(page, turn, prefer)
     raise AssertionError("the game did not end")
 
 
