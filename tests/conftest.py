@@ -72,7 +72,9 @@ def _watch_console(context: BrowserContext) -> BrowserContext:
             CONSOLE_ERRORS.append(f"{message.text} ({where})")
 
     context.on("console", on_console)
-    context.on("weberror", lambda error: CONSOLE_ERRORS.append(f"uncaught: {error.error}"))
+    # An uncaught error's stack says which script and line threw (a flaky one is seen once).
+    context.on("weberror", lambda error: CONSOLE_ERRORS.append(
+        f"uncaught: {error.error}\n{error.error.stack}"))
     return context
 
 
