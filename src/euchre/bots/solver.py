@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import ModuleType
 
 from euchre.cards import card_rank, effective_suit, trick_rank, trump_rank
@@ -521,59 +521,85 @@ def minimax_reference(
     """Value of each legal card by plain minimax over every line of play (slow; for tests).
 
     Written straight from the rules with :mod:`euchre.cards`, sharing nothing with
-    the solver above but the argument check; the only help it takes is a cache of
-    exact values at trick boundaries, so that whole hands finish in test time.
+    the solver above but the argument check. The only help it takes: each card's suit and
+    trick rank under this trump asked of :mod:`euchre.cards` once per call, not once per
+    line, and a cache of exact values at trick boundaries, so that whole hands finish in
+    test time.
     """
     hs, trump, leader, tr, out, maker_side, maker_tricks, pay = _check(
         hands, trump, leader, trick, out, maker_side, maker_tricks, payoff
     )
     playing = [s for s in range(4) if not (out >> s) & 1]
+    nplay = len(playing)
+    after_seat = {s: playing[(i + 1) % nplay] for i, s in enumerate(playing)}
+    suit_of = [effective_suit(c, trump) for c in range(_NCARDS)]
+    suit_cards = [sum(1 << c for c in range(_NCARDS) if suit_of[c] == s) for s in range(4)]
+    rank_when_led = [[trick_rank(c, trump, led) for c in range(_NCARDS)] for led in range(4)]
     cache: dict[tuple[tuple[int, ...], int, int], int] = {}
-
-    def next_seat(seat: int) -> int:
-        return playing[(playing.index(seat) + 1) % len(playing)]
+    card_lists: dict[int, list[int]] = {}
 
     def cards(mask: int) -> list[int]:
-        return [c for c in range(_NCARDS) if (mask >> c) & 1]
+        found = card_lists.get(mask)
+        if found is None:
+            found = card_lists[mask] = [c for c in range(_NCARDS) if (mask >> c) & 1]
+        return found
 
     def legal_cards(seat: int, held: tuple[int, ...], played: tuple[int, ...]) -> list[int]:
-        mine = cards(held[seat])
-        if not played:
-            return mine
-        led = effective_suit(played[0], trump)
-        follow = [c for c in mine if effective_suit(c, trump) == led]
-        return follow or mine
+        mine = held[seat]
+        if played:
+            follow = mine & suit_cards[suit_of[played[0]]]
+            if follow:
+                return cards(follow)
+        return cards(mine)
 
-    def value(held: tuple[int, ...], lead: int, played: tuple[int, ...], won: int) -> int:
-        if len(played) == len(playing):
-            led = effective_suit(played[0], trump)
-            ranks = [trick_rank(c, trump, led) for c in played]
-            seat = lead
-            for _ in range(ranks.index(max(ranks))):
-                seat = next_seat(seat)
-            return value(held, seat, (), won + (1 if seat % 2 == maker_side else 0))
-        if not played:
-            if held[lead] == 0:
-                return pay[won]
-            key = (held, lead, won)
-            if key not in cache:
-                cache[key] = best(held, lead, played, won)[1]
-            return cache[key]
-        return best(held, lead, played, won)[1]
+    def trick_won(lead: int, played: tuple[int, ...]) -> int:
+        ranks = [rank_when_led[suit_of[played[0]]][c] for c in played]
+        winner = lead
+        for _ in range(ranks.index(max(ranks))):
+            winner = after_seat[winner]
+        return winner
 
-    def best(
-        held: tuple[int, ...], lead: int, played: tuple[int, ...], won: int
-    ) -> tuple[dict[int, int], int]:
-        seat = lead
-        for _ in played:
-            seat = next_seat(seat)
-        children: dict[int, int] = {}
+    def from_lead(held: tuple[int, ...], lead: int, won: int) -> int:
+        if held[lead] == 0:
+            return pay[won]
+        key = (held, lead, won)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = best_value(held, lead, lead, (), won)
+        return found
+
+    def value(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
+              won: int) -> int:
+        if len(played) == nplay:
+            winner = trick_won(lead, played)
+            return from_lead(held, winner, won + (1 if winner % 2 == maker_side else 0))
+        return best_value(held, lead, seat, played, won)
+
+    def children(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
+                 won: int) -> list[tuple[int, int]]:
+        nxt = after_seat[seat]
+        return [(c, value((*held[:seat], held[seat] & ~(1 << c), *held[seat + 1:]),
+                          lead, nxt, (*played, c), won))
+                for c in legal_cards(seat, held, played)]
+
+    def best_value(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
+                   won: int) -> int:
+        values = []
+        last = len(played) + 1 == nplay
+        nxt = after_seat[seat]
         for c in legal_cards(seat, held, played):
-            after = tuple(h & ~(1 << c) if s == seat else h for s, h in enumerate(held))
-            children[c] = value(after, lead, (*played, c), won)
-        pick: Callable[[Sequence[int]], int] = max if seat % 2 == maker_side else min
-        return children, pick(list(children.values()))
+            after = (*held[:seat], held[seat] & ~(1 << c), *held[seat + 1:])
+            if last:  # the trick is complete: its winner leads the next
+                winner = trick_won(lead, (*played, c))
+                values.append(from_lead(after, winner,
+                                        won + (1 if winner % 2 == maker_side else 0)))
+            else:
+                values.append(best_value(after, lead, nxt, (*played, c), won))
+        return max(values) if seat % 2 == maker_side else min(values)
 
     if _popcount(hs[leader]) + (1 if tr else 0) == 0:
         return {}
-    return best(hs, leader, tr, maker_tricks)[0]
+    seat = leader
+    for _ in tr:
+        seat = after_seat[seat]
+    return dict(children(hs, leader, seat, tr, maker_tricks))
