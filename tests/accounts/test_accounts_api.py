@@ -19,23 +19,24 @@ from euchre.server.core.guards import LimitSettings
 from euchre.server.root import root_of
 from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from limits_helpers import FakeClock
-from testdb import drop_postgres, fresh_postgres, postgres_url
+from testdb import drop_postgres, fresh_migrated_postgres, migrated_sqlite, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a fresh app on a SQLite file, or on a new PostgreSQL database."""
+    """A client of a fresh app on a SQLite file, or on a new PostgreSQL database (each a
+    copy of one migrated once: the app's start finds the schema new)."""
     if request.param == "sqlite":
-        with TestClient(app_for(f"sqlite+aiosqlite:///{tmp_path}/api.db")) as c:
+        with TestClient(app_for(migrated_sqlite(f"{tmp_path}/api.db"))) as c:
             yield c
             _check_ledger(c)
         return
     server = postgres_url()
     if server is None:
         pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
-    url = asyncio.run(fresh_postgres(server))
+    url = asyncio.run(fresh_migrated_postgres(server))
     try:
         with TestClient(app_for(url)) as c:
             yield c
