@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 folding.install()  # table sockets read in tests fold like the browser's (tests/folding.py)
 
+# SQLite commits without a flush to disk each (as the test PostgreSQL runs with fsync off):
+# every SQLite-backed test and the servers they start, unless the run names a level.
+os.environ.setdefault("EUCHRE_SQLITE_SYNCHRONOUS", "NORMAL")
+
 CHROMIUM = os.environ.get("EUCHRE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -19,23 +19,24 @@ from euchre.server.core.guards import LimitSettings
 from euchre.server.root import root_of
 from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from limits_helpers import FakeClock
-from testdb import drop_postgres, fresh_postgres, postgres_url
+from testdb import drop_postgres, fresh_migrated_postgres, migrated_sqlite, postgres_url
 
 NOTICE = "Play coins have no cash value and cannot be cashed out."
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
-    """A client of a fresh app on a SQLite file, or on a new PostgreSQL database."""
+    """A client of a fresh app on a SQLite file, or on a new PostgreSQL database (each a
+    copy of one migrated once: the app's start finds the schema new)."""
     if request.param == "sqlite":
-        with TestClient(app_for(f"sqlite+aiosqlite:///{tmp_path}/api.db")) as c:
+        with TestClient(app_for(migrated_sqlite(f"{tmp_path}/api.db"))) as c:
             yield c
             _check_ledger(c)
         return
     server = postgres_url()
     if server is None:
         pytest.skip("PostgreSQL: set EUCHRE_TEST_DATABASE_URL (scripts/test does) to run")
-    url = asyncio.run(fresh_postgres(server))
+    url = asyncio.run(fresh_migrated_postgres(server))
     try:
         with TestClient(app_for(url)) as c:
             yield c
@@ -161,7 +162,7 @@ def test_sign_in_is_rate_limited(client: TestClient) -> None:
 
 def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup.db",
+    app = app_for(migrated_sqlite(f"{tmp_path}/signup.db"),
                   given=Given(limits=MemoryLimits(now=clock)))
     with TestClient(app) as client:
         # A refused sign-up (a taken name, a bad password) counts as an attempt, but not as
@@ -207,7 +208,7 @@ def test_sign_up_is_rate_limited_per_address(tmp_path: Path) -> None:
 
 def test_a_households_ipv6_addresses_are_one_address(tmp_path: Path) -> None:
     clock = FakeClock(1000.0)
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup6.db",
+    app = app_for(migrated_sqlite(f"{tmp_path}/signup6.db"),
                   given=Given(limits=MemoryLimits(now=clock)),
                   limits=LimitSettings(sign_ups_per_address=2))
     with TestClient(Addressed(app)) as client:
@@ -231,7 +232,7 @@ def test_an_ipv6_home_rotating_through_its_56_or_48_gets_a_larger_share_not_more
     """Issue 34 item 3: 25 sign-ups from 25 /64s of one /48 were accepted (cap 20). A /64
     makes its share, a /56 twice it, a /48 four times (docs/ratings.md)."""
     clock = FakeClock(1000.0)
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/signup48.db",
+    app = app_for(migrated_sqlite(f"{tmp_path}/signup48.db"),
                   given=Given(limits=MemoryLimits(now=clock)),
                   limits=LimitSettings(sign_ups_per_address=2))
     made = iter(range(100))
@@ -261,7 +262,7 @@ def test_an_ipv6_home_rotating_through_its_56_or_48_gets_a_larger_share_not_more
 
 
 def test_refused_sign_ups_count_and_a_taken_name_costs_no_hash(tmp_path: Path) -> None:
-    app = app_for(f"sqlite+aiosqlite:///{tmp_path}/taken.db")
+    app = app_for(migrated_sqlite(f"{tmp_path}/taken.db"))
     with TestClient(app) as client:
         sign_up(client, "taken")
         hashes = []

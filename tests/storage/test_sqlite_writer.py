@@ -13,7 +13,7 @@ import pytest
 from euchre.storage import FINISHED, PLAYING, StaleFenceError, StoredGame
 from euchre.storage.journal import RecordTail
 from euchre.storage.sql import SqlStore, make_engine
-from euchre.storage.sqlite_writer import SqliteWriter
+from euchre.storage.sqlite_writer import SYNCHRONOUS_ENV, SqliteWriter, set_pragmas
 
 BASE = {"format": "euchre-record", "version": 1, "rules": {}, "hands": [], "final": None}
 
@@ -160,3 +160,25 @@ async def test_the_connections_checkpoint_every_4000_pages_the_writer_caches_16_
             assert (await conn.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 4000
     finally:
         await store.close()
+
+
+def test_each_connection_takes_the_synchronous_level_asked_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unset, SQLite's own FULL (each commit flushed); the suite's NORMAL; anything else is
+    refused naming the choices, before the connection is changed."""
+
+    def level() -> int:
+        db = sqlite3.connect(tmp_path / "games.db")
+        try:
+            set_pragmas(db)
+            return int(db.execute("PRAGMA synchronous").fetchone()[0])
+        finally:
+            db.close()
+
+    monkeypatch.delenv(SYNCHRONOUS_ENV, raising=False)
+    assert level() == 2  # FULL
+    monkeypatch.setenv(SYNCHRONOUS_ENV, "normal")
+    assert level() == 1
+    monkeypatch.setenv(SYNCHRONOUS_ENV, "sometimes")
+    with pytest.raises(ValueError, match="OFF, NORMAL, FULL, EXTRA"):
+        level()

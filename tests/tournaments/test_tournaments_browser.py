@@ -1,7 +1,8 @@
 """The tournament pages in a real browser at 1366x657 and 390x844: the creator makes a
 tournament from the form, a second person registers from its page, both are listed, the
 creator starts it now (two computers fill the table, said plainly), each takes their seat
-from the page at an ordinary online table (the move clock plays for them), and the page shows
+from the page at an ordinary online table (the move clock plays for them: 5 s a move as
+chosen, run ten times faster by the test site, ``CLOCK_PACE``), and the page shows
 the final standings with the tie-breaks, and each person's page their result. Screenshots go
 to test-artifacts/tournaments/; any console error fails the test.
 """
@@ -27,12 +28,23 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "tournament
 SIZES = {"desktop": {"width": 1366, "height": 657}, "phone": {"width": 390, "height": 844}}
 
 
+CLOCK_PACE = 0.1
+"""The test site's move clock runs ten times faster than in play (a 5 s move runs out in
+half a second): the clock still plays for people who do not move, and the pages still tell
+the 5 s they chose."""
+
+SEED_WAIT = 60.0
+"""The first deal waits for the seated people's shuffle seeds (sent when each page joins), so
+the fast clock plays while both are at the table, however long the pages take to get there."""
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The whole site on a SQLite file, computers at once."""
+    """The whole site on a SQLite file, computers at once, the clock at :data:`CLOCK_PACE`."""
     db = tmp_path_factory.mktemp("tournaments-web") / "euchre.db"
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{db}", bot_delay=0.0,
-                              hand_pause=0.0, resume=False),
+                              hand_pause=0.0, resume=False, move_clock_pace=CLOCK_PACE,
+                              seed_wait=SEED_WAIT),
                      accounts=AccountsOptions(password_profile="cheapest"))
     with live_server(app) as url:
         yield url
@@ -42,6 +54,16 @@ def shot(page: Page, name: str) -> None:
     """A full-page screenshot in test-artifacts/tournaments/."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def person(new_context: Callable[..., BrowserContext], base_url: str,
+           viewport: dict[str, int]) -> Page:
+    """A page of its own at ``viewport``, at the fast speed: a table's page holds the last
+    hand's result 2 s, not 4 (not these tests' subject)."""
+    context = new_context(base_url=base_url, viewport=viewport)
+    context.add_init_script(
+        "if (location.protocol.startsWith('http')) localStorage.setItem('euchre.speed', 'fast')")
+    return context.new_page()
 
 
 def sign_up(page: Page, name: str) -> None:
@@ -54,8 +76,8 @@ def test_create_register_start_and_standings(
     new_context: Callable[..., BrowserContext], base_url: str, size: str
 ) -> None:
     viewport = SIZES[size]
-    creator = new_context(base_url=base_url, viewport=viewport).new_page()
-    other = new_context(base_url=base_url, viewport=viewport).new_page()
+    creator = person(new_context, base_url, viewport)
+    other = person(new_context, base_url, viewport)
     sign_up(creator, f"maker{size}")
     sign_up(other, f"joiner{size}")
 
@@ -70,6 +92,7 @@ def test_create_register_start_and_standings(
     shot(creator, f"1-create-{size}.png")
     creator.get_by_role("button", name="Create the tournament").click()
     expect(creator.locator("h1")).to_have_text(f"Fire hall {size}")
+    expect(creator.locator(".tournament-page")).to_contain_text("1 hands, 5 s a move")
     expect(creator.locator(".tournament-page")).to_contain_text("Unrated")
     creator.get_by_role("button", name="Register").click()
     expect(creator.get_by_role("button", name="Withdraw")).to_be_visible()
@@ -120,8 +143,8 @@ def test_a_tournament_with_an_entry_fee_shows_its_pool_and_prizes(
     new_context: Callable[..., BrowserContext], base_url: str
 ) -> None:
     viewport = SIZES["phone"]
-    creator = new_context(base_url=base_url, viewport=viewport).new_page()
-    other = new_context(base_url=base_url, viewport=viewport).new_page()
+    creator = person(new_context, base_url, viewport)
+    other = person(new_context, base_url, viewport)
     sign_up(creator, "feemaker")
     sign_up(other, "feejoiner")
     creator.goto("/tournaments")
@@ -132,6 +155,7 @@ def test_a_tournament_with_an_entry_fee_shows_its_pool_and_prizes(
     creator.get_by_label("Entry fee (coins)").fill("100")
     creator.get_by_label("Prizes (% of the pool)").fill("70/30")
     creator.get_by_role("button", name="Create the tournament").click()
+    expect(creator.locator(".tournament-page")).to_contain_text("1 hands, 5 s a move")
     expect(creator.locator("[data-prize-table]")).to_have_text(
         "Prizes: 1st 70%, 2nd 30%. Tied places share; a computer's place wins nothing "
         "(its prize goes to the house).")

@@ -116,6 +116,10 @@ class Settings:
     serve``: 3 s; the deal is at once when every person has sent one)."""
     hint_budget: float = 1.0
     """Seconds an analysis for a hint may take."""
+    move_clock_pace: float = 1.0
+    """Real seconds each second of an online table's move clock takes: 1 in play; a test's
+    site runs the clock faster, its tables still telling the seconds chosen
+    (:attr:`euchre.table.kinds.clock.ClockPolicy.pace`)."""
     resume: bool = True
     """Resume unfinished tables from storage at startup."""
     static_dir: Path | None = None
@@ -291,7 +295,7 @@ def process_name() -> str:
 
 def _pacing(settings: Settings) -> Pacing:
     return Pacing(bot_delay=settings.bot_delay, hand_pause=settings.hand_pause,
-                  seed_wait=settings.seed_wait,
+                  seed_wait=settings.seed_wait, clock_pace=settings.move_clock_pace,
                   trick_pause=(settings.bot_delay * 1.8 if settings.trick_pause is None
                                else settings.trick_pause))
 

@@ -15,6 +15,7 @@ connection's writes with theirs.
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -72,11 +73,36 @@ playing that set is several times 500 pages, so most commits read dozens back fr
 file first."""
 
 
+SYNCHRONOUS_ENV = "EUCHRE_SQLITE_SYNCHRONOUS"
+"""The environment variable that sets SQLite's ``synchronous`` for every connection (OFF,
+NORMAL, FULL or EXTRA). Unset: SQLite's own, FULL, where each commit waits for the disk
+(about 7 ms on a shared virtual disk). The test suite sets NORMAL (commits are not flushed
+one by one, the write-ahead log and its locks are the same), as its PostgreSQL runs with
+``fsync`` off: no test is about surviving a power cut."""
+
+SYNCHRONOUS_LEVELS = ("OFF", "NORMAL", "FULL", "EXTRA")
+"""The values :data:`SYNCHRONOUS_ENV` may take."""
+
+
+def synchronous_level() -> str | None:
+    """The ``synchronous`` level :data:`SYNCHRONOUS_ENV` asks for (None: SQLite's own);
+    :class:`ValueError` naming the choices for anything else."""
+    asked = os.environ.get(SYNCHRONOUS_ENV, "").strip().upper()
+    if not asked:
+        return None
+    if asked not in SYNCHRONOUS_LEVELS:
+        raise ValueError(f"{SYNCHRONOUS_ENV} must be one of {', '.join(SYNCHRONOUS_LEVELS)}")
+    return asked
+
+
 def set_pragmas(db: Any) -> None:
     """What every connection to a games file runs first (this writer's and SQLAlchemy's):
     write-ahead log, checkpoints every :data:`WAL_CHECKPOINT_PAGES`, waiting for the
-    write lock, foreign keys."""
+    write lock, foreign keys, and the ``synchronous`` level of :data:`SYNCHRONOUS_ENV`."""
+    level = synchronous_level()
     cursor = db.cursor()
+    if level is not None:
+        cursor.execute(f"PRAGMA synchronous={level}")
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
     cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")

@@ -57,9 +57,22 @@ def test_the_clock_is_parametric() -> None:
     assert clock.deadline == 30
     assert MoveClock(online).missed().missed().start(0).allowed == 1
     for bad in ({"seconds_per_move": 0}, {"computer_speed": -1},
-                {"misses_for_computer_speed": 0}, {"seconds_per_move": float("inf")}):
+                {"misses_for_computer_speed": 0}, {"seconds_per_move": float("inf")},
+                {"pace": 0}, {"pace": float("nan")}):
         with pytest.raises(ValueError):
             ClockPolicy(**bad)  # type: ignore[arg-type]
+
+
+def test_a_faster_pace_runs_the_clock_out_sooner_and_tells_the_seconds_chosen() -> None:
+    """A test site's clock at pace 0.1: a 5 s move runs out in half a second, computer speed
+    likewise ten times faster; the table still tells the 5 s a move chosen."""
+    policy = ClockPolicy(seconds_per_move=5, pace=0.1)
+    clock = MoveClock(policy).start(10.0)
+    assert clock.deadline == pytest.approx(10.5) and clock.is_expired(10.5)
+    shown = clock.to_json(2, 10.0)
+    assert (shown["seconds_per_move"], shown["move_ms"], shown["deadline_ms_left"]) == (5, 500, 500)
+    fast = MoveClock(policy).missed().missed().missed().start(0)
+    assert fast.allowed == pytest.approx(COMPUTER_SPEED * 0.1)
 
 
 def test_stop_restart_and_state() -> None:

@@ -288,6 +288,8 @@ def test_the_move_clock_is_the_tables_own_and_no_hints() -> None:
     assert isinstance(policy, CoinTurnPolicy) and set(policy.clocks) == {0, 1}
     assert policy.deadline(1, 50.0) == 70.0 and policy.deadline(2, 50.0) is None
     assert ONLINE_KIND.policy is online_policy and not ONLINE_KIND.hints
+    quick = online_policy(table.config(first_dealer=0), pace=0.1)  # a test site's clock
+    assert quick.deadline(1, 50.0) == 52.0 and quick.clock_policy.seconds_per_move == 20
     assert ONLINE_KIND.spectators and ONLINE_KIND.away_grace == 60.0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -41,6 +42,7 @@ from ...table.kinds.online import (
     OpenTable,
     check_bot_allowed,
     check_creator,
+    online_policy,
 )
 from ..core import guards
 from ..core.encoder import encode_text, json_answer
@@ -406,7 +408,8 @@ async def startup(site: OnlineSite) -> None:
             site, table_id, lambda table: None))
 
     site.manager.register(dataclasses.replace(ONLINE_KIND, finish=(
-        *ONLINE_KIND.finish, off_the_lobby), rematch=rematch))
+        *ONLINE_KIND.finish, off_the_lobby), rematch=rematch,
+        policy=functools.partial(online_policy, pace=site.manager.pacing.clock_pace)))
     site.background.start(_sweep_forever(lobby))
 
 

@@ -34,6 +34,10 @@ class Pacing:
     """Least pause before a computer leads after a trick is completed, so people can read
     the finished trick and see it swept to its winner (the law-11 look at the last trick
     lasts until the next lead)."""
+    clock_pace: float = 1.0
+    """Real seconds each second of a person's move clock takes (1 in play; a test's site runs
+    the clock faster while its tables still tell the seconds chosen: the clock's
+    :attr:`~euchre.table.kinds.clock.ClockPolicy.pace`); a table's speed leaves it be."""
 
     def scaled(self, factor: float) -> Pacing:
         """This pacing with every pause multiplied by ``factor`` (a practice table's speed;

@@ -47,6 +47,10 @@ class ClockPolicy:
     """Seconds allowed for a move once the hand runs at computer speed."""
     misses_for_computer_speed: int = MISSES_FOR_COMPUTER_SPEED
     """Missed moves in a row that switch the rest of the hand to computer speed."""
+    pace: float = 1.0
+    """Real seconds each second of this clock takes: 1 in play. A test's site runs the clock
+    faster (0.1: a 5 s move runs out in half a second) while its tables still tell the
+    seconds chosen (``seconds_per_move``)."""
 
     def __post_init__(self) -> None:
         if not (self.seconds_per_move > 0 and math.isfinite(self.seconds_per_move)):
@@ -55,6 +59,8 @@ class ClockPolicy:
             raise ValueError("computer_speed must be a positive number of seconds")
         if self.misses_for_computer_speed < 1:
             raise ValueError("misses_for_computer_speed must be at least 1")
+        if not (self.pace > 0 and math.isfinite(self.pace)):
+            raise ValueError("pace must be a positive number")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +76,7 @@ class MoveClock:
     deadline: float | None = None
     """When the move being timed runs out (the injected clock's seconds), or None."""
     allowed: float = 0.0
-    """Seconds allowed for the move being timed (0 when none is)."""
+    """Seconds allowed for the move being timed, at the policy's pace (0 when none is)."""
 
     @property
     def running(self) -> bool:
@@ -86,7 +92,7 @@ class MoveClock:
         """Start timing the person's move at ``now`` (a clock already running is kept)."""
         if self.deadline is not None:
             return self
-        allowed = self.move_seconds
+        allowed = self.move_seconds * self.policy.pace
         return replace(self, deadline=now + allowed, allowed=allowed)
 
     def restart(self, now: float) -> MoveClock:

@@ -571,10 +571,11 @@ def parse_cursor(cursor: str) -> tuple[float, str]:
     return created, table_id
 
 
-def online_policy(config: TableConfig) -> CoinTurnPolicy:
-    """The move clock of an online table: the coin clock with the table's seconds per move."""
+def online_policy(config: TableConfig, pace: float = 1.0) -> CoinTurnPolicy:
+    """The move clock of an online table: the coin clock with the table's seconds per move
+    (run at ``pace``: :attr:`~euchre.table.kinds.clock.ClockPolicy.pace`)."""
     seconds = float(config.extra.get("seconds_per_move", DEFAULT_SECONDS))
-    return CoinTurnPolicy(config, ClockPolicy(seconds_per_move=seconds))
+    return CoinTurnPolicy(config, ClockPolicy(seconds_per_move=seconds, pace=pace))
 
 
 ONLINE_KIND = TableKind(ONLINE, hints=False, policy=online_policy, no_hints=NO_HINTS,
