@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import socket
 import subprocess
 import sys
@@ -65,11 +66,12 @@ WAIT = 30.0
 """How long a test client waits for the table's next message before it fails."""
 
 
-def receive(ws: ClientConnection, waiting_for: str = "the table's next message"
-            ) -> dict[str, Any]:
+def receive(ws: ClientConnection, waiting_for: str = "the table's next message",
+            refusals: tuple[str, ...] = ()) -> dict[str, Any]:
     """The next message; fails (naming ``waiting_for``) if none comes in :data:`WAIT`
-    seconds. Not a ``TimeoutError``: that is an ``OSError``, which a caller reconnecting
-    on a broken socket would take for one and wait again."""
+    seconds, or if it is an error (other than one of the codes ``refusals``). Not a
+    ``TimeoutError``: that is an ``OSError``, which a caller reconnecting on a broken
+    socket would take for one and wait again."""
     try:
         text = ws.recv(timeout=WAIT)
     except TimeoutError:
@@ -78,8 +80,19 @@ def receive(ws: ClientConnection, waiting_for: str = "the table's next message"
         pytest.fail(f"no message in {WAIT:.0f} s while waiting for {waiting_for} "
                     f"(the client holds table version {held})")
     message: dict[str, Any] = json.loads(text)
-    assert message["type"] != "error", message
+    assert message["type"] != "error" or message.get("code") in refusals, message
     return message
+
+
+def seed_first_hand(ws: ClientConnection, table: dict[str, Any]) -> bool:
+    """Send a shuffle seed for the first hand, as a page does once the table has committed
+    to its own (the first deal waits up to ``--seed-wait``, 3 s, for the people's seeds);
+    True if sent. A seed that comes after the deal is refused (``bad_seed``): harmless."""
+    ahead = table.get("next_commitment")
+    if not ahead or ahead["hand_number"] != 1:
+        return False
+    ws.send(json.dumps({"type": "seed", "hand_number": 1, "seed": secrets.token_hex(32)}))
+    return True
 
 
 def play(ws: ClientConnection, rng: random.Random, moves: int | None,
@@ -88,10 +101,14 @@ def play(ws: ClientConnection, rng: random.Random, moves: int | None,
     Every action shown is appended to ``seen`` as (seat, action as the event says it)."""
     table: dict[str, Any] = {}
     waiting = False
+    seeded = False
     made = 0
     while moves is None or made < moves or waiting:
         m = receive(ws, "the answer to our move" if waiting else
-                    "our turn" if table else "a table (a snapshot, or events onto one held)")
+                    "our turn" if table else "a table (a snapshot, or events onto one held)",
+                    refusals=("bad_seed",))
+        if m["type"] == "error":
+            continue  # our seed came after the first deal: dealt without it
         if seen is not None and m["type"] == "event" and m["event"]["kind"] == "action":
             seen.append((m["event"]["seat"], m["event"]["action"]))
         if m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
@@ -102,6 +119,7 @@ def play(ws: ClientConnection, rng: random.Random, moves: int | None,
         if "table" not in m:
             continue
         table = m["table"]
+        seeded = seeded or seed_first_hand(ws, table)
         if m["version"] != table["version"] or waiting:
             continue
         if table["game_over"]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..server.app import default_database_url
+from ..server.core.database_url import default_database_url
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

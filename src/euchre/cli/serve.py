@@ -13,17 +13,20 @@ import argparse
 import logging
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..server import Settings, create_app
-from ..server.app import default_database_url
-from ..server.core.guards import LimitSettings
+# Only light modules here: a refused option, database or port is told before the site
+# (SQLAlchemy, every page) is loaded, which is most of a start's CPU.
+from ..server.core.database_url import default_database_url
+from ..server.core.limit_settings import LimitSettings
 from ..server.core.redis_client import REDIS_URL_ENV, default_redis_url, redis_problem
 from ..server.ops.logs import configure, uvicorn_log_config
 from ..server.ops.shutdown import GRACE_SECONDS, exit_zero_on_sigterm
 from ..server.tables.socket_guard import SocketLimits
-from ..storage.check import unusable_reason
 from .parent_watch import end_with_parent, mark_parent
+
+if TYPE_CHECKING:
+    from ..server import Settings
 
 BOT_DELAY_ENV = "EUCHRE_BOT_DELAY"
 """Environment variable: ``--bot-delay`` for worker processes."""
@@ -145,6 +148,8 @@ def forwarded_refusal(trusted: str | None, vouched: bool) -> str | None:
 
 def settings_from_env(environ: dict[str, str] | None = None) -> Settings:
     """The settings of a worker process, from the variables :func:`run` sets."""
+    from ..server import Settings
+
     env = os.environ if environ is None else environ
     return Settings(
         database_url=env.get(DATABASE_URL_ENV) or default_database_url(),
@@ -169,6 +174,8 @@ def app_from_env() -> Any:
     """The app of one worker process (uvicorn's factory when ``--workers`` > 1), with this
     process's logging set up as the parent's."""
     from uvicorn.config import STARTUP_FAILURE
+
+    from ..server import create_app
 
     end_with_parent()  # a killed parent cannot stop its workers: they stop themselves
     configure(os.environ.get(LOG_LEVEL_ENV, "info"),
@@ -199,6 +206,8 @@ def run(args: argparse.Namespace) -> int:
     if refusal is not None:
         print(f"euchre serve: {refusal}", file=sys.stderr)
         return 2
+    from ..storage.check import unusable_reason
+
     # One line naming what is wrong, no traceback; makes an SQLite file's folder.
     problem = unusable_reason(url) or redis_problem(redis_url)
     if problem is not None:
@@ -242,6 +251,15 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.run("euchre.cli.serve:app_from_env", factory=True, workers=args.workers,
                     **options)
         return 0
+    from .serving import StartFailed, listen, serve
+
+    try:  # the port before the site is loaded: taken, it is told at once
+        sock = listen(args.host, args.port)
+    except StartFailed as e:
+        print(f"euchre serve: {e}", file=sys.stderr)
+        return 1
+    from ..server import Settings, create_app
+
     settings = Settings(database_url=url, redis_url=redis_url, bot_delay=args.bot_delay,
                         hand_pause=args.hand_pause, lease_ttl=args.lease_seconds,
                         seed_wait=args.seed_wait, tune_gc=True,
@@ -251,11 +269,14 @@ def run(args: argparse.Namespace) -> int:
                         upgrade=args.upgrade,
                         public_url=args.public_url or public_url(args.host, args.port),
                         metrics_token=os.environ.get(METRICS_TOKEN_ENV) or None)
-    from .serving import StartFailed, serve
-
     served = {k: v for k, v in options.items() if k not in ("host", "port")}
     try:
-        serve(create_app(settings), args.host, args.port, served)
+        try:
+            app = create_app(settings)
+        except BaseException:
+            sock.close()
+            raise
+        serve(app, args.host, args.port, served, sock=sock)
     except StartFailed as e:
         print(f"euchre serve: {e}", file=sys.stderr)
         return 1

@@ -19,10 +19,12 @@ import contextlib
 import logging
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
-from starlette.applications import Starlette
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 log = logging.getLogger("uvicorn.error")
 
@@ -89,10 +91,13 @@ class _Server(uvicorn.Server):
             await self._leave()
 
 
-def serve(app: Starlette, host: str, port: int, options: dict[str, Any]) -> None:
-    """Serve ``app`` on ``host:port`` with uvicorn ``options`` until stopped; raises
-    :class:`StartFailed` (nothing served) if it cannot listen or the app cannot start."""
-    sock = listen(host, port)
+def serve(app: Starlette, host: str, port: int, options: dict[str, Any],
+          sock: socket.socket | None = None) -> None:
+    """Serve ``app`` on ``host:port`` (or on ``sock``, bound there by :func:`listen`, which
+    this closes) with uvicorn ``options`` until stopped; raises :class:`StartFailed`
+    (nothing served) if it cannot listen or the app cannot start."""
+    if sock is None:
+        sock = listen(host, port)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{sock.getsockname()[1]}"
     config = uvicorn.Config(app, host=host, port=port, lifespan="off", **options)

@@ -25,6 +25,7 @@ from .accounts.accounts_api import AccountsOptions, accounts_extension
 from .accounts.bots_api import bots_extension
 from .accounts.ratings_api import ratings_extension
 from .core.asyncapi import asyncapi_document
+from .core.database_url import default_database_url
 from .core.encoder import json_answer
 from .core.errors import handlers
 from .core.json_only import JsonOnlyMiddleware
@@ -44,7 +45,6 @@ from .root import (
     Settings,
     Site,
     close_site,
-    default_database_url,
     open_site,
     site_extension,
     start_site,

@@ -58,7 +58,8 @@ from ..table.hosting.manager import TableManager
 from ..table.hosting.owners import LeasedStore, TableOwners
 from .accounts.accounts_api import AccountsSite, AccountsState
 from .accounts.ratings_state import RatingsSite, RatingsState
-from .core.guards import GuardedSite, LimitSettings, PersonLocks
+from .core.guards import GuardedSite, PersonLocks
+from .core.limit_settings import LimitSettings
 from .core.pages import static_dir
 from .core.redis_client import open_redis
 from .core.registry import Extension, Registry
@@ -81,11 +82,6 @@ if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
 log = logging.getLogger(__name__)
-
-
-def default_database_url() -> str:
-    """``$EUCHRE_DATABASE_URL``, else an SQLite file ``./var/euchre.db``."""
-    return os.environ.get("EUCHRE_DATABASE_URL") or "sqlite+aiosqlite:///./var/euchre.db"
 
 
 @dataclass
