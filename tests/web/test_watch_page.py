@@ -27,11 +27,10 @@ from web_helpers import (
     SUMMARY,
     Shots,
     continue_after_result,
-    make_a_move,
-    wait_for_turn,
 )
 
 from euchre.cards import card_name, card_text
+from page_state import wait_for_state
 
 pytestmark = pytest.mark.browser
 
@@ -110,9 +109,19 @@ ANN_JS = f"""() => {{
     (el) => el.checkVisibility({{ visibilityProperty: true }}) && el.getClientRects().length > 0);
   if (shown("{GAME_OVER}")) return "over";
   if (shown("{SUMMARY}")) return "result";
-  return document.querySelector("{CHOICES}") ? "turn" : "wait";
+  const bids = [...document.querySelectorAll(".actions button:enabled")];
+  if (bids.some((b) => (b.getAttribute("aria-label") || b.textContent).trim() === "Pass")) {{
+    return "pass";
+  }}
+  if (bids.length) return "bid";
+  return document.querySelector("{CHOICES}") ? "card" : "";
 }}"""
-"""Where Ann's page is, read in one call: the game over, a hand's result up, her turn."""
+"""Where Ann's page is: the game over, a hand's result up, or her turn and what she does
+(Pass if she may, else the first bid, else her first playable card, as
+``web_helpers.make_a_move``); empty while none of these."""
+
+ANN_MOVES = {"bid": ".actions button:enabled", "card": ".hand .card-button:enabled"}
+"""The control Ann clicks for a bid that is not Pass, or a card (the first that matches)."""
 
 
 def _snap(page: Page, shots: Shots) -> None:
@@ -176,16 +185,13 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
 
     clock_seen = False
     for _ in range(600):
-        wait_for_turn(ann, also=SUMMARY)
-        where = ann.evaluate(ANN_JS)
+        where = wait_for_state(ann, ANN_JS, settle=True)
         if where == "over":
             break
         if where == "result":
             # Ann has read the hand's result: she continues (the next deal comes at once,
             # not after the page's hold); each spectator's page holds it its own time.
             continue_after_result(ann)
-            continue
-        if where != "turn":
             continue
         if not clock_seen:  # Ann is to move: the spectators see her clock, by name
             for page in (eve, dan):
@@ -194,7 +200,10 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
             clock_seen = True
         for page, shot in shots.items():
             _snap(page, shot)
-        make_a_move(ann)
+        if where == "pass":
+            ann.get_by_role("button", name="Pass", exact=True).click()
+        else:
+            ann.locator(ANN_MOVES[where]).first.click()
     else:
         raise AssertionError("the game did not end")
 
