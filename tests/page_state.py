@@ -9,17 +9,19 @@ for the card to stand still.
 
 from __future__ import annotations
 
+import json
+
 from playwright.sync_api import Page
 
 
-def wait_for_state(page: Page, state_js: str, *, settle: bool = False,
+def wait_for_state(page: Page, state_js: str, *, settle: str = "",
                    timeout_ms: int = 30_000) -> str:
     """Wait until ``state_js`` (a JavaScript function returning a string) returns a
     non-empty one on ``page``; returns it. It is read at once, after every change to the
-    page, and every 100 ms (a change no mutation shows, such as a layout). With ``settle``
-    the page's animations (cards dealt in, a trick swept) are let finish first, at most 2 s,
-    and the state read again. Raises (a Playwright error naming the wait) after
-    ``timeout_ms``."""
+    page, and every 100 ms (a change no mutation shows, such as a layout). ``settle``: a
+    selector whose elements' animations (and their insides': cards dealt in) are let finish
+    first, at most 2 s, and the state read again, so a click finds its target still.
+    Raises (a Playwright error naming the wait) after ``timeout_ms``."""
     js = f"""async () => {{
       const read = {state_js};
       const until = performance.now() + {timeout_ms};
@@ -37,12 +39,15 @@ def wait_for_state(page: Page, state_js: str, *, settle: bool = False,
           stop(); fail(new Error("the page's state was not reached in {timeout_ms} ms"));
         }}, Math.max(0, until - performance.now()));
       }});
+      const settle = {json.dumps(settle)};
       const settled = () => Promise.race([
-        Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null))),
+        Promise.all([...document.querySelectorAll(settle)]
+          .flatMap((el) => el.getAnimations({{ subtree: true }}))
+          .map((a) => a.finished.catch(() => null))),
         new Promise((done) => setTimeout(done, 2000))]);
       for (;;) {{
         const value = await reached();
-        if (!{"true" if settle else "false"}) return value;
+        if (!settle) return value;
         await settled();
         const still = read();
         if (still) return still;

@@ -136,7 +136,8 @@ def test_a_person_in_a_browser_plays_a_whole_game_with_an_outside_bot(
         moves = 0
         for _ in range(600):
             try:
-                where = wait_for_state(ann, ANN_STATE, settle=True, timeout_ms=60_000)
+                where = wait_for_state(ann, ANN_STATE, settle=".hand, .actions",
+                                       timeout_ms=60_000)
             except Exception:
                 ann.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
                 bridge.kill()

@@ -185,7 +185,7 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
 
     clock_seen = False
     for _ in range(600):
-        where = wait_for_state(ann, ANN_JS, settle=True)
+        where = wait_for_state(ann, ANN_JS, settle=".hand, .actions")
         if where == "over":
             break
         if where == "result":
