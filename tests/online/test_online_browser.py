@@ -7,6 +7,7 @@ Chromium (tests/conftest.py); each person gets a fresh context of it.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from limits_helpers import roomy_limits
 pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from euchre.server import Settings, create_app
 from live_server import live_server
@@ -76,6 +78,30 @@ def _move(page: Page) -> bool:
     return True
 
 
+STATE_JS = f"""() => ({{
+  turn: Boolean(document.querySelector("{CHOICES}")),
+  log: document.querySelector(".log")?.textContent ?? "",
+  said: [...document.querySelectorAll('[aria-label="Table announcements"], .summary-panel')]
+    .map((el) => el.textContent).join(" "),
+}})"""
+"""A page's state in one call: a move offered, the log's text, the hand's end as said."""
+
+HAND_JS = """() => [...document.querySelectorAll('.hand[role="group"] button')]
+  .filter((b) => b.checkVisibility()).map((b) => b.getAttribute("aria-label"))"""
+"""The names of the cards shown in the page's hand (its buttons), in one call."""
+
+
+def _await_turn(page: Page, *, or_result: bool = False) -> None:
+    """Wait a moment for a move offered at ``page`` (the person likelier to be asked next)
+    or, with ``or_result``, for its hand's end said; the caller looks at both pages again
+    either way."""
+    said = ("|| /scores? \\d points?/.test(document.querySelector("
+            "'[aria-label=\"Table announcements\"]')?.textContent ?? '')") if or_result else ""
+    with contextlib.suppress(PlaywrightError):  # the other's turn, or a computer's
+        page.wait_for_function(
+            f"() => Boolean(document.querySelector('{CHOICES}')) {said}", timeout=500)
+
+
 def test_two_people_join_one_online_table_and_each_moves(new_context: NewContext,
                                                         base_url: str) -> None:
     errors: list[str] = []
@@ -111,21 +137,22 @@ def test_two_people_join_one_online_table_and_each_moves(new_context: NewContext
     expect(bob.locator(".seat-south")).to_contain_text("You")
 
     moved = {"ann": 0, "bob": 0}
+    last = "bob"  # who moved last: the other one is likelier to be asked next
+    pages = {"ann": ann, "bob": bob}
     for _ in range(200):
-        for name, page in (("ann", ann), ("bob", bob)):
-            try:
-                page.locator(CHOICES).first.wait_for(timeout=500)
-            except Exception:  # not this person's turn yet: look at the other
+        turns = {name: page.evaluate(STATE_JS)["turn"] for name, page in pages.items()}
+        for name, page in pages.items():
+            if not turns[name]:  # not this person's turn yet: look at the other
                 continue
-            ann_cards = {b.get_attribute("aria-label") for b in ann.get_by_role(
-                "group", name="Your hand").get_by_role("button").all()}
-            bob_cards = {b.get_attribute("aria-label") for b in bob.get_by_role(
-                "group", name="Your hand").get_by_role("button").all()}
+            ann_cards, bob_cards = set(ann.evaluate(HAND_JS)), set(bob.evaluate(HAND_JS))
             assert not (ann_cards & bob_cards), (ann_cards, bob_cards)
             if _move(page):
                 moved[name] += 1
+                last = name
         if min(moved.values()) >= 2:
             break
+        if not any(turns.values()):
+            _await_turn(pages["ann" if last == "bob" else "bob"])
     assert min(moved.values()) >= 2, moved
     ann.screenshot(path=str(ARTIFACTS / "ann.png"), full_page=True)
     bob.screenshot(path=str(ARTIFACTS / "bob.png"), full_page=True)
@@ -245,26 +272,29 @@ def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_
     # plays out of the log once the next trick is led, and nobody moves once this loop
     # ends: a play seen here may be gone a moment later, so it is asserted as it was seen.
     named: dict[str, str] = {}
+    last = "Bobby"  # who moved last: the other one is likelier to be asked next
     for _ in range(200):
+        states = {name: page.evaluate(STATE_JS) for name, page in people.items()}
         for name, page in people.items():
-            other = bob if page is ann else ann
-            try:
-                page.locator(CHOICES).first.wait_for(timeout=500)
-            except Exception:  # not this person's turn yet
+            if not states[name]["turn"]:
                 continue
+            other = bob if page is ann else ann
             # While this person is to move, the other one is told so by name.
             expect(other.locator(".status")).to_contain_text(name)
             seen["status"].add(name)
             expect(other.locator(".clock")).to_contain_text(f"{name}'s clock: ")
             seen["clock"].add(name)
             _move(page)
+            last = name
         for name, (page, compass) in viewer.items():
-            text = page.locator(".log").text_content() or ""
+            text = page.evaluate(STATE_JS)["log"]
             assert not re.search(rf"{compass} {log_words}", text), text
             if name not in named and re.search(rf"{name} {log_words}", text):
                 named[name] = text
         if len(named) == 2 and len(seen["status"]) == 2:
             break
+        if not any(state["turn"] for state in states.values()):
+            _await_turn(people["Annie" if last == "Bobby" else "Bobby"])
     assert seen["status"] == seen["clock"] == {"Annie", "Bobby"}, seen
     assert re.search(rf"Annie {log_words}", named.get("Annie", "")), named
     assert re.search(rf"Bobby {log_words}", named.get("Bobby", "")), named
@@ -273,20 +303,21 @@ def test_people_see_each_other_by_name_everywhere(new_context: NewContext, base_
     scored = re.compile(r"(\w+ and (?:North|East) \(computer\)) scores? (\d) points?")
     results: dict[str, re.Match[str]] = {}
     for _ in range(300):
-        for name, page in people.items():
+        states = {name: page.evaluate(STATE_JS) for name, page in people.items()}
+        for name in people:
             # The hand's end is announced (and shown in its panel) on each screen.
-            said = page.locator('[aria-label="Table announcements"], .summary-panel')
-            found = scored.search(" ".join(said.all_text_contents()))
+            found = scored.search(states[name]["said"])
             if found:
                 results[name] = found
         if len(results) == 2:
             break
-        for page in people.values():
-            try:
-                page.locator(CHOICES).first.wait_for(timeout=300)
-            except Exception:  # not this person's turn
-                continue
-            _move(page)
+        for name, page in people.items():
+            if states[name]["turn"]:
+                _move(page)
+                last = name
+        if not any(state["turn"] for state in states.values()):
+            likelier = "Annie" if last == "Bobby" else "Bobby"
+            _await_turn(people[likelier], or_result=likelier not in results)
     assert len(results) == 2, results
     ann_side, bob_side = results["Annie"].group(1), results["Bobby"].group(1)
     assert results["Annie"].group(2) == results["Bobby"].group(2), results

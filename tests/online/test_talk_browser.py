@@ -31,13 +31,15 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "talk"
 SIZES = (("wide", 1366, 657), ("phone", 390, 844), ("small", 360, 740))
 
 MOVE = """() => {
+  if (document.querySelector('.talk:not([hidden])')) return "talk";
   const button = document.querySelector(
     '.actions button:not([disabled]), .hand .card-button:not([disabled])');
-  if (!button) return false;
+  if (!button) return "";
   button.click();
-  return true;
+  return "moved";
 }"""
-"""Click the first choice the page offers (a bid, a discard or a card), if any."""
+"""Once the quick-message row is open (the hand is over), say so ("talk"); else click the
+first choice the page offers (a bid, a discard or a card), if any ("moved"). One call."""
 
 
 @pytest.fixture(scope="module")
@@ -128,9 +130,10 @@ def test_quick_messages_between_hands_seen_by_seats_and_spectators(
     # Play the hand out (the first choice each time) until its result is in.
     open_row = a.locator(".talk:not([hidden])")
     for _ in range(2000):  # a bound on clicks, not on time
-        if open_row.count() and b.locator(".talk:not([hidden])").count():
+        done = (a.evaluate(MOVE), b.evaluate(MOVE))
+        if done == ("talk", "talk"):
             break
-        if not (a.evaluate(MOVE) or b.evaluate(MOVE)):
+        if "moved" not in done:
             a.wait_for_timeout(50)
     expect(open_row).to_be_visible()
     row = a.get_by_role("group", name="Quick messages")
