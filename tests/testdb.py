@@ -35,8 +35,9 @@ def sqlite_url(path: str) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-async def fresh_postgres(server_url: str) -> str:
-    """Create a uniquely named database on the server; returns its URL."""
+async def fresh_postgres(server_url: str, template: str = "") -> str:
+    """Create a uniquely named database on the server (a copy of ``template`` if given);
+    returns its URL."""
     import asyncpg  # type: ignore[import-untyped]
 
     url = make_url(server_url)
@@ -46,7 +47,8 @@ async def fresh_postgres(server_url: str) -> str:
         database=url.database or "postgres",
     )
     try:
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        copy = f' TEMPLATE "{template}"' if template else ""
+        await conn.execute(f'CREATE DATABASE "{name}"{copy}')
     finally:
         await conn.close()
     return url.set(database=name).render_as_string(hide_password=False)
@@ -61,8 +63,6 @@ async def fresh_migrated_postgres(server_url: str) -> str:
     template database once (the same migrations a server runs at its start, which then
     find nothing to do) and copies it for each call (``CREATE DATABASE ... TEMPLATE``:
     a file copy, where migrating each new database took a second or more)."""
-    import asyncpg
-
     template = _templates.get(server_url)
     if template is None:
         from euchre.storage.sql import migrate
@@ -72,17 +72,7 @@ async def fresh_migrated_postgres(server_url: str) -> str:
         template = make_url(template_url).database or ""
         _templates[server_url] = template
         atexit.register(asyncio.run, drop_postgres(template_url))
-    url = make_url(server_url)
-    name = f"euchre_test_{secrets.token_hex(6)}"
-    conn = await asyncpg.connect(
-        host=url.host, port=url.port, user=url.username, password=url.password,
-        database=url.database or "postgres",
-    )
-    try:
-        await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
-    finally:
-        await conn.close()
-    return url.set(database=name).render_as_string(hide_password=False)
+    return await fresh_postgres(server_url, template)
 
 
 def migrated_sqlite(path: str) -> str:
