@@ -8,7 +8,9 @@ person's coins (start − stake + their share of the pot; Cyd's share is nobody'
 the 10% fee; the ledger adds up), rating (changed once: the winning side up, the losing side
 down, Cyd on her side) and statistics (one online game, won or lost) are checked on the
 account page, ``/api/me/stats`` and the leaderboard. Screenshots of the lobby, the table with
-the mark and the game over, on the phone and a laptop, go to ``test-artifacts/quick-game/``.
+the mark, the game over and the account page, on the phone and a laptop, go to
+``test-artifacts/quick-game/``. Each page says when what it offers changes (``SEEN``), so the
+test clicks when a page offers a move instead of asking every page in turn.
 """
 
 from __future__ import annotations
@@ -49,6 +51,24 @@ PASSWORD = "correct horse"
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 """Every control that makes a move right now (as tests/web/web_helpers.py)."""
 GAME_OVER = ".game-over-panel"
+SEEN = f"""
+if (location.protocol.startsWith('http')) {{
+  let said = '';
+  const look = () => {{
+    const choices = document.querySelectorAll('{CHOICES}').length;
+    const over = document.querySelector('{GAME_OVER}') !== null;  // drawn when it shows
+    const now = `${{choices}} ${{over}}`;
+    if (now !== said) {{
+      said = now;
+      window.euchreTestSeen(now);
+    }}
+  }};
+  new MutationObserver(look).observe(document, {{subtree: true, childList: true,
+                                                attributeFilter: ['disabled', 'class']}});
+}}"""
+"""Each page tells the test what it offers whenever that changes (how many moves, whether the
+game-over panel shows), so the test waits for a page's own change rather than asking each
+page in turn."""
 
 NewContext = Callable[..., BrowserContext]
 
@@ -91,6 +111,12 @@ class Person:
         self.context.add_init_script(  # not on the first about:blank, where storage is refused
             "if (location.protocol.startsWith('http')) "
             "localStorage.setItem('euchre.speed', 'fast')")
+        self.choices = 0
+        """Moves this person's page offers, as it last said (``SEEN``)."""
+        self.over = False
+        """Whether this person's page shows the game-over panel, as it last said."""
+        self.context.expose_function("euchreTestSeen", self._seen)
+        self.context.add_init_script(SEEN)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
         self.page.on("dialog", lambda dialog: dialog.accept())
@@ -101,6 +127,10 @@ class Person:
         self.moves = 0
         self.rng = random.Random(name)
 
+    def _seen(self, now: str) -> None:
+        choices, over = now.split()
+        self.choices, self.over = int(choices), over == "true"
+
     def get(self, path: str) -> Any:
         """GET ``path`` as this person (their session cookie), as JSON."""
         r = self.context.request.get(path)
@@ -108,12 +138,13 @@ class Person:
         return r.json()
 
     def shot(self, what: str) -> None:
-        """Screenshots of the window (what the person sees) and of the whole page."""
-        self.page.evaluate("scrollTo(0, 0)")  # clicking a card may have scrolled the page
+        """A screenshot of what the person sees: a laptop's window, a phone's whole page
+        (the phone person scrolls through it)."""
+        phone = self.size == "phone"
+        if not phone:
+            self.page.evaluate("scrollTo(0, 0)")  # clicking a card may have scrolled the page
         self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}.png"),
-                             animations="disabled")
-        self.page.screenshot(path=str(ARTIFACTS / f"{self.size}-{what}-page.png"),
-                             animations="disabled", full_page=True)
+                             animations="disabled", full_page=phone)
 
     def header_balance(self) -> Any:
         """The balance in the page's header."""
@@ -121,13 +152,14 @@ class Person:
 
 
 def _move(person: Person) -> bool:
-    """Make one move if the page offers one now (the page's own buttons decide what)."""
-    choices = person.page.locator(CHOICES)
-    count = choices.count()
-    if not count:
+    """Make one move if the page offers one (the page's own buttons decide what)."""
+    if not person.choices:
         return False
-    try:  # any offered move, chosen at random: people who always passed would never finish
-        choices.nth(person.rng.randrange(count)).click(timeout=2_000)
+    # any offered move, chosen at random: people who always passed would never finish
+    pick = person.rng.randrange(person.choices)
+    person.choices = 0  # until the page says it offers the next move
+    try:
+        person.page.locator(CHOICES).nth(pick).click(timeout=10_000)
     except PlaywrightError:  # the button went (the turn passed) between looking and clicking
         return False
     person.moves += 1
@@ -135,12 +167,21 @@ def _move(person: Person) -> bool:
 
 
 def _play(players: list[Person], until: Callable[[], bool], rounds: int = 20_000) -> None:
-    """Each page moves when it is offered a move, until ``until()``."""
+    """Each page moves when it says it offers a move, until ``until()``. In between, a short
+    wait lets Playwright bring the pages' word; after a second of silence each page is asked
+    once (a safety net: a page's word should never be missed)."""
+    quiet = 0
     for _ in range(rounds):
         if until():
             return
-        if not any([_move(p) for p in players]):
-            players[0].page.wait_for_timeout(50)
+        if any([_move(p) for p in players]):
+            quiet = 0
+            continue
+        players[0].page.wait_for_timeout(25)
+        quiet += 1
+        if quiet % 40 == 0:
+            for person in players:
+                person.choices = person.page.locator(CHOICES).count()
     raise AssertionError("the game did not get there")
 
 
@@ -217,7 +258,7 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
     cyd.header_balance().to_have_attribute("data-balance", str(WELCOME - STAKE - FEE))
 
     stayed = [ann, bob, dee]
-    _play(stayed, lambda: all(p.page.locator(GAME_OVER).is_visible() for p in stayed))
+    _play(stayed, lambda: all(p.over for p in stayed))
     for person in stayed:
         expect(person.page.locator("p.status")).to_contain_text("won the game")
         # what the pot paid, and the way back to the lobby (not a practice table)
@@ -286,7 +327,8 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
         expect(page.get_by_role("status")).to_have_text(
             "Nobody is listed yet: play rated online tables. 4 more are provisional.")
         expect(page.locator(".leaders-table")).to_have_count(0)
-        person.shot("leaders")
+        if person is cyd:  # the same list on every screen
+            person.shot("leaders")
     winners = [n for n in names if won[n]]
     ordinals = {p.name: p.get("/api/me/stats")["rating"]["ordinal"] for p in people}
     top = set(sorted(ordinals, key=lambda n: -ordinals[n])[:2])
