@@ -9,8 +9,7 @@ the 10% fee; the ledger adds up), rating (changed once: the winning side up, the
 down, Cyd on her side) and statistics (one online game, won or lost) are checked on the
 account page, ``/api/me/stats`` and the leaderboard. Screenshots of the lobby, the table with
 the mark, the game over and the account page, on the phone and a laptop, go to
-``test-artifacts/quick-game/``. Each page says when what it offers changes (``SEEN``), so the
-test clicks when a page offers a move instead of asking every page in turn.
+``test-artifacts/quick-game/``.
 """
 
 from __future__ import annotations
@@ -51,24 +50,6 @@ PASSWORD = "correct horse"
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 """Every control that makes a move right now (as tests/web/web_helpers.py)."""
 GAME_OVER = ".game-over-panel"
-SEEN = f"""
-if (location.protocol.startsWith('http')) {{
-  let said = '';
-  const look = () => {{
-    const choices = document.querySelectorAll('{CHOICES}').length;
-    const over = document.querySelector('{GAME_OVER}') !== null;  // drawn when it shows
-    const now = `${{choices}} ${{over}}`;
-    if (now !== said) {{
-      said = now;
-      window.euchreTestSeen(now);
-    }}
-  }};
-  new MutationObserver(look).observe(document, {{subtree: true, childList: true,
-                                                attributeFilter: ['disabled', 'class']}});
-}}"""
-"""Each page tells the test what it offers whenever that changes (how many moves, whether the
-game-over panel shows), so the test waits for a page's own change rather than asking each
-page in turn."""
 
 NewContext = Callable[..., BrowserContext]
 
@@ -111,12 +92,6 @@ class Person:
         self.context.add_init_script(  # not on the first about:blank, where storage is refused
             "if (location.protocol.startsWith('http')) "
             "localStorage.setItem('euchre.speed', 'fast')")
-        self.choices = 0
-        """Moves this person's page offers, as it last said (``SEEN``)."""
-        self.over = False
-        """Whether this person's page shows the game-over panel, as it last said."""
-        self.context.expose_function("euchreTestSeen", self._seen)
-        self.context.add_init_script(SEEN)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: errors.append(f"{name}: {e}"))
         self.page.on("dialog", lambda dialog: dialog.accept())
@@ -126,10 +101,6 @@ class Person:
         assert r.status == 201, r.text()
         self.moves = 0
         self.rng = random.Random(name)
-
-    def _seen(self, now: str) -> None:
-        choices, over = now.split()
-        self.choices, self.over = int(choices), over == "true"
 
     def get(self, path: str) -> Any:
         """GET ``path`` as this person (their session cookie), as JSON."""
@@ -152,14 +123,13 @@ class Person:
 
 
 def _move(person: Person) -> bool:
-    """Make one move if the page offers one (the page's own buttons decide what)."""
-    if not person.choices:
+    """Make one move if the page offers one now (the page's own buttons decide what)."""
+    choices = person.page.locator(CHOICES)
+    count = choices.count()
+    if not count:
         return False
-    # any offered move, chosen at random: people who always passed would never finish
-    pick = person.rng.randrange(person.choices)
-    person.choices = 0  # until the page says it offers the next move
-    try:
-        person.page.locator(CHOICES).nth(pick).click(timeout=10_000)
+    try:  # any offered move, chosen at random: people who always passed would never finish
+        choices.nth(person.rng.randrange(count)).click(timeout=2_000)
     except PlaywrightError:  # the button went (the turn passed) between looking and clicking
         return False
     person.moves += 1
@@ -167,21 +137,12 @@ def _move(person: Person) -> bool:
 
 
 def _play(players: list[Person], until: Callable[[], bool], rounds: int = 20_000) -> None:
-    """Each page moves when it says it offers a move, until ``until()``. In between, a short
-    wait lets Playwright bring the pages' word; after a second of silence each page is asked
-    once (a safety net: a page's word should never be missed)."""
-    quiet = 0
+    """Each page moves when it is offered a move, until ``until()``."""
     for _ in range(rounds):
         if until():
             return
-        if any([_move(p) for p in players]):
-            quiet = 0
-            continue
-        players[0].page.wait_for_timeout(25)
-        quiet += 1
-        if quiet % 40 == 0:
-            for person in players:
-                person.choices = person.page.locator(CHOICES).count()
+        if not any([_move(p) for p in players]):
+            players[0].page.wait_for_timeout(50)
     raise AssertionError("the game did not get there")
 
 
@@ -258,7 +219,7 @@ def test_four_people_play_a_rated_coin_game_found_through_play_now(
     cyd.header_balance().to_have_attribute("data-balance", str(WELCOME - STAKE - FEE))
 
     stayed = [ann, bob, dee]
-    _play(stayed, lambda: all(p.over for p in stayed))
+    _play(stayed, lambda: all(p.page.locator(GAME_OVER).is_visible() for p in stayed))
     for person in stayed:
         expect(person.page.locator("p.status")).to_contain_text("won the game")
         # what the pot paid, and the way back to the lobby (not a practice table)
