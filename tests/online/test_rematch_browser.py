@@ -72,9 +72,14 @@ def _finished_table(base: str, seed: int) -> tuple[str, list[str]]:
 def _open(context: BrowserContext, table_id: str, token: str) -> Page:
     """The table page in ``context``, its seat token kept as the page keeps it."""
     page = context.new_page()
-    page.goto("/")
-    page.evaluate("([id, token]) => localStorage.setItem('euchre.seats', JSON.stringify("
-                  "{[id]: {token, at: Date.now()}}))", [table_id, token])
+    # before the page's own scripts, once in this tab (not on the about:blank the page starts
+    # at, where storage is refused, and not again when a rematch takes the page on)
+    page.add_init_script(
+        "if (location.protocol.startsWith('http') && !sessionStorage.getItem('test.seated')) {"
+        f"  localStorage.setItem('euchre.seats', JSON.stringify({{{json.dumps(table_id)}: "
+        f"{{token: {json.dumps(token)}, at: Date.now()}}}}));"
+        "  sessionStorage.setItem('test.seated', '1');"
+        "}")
     page.goto(f"/table/{table_id}")
     expect(page.locator(GAME_OVER)).to_be_visible()
     return page
