@@ -13,7 +13,7 @@ __all__ = ["REDIS_URL", "FakeClock", "fresh_prefix", "needs_redis", "roomy_limit
 def roomy_limits() -> Any:
     """Rate limits no test of something else reaches: every browser test's requests come
     from 127.0.0.1 to one long-lived server."""
-    from euchre.server.core.guards import LimitSettings
+    from euchre.server.core.limit_settings import LimitSettings
 
     lots = 100_000
     return LimitSettings(sign_up_attempts_per_address=lots, sign_ups_per_address=lots,

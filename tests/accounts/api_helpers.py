@@ -12,7 +12,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from euchre.bots import make
 from euchre.server import Given, Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 
 _seeds = itertools.count()
 

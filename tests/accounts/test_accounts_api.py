@@ -17,7 +17,7 @@ from addressed import Addressed, at
 from euchre.limits import MemoryLimits
 from euchre.server import Given
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 from euchre.server.root import root_of
 from euchre.table.kinds.clock import COMPUTER_SPEED, ClockPolicy
 from limits_helpers import FakeClock

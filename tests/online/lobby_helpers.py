@@ -11,7 +11,7 @@ from addressed import Addressed, at
 from euchre.bots import make
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 from euchre.server.tables.socket_guard import SocketLimits
 
 

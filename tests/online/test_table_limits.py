@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from euchre.server import Settings, create_app
 from euchre.server.accounts.accounts_api import AccountsOptions
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 from euchre.table.kinds.online import OnlineError, OnlineOptions
 from limits_helpers import FakeClock
 from online_registry import MemoryOnlineTables

@@ -9,7 +9,7 @@ from typing import Any
 from bot_helpers import bot_app, bot_call, changing, make_token, sign_up
 from starlette.testclient import TestClient
 
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 
 LOTS = 100_000
 

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from test_app import Player, join, open_table, settings
 
 from euchre.server import create_app
-from euchre.server.core.guards import LimitSettings
+from euchre.server.core.limit_settings import LimitSettings
 from euchre.server.root import root_of
 from euchre.server.tables.practice_api import practice_extension
 from euchre.server.tables.replay_cache import ReplayCache

@@ -42,7 +42,7 @@ from ...errors import DomainError
 from ...leases import Leases
 from ...limits import Decision, Limits, LimitsUnavailable, retry_seconds
 from ...table.actor.errors import TooManySeats
-from .limit_settings import LimitSettings as LimitSettings  # its home before, still named here
+from .limit_settings import LimitSettings
 from .site import CoreSite, kept_site
 
 log = logging.getLogger(__name__)
