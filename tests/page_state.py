@@ -13,32 +13,41 @@ import json
 
 from playwright.sync_api import Page
 
+REACHED_JS = """(read, timeoutMs) => new Promise((done) => {
+  // read()'s first truthy value, or null after timeoutMs: read at once, after every change
+  // to the page, and every 100 ms (a change no mutation shows, such as a layout).
+  const now = read();
+  if (now) { done(now); return; }
+  let observer = null, tick = null, limit = null;
+  const stop = () => { observer.disconnect(); clearInterval(tick); clearTimeout(limit); };
+  const check = () => { const value = read(); if (value) { stop(); done(value); } };
+  observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, attributes: true,
+                               characterData: true });
+  tick = setInterval(check, 100);
+  limit = setTimeout(() => { stop(); done(null); }, Math.max(0, timeoutMs));
+})"""
+"""A JavaScript function ``(read, timeoutMs)`` waiting in the page, without polling every
+frame, for ``read()`` to give a truthy value (null once ``timeoutMs`` pass): the one wait of
+:func:`wait_for_state` and ``web_helpers.next_turn``."""
+
 
 def wait_for_state(page: Page, state_js: str, *, settle: str = "",
                    timeout_ms: int = 30_000) -> str:
     """Wait until ``state_js`` (a JavaScript function returning a string) returns a
-    non-empty one on ``page``; returns it. It is read at once, after every change to the
-    page, and every 100 ms (a change no mutation shows, such as a layout). ``settle``: a
-    selector whose elements' animations (and their insides': cards dealt in) are let finish
-    first, at most 2 s, and the state read again, so a click finds its target still.
-    Raises (a Playwright error naming the wait) after ``timeout_ms``."""
+    non-empty one on ``page``; returns it. It is read as :data:`REACHED_JS` reads.
+    ``settle``: a selector whose elements' animations (and their insides': cards dealt in)
+    are let finish first, at most 2 s, and the state read again, so a click finds its
+    target still. Raises (a Playwright error naming the wait) after ``timeout_ms``."""
     js = f"""async () => {{
       const read = {state_js};
       const until = performance.now() + {timeout_ms};
-      const reached = () => new Promise((done, fail) => {{
-        const now = read();
-        if (now) {{ done(now); return; }}
-        let observer = null, tick = null, limit = null;
-        const stop = () => {{ observer.disconnect(); clearInterval(tick); clearTimeout(limit); }};
-        const check = () => {{ const value = read(); if (value) {{ stop(); done(value); }} }};
-        observer = new MutationObserver(check);
-        observer.observe(document, {{ subtree: true, childList: true, attributes: true,
-                                      characterData: true }});
-        tick = setInterval(check, 100);
-        limit = setTimeout(() => {{
-          stop(); fail(new Error("the page's state was not reached in {timeout_ms} ms"));
-        }}, Math.max(0, until - performance.now()));
-      }});
+      const waitFor = {REACHED_JS};
+      const reached = async () => {{
+        const value = await waitFor(read, until - performance.now());
+        if (!value) throw new Error("the page's state was not reached in {timeout_ms} ms");
+        return value;
+      }};
       const settle = {json.dumps(settle)};
       const settled = () => Promise.race([
         Promise.all([...document.querySelectorAll(settle)]

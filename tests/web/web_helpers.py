@@ -12,6 +12,8 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
 
+from page_state import REACHED_JS
+
 SIZES = {
     "1366x657": {"width": 1366, "height": 657},
     "1280x720": {"width": 1280, "height": 720},
@@ -115,11 +117,7 @@ TURN_JS = """async ({choices, over, summary, settle, timeout}) => {
   };
   const any = (sel) => [...document.querySelectorAll(sel)].some(shown);
   const wanted = `${choices}, ${over}` + (summary ? `, ${summary}` : '');
-  const deadline = performance.now() + timeout;
-  while (!any(wanted)) {
-    if (performance.now() > deadline) return null;
-    await new Promise((done) => requestAnimationFrame(done));
-  }
+  if (!(await (""" + REACHED_JS + """)(() => any(wanted), timeout))) return null;
   const els = [...document.querySelectorAll(choices)];
   if (settle) {  // where things come to rest: wait for any choice still sliding in
     const moving = els.flatMap((el) => el.getAnimations());
