@@ -134,9 +134,12 @@ class LivePerson(threading.Thread):
             while True:
                 try:
                     m = json.loads(ws.recv(timeout=60))
-                except ConnectionClosedOK:
-                    if heard:
-                        raise
+                except ConnectionClosedOK as e:
+                    if heard:  # what it heard last, to explain a close in the game
+                        last = [(x["type"], x.get("version"), x.get("event", {}).get("kind"))
+                                for t, _, x in self.got[-6:] if t == table_id]
+                        raise AssertionError(f"{self.name}: {table_id} closed ({e.rcvd}) "
+                                             f"in the game after {last}") from e
                     return False  # closed before a word: no table yet (its error not sent)
                 heard = True
                 if m["type"] == "error" and m["code"] == "no_table":

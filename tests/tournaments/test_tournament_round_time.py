@@ -45,6 +45,7 @@ class Seat:
     def __init__(self, ws: WebSocketTestSession, seat: int, seed: int) -> None:
         self.ws, self.seat, self.rng = ws, seat, random.Random(seed)
         self.table: dict[str, Any] = {}
+        self.fresh = False
         self.kinds: list[str] = []
 
     def next(self) -> dict[str, Any]:
@@ -52,7 +53,9 @@ class Seat:
         assert m["type"] != "error", m
         if m["type"] == "event":
             self.kinds.append(m["event"]["kind"])
-        if m.get("table") is not None and m["version"] == m["table"]["version"]:
+        # A table is a move's whole result only when its version is the message's.
+        self.fresh = m.get("table") is not None and m["version"] == m["table"]["version"]
+        if self.fresh:
             self.table = m["table"]
         return m
 
@@ -63,19 +66,20 @@ class Seat:
             self.next()
 
     def play_until(self, done: Any) -> None:
-        """Play random legal moves until ``done(self)``."""
+        """Play random legal moves until ``done(self)``. The table read so far is acted on
+        before the next message is awaited: the message that made it Ann's turn may have
+        been read already (by :meth:`until_my_turn`), and nothing else comes until she acts."""
         waiting = False
         while not done(self):
+            view = self.table.get("view")
+            if self.fresh and not waiting and view and view["legal"] \
+                    and self.table["to_act"] == self.seat and not self.table["closed"]:
+                self.ws.send_json({"type": "action", "action": self.rng.choice(view["legal"])})
+                waiting = True
             m = self.next()
             if m["type"] == "event" and m["event"]["kind"] == "action" \
                     and m["event"]["seat"] == self.seat:
                 waiting = False
-            view = self.table.get("view")
-            fresh = m.get("table") is not None and m["version"] == m["table"]["version"]
-            if fresh and not waiting and view and view["legal"] \
-                    and self.table["to_act"] == self.seat and not self.table["closed"]:
-                self.ws.send_json({"type": "action", "action": self.rng.choice(view["legal"])})
-                waiting = True
 
 
 def test_the_round_time_limit_ends_each_table_after_the_hand_in_play(tmp_path: Any) -> None:
