@@ -82,6 +82,21 @@ def _watch_console(context: BrowserContext) -> BrowserContext:
     return context
 
 
+MOTION = [False]
+"""Whether the test running now sees the page's animations (its ``motion`` marker)."""
+
+
+@pytest.fixture(autouse=True)
+def motion(request: pytest.FixtureRequest) -> None:
+    """Pages ask for reduced motion (the stylesheet's ``prefers-reduced-motion``: cards
+    dealt, played and swept at once) unless the test is marked ``motion``: the animations
+    were an eighth of a whole browser game's CPU, and the suite is CPU-bound (docs/testing.md).
+    A few whole games keep them, as a person who has not asked for less motion sees them;
+    ``EUCHRE_TEST_MOTION=1`` gives every test its animations."""
+    MOTION[0] = request.node.get_closest_marker("motion") is not None \
+        or os.environ.get("EUCHRE_TEST_MOTION") == "1"
+
+
 @pytest.fixture(scope="module")
 def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless, for one test module. Every context it makes reports its
@@ -91,6 +106,8 @@ def browser(playwright_instance: Playwright) -> Iterator[Browser]:
     make_context = browser.new_context
 
     def new_context(**options: Any) -> BrowserContext:
+        if not MOTION[0]:
+            options.setdefault("reduced_motion", "reduce")
         return _watch_console(make_context(**options))
 
     def new_page(**options: Any) -> Any:

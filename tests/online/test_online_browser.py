@@ -102,6 +102,7 @@ def _await_turn(page: Page, *, or_result: bool = False) -> None:
             f"() => Boolean(document.querySelector('{CHOICES}')) {said}", timeout=500)
 
 
+@pytest.mark.motion  # a whole game as a person who has not asked for less motion
 def test_two_people_join_one_online_table_and_each_moves(new_context: NewContext,
                                                         base_url: str) -> None:
     errors: list[str] = []

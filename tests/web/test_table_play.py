@@ -72,6 +72,7 @@ def test_classic_game_played_to_the_end_then_replayed(page: Page, artifacts: Pat
 
 
 @pytest.mark.quick_pace
+@pytest.mark.motion  # a whole game as a person who has not asked for less motion
 def test_phone_game_played_to_the_end(phone_page: Page, artifacts: Path) -> None:
     page = phone_page
     shots = Shots(artifacts, "phone")

@@ -1124,9 +1124,27 @@ function narrow() {
   return window.matchMedia("(max-width: 760px)").matches;
 }
 
-/** Scroll `panel` into view however the page was scrolled: with the whole felt when the
- * window holds it (the seats stay in sight), else from the panel's top. */
+/** Scroll `panel` into view however the page was scrolled, and again while the felt's size
+ * settles in the next second (a trick still being swept when motion is reduced changed its
+ * height after the first scroll), until the person scrolls or types themselves. */
 function scrollToSee(panel) {
+  placeInView(panel);
+  const felt = panel.closest(".felt");
+  if (!felt || typeof ResizeObserver === "undefined") return;
+  const watch = new ResizeObserver(() => placeInView(panel));
+  const stop = () => {
+    watch.disconnect();
+    for (const kind of ["wheel", "touchstart", "keydown"]) removeEventListener(kind, stop);
+  };
+  for (const kind of ["wheel", "touchstart", "keydown"]) addEventListener(kind, stop, { passive: true });
+  watch.observe(felt);
+  setTimeout(stop, 1000);
+}
+
+/** With the whole felt when the window holds it (the seats stay in sight), else from the
+ * panel's top. */
+function placeInView(panel) {
+  if (!panel.isConnected) return;
   const felt = panel.closest(".felt");
   const fits = felt && felt.getBoundingClientRect().height <= window.innerHeight;
   if (fits) felt.scrollIntoView({ block: "nearest", inline: "nearest" });
