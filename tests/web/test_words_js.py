@@ -59,3 +59,34 @@ def test_words() -> None:
     assert out["away"][0].startswith("You are away: a computer takes your seat")
     assert out["away"][1] == "You are away — 1:00"
     assert out["away"][2] == "Bob is away — 1:00"
+
+
+ACTIONS = """
+import { describeAction, setSeatNames } from %(words)s;
+const names = ["Ann", "Bob", "Cy", "Di"];
+setSeatNames([0, 1, 2, 3].map((seat) => ({ seat, kind: "human", name: names[seat] })));
+const out = {};
+for (const [key, view] of [["none", null], ["bare", { dealer: 0 }],
+                           ["upcard", { dealer: 0, upcard: "9H" }]]) {
+  try {
+    out[key] = ["play JC", "order", "pass"].map((a) => describeAction(1, a, 0, view));
+  } catch (e) {
+    out[key] = String(e);
+  }
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_an_action_is_told_whatever_the_view_holds() -> None:
+    # A view between hands holds no upcard: the log's lines were an uncaught TypeError
+    # ("reading '0'") for every action of the hand, plays included.
+    assert NODE is not None
+    source = ACTIONS % {"words": json.dumps((STATIC / "js" / "words.js").as_uri())}
+    done = subprocess.run([NODE, "--input-type=module", "-e", source], capture_output=True,
+                          text=True, timeout=60, check=True)
+    out = json.loads(done.stdout)
+    assert out["upcard"][1] == "Bob orders up the Nine of Hearts.", out
+    assert out["bare"][1] == "Bob orders up the upcard.", out
+    assert out["none"][1] == "Bob orders up the upcard.", out
+    assert out["bare"][0] == out["upcard"][0] and out["bare"][2] == "Bob passes.", out

@@ -112,7 +112,8 @@ export function actionLabel(action) {
 /** A sentence about one action, from the history or an event, e.g. "West orders up the Nine of Hearts." */
 export function describeAction(seat, action, me, view) {
   const words = action.split(" ");
-  const upcard = view ? cardName(view.upcard) : "upcard";
+  // A view between hands (or a page's summary) may hold no upcard: the bare word then.
+  const upcard = view?.upcard ? cardName(view.upcard) : "upcard";
   const alone = words.at(-1) === "alone";
   const andAlone = alone ? (seat === me ? " and go alone" : " and goes alone") : "";
   switch (words[0]) {
