@@ -568,33 +568,24 @@ def minimax_reference(
             found = cache[key] = best_value(held, lead, lead, (), won)
         return found
 
-    def value(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
-              won: int) -> int:
-        if len(played) == nplay:
-            winner = trick_won(lead, played)
-            return from_lead(held, winner, won + (1 if winner % 2 == maker_side else 0))
-        return best_value(held, lead, seat, played, won)
-
-    def children(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
-                 won: int) -> list[tuple[int, int]]:
-        nxt = after_seat[seat]
-        return [(c, value((*held[:seat], held[seat] & ~(1 << c), *held[seat + 1:]),
-                          lead, nxt, (*played, c), won))
-                for c in legal_cards(seat, held, played)]
-
-    def best_value(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
-                   won: int) -> int:
-        values = []
+    def child_values(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
+                     won: int) -> list[tuple[int, int]]:
+        out = []
         last = len(played) + 1 == nplay
         nxt = after_seat[seat]
         for c in legal_cards(seat, held, played):
             after = (*held[:seat], held[seat] & ~(1 << c), *held[seat + 1:])
             if last:  # the trick is complete: its winner leads the next
                 winner = trick_won(lead, (*played, c))
-                values.append(from_lead(after, winner,
-                                        won + (1 if winner % 2 == maker_side else 0)))
+                out.append((c, from_lead(after, winner,
+                                         won + (1 if winner % 2 == maker_side else 0))))
             else:
-                values.append(best_value(after, lead, nxt, (*played, c), won))
+                out.append((c, best_value(after, lead, nxt, (*played, c), won)))
+        return out
+
+    def best_value(held: tuple[int, ...], lead: int, seat: int, played: tuple[int, ...],
+                   won: int) -> int:
+        values = [v for _, v in child_values(held, lead, seat, played, won)]
         return max(values) if seat % 2 == maker_side else min(values)
 
     if _popcount(hs[leader]) + (1 if tr else 0) == 0:
@@ -602,4 +593,4 @@ def minimax_reference(
     seat = leader
     for _ in tr:
         seat = after_seat[seat]
-    return dict(children(hs, leader, seat, tr, maker_tricks))
+    return dict(child_values(hs, leader, seat, tr, maker_tricks))
