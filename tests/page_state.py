@@ -64,3 +64,28 @@ def wait_for_state(page: Page, state_js: str, *, settle: str = "",
     }}"""
     state: str = page.evaluate(js)
     return state
+
+
+PLAYER_STATE_JS = """() => {
+  const shown = (el) => el.checkVisibility({ visibilityProperty: true })
+    && el.getClientRects().length > 0;
+  const any = (selector) => [...document.querySelectorAll(selector)].some(shown);
+  if (any(".game-over-panel")) return "over";
+  if ([...document.querySelectorAll(".summary-panel button")].some(
+    (b) => shown(b) && b.textContent.includes("Continue"))) return "result";
+  const bids = [...document.querySelectorAll(".actions button:enabled")].filter(shown);
+  if (bids.some((b) => (b.getAttribute("aria-label") || b.textContent).trim() === "Pass")) {
+    return "pass";
+  }
+  if (bids.length) return "bid";
+  return any(".hand .card-button:enabled") ? "card" : "";
+}"""
+"""What a player's table page offers now, for :func:`wait_for_state`: ``"over"`` (the game's
+end), ``"result"`` (a hand's result with its Continue), ``"pass"`` (a bid to make, passing
+among them), ``"bid"`` (a bid to make), ``"card"`` (a card to play), or empty while none."""
+
+BID = ".actions button:enabled"
+"""A bid the page offers now (the first one is the leftmost)."""
+
+CARD = ".hand .card-button:enabled"
+"""A card the page lets its player play now."""

@@ -27,27 +27,13 @@ from bot_helpers import bot_app
 from playwright.sync_api import BrowserContext, Page, expect
 
 from live_server import live_server
-from page_state import wait_for_state
+from page_state import BID, CARD, PLAYER_STATE_JS, wait_for_state
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=30_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "outside-bots"
-GAME_OVER = ".game-over-panel"
-
-ANN_STATE = f"""() => {{
-  const shown = (el) => el.checkVisibility({{ visibilityProperty: true }})
-    && el.getClientRects().length > 0;
-  if ([...document.querySelectorAll("{GAME_OVER}")].some(shown)) return "over";
-  if ([...document.querySelectorAll(".summary-panel button")].some(
-    (b) => shown(b) && b.textContent.includes("Continue"))) return "continue";
-  if ([...document.querySelectorAll(".actions button:enabled")].some(shown)) return "bid";
-  if ([...document.querySelectorAll(".hand .card-button:enabled")].some(shown)) return "card";
-  return "";
-}}"""
-"""What Ann's page offers, read in the page: the game's end, a hand's result to continue
-from, a bid to make or a card to play (empty while none)."""
 
 NewContext = Callable[..., BrowserContext]
 
@@ -136,7 +122,7 @@ def test_a_person_in_a_browser_plays_a_whole_game_with_an_outside_bot(
         moves = 0
         for _ in range(600):
             try:
-                where = wait_for_state(ann, ANN_STATE, settle=".hand, .actions",
+                where = wait_for_state(ann, PLAYER_STATE_JS, settle=".hand, .actions",
                                        timeout_ms=60_000)
             except Exception:
                 ann.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
@@ -145,14 +131,13 @@ def test_a_person_in_a_browser_plays_a_whole_game_with_an_outside_bot(
                                      ) from None
             if where == "over":
                 break
-            if where == "continue":  # a hand's result holds the table
+            if where == "result":  # a hand's result holds the table
                 with contextlib.suppress(Exception):  # still settling in: look again
                     ann.get_by_role("button", name="Continue", exact=True).click(timeout=2_000)
                 continue
             if moves == 3:
                 ann.screenshot(path=str(ARTIFACTS / "table.png"), full_page=True)
-            choice = ann.locator(".actions button:enabled" if where == "bid"
-                                 else ".hand .card-button:enabled").first
+            choice = ann.locator(CARD if where == "card" else BID).first
             try:
                 choice.click(timeout=2_000)
                 moves += 1

@@ -21,16 +21,14 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Browser, Page, expect
 from web_helpers import (
-    CHOICES,
     GAME_OVER,
     SIZES,
-    SUMMARY,
     Shots,
     continue_after_result,
 )
 
 from euchre.cards import card_name, card_text
-from page_state import wait_for_state
+from page_state import BID, CARD, PLAYER_STATE_JS, wait_for_state
 
 pytestmark = pytest.mark.browser
 
@@ -104,26 +102,6 @@ SNAP_JS = """() => ({
 """What a spectator's page shows now, read in one call: the bidding (the upcard and two bids
 or more) and the play (two cards or more in the trick)."""
 
-ANN_JS = f"""() => {{
-  const shown = (selector) => [...document.querySelectorAll(selector)].some(
-    (el) => el.checkVisibility({{ visibilityProperty: true }}) && el.getClientRects().length > 0);
-  if (shown("{GAME_OVER}")) return "over";
-  if (shown("{SUMMARY}")) return "result";
-  const bids = [...document.querySelectorAll(".actions button:enabled")];
-  if (bids.some((b) => (b.getAttribute("aria-label") || b.textContent).trim() === "Pass")) {{
-    return "pass";
-  }}
-  if (bids.length) return "bid";
-  return document.querySelector("{CHOICES}") ? "card" : "";
-}}"""
-"""Where Ann's page is: the game over, a hand's result up, or her turn and what she does
-(Pass if she may, else the first bid, else her first playable card, as
-``web_helpers.make_a_move``); empty while none of these."""
-
-ANN_MOVES = {"bid": ".actions button:enabled", "card": ".hand .card-button:enabled"}
-"""The control Ann clicks for a bid that is not Pass, or a card (the first that matches)."""
-
-
 def _snap(page: Page, shots: Shots) -> None:
     """A screenshot of the bidding and of the play, the first time each is on view."""
     if not (shots.wants("bidding") or shots.wants("playing")):
@@ -185,7 +163,7 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
 
     clock_seen = False
     for _ in range(600):
-        where = wait_for_state(ann, ANN_JS, settle=".hand, .actions")
+        where = wait_for_state(ann, PLAYER_STATE_JS, settle=".hand, .actions")
         if where == "over":
             break
         if where == "result":
@@ -203,7 +181,7 @@ def test_spectators_follow_a_real_online_game_to_its_end_and_see_no_hidden_card(
         if where == "pass":
             ann.get_by_role("button", name="Pass", exact=True).click()
         else:
-            ann.locator(ANN_MOVES[where]).first.click()
+            ann.locator(CARD if where == "card" else BID).first.click()
     else:
         raise AssertionError("the game did not end")
 
