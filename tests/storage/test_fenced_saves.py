@@ -214,3 +214,32 @@ async def test_a_save_being_written_counts_in_the_fence_read(stores):
     assert await a.fence_of("t") == 3 == (await a.get("t")).fence
     await writing
     assert await a.fence_of("t") == 3
+
+
+async def test_a_write_refused_by_a_claim_committed_meanwhile_is_told_stale() -> None:
+    # PostgreSQL's one-statement write reads the rows of the saves it did not write in the
+    # statement's snapshot: a newer owner's claim committed while the write waited on the
+    # row stopped the write, yet that read shows the row before it (fence 6, ours 7), which
+    # was reported as missing journal lines. The rows that do not explain it are read again.
+    from euchre.storage.journal import RecordTail
+    from euchre.storage.pg_writer import _ROWS_NOW, PgWriter
+    from euchre.storage.sql import _meta_text, _record_text, _refusal, _write
+
+    asked: list[str] = []
+
+    async def fetch(query: str, *args: object) -> list[tuple[str, int, int]]:
+        asked.append(query)
+        if query == _ROWS_NOW:
+            assert list(args[0]) == ["t"]  # type: ignore[call-overload]
+            return [("t", 8, 3)]  # as committed now: the newer owner's claim
+        return [("t", 6, 3)]  # the statement's snapshot: before the claim
+
+    writer = PgWriter(None, _meta_text, _record_text, _refusal)  # type: ignore[arg-type]
+    writer._fetch = fetch  # type: ignore[method-assign]
+    whole = game("t", 70, fence=7)
+    refused = await writer.write_whole({"t": _write(whole)})
+    assert isinstance(refused["t"], StaleFenceError) and refused["t"].stored_fence == 8
+    tail = _write(dataclasses.replace(whole, journal=RecordTail(3, ("0 pass",))))
+    refused = await writer.write({"t": tail})
+    assert isinstance(refused["t"], StaleFenceError), refused
+    assert asked.count(_ROWS_NOW) == 2

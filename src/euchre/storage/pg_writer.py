@@ -84,6 +84,11 @@ save not written with its row's (fence, lines) as they were. The lines written a
 removed are different rows, so the statement's parts never meet."""
 
 
+_ROWS_NOW = "SELECT id, fence, lines FROM games WHERE id = ANY($1::text[])"
+"""The rows of the games named, as committed now (a statement, and so a snapshot, of its
+own)."""
+
+
 class PgWriter:
     """Writes batches of saves that append lines, one statement a batch, on a connection
     of ``engine``'s pool, held from one commit to the next while the writer is busy."""
@@ -139,7 +144,7 @@ class PgWriter:
                 seqs.append(seq)
                 lines.append(line)
                 seq += 1
-        return self._refused(games, await self._fetch(
+        return await self._refused(games, await self._fetch(
             _APPEND, ids, statuses, versions, metas, updated, fences, ends, starts, line_ids,
             seqs, lines))
 
@@ -169,12 +174,23 @@ class PgWriter:
                 line_ids.append(game_id)
                 seqs.append(tail.start + i)
                 lines.append(line)
-        return self._refused(games, await self._fetch(_WHOLE, *columns, line_ids, seqs, lines))
+        return await self._refused(games, await self._fetch(_WHOLE, *columns, line_ids, seqs,
+                                                            lines))
 
-    def _refused(self, games: Mapping[str, Write], rows: Any) -> dict[str, Exception]:
-        return {r[0]: self._refusal(r[0], games[r[0]],
-                                    None if r[1] is None else (int(r[1]), int(r[2])))
-                for r in rows}
+    async def _refused(self, games: Mapping[str, Write], rows: Any) -> dict[str, Exception]:
+        """Why each save of ``rows`` (the statement's saves not written) was not."""
+        found: dict[str, tuple[int, int] | None] = {
+            r[0]: None if r[1] is None else (int(r[1]), int(r[2])) for r in rows}
+        # A statement reads one snapshot: another owner's claim committed while the write
+        # waited on the row stops the write, but the statement's own read still shows the
+        # row before it. Rows that do not say why are read again, as they are now.
+        again = [i for i, row in found.items()
+                 if row is None or (row[0] <= games[i].game.fence
+                                    and row[1] >= games[i].tail.start)]
+        if again:
+            for r in await self._fetch(_ROWS_NOW, again):
+                found[r[0]] = (int(r[1]), int(r[2]))
+        return {i: self._refusal(i, games[i], row) for i, row in found.items()}
 
     async def _fetch(self, query: str, *args: Any) -> Any:
         """The rows of ``query`` on the connection held (taken from the pool if none)."""
