@@ -29,7 +29,9 @@ fsync, and a WAL checkpoint when one falls due), and the loop taking the result 
 with the writer thread's CPU; the report lists them and the slowest commits' parts.
 
 Each garbage collection in the measured seconds is timed too (``gc.callbacks``): per
-generation, how many, and their pauses' wall and CPU time.
+generation, how many, and their pauses' wall and CPU time. ``STALL_PROBE_GC=off`` turns
+automatic collection off in the probed processes (the server's start-up collection and
+freeze still run), to see what the collector's pauses cost a load run.
 """
 
 from __future__ import annotations
@@ -360,6 +362,8 @@ def install(probe: Probe) -> None:
             probe.write()
 
     gc.callbacks.append(probe.collected)
+    if os.environ.get("STALL_PROBE_GC") == "off":
+        gc.disable()
     threading.Thread(target=probe.watch, daemon=True).start()
     threading.Thread(target=report, daemon=True).start()
     atexit.register(probe.write)
