@@ -184,7 +184,7 @@ async def test_a_computers_seat_is_worked_out_only_once_someone_reads_as_it() ->
     await until_seat(actor, sched)
     observer = actor._fanout.observer
     assert observer.seats == {0}  # seats 1-3 are computers': nobody reads as them
-    assert all(set(seen.you) <= {0} for _, _, seen in actor._fanout.history)
+    assert all(set(own) <= {0} for _, _, own, _, _ in actor._fanout.history)
     # Reading as a computer's seat (as a test or a tool may): a snapshot, even with a
     # ``since`` the history covers (it holds nothing of that seat's own part) ...
     late = Keeper(1)

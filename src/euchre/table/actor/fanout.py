@@ -9,6 +9,10 @@ to a seat only, what changed of its own (``you``): :class:`~.observer.Observer` 
 out once a move. A joining reader gets
 a whole table (``snapshot``), or, rejoining with ``since``, exactly the events it missed
 while the history still holds them and replaying them keeps table law 11.
+
+The history keeps each event as the texts sent (:data:`Past`): numbers and strings only, so
+the cycle collector never walks a table's last fifty events (with objects in it, they were
+a third of what it walks of a busy table: docs/scaling.md, "Real pace").
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Protocol
 
 import msgspec
 
+from ...cards import cards_of, mask_of
 from .events import Event, Frame
 from .observer import (
     Observer,
@@ -36,26 +41,41 @@ from .wire import AlsoOpen, EventBody, EventMessage, Joined, ServerMessage, Snap
 log = logging.getLogger(__name__)
 
 _ENCODER = msgspec.json.Encoder()
+_EVENT = msgspec.json.Decoder(EventMessage)
 
 
 class Outgoing:
     """A message for one audience: its typed value, and its JSON text encoded at most once
     (the first subscriber that needs the text encodes it for all of that audience)."""
 
-    __slots__ = ("_text", "message")
+    __slots__ = ("_message", "_text")
 
-    def __init__(self, message: ServerMessage) -> None:
-        """``message``, not yet encoded."""
-        self.message = message
-        """The typed message."""
-        self._text: str | None = None
+    def __init__(self, message: ServerMessage | None, text: str | None = None) -> None:
+        """``message``, not yet encoded; or an event's ``text`` as sent before (a replay)."""
+        self._message = message
+        self._text = text
+
+    @property
+    def message(self) -> ServerMessage:
+        """The typed message (a replayed event's read back from its text)."""
+        if self._message is None:
+            self._message = _EVENT.decode(self.text)
+        return self._message
 
     @property
     def text(self) -> str:
         """The message's JSON text."""
         if self._text is None:
-            self._text = _ENCODER.encode(self.message).decode()
+            self._text = _ENCODER.encode(self._message).decode()
         return self._text
+
+
+Past = tuple[int, str, dict[int, str], int, int]
+"""An event kept for rejoining: its version, its text as a spectator got it, by seat the
+text of each seat that got its own (see :meth:`Fanout.show`), and the hand number and the
+plays on view right after it, those as a mask of cards (:func:`~.observer.plays_on_view`)."""
+
+_NONE_OWN: dict[int, str] = {}  # shared by the events no seat got its own text of (never changed)
 
 
 class Subscriber(Protocol):
@@ -81,9 +101,8 @@ class Fanout:
         """The table (for log lines)."""
         self.subscribers: list[Subscriber] = []
         """Who receives the table's messages, in the order they joined."""
-        self.history: deque[tuple[int, EventBody, Seen]] = deque(maxlen=history_limit)
-        """(version, event, what it changed) of the events last shown, for rejoining with
-        ``since`` (not their frames: the game at each move need not stay in memory)."""
+        self.history: deque[Past] = deque(maxlen=history_limit)
+        """The events last shown, as sent (:data:`Past`), for rejoining with ``since``."""
         self.observer = Observer(render, now, seat_view, seats, plain)
         """What the readers have been shown."""
 
@@ -117,20 +136,22 @@ class Fanout:
                 seen = Seen(move.changes if last else None, move.you if first else {},
                             move.on_view)
             version, body = event.version, event.body
-            self.history.append((version, body, seen))
-            # One message per audience: a seat gets its own only when the event or ``you``
-            # differs from what a spectator gets (its own hidden action, its own part).
-            hidden = hidden_kind(body) is not None
+            # One message per audience: a seat gets its own when ``you`` has its part, or
+            # when the event is its own hidden action; the rest get a spectator's.
+            public = Outgoing(self.message(version, body, seen, None))
+            own = {seat: Outgoing(self.message(version, body, seen, seat)) for seat in seen.you}
             mover = getattr(body, "seat", None)
-            outgoing: dict[int | None, Outgoing] = {}
+            if (mover is not None and mover not in own and hidden_kind(body) is not None
+                    and (mover in self.observer.seats
+                         or any(sub.seat == mover for sub in self.subscribers))):
+                own[mover] = Outgoing(self.message(version, body, seen, mover))
             for sub in list(self.subscribers):
                 seat = sub.seat
-                if seat not in seen.you and not (hidden and seat == mover):
-                    seat = None
-                out = outgoing.get(seat)
-                if out is None:
-                    out = outgoing[seat] = Outgoing(self.message(version, body, seen, seat))
-                self.send(sub, out)
+                self.send(sub, own.get(seat, public) if own and seat is not None else public)
+            hand, cards = seen.on_view
+            self.history.append((version, public.text,
+                                 {s: o.text for s, o in own.items()} if own else _NONE_OWN,
+                                 hand, mask_of(cards)))
 
     def send(self, sub: Subscriber, message: Outgoing | ServerMessage) -> None:
         """Send one subscriber a message; a subscriber that fails is dropped."""
@@ -164,16 +185,16 @@ class Fanout:
         missing = self._missing(since, version)
         if sub.seat is not None and sub.seat not in observer.seats:
             missing = None  # the events kept hold nothing of this seat's own part
-        if missing is not None and replay_keeps_law11((s.on_view for _, _, s in missing),
-                                                      frame.game):
-            for past, body, seen in missing:
-                self.send(sub, self.message(past, body, seen, sub.seat))
+        if missing is not None and replay_keeps_law11(
+                ((p[3], frozenset(cards_of(p[4]))) for p in missing), frame.game):
+            for _, public, own, _, _ in missing:
+                text = own.get(sub.seat, public) if sub.seat is not None else public
+                self.send(sub, Outgoing(None, text))
         else:
             table, you = observer.snapshot(sub.seat, clock_played)
             sub.send(Outgoing(Snapshot(version=version, table=table, you=you)))
 
-    def _missing(self, since: int | None, version: int
-                 ) -> list[tuple[int, EventBody, Seen]] | None:
+    def _missing(self, since: int | None, version: int) -> list[Past] | None:
         """The events after ``since`` up to ``version``, if the history holds every one."""
         if since is None or not 0 <= since <= version:
             return None
