@@ -40,9 +40,13 @@ by a move within the same hand that leaves every public field of the table but t
 version, ``to_act`` and the view as it was; else None (:meth:`Observer.shown` draws and
 compares the whole table)."""
 
-_VIEW_KEYS = HandViewJson.__struct_fields__
-_FOLDED = frozenset({"history", "trick", "last_trick"})
-"""The view's fields an action's event sets itself (:func:`~.delta.implied`)."""
+_MOVED = ("phase", "to_act", "upcard_taken", "trump", "maker", "alone", "lone_defender",
+          "sitting_out", "leader", "tricks_played", "tricks_won", "points", "thrown_in",
+          "reneged")
+"""The public view's fields a move within a hand may change, beyond those its event sets
+itself (``history``, ``trick``, ``last_trick``: :func:`~.delta.implied`); the others (seat,
+rules, dealer, score, upcard, and a spectator's empty hand, discard, swap and moves) stay
+as the hand was dealt."""
 _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 SeatView = Callable[[Frame, int], "Json | None"]
@@ -126,6 +130,9 @@ class Observer:
         """The frame last shown (None: none yet)."""
         self._at = 0.0  # when it was drawn
         self._public: Json | None = None
+        # The public view the shown one was converted from (its values are shared from
+        # one view to the next while they stay the same: Snapshots).
+        self._raw: HandViewJson | None = None
         self._you: dict[int, Json] = {}
         self._on_view: OnView = (0, frozenset())
 
@@ -140,7 +147,9 @@ class Observer:
         if moved is not None:
             after, delta = moved
         else:
-            after = msgspec.to_builtins(self._render(frame, None, now, None))
+            table = self._render(frame, None, now, None)
+            self._raw = table.view
+            after = msgspec.to_builtins(table)
             delta = event_changes(self._public, after, seen)
         yours: dict[int, Json] = {}
         for seat in self.seats:
@@ -159,25 +168,26 @@ class Observer:
         the table changed: :data:`PlainMove`) and its changes, worked out from the move
         without drawing the whole table: the action's event folded in
         (:func:`~.delta.implied`: its line in the history, its card in the trick), and
-        the view's other fields compared with the hand's public view; else None."""
-        last, before = self.frame, self._public
-        if (self._plain is None or last is None or before is None or len(bodies) != 1
-                or not isinstance(bodies[0], ActionEvent) or before.get("clock") is not None
-                or before.get("view") is None):
+        the fields a move may change (:data:`_MOVED`) compared with the hand's public
+        view, each only if it is not the value last shown; else None."""
+        last, before, raw = self.frame, self._public, self._raw
+        if (self._plain is None or last is None or before is None or raw is None
+                or len(bodies) != 1 or not isinstance(bodies[0], ActionEvent)
+                or before.get("clock") is not None or before.get("view") is None):
             return None
         view = self._plain(last, frame)
         if view is None:
             return None
+        self._raw = view
         start = implied(before, seen[0])
         shown: Json = start["view"]
         delta: Json = {"version": frame.version}
         mine = dict(shown)
-        for key, value in zip(_VIEW_KEYS, msgspec.structs.astuple(view), strict=True):
-            if key in _FOLDED:
+        for key in _MOVED:
+            value = getattr(view, key)
+            if value is getattr(raw, key):  # (shared while unchanged: shown as it is)
                 continue
             old = shown[key]
-            if old is value:
-                continue
             if type(value) not in _PLAIN:
                 value = msgspec.to_builtins(value)
             if old != value:
@@ -199,6 +209,7 @@ class Observer:
         """Start again from ``frame`` (nobody has been shown anything from here)."""
         self.frame = None
         self._public = None
+        self._raw = None
         self._you = {}
         self.shown(frame, ())
 
