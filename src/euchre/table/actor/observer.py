@@ -26,7 +26,7 @@ from ...cards import Card
 from ...game import GameState
 from .delta import Json, event_changes, implied, value_changes, you_changes, you_of
 from .events import Frame
-from .wire import ActionEvent, EventBody, HandViewJson, TableSnapshot
+from .wire import ActionEvent, EventBody, HandViewJson, TableSnapshot, TrickEvent
 
 HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 """Actions only their own seat sees in full; the others see their kind."""
@@ -164,28 +164,34 @@ class Observer:
 
     def _plain_move(self, frame: Frame, bodies: Sequence[EventBody], seen: list[Json]
                     ) -> tuple[Json, Json] | None:
-        """The public table after a plain move (one action within a hand, nothing else of
-        the table changed: :data:`PlainMove`) and its changes, worked out from the move
-        without drawing the whole table: the action's event folded in
-        (:func:`~.delta.implied`: its line in the history, its card in the trick), and
-        the fields a move may change (:data:`_MOVED`) compared with the hand's public
-        view, each only if it is not the value last shown; else None."""
+        """The public table after a plain move (one action within a hand, and the trick
+        it completed if it did, nothing else of the table changed: :data:`PlainMove`) and
+        its changes, worked out from the move without drawing the whole table: its events
+        folded in (:func:`~.delta.implied`: the action's line in the history, its card in
+        the trick; a trick as the last trick, counted, its winner to lead), and the
+        fields a move may change (:data:`_MOVED`) compared with the hand's public view
+        (for one action, only those that are not the value last shown); else None."""
         last, before, raw = self.frame, self._public, self._raw
         if (self._plain is None or last is None or before is None or raw is None
-                or len(bodies) != 1 or not isinstance(bodies[0], ActionEvent)
+                or not bodies or not isinstance(bodies[0], ActionEvent)
                 or before.get("clock") is not None or before.get("view") is None):
+            return None
+        alone = len(bodies) == 1  # one action: implied() sets none of the fields compared
+        if not (alone or (len(bodies) == 2 and isinstance(bodies[1], TrickEvent))):
             return None
         view = self._plain(last, frame)
         if view is None:
             return None
         self._raw = view
-        start = implied(before, seen[0])
+        start = before
+        for event in seen:
+            start = implied(start, event)
         shown: Json = start["view"]
         delta: Json = {"version": frame.version}
         mine = dict(shown)
         for key in _MOVED:
             value = getattr(view, key)
-            if value is getattr(raw, key):  # (shared while unchanged: shown as it is)
+            if alone and value is getattr(raw, key):  # (shared while unchanged: as shown)
                 continue
             old = shown[key]
             if type(value) not in _PLAIN:
