@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import random
@@ -66,6 +65,7 @@ from .core.registry import Extension, Registry
 from .core.site import Background, CoreSite, kept_site
 from .nights.nights_api import NightsSite
 from .online.lobby_state import Online, OnlineSite
+from .ops.cycles import collect_on_growth, pace_collector
 from .ops.endpoints import OpsSite
 from .ops.loop_lag import watch_loop_lag
 from .ops.metrics import Metrics
@@ -133,7 +133,9 @@ class Settings:
     sweep_every: float = 60.0
     """Seconds between sweeps for idle tables."""
     tune_gc: bool = False
-    """Tune the garbage collector for a long-running server (``euchre serve`` sets it)."""
+    """Pace the cycle collector for a long-running server (``euchre serve`` sets it):
+    automatic collection off, a collection once the heap has grown
+    (:mod:`~euchre.server.ops.cycles`)."""
     public_url: str = "http://127.0.0.1:8000"
     """The site's address as people reach it: invite links are built from it (never from
     a request's Host header). ``euchre serve --public-url``; default from the bind address."""
@@ -371,19 +373,6 @@ async def open_site(settings: Settings, registry: Registry[Site],
     return site
 
 
-def tune_gc() -> None:
-    """Collect cycles less often, and never re-examine what startup made.
-
-    Everything imported and built at startup (a few hundred thousand objects) is frozen out
-    of the collector, and the youngest generation is collected every 20 000 allocations
-    instead of 700, the oldest far more rarely: full collections walk every live table and
-    otherwise pause the event loop for hundreds of ms.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(20_000, 50, 100)
-
-
 async def start_site(site: Site) -> None:
     """Run the extensions' start-up hooks in order (each handed the finished site: it
     registers its table kinds and hooks, settles what a crash left), resume the unfinished
@@ -397,9 +386,10 @@ async def start_site(site: Site) -> None:
         resumed = await manager.resume_unfinished()
         if resumed:
             log.info("resumed %d unfinished tables", len(resumed))
-    if settings.tune_gc:
-        tune_gc()
     background = site.background
+    if settings.tune_gc:
+        pace_collector()
+        background.start(collect_on_growth(site.metrics.cycles_collected))
     background.start(_sweep_idle(manager, settings))
     background.start(watch_loop_lag(site.metrics.loop_lagged))
     if site.owners is not None:

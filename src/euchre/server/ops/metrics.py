@@ -47,6 +47,13 @@ class Metrics(TableObserver):
             "the loop busy, or the process waiting for a core",
             registry=self.registry,
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0))
+        self.gc_seconds = Histogram(
+            "euchre_gc_seconds",
+            "Cycle collections the server ran (after its heap grew) and how long each paused "
+            "the event loop", registry=self.registry,
+            buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+        self.gc_freed = Counter("euchre_gc_freed", "Objects the cycle collections freed",
+                                registry=self.registry)
         self.hint_refusals = Counter("euchre_hint_refusals", "Hints refused, by reason",
                                      ["reason"], registry=self.registry)
         self.outbox_overflows = Counter(
@@ -91,6 +98,11 @@ class Metrics(TableObserver):
     def loop_lagged(self, seconds: float) -> None:
         """The event loop ran a timer ``seconds`` later than it was due."""
         self.loop_lag_seconds.observe(seconds)
+
+    def cycles_collected(self, seconds: float, freed: int) -> None:
+        """A cycle collection paused the loop ``seconds`` and freed ``freed`` objects."""
+        self.gc_seconds.observe(seconds)
+        self.gc_freed.inc(freed)
 
     def bot_decided(self, level: str, seconds: float) -> None:
         """A computer player chose in ``seconds``."""
