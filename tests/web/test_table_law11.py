@@ -29,6 +29,11 @@ LAW_11_JS = """() => [
 or the last one), read at one moment."""
 
 
+TRICK_LINES_JS = """() => [...document.querySelectorAll('.log li')].map((li) => li.innerText)
+  .filter((text) => /^Trick \\d+/.test(text))"""
+"""The log's lines that open a trick ("Trick 2: West wins it.")."""
+
+
 def check_law_11(page: Page) -> int:
     """Every play in the log is a card on the felt; returns how many plays the log lists."""
     plays, cards = page.evaluate(LAW_11_JS)
@@ -62,10 +67,15 @@ def test_first_draw_shown_and_the_log_keeps_law_11(page: Page) -> None:
             listed += check_law_11(page)
             checks += 1
             if checks == 12 and not reloaded:  # a reload rebuilds the log from the snapshot
+                tricks_before = page.evaluate(TRICK_LINES_JS)
                 page.reload()
                 choices(page).first.wait_for()
                 reloaded = True
                 listed += check_law_11(page)
+                # the same lines, each earlier trick still with its winner (the table waits
+                # for this seat, so nothing moved during the reload)
+                assert page.evaluate(TRICK_LINES_JS) == tricks_before
+                assert not [t for t in tricks_before if t.endswith("played.")], tricks_before
                 turn = next_turn(page)  # the reloaded page's controls
         take_turn(page, turn, ("Pass",))
         if checks >= 30:

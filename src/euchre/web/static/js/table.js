@@ -576,12 +576,14 @@ class TablePage {
     if (hand === 1) lines.push(firstDrawText(this.table.first_draw, me));
     lines.push(`${seatName(view.dealer, me)} ${view.dealer === me ? "deal" : "deals"} hand ${hand}.`);
     const tricks = [];
+    const leaders = []; // who led each trick (seats stay in the history when cards do not)
     let current = [];
     view.history.forEach(([seat, action], i) => {
       if (!isPlay(action)) {
         lines.push(this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view));
         return;
       }
+      if (!current.length) leaders.push(seat);
       // A play shown only as "play" is one table law 11 keeps from view: counted, not listed.
       current.push(action === "play" ? null : { text: this.timedOut.get(`${hand}:${i}`) ?? describeAction(seat, action, me, view), play: true });
       if (current.length === 4 - view.sitting_out.length) {
@@ -589,7 +591,7 @@ class TablePage {
         current = [];
       }
     });
-    const winners = this.trickWinners(view, tricks.length);
+    const winners = this.trickWinners(view, tricks.length, leaders);
     tricks.forEach((plays, i) => {
       const won = winners[i] === undefined ? "" : ` ${seatName(winners[i], me)} ${winners[i] === me ? "win" : "wins"} it.`;
       const shown = plays.filter(Boolean);
@@ -600,13 +602,19 @@ class TablePage {
     return lines.filter(Boolean).map((line) => (typeof line === "string" ? { text: line, play: false } : line));
   }
 
-  /** Who won each completed trick: kept from the trick events, and the view's last trick. */
-  trickWinners(view, count) {
+  /**
+   * Who won each of the `count` completed tricks: the winner leads the next one, so every
+   * trick but the last is read from `leaders` (who led each, from the history: a table
+   * drawn anew after a reload has them too); the last from the view's last trick, or
+   * kept from when it was on view.
+   */
+  trickWinners(view, count, leaders) {
     const key = `${this.table.hand_number}`;
     if (this.winnersHand !== key) {
       this.winnersHand = key;
       this.winners = [];
     }
+    for (let i = 0; i < count && i + 1 < leaders.length; i++) this.winners[i] = leaders[i + 1];
     if (view.last_trick && count) this.winners[count - 1] = view.last_trick.winner;
     return this.winners;
   }
