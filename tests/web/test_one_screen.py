@@ -36,6 +36,7 @@ GAMES = [
     ("1366x657", "classic"),
     ("1280x720", "stick-the-dealer"),
     ("1440x900", "kitchen-table"),
+    ("768x1024", "classic"),
     ("390x844", "canadian"),
     ("360x740", "benny"),
 ]
@@ -142,5 +143,42 @@ def test_rare_phases_fit_on_screen(browser: Browser, server_url: str, artifacts:
         problems = off_screen_choices(page)
         assert not problems, f"{size}, {phase}: choices outside the window: {problems}"
         screenshot(page, artifacts / f"{size}-{phase}.png", full_page=False)
+    finally:
+        context.close()
+
+
+SEATS_IN_FELT_JS = """() => {
+  const felt = document.querySelector('.felt').getBoundingClientRect();
+  return [...document.querySelectorAll('.felt .seat-label')].map((el) => {
+    const r = el.getBoundingClientRect();
+    return [el.innerText.split('\\n')[0], Math.round(r.left - felt.left),
+            Math.round(felt.right - r.right)];
+  });
+}"""
+"""Each seat's name and how far its label is inside the felt's left and right edges."""
+
+
+@pytest.mark.parametrize("size", [(768, 1024), (900, 700), (1020, 700)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_tablet_widths_neither_scroll_sideways_nor_cut_a_seat(
+        browser: Browser, server_url: str, artifacts: Path, size: tuple[int, int]) -> None:
+    # Between a phone and a laptop the header's links and the felt beside its side panel
+    # did not fit: the page scrolled sideways and East's seat was cut off at the felt's edge.
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  base_url=server_url)
+    page = context.new_page()
+    try:
+        for path, heading in (("/", "Euchre"), ("/lobby", "Lobby")):
+            page.goto(path)
+            expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+            expect(page.locator(".site-nav a").first).to_be_hidden()  # behind the Menu
+        start_table(page, "classic")
+        settle(page)
+        screenshot(page, artifacts / f"tablet-{width}x{height}-table.png", full_page=False)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        seats = page.evaluate(SEATS_IN_FELT_JS)
+        assert len(seats) == 4 and all(left >= 0 and right >= 0 for _, left, right in seats), seats
     finally:
         context.close()

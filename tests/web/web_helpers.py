@@ -18,10 +18,12 @@ SIZES = {
     "1366x657": {"width": 1366, "height": 657},
     "1280x720": {"width": 1280, "height": 720},
     "1440x900": {"width": 1440, "height": 900},
+    "768x1024": {"width": 768, "height": 1024},
     "390x844": {"width": 390, "height": 844},
     "360x740": {"width": 360, "height": 740},
 }
-"""The window sizes every screen must fit: laptops with browser bars, a desktop, two phones."""
+"""The window sizes every screen must fit: laptops with browser bars, a desktop, a tablet,
+two phones."""
 
 CHOICES = ".actions button:enabled, .hand .card-button:enabled"
 """Every control that makes a move right now (bids and playable cards)."""

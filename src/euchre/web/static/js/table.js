@@ -1129,7 +1129,7 @@ function arrowKeys(event, group, selector) {
 
 /** Whether the window is phone-narrow (the side panel sits below the table). */
 function narrow() {
-  return window.matchMedia("(max-width: 760px)").matches;
+  return window.matchMedia("(max-width: 1020px)").matches;
 }
 
 /** Scroll `panel` into view however the page was scrolled, and again while the felt's size
