@@ -80,7 +80,7 @@ class WatchPage {
   }
 
   noSpectators() {
-    this.notice("This table does not allow spectators", "Its players chose to play without spectators, so it cannot be watched.");
+    this.notice("This table does not allow spectators", "It cannot be watched: practice tables never can, and the players of an online table may turn spectators off.");
   }
 
   offerToWait(table) {
