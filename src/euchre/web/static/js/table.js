@@ -299,7 +299,9 @@ class TablePage {
     this.facts = h("dl", { class: "facts" });
     this.hintPanel = h("section", { class: "hints", "aria-label": "Hints", "aria-live": "polite", hidden: true });
     this.phoneHint = h("section", { class: "phone-hint", "aria-label": "Hints", "aria-live": "polite", hidden: true });
-    this.logList = h("ol", { class: "log" });
+    // A box of its own that scrolls (focusable, so a keyboard can scroll it too): beside the
+    // felt the newest lines stay in view under the score however long the hand's log is.
+    this.logList = h("ol", { class: "log", tabindex: "0", "aria-label": "This hand's moves" });
     // The hand's shuffle commitment, kept in this browser to check the deals after the game.
     this.commitmentLine = h("p", { class: "commitment-line" });
     this.verdictLine = h("p", { class: "shuffle-verdict", "aria-live": "polite" });
@@ -770,6 +772,7 @@ class TablePage {
       this.renderHints();
     }
     fill(this.logList, view ? this.handLog(view).map((entry) => h("li", { class: entry.play ? "log-play" : null }, entry.text)) : []);
+    this.logList.scrollTop = this.logList.scrollHeight; // the newest line in view
     if (this.autoHint && this.autoHint === this.decision && !this.hints && !this.pending) {
       this.autoHint = null;
       this.askHint(); // example hands from the guide play with hints on
