@@ -108,4 +108,7 @@ def test_reload_mid_hand_resumes_the_same_game(page: Page, artifacts: Path) -> N
     choices(page).first.wait_for()
     assert hand_names(page) == before
     assert page.locator(".score").inner_text() == score_before
+    # the status line says the last move again, as the log says it
+    moves = page.locator(".log li").filter(has_not_text=re.compile(r"^Trick |wins? it\.$"))
+    expect(page.locator(".status")).to_contain_text(moves.last.inner_text())
     screenshot(page, artifacts / "reload-resumed.png")

@@ -477,7 +477,12 @@ class TablePage {
     this.fairDeal?.update(table, table.seat);
     const view = table.view;
     const me = this.me;
-    if (!event && !previous) this.message = "";
+    if (!event && !previous) {
+      // A table drawn anew (a reload): the status line starts from the last move, as the
+      // log's last line says it (a card table law 11 hides is not one: it is never last).
+      const [seat, action] = view?.history?.at(-1) ?? [];
+      this.message = seat === undefined || action === "play" ? "" : describeAction(seat, action, me, view);
+    }
     if (view && me !== null && view.to_act === me && !table.game_over && !table.closed && !this.closedReason) {
       const decision = this.decision;
       if (this.announcedTurn !== decision) {
