@@ -19,6 +19,14 @@ from ..wire.socket import CLIENT_MESSAGES, EVENTS, SERVER_MESSAGES
 from ..wire.tables import TableSnapshot
 from .registry import Registry, SocketChannel
 
+CLOSE_CODES = (
+    "Close codes of its own: 4401 the seat's bot token was revoked; 4403 a page of another "
+    "origin opened it; 4408 no join within 5 seconds; 4426 its join or watch did not say "
+    "\"protocol\": 2 (after one error, code \"old_protocol\": reload the page); 4429 a "
+    "cap or a rate was reached. 1012: the table stopped here (reconnect with since); 1013: "
+    "the client read too slowly (reconnect with since). docs/protocol.md has each.")
+"""The table channel's close codes, as ``/asyncapi.json`` describes them."""
+
 
 def _name(model: type[Any]) -> str:
     return model.__name__
@@ -86,6 +94,7 @@ def asyncapi_document(registry: Registry[Any] | None = None) -> dict[str, Any]:
         "channels": {
             "table": {
                 "address": "/ws/tables/{table_id}",
+                "description": CLOSE_CODES,
                 "parameters": {"table_id": {"description": "The table id."}},
                 "messages": channel_messages,
             }

@@ -107,6 +107,11 @@ OLD_PROTOCOL_TEXT = ("this page speaks an older table protocol than the server: 
 """What a client without ``"protocol": 2`` is told before its socket is closed."""
 
 
+_PROTOCOL_META = Meta(description='The table protocol the client speaks: must be 2. Anything '
+                                  'else (or none) is answered with one error, code '
+                                  '"old_protocol", and the socket closes with 4426.')
+
+
 class Join(ClientMessage, tag="join"):
     """Take a seat with its token, or (no token) the seat of the signed-in person whose
     session cookie opened the socket; ``since``: the last version the client has."""
@@ -116,7 +121,7 @@ class Join(ClientMessage, tag="join"):
     seat, from any browser."""
     since: Annotated[int, Meta(ge=0)] | None = None
     """Send only the events after this version (if still kept), else a snapshot."""
-    protocol: int | None = None
+    protocol: Annotated[int | None, _PROTOCOL_META] = None
     """The table protocol the client speaks: must be :data:`PROTOCOL`."""
 
     refusals: ClassVar[dict[str, str]] = {
@@ -132,7 +137,7 @@ class Watch(ClientMessage, tag="watch"):
 
     since: Annotated[int, Meta(ge=0)] | None = None
     """Send only the events after this version (if still kept), else a snapshot."""
-    protocol: int | None = None
+    protocol: Annotated[int | None, _PROTOCOL_META] = None
     """The table protocol the client speaks: must be :data:`PROTOCOL`."""
 
     refusals: ClassVar[dict[str, str]] = {
