@@ -198,6 +198,20 @@ def test_a_client_of_the_old_protocol_is_told_to_reload_and_closed(client: TestC
         assert ws.receive_json()["type"] == "snapshot"
 
 
+def test_the_asyncapi_document_says_protocol_2_its_close_codes_and_you(
+        client: TestClient) -> None:
+    doc = client.get("/asyncapi.json").json()
+    schemas = doc["components"]["schemas"]
+    for hello in ("Join", "Watch"):
+        said = schemas[hello]["properties"]["protocol"]["description"]
+        assert "must be 2" in said and "old_protocol" in said and "4426" in said
+    assert "4426" in doc["channels"]["table"]["description"]
+    for message in ("EventMessage", "Snapshot"):
+        you = schemas[message]["properties"]["you"]
+        assert {"hand", "legal", "own"} <= set(you["properties"]), you
+    assert "paths" in schemas["EventMessage"]["properties"]["changes"]["description"]
+
+
 def test_reconnecting_with_since_gets_the_missing_events(client: TestClient) -> None:
     table = open_table(client)
     with join(client, table) as ws:
