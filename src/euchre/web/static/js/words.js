@@ -200,7 +200,8 @@ export function prompt(view, me) {
 export function timedOutText(seat, action, me, view) {
   const words = action.split(" ");
   let what;
-  if (words[0] === "play") what = `played the ${cardName(words[1])}`;
+  // A play of an earlier trick shows no card (table law 11): the table "played a card".
+  if (words[0] === "play") what = words[1] ? `played the ${cardName(words[1])}` : "played a card";
   else if (words[0] === "discard") what = words[1] ? `discarded the ${cardName(words[1])}` : "discarded a card";
   else what = `chose "${actionLabel(action)}"`;
   if (words[0] === "order" && view) what = `chose "${view.dealer === seat ? "Pick up" : "Order up"}${words[1] === "alone" ? " alone" : ""}"`;
