@@ -212,6 +212,29 @@ def test_the_asyncapi_document_says_protocol_2_its_close_codes_and_you(
     assert "paths" in schemas["EventMessage"]["properties"]["changes"]["description"]
 
 
+def test_every_close_code_the_table_socket_uses_is_documented() -> None:
+    # The codes live where each refusal is made; the descriptions are written by hand, so
+    # a new code must reach /asyncapi.json and docs/protocol.md's table too.
+    import importlib
+    import pkgutil
+    import re
+
+    import euchre.server
+    from euchre.server.core.asyncapi import CLOSE_CODES
+
+    codes = set()
+    for info in pkgutil.walk_packages(euchre.server.__path__, "euchre.server."):
+        module = importlib.import_module(info.name)
+        codes |= {v for k, v in vars(module).items()
+                  if k.startswith("CLOSE_") and isinstance(v, int)}
+    assert {4401, 4403, 4408, 4426, 4429, 1009, 1012} <= codes
+    table = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    documented = {int(c) for c in re.findall(r"^\| (\d{4}) \|", table, re.M)}
+    for code in codes | {1013}:
+        assert str(code) in CLOSE_CODES, code
+        assert code in documented or f"**{code}**" in table, code
+
+
 def test_reconnecting_with_since_gets_the_missing_events(client: TestClient) -> None:
     table = open_table(client)
     with join(client, table) as ws:

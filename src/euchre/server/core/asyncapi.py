@@ -15,7 +15,7 @@ import msgspec
 
 from ... import __version__
 from ..wire.common import REF
-from ..wire.socket import CLIENT_MESSAGES, EVENTS, SERVER_MESSAGES
+from ..wire.socket import CLIENT_MESSAGES, EVENTS, MAX_MESSAGE_BYTES, SERVER_MESSAGES
 from ..wire.tables import TableSnapshot
 from .registry import Registry, SocketChannel
 
@@ -23,8 +23,10 @@ CLOSE_CODES = (
     "Close codes of its own: 4401 the seat's bot token was revoked; 4403 a page of another "
     "origin opened it; 4408 no join within 5 seconds; 4426 its join or watch did not say "
     "\"protocol\": 2 (after one error, code \"old_protocol\": reload the page); 4429 a "
-    "cap or a rate was reached. 1012: the table stopped here (reconnect with since); 1013: "
-    "the client read too slowly (reconnect with since). docs/protocol.md has each.")
+    f"cap or a rate was reached. 1009: a message over 64 KiB (one over {MAX_MESSAGE_BYTES} "
+    "bytes is answered with an error, the socket kept). 1012: the table stopped "
+    "here (reconnect with since); 1013: the client read too slowly (reconnect with since). "
+    "docs/protocol.md has each.")
 """The table channel's close codes, as ``/asyncapi.json`` describes them."""
 
 

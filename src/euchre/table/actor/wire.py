@@ -376,7 +376,7 @@ class Joined(ServerMessage, tag="joined"):
 
 
 _CARDS_SCHEMA = {"type": "array", "items": {"type": "string"}}
-YOU_SCHEMA = Meta(
+_YOU_SCHEMA = Meta(
     description="A seat's own part of the table, sent to that seat only (in an event, only "
                 "the keys that changed): seat, hand, legal (its legal moves, non-empty exactly "
                 "when it is its turn), discard, farmer_gave, own ([index, [seat, action]] of its "
@@ -386,7 +386,7 @@ YOU_SCHEMA = Meta(
         "discard": {"type": ["string", "null"]}, "farmer_gave": _CARDS_SCHEMA,
         "own": {"type": "array", "items": {"type": "array"}}}})
 """``you``'s schema in ``/asyncapi.json`` (a plain object on the wire)."""
-CHANGES_SCHEMA = Meta(
+_CHANGES_SCHEMA = Meta(
     description="What the event changed in the public table beyond what it says itself: "
                 "paths from the table down (keys and list indexes joined by '.'; one ending "
                 "in '+' appends its values to that list; null: the field went away), applied "
@@ -399,7 +399,7 @@ class Snapshot(ServerMessage, tag="snapshot", omit_defaults=True):
 
     version: int
     table: TableSnapshot
-    you: Annotated[dict[str, Any] | None, YOU_SCHEMA] = None
+    you: Annotated[dict[str, Any] | None, _YOU_SCHEMA] = None
     """A seat's own part of ``table`` (absent for a spectator), which later events' ``you``
     change: ``seat``, ``hand``, ``legal``, ``discard``, ``farmer_gave`` and ``own``
     (``[index, action]`` of the seat's hidden actions in ``table.view.history``)."""
@@ -413,8 +413,8 @@ class EventMessage(ServerMessage, tag="event", omit_defaults=True):
 
     version: int
     event: TableEvent | None = None
-    changes: Annotated[dict[str, Any] | None, CHANGES_SCHEMA] = None
-    you: Annotated[dict[str, Any] | None, YOU_SCHEMA] = None
+    changes: Annotated[dict[str, Any] | None, _CHANGES_SCHEMA] = None
+    you: Annotated[dict[str, Any] | None, _YOU_SCHEMA] = None
 
 
 class AlsoOpen(ServerMessage, tag="also_open"):

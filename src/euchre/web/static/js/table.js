@@ -612,18 +612,13 @@ class TablePage {
   /**
    * Who won each of the `count` completed tricks: the winner leads the next one, so every
    * trick but the last is read from `leaders` (who led each, from the history: a table
-   * drawn anew after a reload has them too); the last from the view's last trick, or
-   * kept from when it was on view.
+   * drawn anew after a reload has them too), the last from the view's last trick while it
+   * is on view (table law 11 shows it until the next lead, which `leaders` then has).
    */
   trickWinners(view, count, leaders) {
-    const key = `${this.table.hand_number}`;
-    if (this.winnersHand !== key) {
-      this.winnersHand = key;
-      this.winners = [];
-    }
-    for (let i = 0; i < count && i + 1 < leaders.length; i++) this.winners[i] = leaders[i + 1];
-    if (view.last_trick && count) this.winners[count - 1] = view.last_trick.winner;
-    return this.winners;
+    const winners = leaders.slice(1, count + 1);
+    if (view.last_trick && count) winners[count - 1] = view.last_trick.winner;
+    return winners;
   }
 
   showHints(hints, version) {
