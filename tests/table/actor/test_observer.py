@@ -13,6 +13,7 @@ memory); records keep everything.
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import random
 from typing import Any
@@ -26,9 +27,10 @@ from euchre.game import GameState
 from euchre.rules import GAME_LENGTHS, PRESETS
 from euchre.storage import MemoryStore
 from euchre.table.actor.actor import TableActor, TableDeps
-from euchre.table.actor.delta import Folder, event_changes
+from euchre.table.actor.delta import Folder, Json, event_changes, fold, implied
+from euchre.table.actor.errors import SeatReplaced
 from euchre.table.actor.kind import PRACTICE_KIND
-from euchre.table.actor.observer import Observer, plays_on_view
+from euchre.table.actor.observer import Observer, event_for, plays_on_view
 from euchre.table.actor.pacing import ManualScheduler, Pacing
 from euchre.table.actor.snapshot import view_json
 from euchre.table.kinds.online import ONLINE_KIND, OnlineOptions, online_policy
@@ -386,6 +388,79 @@ class Client(Recorder):
         self.checked += 1
 
 
+async def fold_whole_game(actor: TableActor, sched: ManualScheduler, rng: random.Random,
+                          timeouts: float = 0.0) -> None:
+    """Play ``actor``'s game to its end, South at random (letting the clock play for South
+    at a ``timeouts`` share of South's turns), each seat and a spectator folding what they
+    are sent (:class:`Client`), their sockets dropping and rejoining at random moments."""
+    clients = [Client(s, actor) for s in range(4)] + [Client(None, actor)]
+    actor.start()
+    for client in clients:
+        await actor.join(client)
+    caught_up: list[bool] = []  # each rejoin with since: sent only the missed events?
+    gone: list[Client] = []  # South's, refused once a computer took the seat
+
+    async def drop_and_rejoin() -> None:
+        client = rng.choice(clients)
+        if client in gone:
+            return
+        if not client.away and rng.random() < 0.4:
+            actor.leave(client)
+            client.away = True
+        elif client.away:
+            client.away = False
+            since = client.folder.version if rng.random() < 0.8 else None
+            if since is None:
+                client.folder = Folder()  # a new page: it holds no table
+            sent = len(client.messages)
+            try:
+                await actor.join(client, since=since)
+            except SeatReplaced:
+                gone.append(client)
+                return
+            if since is not None:
+                kinds = [m["type"] for m in client.messages[sent:]]
+                caught_up.append("snapshot" not in kinds)
+        await actor.settle()
+
+    replaced = False  # South's clock ran out too often: a computer plays South
+    while not actor.game.is_over:  # one step at a time: a move, or the next thing due
+        await drop_and_rejoin()
+        current = actor.game.current
+        if (current is not None and actor.game.to_act == 0 and actor.view(0) is not None
+                and not replaced):
+            view = actor.view(0)
+            assert view is not None
+            if view.legal and rng.random() >= timeouts:
+                try:
+                    await actor.act(0, str(rng.choice(view.legal)))
+                except SeatReplaced:
+                    replaced = True
+                continue
+        due = sched.next_due()
+        assert due is not None, "nothing is due but nobody is to act"
+        sched.advance(due - sched.now())
+        await actor.settle()
+    for client in clients:
+        if client.away and client not in gone:
+            try:
+                await actor.join(client, since=client.folder.version)
+            except SeatReplaced:
+                gone.append(client)
+    await actor.settle()
+    assert actor.game.is_over
+    for client in clients:
+        assert violations(client) == [], f"reader {client.seat}"
+        if client in gone:
+            continue
+        assert client.checked > 10 and client.folder.table is not None
+        assert client.folder.table["game_over"]
+    # not vacuous: most rejoins are sent just the events they missed (a snapshot only
+    # where replaying would show a trick no longer on view)
+    assert not caught_up or any(caught_up)
+    await actor.stop()
+
+
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 10**6))
 def folded_games(preset: str, seed: int) -> None:
@@ -402,83 +477,72 @@ def folded_games(preset: str, seed: int) -> None:
             scheduler=sched, pacing=Pacing(0.5, 2.0), store=MemoryStore(),
             kind=dataclasses.replace(PRACTICE_KIND, spectators=True),
             bot_factory=fixed_bots, seed_source=seeds(f"fold-{seed}")))
-        clients = [Client(s, actor) for s in range(4)] + [Client(None, actor)]
-        actor.start()
-        for client in clients:
-            await actor.join(client)
-        rng = random.Random(seed)
-        caught_up: list[bool] = []  # each rejoin with since: sent only the missed events?
-
-        async def drop_and_rejoin() -> None:
-            client = rng.choice(clients)
-            if not client.away and rng.random() < 0.4:
-                actor.leave(client)
-                client.away = True
-            elif client.away:
-                client.away = False
-                since = client.folder.version if rng.random() < 0.8 else None
-                if since is None:
-                    client.folder = Folder()  # a new page: it holds no table
-                sent = len(client.messages)
-                await actor.join(client, since=since)
-                if since is not None:
-                    kinds = [m["type"] for m in client.messages[sent:]]
-                    caught_up.append("snapshot" not in kinds)
-            await actor.settle()
-
-        while not actor.game.is_over:  # one step at a time: a move, or the next thing due
-            await drop_and_rejoin()
-            current = actor.game.current
-            if current is not None and actor.game.to_act == 0 and actor.view(0) is not None:
-                view = actor.view(0)
-                assert view is not None
-                if view.legal:
-                    await actor.act(0, str(rng.choice(view.legal)))
-                    continue
-            due = sched.next_due()
-            assert due is not None, "nothing is due but nobody is to act"
-            sched.advance(due - sched.now())
-            await actor.settle()
-        for client in clients:
-            if client.away:
-                await actor.join(client, since=client.folder.version)
-        await actor.settle()
-        assert actor.game.is_over
-        for client in clients:
-            assert violations(client) == [], f"reader {client.seat}"
-            assert client.checked > 10 and client.folder.table is not None
-            assert client.folder.table["game_over"]
-        # not vacuous: most rejoins are sent just the events they missed (a snapshot only
-        # where replaying would show a trick no longer on view)
-        assert not caught_up or any(caught_up)
-        await actor.stop()
+        await fold_whole_game(actor, sched, random.Random(seed))
 
     asyncio.run(run())
 
 
-def test_the_table_folded_from_events_is_the_observers_for_every_reader(
-        monkeypatch: Any) -> None:
-    """:func:`folded_games`; and in the same games, a move within a hand that changes
-    nothing else of the table is worked out from the move (its event folded in, the view's
-    other fields compared) without drawing the whole table: the same changes, in the same
-    order, and the same table after, as drawing and comparing the whole table gives. (The
-    plain-move check had its own test, which replayed these games a second time.)"""
+def check_plain_moves(monkeypatch: Any) -> list[Json]:
+    """From now on, each plain move's changes (worked out from the move: the view's moved
+    fields and the clock compared with those last shown, without drawing the table) are
+    checked to be the same changes, in the same order, as drawing and comparing the whole
+    table gives, and the table folded from them the whole table drawn; returns the list
+    each checked move's changes are added to."""
     plain = Observer._plain_move
-    checked = []
+    checked: list[Json] = []
 
-    def both(self: Observer, frame: Any, bodies: Any, seen: Any) -> Any:
-        moved = plain(self, frame, bodies, seen)
+    def both(self: Observer, frame: Any, bodies: Any, now: float) -> Any:
+        before = copy.deepcopy(self._drawn())
+        moved = plain(self, frame, bodies, now)
         if moved is not None:
-            whole = msgspec.to_builtins(self._render(frame, None, self._now(), None))
-            delta = event_changes(self._public, whole, seen)
-            assert list(moved[1].items()) == list(delta.items())
-            assert list(moved[0].items()) == list(whole.items())
-            checked.append(frame.version)
+            whole = msgspec.to_builtins(self._render(frame, None, now, None))
+            seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
+            delta = event_changes(before, whole, seen)
+            assert list(moved.items()) == list(delta.items())
+            table = before
+            for event in seen:
+                table = implied(table, event)
+            table = fold(copy.deepcopy(table), moved)
+            table["to_act"] = table["view"]["to_act"]
+            assert table == whole
+            checked.append(moved)
         return moved
 
     monkeypatch.setattr(Observer, "_plain_move", both)
+    return checked
+
+
+def test_the_table_folded_from_events_is_the_observers_for_every_reader(
+        monkeypatch: Any) -> None:
+    """:func:`folded_games`; and in the same games, the plain moves' changes are those the
+    whole table gives (:func:`check_plain_moves`)."""
+    checked = check_plain_moves(monkeypatch)
     folded_games()
     assert len(checked) > 200  # most moves are plain ones
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_mixes, seed=st.integers(0, 10**6))
+def clocked_games(rules: dict[str, Any], seed: int) -> None:
+    """:func:`fold_whole_game` at online tables, South on the move clock and now and then
+    letting it run out."""
+
+    async def run() -> None:
+        actor, sched = watched_table(rules, "random", f"clocked-{seed}")
+        await fold_whole_game(actor, sched, random.Random(seed), timeouts=0.2)
+
+    asyncio.run(run())
+
+
+def test_a_table_on_the_clock_folds_to_the_observers_for_every_reader(
+        monkeypatch: Any) -> None:
+    """:func:`clocked_games`: the clock starts and stops with moves (plain ones included),
+    and every reader's folded table is still the observer's; the plain moves' changes are
+    those the whole table gives (:func:`check_plain_moves`)."""
+    checked = check_plain_moves(monkeypatch)
+    clocked_games()
+    # not vacuous: plain moves that started or stopped South's clock
+    assert any("clock" in changes for changes in checked)
 
 
 async def test_a_change_of_speed_is_in_the_next_moves_changes() -> None:

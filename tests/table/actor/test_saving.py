@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 
 from euchre.game import GameState
@@ -119,3 +120,20 @@ def test_the_pause_after_failed_saves_doubles_up_to_its_most() -> None:
     assert retry.at == float("-inf") and retry.failures == 0
     retry.failed(7.0)
     assert retry.at == 7.0 + RETRY_FIRST
+
+
+async def test_a_change_of_settings_is_in_the_next_saves_text() -> None:
+    """The computers' speed changes in the table's config (``extra``): the meta text the
+    next save hands the store (which the SQL stores write) says the new speed."""
+    config, _ = practice_table(PracticeOptions(), table_id="t4")
+    store = _Flaky()
+    saver = TableSaver(config)
+    states = _states(config.rules)
+    await saver.save(store, states[0])
+    assert msgspec.json.decode(store.handed[-1].meta_text or "")["config"]["extra"] == {}
+    config.extra["speed"] = "fast"
+    saver.settings_changed()
+    await saver.save(store, states[1])
+    text = store.handed[-1].meta_text or ""
+    assert msgspec.json.decode(text)["config"]["extra"] == {"speed": "fast"}
+    assert msgspec.json.decode(text)["config"] == config.to_json()

@@ -17,7 +17,7 @@ from euchre.shuffle import deck_from_seed
 from euchre.table.actor.delta import PRIVATE
 from euchre.table.actor.events import Frame
 from euchre.table.actor.kind import TurnPolicy
-from euchre.table.actor.snapshot import Snapshots, seat_info, view_json
+from euchre.table.actor.snapshot import Snapshots, moved_fields, seat_info, view_json
 from euchre.table.actor.wire import HandViewJson
 from euchre.table.kinds.practice import PracticeOptions, practice_table
 
@@ -73,9 +73,9 @@ def test_the_typed_view_round_trips_through_its_own_type() -> None:
 @pytest.mark.parametrize("index", range(len(RULES)))
 def test_a_tables_snapshots_show_what_the_engines_views_show(index: int) -> None:
     """One table's :class:`Snapshots`, asked in a random order of audiences through whole
-    games (so its kept parts are reused and renewed; some positions skipped, so a view may
-    follow several moves on, and now and then an earlier position again), give each seat
-    exactly ``view_json(hand.view(seat))`` and the spectators the public one."""
+    games (some positions skipped, and now and then an earlier position again), give each
+    seat exactly ``view_json(hand.view(seat))`` and the spectators the public one; and the
+    fields a plain move is told by (:func:`moved_fields`) are the public view's."""
     rules = RULES[index]
     rng = random.Random(100 + index)
     snapshots = Snapshots()
@@ -94,6 +94,8 @@ def test_a_tables_snapshots_show_what_the_engines_views_show(index: int) -> None
             got = msgspec.to_builtins(snapshots.view(hand, seat))
             if seat is None:
                 assert got == msgspec.to_builtins(view_json(hand.view(hand.dealer), public=True))
+                moved = moved_fields(hand)
+                assert moved == {key: got[key] for key in moved}
             else:
                 assert got == msgspec.to_builtins(view_json(hand.view(seat)))
             checked += 1

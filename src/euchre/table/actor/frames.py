@@ -9,6 +9,8 @@ that change only at a deal, so each is worked out once per seed, not once a fram
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...game import GameState
 from ...shuffle import commitment
 from .agenda import Agenda
@@ -41,10 +43,11 @@ class Frames:
     def make(self, version: int, game: GameState, shuffle: Shuffle,
              summary: HandSummary | None, closed: str | None,
              rematch: Offer | None = None, policy: TurnPolicy = UNTIMED,
-             settings: int = 0) -> Frame:
+             extra: dict[str, Any] | None = None) -> Frame:
         """The table at ``version``: ``game`` dealt from ``shuffle``, the last finished
         hand's ``summary``, why it was ``closed`` (None: open), the ``rematch`` offered,
-        the move clock's ``policy`` and how often the ``settings`` changed."""
+        the move clock's ``policy`` and the table's changeable settings (``extra``: a dict
+        never changed once given)."""
         current = game.current
         seeds = shuffle.seeds
         seed = seeds[-1] if seeds else ""
@@ -69,7 +72,7 @@ class Frames:
                                  len(game.hands) + (current is not None) + 1, shuffle)),
             rematch=rematch,
             policy=policy,
-            settings=settings,
+            extra=extra,
         )
 
     def _current_commitment(self, seed: str) -> str:

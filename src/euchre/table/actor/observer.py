@@ -24,9 +24,9 @@ import msgspec
 from ... import actions as A
 from ...cards import Card
 from ...game import GameState
-from .delta import Json, event_changes, implied, value_changes, you_changes, you_of
+from .delta import Json, event_changes, value_changes, you_changes, you_of
 from .events import Frame
-from .wire import ActionEvent, EventBody, HandViewJson, TableSnapshot, TrickEvent
+from .wire import ActionEvent, EventBody, TableSnapshot, TrickEvent
 
 HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 """Actions only their own seat sees in full; the others see their kind."""
@@ -34,20 +34,15 @@ HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 Render = Callable[[Frame, "int | None", float, "list[int] | None"], TableSnapshot]
 """``(frame, seat, now, clock_played) -> seat's table`` (None: a spectator's)."""
 
-PlainMove = Callable[[Frame, Frame], "HandViewJson | None"]
-"""``(last, frame) -> the public view of frame's hand`` where ``frame`` follows ``last``
-by a move within the same hand that leaves every public field of the table but the
-version, ``to_act`` and the view as it was; else None (:meth:`Observer.shown` draws and
-compares the whole table)."""
-
-_MOVED = ("phase", "to_act", "upcard_taken", "trump", "maker", "alone", "lone_defender",
-          "sitting_out", "leader", "tricks_played", "tricks_won", "points", "thrown_in",
-          "reneged")
-"""The public view's fields a move within a hand may change, beyond those its event sets
-itself (``history``, ``trick``, ``last_trick``: :func:`~.delta.implied`); the others (seat,
-rules, dealer, score, upcard, and a spectator's empty hand, discard, swap and moves) stay
-as the hand was dealt."""
-_PLAIN = frozenset({int, str, bool, float, type(None)})
+PlainMove = Callable[[Frame, Frame, float], "tuple[Json, Json | None] | None"]
+"""``(last, frame, now) -> (the moved fields of frame's public view, its clock at now)``
+where ``frame`` follows ``last`` by a move within the same hand that leaves every public
+field of the table but the version, ``to_act``, the clock and the view as it was; else
+None (:meth:`Observer.shown` draws and compares the whole table). The moved fields are
+those a move within a hand may change beyond what its events say (``history``,
+``trick``, ``last_trick``: :func:`~.delta.implied`), as JSON values, always the same keys
+in the same order; the others (seat, rules, dealer, score, upcard, and a spectator's empty
+hand, discard, swap and moves) stay as the hand was dealt."""
 
 SeatView = Callable[[Frame, int], "Json | None"]
 """``(frame, seat) -> what only the seat sees of the hand`` (None: no hand yet): its
@@ -109,8 +104,9 @@ class Seen:
 
 
 class Observer:
-    """What each reader of one table has been shown: the public table as last sent, each
-    seat's part of it, and the frame and time they were drawn at."""
+    """What each reader of one table has been shown: the frame last shown and the time it
+    was, the public table as drawn then (after plain moves, drawn again only when a move
+    that is not one needs it), the view's moved fields, and each seat's own part."""
 
     def __init__(self, render: Render, now: Callable[[], float],
                  seat_view: SeatView | None = None, seats: Iterable[int] = range(4),
@@ -128,11 +124,14 @@ class Observer:
         """The seats whose own part each event works out (:attr:`Seen.you`)."""
         self.frame: Frame | None = None
         """The frame last shown (None: none yet)."""
-        self._at = 0.0  # when it was drawn
+        self._at = 0.0  # when it was shown
+        # The public table as last shown; None where plain moves came since it was drawn
+        # (it is drawn again from self.frame when a move that is not plain needs it).
         self._public: Json | None = None
-        # The public view the shown one was converted from (its values are shared from
-        # one view to the next while they stay the same: Snapshots).
-        self._raw: HandViewJson | None = None
+        # The moved fields (PlainMove) of the public view as last shown (None: no view, so
+        # no plain move can follow), and its clock.
+        self._fields: Json | None = None
+        self._clock: Json | None = None
         self._you: dict[int, Json] = {}
         self._on_view: OnView = (0, frozenset())
 
@@ -141,73 +140,82 @@ class Observer:
         order): what changed since the table last shown beyond what those events say
         themselves (their versions, and :func:`~.delta.implied`), to go with the last of
         them, so a reader folding them all gets ``frame``'s table."""
-        seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
         now = self._now()
-        moved = self._plain_move(frame, bodies, seen)
-        if moved is not None:
-            after, delta = moved
+        delta = self._plain_move(frame, bodies, now)
+        if delta is None:
+            before = self._drawn()
+            after = msgspec.to_builtins(self._render(frame, None, now, None))
+            seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
+            delta = event_changes(before, after, seen)
+            view = after.get("view")
+            self._public = after
+            # (the whole view: a plain move compares the moved fields, which it holds)
+            self._fields, self._clock = view, after.get("clock")
         else:
-            table = self._render(frame, None, now, None)
-            self._raw = table.view
-            after = msgspec.to_builtins(table)
-            delta = event_changes(self._public, after, seen)
+            self._public = None
         yours: dict[int, Json] = {}
         for seat in self.seats:
-            you = self._you_of(frame, seat, now, after)
+            you = self._you_of(frame, seat, now)
             mine = you_changes(self._you.get(seat), you)
             if mine:
                 yours[seat] = mine
             self._you[seat] = you
-        self.frame, self._at, self._public = frame, now, after
+        self.frame, self._at = frame, now
         self._on_view = plays_on_view(frame.game)
         return Seen(delta or None, yours, self._on_view)
 
-    def _plain_move(self, frame: Frame, bodies: Sequence[EventBody], seen: list[Json]
-                    ) -> tuple[Json, Json] | None:
-        """The public table after a plain move (one action within a hand, and the trick
-        it completed if it did, nothing else of the table changed: :data:`PlainMove`) and
-        its changes, worked out from the move without drawing the whole table: its events
-        folded in (:func:`~.delta.implied`: the action's line in the history, its card in
-        the trick; a trick as the last trick, counted, its winner to lead), and the
-        fields a move may change (:data:`_MOVED`) compared with the hand's public view
-        (for one action, only those that are not the value last shown); else None."""
-        last, before, raw = self.frame, self._public, self._raw
-        if (self._plain is None or last is None or before is None or raw is None
-                or not bodies or not isinstance(bodies[0], ActionEvent)
-                or before.get("clock") is not None or before.get("view") is None):
-            return None
-        alone = len(bodies) == 1  # one action: implied() sets none of the fields compared
-        if not (alone or (len(bodies) == 2 and isinstance(bodies[1], TrickEvent))):
-            return None
-        view = self._plain(last, frame)
-        if view is None:
-            return None
-        self._raw = view
-        start = before
-        for event in seen:
-            start = implied(start, event)
-        shown: Json = start["view"]
-        delta: Json = {"version": frame.version}
-        mine = dict(shown)
-        for key in _MOVED:
-            value = getattr(view, key)
-            if alone and value is getattr(raw, key):  # (shared while unchanged: as shown)
-                continue
-            old = shown[key]
-            if type(value) not in _PLAIN:
-                value = msgspec.to_builtins(value)
-            if old != value:
-                mine[key] = value
-                value_changes(old, value, "view." + key, delta)
-        return {**start, "version": frame.version, "to_act": view.to_act, "view": mine}, delta
+    def _drawn(self) -> Json | None:
+        """The public table as last shown (None: nothing shown yet), drawn again from the
+        last frame if plain moves came since it was drawn."""
+        if self._public is None and self.frame is not None:
+            public = msgspec.to_builtins(self._render(self.frame, None, self._at, None))
+            public["clock"] = self._clock  # as shown (the clocks' state may have moved on)
+            self._public = public
+        return self._public
 
-    def _you_of(self, frame: Frame, seat: int, now: float, public: Json) -> Json:
+    def _plain_move(self, frame: Frame, bodies: Sequence[EventBody], now: float
+                    ) -> Json | None:
+        """The changes of a plain move (one action within a hand, and the trick it
+        completed if it did, nothing else of the table changed: :data:`PlainMove`), worked
+        out without drawing the table: the view's moved fields that differ from those last
+        shown with the move's trick folded in (:func:`~.delta.implied`: counted, its
+        winner to lead), and the clock if it changed; else None."""
+        last, before = self.frame, self._fields
+        if (self._plain is None or last is None or before is None
+                or not bodies or not isinstance(bodies[0], ActionEvent)):
+            return None
+        trick = bodies[1] if len(bodies) == 2 else None
+        if len(bodies) > 2 or (len(bodies) == 2 and not isinstance(trick, TrickEvent)):
+            return None
+        moved = self._plain(last, frame, now)
+        if moved is None:
+            return None
+        fields, clock = moved
+        if isinstance(trick, TrickEvent):  # what the trick event says itself
+            won = list(before["tricks_won"])
+            won[trick.winner % 2] += 1
+            before = {**before, "tricks_played": before["tricks_played"] + 1,
+                      "tricks_won": won, "leader": trick.winner, "to_act": trick.winner}
+        delta: Json = {"version": frame.version}
+        for key, value in fields.items():
+            old = before[key]
+            if old != value:
+                value_changes(old, value, "view." + key, delta)
+        if clock != self._clock:
+            value_changes(self._clock, clock, "clock", delta)
+        self._fields, self._clock = fields, clock
+        return delta
+
+    def _you_of(self, frame: Frame, seat: int, now: float) -> Json:
         """``seat``'s own part of ``frame``'s table (:func:`~.delta.you_of`)."""
         if self._seat_view is None:
             mine = msgspec.to_builtins(self._render(frame, seat, now, None))
+            public = self._drawn() if self.frame is frame else \
+                msgspec.to_builtins(self._render(frame, None, now, None))
+            assert public is not None
             return you_of(seat, mine, public)
         own = self._seat_view(frame, seat)
-        if own is None or public.get("view") is None:
+        if own is None:
             return {"seat": seat}
         return {"seat": seat, **own}
 
@@ -215,7 +223,7 @@ class Observer:
         """Start again from ``frame`` (nobody has been shown anything from here)."""
         self.frame = None
         self._public = None
-        self._raw = None
+        self._fields = self._clock = None
         self._you = {}
         self.shown(frame, ())
 
@@ -223,11 +231,11 @@ class Observer:
                  ) -> tuple[TableSnapshot, Json | None]:
         """``seat``'s whole table as last shown, and its part of it (None: a spectator);
         drawn at the time the public table was, so the events after it fold onto it."""
-        assert self.frame is not None and self._public is not None
+        assert self.frame is not None
         table = self._render(self.frame, seat, self._at, clock_played)
         if seat is None:
             return table, None
         if seat not in self.seats:  # read as from now on
             self.seats.add(seat)
-            self._you[seat] = self._you_of(self.frame, seat, self._at, self._public)
+            self._you[seat] = self._you_of(self.frame, seat, self._at)
         return table, self._you.get(seat)

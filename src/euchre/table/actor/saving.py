@@ -72,6 +72,13 @@ class TableSaver:
         self._meta: dict[str, Any] = {}  # ... with the settings, and encoded:
         self._meta_text = ""  # unchanged meta (most moves) is not built or encoded again
 
+    def settings_changed(self) -> None:
+        """The config's changeable settings (``extra``) changed: the next save writes the
+        settings as they are now."""
+        self._config_json = self.config.to_json()
+        self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))
+        self._meta_of = None
+
     def whole(self, state: TableState) -> StoredGame:
         """The table as storage keeps it, its record whole. The next save writes the
         record whole too (whether or not this one is saved), so the lines it appends after

@@ -4,12 +4,11 @@ Each seat gets its own view of the hand (table law 11: no trick before the last 
 view); a spectator gets the public view: no card in any hand, no discard, no farmer's swap,
 no legal move, every hidden action by its kind only.
 
-A table renders a snapshot for every audience after every change, so :class:`Snapshots`
-builds each from what it shares with the others: the public view of a hand is built once
-(straight from the engine's state, not through a :class:`~euchre.view.HandView`) and a
-seat's view is that with the seat's own cards, moves and hidden actions put in; the seats
-and the settings are built once and reused while they stay the same. :func:`view_json` is
-the same view from a :class:`~euchre.view.HandView`, the reference the fast path is tested
+A snapshot is drawn when a reader joins and when a move changes more than its hand (a
+deal, a hand's end, a clock, someone coming or going); a plain move is told by the fields it
+may change (:func:`moved_fields`), read off the engine's state. Views are built straight
+from the engine's state, not through a :class:`~euchre.view.HandView`; :func:`view_json`
+is the same view from a :class:`~euchre.view.HandView`, the reference they are tested
 against.
 """
 
@@ -20,11 +19,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from ... import actions as A
 from ...cards import card_text, cards_of, suit_text
-from ...hand import DISCARD, PHASE_NAMES, PLAY, HandState
+from ...hand import DISCARD, PHASE_NAMES, HandState
 from ...rules import Rules
 from ...view import HandView
 from .events import Frame
@@ -35,22 +35,6 @@ from .wire import DrawnCard, FirstDraw, HandViewJson, LastTrick, SeatInfo, Table
 
 _HIDDEN_KINDS = (A.DISCARD, A.FARMER_SWAP)
 _CARDS = tuple(card_text(c) for c in range(25))  # a card's text by its number
-_PLAYING = PHASE_NAMES[PLAY]
-# Lists every view would otherwise make anew: the empty ones, who sits out, and pairs of
-# numbers (scores, tricks, points) by value. Shared by every snapshot of every table, as
-# a snapshot is never changed once built; each list a view makes is one more object for
-# the garbage collector to walk while the table keeps it.
-_EMPTY: list[Any] = []
-_SITTING_OUT = tuple([s for s in range(4) if out >> s & 1] for out in range(16))
-_PAIRS: dict[tuple[int, int], list[int]] = {}
-
-
-def _pair(values: tuple[int, int]) -> list[int]:
-    """The shared list of two numbers (``[a, b]``)."""
-    got = _PAIRS.get(values)
-    if got is None:
-        got = _PAIRS[values] = [values[0], values[1]]
-    return got
 
 
 def view_json(view: HandView, public: bool = False) -> HandViewJson:
@@ -141,43 +125,26 @@ def table_snapshot(config: TableConfig, frame: Frame, seat: int | None, policy: 
 
 
 class Snapshots:
-    """One table's snapshots, each built from the parts it shares with the table's other
-    snapshots: the same as :func:`table_snapshot`, at a fraction of the cost.
-
-    What is kept is only reused while it is the same object (the hand's state, the
-    table's settings) or equal (who is connected or replaced), so a snapshot never shows
-    anything stale. Kept values are shared between snapshots: nothing may change a
-    snapshot once built (they are encoded, never edited).
-    """
+    """One table's snapshots (:func:`table_snapshot`), its seats kept while they stay the
+    same, and what the observer reads of a move without drawing the whole table
+    (:meth:`plain_move`, :meth:`seat_view`). A snapshot is drawn on a join and on a move
+    that changes more than the hand, not on every move, so each is built whole from the
+    engine's state."""
 
     def __init__(self) -> None:
         """Nothing kept yet."""
-        self._config: TableConfig | None = None
-        self._settings: tuple[list[str], FirstDraw | None] = ([], None)
         self._seats_key: tuple[object, ...] | None = None
         self._seats: list[SeatInfo] = []
-        self._hand: HandState | None = None  # the state whose public view is kept
-        self._public: HandViewJson | None = None
-        self._own: dict[int, list[tuple[int, A.Action]]] = {}  # seat: its hidden actions
-        self._discarded = False  # whether the kept hand's dealer has discarded
-        self._plays: list[int] = []  # indexes in the kept history of plays showing a card
-        self._held: dict[int, tuple[int, list[str]]] = {}  # seat: (cards mask, texts)
 
     def render(self, config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
                now: float, clock_played: list[int] | None = None) -> TableSnapshot:
         """:func:`table_snapshot` of ``frame`` for ``seat`` (None: the spectators)."""
-        if config is not self._config:
-            self._config, self._seats_key = config, None
-            self._settings = (_rules_text(config.rules),
-                              _first_draw(config.first_dealer, config.first_draw))
-        rules_text, first_draw = self._settings
-        extra = config.extra or None  # (a practice table's speed changes in it)
+        extra = config.extra if frame.extra is None else frame.extra
         game = frame.game
         current = game.current
         # Table law 11 for both: no earlier trick.
         view = self.view(current, seat) if current is not None else None
         deadline_seat, deadline = frame.deadline if frame.deadline else (None, None)
-        winner = game.winner
         return TableSnapshot(
             id=config.id,
             kind=config.kind,
@@ -186,22 +153,22 @@ class Snapshots:
             seats=self._seat_infos(config, frame, now, game.is_over),
             preset=config.preset,
             rules=config.rules,
-            rules_text=rules_text,
-            score=_pair(game.score),
+            rules_text=_rules_text(config.rules),
+            score=list(game.score),
             hand_number=len(game.hands) + (current is not None),
             dealer=current.dealer if current is not None else None,
             to_act=current.to_act if current is not None and not current.is_over else None,
             commitment=frame.commitment,
             game_over=game.is_over,
             closed=frame.closed,
-            winner=winner,
+            winner=game.winner,
             view=view,
             clock=policy.clock_json(deadline_seat, deadline, now),
             summary=frame.summary,
-            first_draw=first_draw,
+            first_draw=_first_draw(config.first_dealer, config.first_draw),
             next_commitment=frame.next_commitment,
             clock_played=clock_played,
-            extra=extra,
+            extra=extra or None,  # (a practice table's speed changes in it)
             spectators=frame.spectators,
             rematch=frame.rematch.wire(now) if frame.rematch is not None else None,
         )
@@ -211,7 +178,7 @@ class Snapshots:
         """The four seats; kept while nobody is away (an away seat's time left runs)."""
         if frame.away and not over:
             return [seat_info(config, frame, i, now) for i in range(4)]
-        key = (frame.connected, frame.replaced, frame.replacement_level)
+        key = (config, frame.connected, frame.replaced, frame.replacement_level)
         if key != self._seats_key:
             self._seats = [seat_info(config, frame, i, now) for i in range(4)]
             self._seats_key = key
@@ -220,7 +187,7 @@ class Snapshots:
     def view(self, state: HandState, seat: int | None) -> HandViewJson:
         """``view_json(state.view(seat))`` (None: the public view a spectator gets): the
         public view with the seat's own part (:meth:`private`) put in."""
-        public = self._public_of(state)
+        public = public_view(state)
         if seat is None:
             return public
         own = self.private(state, seat)
@@ -244,140 +211,125 @@ class Snapshots:
 
         return draw
 
-    def plain_move(self, last: Frame, frame: Frame) -> HandViewJson | None:
-        """The public view of ``frame``'s hand if ``frame`` follows ``last`` by a move
-        within that hand and nothing else a reader sees changed (no hand ended, nobody
-        connected, left, watched or went away, no clock, no new summary or commitment,
-        no rematch, the settings as they were); else None: the observer draws and
-        compares the whole table (:data:`~.observer.PlainMove`)."""
+    @staticmethod
+    def plain_move(last: Frame, frame: Frame, now: float
+                   ) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+        """The fields a move may change of ``frame``'s public view (:func:`moved_fields`)
+        and its clock at ``now``, if ``frame`` follows ``last`` by a move within that hand
+        and nothing else a reader sees changed (no hand ended, nobody connected, left,
+        watched or went away, no new summary or commitment, no rematch, the settings as
+        they were); else None: the observer draws and compares the whole table
+        (:data:`~.observer.PlainMove`)."""
         game, was = frame.game, last.game
         current, previous = game.current, was.current
         if (current is None or previous is None or current.is_over
                 or len(game.hands) != len(was.hands) or frame.away or last.away
-                or frame.deadline is not None or last.deadline is not None
                 or frame.rematch is not None or last.rematch is not None
                 or frame.summary is not last.summary
                 or frame.next_commitment is not last.next_commitment
                 or frame.commitment != last.commitment or frame.connected != last.connected
                 or frame.spectators != last.spectators or frame.replaced != last.replaced
                 or frame.replacement_level != last.replacement_level
-                or frame.closed != last.closed or frame.settings != last.settings):
+                or frame.closed != last.closed or frame.extra is not last.extra
+                or frame.policy is not last.policy):
             return None
-        return self.view(current, None)
+        seat, deadline = frame.deadline if frame.deadline else (None, None)
+        clock = frame.policy.clock_json(seat, deadline, now)
+        return moved_fields(current), msgspec.to_builtins(clock) if clock is not None else None
 
-    def seat_view(self, frame: Frame, seat: int) -> dict[str, Any] | None:
+    @staticmethod
+    def seat_view(frame: Frame, seat: int) -> dict[str, Any] | None:
         """What only ``seat`` sees of ``frame``'s hand (:meth:`private`; None before the
         first deal)."""
         current = frame.game.current
-        return self.private(current, seat) if current is not None else None
+        return Snapshots.private(current, seat) if current is not None else None
 
-    def private(self, state: HandState, seat: int) -> dict[str, Any]:
+    @staticmethod
+    def private(state: HandState, seat: int) -> dict[str, Any]:
         """What only ``seat`` sees of ``state`` (``you`` in docs/protocol.md): its
         ``hand``, ``legal`` moves, ``discard``, the cards it gave in a farmer's swap
         (``farmer_gave``), and ``own``: ``[index, [seat, action]]`` of each of its own
-        hidden actions in the history, in full. JSON values; a list is shared while it
-        stays the same (never changed once made)."""
-        public = self._public_of(state)
-        held = self._held.get(seat)
-        mask = state.hand_mask(seat)
-        if held is None or held[0] != mask:
-            held = self._held[seat] = (mask, [_CARDS[c] for c in cards_of(mask)])
-        gave: list[str] = _EMPTY
+        hidden actions in the history, in full. JSON values."""
+        gave: list[str] = []
         own: list[list[Any]] = []
-        for index, action in self._own.get(seat, ()):
-            own.append([index, [seat, str(action)]])
-            if action.kind == A.FARMER_SWAP:
-                gave = [_CARDS[c] for c in action.cards]
         discard = state.discard
+        dealing = seat == state.dealer
+        # Only a dealer's discard and a farmer's swap are hidden: the history is read only
+        # where the seat may have made one.
+        if (dealing and discard >= 0) or state.rules.farmers_hand != "off":
+            for index, (s, action) in enumerate(state.history()):
+                if s == seat and action.kind in _HIDDEN_KINDS:
+                    own.append([index, [seat, str(action)]])
+                    if action.kind == A.FARMER_SWAP:
+                        gave = [_CARDS[c] for c in action.cards]
         return {
-            "hand": held[1],
+            "hand": [_CARDS[c] for c in cards_of(state.hand_mask(seat))],
             "legal": ([str(a) for a in state.legal_actions()] if state.to_act == seat
-                      else _EMPTY),
-            "discard": _CARDS[discard] if seat == public.dealer and discard >= 0 else None,
+                      else []),
+            "discard": _CARDS[discard] if dealing and discard >= 0 else None,
             "farmer_gave": gave,
             "own": own,
         }
 
-    def _public_of(self, state: HandState) -> HandViewJson:
-        """The public view of ``state`` (kept: built again only for another state)."""
-        if state is not self._hand:
-            self._public = self._public_view(state)
-            self._hand = state
-        assert self._public is not None
-        return self._public
 
-    def _public_view(self, state: HandState) -> HandViewJson:
-        """The view a spectator gets of ``state``; notes each seat's hidden actions. The
-        history is the kept one with the actions since added, when ``state`` follows from
-        the kept state (the next move, as a table shows them), else built anew."""
-        kept, public = self._hand, self._public
-        actions = state.actions_since(kept) if kept is not None and public is not None else None
-        plays: list[int]
-        follows = actions is not None and public is not None
-        if actions is None or public is None:
-            actions, history, own, discarded, plays = state.history(), [], {}, False, []
-        else:  # kept entries are shared with earlier snapshots: replaced, never changed
-            history, own, discarded = list(public.history), self._own, self._discarded
-            plays = list(self._plays)
-        for s, action in actions:
-            kind = action.kind
-            if kind in _HIDDEN_KINDS:
-                discarded = discarded or kind == A.DISCARD
-                own.setdefault(s, []).append((len(history), action))
-                history.append([s, kind])
-            else:
-                if kind == A.PLAY:
-                    plays.append(len(history))
-                history.append([s, str(action)])
-        leader, trick = state.trick
-        tricks = state.tricks
-        # Table law 11: only the plays still on view show their card. The plays that show
-        # one are noted, so only those that leave the view now are hidden (a kept history
-        # has the earlier ones hidden already); no walk over the whole history.
-        keep = len(trick) if trick else len(tricks[-1][1]) if tricks else 0
-        gone = len(plays) - keep
-        if gone > 0:
-            for index in plays[:gone]:
-                history[index] = [history[index][0], A.PLAY]
-            del plays[:gone]
-        self._own, self._discarded, self._plays = own, discarded, plays
-        last = tricks[-1] if tricks and not trick else None
-        reneged = state.reneged
-        play: dict[str, Any] = {  # the fields a play changes
-            "history": history,
-            "to_act": state.to_act,
-            "leader": leader if leader >= 0 else None,
-            "trick": [_CARDS[c] for c in trick],
-            "last_trick": (LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
-                                     winner=last[2]) if last else None),
-            "tricks_played": len(tricks),
-            "tricks_won": _pair(state.tricks_won),
-            "points": _pair(state.points),
-            "thrown_in": state.thrown_in,
-            "reneged": list(reneged) if reneged else None,
-        }
-        if follows and state.phase == PLAY and public is not None and public.phase == _PLAYING:
-            # A play after a play: what the bidding settled (trump, maker, who sits out,
-            # the upcard taken) and the hand's own settings are the kept view's.
-            return replace(public, **play)
-        taken = discarded or state.phase == DISCARD  # the dealer holds the upcard already
-        trump, maker, lone, out = state.trump, state.maker, state.lone_defender, state.out
-        return HandViewJson(
-            seat=None,
-            rules=state.rules,
-            dealer=state.dealer,
-            score=_pair(state.score),
-            phase=PHASE_NAMES[state.phase],
-            hand=_EMPTY,
-            upcard=_CARDS[state.upcard],
-            upcard_taken=taken,
-            trump=suit_text(trump) if trump >= 0 else None,
-            maker=maker if maker >= 0 else None,
-            alone=state.alone,
-            lone_defender=lone if lone >= 0 else None,
-            sitting_out=_SITTING_OUT[out],
-            discard=None,
-            farmer_gave=_EMPTY,
-            legal=_EMPTY,
-            **play,
-        )
+def moved_fields(state: HandState) -> dict[str, Any]:
+    """The fields of ``state``'s public view that a move within the hand may change beyond
+    what its events say (the history, the trick and the last trick), as JSON values, read
+    off the state without building the view: what the observer compares after a plain
+    move (:data:`~.observer.PlainMove`)."""
+    leader = state.trick[0]
+    trump, maker, lone, reneged = state.trump, state.maker, state.lone_defender, state.reneged
+    return {
+        "phase": PHASE_NAMES[state.phase],
+        "to_act": state.to_act,
+        "upcard_taken": state.discard >= 0 or state.phase == DISCARD,
+        "trump": suit_text(trump) if trump >= 0 else None,
+        "maker": maker if maker >= 0 else None,
+        "alone": state.alone,
+        "lone_defender": lone if lone >= 0 else None,
+        "sitting_out": [s for s in range(4) if state.out >> s & 1],
+        "leader": leader if leader >= 0 else None,
+        "tricks_played": len(state.tricks),
+        "tricks_won": list(state.tricks_won),
+        "points": list(state.points),
+        "thrown_in": state.thrown_in,
+        "reneged": list(reneged) if reneged else None,
+    }
+
+
+def public_view(state: HandState) -> HandViewJson:
+    """The view a spectator gets of ``state``: every hidden action by its kind, and (table
+    law 11) only the plays still on view with their card."""
+    tricks = state.tricks
+    trick = state.trick[1]
+    history: list[list[int | str]] = []
+    plays: list[int] = []  # where the plays that show a card are in the history
+    for s, action in state.history():
+        kind = action.kind
+        if kind in _HIDDEN_KINDS:
+            history.append([s, kind])
+        else:
+            if kind == A.PLAY:
+                plays.append(len(history))
+            history.append([s, str(action)])
+    keep = len(trick) if trick else len(tricks[-1][1]) if tricks else 0
+    for index in plays[:max(0, len(plays) - keep)]:
+        history[index] = [history[index][0], A.PLAY]
+    last = tricks[-1] if tricks and not trick else None
+    fields = moved_fields(state)
+    return HandViewJson(
+        seat=None,
+        rules=state.rules,
+        dealer=state.dealer,
+        score=list(state.score),
+        hand=[],
+        upcard=_CARDS[state.upcard],
+        history=history,
+        discard=None,
+        farmer_gave=[],
+        trick=[_CARDS[c] for c in trick],
+        last_trick=(LastTrick(leader=last[0], cards=[_CARDS[c] for c in last[1]],
+                              winner=last[2]) if last else None),
+        legal=[],
+        **fields,
+    )
