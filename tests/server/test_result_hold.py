@@ -117,8 +117,9 @@ def test_the_speed_changes_at_the_table_and_is_kept() -> None:
             assert hand >= 1
         finally:
             await manager.close()
-        # A reload joins the running table, whose TABLE says the speed (a restart of the
-        # server brings the table back at the speed it was made with).
+        # A reload joins the running table, whose TABLE says the speed; a restart of the
+        # server brings the table back at the speed chosen (the next save's settings say
+        # it: tests/table/actor/test_saving.py).
 
     asyncio.run(run())
 

@@ -487,9 +487,10 @@ def check_plain_moves(monkeypatch: Any) -> list[Json]:
     fields and the clock compared with those last shown, without drawing the table) are
     checked to be the same changes, in the same order, as drawing and comparing the whole
     table gives, and the table folded from them the whole table drawn; returns the list
-    each checked move's changes are added to."""
+    each checked move's changes are added to (a move whose check failed adds its
+    failure: raised in the table's task, it would stop the table and hang the game)."""
     plain = Observer._plain_move
-    checked: list[Json] = []
+    checked: list[Json | str] = []
 
     def both(self: Observer, frame: Any, bodies: Any, now: float) -> Any:
         before = copy.deepcopy(self._drawn())
@@ -498,14 +499,17 @@ def check_plain_moves(monkeypatch: Any) -> list[Json]:
             whole = msgspec.to_builtins(self._render(frame, None, now, None))
             seen = [msgspec.to_builtins(event_for(body, None)) for body in bodies]
             delta = event_changes(before, whole, seen)
-            assert list(moved.items()) == list(delta.items())
             table = before
             for event in seen:
                 table = implied(table, event)
             table = fold(copy.deepcopy(table), moved)
             table["to_act"] = table["view"]["to_act"]
-            assert table == whole
-            checked.append(moved)
+            if list(moved.items()) != list(delta.items()):
+                checked.append(f"version {frame.version}: {moved} but the whole table: {delta}")
+            elif table != whole:
+                checked.append(f"version {frame.version}: folded {table}, drawn {whole}")
+            else:
+                checked.append(moved)
         return moved
 
     monkeypatch.setattr(Observer, "_plain_move", both)
@@ -518,6 +522,7 @@ def test_the_table_folded_from_events_is_the_observers_for_every_reader(
     whole table gives (:func:`check_plain_moves`)."""
     checked = check_plain_moves(monkeypatch)
     folded_games()
+    assert [c for c in checked if isinstance(c, str)] == []
     assert len(checked) > 200  # most moves are plain ones
 
 
@@ -541,6 +546,7 @@ def test_a_table_on_the_clock_folds_to_the_observers_for_every_reader(
     those the whole table gives (:func:`check_plain_moves`)."""
     checked = check_plain_moves(monkeypatch)
     clocked_games()
+    assert [c for c in checked if isinstance(c, str)] == []
     # not vacuous: plain moves that started or stopped South's clock
     assert any("clock" in changes for changes in checked)
 

@@ -181,8 +181,7 @@ class TableActor:
         self._people = Presence(scheduler, post, replaced=kept_out, seen=start.seen,
                                 away_left=start.away_left)
         self._snapshots = Snapshots()  # (its seats kept while they stay the same)
-        # config.extra as shown: a copy made anew when it changes (frames hold it as it was)
-        self._extra = dict(config.extra)
+        self._settings = 0  # how often config.extra changed (a frame carries it)
         # The fan-out draws each reader's table from the frames the loop hands it: nothing
         # it holds reaches back into the actor.
         self._fanout = Fanout(config.id, self._snapshots.drawer(config), deps.history_limit,
@@ -731,7 +730,7 @@ class TableActor:
             return
         self.pacing = self._pace_for(speed)
         self.config.extra["speed"] = speed  # the TABLE says it; stored with the next save
-        self._extra = dict(self.config.extra)  # (the next move shown compares the whole table)
+        self._settings += 1  # (the next move shown compares the whole table)
         self._saver.settings_changed()
         self._outbox.decided()
         self._schedule()  # a pause under way is measured again at the new pace
@@ -864,7 +863,7 @@ class TableActor:
     def _frame(self, version: int) -> Frame:
         """The table now, as the frame of the event at ``version``."""
         return self._frames.make(version, self.game, self._shuffle, self._summary, self.closed,
-                                 self._rematch.offer, self.policy, self._extra)
+                                 self._rematch.offer, self.policy, self._settings)
 
     def _hold(self, events: list[EventBody]) -> None:
         """Number ``events`` and hold them, with the table right after them, until stored."""

@@ -9,7 +9,7 @@ the table right after it. What each reader may see of them is decided by
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...cards import suit_text
 from ...game import GameState
@@ -110,9 +110,9 @@ class Frame(_Pickled):
     """The rematch offered since the game ended, if any."""
     policy: TurnPolicy = UNTIMED
     """The table's move clock as the frame was made (its ``clock`` is drawn from it)."""
-    extra: dict[str, Any] | None = None
-    """The table's changeable settings (the computers' speed) as they were at this version:
-    a new dict each time they change, never changed itself (None: the config's)."""
+    settings: int = 0
+    """How often the table's settings (the computers' speed) had changed: a change makes
+    the next move's changes worked out from the whole table."""
 
 
 @dataclass(slots=True)

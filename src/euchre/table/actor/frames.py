@@ -9,8 +9,6 @@ that change only at a deal, so each is worked out once per seed, not once a fram
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...game import GameState
 from ...shuffle import commitment
 from .agenda import Agenda
@@ -43,11 +41,10 @@ class Frames:
     def make(self, version: int, game: GameState, shuffle: Shuffle,
              summary: HandSummary | None, closed: str | None,
              rematch: Offer | None = None, policy: TurnPolicy = UNTIMED,
-             extra: dict[str, Any] | None = None) -> Frame:
+             settings: int = 0) -> Frame:
         """The table at ``version``: ``game`` dealt from ``shuffle``, the last finished
         hand's ``summary``, why it was ``closed`` (None: open), the ``rematch`` offered,
-        the move clock's ``policy`` and the table's changeable settings (``extra``: a dict
-        never changed once given)."""
+        the move clock's ``policy`` and how often the ``settings`` changed."""
         current = game.current
         seeds = shuffle.seeds
         seed = seeds[-1] if seeds else ""
@@ -72,7 +69,7 @@ class Frames:
                                  len(game.hands) + (current is not None) + 1, shuffle)),
             rematch=rematch,
             policy=policy,
-            extra=extra,
+            settings=settings,
         )
 
     def _current_commitment(self, seed: str) -> str:

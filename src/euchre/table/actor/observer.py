@@ -129,9 +129,11 @@ class Observer:
         # (it is drawn again from self.frame when a move that is not plain needs it).
         self._public: Json | None = None
         # The moved fields (PlainMove) of the public view as last shown (None: no view, so
-        # no plain move can follow), and its clock.
+        # no plain move can follow); and what a table is drawn with that its frame does
+        # not fix, as last shown: the clock (the clocks' state) and the settings (extra).
         self._fields: Json | None = None
         self._clock: Json | None = None
+        self._extra: Json | None = None
         self._you: dict[int, Json] = {}
         self._on_view: OnView = (0, frozenset())
 
@@ -150,7 +152,7 @@ class Observer:
             view = after.get("view")
             self._public = after
             # (the whole view: a plain move compares the moved fields, which it holds)
-            self._fields, self._clock = view, after.get("clock")
+            self._fields, self._clock, self._extra = view, after.get("clock"), after.get("extra")
         else:
             self._public = None
         yours: dict[int, Json] = {}
@@ -169,7 +171,12 @@ class Observer:
         last frame if plain moves came since it was drawn."""
         if self._public is None and self.frame is not None:
             public = msgspec.to_builtins(self._render(self.frame, None, self._at, None))
-            public["clock"] = self._clock  # as shown (the clocks' state may have moved on)
+            # As shown: the clocks' state and the settings may have moved on since.
+            public["clock"] = self._clock
+            if self._extra is None:
+                public.pop("extra", None)
+            else:
+                public["extra"] = self._extra
             self._public = public
         return self._public
 
@@ -223,7 +230,7 @@ class Observer:
         """Start again from ``frame`` (nobody has been shown anything from here)."""
         self.frame = None
         self._public = None
-        self._fields = self._clock = None
+        self._fields = self._clock = self._extra = None
         self._you = {}
         self.shown(frame, ())
 

@@ -139,7 +139,6 @@ class Snapshots:
     def render(self, config: TableConfig, frame: Frame, seat: int | None, policy: TurnPolicy,
                now: float, clock_played: list[int] | None = None) -> TableSnapshot:
         """:func:`table_snapshot` of ``frame`` for ``seat`` (None: the spectators)."""
-        extra = config.extra if frame.extra is None else frame.extra
         game = frame.game
         current = game.current
         # Table law 11 for both: no earlier trick.
@@ -168,7 +167,7 @@ class Snapshots:
             first_draw=_first_draw(config.first_dealer, config.first_draw),
             next_commitment=frame.next_commitment,
             clock_played=clock_played,
-            extra=extra or None,  # (a practice table's speed changes in it)
+            extra=config.extra or None,  # (a practice table's speed changes in it)
             spectators=frame.spectators,
             rematch=frame.rematch.wire(now) if frame.rematch is not None else None,
         )
@@ -230,7 +229,7 @@ class Snapshots:
                 or frame.commitment != last.commitment or frame.connected != last.connected
                 or frame.spectators != last.spectators or frame.replaced != last.replaced
                 or frame.replacement_level != last.replacement_level
-                or frame.closed != last.closed or frame.extra is not last.extra
+                or frame.closed != last.closed or frame.settings != last.settings
                 or frame.policy is not last.policy):
             return None
         seat, deadline = frame.deadline if frame.deadline else (None, None)
