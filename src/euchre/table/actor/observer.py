@@ -24,7 +24,7 @@ import msgspec
 from ... import actions as A
 from ...cards import Card
 from ...game import GameState
-from .delta import Json, event_changes, value_changes, you_changes, you_of
+from .delta import Json, event_changes, implied, value_changes, you_changes, you_of
 from .events import Frame
 from .wire import ActionEvent, EventBody, TableSnapshot, TrickEvent
 
@@ -198,11 +198,8 @@ class Observer:
         if moved is None:
             return None
         fields, clock = moved
-        if isinstance(trick, TrickEvent):  # what the trick event says itself
-            won = list(before["tricks_won"])
-            won[trick.winner % 2] += 1
-            before = {**before, "tricks_played": before["tricks_played"] + 1,
-                      "tricks_won": won, "leader": trick.winner, "to_act": trick.winner}
+        if trick is not None:  # what the trick event says itself (counted, its winner leads)
+            before = implied({"view": before}, msgspec.to_builtins(trick))["view"]
         delta: Json = {"version": frame.version}
         for key, value in fields.items():
             old = before[key]
