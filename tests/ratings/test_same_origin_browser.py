@@ -80,11 +80,14 @@ def test_a_household_is_refused_a_second_seat_at_a_rated_table(
     assert [s["name"] for s in seats] == ["annhome", "cydaway", None, None]
 
     # Bob signs in on Cyd's browser, which is on a third network now: the browser is Cyd's.
+    # The table page is left first: its requests would meet the moment nobody is signed in.
+    cyd.goto("about:blank")
     cyd.context.set_extra_http_headers({"X-Forwarded-For": "192.0.2.55"})
     cyd.context.request.delete("/api/session", headers={"content-type": "application/json"})
     signed = cyd.context.request.post("/api/session", data={"username": "bobhome",
                                                             "password": "correct horse"})
     assert signed.status == 200
+    cyd.goto("/account")
     cyd.evaluate("localStorage.clear()")  # the page would show Cyd's seat as this person's
     cyd.goto(f"/online/{table_id}")
     cyd.get_by_role("button", name="Sit North").click()
