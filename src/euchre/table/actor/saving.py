@@ -55,6 +55,12 @@ class TableState:
     and encodes it again only when a new one differs)."""
 
 
+def _encoded(config: TableConfig) -> tuple[dict[str, Any], msgspec.Raw]:
+    """``config`` as JSON values, and as encoded JSON to put in a save's meta as it is."""
+    json = config.to_json()
+    return json, msgspec.Raw(_ENCODER.encode(json))
+
+
 class TableSaver:
     """Writes one table to its store: its meta, and its record's new lines."""
 
@@ -66,8 +72,7 @@ class TableSaver:
         """The wall clock (seconds since the epoch), for ``updated_at``."""
         self.journal = RecordJournal()
         """How much of the record is stored."""
-        self._config_json = config.to_json()
-        self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))  # encoded once
+        self._config_json, self._config_raw = _encoded(config)  # again only if settings change
         self._meta_of: dict[str, Any] | None = None  # the table's meta last saved ...
         self._meta: dict[str, Any] = {}  # ... with the settings, and encoded:
         self._meta_text = ""  # unchanged meta (most moves) is not built or encoded again
@@ -75,8 +80,7 @@ class TableSaver:
     def settings_changed(self) -> None:
         """The config's changeable settings (``extra``) changed: the next save writes the
         settings as they are now."""
-        self._config_json = self.config.to_json()
-        self._config_raw = msgspec.Raw(_ENCODER.encode(self._config_json))
+        self._config_json, self._config_raw = _encoded(self.config)
         self._meta_of = None
 
     def whole(self, state: TableState) -> StoredGame:
