@@ -21,21 +21,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import socket
 import subprocess
 import sys
 import time
 from collections import deque
-from pathlib import Path
 
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of process ``pid`` so far (every thread)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+from bench_load import cpu_seconds, free_port
 
 
 def serve(port: int, size: int, later: int, extra: float, delay: float) -> None:
@@ -151,9 +143,7 @@ def main() -> None:
     if args.serve is not None:
         serve(args.serve, args.size, args.later, args.extra, args.bot_delay)
         return
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([sys.executable, __file__, "--serve", str(port),
                                "--size", str(args.size), "--later", str(args.later),
                                "--extra", str(args.extra), "--bot-delay", str(args.bot_delay)])

@@ -16,7 +16,6 @@ much of the CPU is the interpreter at all, and how many wake-ups and writes a mo
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -25,6 +24,8 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+
+from bench_load import thread_cpu
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,21 +46,6 @@ def server_pid(bench: subprocess.Popen[str], timeout: float = 60.0) -> int:
             break
         time.sleep(0.2)
     raise SystemExit("the benchmark's server did not start")
-
-
-def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds so far of each of ``pid``'s threads, by thread id (the process's own is
-    the event loop's; the SQLite writer's is the other busy one)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    out: dict[str, float] = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        role = "the event loop" if task.name == str(pid) else "another thread"
-        out[f"{task.name} ({role})"] = (int(fields[11]) + int(fields[12])) / tick
-    return out
 
 
 def perf_syscalls(pid: int, seconds: float) -> Counter[str]:
@@ -129,7 +115,8 @@ def main() -> None:
         used = cpu - before.get(key, 0.0)
         total += used
         if used > 0:
-            print(f"  {key:30s} {used / args.seconds / rate * 1e3:6.3f} ms")
+            label = "the event loop" if key == "main" else "the others (SQLite writer)"
+            print(f"  {label:30s} {used / args.seconds / rate * 1e3:6.3f} ms")
     print(f"  {'all':30s} {total / args.seconds / rate * 1e3:6.3f} ms")
     if calls:
         print("system calls per person move:")
