@@ -81,6 +81,7 @@ def perf_libraries(pid: int, seconds: float) -> list[tuple[float, str]]:
 
 
 def main() -> None:
+    """Run the benchmark, watch its server while it measures, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0,
